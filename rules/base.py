@@ -1,0 +1,410 @@
+"""The one base every game shares: turn order, skips, draws, history, undo and records.
+
+A game subclass only says which points are legal (as a bitboard) and what a placement does.
+Everything players can observe about turn flow lives here, once, so the five games cannot drift
+apart on skips, game-over handling or error behaviour.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .errors import GameOver, IllegalMove, InvalidNotation, InvalidOptions, OccupiedPoint
+from .geometry import Grid, bits_list, grid, iter_bits
+from .notation import parse_point
+
+SKIP_TOKEN = "-"
+
+
+@dataclass(frozen=True, slots=True)
+class Effects:
+    """What a placement did, as reported by a game to the base (indices, not names)."""
+
+    flipped: tuple[int, ...] = ()
+    removed: tuple[int, ...] = ()
+    stays: bool = True
+    continues: bool = False
+    won: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """Everything one call of :meth:`Game.play` did, in player-facing terms.
+
+    ``point`` is None for ``swap``.  ``continues`` means the same player must place again
+    (Clear Path's chain reaction).  ``skipped`` names the player whose turn was skipped right
+    after this move because they had no legal placement.
+    """
+
+    ply: int
+    turn: int
+    move: str
+    player: str
+    point: str | None
+    continues: bool = False
+    swap: bool = False
+    flipped: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    stays: bool = True
+    skipped: str | None = None
+    winner: str | None = None
+    draw: bool = False
+
+
+class Game(ABC):
+    """A mutable game position with full history, in the spirit of python-chess's Board.
+
+    ``play`` applies a move or raises :class:`IllegalMove` leaving everything untouched;
+    ``pop`` undoes the last move.  Legal placements are cached per position.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    players: ClassVar[tuple[str, str]] = ("red", "blue")
+    min_size: ClassVar[int] = 4
+    max_size: ClassVar[int] = 19
+    default_size: ClassVar[int] = 9
+    stone_word: ClassVar[str] = "stone"
+
+    def __init__(self, size: int | None = None) -> None:
+        if size is None:
+            size = self.default_size
+        if isinstance(size, bool) or not isinstance(size, int):
+            raise InvalidOptions(f"board size must be a whole number, not {size!r}")
+        if not self.min_size <= size <= self.max_size:
+            raise InvalidOptions(
+                f"{self.title} is played on boards from {self.min_size}×{self.min_size} "
+                f"to {self.max_size}×{self.max_size}, not {size}×{size}"
+            )
+        self.size = size
+        self.grid: Grid = grid(size)
+        self._stones = [0, 0]
+        self._turn: int = 0
+        self._over = False
+        self._winner: int | None = None
+        self._turn_number = 1
+        self._history: list[MoveRecord] = []
+        self._undo: list[tuple[Any, ...]] = []
+        self._legal: int | None = None
+        self._reset_extra()
+
+    # ----- hooks for the games -------------------------------------------------------------
+    def _reset_extra(self) -> None:
+        """Initialise game-specific incremental state."""
+
+    def _extra_state(self) -> tuple[Any, ...]:
+        """Game-specific state to save for ``pop`` (immutable values only)."""
+        return ()
+
+    def _restore_extra(self, state: tuple[Any, ...]) -> None:
+        """Restore what :meth:`_extra_state` saved."""
+
+    @abstractmethod
+    def _legal_mask(self, player: int) -> int:
+        """Bitboard of points ``player`` may place on now."""
+
+    @abstractmethod
+    def _place(self, point: int, player: int) -> Effects:
+        """Apply a placement known to be legal, updating all state; report what it did."""
+
+    @abstractmethod
+    def _why_illegal(self, point: int, player: int) -> str:
+        """A player-facing reason why an empty point is not a legal placement."""
+
+    def _edges(self, player: int) -> tuple[int, int]:
+        """The two edge masks ``player`` must connect: first player rows, second columns."""
+        g = self.grid
+        return (g.bottom, g.top) if player == 0 else (g.left, g.right)
+
+    def _special_moves(self) -> list[str]:
+        """Non-placement moves available now (Clear Path's ``swap``)."""
+        return []
+
+    def _play_special(self, token: str) -> MoveRecord:
+        raise InvalidNotation(
+            f"'{token}' is not a point: write a column letter then a row number, like c3", token
+        )
+
+    def _compute_winning_path(self, player: int) -> tuple[int, ...]:
+        low, high = self._edges(player)
+        return self.grid.shortest_path(self._stones[player], low, high)
+
+    # ----- public API ----------------------------------------------------------------------
+    @property
+    def to_move(self) -> str | None:
+        return None if self._over else self.players[self._turn]
+
+    @property
+    def winner(self) -> str | None:
+        return None if self._winner is None else self.players[self._winner]
+
+    @property
+    def is_over(self) -> bool:
+        return self._over
+
+    @property
+    def is_draw(self) -> bool:
+        return self._over and self._winner is None
+
+    @property
+    def history(self) -> tuple[MoveRecord, ...]:
+        return tuple(self._history)
+
+    @property
+    def moves(self) -> list[str]:
+        """The move list as played (skips are implied, so not included)."""
+        return [r.move for r in self._history]
+
+    @property
+    def last_move(self) -> MoveRecord | None:
+        return self._history[-1] if self._history else None
+
+    def last_turn(self) -> tuple[MoveRecord, ...]:
+        """The records of the most recent turn: several for a Clear Path chain, else one."""
+        if not self._history:
+            return ()
+        end = len(self._history)
+        start = end - 1
+        while start > 0 and self._history[start - 1].continues:
+            start -= 1
+        return tuple(self._history[start:end])
+
+    @property
+    def turn_number(self) -> int:
+        """The number of the turn now being played (1 for the first), counting skips as turns."""
+        return self._turn_number
+
+    @property
+    def winning_path(self) -> tuple[str, ...]:
+        """Points of the winner's path (Crosscut: the winning run); () if nobody has won."""
+        if self._winner is None:
+            return ()
+        names = self.grid.names
+        return tuple(names[i] for i in self._compute_winning_path(self._winner))
+
+    def at(self, point: str) -> str | None:
+        i = parse_point(point, self.size)
+        return self._owner(i)
+
+    def _owner(self, i: int) -> str | None:
+        if self._stones[0] >> i & 1:
+            return self.players[0]
+        if self._stones[1] >> i & 1:
+            return self.players[1]
+        return None
+
+    def cells(self) -> list[str | None]:
+        """Owner of every point in index order (see :mod:`rules.notation`)."""
+        return [self._owner(i) for i in range(self.grid.area)]
+
+    def stones(self, player: str) -> list[str]:
+        names = self.grid.names
+        return [names[i] for i in iter_bits(self._stones[self.players.index(player)])]
+
+    def count(self, player: str) -> int:
+        return self._stones[self.players.index(player)].bit_count()
+
+    def legal_mask(self) -> int:
+        """Legal placements for the player to move as a bitboard (0 once the game is over)."""
+        if self._over:
+            return 0
+        if self._legal is None:
+            self._legal = self._legal_mask(self._turn)
+        return self._legal
+
+    def legal_points(self) -> list[int]:
+        return bits_list(self.legal_mask())
+
+    def legal_moves(self) -> list[str]:
+        names = self.grid.names
+        moves = [names[i] for i in bits_list(self.legal_mask())]
+        if not self._over:
+            moves.extend(self._special_moves())
+        return moves
+
+    def illegal_points(self) -> list[str]:
+        """Empty points the player to move may not use: the "mines" an overlay shows."""
+        if self._over:
+            return []
+        empty = self.grid.full & ~(self._stones[0] | self._stones[1])
+        return [self.grid.names[i] for i in iter_bits(empty & ~self.legal_mask())]
+
+    def is_legal(self, move: str) -> bool:
+        try:
+            self._check(move)
+        except IllegalMove:
+            return False
+        return True
+
+    def explain(self, move: str) -> str | None:
+        """None if ``move`` is legal now, else the reason it would be refused."""
+        try:
+            self._check(move)
+        except IllegalMove as exc:
+            return str(exc)
+        return None
+
+    def play(self, move: str) -> MoveRecord:
+        """Apply ``move`` or raise :class:`IllegalMove` with the game unchanged."""
+        point = self._check(move)
+        if point is None:
+            return self._play_special(move.strip().lower())
+        return self._play_point(point)
+
+    def play_index(self, point: int) -> MoveRecord:
+        """Fast path for searches: place on a point index already known to be legal."""
+        return self._play_point(point)
+
+    def pop(self) -> MoveRecord:
+        """Undo the last move (with any skip it caused) and return its record."""
+        if not self._history:
+            raise IndexError("no move to undo")
+        record = self._history.pop()
+        (
+            self._stones,
+            self._turn,
+            self._over,
+            self._winner,
+            self._turn_number,
+            self._legal,
+            extra,
+        ) = self._undo.pop()
+        self._restore_extra(extra)
+        return record
+
+    def copy(self) -> Game:
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        clone._stones = list(self._stones)
+        clone._history = list(self._history)
+        clone._undo = list(self._undo)
+        clone._copy_extra_from(self)
+        return clone
+
+    def _copy_extra_from(self, other: Game) -> None:
+        """Deep-copy mutable game-specific containers after a shallow ``copy``."""
+
+    def state_key(self) -> tuple[Any, ...]:
+        """Everything that determines future play; equal keys mean identical positions."""
+        return (
+            self.name,
+            self.size,
+            tuple(self._stones),
+            self._turn,
+            self._over,
+            self._winner,
+            self._turn_number,
+            self._extra_state(),
+        )
+
+    def record(self) -> str:
+        from .record import format_record
+
+        return format_record(self)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.record()!r}>"
+
+    def __iter__(self) -> Iterator[MoveRecord]:
+        return iter(self._history)
+
+    # ----- internals ----------------------------------------------------------------------
+    def _check(self, move: str) -> int | None:
+        """Validate without changing anything; the point index, or None for a special move."""
+        if not isinstance(move, str):
+            raise InvalidNotation(f"a move must be text like c3, not {move!r}")
+        if self._over:
+            raise GameOver(self._over_message(), move)
+        token = move.strip().lower()
+        if token in self._special_names():
+            if token not in self._special_moves():
+                raise self._special_refusal(token)
+            return None
+        point = parse_point(move, self.size)
+        if (self._stones[0] | self._stones[1]) >> point & 1:
+            raise OccupiedPoint(f"{self.grid.names[point]} is occupied", move)
+        if not self.legal_mask() >> point & 1:
+            from .errors import RuleViolation
+
+            raise RuleViolation(self._why_illegal(point, self._turn), move)
+        return point
+
+    def _special_names(self) -> tuple[str, ...]:
+        return ()
+
+    def _special_refusal(self, token: str) -> IllegalMove:
+        return IllegalMove(f"{token} is not allowed now", token)
+
+    def _over_message(self) -> str:
+        if self._winner is None:
+            return "the game is over: it ended in a draw"
+        return f"the game is over: {self.players[self._winner]} won"
+
+    def _save(self) -> None:
+        self._undo.append(
+            (
+                list(self._stones),
+                self._turn,
+                self._over,
+                self._winner,
+                self._turn_number,
+                self._legal,
+                self._extra_state(),
+            )
+        )
+
+    def _play_point(self, point: int) -> MoveRecord:
+        self._save()
+        player = self._turn
+        turn = self._turn_number
+        effects = self._place(point, player)
+        names = self.grid.names
+        self._legal = None
+        skipped: int | None = None
+        draw = False
+        if effects.won:
+            self._over = True
+            self._winner = player
+        elif effects.continues:
+            pass  # same player, same turn
+        else:
+            self._turn_number += 1
+            skipped, draw = self._pass_turn(player)
+        record = MoveRecord(
+            ply=len(self._history),
+            turn=turn,
+            move=names[point],
+            player=self.players[player],
+            point=names[point],
+            continues=effects.continues and not effects.won,
+            flipped=tuple(names[i] for i in effects.flipped),
+            removed=tuple(names[i] for i in effects.removed),
+            stays=effects.stays,
+            skipped=None if skipped is None else self.players[skipped],
+            winner=self.players[player] if effects.won else None,
+            draw=draw,
+        )
+        self._history.append(record)
+        return record
+
+    def _pass_turn(self, mover: int) -> tuple[int | None, bool]:
+        """Hand the turn to the opponent, skipping them (or ending drawn) if nobody can place.
+
+        Returns (skipped player, drawn).
+        """
+        opponent = 1 - mover
+        self._turn = opponent
+        self._legal = self._legal_mask(opponent)
+        if self._legal or self._special_moves():
+            return None, False
+        self._turn = mover
+        self._turn_number += 1
+        self._legal = self._legal_mask(mover)
+        if self._legal:
+            return opponent, False
+        self._over = True
+        self._legal = 0
+        return opponent, True

@@ -1,0 +1,150 @@
+"""Square-grid geometry and Python-int bitboards, shared by every game.
+
+A board of ``size`` × ``size`` points maps point ``(col, row)`` to bit ``row * size + col``.
+Whole-board questions ("which empty points would form a glyph?") become a handful of shifts and
+ands on ints, which is what keeps legal-move generation cheap enough for random playouts.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from functools import cache
+
+from .notation import point_names
+
+ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
+DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+RING = ORTHOGONAL + DIAGONAL
+
+
+def iter_bits(mask: int) -> Iterator[int]:
+    """Indices of the set bits, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def bits_list(mask: int) -> list[int]:
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class Grid:
+    """Precomputed tables for one board size.  Obtain through :func:`grid` (cached)."""
+
+    def __init__(self, size: int) -> None:
+        n = size
+        self.size = n
+        self.area = n * n
+        self.full = (1 << self.area) - 1
+        self.names = point_names(n)
+        self.rows = tuple(((1 << n) - 1) << (r * n) for r in range(n))
+        self.cols = tuple(sum(1 << (r * n + c) for r in range(n)) for c in range(n))
+        self.bottom = self.rows[0]
+        self.top = self.rows[n - 1]
+        self.left = self.cols[0]
+        self.right = self.cols[n - 1]
+        self.perimeter = self.bottom | self.top | self.left | self.right
+        self.interior = self.full & ~self.perimeter
+        # _valid[(dx, dy)]: points p whose neighbour p + (dx, dy) is on the board.
+        self._valid: dict[tuple[int, int], int] = {}
+        self.orth = tuple(self._neighbours(i, ORTHOGONAL) for i in range(self.area))
+        self.diag = tuple(self._neighbours(i, DIAGONAL) for i in range(self.area))
+        self.ring = tuple(self._neighbours(i, RING) for i in range(self.area))
+        self.orth_bits = tuple(sum(1 << j for j in nb) for nb in self.orth)
+        self.ring_bits = tuple(sum(1 << j for j in nb) for nb in self.ring)
+        # Off-board sides per point, for Clear Path's "surrounded" count.
+        self.off_board_sides = tuple(4 - len(nb) for nb in self.orth)
+
+    def _neighbours(self, i: int, steps: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+        n = self.size
+        c, r = i % n, i // n
+        return tuple(
+            (r + dy) * n + c + dx for dx, dy in steps if 0 <= c + dx < n and 0 <= r + dy < n
+        )
+
+    def coords(self, i: int) -> tuple[int, int]:
+        """``(col, row)`` of an index, both from 0, row 0 at the bottom."""
+        return i % self.size, i // self.size
+
+    def index(self, col: int, row: int) -> int:
+        return row * self.size + col
+
+    def on_board(self, col: int, row: int) -> bool:
+        return 0 <= col < self.size and 0 <= row < self.size
+
+    def shift(self, mask: int, dx: int, dy: int) -> int:
+        """Bit p of the result is bit ``p + (dx, dy)`` of ``mask``; 0 where that is off-board."""
+        off = dx + dy * self.size
+        moved = mask >> off if off >= 0 else mask << -off
+        valid = self._valid.get((dx, dy))
+        if valid is None:
+            valid = self._valid_mask(dx, dy)
+        return moved & valid
+
+    def _valid_mask(self, dx: int, dy: int) -> int:
+        n = self.size
+        cols = 0
+        for c in range(max(0, -dx), min(n, n - dx)):
+            cols |= self.cols[c]
+        rows = 0
+        for r in range(max(0, -dy), min(n, n - dy)):
+            rows |= self.rows[r]
+        self._valid[(dx, dy)] = cols & rows
+        return cols & rows
+
+    def dilate4(self, m: int) -> int:
+        s = self.shift
+        return m | s(m, 1, 0) | s(m, -1, 0) | s(m, 0, 1) | s(m, 0, -1)
+
+    def dilate8(self, m: int) -> int:
+        s = self.shift
+        h = m | s(m, 1, 0) | s(m, -1, 0)
+        return h | s(h, 0, 1) | s(h, 0, -1)
+
+    def flood(self, seed: int, within: int, diagonal: bool = False) -> int:
+        """The part of ``within`` connected to ``seed`` (seed bits are kept even if outside)."""
+        grow = self.dilate8 if diagonal else self.dilate4
+        region = seed
+        while True:
+            nxt = (grow(region) & within) | seed
+            if nxt == region:
+                return region
+            region = nxt
+
+    def shortest_path(self, stones: int, start: int, goal: int) -> tuple[int, ...]:
+        """A shortest orthogonal path through ``stones`` from any bit of ``start`` to ``goal``.
+
+        Used to show the winning path; returns () when there is none.
+        """
+        starts = stones & start
+        if not starts:
+            return ()
+        prev: dict[int, int] = {}
+        queue: deque[int] = deque()
+        for i in iter_bits(starts):
+            prev[i] = -1
+            queue.append(i)
+        while queue:
+            i = queue.popleft()
+            if goal >> i & 1:
+                path = [i]
+                while prev[path[-1]] != -1:
+                    path.append(prev[path[-1]])
+                return tuple(reversed(path))
+            for j in self.orth[i]:
+                if j not in prev and stones >> j & 1:
+                    prev[j] = i
+                    queue.append(j)
+        return ()
+
+
+@cache
+def grid(size: int) -> Grid:
+    return Grid(size)

@@ -1,0 +1,56 @@
+"""Point names: a letter for the column (a = left) and a number for the row (1 = bottom).
+
+Indices are ``row * size + col`` with row 0 at the bottom, so ``a1`` is index 0.  Columns use
+the plain alphabet including ``i`` (the published figures name ``i1`` on a 9x9 board).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from .errors import InvalidNotation
+
+COLUMNS = "abcdefghijklmnopqrstuvwxyz"
+MAX_SIZE = 26
+
+
+@cache
+def point_names(size: int) -> tuple[str, ...]:
+    """All point names of a board in index order."""
+    return tuple(f"{COLUMNS[i % size]}{i // size + 1}" for i in range(size * size))
+
+
+@cache
+def _name_table(size: int) -> dict[str, int]:
+    return {name: i for i, name in enumerate(point_names(size))}
+
+
+def point_name(index: int, size: int) -> str:
+    return point_names(size)[index]
+
+
+def describe_board(size: int) -> str:
+    return f"columns a–{COLUMNS[size - 1]}, rows 1–{size}"
+
+
+def parse_point(text: str, size: int) -> int:
+    """The index of the point ``text`` names; ignores case and surrounding spaces.
+
+    Raises :class:`InvalidNotation` with a reason a player can act on.
+    """
+    cleaned = text.strip().lower()
+    found = _name_table(size).get(cleaned)
+    if found is not None:
+        return found
+    if not cleaned:
+        raise InvalidNotation("no point given: name one like c3", text)
+    col, row = cleaned[:1], cleaned[1:]
+    if col in COLUMNS and row.isdigit():
+        raise InvalidNotation(
+            f"{cleaned} is off the board: this {size}×{size} board has {describe_board(size)}",
+            text,
+        )
+    raise InvalidNotation(
+        f"'{text.strip()}' is not a point: write a column letter then a row number, like c3",
+        text,
+    )
