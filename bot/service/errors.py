@@ -1,0 +1,97 @@
+"""Domain errors of the game service, each with a message written for the player who caused it.
+
+Front ends show ``str(exc)`` as it is (it never mentions Discord), and may branch on the class
+to choose how to show it (for example an ephemeral reply for :class:`NotYourTurn`).  A service
+call that raises has changed nothing in the store, with one documented exception:
+:class:`OutOfTime` is raised after the loss on time it reports has been recorded.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .types import GameEnded
+
+
+class ServiceError(Exception):
+    """Base of every refusal by the service.  ``str(exc)`` is a sentence for players."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class InvalidInput(ServiceError):
+    """An option or value a player typed is not acceptable (size, time control, settings)."""
+
+
+class InvalidChallenge(InvalidInput):
+    """A challenge cannot be created or acted on as asked (self-challenge, bad size, ...)."""
+
+
+class InvalidSettings(InvalidInput):
+    """A server setting value is not acceptable."""
+
+
+class InvalidTimeControl(InvalidInput):
+    """A time control text such as ``3d`` or ``12h`` could not be read."""
+
+
+class ChallengeNotFound(ServiceError):
+    """No challenge with that id exists (in this server)."""
+
+
+class ChallengeExpired(ServiceError):
+    """The challenge ran past its expiry time; nobody can accept it any more."""
+
+
+class ChannelBusy(ServiceError):
+    """The channel (or thread) already has an active game; one game per channel."""
+
+
+class NoGameHere(ServiceError):
+    """There is no game in this channel (or with that id in this server)."""
+
+
+class GameFinished(ServiceError):
+    """The game has ended; the action needs an active game."""
+
+
+class OutOfTime(GameFinished):
+    """The player to move ran out of time.  The loss on time HAS been recorded.
+
+    ``ended`` describes the finished game so the front end can announce the result.
+    """
+
+    def __init__(self, message: str, ended: GameEnded) -> None:
+        super().__init__(message)
+        self.ended = ended
+
+
+class NotAPlayer(ServiceError):
+    """The user is not one of the two players of this game (or challenge)."""
+
+
+class NotYourTurn(ServiceError):
+    """The user is a player, but it is the opponent's turn."""
+
+
+class IllegalMoveError(ServiceError):
+    """The rules engine refused the move; the message is the engine's own explanation."""
+
+    def __init__(self, message: str, move: str) -> None:
+        super().__init__(message)
+        self.move = move
+
+
+class StaleAction(ServiceError):
+    """The action was made against an older state (an old button); nothing was changed."""
+
+
+class PermissionDenied(ServiceError):
+    """The user may not do this (cancel someone else's challenge, answer their own request)."""
+
+
+class NoTakeback(ServiceError):
+    """A takeback cannot be requested or answered now."""

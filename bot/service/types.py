@@ -1,0 +1,400 @@
+"""Plain, frozen result objects of the game service.
+
+Everything a front end needs to word a message is here as ints, strings, tuples and aware UTC
+datetimes: no Discord objects and no live rules engine.  Users are plain ints (Discord
+snowflakes in the bot, 1 and 2 in the console); colours are the engine's names (``red``/``blue``,
+``black``/``white`` in Minefield).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+from .errors import InvalidTimeControl
+
+FirstChoice = Literal["me", "them", "random"]
+"""Who moves first in a challenge: the challenger ("me"), the opponent ("them") or random."""
+
+ChallengeStatus = Literal["open", "accepted", "declined", "cancelled", "expired"]
+GameStatus = Literal["active", "finished", "aborted"]
+ResultReason = Literal["connection", "draw", "resign", "time", "abort", "award", "forfeit"]
+DueKind = Literal["reminder", "timeout", "challenge_expiry"]
+
+_UNITS = {"m": 60, "h": 3600, "d": 86400}
+_TIME_RE = re.compile(r"(\d+)\s*([mhd])")
+MAX_PER_MOVE = 30 * 86400
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """Time per move for asynchronous play, and when to remind the player to move.
+
+    ``per_move`` is seconds per turn (None: untimed, nobody loses on time).  ``reminders``
+    are seconds after the turn started at which the player to move is reminded; they work
+    for untimed games too.
+    """
+
+    per_move: int | None = None
+    reminders: tuple[int, ...] = ()
+
+    @classmethod
+    def untimed(cls) -> TimeControl:
+        return cls()
+
+    @classmethod
+    def per_move_of(cls, seconds: int) -> TimeControl:
+        """A timed control with the default reminders: halfway, and at nine tenths."""
+        if seconds <= 0 or seconds > MAX_PER_MOVE:
+            raise InvalidTimeControl(
+                "the time per move must be between 1 minute and 30 days"
+                if seconds > 0
+                else "the time per move must be positive"
+            )
+        return cls(seconds, tuple(sorted({seconds // 2, seconds * 9 // 10})))
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        """Read ``none``, ``12h``, ``3d``, ``1d12h`` or ``90m`` (days, hours, minutes)."""
+        cleaned = text.strip().lower().replace(" ", "")
+        if cleaned in ("", "none", "off", "untimed", "no", "0"):
+            return cls.untimed()
+        pos = 0
+        total = 0
+        for match in _TIME_RE.finditer(cleaned):
+            if match.start() != pos:
+                break
+            total += int(match.group(1)) * _UNITS[match.group(2)]
+            pos = match.end()
+        if pos != len(cleaned) or total == 0:
+            raise InvalidTimeControl(
+                f"'{text.strip()}' is not a time per move: write it like 12h, 3d or 1d12h, "
+                "or 'none' for no clock"
+            )
+        return cls.per_move_of(total)
+
+    def describe(self) -> str:
+        """Short text such as ``3d per move`` or ``no clock``."""
+        if self.per_move is None:
+            return "no clock"
+        return f"{format_duration(self.per_move)} per move"
+
+
+def format_duration(seconds: int) -> str:
+    """``1d12h``-style text for a number of seconds (whole minutes shown)."""
+    days, rest = divmod(int(seconds), 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    parts = [
+        f"{days}d" if days else "",
+        f"{hours}h" if hours else "",
+        f"{minutes}m" if minutes else "",
+    ]
+    return "".join(parts) or f"{int(seconds)}s"
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """Per-server settings.  Empty ``allowed_channels`` means games may run in any channel."""
+
+    guild_id: int
+    allowed_channels: tuple[int, ...] = ()
+    use_threads: bool = False
+    default_time_control: TimeControl = TimeControl()
+    default_sizes: tuple[tuple[str, int], ...] = ()
+    challenge_expiry: int = 86400
+    """Seconds an unanswered challenge stays open."""
+
+    def size_for(self, game: str) -> int | None:
+        """The server's default size for ``game`` (registry name), if it set one."""
+        for name, size in self.default_sizes:
+            if name == game:
+                return size
+        return None
+
+    def allows(self, channel_id: int) -> bool:
+        return not self.allowed_channels or channel_id in self.allowed_channels
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """A challenge; ``opponent_id`` None means open to anyone in the server."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    challenger_id: int
+    opponent_id: int | None
+    game: str
+    title: str
+    size: int
+    first: FirstChoice
+    time_control: TimeControl
+    status: ChallengeStatus
+    created_at: datetime
+    expires_at: datetime
+    game_id: int | None = None
+    accepted_by: int | None = None
+
+    @property
+    def is_open(self) -> bool:
+        """True for an open challenge anyone may take (not: the status)."""
+        return self.opponent_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Which user plays which colour right now (Clear Path's swap exchanges the users)."""
+
+    user_id: int
+    colour: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How a game ended.  ``winner_id`` is None for a draw or an abort."""
+
+    reason: ResultReason
+    winner_id: int | None
+    winner_colour: str | None
+    loser_id: int | None
+    loser_colour: str | None
+    actor_id: int | None = None
+    """Who caused it when that is not the winner: the resigning player, or the admin."""
+
+    @property
+    def is_draw(self) -> bool:
+        return self.reason == "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackRequest:
+    """A pending request by ``requester_id`` to undo their last turn."""
+
+    requester_id: int
+    requested_at: datetime
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A snapshot of one game as stored.
+
+    ``seats`` are in engine order: the first colour (moves first, joins top and bottom), then
+    the second (joins left and right).  ``version`` changes whenever the position or outcome
+    changes; pass it back as ``expected_version`` to refuse actions from stale buttons.
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    title: str
+    size: int
+    status: GameStatus
+    seats: tuple[Seat, Seat]
+    to_move_colour: str | None
+    to_move_id: int | None
+    turn_number: int
+    version: int
+    record: str
+    moves: tuple[str, ...]
+    time_control: TimeControl
+    turn_started_at: datetime
+    deadline: datetime | None
+    takeback: TakebackRequest | None
+    result: GameResult | None
+    created_at: datetime
+    updated_at: datetime
+    challenge_id: int | None = None
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == "active"
+
+    @property
+    def player_ids(self) -> tuple[int, int]:
+        return (self.seats[0].user_id, self.seats[1].user_id)
+
+    def colour_of(self, user_id: int) -> str | None:
+        """The colour ``user_id`` plays now, or None if they are not a player."""
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat.colour
+        return None
+
+    def user_of(self, colour: str) -> int:
+        for seat in self.seats:
+            if seat.colour == colour:
+                return seat.user_id
+        raise KeyError(colour)
+
+    def opponent_of(self, user_id: int) -> int:
+        a, b = self.player_ids
+        if user_id == a:
+            return b
+        if user_id == b:
+            return a
+        raise KeyError(user_id)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveEvent:
+    """One engine placement (or swap) in player terms, with the user who made it.
+
+    A Clear Path chain reaction yields several events with ``continues`` True on all but the
+    last.  ``skipped_id`` is the user whose turn was skipped right after this move.
+    """
+
+    ply: int
+    turn: int
+    move: str
+    colour: str
+    user_id: int
+    point: str | None
+    swap: bool
+    continues: bool
+    flipped: tuple[str, ...]
+    removed: tuple[str, ...]
+    stays: bool
+    skipped_colour: str | None
+    skipped_id: int | None
+    winner_colour: str | None
+    draw: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    """What one accepted move did and what comes next.
+
+    ``next_id``/``next_colour`` are None once the game is over; then ``result`` says how.
+    """
+
+    game: GameInfo
+    events: tuple[MoveEvent, ...]
+    next_id: int | None
+    next_colour: str | None
+    deadline: datetime | None
+    result: GameResult | None
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    """An accepted challenge and the game it started (first player to move in ``game``)."""
+
+    challenge: Challenge
+    game: GameInfo
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    """A game ended other than by a move: resignation, time, or a moderator."""
+
+    game: GameInfo
+    result: GameResult
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackAnswer:
+    """The answer to a takeback request; ``undone`` lists the events removed if accepted."""
+
+    accepted: bool
+    requester_id: int
+    answered_by: int
+    undone: tuple[MoveEvent, ...]
+    game: GameInfo
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedMove:
+    """One stored move of a game's full record."""
+
+    ply: int
+    move: str
+    user_id: int
+    colour: str
+    played_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEvent:
+    """Something that happened to a game besides a move (takebacks, endings, moderation)."""
+
+    at: datetime
+    kind: str
+    user_id: int | None
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A game's full record: the snapshot, every move with who and when, and other events."""
+
+    game: GameInfo
+    moves: tuple[PlayedMove, ...]
+    history: tuple[HistoryEvent, ...]
+
+    @property
+    def text(self) -> str:
+        """The one-line engine record, e.g. ``minefield 9: e5 d4``."""
+        return self.game.record
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    """One moderator action, with who did it."""
+
+    id: int
+    guild_id: int
+    actor_id: int
+    action: str
+    game_id: int | None
+    target_id: int | None
+    detail: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DueAction:
+    """Something the scheduler should do now; pass it back to ``GameService.apply_due``.
+
+    ``user_id`` is the player to remind, the player who would lose on time, or the
+    challenger of an expiring challenge.  ``version`` is the game version it was computed
+    for, so applying it after a move does nothing.
+    """
+
+    kind: DueKind
+    at: datetime
+    guild_id: int
+    channel_id: int
+    user_id: int
+    game_id: int | None = None
+    challenge_id: int | None = None
+    version: int = 0
+    reminder_index: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """A reminder to send: ``user_id`` should move in ``game`` before ``deadline`` (if any)."""
+
+    game: GameInfo
+    user_id: int
+    deadline: datetime | None
+    waiting_since: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DueOutcome:
+    """What applying a :class:`DueAction` did; exactly one of the optional fields is set."""
+
+    action: DueAction
+    reminder: Reminder | None = None
+    ended: GameEnded | None = None
+    expired: Challenge | None = None

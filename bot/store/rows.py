@@ -1,0 +1,106 @@
+"""Typed rows as stored: plain values with the database's column names.
+
+The store speaks only in these (times are integer microseconds, JSON columns are decoded), so
+it never imports the service; the service turns rows into its domain objects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsRow:
+    guild_id: int
+    allowed_channels: tuple[int, ...]
+    use_threads: bool
+    per_move: int | None
+    reminders: tuple[int, ...]
+    default_sizes: tuple[tuple[str, int], ...]
+    challenge_expiry: int
+    updated_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    challenger_id: int
+    opponent_id: int | None
+    game: str
+    size: int
+    first: str
+    per_move: int | None
+    reminders: tuple[int, ...]
+    status: str
+    created_at: int
+    expires_at: int
+    resolved_at: int | None
+    accepted_by: int | None
+    game_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    size: int
+    first_id: int
+    second_id: int
+    status: str
+    version: int
+    record: str
+    to_move: str | None
+    per_move: int | None
+    reminders: tuple[int, ...]
+    turn_started_at: int
+    deadline_at: int | None
+    remind_at: int | None
+    reminders_sent: int
+    takeback_by: int | None
+    takeback_at: int | None
+    takeback_version: int | None
+    result_reason: str | None
+    winner_id: int | None
+    winner_colour: str | None
+    loser_id: int | None
+    loser_colour: str | None
+    result_actor: int | None
+    challenge_id: int | None
+    created_at: int
+    updated_at: int
+    finished_at: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRow:
+    game_id: int
+    ply: int
+    move: str
+    user_id: int
+    played_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    id: int
+    game_id: int
+    at: int
+    kind: str
+    user_id: int | None
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class AuditRow:
+    id: int
+    guild_id: int
+    actor_id: int
+    action: str
+    game_id: int | None
+    target_id: int | None
+    detail: str
+    at: int

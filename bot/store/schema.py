@@ -1,0 +1,122 @@
+"""Versioned schema migrations, applied through ``PRAGMA user_version``.
+
+Each migration is a list of statements applied in ONE ``BEGIN IMMEDIATE`` transaction that also
+bumps ``user_version``, so a crash mid-migration leaves the previous version intact and two
+processes starting together cannot both apply it.  Append new migrations; never edit old ones.
+
+Times are integer microseconds since the Unix epoch (UTC): exact, compact and ordered.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # 1: the initial schema
+    (
+        """CREATE TABLE guild_settings (
+            guild_id INTEGER PRIMARY KEY,
+            allowed_channels TEXT NOT NULL DEFAULT '[]',
+            use_threads INTEGER NOT NULL DEFAULT 0,
+            per_move INTEGER,
+            reminders TEXT NOT NULL DEFAULT '[]',
+            default_sizes TEXT NOT NULL DEFAULT '{}',
+            challenge_expiry INTEGER NOT NULL DEFAULT 86400,
+            updated_at INTEGER NOT NULL
+        )""",
+        """CREATE TABLE challenges (
+            id INTEGER PRIMARY KEY,
+            guild_id INTEGER NOT NULL,
+            channel_id INTEGER NOT NULL,
+            challenger_id INTEGER NOT NULL,
+            opponent_id INTEGER,
+            game TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            first TEXT NOT NULL CHECK (first IN ('me', 'them', 'random')),
+            per_move INTEGER,
+            reminders TEXT NOT NULL DEFAULT '[]',
+            status TEXT NOT NULL DEFAULT 'open'
+                CHECK (status IN ('open', 'accepted', 'declined', 'cancelled', 'expired')),
+            created_at INTEGER NOT NULL,
+            expires_at INTEGER NOT NULL,
+            resolved_at INTEGER,
+            accepted_by INTEGER,
+            game_id INTEGER,
+            CHECK (opponent_id IS NULL OR opponent_id <> challenger_id)
+        )""",
+        "CREATE INDEX challenges_open_by_expiry ON challenges (expires_at) WHERE status = 'open'",
+        "CREATE INDEX challenges_by_guild ON challenges (guild_id, status, id)",
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            guild_id INTEGER NOT NULL,
+            channel_id INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            first_id INTEGER NOT NULL,
+            second_id INTEGER NOT NULL,
+            status TEXT NOT NULL DEFAULT 'active'
+                CHECK (status IN ('active', 'finished', 'aborted')),
+            version INTEGER NOT NULL DEFAULT 0,
+            record TEXT NOT NULL,
+            to_move TEXT,
+            per_move INTEGER,
+            reminders TEXT NOT NULL DEFAULT '[]',
+            turn_started_at INTEGER NOT NULL,
+            deadline_at INTEGER,
+            remind_at INTEGER,
+            reminders_sent INTEGER NOT NULL DEFAULT 0,
+            takeback_by INTEGER,
+            takeback_at INTEGER,
+            takeback_version INTEGER,
+            result_reason TEXT,
+            winner_id INTEGER,
+            winner_colour TEXT,
+            loser_id INTEGER,
+            loser_colour TEXT,
+            result_actor INTEGER,
+            challenge_id INTEGER REFERENCES challenges (id),
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            finished_at INTEGER,
+            CHECK (first_id <> second_id)
+        )""",
+        # The database itself refuses a second active game in a channel or thread.
+        "CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id)"
+        " WHERE status = 'active'",
+        "CREATE INDEX games_by_deadline ON games (deadline_at) WHERE status = 'active'",
+        "CREATE INDEX games_by_reminder ON games (remind_at) WHERE status = 'active'",
+        "CREATE INDEX games_by_first ON games (guild_id, first_id, updated_at)",
+        "CREATE INDEX games_by_second ON games (guild_id, second_id, updated_at)",
+        "CREATE INDEX games_by_channel ON games (channel_id, id)",
+        "CREATE INDEX games_by_guild_status ON games (guild_id, status, updated_at)",
+        # The source of truth for a position: cached state in ``games`` is rebuilt from this.
+        """CREATE TABLE moves (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            ply INTEGER NOT NULL,
+            move TEXT NOT NULL,
+            user_id INTEGER NOT NULL,
+            played_at INTEGER NOT NULL,
+            PRIMARY KEY (game_id, ply)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE game_events (
+            id INTEGER PRIMARY KEY,
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            at INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            user_id INTEGER,
+            detail TEXT NOT NULL DEFAULT ''
+        )""",
+        "CREATE INDEX game_events_by_game ON game_events (game_id, id)",
+        """CREATE TABLE audit_log (
+            id INTEGER PRIMARY KEY,
+            guild_id INTEGER NOT NULL,
+            actor_id INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            game_id INTEGER,
+            target_id INTEGER,
+            detail TEXT NOT NULL DEFAULT '',
+            at INTEGER NOT NULL
+        )""",
+        "CREATE INDEX audit_by_guild ON audit_log (guild_id, id)",
+    ),
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)

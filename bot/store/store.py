@@ -1,0 +1,484 @@
+"""The SQLite store: one aiosqlite writer connection behind an asyncio lock, WAL mode.
+
+Why one connection: every service call is a short read-modify-write, SQLite allows one writer
+at a time anyway, and serialising in-process on a lock avoids busy-waiting on SQLite's file
+lock (the busy timeout still covers other processes, such as a backup).  Reads share the
+connection and the lock; the benchmark in ``bench/service_bench.py`` shows the lock is not the
+bottleneck.  Writes run in ``BEGIN IMMEDIATE`` so the write lock is taken before the first
+read, and game updates check a version column, so a stale read can never commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from .rows import AuditRow, ChallengeRow, EventRow, GameRow, MoveRow, SettingsRow
+from .schema import MIGRATIONS, SCHEMA_VERSION
+
+SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
+
+_GAME_COLUMNS = frozenset(GameRow.__dataclass_fields__) - {"id"}
+_JSON_COLUMNS = frozenset({"allowed_channels", "reminders", "default_sizes"})
+
+
+class StoreError(Exception):
+    """The database is unusable (newer schema than this code, closed store)."""
+
+
+class WriteConflict(Exception):
+    """A versioned update found another version: someone else changed the row first."""
+
+
+def _encode(column: str, value: Any) -> Any:
+    if column in _JSON_COLUMNS:
+        if column == "default_sizes":
+            return json.dumps(dict(value), sort_keys=True)
+        return json.dumps(list(value))
+    if isinstance(value, bool):
+        return int(value)
+    return value
+
+
+def _settings(row: sqlite3.Row) -> SettingsRow:
+    sizes = json.loads(row["default_sizes"])
+    return SettingsRow(
+        guild_id=row["guild_id"],
+        allowed_channels=tuple(json.loads(row["allowed_channels"])),
+        use_threads=bool(row["use_threads"]),
+        per_move=row["per_move"],
+        reminders=tuple(json.loads(row["reminders"])),
+        default_sizes=tuple(sorted((str(k), int(v)) for k, v in sizes.items())),
+        challenge_expiry=row["challenge_expiry"],
+        updated_at=row["updated_at"],
+    )
+
+
+def _challenge(row: sqlite3.Row) -> ChallengeRow:
+    data = dict(row)
+    data["reminders"] = tuple(json.loads(data["reminders"]))
+    return ChallengeRow(**data)
+
+
+def _game(row: sqlite3.Row) -> GameRow:
+    data = dict(row)
+    data["reminders"] = tuple(json.loads(data["reminders"]))
+    return GameRow(**data)
+
+
+class Tx:
+    """The SQL of the store, run on the store's connection while the caller holds its lock.
+
+    Obtained from :meth:`Store.write` (inside ``BEGIN IMMEDIATE``) or :meth:`Store.read`.
+    """
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        return list(await self._conn.execute_fetchall(sql, params))
+
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        rows = await self._all(sql, params)
+        return rows[0] if rows else None
+
+    async def _insert(self, sql: str, params: Sequence[Any]) -> int:
+        cursor = await self._conn.execute(sql, params)
+        rowid = cursor.lastrowid
+        await cursor.close()
+        assert rowid is not None
+        return rowid
+
+    async def _change(self, sql: str, params: Sequence[Any]) -> int:
+        cursor = await self._conn.execute(sql, params)
+        count = cursor.rowcount
+        await cursor.close()
+        return count
+
+    # ----- settings -----------------------------------------------------------------------
+    async def settings(self, guild_id: int) -> SettingsRow | None:
+        row = await self._one("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return None if row is None else _settings(row)
+
+    async def save_settings(self, s: SettingsRow) -> None:
+        await self._change(
+            "INSERT OR REPLACE INTO guild_settings (guild_id, allowed_channels, use_threads,"
+            " per_move, reminders, default_sizes, challenge_expiry, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                s.guild_id,
+                _encode("allowed_channels", s.allowed_channels),
+                int(s.use_threads),
+                s.per_move,
+                _encode("reminders", s.reminders),
+                _encode("default_sizes", s.default_sizes),
+                s.challenge_expiry,
+                s.updated_at,
+            ),
+        )
+
+    # ----- challenges ---------------------------------------------------------------------
+    async def insert_challenge(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int | None,
+        game: str,
+        size: int,
+        first: str,
+        per_move: int | None,
+        reminders: Sequence[int],
+        created_at: int,
+        expires_at: int,
+    ) -> int:
+        return await self._insert(
+            "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, game,"
+            " size, first, per_move, reminders, created_at, expires_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                guild_id,
+                channel_id,
+                challenger_id,
+                opponent_id,
+                game,
+                size,
+                first,
+                per_move,
+                _encode("reminders", reminders),
+                created_at,
+                expires_at,
+            ),
+        )
+
+    async def challenge(self, challenge_id: int) -> ChallengeRow | None:
+        row = await self._one("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
+        return None if row is None else _challenge(row)
+
+    async def resolve_challenge(
+        self,
+        challenge_id: int,
+        status: str,
+        at: int,
+        accepted_by: int | None = None,
+        game_id: int | None = None,
+    ) -> bool:
+        """Move an open challenge to ``status``; False if it was no longer open."""
+        changed = await self._change(
+            "UPDATE challenges SET status = ?, resolved_at = ?, accepted_by = ?, game_id = ?"
+            " WHERE id = ? AND status = 'open'",
+            (status, at, accepted_by, game_id, challenge_id),
+        )
+        return changed == 1
+
+    async def open_challenges(
+        self, guild_id: int, user_id: int | None = None
+    ) -> list[ChallengeRow]:
+        if user_id is None:
+            rows = await self._all(
+                "SELECT * FROM challenges WHERE guild_id = ? AND status = 'open' ORDER BY id",
+                (guild_id,),
+            )
+        else:
+            rows = await self._all(
+                "SELECT * FROM challenges WHERE guild_id = ? AND status = 'open'"
+                " AND (challenger_id = ? OR opponent_id = ?) ORDER BY id",
+                (guild_id, user_id, user_id),
+            )
+        return [_challenge(r) for r in rows]
+
+    async def expiring_challenges(self, now: int, limit: int) -> list[ChallengeRow]:
+        rows = await self._all(
+            "SELECT * FROM challenges WHERE status = 'open' AND expires_at <= ?"
+            " ORDER BY expires_at LIMIT ?",
+            (now, limit),
+        )
+        return [_challenge(r) for r in rows]
+
+    # ----- games --------------------------------------------------------------------------
+    async def insert_game(self, **values: Any) -> int:
+        """Insert a game; raises sqlite3.IntegrityError if the channel already has one active."""
+        unknown = set(values) - _GAME_COLUMNS
+        if unknown:
+            raise ValueError(f"unknown game columns {sorted(unknown)}")
+        columns = list(values)
+        return await self._insert(
+            f"INSERT INTO games ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+            [_encode(c, values[c]) for c in columns],
+        )
+
+    async def game(self, game_id: int) -> GameRow | None:
+        row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
+        return None if row is None else _game(row)
+
+    async def active_game_in(self, channel_id: int) -> GameRow | None:
+        row = await self._one(
+            "SELECT * FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
+        )
+        return None if row is None else _game(row)
+
+    async def latest_game_in(self, channel_id: int) -> GameRow | None:
+        row = await self._one(
+            "SELECT * FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,)
+        )
+        return None if row is None else _game(row)
+
+    async def update_game(self, game_id: int, version: int, **values: Any) -> None:
+        """Update columns of a game only if it is still at ``version``; else WriteConflict."""
+        unknown = set(values) - _GAME_COLUMNS
+        if unknown:
+            raise ValueError(f"unknown game columns {sorted(unknown)}")
+        columns = list(values)
+        assignments = ", ".join(f"{c} = ?" for c in columns)
+        changed = await self._change(
+            f"UPDATE games SET {assignments} WHERE id = ? AND version = ?",
+            [*(_encode(c, values[c]) for c in columns), game_id, version],
+        )
+        if changed != 1:
+            raise WriteConflict(f"game {game_id} is no longer at version {version}")
+
+    async def games_for_player(
+        self, guild_id: int, user_id: int, active_only: bool, limit: int
+    ) -> list[GameRow]:
+        status = "AND status = 'active'" if active_only else ""
+        rows = await self._all(
+            f"SELECT * FROM games WHERE guild_id = ? AND (first_id = ? OR second_id = ?)"
+            f" {status} ORDER BY updated_at DESC, id DESC LIMIT ?",
+            (guild_id, user_id, user_id, limit),
+        )
+        return [_game(r) for r in rows]
+
+    async def active_games(self, guild_id: int | None = None) -> list[GameRow]:
+        if guild_id is None:
+            rows = await self._all("SELECT * FROM games WHERE status = 'active' ORDER BY id")
+        else:
+            rows = await self._all(
+                "SELECT * FROM games WHERE guild_id = ? AND status = 'active' ORDER BY id",
+                (guild_id,),
+            )
+        return [_game(r) for r in rows]
+
+    async def due_games(self, now: int, limit: int) -> list[GameRow]:
+        """Active games whose deadline or next reminder time has come."""
+        rows = await self._all(
+            "SELECT * FROM games WHERE status = 'active' AND deadline_at <= ?"
+            " UNION SELECT * FROM games WHERE status = 'active' AND remind_at <= ?"
+            " ORDER BY id LIMIT ?",
+            (now, now, limit),
+        )
+        return [_game(r) for r in rows]
+
+    async def next_times(self) -> list[int]:
+        """The earliest pending deadline, reminder and challenge expiry (those that exist)."""
+        row = await self._one(
+            "SELECT (SELECT MIN(deadline_at) FROM games WHERE status = 'active'),"
+            " (SELECT MIN(remind_at) FROM games WHERE status = 'active'),"
+            " (SELECT MIN(expires_at) FROM challenges WHERE status = 'open')"
+        )
+        assert row is not None
+        return [v for v in tuple(row) if v is not None]
+
+    # ----- moves and events ---------------------------------------------------------------
+    async def moves(self, game_id: int) -> list[MoveRow]:
+        rows = await self._all(
+            "SELECT game_id, ply, move, user_id, played_at FROM moves WHERE game_id = ?"
+            " ORDER BY ply",
+            (game_id,),
+        )
+        return [MoveRow(*r) for r in rows]
+
+    async def add_moves(self, game_id: int, moves: Iterable[tuple[int, str, int, int]]) -> None:
+        """Append (ply, move, user_id, played_at) rows; a duplicate ply raises IntegrityError."""
+        await self._conn.executemany(
+            "INSERT INTO moves (game_id, ply, move, user_id, played_at) VALUES (?, ?, ?, ?, ?)",
+            [(game_id, *m) for m in moves],
+        )
+
+    async def delete_moves_from(self, game_id: int, ply: int) -> int:
+        return await self._change(
+            "DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply)
+        )
+
+    async def add_event(
+        self, game_id: int, at: int, kind: str, user_id: int | None, detail: str = ""
+    ) -> None:
+        await self._insert(
+            "INSERT INTO game_events (game_id, at, kind, user_id, detail) VALUES (?, ?, ?, ?, ?)",
+            (game_id, at, kind, user_id, detail),
+        )
+
+    async def events(self, game_id: int) -> list[EventRow]:
+        rows = await self._all(
+            "SELECT id, game_id, at, kind, user_id, detail FROM game_events WHERE game_id = ?"
+            " ORDER BY id",
+            (game_id,),
+        )
+        return [EventRow(*r) for r in rows]
+
+    # ----- audit --------------------------------------------------------------------------
+    async def add_audit(
+        self,
+        *,
+        guild_id: int,
+        actor_id: int,
+        action: str,
+        at: int,
+        game_id: int | None = None,
+        target_id: int | None = None,
+        detail: str = "",
+    ) -> int:
+        return await self._insert(
+            "INSERT INTO audit_log (guild_id, actor_id, action, game_id, target_id, detail, at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (guild_id, actor_id, action, game_id, target_id, detail, at),
+        )
+
+    async def audit(self, guild_id: int, limit: int) -> list[AuditRow]:
+        rows = await self._all(
+            "SELECT id, guild_id, actor_id, action, game_id, target_id, detail, at"
+            " FROM audit_log WHERE guild_id = ? ORDER BY id DESC LIMIT ?",
+            (guild_id, limit),
+        )
+        return [AuditRow(*r) for r in rows]
+
+
+class Store:
+    """An open Crosspath database.  ``await Store.open(path)`` or ``async with Store(path)``."""
+
+    def __init__(
+        self, path: str | Path, *, synchronous: str = "NORMAL", busy_timeout_ms: int = 5000
+    ) -> None:
+        if synchronous.upper() not in SYNCHRONOUS_MODES:
+            raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS_MODES)}")
+        self.path = Path(path)
+        self.synchronous = synchronous.upper()
+        self.busy_timeout_ms = busy_timeout_ms
+        self._conn: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path, **options: Any) -> Store:
+        store = cls(path, **options)
+        await store.connect()
+        return store
+
+    async def __aenter__(self) -> Store:
+        if self._conn is None:
+            await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def connect(self) -> None:
+        """Open the connection, set WAL and the busy timeout, and migrate to the latest schema."""
+        if self.path.parent != Path(""):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            conn.row_factory = sqlite3.Row
+            await conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+            await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute(f"PRAGMA synchronous = {self.synchronous}")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            await migrate(conn)
+        except BaseException:
+            await conn.close()
+            raise
+        self._conn = conn
+
+    async def close(self) -> None:
+        if self._conn is not None:
+            async with self._lock:
+                conn, self._conn = self._conn, None
+                await conn.close()
+
+    @property
+    def connection(self) -> aiosqlite.Connection:
+        if self._conn is None:
+            raise StoreError("the store is closed")
+        return self._conn
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[Tx]:
+        """A ``BEGIN IMMEDIATE`` transaction: committed on success, rolled back on any error."""
+        async with self._lock:
+            conn = self.connection
+            await conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield Tx(conn)
+            except BaseException:
+                await conn.execute("ROLLBACK")
+                raise
+            await conn.execute("COMMIT")
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Tx]:
+        """Reads from one consistent snapshot (a deferred transaction)."""
+        async with self._lock:
+            conn = self.connection
+            await conn.execute("BEGIN")
+            try:
+                yield Tx(conn)
+            finally:
+                await conn.execute("COMMIT")
+
+    async def schema_version(self) -> int:
+        async with self.read() as tx:
+            row = await tx._one("PRAGMA user_version")
+        assert row is not None
+        return int(row[0])
+
+    async def integrity_check(self) -> str:
+        async with self._lock:
+            rows = await self.connection.execute_fetchall("PRAGMA integrity_check")
+        return "; ".join(str(r[0]) for r in rows)
+
+    async def backup(self, target: str | Path) -> None:
+        """Copy the live database to ``target`` with SQLite's online backup API."""
+        target = Path(target)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        async with self._lock:
+            dest = await aiosqlite.connect(target)
+            try:
+                await self.connection.backup(dest)
+            finally:
+                await dest.close()
+
+
+async def migrate(conn: aiosqlite.Connection) -> int:
+    """Bring the schema up to date; each step in its own transaction.  Returns the version."""
+    while True:
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            rows = list(await conn.execute_fetchall("PRAGMA user_version"))
+            current = int(rows[0][0])
+            if current > SCHEMA_VERSION:
+                raise StoreError(
+                    f"the database has schema version {current}, newer than this code's"
+                    f" {SCHEMA_VERSION}: upgrade Crosspath"
+                )
+            if current == SCHEMA_VERSION:
+                await conn.execute("COMMIT")
+                return current
+            for statement in MIGRATIONS[current]:
+                await conn.execute(statement)
+            await conn.execute(f"PRAGMA user_version = {current + 1}")
+            await conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                await conn.execute("ROLLBACK")
+            raise
+
+
+def settings_row(values: Mapping[str, Any]) -> SettingsRow:
+    """Build a SettingsRow from keyword values (used by the service when saving)."""
+    return SettingsRow(**values)
