@@ -1,0 +1,358 @@
+"""Monte Carlo tree search: UCT with RAVE, an MCTS-Solver, and exact one-ply root tactics.
+
+Why each part is here:
+
+* **Random playouts** through the real engine (``legal_mask`` + ``play_index``) are the only
+  evaluation, so the search is generic over every :class:`rules.Game` and can never play an
+  illegal move.
+* **RAVE/AMAF** shares what a point was worth anywhere later in a playout.  In connection
+  games a point's value depends mostly on who owns it, so this sharpens the estimates after
+  a few hundred playouts, which is all pure Python affords (``bench/ai_bench.py`` measures it).
+* **The solver** backs up proven wins and losses, because these games end suddenly: a single
+  won line proves the parent, and a node whose every move is lost is lost.
+* **Root tactics** take a win in one at once and never hand the opponent a win in one when a
+  safe move exists; sampling alone can miss both.
+
+Turn order is never assumed to alternate.  Each node records which *person* made its move:
+the colour to move, flipped once a Clear Path ``swap`` has exchanged colours.  Chains (the
+same player placing again) and skipped turns therefore need no special cases, and values
+are always from the point of view of whoever chose the move.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from rules import Game
+from rules.geometry import bits_list
+
+from .moves import Move, legal_moves, move_name, play
+from .tactics import losing_moves, winning_moves
+
+DRAW = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long to think: a number of playouts, a number of seconds, or both (whichever ends
+    first).  A playout-only budget makes the search deterministic for a given seed."""
+
+    playouts: int | None = None
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.playouts is None and self.seconds is None:
+            raise ValueError("a budget needs a number of playouts, of seconds, or both")
+        if self.playouts is not None and (
+            isinstance(self.playouts, bool) or not isinstance(self.playouts, int)
+        ):
+            raise ValueError(f"playouts must be a whole number, not {self.playouts!r}")
+        if self.playouts is not None and self.playouts < 1:
+            raise ValueError(f"playouts must be at least 1, not {self.playouts}")
+        if self.seconds is not None and not (
+            isinstance(self.seconds, int | float) and 0 < self.seconds < math.inf
+        ):
+            raise ValueError(f"seconds must be a positive number, not {self.seconds!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    """Tuning knobs; the defaults are what the levels use."""
+
+    rave: bool = True
+    exploration: float = 0.25
+    rave_equivalence: float = 400.0
+    block: bool = True
+    first_play_urgency: float = 1.0
+
+
+DEFAULT_CONFIG = SearchConfig()
+# Plain UCT needs more exploration than UCT+RAVE, whose AMAF term already spreads visits.
+PLAIN_UCT = SearchConfig(rave=False, exploration=0.7)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    move: str
+    playouts: int
+    seconds: float
+    value: float
+    """Estimated chance that the player to move wins after ``move``."""
+    proven: int
+    """1 if ``move`` is a proven win, -1 if every move is a proven loss, else 0."""
+    reason: str
+
+    @property
+    def playouts_per_second(self) -> float:
+        return self.playouts / self.seconds if self.seconds > 0 else 0.0
+
+
+class Node:
+    """One move in the tree, with statistics from the point of view of its ``person``."""
+
+    __slots__ = (
+        "amaf_visits",
+        "amaf_wins",
+        "by_point",
+        "children",
+        "move",
+        "mover",
+        "person",
+        "point_mask",
+        "proven",
+        "terminal",
+        "visits",
+        "wins",
+    )
+
+    def __init__(self, move: Move, person: int) -> None:
+        self.move = move
+        self.person = person
+        self.children: list[Node] | None = None
+        self.by_point: dict[int, Node] = {}
+        self.point_mask = 0
+        self.mover = 1 - person
+        self.visits = 0
+        self.wins = 0.0
+        self.amaf_visits = 0
+        self.amaf_wins = 0.0
+        self.proven = 0
+        self.terminal = False
+
+    def expand(self, moves: list[Move], mover: int, rng: random.Random) -> None:
+        # Shuffled once so ties among unvisited moves do not favour one corner of the board.
+        order = list(moves)
+        rng.shuffle(order)
+        self.mover = mover
+        self.children = [Node(m, mover) for m in order]
+        for child in self.children:
+            if isinstance(child.move, int):
+                self.by_point[child.move] = child
+                self.point_mask |= 1 << child.move
+
+
+def _reward(person: int, outcome: int) -> float:
+    if outcome == DRAW:
+        return 0.5
+    return 1.0 if outcome == person else 0.0
+
+
+class Searcher:
+    """One search from one position; create a new one per move (it keeps no global state)."""
+
+    def __init__(self, game: Game, seed: int | str | None, config: SearchConfig) -> None:
+        if game.is_over:
+            raise ValueError("the game is over: there is no move to choose")
+        self.game = game.copy()
+        self.rng = random.Random(seed)
+        self.config = config
+        self.colour_index = {colour: i for i, colour in enumerate(game.players)}
+        me = self.colour_index[str(game.to_move)]
+        self.root = Node("", 1 - me)  # the root's move is never played
+        self.root.mover = me
+        self.playouts = 0
+
+    # ----- the main loop --------------------------------------------------------------------
+    def run(self, budget: Budget) -> SearchResult:
+        start = time.perf_counter()
+        deadline = None if budget.seconds is None else start + budget.seconds
+        game, root = self.game, self.root
+        moves = legal_moves(game)
+
+        def done(move: Move, reason: str, value: float, proven: int) -> SearchResult:
+            return SearchResult(
+                move=move_name(game, move),
+                playouts=self.playouts,
+                seconds=time.perf_counter() - start,
+                value=value,
+                proven=proven,
+                reason=reason,
+            )
+
+        if len(moves) == 1:
+            return done(moves[0], "only move", 0.5, 0)
+        wins = winning_moves(game, moves)
+        if wins:
+            return done(wins[0], "wins at once", 1.0, 1)
+
+        root.expand(moves, root.mover, self.rng)
+        assert root.children is not None
+        if self.config.block:
+            # The scan may use at most half of a time budget; what it proves by then still counts.
+            scan_deadline = None if budget.seconds is None else start + budget.seconds / 2
+            lost = set(losing_moves(game, moves, scan_deadline))
+            if lost and len(lost) < len(moves):
+                for child in root.children:
+                    if child.move in lost:
+                        child.proven = -1
+            if len(moves) - len(lost) == 1:
+                safe = next(c for c in root.children if c.proven != -1)
+                return done(safe.move, "only safe move", 0.5, 0)
+
+        limit = budget.playouts
+        while root.proven == 0:
+            if limit is not None and self.playouts >= limit:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            self._iterate()
+            self.playouts += 1
+
+        best = self._best_child()
+        value = best.wins / best.visits if best.visits else 0.5
+        if best.proven == 1:
+            return done(best.move, "proven win", 1.0, 1)
+        reason = "proven loss" if root.proven else "search"
+        return done(best.move, reason, value, -1 if root.proven else 0)
+
+    def _best_child(self) -> Node:
+        children = self.root.children
+        assert children is not None
+        won = [c for c in children if c.proven == 1]
+        if won:
+            return max(won, key=lambda c: (c.terminal, c.visits))
+        alive = [c for c in children if c.proven != -1] or children
+        return max(alive, key=lambda c: (c.visits, c.wins / c.visits if c.visits else 0.0))
+
+    # ----- one playout ----------------------------------------------------------------------
+    def _iterate(self) -> None:
+        game = self.game.copy()
+        node = self.root
+        path = [node]
+        flip = 0
+        index = self.colour_index
+        expanded = False
+        played: list[tuple[int, int]] = []
+        while True:
+            if node is not self.root and (node.proven or node.terminal):
+                outcome = DRAW if node.proven == 0 else self._proof_winner(node)
+                break
+            if node.children is None:
+                moves = legal_moves(game)
+                node.expand(moves, index[str(game.to_move)] ^ flip, self.rng)
+                expanded = True
+            child = self._select(node)
+            record = play(game, child.move)
+            if record.swap:
+                flip ^= 1
+            path.append(child)
+            if game.is_over:
+                child.terminal = True
+                if game.winner is None:
+                    outcome = DRAW
+                else:
+                    outcome = index[game.winner] ^ flip
+                    child.proven = 1 if outcome == child.person else -1
+                break
+            node = child
+            if expanded:
+                outcome = self._playout(game, flip, played)
+                break
+        self._backup(path, played, outcome)
+        if path[-1].proven:
+            self._prove_upwards(path)
+
+    @staticmethod
+    def _proof_winner(node: Node) -> int:
+        return node.person if node.proven == 1 else 1 - node.person
+
+    def _select(self, node: Node) -> Node:
+        children = node.children
+        assert children is not None
+        config = self.config
+        log_n = math.log(node.visits + 1)
+        c_explore = config.exploration
+        k = config.rave_equivalence
+        rave = config.rave
+        fpu = config.first_play_urgency
+        best: Node | None = None
+        best_value = -math.inf
+        for c in children:
+            proven = c.proven
+            if proven:
+                if proven == 1:
+                    return c
+                continue
+            n = c.visits
+            q = c.wins / n if n else fpu
+            if rave and c.amaf_visits:
+                beta = math.sqrt(k / (3 * n + k))
+                q = (1.0 - beta) * q + beta * (c.amaf_wins / c.amaf_visits)
+            value = q + c_explore * math.sqrt(log_n / (n + 1))
+            if value > best_value:
+                best, best_value = c, value
+        return best if best is not None else children[0]
+
+    def _playout(self, game: Game, flip: int, played: list[tuple[int, int]]) -> int:
+        """Uniformly random legal moves to the end; returns the winning person or DRAW."""
+        rand = self.rng.random
+        index = self.colour_index
+        while not game.is_over:
+            mask = game.legal_mask()
+            mover = index[str(game.to_move)] ^ flip
+            if mask:
+                points = bits_list(mask)
+                point = points[int(rand() * len(points))]
+                game.play_index(point)
+                played.append((point, mover))
+            else:
+                moves = game.legal_moves()
+                if game.play(moves[int(rand() * len(moves))]).swap:
+                    flip ^= 1
+        if game.winner is None:
+            return DRAW
+        return index[game.winner] ^ flip
+
+    def _backup(self, path: list[Node], played: list[tuple[int, int]], outcome: int) -> None:
+        for node in path:
+            node.visits += 1
+            node.wins += _reward(node.person, outcome)
+        if not self.config.rave:
+            return
+        # seen[p]: points person p placed on at or below the current depth of the walk.
+        seen = [0, 0]
+        for point, person in played:
+            seen[person] |= 1 << point
+        for i in range(len(path) - 1, -1, -1):
+            node = path[i]
+            if i + 1 < len(path):
+                step = path[i + 1]
+                if isinstance(step.move, int):
+                    seen[step.person] |= 1 << step.move
+            if node.children is None:
+                continue
+            hits = seen[node.mover] & node.point_mask
+            if not hits:
+                continue
+            reward = _reward(node.mover, outcome)
+            by_point = node.by_point
+            for point in bits_list(hits):
+                child = by_point[point]
+                child.amaf_visits += 1
+                child.amaf_wins += reward
+
+    def _prove_upwards(self, path: list[Node]) -> None:
+        for i in range(len(path) - 2, -1, -1):
+            node = path[i]
+            children = node.children
+            assert children is not None
+            if any(c.proven == 1 for c in children):
+                winner = node.mover
+            elif all(c.proven == -1 for c in children):
+                winner = 1 - node.mover
+            else:
+                return
+            node.proven = 1 if winner == node.person else -1
+
+
+def search(
+    game: Game,
+    budget: Budget,
+    seed: int | str | None = None,
+    config: SearchConfig = DEFAULT_CONFIG,
+) -> SearchResult:
+    """Choose a move for the player to move in ``game`` (which is left unchanged)."""
+    return Searcher(game, seed, config).run(budget)

@@ -1,0 +1,185 @@
+"""Strength and speed of the AI: playouts per second and win rates against reference players.
+
+Prints figures; never fails on them.  Seats alternate game by game (the AI moves first in
+even-numbered games).  Examples::
+
+    python bench/ai_bench.py --opponent random --games 100 --playouts 100
+    python bench/ai_bench.py --opponent greedy --games 100 --seconds 1
+    python bench/ai_bench.py --opponent uct --games 50 --playouts 300   # RAVE vs plain UCT
+
+``--opponent uct`` plays the default search (UCT+RAVE) against plain UCT with the same budget,
+which is how the RAVE improvement is measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ai.opponents import greedy_move, random_move
+from ai.search import DEFAULT_CONFIG, PLAIN_UCT, Budget, search
+from rules import Game, game_names, new_game
+
+ALL_GAMES = ("clearpath", "minefield", "crosscut", "clearcut", "nakeddiagonal")
+BENCH_SIZE = {"crosscut": 8}
+
+
+@dataclass(frozen=True)
+class GameResult:
+    ai_won: bool
+    draw: bool
+    ai_first: bool
+    plies: int
+    ai_moves: int
+    ai_playouts: int
+    ai_seconds: float
+    opponent_seconds: float
+
+
+def play_one(
+    game_name: str, size: int, index: int, opponent: str, budget: Budget, seed: int
+) -> GameResult:
+    game = new_game(game_name, size)
+    ai_person = 0 if index % 2 == 0 else 1
+    game_seed = seed * 100_003 + index
+    rng = random.Random(game_seed)
+    colour_index = {c: i for i, c in enumerate(game.players)}
+    flip = 0
+    ai_moves = ai_playouts = 0
+    ai_seconds = opp_seconds = 0.0
+    while not game.is_over:
+        person = colour_index[str(game.to_move)] ^ flip
+        started = time.perf_counter()
+        if person == ai_person:
+            result = search(game, budget, seed=f"{game_seed}:{len(game.history)}")
+            move = result.move
+            ai_moves += 1
+            ai_playouts += result.playouts
+            ai_seconds += time.perf_counter() - started
+        else:
+            move = _opponent_move(game, opponent, rng, budget, f"o{game_seed}:{len(game.history)}")
+            opp_seconds += time.perf_counter() - started
+        if game.play(move).swap:
+            flip ^= 1
+    winner = None if game.winner is None else colour_index[game.winner] ^ flip
+    return GameResult(
+        ai_won=winner == ai_person,
+        draw=winner is None,
+        ai_first=ai_person == 0,
+        plies=len(game.history),
+        ai_moves=ai_moves,
+        ai_playouts=ai_playouts,
+        ai_seconds=ai_seconds,
+        opponent_seconds=opp_seconds,
+    )
+
+
+def _opponent_move(game: Game, opponent: str, rng: random.Random, budget: Budget, seed: str) -> str:
+    if opponent == "random":
+        return random_move(game, rng)
+    if opponent == "greedy":
+        return greedy_move(game, rng)
+    return search(game, budget, seed=seed, config=PLAIN_UCT).move
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% confidence interval for a win rate."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", action="append", help="game name (repeatable; default all)")
+    parser.add_argument("--games", type=int, default=100, help="games per game type")
+    parser.add_argument("--opponent", choices=("random", "greedy", "uct"), default="random")
+    parser.add_argument("--seconds", type=float, default=None, help="AI seconds per move")
+    parser.add_argument("--playouts", type=int, default=None, help="AI playouts per move")
+    parser.add_argument("--size", type=int, default=None, help="board size (default 7, Crosscut 8)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
+    parser.add_argument("--quiet", action="store_true", help="no per-game lines")
+    args = parser.parse_args(argv)
+    if args.seconds is None and args.playouts is None:
+        args.seconds = 1.0
+    budget = Budget(playouts=args.playouts, seconds=args.seconds)
+    known = set(game_names())
+    names = args.game or list(ALL_GAMES)
+    print(
+        f"AI (UCT+RAVE, solver, root tactics; exploration {DEFAULT_CONFIG.exploration}) vs "
+        f"{args.opponent}; budget {budget}; {args.games} games per game type, seats alternate"
+    )
+    summary: list[str] = []
+    pool = (
+        ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn"))
+        if args.jobs > 1
+        else None
+    )
+    for name in names:
+        if name not in known:
+            print(f"{name}: not available in rules/ yet, skipped")
+            continue
+        size = args.size or BENCH_SIZE.get(name, 7)
+        started = time.perf_counter()
+        jobs = [(name, size, i, args.opponent, budget, args.seed) for i in range(args.games)]
+        results: Iterator[GameResult]
+        if pool is None:
+            results = (play_one(*job) for job in jobs)
+        else:
+            results = pool.map(play_one, *zip(*jobs, strict=True))
+        done: list[GameResult] = []
+        for i, r in enumerate(results):
+            done.append(r)
+            if not args.quiet:
+                rate = r.ai_playouts / r.ai_seconds if r.ai_seconds else 0.0
+                seat = "first " if r.ai_first else "second"
+                outcome = "WON " if r.ai_won else ("draw" if r.draw else "lost")
+                print(
+                    f"{name} {size}x{size} game {i + 1:3d}: "
+                    f"AI {seat} {outcome} in {r.plies:3d} plies; "
+                    f"{rate:7.0f} playouts/s, {r.ai_seconds / max(r.ai_moves, 1):5.2f} s/move "
+                    f"(opponent {r.opponent_seconds / max(r.plies - r.ai_moves, 1):5.2f} s/move)",
+                    flush=True,
+                )
+        wins = sum(r.ai_won for r in done) + 0.5 * sum(r.draw for r in done)
+        n = len(done)
+        low, high = wilson(wins, n)
+        first = [r for r in done if r.ai_first]
+        second = [r for r in done if not r.ai_first]
+        playouts = sum(r.ai_playouts for r in done)
+        seconds = sum(r.ai_seconds for r in done)
+        line = (
+            f"{name:13s} {size}x{size}  AI won {wins:5.1f}/{n} = {wins / n:6.1%} "
+            f"(95% CI {low:.0%}-{high:.0%}; first {sum(r.ai_won for r in first)}/{len(first)}, "
+            f"second {sum(r.ai_won for r in second)}/{len(second)})  "
+            f"{playouts / seconds if seconds else 0:6.0f} playouts/s  "
+            f"{seconds / max(sum(r.ai_moves for r in done), 1):5.2f} s/AI move  "
+            f"wall {time.perf_counter() - started:6.0f} s"
+        )
+        print(line, flush=True)
+        summary.append(line)
+    if pool is not None:
+        pool.shutdown()
+    print(f"\nSummary vs {args.opponent}, budget {budget}:")
+    for line in summary:
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
