@@ -1,0 +1,103 @@
+"""The bot object: intents, default mentions, command tree, start-up and shutdown.
+
+Commands live in cogs (one per feature) loaded in ``setup_hook``, persistent buttons are
+registered as dynamic items there too, so after a restart old buttons keep working.  Nothing
+here syncs commands: that is ``crosspath sync``'s job, done on purpose.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.service import GameService
+
+from .replies import handle_error
+
+log = logging.getLogger("crosspath.discord")
+
+
+def bot_intents() -> discord.Intents:
+    """Only the non-privileged guilds intent: slash commands need no message content or members."""
+    intents = discord.Intents.none()
+    intents.guilds = True
+    return intents
+
+
+class CrosspathTree(app_commands.CommandTree["CrosspathBot"]):
+    """A tree whose every error becomes a specific ephemeral reply or a logged apology."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[CrosspathBot], error: app_commands.AppCommandError
+    ) -> None:
+        await handle_error(interaction, error)
+
+
+class CrosspathBot(commands.Bot):
+    """discord.py client wired to one :class:`GameService`."""
+
+    def __init__(
+        self,
+        service: GameService | None,
+        settings: Settings | None = None,
+        *,
+        run_clock: bool = True,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            intents=bot_intents(),
+            allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=CrosspathTree,
+        )
+        self.settings = settings or Settings()
+        self._service = service
+        self.run_clock = run_clock
+        self.display_names: dict[int, str] = {}
+
+    @property
+    def service(self) -> GameService:
+        if self._service is None:
+            raise RuntimeError("this bot was built without a game service (payload export only)")
+        return self._service
+
+    async def install_commands(self) -> None:
+        """Add every cog; also used offline by ``crosspath commands`` to build the payloads."""
+        from .cogs import COGS
+
+        for cog_class in COGS:
+            await self.add_cog(cog_class(self))
+
+    async def setup_hook(self) -> None:
+        from .buttons import DYNAMIC_ITEMS
+
+        await self.install_commands()
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        log.info("commands and persistent buttons installed", extra={"cogs": list(self.cogs)})
+
+    def remember(self, user: discord.abc.User | None) -> None:
+        """Keep display names we see, so images name players without the members intent."""
+        if user is not None:
+            self.display_names[user.id] = user.display_name
+
+    def name_of(self, user_id: int, guild: discord.Guild | None = None) -> str:
+        name = self.display_names.get(user_id)
+        if name is None and guild is not None:
+            member = guild.get_member(user_id)
+            if member is not None:
+                name = member.display_name
+        return name or f"user {user_id}"
+
+    def names_for(self, user_ids: Any, guild: discord.Guild | None = None) -> dict[int, str]:
+        return {uid: self.name_of(uid, guild) for uid in user_ids}
+
+    async def on_ready(self) -> None:
+        log.info(
+            "connected",
+            extra={"user_id": self.user.id if self.user else None, "guilds": len(self.guilds)},
+        )

@@ -1,0 +1,13 @@
+"""One cog per feature; :data:`COGS` is the order they are added in ``setup_hook``."""
+
+from __future__ import annotations
+
+from discord.ext import commands
+
+from .admin import AdminCog
+from .challenge import ChallengeCog
+from .clock import ClockCog
+from .info import InfoCog
+from .play import PlayCog
+
+COGS: tuple[type[commands.Cog], ...] = (ChallengeCog, PlayCog, InfoCog, AdminCog, ClockCog)

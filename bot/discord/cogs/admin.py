@@ -1,0 +1,207 @@
+"""``/admin``: server settings and moderation, for members with Manage Server.
+
+``default_member_permissions`` hides the group from others in the client, but server owners
+can override that, so every subcommand is also checked at run time.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.service import GameEnded, GuildSettings
+
+from ..flows import game_here, ids
+from ..posting import post_turn
+from ..turns import mention
+from .choices import playable_games
+
+if TYPE_CHECKING:
+    from ..app import CrosspathBot
+
+Interaction = discord.Interaction[Any]
+MANAGERS_ONLY = discord.Permissions(manage_guild=True)
+
+
+def settings_text(settings: GuildSettings) -> str:
+    channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels) or "any channel"
+    sizes = ", ".join(f"{g} {s}×{s}" for g, s in settings.default_sizes) or "each game's default"
+    return (
+        f"**Channels for games:** {channels}\n"
+        f"**Games in threads:** {'yes' if settings.use_threads else 'no'}\n"
+        f"**Default clock:** {settings.default_time_control.describe()}\n"
+        f"**Default sizes:** {sizes}\n"
+        f"**Challenges expire after:** {settings.challenge_expiry // 3600} h"
+    )
+
+
+class AdminCog(commands.Cog):
+    admin = app_commands.Group(
+        name="admin",
+        description="Server managers: settings and moderation",
+        default_permissions=MANAGERS_ONLY,
+        guild_only=True,
+    )
+    settings = app_commands.Group(
+        name="settings", description="View or change settings", parent=admin
+    )
+
+    def __init__(self, bot: CrosspathBot) -> None:
+        self.bot = bot
+
+    async def interaction_check(self, interaction: Interaction) -> bool:  # type: ignore[override]
+        """Run-time check behind default_member_permissions (which server owners can override)."""
+        if interaction.guild_id is None:
+            raise app_commands.NoPrivateMessage()
+        if not interaction.permissions.manage_guild:
+            raise app_commands.MissingPermissions(["manage_guild"])
+        return True
+
+    # ----- settings ----------------------------------------------------------------------
+    @settings.command(name="view", description="Show this server's Crosspath settings")
+    async def settings_view(self, interaction: Interaction) -> None:
+        guild_id, _ = ids(interaction)
+        current = await self.bot.service.get_settings(guild_id)
+        await interaction.response.send_message(settings_text(current), ephemeral=True)
+
+    @settings.command(name="set", description="Change threads, default clock or challenge expiry")
+    @app_commands.describe(
+        threads="start each game in its own thread",
+        time="default time per move, like 12h, 3d or none",
+        expiry_hours="hours before an unanswered challenge expires",
+    )
+    async def settings_set(
+        self,
+        interaction: Interaction,
+        threads: bool | None = None,
+        time: app_commands.Range[str, 1, 20] | None = None,
+        expiry_hours: app_commands.Range[int, 1, 720] | None = None,
+    ) -> None:
+        guild_id, _ = ids(interaction)
+        updated = await self.bot.service.update_settings(
+            guild_id,
+            interaction.user.id,
+            use_threads=threads,
+            default_time_control=time,
+            challenge_expiry=expiry_hours * 3600 if expiry_hours else None,
+        )
+        await interaction.response.send_message("Saved.\n" + settings_text(updated), ephemeral=True)
+
+    @settings.command(name="channel", description="Allow or disallow games in a channel")
+    @app_commands.describe(
+        action="allow or disallow the channel, or allow games anywhere", channel="the channel"
+    )
+    @app_commands.choices(
+        action=[
+            app_commands.Choice(name="allow", value="allow"),
+            app_commands.Choice(name="disallow", value="disallow"),
+            app_commands.Choice(name="anywhere", value="anywhere"),
+        ]
+    )
+    async def settings_channel(
+        self,
+        interaction: Interaction,
+        action: app_commands.Choice[str],
+        channel: discord.TextChannel | None = None,
+    ) -> None:
+        guild_id, channel_id = ids(interaction)
+        current = await self.bot.service.get_settings(guild_id)
+        target = channel.id if channel else channel_id
+        allowed = list(current.allowed_channels)
+        if action.value == "anywhere":
+            allowed = []
+        elif action.value == "allow" and target not in allowed:
+            allowed.append(target)
+        elif action.value == "disallow":
+            allowed = [c for c in allowed if c != target]
+        updated = await self.bot.service.update_settings(
+            guild_id, interaction.user.id, allowed_channels=allowed
+        )
+        await interaction.response.send_message("Saved.\n" + settings_text(updated), ephemeral=True)
+
+    @settings.command(name="size", description="Set a game's default board size (0 clears it)")
+    @app_commands.describe(
+        game="which game", size="default size; 0 goes back to the game's default"
+    )
+    @app_commands.choices(game=playable_games())
+    async def settings_size(
+        self,
+        interaction: Interaction,
+        game: app_commands.Choice[str],
+        size: app_commands.Range[int, 0, 25],
+    ) -> None:
+        guild_id, _ = ids(interaction)
+        updated = await self.bot.service.update_settings(
+            guild_id, interaction.user.id, default_sizes={game.value: size or None}
+        )
+        await interaction.response.send_message("Saved.\n" + settings_text(updated), ephemeral=True)
+
+    # ----- moderation --------------------------------------------------------------------
+    async def _announce(self, interaction: Interaction, ended: GameEnded, done: str) -> None:
+        await interaction.response.send_message(done, ephemeral=True)
+        await post_turn(self.bot, ended.game)
+
+    @admin.command(name="abort", description="End the game in this channel with no result")
+    @app_commands.describe(reason="why (recorded in the audit log)")
+    async def abort(
+        self, interaction: Interaction, reason: app_commands.Range[str, 0, 200] = ""
+    ) -> None:
+        guild_id, channel_id = ids(interaction)
+        ended = await self.bot.service.admin_abort(
+            guild_id, interaction.user.id, channel_id, reason
+        )
+        await self._announce(interaction, ended, f"Game #{ended.game.id} aborted.")
+
+    @admin.command(name="award", description="Award the game in this channel to a player")
+    @app_commands.describe(player="the winner", reason="why (recorded in the audit log)")
+    async def award(
+        self,
+        interaction: Interaction,
+        player: discord.Member,
+        reason: app_commands.Range[str, 0, 200] = "",
+    ) -> None:
+        guild_id, channel_id = ids(interaction)
+        ended = await self.bot.service.admin_award(
+            guild_id, interaction.user.id, channel_id, player.id, reason
+        )
+        await self._announce(
+            interaction, ended, f"Game #{ended.game.id} awarded to {mention(player.id)}."
+        )
+
+    @admin.command(name="forfeit", description="Forfeit a player of the game in this channel")
+    @app_commands.describe(
+        player="the player who forfeits", reason="why (recorded in the audit log)"
+    )
+    async def forfeit(
+        self,
+        interaction: Interaction,
+        player: discord.Member,
+        reason: app_commands.Range[str, 0, 200] = "",
+    ) -> None:
+        guild_id, channel_id = ids(interaction)
+        ended = await self.bot.service.admin_forfeit(
+            guild_id, interaction.user.id, channel_id, player.id, reason
+        )
+        await self._announce(
+            interaction, ended, f"{mention(player.id)} forfeited game #{ended.game.id}."
+        )
+
+    @admin.command(name="active", description="List every active game in this server")
+    async def active(self, interaction: Interaction) -> None:
+        guild_id, _ = ids(interaction)
+        games = await self.bot.service.active_games(guild_id)
+        if not games:
+            await interaction.response.send_message("No games are running.", ephemeral=True)
+            return
+        lines = [
+            f"#{g.id} {g.title} {g.size}×{g.size} in <#{g.channel_id}>: "
+            f"{mention(g.player_ids[0])} vs {mention(g.player_ids[1])}, turn {g.turn_number}"
+            for g in games[:30]
+        ]
+        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+
+
+__all__ = ["AdminCog", "game_here"]

@@ -1,0 +1,69 @@
+"""``/challenge``: direct and open challenges, answered with persistent buttons."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.service import InvalidChallenge
+
+from ..buttons import challenge_view
+from ..flows import ids
+from ..turns import challenge_embed, mention
+from .choices import FIRST_CHOICES, playable_games
+
+if TYPE_CHECKING:
+    from ..app import CrosspathBot
+
+
+class ChallengeCog(commands.Cog):
+    def __init__(self, bot: CrosspathBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="challenge", description="Challenge someone (or anyone) to a game")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        game="which game to play",
+        opponent="who you challenge; leave empty for an open challenge anyone can accept",
+        size="board size (default: the server's or the game's default)",
+        first="who moves first",
+        time="time per move, like 12h, 3d or none (default: the server's setting)",
+    )
+    @app_commands.choices(game=playable_games(), first=FIRST_CHOICES)
+    async def challenge(
+        self,
+        interaction: discord.Interaction[Any],
+        game: app_commands.Choice[str],
+        opponent: discord.Member | None = None,
+        size: app_commands.Range[int, 3, 25] | None = None,
+        first: app_commands.Choice[str] | None = None,
+        time: app_commands.Range[str, 1, 20] | None = None,
+    ) -> None:
+        guild_id, channel_id = ids(interaction)
+        self.bot.remember(interaction.user)
+        if opponent is not None:
+            if opponent.bot:
+                raise InvalidChallenge(f"{opponent.display_name} is a bot and can't play.")
+            self.bot.remember(opponent)
+        who_first = first.value if first else "me"
+        created = await self.bot.service.create_challenge(
+            guild_id,
+            channel_id,
+            interaction.user.id,
+            opponent.id if opponent else None,
+            game.value,
+            size=size,
+            first=who_first,  # type: ignore[arg-type]
+            time_control=time,
+        )
+        target = mention(opponent.id) if opponent else "Anyone"
+        mentions = discord.AllowedMentions(users=[opponent] if opponent else [])
+        await interaction.response.send_message(
+            f"{target}: {mention(interaction.user.id)} wants to play {created.title}.",
+            embed=challenge_embed(created),
+            view=challenge_view(created.id, created.is_open),
+            allowed_mentions=mentions,
+        )

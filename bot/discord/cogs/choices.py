@@ -1,0 +1,25 @@
+"""Choice lists shared by several commands, built from the rules registry and the rule sheets."""
+
+from __future__ import annotations
+
+from discord import app_commands
+
+from rules import game_class, game_names
+
+from ..rules_text import SHEET_FILES, TITLES
+
+
+def playable_games() -> list[app_commands.Choice[str]]:
+    """Games the engine can play now, by title (the registry may grow)."""
+    return [app_commands.Choice(name=game_class(n).title, value=n) for n in game_names()]
+
+
+def rule_sheet_games() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=TITLES[n], value=n) for n in SHEET_FILES]
+
+
+FIRST_CHOICES = [
+    app_commands.Choice(name="me", value="me"),
+    app_commands.Choice(name="them", value="them"),
+    app_commands.Choice(name="random", value="random"),
+]

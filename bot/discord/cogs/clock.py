@@ -1,0 +1,82 @@
+"""The clock: a background loop that acts on what the service says is due.
+
+Deadlines live in the database, so after a restart the first tick finds anything that fell due
+while the bot was down.  A failure on one item is logged and the loop carries on.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands, tasks
+
+from bot.service import DueOutcome
+
+from ..posting import messageable, post_turn
+from ..turns import mention, relative_time
+
+if TYPE_CHECKING:
+    from ..app import CrosspathBot
+
+log = logging.getLogger("crosspath.discord")
+
+
+class ClockCog(commands.Cog):
+    def __init__(self, bot: CrosspathBot) -> None:
+        self.bot = bot
+        self.tick.change_interval(seconds=bot.settings.clock_seconds)
+
+    async def cog_load(self) -> None:
+        if self.bot.run_clock:
+            self.tick.start()
+
+    async def cog_unload(self) -> None:
+        self.tick.cancel()
+
+    @tasks.loop(seconds=60)
+    async def tick(self) -> None:
+        await self.run_once()
+
+    @tick.before_loop
+    async def _wait_until_ready(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def run_once(self) -> list[DueOutcome]:
+        """Apply everything due now; also called directly by tests."""
+        service = self.bot.service
+        outcomes = []
+        for action in await service.due():
+            try:
+                outcome = await service.apply_due(action)
+                if outcome is not None:
+                    outcomes.append(outcome)
+                    await self.announce(outcome)
+            except Exception:
+                log.exception(
+                    "clock action failed", extra={"kind": action.kind, "game_id": action.game_id}
+                )
+        return outcomes
+
+    async def announce(self, outcome: DueOutcome) -> None:
+        action = outcome.action
+        if outcome.reminder is not None:
+            reminder = outcome.reminder
+            when = f" before {relative_time(reminder.deadline)}" if reminder.deadline else ""
+            text = (
+                f"{mention(reminder.user_id)}, reminder: it's your move in {reminder.game.title} "
+                f"game #{reminder.game.id}{when}."
+            )
+            await messageable(self.bot, action.channel_id, action.guild_id).send(
+                text,
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(reminder.user_id)]),
+            )
+        elif outcome.ended is not None:
+            await post_turn(self.bot, outcome.ended.game)
+        elif outcome.expired is not None:
+            c = outcome.expired
+            await messageable(self.bot, action.channel_id, action.guild_id).send(
+                f"Challenge #{c.id} ({c.title}) by {mention(c.challenger_id)} expired unanswered.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )

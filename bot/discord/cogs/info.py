@@ -1,0 +1,180 @@
+"""Looking at games: ``/board``, ``/history``, ``/replay``, ``/games``, ``/rules``, ``/help``."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.service import GameInfo, GameRecord, NoGameHere
+
+from ..flows import game_here, ids
+from ..positions import position_of
+from ..posting import build_turn_message
+from ..rules_text import TITLES, sheet_text, summary
+from ..turns import colour_names, mention
+from .choices import rule_sheet_games
+
+if TYPE_CHECKING:
+    from ..app import CrosspathBot
+
+Interaction = discord.Interaction[Any]
+GAME_NUMBER = "a game number from /games (default: the game in this channel)"
+
+
+def record_text(record: GameRecord, names: dict[int, str]) -> str:
+    """The downloadable record: header, one line per move with who and when, then events."""
+    info = record.game
+    lines = [
+        f"# {info.title} {info.size}x{info.size}, game #{info.id} (Crosspath)",
+        f"# {info.title} is a game by Mark Steere.",
+        f"# status: {info.status}",
+    ]
+    lines += [f"# {s.colour}: {names.get(s.user_id, s.user_id)}" for s in info.seats]
+    lines += ["", record.text, ""]
+    for m in record.moves:
+        stamp = m.played_at.strftime("%Y-%m-%d %H:%M UTC")
+        lines.append(f"{m.ply + 1:>4}. {m.colour:<6} {m.move:<6} {stamp}")
+    if record.history:
+        lines.append("")
+        for event in record.history:
+            lines.append(f"{event.at:%Y-%m-%d %H:%M} {event.kind}: {event.detail}")
+    return "\n".join(lines) + "\n"
+
+
+class InfoCog(commands.Cog):
+    def __init__(self, bot: CrosspathBot) -> None:
+        self.bot = bot
+
+    async def _pick(self, interaction: Interaction, game_id: int | None) -> GameInfo:
+        if game_id is None:
+            return await game_here(interaction)
+        guild_id, _ = ids(interaction)
+        info = await self.bot.service.get_game_by_id(game_id)
+        if info.guild_id != guild_id:
+            raise NoGameHere(f"There is no game #{game_id} in this server.")
+        return info
+
+    @app_commands.command(name="board", description="Show the current board again")
+    @app_commands.guild_only()
+    @app_commands.describe(game=GAME_NUMBER)
+    async def board(
+        self, interaction: Interaction, game: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        info = await self._pick(interaction, game)
+        await interaction.response.defer(thinking=True)
+        message = await build_turn_message(self.bot, info)
+        await interaction.followup.send(
+            content=message.content,
+            embed=message.embed,
+            file=message.file() or discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @app_commands.command(name="history", description="The game record as text and as a file")
+    @app_commands.guild_only()
+    @app_commands.describe(game=GAME_NUMBER)
+    async def history(
+        self, interaction: Interaction, game: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        info = await self._pick(interaction, game)
+        record = await self.bot.service.game_record(info.id)
+        names = self.bot.names_for(info.player_ids, interaction.guild)
+        text = record_text(record, names)
+        file = discord.File(io.BytesIO(text.encode()), filename=f"crosspath-game-{info.id}.txt")
+        shown = record.text if len(record.text) < 1800 else record.text[:1800] + " …"
+        await interaction.response.send_message(
+            f"Game #{info.id}, {info.title}: `{shown}`", file=file
+        )
+
+    @app_commands.command(name="replay", description="An animated replay of a game")
+    @app_commands.guild_only()
+    @app_commands.describe(game=GAME_NUMBER)
+    async def replay(
+        self, interaction: Interaction, game: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        info = await self._pick(interaction, game)
+        await interaction.response.defer(thinking=True)
+        names = colour_names(info, self.bot.names_for(info.player_ids, interaction.guild))
+        position = position_of(info)
+        import render
+
+        gif = await asyncio.to_thread(render.render_gif, position, names=names)
+        file = discord.File(
+            io.BytesIO(gif),
+            filename=f"crosspath-{info.id}.gif",
+            description=f"Replay of {info.title} game #{info.id}, {len(info.moves)} moves",
+        )
+        await interaction.followup.send(f"Replay of game #{info.id} ({info.title}).", file=file)
+
+    @app_commands.command(name="games", description="Your games in this server, with links")
+    @app_commands.guild_only()
+    async def games(self, interaction: Interaction) -> None:
+        guild_id, _ = ids(interaction)
+        games = await self.bot.service.games_for_player(guild_id, interaction.user.id)
+        if not games:
+            await interaction.response.send_message(
+                "You have no games in this server yet. Start one with /challenge.", ephemeral=True
+            )
+            return
+        lines = [game_line(g, interaction.user.id) for g in games[:20]]
+        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+
+    @app_commands.command(name="rules", description="The rules of a game, by Mark Steere")
+    @app_commands.guild_only()
+    @app_commands.describe(game="which game")
+    @app_commands.choices(game=rule_sheet_games())
+    async def rules(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
+        embed = discord.Embed(title=f"{TITLES[game.value]} rules", description=summary(game.value))
+        embed.set_footer(text="The attached file is Mark Steere's full rule sheet.")
+        file = discord.File(
+            io.BytesIO(sheet_text(game.value).encode()), filename=f"{game.value}-rules.md"
+        )
+        await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
+
+    @app_commands.command(name="help", description="How to play Crosspath games here")
+    @app_commands.guild_only()
+    async def help(self, interaction: Interaction) -> None:
+        await interaction.response.send_message(embed=help_embed(), ephemeral=True)
+
+
+def game_line(info: GameInfo, user_id: int) -> str:
+    link = f"https://discord.com/channels/{info.guild_id}/{info.channel_id}"
+    try:
+        opponent = mention(info.opponent_of(user_id))
+    except KeyError:
+        opponent = "?"
+    if info.is_active:
+        state = "your move" if info.to_move_id == user_id else "their move"
+    elif info.result is None or info.result.winner_id is None:
+        state = info.result.reason if info.result else info.status
+    else:
+        state = "won" if info.result.winner_id == user_id else "lost"
+    return f"#{info.id} {info.title} {info.size}×{info.size} vs {opponent}: {state} · {link}"
+
+
+HELP = [
+    ("/challenge", "challenge someone (or anyone) to Clear Path, Minefield, Crosscut, Clearcut…"),
+    ("/move point", "place a stone; start typing to see the legal points"),
+    ("/swap", "Clear Path pie rule: take over Red's first stone"),
+    ("/resign, /takeback", "resign (asks first) or ask to undo your last turn"),
+    ("/board, /history, /replay", "the board again, the record file, an animated replay"),
+    ("/games", "your games in this server"),
+    ("/rules game", "a summary and Mark Steere's full rule sheet"),
+    ("/admin …", "server managers: settings, abort, award, forfeit, active games"),
+]
+
+
+def help_embed() -> discord.Embed:
+    embed = discord.Embed(
+        title="Crosspath",
+        description="Mark Steere's square-grid connection games, played by message. "
+        "Each game runs in its own channel or thread; the board is posted after every turn.",
+    )
+    for name, text in HELP:
+        embed.add_field(name=name, value=text, inline=False)
+    return embed

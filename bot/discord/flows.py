@@ -1,0 +1,222 @@
+"""What each command and button does, step by step, between Discord and the service.
+
+Order matters for robustness: validate and commit through the service first, then tell
+Discord.  If Discord refuses afterwards, the committed state stands and the player is told how
+to recover (``/board``), instead of the action being half done.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.service import (
+    Challenge,
+    GameInfo,
+    NoGameHere,
+    NoTakeback,
+    NotAPlayer,
+    OutOfTime,
+    StaleAction,
+)
+
+from .buttons import STALE, current_game, resign_view, takeback_view
+from .posting import NOT_POSTED, post_turn
+from .replies import send_ephemeral
+from .turns import challenge_embed, mention
+
+if TYPE_CHECKING:
+    from .app import CrosspathBot
+
+log = logging.getLogger("crosspath.discord")
+Interaction = discord.Interaction[Any]
+
+NO_GAME = "There is no game running in this channel. Start one with /challenge."
+
+
+def bot_of(interaction: Interaction) -> CrosspathBot:
+    from .app import CrosspathBot
+
+    client = interaction.client
+    assert isinstance(client, CrosspathBot)
+    return client
+
+
+def ids(interaction: Interaction) -> tuple[int, int]:
+    """(guild id, channel id); commands are guild-only so both exist."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise NoGameHere("Crosspath commands work only inside a server channel.")
+    return interaction.guild_id, interaction.channel_id
+
+
+async def game_here(interaction: Interaction) -> GameInfo:
+    _, channel_id = ids(interaction)
+    info = await bot_of(interaction).service.get_game(channel_id)
+    if info is None:
+        raise NoGameHere(NO_GAME)
+    return info
+
+
+# ----- challenges ---------------------------------------------------------------------------
+def thread_name(challenge: Challenge, bot: CrosspathBot, accepter_id: int) -> str:
+    a = bot.name_of(challenge.challenger_id)
+    b = bot.name_of(accepter_id)
+    return f"{challenge.title}: {a} vs {b}"[:100]
+
+
+async def _open_thread(interaction: Interaction, challenge: Challenge) -> discord.Thread | None:
+    """A thread for the game when the server wants threads and Discord lets us make one."""
+    bot = bot_of(interaction)
+    user_id = interaction.user.id
+    acceptable = (
+        challenge.status == "open"
+        and user_id != challenge.challenger_id
+        and challenge.opponent_id in (None, user_id)
+    )
+    if not acceptable:
+        return None  # the service will refuse with the exact reason; no thread churn
+    settings = await bot.service.get_settings(challenge.guild_id)
+    perms = interaction.app_permissions
+    channel = interaction.channel
+    if not (
+        settings.use_threads
+        and isinstance(channel, discord.TextChannel)
+        and perms.create_public_threads
+        and perms.send_messages_in_threads
+    ):
+        return None
+    name = thread_name(challenge, bot, user_id)
+    try:
+        if interaction.message is not None:
+            return await interaction.message.create_thread(name=name, auto_archive_duration=10080)
+        return await channel.create_thread(
+            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
+        )
+    except discord.HTTPException:
+        log.warning("could not create a game thread; playing in the channel", exc_info=True)
+        return None
+
+
+async def accept_challenge(interaction: Interaction, challenge_id: int) -> None:
+    bot = bot_of(interaction)
+    service = bot.service
+    challenge = await service.get_challenge(challenge_id)
+    await interaction.response.defer()
+    thread = await _open_thread(interaction, challenge)
+    try:
+        started = await service.accept_challenge(
+            challenge_id, interaction.user.id, thread.id if thread else None
+        )
+    except Exception:
+        if thread is not None:
+            try:
+                await thread.delete()
+            except discord.HTTPException:
+                log.warning("could not delete an unused game thread", exc_info=True)
+        raise
+    game = started.game
+    where = f" in <#{game.channel_id}>" if game.channel_id != interaction.channel_id else ""
+    note = f"Accepted by {mention(interaction.user.id)}: game #{game.id}{where}."
+    try:
+        await interaction.edit_original_response(
+            embed=challenge_embed(started.challenge, note), view=None
+        )
+    except discord.HTTPException:
+        log.warning("could not update a challenge message", exc_info=True)
+    a, b = game.player_ids
+    headline = f"Game #{game.id} starts: {mention(a)} vs {mention(b)}. Good luck!"
+    if await post_turn(bot, game, headline) is None:
+        await send_ephemeral(interaction, NOT_POSTED)
+
+
+async def close_challenge(interaction: Interaction, challenge_id: int, action: str) -> None:
+    service = bot_of(interaction).service
+    user_id = interaction.user.id
+    if action == "decline":
+        challenge = await service.decline_challenge(challenge_id, user_id)
+        note = f"Declined by {mention(user_id)}."
+    else:
+        challenge = await service.cancel_challenge(challenge_id, user_id)
+        note = f"Cancelled by {mention(user_id)}."
+    await interaction.response.edit_message(embed=challenge_embed(challenge, note), view=None)
+
+
+# ----- play ----------------------------------------------------------------------------------
+async def play(interaction: Interaction, move: str) -> None:
+    """``/move`` and ``/swap``: commit, then post the board as a new channel message."""
+    bot = bot_of(interaction)
+    _, channel_id = ids(interaction)
+    bot.remember(interaction.user)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        result = await bot.service.play_move(channel_id, interaction.user.id, move)
+    except OutOfTime as exc:
+        await post_turn(bot, exc.ended.game)  # the loss on time is recorded: announce it
+        raise
+    played = ", ".join(e.move for e in result.events) or move
+    posted = await post_turn(bot, result.game)
+    if posted is None:
+        await interaction.followup.send(NOT_POSTED, ephemeral=True)
+    else:
+        await interaction.followup.send(f"Played {played}.", ephemeral=True)
+
+
+async def ask_resign(interaction: Interaction) -> None:
+    info = await game_here(interaction)
+    if info.colour_of(interaction.user.id) is None:
+        raise NotAPlayer("Only the two players of this game can resign it.")
+    await interaction.response.send_message(
+        f"Resign game #{info.id} ({info.title})? This cannot be undone.",
+        view=resign_view(info.id, info.version),
+        ephemeral=True,
+    )
+
+
+async def confirm_resign(interaction: Interaction, game_id: int, version: int) -> None:
+    bot = bot_of(interaction)
+    info = await current_game(interaction, game_id)
+    if info.version != version:
+        raise StaleAction(
+            "The game has moved on since you asked to resign. "
+            "Use /resign again if you still want to."
+        )
+    ended = await bot.service.resign(info.channel_id, interaction.user.id, expected_version=version)
+    await interaction.response.edit_message(content="You resigned.", view=None)
+    if await post_turn(bot, ended.game) is None:
+        await send_ephemeral(interaction, NOT_POSTED)
+
+
+async def request_takeback(interaction: Interaction) -> None:
+    bot = bot_of(interaction)
+    info = await game_here(interaction)
+    request = await bot.service.request_takeback(info.channel_id, interaction.user.id)
+    opponent = info.opponent_of(interaction.user.id)
+    await interaction.response.send_message(
+        f"{mention(opponent)}, {mention(interaction.user.id)} asks to take back their last turn.",
+        view=takeback_view(info.id, request.version),
+        allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent)]),
+    )
+
+
+async def answer_takeback(
+    interaction: Interaction, game_id: int, version: int, accept: bool
+) -> None:
+    bot = bot_of(interaction)
+    info = await current_game(interaction, game_id)
+    if info.takeback is None or info.takeback.version != version:
+        raise NoTakeback("That takeback request was already answered or withdrawn.")
+    answer = await bot.service.answer_takeback(info.channel_id, interaction.user.id, accept)
+    verdict = "allowed" if answer.accepted else "refused"
+    await interaction.response.edit_message(
+        content=f"Takeback {verdict} by {mention(interaction.user.id)}.", view=None
+    )
+    if (
+        answer.accepted
+        and await post_turn(bot, answer.game, "The last turn was taken back.") is None
+    ):
+        await send_ephemeral(interaction, NOT_POSTED)
+
+
+__all__ = ["NO_GAME", "STALE", "accept_challenge", "close_challenge", "play"]

@@ -1,0 +1,42 @@
+"""``crosspath commands --json``: the exact payloads a sync would send, built offline.
+
+The tree is built the same way the running bot builds it (same cogs, same decorators), then
+each top-level command is serialised with ``to_dict(tree)``, which is what
+``CommandTree.sync`` puts on the wire.  No token and no network are needed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from typing import Any
+
+from .app import CrosspathBot
+
+
+async def _build() -> list[dict[str, Any]]:
+    bot = CrosspathBot(service=None, run_clock=False)
+    await bot.install_commands()
+    return [command.to_dict(bot.tree) for command in bot.tree.get_commands()]
+
+
+def command_payloads() -> list[dict[str, Any]]:
+    """The list of ApplicationCommandCreateRequest bodies, in registration order."""
+    return asyncio.run(_build())
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="crosspath commands", description="Print the slash-command payloads a sync would send."
+    )
+    parser.add_argument("--json", action="store_true", help="print the payloads as JSON (default)")
+    parser.add_argument("--names", action="store_true", help="print only the command names")
+    args = parser.parse_args(argv)
+    payloads = command_payloads()
+    if args.names:
+        for payload in payloads:
+            print(payload["name"])
+    else:
+        print(json.dumps(payloads, indent=2, ensure_ascii=False))
+    return 0

@@ -1,0 +1,90 @@
+"""Answering interactions safely: ephemeral refusals, and an apology when something breaks.
+
+Every path that can fail ends here, so a player never sees "This interaction failed": known
+refusals become a specific ephemeral sentence, anything unexpected is logged with its context
+(never the token) and answered with a short apology.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.service.errors import ServiceError
+
+log = logging.getLogger("crosspath.discord")
+
+APOLOGY = (
+    "Sorry, something went wrong on my side. It has been logged; please try again in a moment."
+)
+MISSING_BOT_PERMISSIONS = (
+    "I'm missing a permission in this channel ({perms}). "
+    "Ask a server admin to let me send messages, attach files and use threads here."
+)
+
+
+async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
+    """Reply privately whether or not the interaction was already answered or deferred."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not deliver a reply", extra=context_of(interaction), exc_info=True)
+
+
+def context_of(interaction: discord.Interaction[Any]) -> dict[str, Any]:
+    """What a log line needs to find the interaction again; never the token."""
+    command = interaction.command.qualified_name if interaction.command else None
+    data: dict[str, Any] = dict(interaction.data or {})
+    return {
+        "interaction_id": interaction.id,
+        "command": command,
+        "custom_id": data.get("custom_id"),
+        "user_id": interaction.user.id if interaction.user else None,
+        "guild_id": interaction.guild_id,
+        "channel_id": interaction.channel_id,
+    }
+
+
+def refusal_for(error: BaseException) -> str | None:
+    """The player-facing sentence for an expected refusal, or None if it is a real bug."""
+    if isinstance(error, (app_commands.CommandInvokeError, app_commands.TransformerError)):
+        inner = error.__cause__ or getattr(error, "original", None)
+        if inner is not None and inner is not error:
+            return refusal_for(inner)
+    if isinstance(error, ServiceError):
+        return str(error)
+    if isinstance(error, app_commands.MissingPermissions):
+        return "Only server managers (Manage Server permission) can use the admin commands."
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "Crosspath commands work only inside a server."
+    if isinstance(error, app_commands.BotMissingPermissions):
+        return MISSING_BOT_PERMISSIONS.format(perms=", ".join(error.missing_permissions))
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down a little: try again in {error.retry_after:.0f} s."
+    if isinstance(error, app_commands.CheckFailure):
+        return "You can't use this command here."
+    if isinstance(error, discord.Forbidden):
+        return MISSING_BOT_PERMISSIONS.format(perms=error.text or "missing access")
+    return None
+
+
+async def handle_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """The single error path for commands, autocomplete and buttons."""
+    text = refusal_for(error)
+    if text is None:
+        original = getattr(error, "original", error)
+        log.error(
+            "unexpected error handling an interaction",
+            extra=context_of(interaction),
+            exc_info=(type(original), original, original.__traceback__),
+        )
+        text = APOLOGY
+    if interaction.type is discord.InteractionType.autocomplete:
+        return  # autocomplete cannot show messages; an empty list is already the answer
+    await send_ephemeral(interaction, text)
