@@ -44,6 +44,7 @@ class AdminCog(commands.Cog):
         description="Server managers: settings and moderation",
         default_permissions=MANAGERS_ONLY,
         guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
     settings = app_commands.Group(
         name="settings", description="View or change settings", parent=admin

@@ -1,0 +1,135 @@
+"""The slash-command payloads a sync would send, checked offline against Discord's API spec.
+
+Two independent checks: the OpenAPI description of ApplicationCommandCreateRequest (with its
+$refs resolved through a referencing registry), and the limits Discord documents, which the
+spec does not express (name pattern, lower case, description length, 25-item caps).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from bot.discord import payloads
+from bot.discord.payloads import command_payloads
+
+SPEC = Path(__file__).resolve().parents[2] / ".." / "shared" / "discord-api-spec" / "openapi.json"
+SPEC_URI = "https://discord.test/openapi.json"
+NAME_EXTRA = set("-_'")
+
+
+@cache
+def validator() -> Draft202012Validator:
+    spec = json.loads(SPEC.read_text(encoding="utf-8"))
+    registry: Registry[Any] = Registry().with_resource(
+        SPEC_URI, Resource.from_contents(spec, default_specification=DRAFT202012)
+    )
+    schema = {"$ref": f"{SPEC_URI}#/components/schemas/ApplicationCommandCreateRequest"}
+    return Draft202012Validator(schema, registry=registry)
+
+
+@cache
+def all_payloads() -> list[dict[str, Any]]:
+    return command_payloads()
+
+
+def valid_name(name: str) -> bool:
+    """^[-_'\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$ in lower case, approximated per char."""
+    return (
+        1 <= len(name) <= 32
+        and all(ch.isalnum() or ch in NAME_EXTRA for ch in name)
+        and name == name.lower()
+    )
+
+
+def walk_options(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    for option in options:
+        found.append(option)
+        found.extend(walk_options(option.get("options") or []))
+    return found
+
+
+def test_the_command_set_is_the_one_players_are_promised() -> None:
+    names = {p["name"] for p in all_payloads()}
+    assert names == {
+        "challenge", "move", "swap", "resign", "takeback", "board", "history", "replay",
+        "games", "rules", "help", "admin",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("payload", all_payloads(), ids=lambda p: p["name"])
+def test_payload_matches_the_openapi_schema(payload: dict[str, Any]) -> None:
+    errors = sorted(validator().iter_errors(payload), key=lambda e: list(e.path))
+    assert not errors, "\n".join(f"{list(e.path)}: {e.message}" for e in errors[:5])
+
+
+def test_the_schema_check_really_rejects_bad_payloads() -> None:
+    good = all_payloads()[0]
+    assert validator().is_valid(good)
+    assert not validator().is_valid({**good, "name": "x" * 33})
+    assert not validator().is_valid({**good, "options": [{"type": 3}]})
+    assert not validator().is_valid({**good, "description": "d" * 101})
+
+
+@pytest.mark.parametrize("payload", all_payloads(), ids=lambda p: p["name"])
+def test_payload_respects_documented_limits(payload: dict[str, Any]) -> None:
+    assert valid_name(payload["name"]), payload["name"]
+    assert 1 <= len(payload["description"]) <= 100
+    assert len(payload["options"]) <= 25
+    for option in walk_options(payload["options"]):
+        assert valid_name(option["name"]), option["name"]
+        assert 1 <= len(option["description"]) <= 100, option["name"]
+        assert len(option.get("options") or []) <= 25
+        choices = option.get("choices") or []
+        assert len(choices) <= 25
+        for choice in choices:
+            assert 1 <= len(choice["name"]) <= 100
+        if option.get("autocomplete"):
+            assert not choices, "autocomplete options may not also have choices"
+
+
+@pytest.mark.parametrize("payload", all_payloads(), ids=lambda p: p["name"])
+def test_every_command_is_guild_only(payload: dict[str, Any]) -> None:
+    assert payload["contexts"] == [0]
+    assert payload["dm_permission"] is False
+
+
+def test_admin_group_defaults_to_manage_server_and_others_are_open() -> None:
+    manage_guild = 1 << 5
+    by_name = {p["name"]: p for p in all_payloads()}
+    assert by_name["admin"]["default_member_permissions"] == manage_guild
+    subcommands = {o["name"] for o in by_name["admin"]["options"]}
+    assert {"settings", "abort", "award", "forfeit", "active"} <= subcommands
+    for name, payload in by_name.items():
+        if name != "admin":
+            assert payload["default_member_permissions"] is None, name
+
+
+def test_move_point_is_autocompleted_and_challenge_offers_every_playable_game() -> None:
+    from rules import game_names
+
+    by_name = {p["name"]: p for p in all_payloads()}
+    point = by_name["move"]["options"][0]
+    assert point["name"] == "point" and point["autocomplete"] is True and point["required"]
+    game = by_name["challenge"]["options"][0]
+    assert {c["value"] for c in game["choices"]} == set(game_names())
+
+
+def test_name_check_accepts_and_rejects_like_the_documented_pattern() -> None:
+    assert valid_name("takeback") and valid_name("d'or") and valid_name("größe")
+    assert not valid_name("Move") and not valid_name("two words") and not valid_name("")
+    assert not valid_name("a" * 33) and not valid_name("x!")
+
+
+def test_cli_prints_exactly_the_payloads(capsys: pytest.CaptureFixture[str]) -> None:
+    assert payloads.main(["--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == json.loads(json.dumps(all_payloads()))
