@@ -1,0 +1,35 @@
+"""Difficulty levels: parsing what players type, and the budgets behind each level."""
+
+from __future__ import annotations
+
+import pytest
+
+from ai import DEFAULT_LEVEL, LEVELS, AIPlayer, parse_level
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [(None, DEFAULT_LEVEL), (1, 1), ("2", 2), (" 5 ", 5), ("Hard", 4), ("easy", 1), ("medium", 3)],
+)
+def test_levels_parse_from_numbers_and_names(text: int | str | None, number: int) -> None:
+    assert parse_level(text).number == number
+
+
+@pytest.mark.parametrize("text", [0, 6, "7", "impossible", "", True, "-1"])
+def test_unknown_levels_are_refused_with_the_choices(text: int | str) -> None:
+    with pytest.raises(ValueError, match=r"unknown AI level .*choose one of 1 \(easy\)"):
+        parse_level(text)
+
+
+def test_levels_get_stronger_and_all_have_a_time_cap() -> None:
+    budgets = [LEVELS[n].budget for n in sorted(LEVELS)]
+    playouts = [b.playouts or 0 for b in budgets]
+    seconds = [b.seconds or 0.0 for b in budgets]
+    assert all(playouts) and all(seconds), "every level needs both caps to stay responsive"
+    assert playouts == sorted(playouts) and len(set(playouts)) == len(playouts)
+    assert seconds == sorted(seconds)
+    assert not LEVELS[1].config.block and all(LEVELS[n].config.block for n in range(2, 6))
+
+
+def test_player_repr_names_its_level() -> None:
+    assert repr(AIPlayer("hard")) == "AIPlayer(level=4 (hard))"
