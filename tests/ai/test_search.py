@@ -13,7 +13,9 @@ from ai.search import PLAIN_UCT
 from rules import Game, game_names, new_game, parse_record
 
 SMALL = {"crosscut": 6}
-FAST_GAMES = [name for name in ("minefield", "crosscut", "clearcut") if name in game_names()]
+FAST_GAMES = [
+    name for name in ("minefield", "crosscut", "clearcut", "clearpath") if name in game_names()
+]
 
 
 def small_game(name: str) -> Game:
