@@ -1,0 +1,91 @@
+"""Where everything goes on a board image, in final (not supersampled) pixels.
+
+Kept apart from drawing so tests can ask where a point's cell is and check the pixels there.
+Cells stay between 44 and 80 pixels so coordinates and pieces stay readable when a phone
+shrinks the image to the width of the screen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+TARGET_BOARD_PX = 720
+MIN_CELL, MAX_CELL = 44, 80
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    size: int
+    cell: int
+    bar: int
+    band: int
+    pad: int
+    coord_font: int
+    title_font: int
+    body_font: int
+    caption_h: int
+    width: int
+    height: int
+    x0: int
+    y0: int
+
+    @property
+    def board_px(self) -> int:
+        return self.size * self.cell
+
+    @property
+    def radius(self) -> float:
+        """Radius of a piece: large, but leaving a visible gap between neighbours."""
+        return self.cell * 0.42
+
+    def cell_box(self, col: int, row: int) -> tuple[int, int, int, int]:
+        """(left, top, right, bottom) of a cell, right/bottom exclusive; row 0 is the bottom."""
+        left = self.x0 + col * self.cell
+        top = self.y0 + (self.size - 1 - row) * self.cell
+        return left, top, left + self.cell, top + self.cell
+
+    def centre(self, col: int, row: int) -> tuple[float, float]:
+        left, top, _, _ = self.cell_box(col, row)
+        return left + self.cell / 2, top + self.cell / 2
+
+    def centre_of(self, index: int) -> tuple[float, float]:
+        return self.centre(index % self.size, index // self.size)
+
+
+def board_layout(size: int, scale: float = 1.0) -> Layout:
+    """The layout of a ``size``×``size`` board; ``scale`` < 1 shrinks everything (GIF frames)."""
+    base_cell = max(MIN_CELL, min(MAX_CELL, round(TARGET_BOARD_PX / size)))
+    cell = max(12, round(base_cell * scale))
+    # Even cells put every cell centre on a pixel corner, the same for every point.
+    cell += cell % 2
+
+    def s(value: float, floor: int = 1) -> int:
+        return max(floor, round(value * scale))
+
+    coord_font = s(max(20, min(30, round(base_cell * 0.42))), 8)
+    bar = s(max(9, round(base_cell * 0.2)), 3)
+    band = round(coord_font * 1.6)
+    pad = s(10, 2)
+    board_px = size * cell
+    width = 2 * (pad + band + bar) + board_px
+    title_font = max(9, min(s(30), round(width / 27)))
+    body_font = max(8, min(s(24), round(width / 34)))
+    caption_h = pad + round(title_font * 1.35) + round(body_font * 1.7) + round(body_font * 1.45)
+    x0 = pad + band + bar
+    y0 = caption_h + band + bar
+    height = y0 + board_px + bar + band + pad
+    return Layout(
+        size=size,
+        cell=cell,
+        bar=bar,
+        band=band,
+        pad=pad,
+        coord_font=coord_font,
+        title_font=title_font,
+        body_font=body_font,
+        caption_h=caption_h,
+        width=width,
+        height=height,
+        x0=x0,
+        y0=y0,
+    )
