@@ -174,7 +174,7 @@ class Searcher:
 
         if len(moves) == 1:
             return done(moves[0], "only move", 0.5, 0)
-        wins = winning_moves(game, moves)
+        wins = winning_moves(game, moves, deadline)
         if wins:
             return done(wins[0], "wins at once", 1.0, 1)
 
@@ -198,8 +198,8 @@ class Searcher:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-            self._iterate()
-            self.playouts += 1
+            if self._iterate(deadline):
+                self.playouts += 1
 
         best = self._best_child()
         value = best.wins / best.visits if best.visits else 0.5
@@ -218,7 +218,10 @@ class Searcher:
         return max(alive, key=lambda c: (c.visits, c.wins / c.visits if c.visits else 0.0))
 
     # ----- one playout ----------------------------------------------------------------------
-    def _iterate(self) -> None:
+    def _iterate(self, deadline: float | None) -> bool:
+        """One selection, expansion, playout and backup; False if the deadline cut it short
+        (nothing is recorded then, so a slow engine cannot overrun a time budget by a playout).
+        """
         game = self.game.copy()
         node = self.root
         path = [node]
@@ -226,6 +229,7 @@ class Searcher:
         index = self.colour_index
         expanded = False
         played: list[tuple[int, int]] = []
+        outcome: int | None
         while True:
             if node is not self.root and (node.proven or node.terminal):
                 outcome = DRAW if node.proven == 0 else self._proof_winner(node)
@@ -249,11 +253,14 @@ class Searcher:
                 break
             node = child
             if expanded:
-                outcome = self._playout(game, flip, played)
+                outcome = self._playout(game, flip, played, deadline)
                 break
+        if outcome is None:
+            return False
         self._backup(path, played, outcome)
         if path[-1].proven:
             self._prove_upwards(path)
+        return True
 
     @staticmethod
     def _proof_winner(node: Node) -> int:
@@ -286,11 +293,17 @@ class Searcher:
                 best, best_value = c, value
         return best if best is not None else children[0]
 
-    def _playout(self, game: Game, flip: int, played: list[tuple[int, int]]) -> int:
-        """Uniformly random legal moves to the end; returns the winning person or DRAW."""
+    def _playout(
+        self, game: Game, flip: int, played: list[tuple[int, int]], deadline: float | None
+    ) -> int | None:
+        """Uniformly random legal moves to the end: the winning person, DRAW, or None if the
+        deadline passed first."""
         rand = self.rng.random
         index = self.colour_index
+        clock = time.perf_counter
         while not game.is_over:
+            if deadline is not None and clock() > deadline:
+                return None
             mask = game.legal_mask()
             mover = index[str(game.to_move)] ^ flip
             if mask:

@@ -23,11 +23,19 @@ def wins_at_once(game: Game, move: Move) -> bool:
         game.pop()
 
 
-def winning_moves(game: Game, moves: list[Move] | None = None) -> list[Move]:
-    """The moves that win immediately for the player to move."""
+def winning_moves(
+    game: Game, moves: list[Move] | None = None, deadline: float | None = None
+) -> list[Move]:
+    """The moves that win immediately for the player to move (those found by ``deadline``)."""
     if moves is None:
         moves = legal_moves(game)
-    return [m for m in moves if wins_at_once(game, m)]
+    found: list[Move] = []
+    for move in moves:
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        if wins_at_once(game, move):
+            found.append(move)
+    return found
 
 
 def opponent_can_win_after(game: Game, move: Move, deadline: float | None = None) -> bool:
