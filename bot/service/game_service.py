@@ -1,19 +1,47 @@
 """The game service: every rule of play around the engine, over plain ids and a SQLite store.
 
 Front ends (Discord, the console) call these coroutines and turn the frozen results into
-messages.  Every state change runs in one ``BEGIN IMMEDIATE`` transaction that checks the
-game's version, so two racing commands can never both succeed against the same turn.
+messages.  Every state change runs in one ``BEGIN IMMEDIATE`` transaction that re-reads the
+game and updates it only at the version it read, so two racing commands can never both succeed
+against the same turn.  Any refusal raises a :class:`~bot.service.errors.ServiceError` before
+anything is written, so the transaction rolls back and the state is unchanged.
+
+Live engines are cached per game and keyed by version; the moves table stays the source of
+truth, and an engine is rebuilt from it whenever the cache is cold or out of date.
 """
 
 from __future__ import annotations
 
+import json
 import random
-from collections.abc import Callable, Sequence
-from datetime import datetime
+import sqlite3
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any, TypeVar
 
-from rules import Game
+from rules import Game, IllegalMove, InvalidOptions, UnknownGame, game_class, new_game
 
-from ..store import Store
+from ..store import GameRow, SettingsRow, Store, Tx, WriteConflict
+from . import convert
+from .convert import from_us, to_us
+from .errors import (
+    ChallengeExpired,
+    ChallengeNotFound,
+    ChannelBusy,
+    GameFinished,
+    IllegalMoveError,
+    InvalidChallenge,
+    InvalidSettings,
+    NoGameHere,
+    NoTakeback,
+    NotAPlayer,
+    NotYourTurn,
+    OutOfTime,
+    PermissionDenied,
+    StaleAction,
+)
 from .types import (
     AuditEntry,
     Challenge,
@@ -25,13 +53,64 @@ from .types import (
     GameRecord,
     GameStarted,
     GuildSettings,
+    HistoryEvent,
     MoveResult,
+    PlayedMove,
+    Reminder,
+    ResultReason,
     TakebackAnswer,
     TakebackRequest,
     TimeControl,
 )
 
-_UNSET: object = object()
+T = TypeVar("T")
+
+ENGINE_CACHE_SIZE = 1024
+MIN_EXPIRY = 60
+MAX_EXPIRY = 30 * 86400
+_FIRST_CHOICES = ("me", "them", "random")
+_ENDING_WORDS = {
+    "connection": "won",
+    "draw": "drawn",
+    "resign": "resigned",
+    "time": "lost on time",
+    "abort": "aborted",
+    "award": "awarded",
+    "forfeit": "forfeited",
+}
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class _Timeout:
+    """Marker: the player to move had run out of time; the loss was recorded instead."""
+
+    ended: GameEnded
+
+
+def clock_columns(tc: TimeControl, started: int) -> dict[str, Any]:
+    """Deadline and first reminder for a turn that started at ``started`` (microseconds)."""
+    deadline = None if tc.per_move is None else started + tc.per_move * 1_000_000
+    return {
+        "turn_started_at": started,
+        "deadline_at": deadline,
+        "remind_at": next_reminder(tc, started, deadline, 0),
+        "reminders_sent": 0,
+    }
+
+
+def next_reminder(tc: TimeControl, started: int, deadline: int | None, sent: int) -> int | None:
+    """When reminder number ``sent`` is due (None when no further reminder comes first)."""
+    for index, after in enumerate(sorted(tc.reminders)):
+        if index < sent:
+            continue
+        at = started + after * 1_000_000
+        if deadline is None or at < deadline:
+            return at
+    return None
 
 
 class GameService:
@@ -48,7 +127,146 @@ class GameService:
         clock: Callable[[], datetime] | None = None,
         rng: random.Random | None = None,
     ) -> None:
-        raise NotImplementedError
+        self.store = store
+        self.clock = clock or utc_now
+        self.rng = rng or random.Random()
+        self._engines: OrderedDict[int, tuple[int, Game]] = OrderedDict()
+
+    # ----- internals: time, engines --------------------------------------------------------
+    def _now(self) -> datetime:
+        now = self.clock()
+        return now if now.tzinfo is not None else now.replace(tzinfo=UTC)
+
+    async def _engine(self, tx: Tx, row: GameRow) -> Game:
+        """The live engine at ``row``'s version: cached, else replayed from the moves table."""
+        cached = self._engines.get(row.id)
+        if cached is not None and cached[0] == row.version:
+            self._engines.move_to_end(row.id)
+            return cached[1]
+        game = new_game(row.game, row.size)
+        for stored in await tx.moves(row.id):
+            game.play(stored.move)
+        self._remember(row.id, row.version, game)
+        return game
+
+    def _remember(self, game_id: int, version: int, game: Game) -> None:
+        self._engines[game_id] = (version, game)
+        self._engines.move_to_end(game_id)
+        while len(self._engines) > ENGINE_CACHE_SIZE:
+            self._engines.popitem(last=False)
+
+    def forget_engines(self) -> None:
+        """Drop cached engines (they are rebuilt from the moves table on next use)."""
+        self._engines.clear()
+
+    async def _update(self, tx: Tx, row: GameRow, **values: Any) -> GameRow:
+        try:
+            await tx.update_game(row.id, row.version, **values)
+        except WriteConflict as exc:
+            raise StaleAction("The game changed while you acted; look again and retry.") from exc
+        return replace(row, **values)
+
+    async def _active_row(self, tx: Tx, channel_id: int) -> GameRow:
+        row = await tx.active_game_in(channel_id)
+        if row is not None:
+            return row
+        latest = await tx.latest_game_in(channel_id)
+        if latest is not None:
+            word = _ENDING_WORDS.get(latest.result_reason or "", "over")
+            raise GameFinished(f"The game in this channel is over ({word}); start a new one.")
+        raise NoGameHere("There is no game in this channel.")
+
+    async def _game_action(
+        self,
+        channel_id: int,
+        user_id: int,
+        expected_version: int | None,
+        action: Callable[[Tx, GameRow, Game, datetime], Awaitable[tuple[GameRow, T]]],
+    ) -> T:
+        """Run a player's action in one write transaction, with the checks every action shares.
+
+        A player whose clock ran out loses on time before anything else happens; that loss is
+        committed and then reported as :class:`OutOfTime`.
+        """
+        now = self._now()
+        outcome: T | _Timeout
+        async with self.store.write() as tx:
+            row = await self._active_row(tx, channel_id)
+            game = await self._engine(tx, row)
+            plies = len(game.history)
+            try:
+                pair = convert.seats(row, game)
+                if user_id not in (pair[0].user_id, pair[1].user_id):
+                    raise NotAPlayer("You are not playing in this game.")
+                if expected_version is not None and expected_version != row.version:
+                    raise StaleAction(
+                        "That button is out of date: the game has moved on since. "
+                        "Look at the latest board."
+                    )
+                if row.deadline_at is not None and to_us(now) >= row.deadline_at:
+                    loser = convert.user_of(pair, game.to_move)
+                    assert loser is not None
+                    row, ended = await self._finish(tx, row, game, "time", now, loser_id=loser)
+                    outcome = _Timeout(ended)
+                else:
+                    row, outcome = await action(tx, row, game, now)
+            except BaseException:
+                if len(game.history) != plies:
+                    self._engines.pop(row.id, None)
+                raise
+        self._remember(row.id, row.version, game)
+        if isinstance(outcome, _Timeout):
+            raise OutOfTime(
+                "Time ran out before that: the player to move has lost on time.",
+                outcome.ended,
+            )
+        return outcome
+
+    async def _finish(
+        self,
+        tx: Tx,
+        row: GameRow,
+        game: Game,
+        reason: ResultReason,
+        now: datetime,
+        *,
+        winner_id: int | None = None,
+        loser_id: int | None = None,
+        actor_id: int | None = None,
+        detail: str = "",
+    ) -> tuple[GameRow, GameEnded]:
+        """Record a result that did not come from a move (resign, time, moderation)."""
+        pair = convert.seats(row, game)
+        ids = (pair[0].user_id, pair[1].user_id)
+        if winner_id is None and loser_id is not None:
+            winner_id = ids[1] if loser_id == ids[0] else ids[0]
+        if loser_id is None and winner_id is not None:
+            loser_id = ids[1] if winner_id == ids[0] else ids[0]
+        stamp = to_us(now)
+        row = await self._update(
+            tx,
+            row,
+            status="aborted" if reason == "abort" else "finished",
+            version=row.version + 1,
+            to_move=None,
+            deadline_at=None,
+            remind_at=None,
+            takeback_by=None,
+            takeback_at=None,
+            takeback_version=None,
+            result_reason=reason,
+            winner_id=winner_id,
+            winner_colour=_colour(pair, winner_id),
+            loser_id=loser_id,
+            loser_colour=_colour(pair, loser_id),
+            result_actor=actor_id,
+            updated_at=stamp,
+            finished_at=stamp,
+        )
+        await tx.add_event(row.id, stamp, reason, actor_id if actor_id else loser_id, detail)
+        info = convert.game_info(row, game)
+        assert info.result is not None
+        return row, GameEnded(info, info.result)
 
     # ----- challenges ---------------------------------------------------------------------
     async def create_challenge(
@@ -69,7 +287,62 @@ class GameService:
         channel not allowed), InvalidTimeControl, ChannelBusy (no threads and the channel
         already has a game).
         """
-        raise NotImplementedError
+        if opponent_id is not None and opponent_id == challenger_id:
+            raise InvalidChallenge("You can't challenge yourself.")
+        try:
+            cls = game_class(game)
+        except UnknownGame as exc:
+            raise InvalidChallenge(str(exc)) from exc
+        if first not in _FIRST_CHOICES:
+            raise InvalidChallenge("Choose who moves first: me, them or random.")
+        if isinstance(time_control, str):
+            time_control = TimeControl.parse(time_control)
+        now = self._now()
+        async with self.store.write() as tx:
+            guild = convert.settings(await tx.settings(guild_id), guild_id)
+            if not guild.allows(channel_id):
+                raise InvalidChallenge(
+                    "Games can't be started in this channel; ask an admin which channels "
+                    "allow games."
+                )
+            chosen = size if size is not None else guild.size_for(cls.name) or cls.default_size
+            try:
+                cls(chosen)
+            except InvalidOptions as exc:
+                raise InvalidChallenge(_sentence(str(exc))) from exc
+            tc = time_control if time_control is not None else guild.default_time_control
+            if not guild.use_threads and await tx.active_game_in(channel_id) is not None:
+                raise ChannelBusy(
+                    "This channel already has a game in progress; finish it or use another channel."
+                )
+            stamp = to_us(now)
+            challenge_id = await tx.insert_challenge(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger_id=challenger_id,
+                opponent_id=opponent_id,
+                game=cls.name,
+                size=chosen,
+                first=first,
+                per_move=tc.per_move,
+                reminders=tc.reminders,
+                created_at=stamp,
+                expires_at=stamp + guild.challenge_expiry * 1_000_000,
+            )
+            row = await tx.challenge(challenge_id)
+        assert row is not None
+        return convert.challenge(row)
+
+    async def _open_challenge(self, tx: Tx, challenge_id: int, now: datetime) -> Challenge:
+        row = await tx.challenge(challenge_id)
+        if row is None:
+            raise ChallengeNotFound("That challenge doesn't exist.")
+        found = convert.challenge(row)
+        if found.status == "expired" or (found.status == "open" and now >= found.expires_at):
+            raise ChallengeExpired("That challenge has expired.")
+        if found.status != "open":
+            raise InvalidChallenge(f"That challenge was already {found.status}.")
+        return found
 
     async def accept_challenge(
         self, challenge_id: int, user_id: int, game_channel_id: int | None = None
@@ -79,23 +352,106 @@ class GameService:
         Raises ChallengeNotFound, ChallengeExpired, InvalidChallenge (not open any more, own
         challenge), PermissionDenied (a direct challenge to someone else), ChannelBusy.
         """
-        raise NotImplementedError
+        now = self._now()
+        stamp = to_us(now)
+        async with self.store.write() as tx:
+            found = await self._open_challenge(tx, challenge_id, now)
+            if user_id == found.challenger_id:
+                raise InvalidChallenge("You can't accept your own challenge.")
+            if found.opponent_id is not None and found.opponent_id != user_id:
+                raise PermissionDenied("This challenge is for another player.")
+            channel = found.channel_id if game_channel_id is None else game_channel_id
+            if await tx.active_game_in(channel) is not None:
+                raise ChannelBusy(
+                    "That channel already has a game in progress; finish it or use another channel."
+                )
+            challenger_first = {
+                "me": True,
+                "them": False,
+                "random": self.rng.random() < 0.5,
+            }[found.first]
+            first_id, second_id = (
+                (found.challenger_id, user_id)
+                if challenger_first
+                else (user_id, found.challenger_id)
+            )
+            game = new_game(found.game, found.size)
+            tc = found.time_control
+            try:
+                game_id = await tx.insert_game(
+                    guild_id=found.guild_id,
+                    channel_id=channel,
+                    game=found.game,
+                    size=found.size,
+                    first_id=first_id,
+                    second_id=second_id,
+                    status="active",
+                    version=0,
+                    record=game.record(),
+                    to_move=game.to_move,
+                    per_move=tc.per_move,
+                    reminders=tc.reminders,
+                    challenge_id=found.id,
+                    created_at=stamp,
+                    updated_at=stamp,
+                    **clock_columns(tc, stamp),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise ChannelBusy("That channel already has a game in progress.") from exc
+            await tx.resolve_challenge(found.id, "accepted", stamp, user_id, game_id)
+            await tx.add_event(game_id, stamp, "started", user_id, f"challenge {found.id}")
+            row = await tx.game(game_id)
+            accepted = await tx.challenge(found.id)
+        assert row is not None and accepted is not None
+        self._remember(game_id, row.version, game)
+        return GameStarted(convert.challenge(accepted), convert.game_info(row, game))
 
     async def decline_challenge(self, challenge_id: int, user_id: int) -> Challenge:
         """The challenged player declines a direct challenge."""
-        raise NotImplementedError
+        now = self._now()
+        async with self.store.write() as tx:
+            found = await self._open_challenge(tx, challenge_id, now)
+            if found.opponent_id is None:
+                raise InvalidChallenge(
+                    "An open challenge can't be declined; just leave it, or the challenger "
+                    "can cancel it."
+                )
+            if found.opponent_id != user_id:
+                raise PermissionDenied("Only the challenged player can decline this challenge.")
+            await tx.resolve_challenge(found.id, "declined", to_us(now))
+            row = await tx.challenge(found.id)
+        assert row is not None
+        return convert.challenge(row)
 
     async def cancel_challenge(self, challenge_id: int, user_id: int) -> Challenge:
         """The challenger withdraws their challenge."""
-        raise NotImplementedError
+        now = self._now()
+        async with self.store.write() as tx:
+            row = await tx.challenge(challenge_id)
+            if row is None:
+                raise ChallengeNotFound("That challenge doesn't exist.")
+            if row.challenger_id != user_id:
+                raise PermissionDenied("Only the challenger can cancel this challenge.")
+            if row.status != "open":
+                raise InvalidChallenge(f"That challenge was already {row.status}.")
+            await tx.resolve_challenge(row.id, "cancelled", to_us(now))
+            row = await tx.challenge(row.id)
+        assert row is not None
+        return convert.challenge(row)
 
     async def get_challenge(self, challenge_id: int) -> Challenge:
         """Raises ChallengeNotFound."""
-        raise NotImplementedError
+        async with self.store.read() as tx:
+            row = await tx.challenge(challenge_id)
+        if row is None:
+            raise ChallengeNotFound("That challenge doesn't exist.")
+        return convert.challenge(row)
 
     async def open_challenges(self, guild_id: int, user_id: int | None = None) -> list[Challenge]:
         """Unanswered challenges in a server; with ``user_id``: those by or to that user."""
-        raise NotImplementedError
+        async with self.store.read() as tx:
+            rows = await tx.open_challenges(guild_id, user_id)
+        return [convert.challenge(r) for r in rows]
 
     # ----- play ---------------------------------------------------------------------------
     async def play_move(
@@ -106,7 +462,61 @@ class GameService:
         Raises NoGameHere, GameFinished, NotAPlayer, StaleAction, OutOfTime (recorded),
         NotYourTurn, IllegalMoveError (engine message).
         """
-        raise NotImplementedError
+
+        async def act(
+            tx: Tx, row: GameRow, game: Game, now: datetime
+        ) -> tuple[GameRow, MoveResult]:
+            pair = convert.seats(row, game)
+            if convert.user_of(pair, game.to_move) != user_id:
+                raise NotYourTurn("It's not your turn.")
+            turn_before = game.turn_number
+            try:
+                record = game.play(move)
+            except IllegalMove as exc:
+                raise IllegalMoveError(_sentence(str(exc)), move) from exc
+            stamp = to_us(now)
+            await tx.add_moves(row.id, [(record.ply, record.move, user_id, stamp)])
+            values: dict[str, Any] = {
+                "version": row.version + 1,
+                "record": game.record(),
+                "to_move": game.to_move,
+                "updated_at": stamp,
+                "takeback_by": None,
+                "takeback_at": None,
+                "takeback_version": None,
+            }
+            after = convert.seats(row, game)
+            if game.is_over:
+                winner = convert.user_of(after, game.winner)
+                loser = None if winner is None else _other(after, winner)
+                values.update(
+                    status="finished",
+                    deadline_at=None,
+                    remind_at=None,
+                    result_reason="draw" if game.is_draw else "connection",
+                    winner_id=winner,
+                    winner_colour=game.winner,
+                    loser_id=loser,
+                    loser_colour=_colour(after, loser),
+                    finished_at=stamp,
+                )
+            elif game.turn_number != turn_before:
+                values.update(clock_columns(_tc(row), stamp))
+            row = await self._update(tx, row, **values)
+            if game.is_over:
+                kind = "draw" if game.is_draw else "connection"
+                await tx.add_event(row.id, stamp, kind, user_id, record.move)
+            info = convert.game_info(row, game)
+            return row, MoveResult(
+                game=info,
+                events=(convert.move_event(record, user_id, after),),
+                next_id=info.to_move_id,
+                next_colour=info.to_move_colour,
+                deadline=info.deadline,
+                result=info.result,
+            )
+
+        return await self._game_action(channel_id, user_id, expected_version, act)
 
     async def swap(
         self, channel_id: int, user_id: int, expected_version: int | None = None
@@ -118,7 +528,13 @@ class GameService:
         self, channel_id: int, user_id: int, expected_version: int | None = None
     ) -> GameEnded:
         """Either player may resign at any time while the game is active."""
-        raise NotImplementedError
+
+        async def act(tx: Tx, row: GameRow, game: Game, now: datetime) -> tuple[GameRow, GameEnded]:
+            return await self._finish(
+                tx, row, game, "resign", now, loser_id=user_id, actor_id=user_id
+            )
+
+        return await self._game_action(channel_id, user_id, expected_version, act)
 
     async def request_takeback(self, channel_id: int, user_id: int) -> TakebackRequest:
         """Ask the opponent to undo the requester's own last turn (the last turn only).
@@ -126,62 +542,210 @@ class GameService:
         Raises NoTakeback if the last turn was not the requester's, nothing was played, or a
         request is already pending.
         """
-        raise NotImplementedError
+
+        async def act(
+            tx: Tx, row: GameRow, game: Game, now: datetime
+        ) -> tuple[GameRow, TakebackRequest]:
+            if not game.history:
+                raise NoTakeback("There is no move to take back yet.")
+            if row.takeback_by is not None:
+                raise NoTakeback("A takeback request is already waiting for an answer.")
+            stored = await tx.moves(row.id)
+            if stored[-1].user_id != user_id:
+                raise NoTakeback("You can only ask to take back your own last turn.")
+            stamp = to_us(now)
+            row = await self._update(
+                tx, row, takeback_by=user_id, takeback_at=stamp, takeback_version=row.version
+            )
+            await tx.add_event(row.id, stamp, "takeback_requested", user_id)
+            return row, TakebackRequest(user_id, from_us(stamp), row.version)
+
+        return await self._game_action(channel_id, user_id, None, act)
 
     async def answer_takeback(self, channel_id: int, user_id: int, accept: bool) -> TakebackAnswer:
         """The opponent accepts (the turn is undone) or declines the pending request."""
-        raise NotImplementedError
+
+        async def act(
+            tx: Tx, row: GameRow, game: Game, now: datetime
+        ) -> tuple[GameRow, TakebackAnswer]:
+            requester = row.takeback_by
+            if requester is None or row.takeback_version != row.version:
+                raise NoTakeback("There is no takeback request to answer.")
+            if requester == user_id:
+                raise PermissionDenied("You can't answer your own takeback request.")
+            stamp = to_us(now)
+            clear: dict[str, Any] = {
+                "takeback_by": None,
+                "takeback_at": None,
+                "takeback_version": None,
+            }
+            if not accept:
+                row = await self._update(tx, row, **clear)
+                await tx.add_event(row.id, stamp, "takeback_declined", user_id)
+                info = convert.game_info(row, game)
+                return row, TakebackAnswer(False, requester, user_id, (), info)
+            pair = convert.seats(row, game)
+            turn = game.last_turn()
+            undone = tuple(convert.move_event(r, requester, pair) for r in turn)
+            for _ in turn:
+                game.pop()
+            await tx.delete_moves_from(row.id, turn[0].ply)
+            row = await self._update(
+                tx,
+                row,
+                version=row.version + 1,
+                record=game.record(),
+                to_move=game.to_move,
+                updated_at=stamp,
+                **clear,
+                **clock_columns(_tc(row), stamp),
+            )
+            moves = " ".join(r.move for r in turn)
+            await tx.add_event(row.id, stamp, "takeback_accepted", user_id, moves)
+            info = convert.game_info(row, game)
+            return row, TakebackAnswer(True, requester, user_id, undone, info)
+
+        return await self._game_action(channel_id, user_id, None, act)
 
     # ----- queries ------------------------------------------------------------------------
+    async def _infos(self, tx: Tx, rows: Sequence[GameRow]) -> list[GameInfo]:
+        return [convert.game_info(row, await self._engine(tx, row)) for row in rows]
+
     async def get_game(self, channel_id: int) -> GameInfo | None:
         """The active game in a channel or thread, if any."""
-        raise NotImplementedError
+        async with self.store.read() as tx:
+            row = await tx.active_game_in(channel_id)
+            return None if row is None else convert.game_info(row, await self._engine(tx, row))
 
     async def get_game_by_id(self, game_id: int) -> GameInfo:
         """Any game, active or not.  Raises NoGameHere."""
-        raise NotImplementedError
+        async with self.store.read() as tx:
+            row = await self._row_by_id(tx, game_id)
+            return convert.game_info(row, await self._engine(tx, row))
+
+    async def _row_by_id(self, tx: Tx, game_id: int) -> GameRow:
+        row = await tx.game(game_id)
+        if row is None:
+            raise NoGameHere(f"There is no game number {game_id}.")
+        return row
 
     async def games_for_player(
         self, guild_id: int, user_id: int, active_only: bool = False, limit: int = 25
     ) -> list[GameInfo]:
         """A player's games in a server, most recently updated first."""
-        raise NotImplementedError
+        async with self.store.read() as tx:
+            rows = await tx.games_for_player(guild_id, user_id, active_only, limit)
+            return await self._infos(tx, rows)
 
     async def active_games(self, guild_id: int) -> list[GameInfo]:
-        raise NotImplementedError
+        async with self.store.read() as tx:
+            return await self._infos(tx, await tx.active_games(guild_id))
 
     async def game_record(self, game_id: int) -> GameRecord:
         """Full record: every move with who and when, plus takebacks and endings."""
-        raise NotImplementedError
+        async with self.store.read() as tx:
+            row = await self._row_by_id(tx, game_id)
+            game = await self._engine(tx, row)
+            stored = await tx.moves(game_id)
+            events = await tx.events(game_id)
+            info = convert.game_info(row, game)
+        history = game.history
+        moves = tuple(
+            PlayedMove(m.ply, m.move, m.user_id, history[m.ply].player, from_us(m.played_at))
+            for m in stored
+        )
+        return GameRecord(
+            info,
+            moves,
+            tuple(HistoryEvent(from_us(e.at), e.kind, e.user_id, e.detail) for e in events),
+        )
 
     async def position(self, game_id: int) -> Game:
         """A fresh rules-engine ``Game`` at the stored position (for rendering; yours to mutate)."""
-        raise NotImplementedError
+        async with self.store.read() as tx:
+            row = await self._row_by_id(tx, game_id)
+            return (await self._engine(tx, row)).copy()
+
+    async def rebuild_cached_state(self, game_id: int) -> GameInfo:
+        """Recompute the cached columns (record, side to move) from the moves table."""
+        async with self.store.write() as tx:
+            row = await self._row_by_id(tx, game_id)
+            self._engines.pop(game_id, None)
+            game = await self._engine(tx, row)
+            to_move = game.to_move if row.status == "active" else None
+            await tx.update_game(row.id, row.version, record=game.record(), to_move=to_move)
+            row = replace(row, record=game.record(), to_move=to_move)
+            return convert.game_info(row, game)
 
     # ----- moderation and settings --------------------------------------------------------
+    async def _moderate(
+        self,
+        guild_id: int,
+        actor_id: int,
+        channel_id: int,
+        reason: ResultReason,
+        target_id: int | None,
+        note: str,
+    ) -> GameEnded:
+        now = self._now()
+        async with self.store.write() as tx:
+            row = await tx.active_game_in(channel_id)
+            if row is None or row.guild_id != guild_id:
+                raise NoGameHere("There is no game in progress in that channel.")
+            game = await self._engine(tx, row)
+            pair = convert.seats(row, game)
+            if target_id is not None and target_id not in (pair[0].user_id, pair[1].user_id):
+                raise NotAPlayer("That user is not playing in this game.")
+            row, ended = await self._finish(
+                tx,
+                row,
+                game,
+                reason,
+                now,
+                winner_id=target_id if reason == "award" else None,
+                loser_id=target_id if reason == "forfeit" else None,
+                actor_id=actor_id,
+                detail=note,
+            )
+            await tx.add_audit(
+                guild_id=guild_id,
+                actor_id=actor_id,
+                action=reason,
+                at=to_us(now),
+                game_id=row.id,
+                target_id=target_id,
+                detail=note,
+            )
+        self._remember(row.id, row.version, game)
+        return ended
+
     async def admin_abort(
         self, guild_id: int, actor_id: int, channel_id: int, reason: str = ""
     ) -> GameEnded:
         """End the channel's game with no result."""
-        raise NotImplementedError
+        return await self._moderate(guild_id, actor_id, channel_id, "abort", None, reason)
 
     async def admin_award(
         self, guild_id: int, actor_id: int, channel_id: int, winner_id: int, reason: str = ""
     ) -> GameEnded:
         """Declare ``winner_id`` (a player) the winner."""
-        raise NotImplementedError
+        return await self._moderate(guild_id, actor_id, channel_id, "award", winner_id, reason)
 
     async def admin_forfeit(
         self, guild_id: int, actor_id: int, channel_id: int, loser_id: int, reason: str = ""
     ) -> GameEnded:
         """Declare ``loser_id`` (a player) the loser by forfeit."""
-        raise NotImplementedError
+        return await self._moderate(guild_id, actor_id, channel_id, "forfeit", loser_id, reason)
 
     async def audit_log(self, guild_id: int, limit: int = 50) -> list[AuditEntry]:
-        raise NotImplementedError
+        """Moderator actions in a server, newest first."""
+        async with self.store.read() as tx:
+            rows = await tx.audit(guild_id, limit)
+        return [convert.audit(r) for r in rows]
 
     async def get_settings(self, guild_id: int) -> GuildSettings:
-        raise NotImplementedError
+        async with self.store.read() as tx:
+            return convert.settings(await tx.settings(guild_id), guild_id)
 
     async def update_settings(
         self,
@@ -199,21 +763,207 @@ class GameService:
         ``default_sizes`` merges: ``{"minefield": 11}`` sets one, ``{"minefield": None}``
         clears it.
         """
-        raise NotImplementedError
+        if isinstance(default_time_control, str):
+            default_time_control = TimeControl.parse(default_time_control)
+        if challenge_expiry is not None and not MIN_EXPIRY <= challenge_expiry <= MAX_EXPIRY:
+            raise InvalidSettings("Challenges must expire after between 1 minute and 30 days.")
+        now = self._now()
+        changes: dict[str, Any] = {}
+        async with self.store.write() as tx:
+            current = convert.settings(await tx.settings(guild_id), guild_id)
+            sizes = dict(current.default_sizes)
+            for name, size in (default_sizes or {}).items():
+                try:
+                    cls = game_class(name)
+                except UnknownGame as exc:
+                    raise InvalidSettings(_sentence(str(exc))) from exc
+                if size is None:
+                    sizes.pop(cls.name, None)
+                    continue
+                try:
+                    cls(size)
+                except InvalidOptions as exc:
+                    raise InvalidSettings(_sentence(str(exc))) from exc
+                sizes[cls.name] = size
+            tc = current.default_time_control
+            if default_time_control is not None:
+                tc = default_time_control
+            updated = GuildSettings(
+                guild_id=guild_id,
+                allowed_channels=current.allowed_channels
+                if allowed_channels is None
+                else tuple(dict.fromkeys(int(c) for c in allowed_channels)),
+                use_threads=current.use_threads if use_threads is None else bool(use_threads),
+                default_time_control=tc,
+                default_sizes=tuple(sorted(sizes.items())),
+                challenge_expiry=current.challenge_expiry
+                if challenge_expiry is None
+                else challenge_expiry,
+            )
+            for field in (
+                "allowed_channels",
+                "use_threads",
+                "default_time_control",
+                "default_sizes",
+                "challenge_expiry",
+            ):
+                if getattr(updated, field) != getattr(current, field):
+                    changes[field] = _jsonable(getattr(updated, field))
+            await tx.save_settings(
+                SettingsRow(
+                    guild_id=guild_id,
+                    allowed_channels=updated.allowed_channels,
+                    use_threads=updated.use_threads,
+                    per_move=tc.per_move,
+                    reminders=tc.reminders,
+                    default_sizes=updated.default_sizes,
+                    challenge_expiry=updated.challenge_expiry,
+                    updated_at=to_us(now),
+                )
+            )
+            await tx.add_audit(
+                guild_id=guild_id,
+                actor_id=actor_id,
+                action="settings",
+                at=to_us(now),
+                detail=json.dumps(changes, sort_keys=True),
+            )
+        return updated
 
     # ----- clocks -------------------------------------------------------------------------
     async def due(self, now: datetime | None = None, limit: int = 100) -> list[DueAction]:
         """Reminders, losses on time and challenge expiries due at ``now`` (default: clock)."""
-        raise NotImplementedError
+        moment = to_us(now if now is not None else self._now())
+        actions: list[DueAction] = []
+        async with self.store.read() as tx:
+            for c in await tx.expiring_challenges(moment, limit):
+                actions.append(
+                    DueAction(
+                        kind="challenge_expiry",
+                        at=from_us(c.expires_at),
+                        guild_id=c.guild_id,
+                        channel_id=c.channel_id,
+                        user_id=c.challenger_id,
+                        challenge_id=c.id,
+                    )
+                )
+            for row in await tx.due_games(moment, limit):
+                game = await self._engine(tx, row)
+                player = convert.user_of(convert.seats(row, game), game.to_move)
+                assert player is not None
+                common = {
+                    "guild_id": row.guild_id,
+                    "channel_id": row.channel_id,
+                    "user_id": player,
+                    "game_id": row.id,
+                    "version": row.version,
+                }
+                if row.deadline_at is not None and row.deadline_at <= moment:
+                    actions.append(DueAction("timeout", from_us(row.deadline_at), **common))
+                elif row.remind_at is not None:
+                    actions.append(
+                        DueAction(
+                            "reminder",
+                            from_us(row.remind_at),
+                            reminder_index=row.reminders_sent,
+                            **common,
+                        )
+                    )
+        actions.sort(key=lambda a: (a.at, a.kind))
+        return actions
 
     async def apply_due(self, action: DueAction) -> DueOutcome | None:
         """Carry out a due action; None if it no longer applies (a move was made meanwhile)."""
-        raise NotImplementedError
+        now = self._now()
+        if action.kind == "challenge_expiry":
+            assert action.challenge_id is not None
+            async with self.store.write() as tx:
+                row = await tx.challenge(action.challenge_id)
+                if row is None or row.status != "open" or row.expires_at > to_us(action.at):
+                    return None
+                await tx.resolve_challenge(row.id, "expired", to_us(now))
+                row = await tx.challenge(row.id)
+            assert row is not None
+            return DueOutcome(action, expired=convert.challenge(row))
+        assert action.game_id is not None
+        async with self.store.write() as tx:
+            game_row = await tx.game(action.game_id)
+            if (
+                game_row is None
+                or game_row.status != "active"
+                or game_row.version != action.version
+            ):
+                return None
+            game = await self._engine(tx, game_row)
+            if action.kind == "timeout":
+                if game_row.deadline_at != to_us(action.at):
+                    return None
+                game_row, ended = await self._finish(
+                    tx, game_row, game, "time", now, loser_id=action.user_id
+                )
+                self._remember(game_row.id, game_row.version, game)
+                return DueOutcome(action, ended=ended)
+            if game_row.reminders_sent != action.reminder_index or game_row.remind_at is None:
+                return None
+            sent = game_row.reminders_sent + 1
+            game_row = await self._update(
+                tx,
+                game_row,
+                reminders_sent=sent,
+                remind_at=next_reminder(
+                    _tc(game_row), game_row.turn_started_at, game_row.deadline_at, sent
+                ),
+            )
+            info = convert.game_info(game_row, game)
+        return DueOutcome(
+            action,
+            reminder=Reminder(info, action.user_id, info.deadline, info.turn_started_at),
+        )
 
     async def run_due(self, now: datetime | None = None) -> list[DueOutcome]:
         """``due`` then ``apply_due`` for each; the outcomes that applied."""
-        raise NotImplementedError
+        outcomes = []
+        for action in await self.due(now):
+            outcome = await self.apply_due(action)
+            if outcome is not None:
+                outcomes.append(outcome)
+        return outcomes
 
     async def next_due_at(self) -> datetime | None:
         """The earliest future deadline, reminder or expiry, so a scheduler can sleep."""
-        raise NotImplementedError
+        async with self.store.read() as tx:
+            times = await tx.next_times()
+        return from_us(min(times)) if times else None
+
+
+def _tc(row: GameRow) -> TimeControl:
+    return TimeControl(row.per_move, tuple(row.reminders))
+
+
+def _other(pair: Sequence[Any], user_id: int) -> int:
+    a, b = pair[0].user_id, pair[1].user_id
+    return b if user_id == a else a
+
+
+def _colour(pair: Sequence[Any], user_id: int | None) -> str | None:
+    for seat in pair:
+        if seat.user_id == user_id:
+            return str(seat.colour)
+    return None
+
+
+def _sentence(text: str) -> str:
+    """Engine messages are lower-case clauses; players read sentences."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, TimeControl):
+        return {"per_move": value.per_move, "reminders": list(value.reminders)}
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    return value

@@ -231,8 +231,9 @@ class Tx:
         )
         return None if row is None else _game(row)
 
-    async def update_game(self, game_id: int, version: int, **values: Any) -> None:
-        """Update columns of a game only if it is still at ``version``; else WriteConflict."""
+    async def update_game(self, game_id: int, expected: int, /, **values: Any) -> None:
+        """Update columns of a game only if it is still at version ``expected``; else
+        WriteConflict."""
         unknown = set(values) - _GAME_COLUMNS
         if unknown:
             raise ValueError(f"unknown game columns {sorted(unknown)}")
@@ -240,10 +241,10 @@ class Tx:
         assignments = ", ".join(f"{c} = ?" for c in columns)
         changed = await self._change(
             f"UPDATE games SET {assignments} WHERE id = ? AND version = ?",
-            [*(_encode(c, values[c]) for c in columns), game_id, version],
+            [*(_encode(c, values[c]) for c in columns), game_id, expected],
         )
         if changed != 1:
-            raise WriteConflict(f"game {game_id} is no longer at version {version}")
+            raise WriteConflict(f"game {game_id} is no longer at version {expected}")
 
     async def games_for_player(
         self, guild_id: int, user_id: int, active_only: bool, limit: int

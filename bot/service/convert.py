@@ -1,0 +1,187 @@
+"""Turning stored rows plus a live engine into the service's frozen domain objects.
+
+Kept apart from the service so the rules of play read without conversion noise.  Times are
+stored as integer microseconds since the epoch; here they become aware UTC datetimes.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import cast
+
+from rules import Game, MoveRecord, game_class
+
+from ..store import AuditRow, ChallengeRow, GameRow, SettingsRow
+from .types import (
+    AuditEntry,
+    Challenge,
+    ChallengeStatus,
+    FirstChoice,
+    GameInfo,
+    GameResult,
+    GameStatus,
+    GuildSettings,
+    MoveEvent,
+    ResultReason,
+    Seat,
+    TakebackRequest,
+    TimeControl,
+)
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def to_us(moment: datetime) -> int:
+    """Exact integer microseconds since the epoch; naive datetimes are taken as UTC."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    delta = moment - EPOCH
+    return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def from_us(us: int) -> datetime:
+    return EPOCH + timedelta(microseconds=us)
+
+
+def maybe_dt(us: int | None) -> datetime | None:
+    return None if us is None else from_us(us)
+
+
+def title_of(game: str) -> str:
+    return game_class(game).title
+
+
+def time_control(per_move: int | None, reminders: tuple[int, ...]) -> TimeControl:
+    return TimeControl(per_move, tuple(reminders))
+
+
+def settings(row: SettingsRow | None, guild_id: int) -> GuildSettings:
+    if row is None:
+        return GuildSettings(guild_id)
+    return GuildSettings(
+        guild_id=row.guild_id,
+        allowed_channels=row.allowed_channels,
+        use_threads=row.use_threads,
+        default_time_control=time_control(row.per_move, row.reminders),
+        default_sizes=row.default_sizes,
+        challenge_expiry=row.challenge_expiry,
+    )
+
+
+def challenge(row: ChallengeRow) -> Challenge:
+    return Challenge(
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        challenger_id=row.challenger_id,
+        opponent_id=row.opponent_id,
+        game=row.game,
+        title=title_of(row.game),
+        size=row.size,
+        first=cast(FirstChoice, row.first),
+        time_control=time_control(row.per_move, row.reminders),
+        status=cast(ChallengeStatus, row.status),
+        created_at=from_us(row.created_at),
+        expires_at=from_us(row.expires_at),
+        game_id=row.game_id,
+        accepted_by=row.accepted_by,
+    )
+
+
+def swapped(game: Game) -> bool:
+    """True when Clear Path's swap has exchanged who owns which colour (derived from moves)."""
+    return sum(1 for r in game.history if r.swap) % 2 == 1
+
+
+def seats(row: GameRow, game: Game) -> tuple[Seat, Seat]:
+    first, second = game.players
+    a, b = (row.second_id, row.first_id) if swapped(game) else (row.first_id, row.second_id)
+    return (Seat(a, first), Seat(b, second))
+
+
+def user_of(seat_pair: tuple[Seat, Seat], colour: str | None) -> int | None:
+    for seat in seat_pair:
+        if seat.colour == colour:
+            return seat.user_id
+    return None
+
+
+def result(row: GameRow) -> GameResult | None:
+    if row.result_reason is None:
+        return None
+    return GameResult(
+        reason=cast(ResultReason, row.result_reason),
+        winner_id=row.winner_id,
+        winner_colour=row.winner_colour,
+        loser_id=row.loser_id,
+        loser_colour=row.loser_colour,
+        actor_id=row.result_actor,
+    )
+
+
+def game_info(row: GameRow, game: Game) -> GameInfo:
+    pair = seats(row, game)
+    active = row.status == "active"
+    colour = game.to_move if active else None
+    takeback = None
+    if row.takeback_by is not None and row.takeback_at is not None:
+        takeback = TakebackRequest(
+            row.takeback_by, from_us(row.takeback_at), row.takeback_version or 0
+        )
+    return GameInfo(
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        game=row.game,
+        title=game.title,
+        size=row.size,
+        status=cast(GameStatus, row.status),
+        seats=pair,
+        to_move_colour=colour,
+        to_move_id=user_of(pair, colour),
+        turn_number=game.turn_number,
+        version=row.version,
+        record=game.record(),
+        moves=tuple(game.moves),
+        time_control=time_control(row.per_move, row.reminders),
+        turn_started_at=from_us(row.turn_started_at),
+        deadline=maybe_dt(row.deadline_at),
+        takeback=takeback,
+        result=result(row),
+        created_at=from_us(row.created_at),
+        updated_at=from_us(row.updated_at),
+        challenge_id=row.challenge_id,
+    )
+
+
+def move_event(rec: MoveRecord, user_id: int, pair: tuple[Seat, Seat]) -> MoveEvent:
+    return MoveEvent(
+        ply=rec.ply,
+        turn=rec.turn,
+        move=rec.move,
+        colour=rec.player,
+        user_id=user_id,
+        point=rec.point,
+        swap=rec.swap,
+        continues=rec.continues,
+        flipped=rec.flipped,
+        removed=rec.removed,
+        stays=rec.stays,
+        skipped_colour=rec.skipped,
+        skipped_id=user_of(pair, rec.skipped),
+        winner_colour=rec.winner,
+        draw=rec.draw,
+    )
+
+
+def audit(row: AuditRow) -> AuditEntry:
+    return AuditEntry(
+        id=row.id,
+        guild_id=row.guild_id,
+        actor_id=row.actor_id,
+        action=row.action,
+        game_id=row.game_id,
+        target_id=row.target_id,
+        detail=row.detail,
+        at=from_us(row.at),
+    )

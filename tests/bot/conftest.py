@@ -1,0 +1,121 @@
+"""Shared fixtures for bot tests: a real SQLite store in ``tmp_path`` and a service on a fake clock.
+
+Use them from any test in ``tests/bot/`` (the Discord adapter tests reuse them):
+
+* ``clock`` - a :class:`FakeClock`; call ``clock.advance(hours=2)`` to move time.
+* ``db_path`` - the database file path inside ``tmp_path``.
+* ``store`` - an open :class:`bot.store.Store` on ``db_path`` (closed after the test).
+* ``service`` - a :class:`bot.service.GameService` over ``store`` with ``clock`` and a seeded RNG.
+* ``start_game`` - ``await start_game(game="minefield", ...)`` challenges and accepts in one
+  call and returns the :class:`bot.service.GameInfo` (ALICE moves first unless told otherwise).
+* ``snapshot`` - ``snapshot()`` returns every table's rows, to assert that a refused action
+  changed nothing.
+
+The ids GUILD, CHANNEL, THREAD, ALICE, BOB, CAROL and ADMIN are plain ints for readability.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.service import FirstChoice, GameInfo, GameService, TimeControl
+from bot.store import Store
+
+GUILD = 1000
+CHANNEL = 2000
+THREAD = 2001
+ALICE = 11
+BOB = 22
+CAROL = 33
+ADMIN = 99
+START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+
+class FakeClock:
+    """A clock tests move by hand; the service calls it for "now"."""
+
+    def __init__(self, start: datetime = START) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> datetime:
+        self.now += timedelta(**delta)
+        return self.now
+
+
+StartGame = Callable[..., Awaitable[GameInfo]]
+
+
+def table_rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table, in a stable order (read with a separate plain connection)."""
+    conn = sqlite3.connect(path)
+    try:
+        names = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+            )
+        ]
+        return {n: sorted(conn.execute(f"SELECT * FROM {n}").fetchall(), key=repr) for n in names}
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "crosspath.db"
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(db_path)
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+@pytest.fixture
+def service(store: Store, clock: FakeClock) -> GameService:
+    return GameService(store, clock=clock, rng=random.Random(1234))
+
+
+@pytest.fixture
+def snapshot(db_path: Path) -> Callable[[], dict[str, list[tuple[Any, ...]]]]:
+    return lambda: table_rows(db_path)
+
+
+@pytest.fixture
+def start_game(service: GameService) -> StartGame:
+    async def start(
+        game: str = "minefield",
+        size: int | None = None,
+        *,
+        first: FirstChoice = "me",
+        time_control: TimeControl | str | None = None,
+        channel: int = CHANNEL,
+        challenger: int = ALICE,
+        opponent: int = BOB,
+        guild: int = GUILD,
+    ) -> GameInfo:
+        challenge = await service.create_challenge(
+            guild, channel, challenger, opponent, game, size, first, time_control
+        )
+        started = await service.accept_challenge(challenge.id, opponent, channel)
+        return started.game
+
+    return start
