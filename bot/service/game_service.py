@@ -953,12 +953,8 @@ def _colour(pair: Sequence[Any], user_id: int | None) -> str | None:
 
 
 def _sentence(text: str) -> str:
-    """Engine messages are lower-case clauses; players read sentences."""
-    text = text.strip()
-    if not text:
-        return text
-    text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
+    """The engine's own words, trimmed (they start with point names, so no capitalising)."""
+    return text.strip()
 
 
 def _jsonable(value: Any) -> Any:
