@@ -8,7 +8,7 @@ apart on skips, game-over handling or error behaviour.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -89,6 +89,7 @@ class Game(ABC):
         self._history: list[MoveRecord] = []
         self._undo: list[tuple[Any, ...]] = []
         self._legal: int | None = None
+        self._set_up = False
         self._reset_extra()
 
     # ----- hooks for the games -------------------------------------------------------------
@@ -119,6 +120,9 @@ class Game(ABC):
         g = self.grid
         return (g.bottom, g.top) if player == 0 else (g.left, g.right)
 
+    def _rebuild_extra(self) -> None:
+        """Recompute game-specific incremental state from ``_stones`` (after a set-up)."""
+
     def _special_moves(self) -> list[str]:
         """Non-placement moves available now (Clear Path's ``swap``)."""
         return []
@@ -133,6 +137,29 @@ class Game(ABC):
         return self.grid.shortest_path(self._stones[player], low, high)
 
     # ----- public API ----------------------------------------------------------------------
+    @classmethod
+    def from_position(
+        cls, size: int, stones: Mapping[str, Iterable[str]], to_move: str | None = None
+    ) -> Game:
+        """A game set up from a diagram (for tests, analysis and the rule figures).
+
+        It has no history, so its :meth:`record` cannot be replayed and raises instead.
+        """
+        game = cls(size)
+        for colour, points in stones.items():
+            if colour not in cls.players:
+                raise InvalidOptions(f"{cls.title} has no player '{colour}'")
+            player = cls.players.index(colour)
+            for text in points:
+                i = parse_point(text, size)
+                if (game._stones[0] | game._stones[1]) >> i & 1:
+                    raise InvalidOptions(f"{game.grid.names[i]} is listed twice")
+                game._stones[player] |= 1 << i
+        game._turn = cls.players.index(to_move) if to_move else 0
+        game._rebuild_extra()
+        game._set_up = True
+        return game
+
     @property
     def to_move(self) -> str | None:
         return None if self._over else self.players[self._turn]
@@ -303,6 +330,8 @@ class Game(ABC):
     def record(self) -> str:
         from .record import format_record
 
+        if self._set_up:
+            raise ValueError("a game set up from a diagram has no replayable record")
         return format_record(self)
 
     def __repr__(self) -> str:

@@ -52,6 +52,8 @@ class Grid:
         self.right = self.cols[n - 1]
         self.perimeter = self.bottom | self.top | self.left | self.right
         self.interior = self.full & ~self.perimeter
+        self.not_left = self.full & ~self.left
+        self.not_right = self.full & ~self.right
         # _valid[(dx, dy)]: points p whose neighbour p + (dx, dy) is on the board.
         self._valid: dict[tuple[int, int], int] = {}
         self.orth = tuple(self._neighbours(i, ORTHOGONAL) for i in range(self.area))
@@ -100,13 +102,13 @@ class Grid:
         return cols & rows
 
     def dilate4(self, m: int) -> int:
-        s = self.shift
-        return m | s(m, 1, 0) | s(m, -1, 0) | s(m, 0, 1) | s(m, 0, -1)
+        n, full = self.size, self.full
+        return m | (m >> 1 & self.not_right) | (m << 1 & self.not_left) | m >> n | (m << n & full)
 
     def dilate8(self, m: int) -> int:
-        s = self.shift
-        h = m | s(m, 1, 0) | s(m, -1, 0)
-        return h | s(h, 0, 1) | s(h, 0, -1)
+        n = self.size
+        h = m | (m >> 1 & self.not_right) | (m << 1 & self.not_left)
+        return h | h >> n | (h << n & self.full)
 
     def flood(self, seed: int, within: int, diagonal: bool = False) -> int:
         """The part of ``within`` connected to ``seed`` (seed bits are kept even if outside)."""

@@ -35,6 +35,10 @@ def _hard_corner_terms() -> list[tuple[str, Term]]:
     return terms
 
 
+def _relative(points: list[tuple[int, int]], cx: int, cy: int) -> tuple[tuple[int, int], ...]:
+    return tuple((x - cx, y - cy) for x, y in points)
+
+
 def _switch_terms() -> list[tuple[str, Term]]:
     terms: list[tuple[str, Term]] = []
     for w, h in SWITCH_SHAPES:
@@ -43,46 +47,66 @@ def _switch_terms() -> list[tuple[str, Term]]:
         for cx, cy in corners:
             ox, oy = (w - 1 - cx, h - 1 - cy)  # the diagonally opposite corner
             adjacent = [(x, y) for x, y in corners if (x, y) not in ((cx, cy), (ox, oy))]
-            rel = lambda pts: tuple((x - cx, y - cy) for x, y in pts)  # noqa: E731
-            terms.append(("switch", (rel([(ox, oy)]), rel(adjacent), rel(middles))))
+            terms.append(
+                (
+                    "switch",
+                    (
+                        _relative([(ox, oy)], cx, cy),
+                        _relative(adjacent, cx, cy),
+                        _relative(middles, cx, cy),
+                    ),
+                )
+            )
     return terms
 
 
 GLYPH_TERMS: tuple[tuple[str, Term], ...] = tuple(_hard_corner_terms() + _switch_terms())
 
 
+class _CompiledGlyphs:
+    """The glyph terms for one board size, as indices into a list of shifted masks.
+
+    Each distinct (colour, offset) shift is computed once per call and shared by every term
+    that needs it, which is what makes whole-board legality cheap.
+    """
+
+    def __init__(self, g: Grid, kind: str | None) -> None:
+        slots: dict[tuple[int, int, int], int] = {}
+        self.terms: list[tuple[int, ...]] = []
+        for name, groups in GLYPH_TERMS:
+            if kind is not None and name != kind:
+                continue
+            term = []
+            for which, offsets in enumerate(groups):
+                for dx, dy in offsets:
+                    term.append(slots.setdefault((which, dx, dy), len(slots)))
+            self.terms.append(tuple(term))
+        n = g.size
+        self.shifts = [(which, dx + dy * n, g.shift(g.full, dx, dy)) for which, dx, dy in slots]
+
+
+_COMPILED: dict[tuple[int, str | None], _CompiledGlyphs] = {}
+
+
 def glyph_mask(g: Grid, own: int, opp: int, empty: int, kind: str | None = None) -> int:
     """Empty points where placing an ``own`` stone would form a glyph (of ``kind`` if given)."""
-    shift = g.shift
-    cache: dict[tuple[int, int, int], int] = {}
-
-    def sh(which: int, mask: int, off: tuple[int, int]) -> int:
-        key = (which, off[0], off[1])
-        got = cache.get(key)
-        if got is None:
-            got = cache[key] = shift(mask, off[0], off[1])
-        return got
-
+    compiled = _COMPILED.get((g.size, kind))
+    if compiled is None:
+        compiled = _COMPILED[(g.size, kind)] = _CompiledGlyphs(g, kind)
+    boards = (own, opp, empty)
+    shifted = [
+        (boards[which] >> off if off >= 0 else boards[which] << -off) & valid
+        for which, off, valid in compiled.shifts
+    ]
     found = 0
-    for name, (mine, theirs, blank) in GLYPH_TERMS:
-        if kind is not None and name != kind:
-            continue
-        term = empty
-        for off in mine:
-            term &= sh(0, own, off)
-            if not term:
+    for term in compiled.terms:
+        acc = empty
+        for slot in term:
+            acc &= shifted[slot]
+            if not acc:
                 break
         else:
-            for off in theirs:
-                term &= sh(1, opp, off)
-                if not term:
-                    break
-            else:
-                for off in blank:
-                    term &= sh(2, empty, off)
-                    if not term:
-                        break
-        found |= term
+            found |= acc
     return found
 
 
@@ -105,6 +129,10 @@ class Minefield(Game):
 
     def _copy_extra_from(self, other: Game) -> None:
         self._reach = (self._reach[0].copy(), self._reach[1].copy())
+
+    def _rebuild_extra(self) -> None:
+        self._reach[0].rebuild(self._stones[0])
+        self._reach[1].rebuild(self._stones[1])
 
     def _legal_mask(self, player: int) -> int:
         own, opp = self._stones[player], self._stones[1 - player]
