@@ -145,16 +145,22 @@ async def close_challenge(interaction: Interaction, challenge_id: int, action: s
 
 # ----- play ----------------------------------------------------------------------------------
 async def play(interaction: Interaction, move: str) -> None:
-    """``/move`` and ``/swap``: commit, then post the board as a new channel message."""
+    """``/move`` and ``/swap``: commit, then post the board as a new channel message.
+
+    The service answers in milliseconds, so refusals are immediate ephemeral replies; only
+    after a commit is the interaction deferred, because drawing and posting can be slow.
+    """
     bot = bot_of(interaction)
     _, channel_id = ids(interaction)
     bot.remember(interaction.user)
-    await interaction.response.defer(ephemeral=True, thinking=True)
     try:
         result = await bot.service.play_move(channel_id, interaction.user.id, move)
     except OutOfTime as exc:
+        await interaction.response.defer(ephemeral=True, thinking=True)
         await post_turn(bot, exc.ended.game)  # the loss on time is recorded: announce it
         raise
+    # committed (a few ms); drawing and posting may take longer, so acknowledge first
+    await interaction.response.defer(ephemeral=True, thinking=True)
     played = ", ".join(e.move for e in result.events) or move
     posted = await post_turn(bot, result.game)
     if posted is None:
