@@ -1,0 +1,211 @@
+"""The SQLite store: migrations, WAL, the one-active-game index, reopen, rebuild, backup."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+import pytest
+
+from bot.service import GameInfo, GameService
+from bot.store import MIGRATIONS, SCHEMA_VERSION, Store, StoreError, migrate
+from bot.store import cli as db_cli
+from bot.store import store as store_module
+
+GUILD, CHANNEL = 1000, 2000
+ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
+StartGame = Callable[..., Awaitable[GameInfo]]
+
+
+def tables(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    conn = sqlite3.connect(path)
+    try:
+        names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {n: sorted(conn.execute(f"SELECT * FROM {n}").fetchall(), key=repr) for n in names}
+    finally:
+        conn.close()
+
+
+async def test_migrations_from_an_empty_database(tmp_path: Path) -> None:
+    path = tmp_path / "new.db"
+    async with Store(path) as store:
+        assert await store.schema_version() == SCHEMA_VERSION == len(MIGRATIONS)
+        mode = await store.connection.execute_fetchall("PRAGMA journal_mode")
+        timeout = await store.connection.execute_fetchall("PRAGMA busy_timeout")
+        assert [tuple(r) for r in mode] == [("wal",)]
+        assert [tuple(r) for r in timeout] == [(5000,)]
+    assert set(tables(path)) == {
+        "guild_settings",
+        "challenges",
+        "games",
+        "moves",
+        "game_events",
+        "audit_log",
+    }
+    # Reopening applies nothing twice.
+    async with Store(path) as store:
+        assert await store.schema_version() == SCHEMA_VERSION
+
+
+async def test_a_failing_migration_rolls_back_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "m.db"
+    broken = (*MIGRATIONS, ("CREATE TABLE extra (x INTEGER)", "CREATE TABLE broken ("))
+    monkeypatch.setattr(store_module, "MIGRATIONS", broken)
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", len(broken))
+    with pytest.raises(sqlite3.OperationalError):
+        await Store.open(path)
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        assert "extra" not in names and "games" in names
+    finally:
+        conn.close()
+
+
+async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "future.db"
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.close()
+    async with aiosqlite.connect(path, isolation_level=None) as raw:
+        with pytest.raises(StoreError, match="newer"):
+            await migrate(raw)
+
+
+async def test_the_database_itself_allows_one_active_game_per_channel(
+    store: Store, start_game: StartGame
+) -> None:
+    info = await start_game("minefield", 5)
+    row = None
+    async with store.read() as tx:
+        row = await tx.game(info.id)
+    assert row is not None
+    values = {
+        "guild_id": GUILD,
+        "channel_id": CHANNEL,
+        "game": "minefield",
+        "size": 5,
+        "first_id": CAROL,
+        "second_id": BOB,
+        "record": "minefield 5:",
+        "turn_started_at": 0,
+        "created_at": 0,
+        "updated_at": 0,
+    }
+    with pytest.raises(sqlite3.IntegrityError):
+        async with store.write() as tx:
+            await tx.insert_game(**values)
+    # A finished game does not block the channel.
+    async with store.write() as tx:
+        await tx.update_game(info.id, 0, status="finished")
+        await tx.insert_game(**values)
+
+
+async def populate(service: GameService, clock: Any) -> None:
+    """A database with every kind of state: settings, open/finished challenges, games, audit."""
+    await service.update_settings(GUILD, ADMIN, use_threads=True, default_sizes={"crosscut": 7})
+    a = await service.create_challenge(GUILD, 1, ALICE, BOB, "clearpath", 6, "random", "1d")
+    await service.accept_challenge(a.id, BOB, 11)
+    await service.play_move(11, (await service.get_game(11) or _no()).to_move_id or 0, "c3")
+    clock.advance(minutes=5)
+    b = await service.create_challenge(GUILD, 1, ALICE, CAROL, "minefield", 5)
+    await service.accept_challenge(b.id, CAROL, 12)
+    await service.play_move(12, ALICE, "a1")
+    await service.request_takeback(12, ALICE)
+    c = await service.create_challenge(GUILD, 1, BOB, CAROL, "crosscut")
+    await service.accept_challenge(c.id, CAROL, 13)
+    await service.admin_forfeit(GUILD, ADMIN, 13, CAROL, "left")
+    await service.create_challenge(GUILD, 1, CAROL, None, "nakeddiagonal", 6)
+
+
+def _no() -> GameInfo:
+    raise AssertionError("expected a game")
+
+
+async def view(service: GameService) -> list[Any]:
+    games = [await service.get_game_by_id(i) for i in (1, 2, 3)]
+    return [
+        games,
+        [await service.game_record(g.id) for g in games],
+        await service.open_challenges(GUILD),
+        await service.get_settings(GUILD),
+        await service.audit_log(GUILD),
+        await service.games_for_player(GUILD, ALICE),
+        await service.due(),
+        await service.next_due_at(),
+    ]
+
+
+async def test_close_and_reopen_gives_identical_state(db_path: Path, clock: Any) -> None:
+    async with Store(db_path) as store:
+        service = GameService(store, clock, random.Random(5))
+        await populate(service, clock)
+        before = await view(service)
+    rows = tables(db_path)
+    async with Store(db_path) as store:
+        service = GameService(store, clock, random.Random(5))
+        assert await view(service) == before
+    assert tables(db_path) == rows
+
+
+async def test_cached_state_is_rebuilt_from_the_moves(
+    db_path: Path, service: GameService, start_game: StartGame
+) -> None:
+    info = await start_game("minefield", 9)
+    await service.play_move(CHANNEL, ALICE, "e5")
+    await service.play_move(CHANNEL, BOB, "d4")
+    conn = sqlite3.connect(db_path)
+    conn.execute("UPDATE games SET record = 'garbage', to_move = 'nobody'")
+    conn.commit()
+    conn.close()
+    service.forget_engines()
+    # Positions come from the moves table, never from the cached columns.
+    current = await service.get_game(CHANNEL)
+    assert current is not None and current.record == "minefield 9: e5 d4"
+    assert current.to_move_id == ALICE
+    rebuilt = await service.rebuild_cached_state(info.id)
+    assert rebuilt.record == "minefield 9: e5 d4"
+    conn = sqlite3.connect(db_path)
+    assert conn.execute("SELECT record, to_move FROM games").fetchone() == (
+        "minefield 9: e5 d4",
+        "black",
+    )
+    conn.close()
+
+
+async def test_backup_copies_a_live_database(
+    tmp_path: Path, db_path: Path, store: Store, service: GameService, clock: Any
+) -> None:
+    await populate(service, clock)
+    target = tmp_path / "copies" / "backup.db"
+    await store.backup(target)
+    assert tables(target) == tables(db_path)
+    async with Store(target) as copy:
+        assert await copy.integrity_check() == "ok"
+        restored = GameService(copy, clock)
+        assert await view(restored) == await view(service)
+
+
+async def test_backup_command(
+    tmp_path: Path, store: Store, service: GameService, clock: Any, capsys: Any
+) -> None:
+    await populate(service, clock)
+    target = tmp_path / "cli-backup.db"
+    # The bot keeps its connection open while the command runs in another thread.
+    import asyncio
+
+    code = await asyncio.to_thread(db_cli.main, ["backup", str(target), "--db", str(store.path)])
+    assert code == 0 and "backed up" in capsys.readouterr().out
+    assert tables(target) == tables(store.path)
+    assert db_cli.main(["backup", str(target), "--db", str(store.path)]) == 1
+    assert "already exists" in capsys.readouterr().err
+    assert db_cli.main(["backup", str(tmp_path / "x.db"), "--db", str(tmp_path / "none.db")]) == 1
+    assert "no database" in capsys.readouterr().err
+    assert not (tmp_path / "none.db").exists()
