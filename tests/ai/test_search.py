@@ -109,6 +109,15 @@ def test_chosen_move_is_always_legal(name: str, plies: int, seed: int) -> None:
     assert result.move in game.legal_moves()
 
 
+@pytest.mark.parametrize("name", game_names())
+def test_every_registered_game_gets_a_legal_move(name: str) -> None:
+    """Generic over rules.Game: any game in the registry (slow ones too) works unchanged."""
+    game = random_position(small_game(name), random.Random(1), 4)
+    assert not game.is_over
+    result = search(game, Budget(playouts=4, seconds=20.0), seed=1)
+    assert result.move in game.legal_moves()
+
+
 def test_finished_game_is_refused() -> None:
     game = parse_record("minefield 5: c1 a1 c2 a2 c3 a3 c4 e1 c5")
     assert game.is_over
