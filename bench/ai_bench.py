@@ -93,6 +93,31 @@ def _opponent_move(game: Game, opponent: str, rng: random.Random, budget: Budget
     return search(game, budget, seed=seed, config=PLAIN_UCT).move
 
 
+def speed(game_name: str, size: int, seconds: float) -> tuple[float, float]:
+    """(random playouts/s through the engine alone, search playouts/s from a mid-opening
+    position including the root tactics)."""
+    rng = random.Random(0)
+    started = time.perf_counter()
+    count = 0
+    while time.perf_counter() - started < seconds:
+        game = new_game(game_name, size)
+        while not game.is_over:
+            points = game.legal_points()
+            if points:
+                game.play_index(points[rng.randrange(len(points))])
+            else:
+                moves = game.legal_moves()
+                game.play(moves[rng.randrange(len(moves))])
+        count += 1
+    raw = count / (time.perf_counter() - started)
+    game = new_game(game_name, size)
+    for _ in range(4):
+        moves = game.legal_moves()
+        game.play(moves[rng.randrange(len(moves))])
+    result = search(game, Budget(seconds=seconds), seed=0)
+    return raw, result.playouts_per_second
+
+
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """95% confidence interval for a win rate."""
     if n == 0:
@@ -114,6 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
     parser.add_argument("--quiet", action="store_true", help="no per-game lines")
+    parser.add_argument(
+        "--speed-seconds", type=float, default=3.0, help="seconds per speed measurement (0: none)"
+    )
     args = parser.parse_args(argv)
     if args.seconds is None and args.playouts is None:
         args.seconds = 1.0
@@ -135,6 +163,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: not available in rules/ yet, skipped")
             continue
         size = args.size or BENCH_SIZE.get(name, 7)
+        if args.speed_seconds > 0:
+            raw, searched = speed(name, size, args.speed_seconds)
+            print(
+                f"{name} {size}x{size} speed: {raw:.0f} random playouts/s (engine only), "
+                f"{searched:.0f} search playouts/s (tree + root tactics)",
+                flush=True,
+            )
+        if args.games <= 0:
+            continue
         started = time.perf_counter()
         jobs = [(name, size, i, args.opponent, budget, args.seed) for i in range(args.games)]
         results: Iterator[GameResult]
