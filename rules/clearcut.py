@@ -48,17 +48,12 @@ class Clearcut(Game):
 
     def crosscuts(self, point: int, player: int) -> list[tuple[int, int]]:
         """The enemy checker pairs of every crosscut a placement on ``point`` would form."""
-        g = self.grid
         own, opp = self._stones[player], self._stones[1 - player]
-        col, row = g.coords(point)
-        pairs = []
-        for dx, dy in DIAGONAL:
-            if not g.on_board(col + dx, row + dy):
-                continue
-            q, r, s = g.index(col + dx, row + dy), g.index(col + dx, row), g.index(col, row + dy)
-            if own >> q & 1 and opp >> r & 1 and opp >> s & 1:
-                pairs.append((r, s))
-        return pairs
+        return [
+            (r, s)
+            for q, r, s in self.grid.squares[point]
+            if own >> q & 1 and opp >> r & 1 and opp >> s & 1
+        ]
 
     def group_sizes(self, point: int, player: int) -> tuple[int, list[tuple[int, int, int, int]]]:
         """(new group size, [(r, size_r, s, size_s) per crosscut]) for a placement."""

@@ -61,6 +61,15 @@ class Grid:
         self.ring = tuple(self._neighbours(i, RING) for i in range(self.area))
         self.orth_bits = tuple(sum(1 << j for j in nb) for nb in self.orth)
         self.ring_bits = tuple(sum(1 << j for j in nb) for nb in self.ring)
+        # The 2x2 squares around each point, as (diagonal, horizontal, vertical) neighbours.
+        self.squares = tuple(
+            tuple(
+                (i + dx + dy * n, i + dx, i + dy * n)
+                for dx, dy in DIAGONAL
+                if 0 <= i % n + dx < n and 0 <= i // n + dy < n
+            )
+            for i in range(self.area)
+        )
         # Off-board sides per point, for Clear Path's "surrounded" count.
         self.off_board_sides = tuple(4 - len(nb) for nb in self.orth)
 
