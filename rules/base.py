@@ -336,7 +336,8 @@ class Game(ABC):
 
     def __repr__(self) -> str:
         if self._set_up:
-            return f"<{type(self).__name__} {self.size}x{self.size}, set up, {self.to_move} to move>"
+            size = f"{self.size}x{self.size}"
+            return f"<{type(self).__name__} {size}, set up, {self.to_move} to move>"
         return f"<{type(self).__name__} {self.record()!r}>"
 
     def __iter__(self) -> Iterator[MoveRecord]:

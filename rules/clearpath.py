@@ -89,9 +89,17 @@ class ClearPath(Game):
     def _legal_mask(self, player: int) -> int:
         wins, finals, chained = self._classify(player)
         legal = wins | finals
-        for p in iter_bits(chained):
-            if self._can_finish_after(p, player):
-                legal |= 1 << p
+        if chained:
+            # Fast exact case: a chain stone that joins neither edge's 8-connected reach leaves
+            # the ODIP picture unchanged, and only makes its own orthogonal neighbours more
+            # surrounded, so any other safe final placement still ends the turn.
+            odip = self._odip[player]
+            touching = odip.frontier_a() | odip.frontier_b()
+            orth = self.grid.orth_bits
+            for p in iter_bits(chained):
+                quick = not touching >> p & 1 and finals & ~(1 << p | orth[p])
+                if quick or self._can_finish_after(p, player):
+                    legal |= 1 << p
         return legal
 
     def _can_finish_after(self, point: int, player: int) -> bool:
