@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from . import clearcut, clearpath, crosscut, minefield
+from . import clearcut, clearpath, crosscut, minefield, nakeddiagonal
 from .base import Game, MoveRecord
 from .errors import (
     GameOver,
@@ -42,6 +42,7 @@ __all__ = [
     "game_class",
     "game_names",
     "minefield",
+    "nakeddiagonal",
     "new_game",
     "parse_point",
     "parse_record",

@@ -1,0 +1,475 @@
+"""Exact "naked diagonal-equivalent" (NDE) area check for Naked Diagonal.
+
+An empty area is NDE when no order and colouring of its points fills it without some placement
+forming a naked diagonal.  Deciding that is a search problem, so this module layers cheap
+tests in front of a complete one and never guesses:
+
+* The placement rule, seen per 2x2 block: placing colour X on p forms a naked diagonal exactly
+  when some block holding p contains exactly one X stone and it is diagonally opposite p.
+* **Sufficient test**: replaying (and repairing) a known witness, usually the witness of the area
+  this one was cut from, then a plain greedy fill.  Success yields a witness, so a "fillable"
+  verdict is always backed by an explicit fill.
+* **Necessary test**: the least fixpoint of (point, colour) pairs that could ever be placed,
+  given the stones present.  A point with no reachable colour proves the area unfillable; this
+  catches pockets whose points wait on each other.
+* **Decomposition**: empty points in parts that are not even diagonally adjacent share no 2x2
+  block, so such parts are solved independently.
+* **Complete search** over placements with memoisation keyed by (part, stones around it), a
+  dominance rule ("safe moves" that can be made first without loss of generality) and the
+  fixpoint as a pruning test at every node.
+
+Verdicts are memoised across calls by (area, colours of the surrounding ring), which is all the
+answer depends on, so consecutive positions of one game reuse most of their work.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from functools import cache
+
+from .geometry import DIAGONAL, Grid, bits_list, grid
+
+Move = tuple[int, int]  # (point index, colour: 0 = first player, 1 = second)
+Witness = tuple[Move, ...]
+CacheKey = tuple[int, int, int]
+
+_MISSING = object()
+CACHE_LIMIT = 400_000
+RANDOM_TRIES = 24
+RANDOM_TRIES_INNER = 2
+GROW_BIAS = 0.8
+SINGLE_COLOUR_LIMIT = 14
+
+
+def _shift(mask: int, off: int, valid: int) -> int:
+    """Bit p of the result is bit p + off of ``mask`` (0 where p + step is off the board)."""
+    return (mask >> off if off >= 0 else mask << -off) & valid
+
+
+class AreaSolver:
+    """Decides whether areas of one board size can be filled; shared by every game of a size."""
+
+    def __init__(self, size: int) -> None:
+        g: Grid = grid(size)
+        self.grid = g
+        self.size = size
+        self.full = g.full
+        n = size
+
+        def step(dx: int, dy: int) -> tuple[int, int]:
+            return dx + dy * n, g.shift(g.full, dx, dy)
+
+        # Orthogonal steps E, W, N, S, then each diagonal as (diag, horizontal, vertical).
+        self.orth = (step(1, 0), step(-1, 0), step(0, 1), step(0, -1))
+        orth_index = {(1, 0): 0, (-1, 0): 1, (0, 1): 2, (0, -1): 3}
+        self.diags: tuple[tuple[int, int, int, int], ...] = tuple(
+            (*step(dx, dy), orth_index[(dx, 0)], orth_index[(0, dy)]) for dx, dy in DIAGONAL
+        )
+        # Per point: (diagonal neighbour bit, its two common orthogonal neighbours) on the board.
+        checks: list[tuple[tuple[int, int], ...]] = []
+        for i in range(g.area):
+            c, r = g.coords(i)
+            pairs = []
+            for dx, dy in DIAGONAL:
+                if g.on_board(c + dx, r + dy):
+                    d = 1 << g.index(c + dx, r + dy)
+                    prot = (1 << g.index(c + dx, r)) | (1 << g.index(c, r + dy))
+                    pairs.append((d, prot))
+            checks.append(tuple(pairs))
+        self.checks = tuple(checks)
+        self.cache: dict[CacheKey, Witness | None] = {}
+        self.stats = {"hits": 0, "hint": 0, "greedy": 0, "search": 0, "nodes": 0}
+
+    # ----- single placements ----------------------------------------------------------------
+    def forms_naked(self, point: int, own: int) -> bool:
+        """Would a stone on ``point`` form a naked diagonal with the stones ``own``?"""
+        for d, prot in self.checks[point]:  # noqa: SIM110 (a plain loop is faster here)
+            if own & d and not own & prot:
+                return True
+        return False
+
+    def naked_mask(self, own: int) -> int:
+        """Every point where a stone of the colour ``own`` would form a naked diagonal."""
+        o = [_shift(own, off, valid) for off, valid in self.orth]
+        out = 0
+        for off, valid, h, v in self.diags:
+            d = _shift(own, off, valid)
+            if d:
+                out |= d & ~o[h] & ~o[v]
+        return out & self.full
+
+    # ----- area helpers -----------------------------------------------------------------------
+    def dilate8(self, m: int) -> int:
+        (e, ev), (w, wv), (nn, nv), (s, sv) = self.orth
+        h = m | _shift(m, e, ev) | _shift(m, w, wv)
+        return h | _shift(h, nn, nv) | _shift(h, s, sv)
+
+    def dilate4(self, m: int) -> int:
+        out = m
+        for off, valid in self.orth:
+            out |= _shift(m, off, valid)
+        return out
+
+    def flood(self, seed: int, within: int, diagonal: bool) -> int:
+        grow = self.dilate8 if diagonal else self.dilate4
+        region = seed
+        while True:
+            nxt = grow(region) & within
+            if nxt == region:
+                return region
+            region = nxt
+
+    def components(self, cells: int, diagonal: bool) -> list[int]:
+        """Connected parts of ``cells`` (8-connected when ``diagonal``)."""
+        parts: list[int] = []
+        while cells:
+            seed = cells & -cells
+            part = self.flood(seed, cells, diagonal)
+            parts.append(part)
+            cells &= ~part
+        return parts
+
+    def key(self, area: int, red: int, blue: int) -> CacheKey:
+        ring = self.dilate8(area) & ~area
+        return (area, red & ring, blue & ring)
+
+    # ----- public entry -----------------------------------------------------------------------
+    def solve(self, area: int, red: int, blue: int, hint: Iterable[Move] = ()) -> Witness | None:
+        """A witness filling ``area`` given the stones ``red``/``blue``, or None if it is NDE.
+
+        Empty points outside ``area`` stay empty throughout (stones there could never help).
+        ``hint`` is an earlier witness worth repairing first (e.g. the enclosing area's).
+        """
+        key = self.key(area, red, blue)
+        got = self.cache.get(key, _MISSING)
+        if got is not _MISSING:
+            self.stats["hits"] += 1
+            return got  # type: ignore[return-value]
+        result = self._repair(area, red, blue, hint)
+        if result is not None:
+            self.stats["hint"] += 1
+        else:
+            result = self._solve_set(area, red, blue)
+        self._store(key, result)
+        return result
+
+    def witness_of(self, area: int, red: int, blue: int) -> Witness | None:
+        """The cached witness for an area, if this exact question was answered before."""
+        got = self.cache.get(self.key(area, red, blue), _MISSING)
+        return None if got is _MISSING else got  # type: ignore[return-value]
+
+    def _store(self, key: CacheKey, result: Witness | None) -> None:
+        if len(self.cache) >= CACHE_LIMIT:
+            self.cache.clear()
+        self.cache[key] = result
+
+    # ----- sufficient tests -----------------------------------------------------------------
+    def _repair(self, area: int, red: int, blue: int, hint: Iterable[Move]) -> Witness | None:
+        """Replay a hint's order and colours, switching colour or postponing where it fails."""
+        order: list[Move] = [(p, c) for p, c in hint if area >> p & 1]
+        seen = 0
+        for p, _ in order:
+            seen |= 1 << p
+        if seen != area:
+            if not order:
+                return None
+            order.extend((p, 0) for p in bits_list(area & ~seen))
+        stones = [red, blue]
+        out: list[Move] = []
+        forms = self.forms_naked
+        pending = order
+        while pending:
+            deferred: list[Move] = []
+            for p, c in pending:
+                if not forms(p, stones[c]):
+                    stones[c] |= 1 << p
+                    out.append((p, c))
+                elif not forms(p, stones[1 - c]):
+                    stones[1 - c] |= 1 << p
+                    out.append((p, 1 - c))
+                else:
+                    deferred.append((p, c))
+            if len(deferred) == len(pending):
+                return None
+            pending = deferred
+        return tuple(out)
+
+    def _greedy(self, area: int, red: int, blue: int) -> Witness | None:
+        """Grow colours along like-coloured neighbours, most constrained points first."""
+        stones = [red, blue]
+        left = area
+        out: list[Move] = []
+        while left:
+            legal = [left & ~self.naked_mask(stones[0]), left & ~self.naked_mask(stones[1])]
+            if not legal[0] | legal[1]:
+                return None
+            only = (legal[0] ^ legal[1]) & left
+            best: Move | None = None
+            for c in (0, 1):
+                grow = legal[c] & self.dilate4(stones[c])
+                pick = grow & only or grow or (legal[c] & only)
+                if pick:
+                    best = ((pick & -pick).bit_length() - 1, c)
+                    break
+            if best is None:
+                c = 0 if legal[0] else 1
+                best = ((legal[c] & -legal[c]).bit_length() - 1, c)
+            p, c = best
+            stones[c] |= 1 << p
+            left &= ~(1 << p)
+            out.append(best)
+        return tuple(out)
+
+    # ----- necessary test -----------------------------------------------------------------------
+    def reachable(self, area: int, own: int) -> int:
+        """Points of ``area`` where a stone of colour ``own`` could ever be placed.
+
+        Least fixpoint: a point can take the colour if every like-coloured diagonal neighbour
+        already on the board has a common neighbour that holds, or could first receive, that
+        colour.  Sound: every placement in any real fill is in the result (by induction on time).
+        """
+        diag_hits = []
+        for off, valid, h, v in self.diags:
+            d = _shift(own, off, valid) & area
+            if d:
+                diag_hits.append((d, h, v))
+        if not diag_hits:
+            return area
+        reach = 0
+        orth = self.orth
+        while True:
+            present = own | reach
+            o = [_shift(present, off, valid) for off, valid in orth]
+            blocked = 0
+            for d, h, v in diag_hits:
+                blocked |= d & ~o[h] & ~o[v]
+            nxt = area & ~blocked
+            if nxt == reach:
+                return reach
+            reach = nxt
+
+    def refuted(self, area: int, red: int, blue: int) -> tuple[int, int] | None:
+        """Run the necessary tests; None proves ``area`` unfillable, else the reachable sets.
+
+        Besides the reachability fixpoint: points that can only ever take colour X must all
+        receive X, so that single-colour fill of them (other points of the area standing in as
+        possible protectors, never as blockers) must exist.  That relaxation is sound and finds
+        pockets whose forced points wait on each other in a cycle.
+        """
+        reach = (self.reachable(area, red), self.reachable(area, blue))
+        if area & ~(reach[0] | reach[1]):
+            return None
+        stones = (red, blue)
+        for c in (0, 1):
+            forced = area & ~reach[1 - c]
+            if not forced:
+                continue
+            helpers = area & reach[c] & ~forced
+            for part in self.components(forced, diagonal=True):
+                if part.bit_count() <= SINGLE_COLOUR_LIMIT and not self._single_colour(
+                    part, stones[c], helpers
+                ):
+                    return None
+        return reach
+
+    def _single_colour(self, cells: int, own: int, helpers: int) -> bool:
+        """Can ``cells`` all receive one colour (stones ``own``), helpers protecting at will?"""
+        checks = self.checks
+        dead: set[int] = set()
+
+        def go(placed: int, left: int) -> bool:
+            if not left:
+                return True
+            if placed in dead:
+                return False
+            stones = own | placed
+            guards = stones | helpers
+            rest = left
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                p = low.bit_length() - 1
+                for d, prot in checks[p]:
+                    if stones & d and not guards & prot:
+                        break
+                else:
+                    if go(placed | low, left ^ low):
+                        return True
+            dead.add(placed)
+            return False
+
+        return go(0, cells)
+
+    # ----- complete search ----------------------------------------------------------------------
+    def _solve_set(self, cells: int, red: int, blue: int, depth: int = 0) -> Witness | None:
+        out: list[Move] = []
+        for part in self.components(cells, diagonal=True):
+            got = self._solve_part(part, red, blue, depth)
+            if got is None:
+                return None
+            out.extend(got)
+        return tuple(out)
+
+    def _heuristic_fill(self, part: int, red: int, blue: int, top: bool) -> Witness | None:
+        """Cheap sufficient tests: a deterministic greedy, then a few randomised ones."""
+        if self.refuted(part, red, blue) is None:
+            return None
+        result = self._greedy(part, red, blue)
+        tries = RANDOM_TRIES if top else RANDOM_TRIES_INNER
+        rng = random.Random(part ^ red ^ (blue << 1))
+        while result is None and tries:
+            tries -= 1
+            result = self._random_greedy(part, red, blue, rng)
+        if result is not None:
+            self.stats["greedy"] += 1
+        return result
+
+    def _random_greedy(self, area: int, red: int, blue: int, rng: random.Random) -> Witness | None:
+        """Greedy growth with random choices: different tries explore different fills."""
+        stones = [red, blue]
+        left = area
+        out: list[Move] = []
+        while left:
+            legal = [left & ~self.naked_mask(stones[0]), left & ~self.naked_mask(stones[1])]
+            if not legal[0] | legal[1]:
+                return None
+            grow = [legal[0] & self.dilate4(stones[0]), legal[1] & self.dilate4(stones[1])]
+            pool = grow if (grow[0] | grow[1]) and rng.random() < GROW_BIAS else legal
+            options = [(p, 0) for p in bits_list(pool[0])] + [(p, 1) for p in bits_list(pool[1])]
+            p, c = options[rng.randrange(len(options))]
+            stones[c] |= 1 << p
+            left &= ~(1 << p)
+            out.append((p, c))
+        return tuple(out)
+
+    def _solve_part(self, part: int, red: int, blue: int, depth: int = 0) -> Witness | None:
+        key = self.key(part, red, blue)
+        got = self.cache.get(key, _MISSING)
+        if got is not _MISSING:
+            return got  # type: ignore[return-value]
+        if part & (part - 1) == 0:
+            p = part.bit_length() - 1
+            if not self.forms_naked(p, red):
+                result: Witness | None = ((p, 0),)
+            elif not self.forms_naked(p, blue):
+                result = ((p, 1),)
+            else:
+                result = None
+        else:
+            result = self._heuristic_fill(part, red, blue, top=depth == 0)
+            if result is None:
+                self.stats["search"] += 1
+                result = self._search(part, red, blue, depth)
+        self._store(key, result)
+        return result
+
+    def _search(self, part: int, red: int, blue: int, depth: int) -> Witness | None:
+        """Complete search on one 8-connected part (its cache entry is written by the caller)."""
+        self.stats["nodes"] += 1
+        stones = [red, blue]
+        forced: list[Move] = []
+        while True:
+            got = self.refuted(part, stones[0], stones[1])
+            if got is None:
+                return None
+            reach = got
+            move = self._safe_move(part, stones, reach)
+            if move is None:
+                break
+            p, c = move
+            stones[c] |= 1 << p
+            part &= ~(1 << p)
+            forced.append(move)
+            if not part:
+                return tuple(forced)
+        if forced:
+            rest = self._solve_set(part, stones[0], stones[1], depth + 1)
+            return None if rest is None else tuple(forced) + rest
+        for p, c in self._ordered_moves(part, stones, reach):
+            st = [stones[0], stones[1]]
+            st[c] |= 1 << p
+            rest = self._solve_set(part & ~(1 << p), st[0], st[1], depth + 1)
+            if rest is not None:
+                return ((p, c), *rest)
+        return None
+
+    def _safe_move(self, part: int, stones: list[int], reach: tuple[int, int]) -> Move | None:
+        """A placement that some fill (if any exists) can make first: no branching needed.
+
+        Placing X on p first is harmless to every fill of the part when, in each 2x2 block
+        holding p with diagonal point q and other points r1, r2:
+          (i) the block already holds X, or q can never receive X (so p cannot newly strand q);
+          (ii) p can never be Y, or p is not needed as a Y protector of r1/r2: q holds Y, one of
+               r1, r2 can never be Y, or neither r1 nor r2 is still to be placed.
+        Then moving p to the front (and colouring it X) keeps every later placement legal.
+        """
+        for c in (0, 1):
+            own, other = stones[c], stones[1 - c]
+            legal = part & reach[c] & ~self.naked_mask(own)
+            if not legal:
+                continue
+            fut_own = part & reach[c]
+            can_other = other | (part & reach[1 - c])
+            never_other = part & ~reach[1 - c]
+            ok = legal
+            o_own = [_shift(own, off, valid) for off, valid in self.orth]
+            o_can = [_shift(can_other, off, valid) for off, valid in self.orth]
+            o_part = [_shift(part, off, valid) for off, valid in self.orth]
+            for off, valid, h, v in self.diags:
+                cond_i = (
+                    _shift(own, off, valid) | o_own[h] | o_own[v] | ~_shift(fut_own, off, valid)
+                )
+                cond_ii = (
+                    _shift(other, off, valid)
+                    | ~o_can[h]
+                    | ~o_can[v]
+                    | (~o_part[h] & ~o_part[v])
+                    | never_other
+                )
+                ok &= ~valid | (cond_i & cond_ii)
+                if not ok:
+                    break
+            if ok:
+                return ((ok & -ok).bit_length() - 1, c)
+        return None
+
+    def _ordered_moves(self, part: int, stones: list[int], reach: tuple[int, int]) -> list[Move]:
+        """Every legal placement, likeliest to succeed first (order affects speed only)."""
+        scored: list[tuple[int, int, int]] = []
+        for c in (0, 1):
+            own = stones[c]
+            legal = part & ~self.naked_mask(own)
+            grow = self.dilate4(own)
+            only = legal & ~reach[1 - c]
+            for p in bits_list(legal):
+                bit = 1 << p
+                score = 0
+                if only & bit:
+                    score += 4
+                if grow & bit:
+                    score += 2
+                scored.append((-score, p, c))
+        scored.sort()
+        return [(p, c) for _, p, c in scored]
+
+
+@cache
+def area_solver(size: int) -> AreaSolver:
+    return AreaSolver(size)
+
+
+def check_witness(size: int, area: int, red: int, blue: int, witness: Iterable[Move]) -> bool:
+    """Replay a witness from scratch: it must fill exactly ``area`` without a naked diagonal."""
+    solver = area_solver(size)
+    stones = [red, blue]
+    filled = 0
+    for p, c in witness:
+        bit = 1 << p
+        if not area & bit or filled & bit or (red | blue) & bit:
+            return False
+        if solver.forms_naked(p, stones[c]):
+            return False
+        stones[c] |= bit
+        filled |= bit
+    return filled == area
