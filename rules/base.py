@@ -291,7 +291,7 @@ class Game(ABC):
             raise IndexError("no move to undo")
         record = self._history.pop()
         (
-            self._stones,
+            stones,
             self._turn,
             self._over,
             self._winner,
@@ -299,6 +299,7 @@ class Game(ABC):
             self._legal,
             extra,
         ) = self._undo.pop()
+        self._stones = list(stones)  # snapshots are shared with copies: never alias them
         self._restore_extra(extra)
         return record
 
@@ -378,7 +379,7 @@ class Game(ABC):
     def _save(self) -> None:
         self._undo.append(
             (
-                list(self._stones),
+                tuple(self._stones),
                 self._turn,
                 self._over,
                 self._winner,

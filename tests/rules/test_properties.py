@@ -129,3 +129,18 @@ def test_to_move_always_names_a_player_who_can_move(name: str, seed: int) -> Non
             assert g.to_move is None and g.legal_moves() == []
         else:
             assert g.to_move in g.players and g.legal_moves()
+
+
+def test_a_copy_and_its_original_never_share_state_after_pops() -> None:
+    for name in FOUR_GAMES:
+        game = new_game(name, 6)
+        rnd = random.Random(name)
+        for _ in random_playout(game, rnd, max_plies=12):
+            pass
+        clone = game.copy()
+        game.pop()
+        clone.pop()
+        key = clone.state_key()
+        move = game.legal_moves()[0]
+        game.play(move)
+        assert clone.state_key() == key, name
