@@ -201,7 +201,7 @@ def _piece(pen: Pen, look: Look, at: Point, r: float, colours: PieceColours, cel
         pen.circle(at, r * 0.86, colours.fill)
     elif look.shape == "checker":
         pen.circle(at, r, colours.fill, colours.outline, outline)
-        pen.circle(at, r * 0.58, None, colours.shade, max(1.5, cell / 30))
+        pen.ring(at, r * 0.58, colours.shade, max(1.5, cell / 30))
     else:
         pen.circle(at, r, colours.fill, colours.outline, outline)
 
@@ -250,4 +250,4 @@ def _marks(pen: Pen, lay: Layout, palette: Palette, game: Game, notes: Annotatio
         pen.text(lay.centre_of(i), str(number), size, mark_colour(i))
     if notes.last is not None and not notes.chain:
         # In a chain the highest number already marks the last placement.
-        pen.circle(lay.centre_of(notes.last), r * MARK_RING, None, mark_colour(notes.last), ring)
+        pen.ring(lay.centre_of(notes.last), r * MARK_RING, mark_colour(notes.last), ring)

@@ -67,12 +67,11 @@ def describe_last_turn(game: Game) -> str:
         if len(points) > 1:
             parts.append(f"{who} played a chain: {' → '.join(points)}")
         elif points:
-            parts.append(f"{who} played {points[0]}")
+            gone = "" if records[-1].stays else " (perimeter: removed)"
+            parts.append(f"{who} played {points[0]}{gone}")
     last = records[-1]
     if last.flipped:
         parts.append(f"flipped {' '.join(last.flipped)}")
-    if not last.stays:
-        parts.append(f"the disc on {last.point} left the perimeter")
     if last.removed:
         parts.append(f"removed {' '.join(last.removed)}")
     if last.skipped is not None:
@@ -119,6 +118,6 @@ def alt_text(game: Game, names: Mapping[str, str] | None = None) -> str:
     else:
         mover = game.to_move or game.players[0]
         now = f"Turn {game.turn_number}, {who(mover)} to move."
-    last = describe_last_turn(game).replace(SEP, "; ")
+    last = describe_last_turn(game).replace(SEP, "; ") if game.history else "none yet"
     word = str(getattr(game, "stone_word", "stone"))
     return f"{head} {now} Last move: {last}. {_count_words(game, word)}."

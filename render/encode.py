@@ -20,6 +20,7 @@ PNG_COMPRESS_LEVEL = 6
 BLEND_STEPS = (0.5, 0.25, 0.75)
 # Index 255 stays free: GIF replays use it as the see-through colour.
 MAX_COLOURS = 255
+NEAR = 8
 
 
 def _mix(a: RGB, b: RGB, t: float) -> RGB:
@@ -32,16 +33,21 @@ def _mix(a: RGB, b: RGB, t: float) -> RGB:
 
 def colour_table(palette: Palette) -> list[RGB]:
     """The base colours first (exact), then blends between every pair, up to 255 entries."""
-    table = palette.base_colours()
-    seen = set(table)
-    pairs = list(combinations(table[:], 2))
+    base = palette.base_colours()
+    table = list(base)
+    pairs = list(combinations(base, 2))
     for t in BLEND_STEPS:
         for a, b in pairs:
             c = _mix(a, b, t)
-            if c not in seen and len(table) < MAX_COLOURS:
+            if len(table) < MAX_COLOURS and all(_far(c, other) for other in table):
                 table.append(c)
-                seen.add(c)
     return table
+
+
+def _far(a: RGB, b: RGB) -> bool:
+    """Pillow's palette lookup caches by coarse colour cells; a blend sharing a cell with a
+    theme colour could capture it, so blends keep clear of every entry already present."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]), abs(a[2] - b[2])) > NEAR
 
 
 @cache

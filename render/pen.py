@@ -64,11 +64,17 @@ class Pen:
         box = self._box(centre, radius)
         self.draw.ellipse(box, fill=fill, outline=outline, width=self._w(width) if outline else 0)
 
+    def ring(self, centre: Point, radius: float, colour: RGB, width: float) -> None:
+        """A circle's stroke centred on ``radius`` (Pillow strokes inward from the box)."""
+        box = self._box(centre, radius + width / 2)
+        self.draw.ellipse(box, outline=colour, width=self._w(width))
+
     def arc(
         self, centre: Point, radius: float, start: float, end: float, colour: RGB, width: float
     ) -> None:
-        """A circular arc; angles in degrees, clockwise from three o'clock."""
-        self.draw.arc(self._box(centre, radius), start, end, fill=colour, width=self._w(width))
+        """An arc stroke centred on ``radius``; degrees, clockwise from three o'clock."""
+        box = self._box(centre, radius + width / 2)
+        self.draw.arc(box, start, end, fill=colour, width=self._w(width))
 
     def _box(self, centre: Point, radius: float) -> tuple[int, int, int, int]:
         x, y = centre

@@ -1,0 +1,98 @@
+"""The words on the image and in the alt text: whose turn, the last move, counts, events."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import render
+from render.caption import caption_for, clean_name, describe_last_turn
+from render.fonts import bold, fit_text, text_width
+from rules import new_game
+
+Games = Callable[..., Any]
+
+
+def test_alt_text_of_a_new_game() -> None:
+    text = render.alt_text(new_game("clearpath", 9))
+    assert text.startswith("Clear Path, 9×9 board. Turn 1, Red to move.")
+    assert "Last move: none yet." in text
+    assert "Red has 0 stones, Blue has 0 stones." in text
+
+
+def test_alt_text_names_whose_turn_the_last_move_and_counts() -> None:
+    game = new_game("minefield", 9)
+    for move in ("e5", "d4", "c3"):
+        game.play(move)
+    text = render.alt_text(game, {"black": "Alice", "white": "Bob"})
+    assert "Turn 4, White (Bob) to move." in text
+    assert "Last move: Black played c3." in text
+    assert "Black has 2 stones, White has 1 stone." in text
+    assert len(text) < 300
+
+
+def test_alt_text_uses_each_games_piece_word(random_game: Games) -> None:
+    assert "discs" in render.alt_text(random_game("crosscut", 8, 6, 1))
+    assert "checkers" in render.alt_text(random_game("clearcut", 9, 6, 1))
+
+
+def test_winner_and_path_are_announced(random_game: Games) -> None:
+    game = random_game("clearpath", 9, 400, 1)
+    assert game.winner is not None
+    winner = game.winner.capitalize()
+    assert f"{winner} won." in render.alt_text(game)
+    cap = caption_for(game)
+    assert cap.title.endswith(f"{winner} wins")
+    assert [c.winner for c in cap.players] == [c == game.winner for c in game.players]
+    assert not any(c.to_move for c in cap.players)
+
+
+def test_a_skip_is_stated(turn_finder: Games) -> None:
+    game = turn_finder("minefield", lambda g, turn: turn[-1].skipped is not None)
+    skipped = game.last_move.skipped.capitalize()
+    assert f"{skipped} is skipped" in describe_last_turn(game)
+    assert f"{skipped} is skipped" in render.alt_text(game)
+
+
+def test_a_swap_is_stated() -> None:
+    game = new_game("clearpath", 9)
+    game.play("e5")
+    assert "swap" in game.legal_moves()
+    game.play("swap")
+    assert "swapped" in describe_last_turn(game)
+    assert "swapped" in render.alt_text(game)
+
+
+def test_crosscut_flips_and_removals_are_stated(turn_finder: Games) -> None:
+    game = turn_finder("crosscut", lambda g, t: bool(t[-1].flipped) and not t[-1].stays)
+    record = game.last_move
+    text = describe_last_turn(game)
+    assert f"played {record.point} (perimeter: removed)" in text
+    assert "flipped " + " ".join(record.flipped) in text
+
+
+def test_clear_path_chain_is_listed(turn_finder: Games) -> None:
+    game = turn_finder("clearpath", lambda g, turn: len(turn) >= 2)
+    points = [r.point for r in game.last_turn()]
+    assert " → ".join(points) in describe_last_turn(game)
+
+
+def test_caption_marks_the_player_to_move_and_shows_names() -> None:
+    game = new_game("crosscut", 8)
+    game.play("d4")
+    cap = caption_for(game, {"red": "Zoë", "blue": "Bob\n\tthe\x00 builder"})
+    assert cap.title == "Crosscut 8×8 · Turn 2 · Blue to move"
+    assert [c.to_move for c in cap.players] == [False, True]
+    assert [c.label for c in cap.players] == ["Red: Zoë", "Blue: Bob the builder"]
+
+
+def test_clean_name_removes_control_characters() -> None:
+    assert clean_name("  a\nb\x07  c ") == "a b c"
+
+
+def test_long_text_is_ellipsised_to_fit() -> None:
+    font = bold(20)
+    text = "a really very long display name " * 4
+    fitted = fit_text(font, text, 200)
+    assert fitted.endswith("…") and text_width(font, fitted) <= 200
+    assert fit_text(font, "short", 200) == "short"
