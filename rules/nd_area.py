@@ -32,14 +32,14 @@ from .geometry import DIAGONAL, Grid, bits_list, grid
 
 Move = tuple[int, int]  # (point index, colour: 0 = first player, 1 = second)
 Witness = tuple[Move, ...]
-CacheKey = tuple[int, int, int]
+CacheKey = tuple[int, int, int, int]
 
 _MISSING = object()
 CACHE_LIMIT = 400_000
 RANDOM_TRIES = 24
-RANDOM_TRIES_INNER = 2
 GROW_BIAS = 0.8
 SINGLE_COLOUR_LIMIT = 14
+WINDOW_LIMIT = 12
 
 
 def _shift(mask: int, off: int, valid: int) -> int:
@@ -82,16 +82,21 @@ class AreaSolver:
         self.stats = {"hits": 0, "hint": 0, "greedy": 0, "search": 0, "nodes": 0}
 
     # ----- single placements ----------------------------------------------------------------
-    def forms_naked(self, point: int, own: int) -> bool:
-        """Would a stone on ``point`` form a naked diagonal with the stones ``own``?"""
+    def forms_naked(self, point: int, own: int, wild: int = 0) -> bool:
+        """Would a stone on ``point`` form a naked diagonal with the stones ``own``?
+
+        ``wild`` points (used only by relaxations) protect every pair and block nothing.
+        """
+        guard = own | wild
         for d, prot in self.checks[point]:  # noqa: SIM110 (a plain loop is faster here)
-            if own & d and not own & prot:
+            if own & d and not guard & prot:
                 return True
         return False
 
-    def naked_mask(self, own: int) -> int:
+    def naked_mask(self, own: int, wild: int = 0) -> int:
         """Every point where a stone of the colour ``own`` would form a naked diagonal."""
-        o = [_shift(own, off, valid) for off, valid in self.orth]
+        guard = own | wild
+        o = [_shift(guard, off, valid) for off, valid in self.orth]
         out = 0
         for off, valid, h, v in self.diags:
             d = _shift(own, off, valid)
@@ -130,9 +135,9 @@ class AreaSolver:
             cells &= ~part
         return parts
 
-    def key(self, area: int, red: int, blue: int) -> CacheKey:
+    def key(self, area: int, red: int, blue: int, wild: int = 0) -> CacheKey:
         ring = self.dilate8(area) & ~area
-        return (area, red & ring, blue & ring)
+        return (area, red & ring, blue & ring, wild & ring)
 
     # ----- public entry -----------------------------------------------------------------------
     def solve(self, area: int, red: int, blue: int, hint: Iterable[Move] = ()) -> Witness | None:
@@ -150,14 +155,9 @@ class AreaSolver:
         if result is not None:
             self.stats["hint"] += 1
         else:
-            result = self._solve_set(area, red, blue)
+            result = self._solve_set(area, red, blue, 0, 0)
         self._store(key, result)
         return result
-
-    def witness_of(self, area: int, red: int, blue: int) -> Witness | None:
-        """The cached witness for an area, if this exact question was answered before."""
-        got = self.cache.get(self.key(area, red, blue), _MISSING)
-        return None if got is _MISSING else got  # type: ignore[return-value]
 
     def _store(self, key: CacheKey, result: Witness | None) -> None:
         if len(self.cache) >= CACHE_LIMIT:
@@ -168,13 +168,12 @@ class AreaSolver:
     def _repair(self, area: int, red: int, blue: int, hint: Iterable[Move]) -> Witness | None:
         """Replay a hint's order and colours, switching colour or postponing where it fails."""
         order: list[Move] = [(p, c) for p, c in hint if area >> p & 1]
+        if not order:
+            return None
         seen = 0
         for p, _ in order:
             seen |= 1 << p
-        if seen != area:
-            if not order:
-                return None
-            order.extend((p, 0) for p in bits_list(area & ~seen))
+        order.extend((p, 0) for p in bits_list(area & ~seen))
         stones = [red, blue]
         out: list[Move] = []
         forms = self.forms_naked
@@ -195,13 +194,16 @@ class AreaSolver:
             pending = deferred
         return tuple(out)
 
-    def _greedy(self, area: int, red: int, blue: int) -> Witness | None:
-        """Grow colours along like-coloured neighbours, most constrained points first."""
+    def _greedy(self, area: int, red: int, blue: int, wild: int) -> Witness | None:
+        """Grow colours along like-coloured neighbours, points with one colour left first."""
         stones = [red, blue]
         left = area
         out: list[Move] = []
         while left:
-            legal = [left & ~self.naked_mask(stones[0]), left & ~self.naked_mask(stones[1])]
+            legal = [
+                left & ~self.naked_mask(stones[0], wild),
+                left & ~self.naked_mask(stones[1], wild),
+            ]
             if not legal[0] | legal[1]:
                 return None
             only = (legal[0] ^ legal[1]) & left
@@ -221,8 +223,31 @@ class AreaSolver:
             out.append(best)
         return tuple(out)
 
-    # ----- necessary test -----------------------------------------------------------------------
-    def reachable(self, area: int, own: int) -> int:
+    def _random_greedy(
+        self, area: int, red: int, blue: int, wild: int, rng: random.Random
+    ) -> Witness | None:
+        """Greedy growth with random choices: different tries explore different fills."""
+        stones = [red, blue]
+        left = area
+        out: list[Move] = []
+        while left:
+            legal = [
+                left & ~self.naked_mask(stones[0], wild),
+                left & ~self.naked_mask(stones[1], wild),
+            ]
+            if not legal[0] | legal[1]:
+                return None
+            grow = [legal[0] & self.dilate4(stones[0]), legal[1] & self.dilate4(stones[1])]
+            pool = grow if (grow[0] | grow[1]) and rng.random() < GROW_BIAS else legal
+            options = [(p, 0) for p in bits_list(pool[0])] + [(p, 1) for p in bits_list(pool[1])]
+            p, c = options[rng.randrange(len(options))]
+            stones[c] |= 1 << p
+            left &= ~(1 << p)
+            out.append((p, c))
+        return tuple(out)
+
+    # ----- necessary tests ----------------------------------------------------------------------
+    def reachable(self, area: int, own: int, wild: int = 0) -> int:
         """Points of ``area`` where a stone of colour ``own`` could ever be placed.
 
         Least fixpoint: a point can take the colour if every like-coloured diagonal neighbour
@@ -239,7 +264,7 @@ class AreaSolver:
         reach = 0
         orth = self.orth
         while True:
-            present = own | reach
+            present = own | reach | wild
             o = [_shift(present, off, valid) for off, valid in orth]
             blocked = 0
             for d, h, v in diag_hits:
@@ -249,15 +274,15 @@ class AreaSolver:
                 return reach
             reach = nxt
 
-    def refuted(self, area: int, red: int, blue: int) -> tuple[int, int] | None:
-        """Run the necessary tests; None proves ``area`` unfillable, else the reachable sets.
+    def refuted(self, area: int, red: int, blue: int, wild: int = 0) -> tuple[int, int] | None:
+        """Run the cheap necessary tests; None proves ``area`` unfillable, else reachable sets.
 
         Besides the reachability fixpoint: points that can only ever take colour X must all
-        receive X, so that single-colour fill of them (other points of the area standing in as
+        receive X, so a single-colour fill of them (other points of the area standing in as
         possible protectors, never as blockers) must exist.  That relaxation is sound and finds
         pockets whose forced points wait on each other in a cycle.
         """
-        reach = (self.reachable(area, red), self.reachable(area, blue))
+        reach = (self.reachable(area, red, wild), self.reachable(area, blue, wild))
         if area & ~(reach[0] | reach[1]):
             return None
         stones = (red, blue)
@@ -265,7 +290,7 @@ class AreaSolver:
             forced = area & ~reach[1 - c]
             if not forced:
                 continue
-            helpers = area & reach[c] & ~forced
+            helpers = (area & reach[c] & ~forced) | wild
             for part in self.components(forced, diagonal=True):
                 if part.bit_count() <= SINGLE_COLOUR_LIMIT and not self._single_colour(
                     part, stones[c], helpers
@@ -301,80 +326,83 @@ class AreaSolver:
 
         return go(0, cells)
 
+    def _window_refutes(self, area: int, red: int, blue: int) -> bool:
+        """Look for a small window of the area that cannot be filled even with help.
+
+        Points of the area outside the window become ``wild``: they protect any pair at any
+        time and never block.  Every real fill restricted to the window is a fill of that
+        relaxation, so an unfillable window proves the whole area unfillable.  Unfillable
+        areas seen in play almost always have such a local cause (the designer's "BAD"
+        formations), which is found here far faster than by searching the whole area.
+        """
+        stones = red | blue
+        seeds = area & self.dilate8(stones)
+        done: set[int] = set()
+        for p in bits_list(seeds):
+            window = self.dilate8(self.dilate8(1 << p)) & area
+            if window in done or window == area or window.bit_count() > WINDOW_LIMIT:
+                continue
+            done.add(window)
+            wild = area & ~window & self.dilate4(window)
+            if self._solve_set(window, red, blue, wild, 1) is None:
+                return True
+        return False
+
     # ----- complete search ----------------------------------------------------------------------
-    def _solve_set(self, cells: int, red: int, blue: int, depth: int = 0) -> Witness | None:
+    def _solve_set(self, cells: int, red: int, blue: int, wild: int, depth: int) -> Witness | None:
         out: list[Move] = []
         for part in self.components(cells, diagonal=True):
-            got = self._solve_part(part, red, blue, depth)
+            got = self._solve_part(part, red, blue, wild, depth)
             if got is None:
                 return None
             out.extend(got)
         return tuple(out)
 
-    def _heuristic_fill(self, part: int, red: int, blue: int, top: bool) -> Witness | None:
-        """Cheap sufficient tests: a deterministic greedy, then a few randomised ones."""
-        if self.refuted(part, red, blue) is None:
-            return None
-        result = self._greedy(part, red, blue)
-        tries = RANDOM_TRIES if top else RANDOM_TRIES_INNER
+    def _solve_part(self, part: int, red: int, blue: int, wild: int, depth: int) -> Witness | None:
+        key = self.key(part, red, blue, wild)
+        got = self.cache.get(key, _MISSING)
+        if got is not _MISSING:
+            return got  # type: ignore[return-value]
+        result: Witness | None = None
+        if part & (part - 1) == 0:
+            p = part.bit_length() - 1
+            if not self.forms_naked(p, red, wild):
+                result = ((p, 0),)
+            elif not self.forms_naked(p, blue, wild):
+                result = ((p, 1),)
+        elif self.refuted(part, red, blue, wild) is not None:
+            result = self._heuristic_fill(part, red, blue, wild, depth)
+            if result is None and not (depth == 0 and self._window_refutes(part, red, blue)):
+                self.stats["search"] += 1
+                result = self._search(part, red, blue, wild, depth)
+        self._store(key, result)
+        return result
+
+    def _heuristic_fill(
+        self, part: int, red: int, blue: int, wild: int, depth: int
+    ) -> Witness | None:
+        """Cheap sufficient tests: a deterministic greedy, then (near the top) randomised ones."""
+        result = self._greedy(part, red, blue, wild)
+        tries = RANDOM_TRIES if depth == 0 else 0
         rng = random.Random(part ^ red ^ (blue << 1))
         while result is None and tries:
             tries -= 1
-            result = self._random_greedy(part, red, blue, rng)
+            result = self._random_greedy(part, red, blue, wild, rng)
         if result is not None:
             self.stats["greedy"] += 1
         return result
 
-    def _random_greedy(self, area: int, red: int, blue: int, rng: random.Random) -> Witness | None:
-        """Greedy growth with random choices: different tries explore different fills."""
-        stones = [red, blue]
-        left = area
-        out: list[Move] = []
-        while left:
-            legal = [left & ~self.naked_mask(stones[0]), left & ~self.naked_mask(stones[1])]
-            if not legal[0] | legal[1]:
-                return None
-            grow = [legal[0] & self.dilate4(stones[0]), legal[1] & self.dilate4(stones[1])]
-            pool = grow if (grow[0] | grow[1]) and rng.random() < GROW_BIAS else legal
-            options = [(p, 0) for p in bits_list(pool[0])] + [(p, 1) for p in bits_list(pool[1])]
-            p, c = options[rng.randrange(len(options))]
-            stones[c] |= 1 << p
-            left &= ~(1 << p)
-            out.append((p, c))
-        return tuple(out)
-
-    def _solve_part(self, part: int, red: int, blue: int, depth: int = 0) -> Witness | None:
-        key = self.key(part, red, blue)
-        got = self.cache.get(key, _MISSING)
-        if got is not _MISSING:
-            return got  # type: ignore[return-value]
-        if part & (part - 1) == 0:
-            p = part.bit_length() - 1
-            if not self.forms_naked(p, red):
-                result: Witness | None = ((p, 0),)
-            elif not self.forms_naked(p, blue):
-                result = ((p, 1),)
-            else:
-                result = None
-        else:
-            result = self._heuristic_fill(part, red, blue, top=depth == 0)
-            if result is None:
-                self.stats["search"] += 1
-                result = self._search(part, red, blue, depth)
-        self._store(key, result)
-        return result
-
-    def _search(self, part: int, red: int, blue: int, depth: int) -> Witness | None:
+    def _search(self, part: int, red: int, blue: int, wild: int, depth: int) -> Witness | None:
         """Complete search on one 8-connected part (its cache entry is written by the caller)."""
         self.stats["nodes"] += 1
         stones = [red, blue]
         forced: list[Move] = []
         while True:
-            got = self.refuted(part, stones[0], stones[1])
+            got = self.refuted(part, stones[0], stones[1], wild)
             if got is None:
                 return None
             reach = got
-            move = self._safe_move(part, stones, reach)
+            move = self._safe_move(part, stones, reach, wild)
             if move is None:
                 break
             p, c = move
@@ -384,44 +412,54 @@ class AreaSolver:
             if not part:
                 return tuple(forced)
         if forced:
-            rest = self._solve_set(part, stones[0], stones[1], depth + 1)
+            rest = self._solve_set(part, stones[0], stones[1], wild, depth + 1)
             return None if rest is None else tuple(forced) + rest
-        for p, c in self._ordered_moves(part, stones, reach):
+        for p, c in self._ordered_moves(part, stones, reach, wild):
             st = [stones[0], stones[1]]
             st[c] |= 1 << p
-            rest = self._solve_set(part & ~(1 << p), st[0], st[1], depth + 1)
+            rest = self._solve_set(part & ~(1 << p), st[0], st[1], wild, depth + 1)
             if rest is not None:
                 return ((p, c), *rest)
         return None
 
-    def _safe_move(self, part: int, stones: list[int], reach: tuple[int, int]) -> Move | None:
+    def _safe_move(
+        self, part: int, stones: list[int], reach: tuple[int, int], wild: int
+    ) -> Move | None:
         """A placement that some fill (if any exists) can make first: no branching needed.
 
         Placing X on p first is harmless to every fill of the part when, in each 2x2 block
         holding p with diagonal point q and other points r1, r2:
-          (i) the block already holds X, or q can never receive X (so p cannot newly strand q);
-          (ii) p can never be Y, or p is not needed as a Y protector of r1/r2: q holds Y, one of
-               r1, r2 can never be Y, or neither r1 nor r2 is still to be placed.
+          (i) the block already holds X (or a wild point next to q), or q can never receive X,
+              so p cannot strand q;
+          (ii) p can never be Y, or p is not needed as a Y protector of r1/r2: q holds Y (or is
+               wild), one of r1, r2 can never be Y, or neither r1 nor r2 is still to be placed.
         Then moving p to the front (and colouring it X) keeps every later placement legal.
         """
+        sh = _shift
+        o_part = [sh(part, off, valid) for off, valid in self.orth]
+        o_wild = [sh(wild, off, valid) for off, valid in self.orth]
         for c in (0, 1):
             own, other = stones[c], stones[1 - c]
-            legal = part & reach[c] & ~self.naked_mask(own)
+            legal = part & reach[c] & ~self.naked_mask(own, wild)
             if not legal:
                 continue
             fut_own = part & reach[c]
             can_other = other | (part & reach[1 - c])
             never_other = part & ~reach[1 - c]
             ok = legal
-            o_own = [_shift(own, off, valid) for off, valid in self.orth]
-            o_can = [_shift(can_other, off, valid) for off, valid in self.orth]
-            o_part = [_shift(part, off, valid) for off, valid in self.orth]
+            o_own = [sh(own, off, valid) for off, valid in self.orth]
+            o_can = [sh(can_other, off, valid) for off, valid in self.orth]
             for off, valid, h, v in self.diags:
                 cond_i = (
-                    _shift(own, off, valid) | o_own[h] | o_own[v] | ~_shift(fut_own, off, valid)
+                    sh(own, off, valid)
+                    | o_own[h]
+                    | o_own[v]
+                    | o_wild[h]
+                    | o_wild[v]
+                    | ~sh(fut_own, off, valid)
                 )
                 cond_ii = (
-                    _shift(other, off, valid)
+                    sh(other | wild, off, valid)
                     | ~o_can[h]
                     | ~o_can[v]
                     | (~o_part[h] & ~o_part[v])
@@ -434,12 +472,14 @@ class AreaSolver:
                 return ((ok & -ok).bit_length() - 1, c)
         return None
 
-    def _ordered_moves(self, part: int, stones: list[int], reach: tuple[int, int]) -> list[Move]:
+    def _ordered_moves(
+        self, part: int, stones: list[int], reach: tuple[int, int], wild: int
+    ) -> list[Move]:
         """Every legal placement, likeliest to succeed first (order affects speed only)."""
         scored: list[tuple[int, int, int]] = []
         for c in (0, 1):
             own = stones[c]
-            legal = part & ~self.naked_mask(own)
+            legal = part & ~self.naked_mask(own, wild)
             grow = self.dilate4(own)
             only = legal & ~reach[1 - c]
             for p in bits_list(legal):
