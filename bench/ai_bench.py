@@ -28,7 +28,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai.opponents import greedy_move, random_move
-from ai.search import DEFAULT_CONFIG, PLAIN_UCT, Budget, search
+from ai.search import DEFAULT_CONFIG, NO_WIN_CHECK, PLAIN_UCT, Budget, SearchConfig, search
 from rules import Game, game_names, new_game
 
 ALL_GAMES = ("clearpath", "minefield", "crosscut", "clearcut", "nakeddiagonal")
@@ -48,7 +48,13 @@ class GameResult:
 
 
 def play_one(
-    game_name: str, size: int, index: int, opponent: str, budget: Budget, seed: int
+    game_name: str,
+    size: int,
+    index: int,
+    opponent: str,
+    budget: Budget,
+    seed: int,
+    config: SearchConfig = DEFAULT_CONFIG,
 ) -> GameResult:
     game = new_game(game_name, size)
     ai_person = 0 if index % 2 == 0 else 1
@@ -62,7 +68,7 @@ def play_one(
         person = colour_index[str(game.to_move)] ^ flip
         started = time.perf_counter()
         if person == ai_person:
-            result = search(game, budget, seed=f"{game_seed}:{len(game.history)}")
+            result = search(game, budget, seed=f"{game_seed}:{len(game.history)}", config=config)
             move = result.move
             ai_moves += 1
             ai_playouts += result.playouts
@@ -138,6 +144,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=None, help="board size (default 7, Crosscut 8)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
+    parser.add_argument(
+        "--no-win-check", action="store_true", help="AI without the win check at expansion"
+    )
     parser.add_argument("--quiet", action="store_true", help="no per-game lines")
     parser.add_argument(
         "--speed-seconds", type=float, default=3.0, help="seconds per speed measurement (0: none)"
@@ -149,7 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     known = set(game_names())
     names = args.game or list(ALL_GAMES)
     print(
-        f"AI (UCT+RAVE, solver, root tactics; exploration {DEFAULT_CONFIG.exploration}) vs "
+        f"AI (UCT+RAVE, solver, root tactics, win check {not args.no_win_check}; "
+        f"exploration {DEFAULT_CONFIG.exploration}) vs "
         f"{args.opponent}; budget {budget}; {args.games} games per game type, seats alternate"
     )
     summary: list[str] = []
@@ -173,7 +183,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.games <= 0:
             continue
         started = time.perf_counter()
-        jobs = [(name, size, i, args.opponent, budget, args.seed) for i in range(args.games)]
+        config = NO_WIN_CHECK if args.no_win_check else DEFAULT_CONFIG
+        jobs = [
+            (name, size, i, args.opponent, budget, args.seed, config) for i in range(args.games)
+        ]
         results: Iterator[GameResult]
         if pool is None:
             results = (play_one(*job) for job in jobs)
