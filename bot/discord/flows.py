@@ -66,8 +66,9 @@ def thread_name(challenge: Challenge, bot: CrosspathBot, accepter_id: int) -> st
     return f"{challenge.title}: {a} vs {b}"[:100]
 
 
-async def _open_thread(interaction: Interaction, challenge: Challenge) -> discord.Thread | None:
-    """A thread for the game when the server wants threads and Discord lets us make one."""
+async def _wants_thread(interaction: Interaction, challenge: Challenge) -> bool:
+    """True when the server wants game threads, Discord lets us make one, and the accept is
+    plausible (else the service refuses with the exact reason and no thread is made)."""
     bot = bot_of(interaction)
     user_id = interaction.user.id
     acceptable = (
@@ -76,21 +77,25 @@ async def _open_thread(interaction: Interaction, challenge: Challenge) -> discor
         and challenge.opponent_id in (None, user_id)
     )
     if not acceptable:
-        return None  # the service will refuse with the exact reason; no thread churn
+        return False
     settings = await bot.service.get_settings(challenge.guild_id)
     perms = interaction.app_permissions
-    channel = interaction.channel
-    if not (
+    return (
         settings.use_threads
-        and isinstance(channel, discord.TextChannel)
+        and isinstance(interaction.channel, discord.TextChannel)
         and perms.create_public_threads
         and perms.send_messages_in_threads
-    ):
-        return None
-    name = thread_name(challenge, bot, user_id)
+    )
+
+
+async def _open_thread(interaction: Interaction, challenge: Challenge) -> discord.Thread | None:
+    """A thread for the game, or None (playing in the channel) if Discord refuses."""
+    name = thread_name(challenge, bot_of(interaction), interaction.user.id)
+    channel = interaction.channel
     try:
         if interaction.message is not None:
             return await interaction.message.create_thread(name=name, auto_archive_duration=10080)
+        assert isinstance(channel, discord.TextChannel)
         return await channel.create_thread(
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
         )
@@ -103,8 +108,10 @@ async def accept_challenge(interaction: Interaction, challenge_id: int) -> None:
     bot = bot_of(interaction)
     service = bot.service
     challenge = await service.get_challenge(challenge_id)
-    await interaction.response.defer()
-    thread = await _open_thread(interaction, challenge)
+    thread = None
+    if await _wants_thread(interaction, challenge):
+        await interaction.response.defer()  # creating a thread is a slow round trip
+        thread = await _open_thread(interaction, challenge)
     try:
         started = await service.accept_challenge(
             challenge_id, interaction.user.id, thread.id if thread else None
@@ -119,10 +126,12 @@ async def accept_challenge(interaction: Interaction, challenge_id: int) -> None:
     game = started.game
     where = f" in <#{game.channel_id}>" if game.channel_id != interaction.channel_id else ""
     note = f"Accepted by {mention(interaction.user.id)}: game #{game.id}{where}."
+    embed = challenge_embed(started.challenge, note)
     try:
-        await interaction.edit_original_response(
-            embed=challenge_embed(started.challenge, note), view=None
-        )
+        if interaction.response.is_done():
+            await interaction.edit_original_response(embed=embed, view=None)
+        else:
+            await interaction.response.edit_message(embed=embed, view=None)
     except discord.HTTPException:
         log.warning("could not update a challenge message", exc_info=True)
     a, b = game.player_ids

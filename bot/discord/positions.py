@@ -1,8 +1,9 @@
-"""Rules-engine positions for stored games, cached by (game id, version).
+"""Rules-engine positions for stored games, cached by their record text.
 
 The service stores the move list; the adapter needs a live engine for autocomplete, images and
 the words of the last turn.  Replaying a record is cheap, but autocomplete fires on every key
-press, so positions are cached until the game's version moves on.
+press, so positions are cached.  The key is the record itself (game, size and moves), which
+determines the position exactly, so no stale entry can ever be served.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from bot.service import GameInfo
 from rules import Game, parse_record
 
 _CACHE_SIZE = 256
-_cache: OrderedDict[tuple[int, int], Game] = OrderedDict()
+_cache: OrderedDict[str, Game] = OrderedDict()
 
 
 def position_of(info: GameInfo) -> Game:
@@ -22,7 +23,7 @@ def position_of(info: GameInfo) -> Game:
 
 
 def _cached(info: GameInfo) -> Game:
-    key = (info.id, info.version)
+    key = info.record
     game = _cache.get(key)
     if game is None:
         game = parse_record(info.record)
@@ -36,7 +37,7 @@ def _cached(info: GameInfo) -> Game:
 
 def remember(info: GameInfo, game: Game) -> None:
     """Store a position the caller already has, so the next lookup skips the replay."""
-    _cache[(info.id, info.version)] = game.copy()
+    _cache[info.record] = game.copy()
 
 
 def legal_choices(info: GameInfo, typed: str, limit: int = 25) -> list[str]:

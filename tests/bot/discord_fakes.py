@@ -13,12 +13,18 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import random
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import discord
+import pytest
 from discord.webhook.async_ import AsyncWebhookAdapter
+
+from rules import new_game
 
 APP_ID = 700000000000000001
 BOT_USER = {
@@ -454,20 +460,27 @@ def opt(name: str, value: Any, kind: int = 3, focused: bool = False) -> dict[str
     return option
 
 
-async def deliver(bot: discord.Client, payload: dict[str, Any]) -> None:
+def _is_view_timer(task: asyncio.Task[Any]) -> bool:
+    """discord.py's per-view timeout timer: background bookkeeping, not interaction handling."""
+    coro = task.get_coro()
+    return "timeout_task" in getattr(coro, "__qualname__", "")
+
+
+async def deliver(bot: discord.Client, payload: dict[str, Any], timeout: float = 5) -> None:
     """Hand a payload to the real gateway handler and wait for every task it started."""
     before = asyncio.all_tasks()
     bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
-    for _ in range(50):
-        pending = [
-            t
-            for t in asyncio.all_tasks() - before
-            if not t.done() and t is not asyncio.current_task()
-        ]
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + timeout
+    while True:
+        pending = [t for t in asyncio.all_tasks() - before if not t.done()]
+        pending = [t for t in pending if t is not asyncio.current_task() and not _is_view_timer(t)]
         if not pending:
             return
-        await asyncio.wait(pending, timeout=10)
-    raise AssertionError("interaction tasks did not finish")
+        if loop.time() > give_up:
+            stacks = "\n".join(f"{t.get_name()}: {t.get_stack(limit=8)}" for t in pending)
+            raise AssertionError(f"interaction tasks did not finish:\n{stacks}")
+        await asyncio.wait(pending, timeout=0.5)
 
 
 # ----- a running bot over a real store, with the fake network edge --------------------------------
@@ -487,7 +500,7 @@ class Harness:
         await deliver(self.bot, payload)
         return self.fake.sent[start:]
 
-    async def command(self, name: str, player: Player, **options: Any) -> list[Sent]:
+    async def command(self, name: str, who: Player, /, **options: Any) -> list[Sent]:
         channel_id = options.pop("channel_id", CHANNEL)
         channel_kind = options.pop("channel_kind", 0)
         members = [v for v in options.values() if isinstance(v, Player)]
@@ -496,7 +509,7 @@ class Harness:
             for k, v in options.items()
         ]
         payload = self.payloads.command(
-            name, player, opts, channel_id=channel_id, channel_kind=channel_kind, members=members
+            name, who, opts, channel_id=channel_id, channel_kind=channel_kind, members=members
         )
         return await self.run(payload)
 
@@ -539,3 +552,40 @@ async def open_harness(
     bot._connection.user = discord.ClientUser(state=bot._connection, data=BOT_USER)
     await bot.setup_hook()
     return Harness(bot, fake, Payloads(fake), store, service)
+
+
+# ----- players and shared steps for the Discord tests ------------------------------------------
+ALICE = Player(310000000000000001, "Alice")
+BOB = Player(320000000000000002, "Bob")
+CAROL = Player(330000000000000003, "Carol")
+ADMIN = Player(340000000000000004, "Admin", MANAGE_GUILD)
+OTHER_CHANNEL = 810000000000000099
+
+
+@pytest.fixture
+async def h(db_path: Path, clock: Any, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Any]:
+    harness = await open_harness(db_path, clock, monkeypatch)
+    try:
+        yield harness
+    finally:
+        await harness.close()
+
+
+def winning_line(game: str, size: int, seed: int) -> list[str]:
+    """A complete random game that ends with a winner, found with the engine itself."""
+    rng = random.Random(seed)
+    while True:
+        g = new_game(game, size)
+        while not g.is_over:
+            g.play(rng.choice(g.legal_moves()))
+        if g.winner:
+            return g.moves
+
+
+async def challenge_and_accept(h: Any, game: str = "minefield", size: int = 5, **extra: Any) -> Any:
+    sent = await h.command("challenge", ALICE, game=game, opponent=BOB, size=size, **extra)
+    accept = next(c for c in sent[-1].custom_ids if c.startswith("cp:chal:accept:"))
+    await h.click(accept, BOB)
+    info = await h.service.get_game(CHANNEL)
+    assert info is not None
+    return info

@@ -1,0 +1,210 @@
+"""Every refusal is an ephemeral reply that says exactly what is wrong and changes nothing.
+
+Also: nothing leaves a player with "This interaction failed" - unexpected errors are logged
+with their context (never the token) and answered with an apology - and a board that Discord
+refuses to post after a commit leaves the move standing, recoverable with /board.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.discord.replies import APOLOGY
+
+
+def _load_fakes() -> Any:
+    name = "crosspath_tests_discord_fakes"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            name, Path(__file__).with_name("discord_fakes.py")
+        )
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+fakes = _load_fakes()
+ALICE, BOB, CAROL, ADMIN = fakes.ALICE, fakes.BOB, fakes.CAROL, fakes.ADMIN
+CHANNEL, OTHER_CHANNEL = fakes.CHANNEL, fakes.OTHER_CHANNEL
+h = fakes.h
+
+
+def only_refusal(sent: list[Any]) -> str:
+    """The single ephemeral reply an erroneous command must produce; returns its text."""
+    assert len(sent) == 1, [s.kind for s in sent]
+    [reply] = sent
+    assert reply.kind == "reply" and reply.ephemeral, reply
+    assert reply.content and reply.content != APOLOGY
+    return str(reply.content)
+
+
+async def test_wrong_player_wrong_turn_and_bad_points_change_nothing(h: Any, snapshot: Any) -> None:
+    info = await fakes.challenge_and_accept(h)
+    assert info.to_move_id == ALICE.id
+    before = snapshot()
+
+    text = only_refusal(await h.command("move", CAROL, point="c3"))
+    assert "not playing" in text
+    text = only_refusal(await h.command("move", BOB, point="c3"))
+    assert "turn" in text.lower()
+    text = only_refusal(await h.command("move", ALICE, point="z9"))
+    assert "z9" in text
+    text = only_refusal(await h.command("move", ALICE, point="swap"))
+    assert "swap" in text.lower()
+    assert snapshot() == before
+    assert not h.fake.of_kind("channel_message")[1:], "no board was posted for a refusal"
+
+
+async def test_occupied_point_names_the_point(h: Any) -> None:
+    await fakes.challenge_and_accept(h)
+    await h.command("move", ALICE, point="c3")
+    text = only_refusal(await h.command("move", BOB, point="c3"))
+    assert "c3" in text and "occupied" in text
+
+
+async def test_no_game_here(h: Any) -> None:
+    for command, options in (
+        ("move", {"point": "c3"}),
+        ("board", {}),
+        ("resign", {}),
+        ("takeback", {}),
+    ):
+        text = only_refusal(await h.command(command, ALICE, channel_id=OTHER_CHANNEL, **options))
+        assert "no game" in text.lower(), command
+
+
+async def test_ended_game_refuses_moves_and_buttons(h: Any) -> None:
+    info = await fakes.challenge_and_accept(h)
+    [confirm] = await h.command("resign", BOB)
+    yes = confirm.custom_ids[0]
+    await h.click(yes, BOB, ephemeral=True)
+    assert (await h.service.get_game_by_id(info.id)).status == "finished"
+    assert "over" in only_refusal(await h.command("move", ALICE, point="c3"))
+    # the same confirmation button again: the game is over, so it is stale
+    assert "out of date" in only_refusal(await h.click(yes, BOB, ephemeral=True))
+
+
+async def test_stale_resign_button_after_a_move(h: Any, snapshot: Any) -> None:
+    await fakes.challenge_and_accept(h)
+    [confirm] = await h.command("resign", BOB)
+    await h.command("move", ALICE, point="c3")
+    before = snapshot()
+    text = only_refusal(await h.click(confirm.custom_ids[0], BOB, ephemeral=True))
+    assert "moved on" in text
+    assert snapshot() == before
+
+
+async def test_challenge_buttons_only_for_the_right_people(h: Any, snapshot: Any) -> None:
+    [reply] = await h.command("challenge", ALICE, game="minefield", opponent=BOB, size=5)
+    accept, decline, cancel = reply.custom_ids
+    before = snapshot()
+    assert only_refusal(await h.click(accept, CAROL))
+    assert only_refusal(await h.click(decline, CAROL))
+    assert only_refusal(await h.click(cancel, BOB))
+    assert only_refusal(await h.click(accept, ALICE))
+    assert snapshot() == before
+    [update] = await h.click(cancel, ALICE)
+    assert (
+        update.kind == "update" and update.custom_ids == [] and "Cancelled" in update.embed_text()
+    )
+    text = only_refusal(await h.click(accept, BOB))
+    assert text
+
+
+async def test_self_challenge_and_bad_size_and_bad_clock(h: Any) -> None:
+    assert only_refusal(await h.command("challenge", ALICE, game="minefield", opponent=ALICE))
+    text = only_refusal(await h.command("challenge", ALICE, game="crosscut", opponent=BOB, size=19))
+    assert "19" in text
+    text = only_refusal(await h.command("challenge", ALICE, game="minefield", time="soon"))
+    assert "soon" in text
+
+
+async def test_admin_commands_are_refused_to_non_admins(h: Any, snapshot: Any) -> None:
+    await fakes.challenge_and_accept(h)
+    before = snapshot()
+    for name, options in (
+        ("admin settings view", {}),
+        ("admin settings set", {"threads": True}),
+        ("admin abort", {}),
+        ("admin award", {"player": BOB}),
+        ("admin forfeit", {"player": ALICE}),
+        ("admin active", {}),
+    ):
+        text = only_refusal(await h.command(name, ALICE, **options))
+        assert "Manage Server" in text, name
+    assert snapshot() == before
+
+
+async def test_admin_can_abort_and_list(h: Any) -> None:
+    info = await fakes.challenge_and_accept(h)
+    [listing] = await h.command("admin active", ADMIN)
+    assert listing.ephemeral and f"#{info.id}" in listing.content
+    sent = await h.command("admin abort", ADMIN, reason="testing")
+    assert sent[0].ephemeral and "aborted" in sent[0].content
+    assert "aborted" in h.fake.last("channel_message").content
+    assert (await h.service.get_game_by_id(info.id)).status == "aborted"
+
+
+async def test_board_refused_by_discord_after_commit_move_stands_and_board_recovers(
+    h: Any,
+) -> None:
+    await fakes.challenge_and_accept(h)
+    h.fake.refuse_posts_in.add(CHANNEL)
+    sent = await h.command("move", ALICE, point="c3")
+    assert [s.kind for s in sent] == ["defer", "channel_message", "followup"]
+    assert sent[1].body.get("refused")
+    assert sent[2].ephemeral and "/board" in sent[2].content
+    info = await h.service.get_game(CHANNEL)
+    assert info.moves == ("c3",), "the move stands"
+    h.fake.refuse_posts_in.clear()
+    sent = await h.command("board", BOB)
+    assert [s.kind for s in sent] == ["defer", "followup"]
+    assert sent[1].files[0].data.startswith(b"\x89PNG")
+    assert "placed on c3" in sent[1].embed_text()
+    assert sent[1].pingable == set(), "/board re-posts without pinging anyone"
+
+
+async def test_unexpected_error_is_logged_with_context_and_apologised_for(
+    h: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def broken(channel_id: int) -> None:
+        raise RuntimeError("database on fire")
+
+    monkeypatch.setattr(h.service, "get_game", broken)
+    with caplog.at_level(logging.ERROR, logger="crosspath.discord"):
+        [reply] = await h.command("board", ALICE)
+    assert reply.ephemeral and reply.content == APOLOGY
+    [record] = [r for r in caplog.records if r.name == "crosspath.discord"]
+    assert record.exc_info and "database on fire" in str(record.exc_info[1])
+    assert record.command == "board" and record.user_id == ALICE.id  # type: ignore[attr-defined]
+    assert record.channel_id == CHANNEL  # type: ignore[attr-defined]
+    assert "token" not in caplog.text.lower()
+
+
+async def test_unexpected_error_in_a_button_is_apologised_for(
+    h: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    [reply] = await h.command("challenge", ALICE, game="minefield", opponent=BOB, size=5)
+
+    async def broken(challenge_id: int) -> None:
+        raise KeyError("boom")
+
+    monkeypatch.setattr(h.service, "get_challenge", broken)
+    [answer] = await h.click(reply.custom_ids[0], BOB)
+    assert answer.kind == "reply" and answer.ephemeral and answer.content == APOLOGY
+
+
+async def test_missing_bot_permissions_are_explained(h: Any) -> None:
+    await fakes.challenge_and_accept(h)
+    h.fake.refuse_posts_in.add(CHANNEL)
+    sent = await h.command("admin abort", ADMIN)
+    assert sent[0].ephemeral  # the admin is answered; the announcement was refused
+    assert h.fake.sent[-1].body.get("refused")
