@@ -1,0 +1,190 @@
+"""The NDE area check against plain exhaustive search, plus the issue's two positions.
+
+The reference here is written straight from the definition (try every empty point with either
+colour, in every order, remembering dead states) and shares no code with the solver.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from rules.nd_area import AreaSolver, area_solver, check_witness
+
+
+def _naked(size: int, point: int, own: int) -> bool:
+    """Would a stone at ``point`` make a naked diagonal with ``own`` (from the definition)?"""
+    c, r = point % size, point // size
+    for dx in (1, -1):
+        for dy in (1, -1):
+            cc, rr = c + dx, r + dy
+            if 0 <= cc < size and 0 <= rr < size and own >> (rr * size + cc) & 1:
+                if not own >> (r * size + cc) & 1 and not own >> (rr * size + c) & 1:
+                    return True
+    return False
+
+
+def brute_fillable(size: int, area: int, red: int, blue: int) -> bool:
+    """Exhaustive: every fill order and colouring, with a set of states already refuted."""
+    cells = [i for i in range(size * size) if area >> i & 1]
+    dead: set[tuple[int, int]] = set()
+
+    def go(r: int, b: int) -> bool:
+        filled = r | b
+        if filled & area == area:
+            return True
+        if (r, b) in dead:
+            return False
+        for p in cells:
+            if filled >> p & 1:
+                continue
+            if not _naked(size, p, r) and go(r | 1 << p, b):
+                return True
+            if not _naked(size, p, b) and go(r, b | 1 << p):
+                return True
+        dead.add((r, b))
+        return False
+
+    return go(red, blue)
+
+
+def random_stones(rng: random.Random, size: int, count: int) -> tuple[int, int]:
+    """Random stones with no naked diagonal (areas may well be NDE: that is the point)."""
+    stones = [0, 0]
+    for _ in range(count):
+        empty = [i for i in range(size * size) if not (stones[0] | stones[1]) >> i & 1]
+        rng.shuffle(empty)
+        for p in empty:
+            colour = rng.randrange(2)
+            if not _naked(size, p, stones[colour]):
+                stones[colour] |= 1 << p
+                break
+    return stones[0], stones[1]
+
+
+def empty_areas(size: int, red: int, blue: int) -> list[int]:
+    empty = ((1 << size * size) - 1) & ~(red | blue)
+    return area_solver(size).components(empty, diagonal=False)
+
+
+def corpus(seed: int, count: int, max_cells: int) -> list[tuple[int, int, int, int]]:
+    """``count`` areas (size, area, red, blue) from random positions on 4x4 and 5x5 boards."""
+    rng = random.Random(seed)
+    out: list[tuple[int, int, int, int]] = []
+    while len(out) < count:
+        size = rng.choice((4, 5))
+        red, blue = random_stones(rng, size, rng.randrange(size * size // 4, size * size))
+        for area in empty_areas(size, red, blue):
+            if area.bit_count() <= max_cells:
+                out.append((size, area, red, blue))
+    return out[:count]
+
+
+def board(rows: str) -> tuple[int, int, int]:
+    """Parse "...R. / B.... / ..." (top row first, row 1 last): size, red, blue."""
+    lines = [line.strip() for line in rows.split("/")]
+    size = len(lines)
+    red = blue = 0
+    for k, line in enumerate(lines):
+        row = size - 1 - k
+        assert len(line) == size
+        for col, ch in enumerate(line):
+            if ch == "R":
+                red |= 1 << (row * size + col)
+            elif ch == "B":
+                blue |= 1 << (row * size + col)
+    return size, red, blue
+
+
+def test_ten_thousand_random_areas_agree_with_exhaustive_search() -> None:
+    areas = corpus(seed=20241, count=10_000, max_cells=14)
+    started = time.perf_counter()
+    verdicts = {True: 0, False: 0}
+    disagreements = []
+    for size, area, red, blue in areas:
+        solver = area_solver(size)
+        witness = solver.solve(area, red, blue)
+        truth = brute_fillable(size, area, red, blue)
+        verdicts[truth] += 1
+        if (witness is not None) != truth:
+            disagreements.append((size, area, red, blue, truth))
+        if witness is not None:
+            assert check_witness(size, area, red, blue, witness), (size, area, red, blue)
+    assert disagreements == []
+    assert len(areas) == 10_000
+    # The corpus must exercise both verdicts seriously, and multi-point areas.
+    assert verdicts[False] >= 500 and verdicts[True] >= 5_000
+    assert sum(1 for _, area, _, _ in areas if area.bit_count() >= 8) >= 1_000
+    assert time.perf_counter() - started < 600  # a hang is a bug, not slowness
+
+
+def test_complete_search_alone_agrees_with_exhaustive_search() -> None:
+    """Without heuristics or windows, the search itself (safe moves, pruning) must be exact."""
+    solvers = {4: AreaSolver(4, shortcuts=False), 5: AreaSolver(5, shortcuts=False)}
+    checked = 0
+    for size, area, red, blue in corpus(seed=777, count=2_500, max_cells=12):
+        witness = solvers[size].solve(area, red, blue)
+        assert (witness is not None) == brute_fillable(size, area, red, blue), (area, red, blue)
+        if witness is not None:
+            assert check_witness(size, area, red, blue, witness)
+        checked += 1
+    assert checked == 2_500
+    assert solvers[4].stats["nodes"] + solvers[5].stats["nodes"] > 500
+
+
+def test_issue_position_one_two_point_pocket() -> None:
+    """Red c1 leaves b1/b2 waiting on each other, so the big area is NDE."""
+    size, red, blue = board("...R. / ...R. / B.... / R.B.. / B.R..")
+    (area,) = [a for a in empty_areas(size, red, blue) if a.bit_count() > 1]
+    solver = AreaSolver(size)
+    assert solver.solve(area, red, blue) is None
+    assert AreaSolver(size, shortcuts=False).solve(area, red, blue) is None
+    # The necessary test alone already refutes it, without any search.
+    assert solver.refuted(area, red, blue) is None
+    # Before red c1 the same area (plus c1) is fillable, with a witness.
+    size, red, blue = board("...R. / ...R. / B.... / R.B.. / B....")
+    (area,) = empty_areas(size, red, blue)
+    witness = solver.solve(area, red, blue)
+    assert witness is not None and check_witness(size, area, red, blue, witness)
+
+
+def test_issue_position_two_needs_a_careful_fill() -> None:
+    size, red, blue = board("...R.. / B..... / B..... / .R.B.. / ....R. / .BR.RB")
+    (area,) = empty_areas(size, red, blue)
+    assert area.bit_count() == 26
+    for solver in (AreaSolver(size), AreaSolver(size, shortcuts=False)):
+        started = time.perf_counter()
+        witness = solver.solve(area, red, blue)
+        assert witness is not None
+        assert check_witness(size, area, red, blue, witness)
+        assert time.perf_counter() - started < 5
+
+
+def test_witness_replay_rejects_bad_witnesses() -> None:
+    size, red, blue = board("...R. / ...R. / B.... / R.B.. / B....")
+    (area,) = empty_areas(size, red, blue)
+    witness = area_solver(size).solve(area, red, blue)
+    assert witness is not None
+    assert not check_witness(size, area, red, blue, witness[:-1])  # leaves a point empty
+    assert not check_witness(size, area, red, blue, witness + witness[:1])  # fills twice
+    c3 = 2 * size + 2
+    # A red stone at c3 next to red... forms a naked diagonal with d4: refused on replay.
+    assert not check_witness(size, 1 << c3, red | 1 << (3 * size + 3), blue, [(c3, 0)])
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        # Blue staircase: red is banned from the pocket and blue cannot fill it alone.
+        "R.B.. / .B.B. / B.R.B / .B.B. / ..B..",
+        "..... / .RBR. / .B.B. / .RBR. / .....",
+    ],
+)
+def test_layers_agree_on_hand_made_positions(rows: str) -> None:
+    size, red, blue = board(rows)
+    for area in empty_areas(size, red, blue):
+        truth = brute_fillable(size, area, red, blue)
+        for solver in (AreaSolver(size), AreaSolver(size, shortcuts=False)):
+            assert (solver.solve(area, red, blue) is not None) == truth
