@@ -1,14 +1,17 @@
-"""Draws one position: caption strip, owned edges, coordinates, pieces and the last turn's marks.
+"""Composes one position: the cached static layer, a tile per marked cell, the caption strip.
 
-The drawing order is the reading order of a layered picture: board, pieces, then everything that
-annotates pieces (winning path, last-move marks), so no annotation is ever hidden.
+The static layer (frame, owned edges, coordinates, empty board) depends only on the board size,
+game and theme, so it is drawn once.  Every piece and mark lies inside its cell, so the rest is
+pasting cached cell tiles (see :mod:`render.tiles`) and drawing the caption.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import pairwise
+from typing import Any
 
 from PIL import Image
 
@@ -19,19 +22,16 @@ from .caption import Caption, caption_for
 from .fonts import bold, fit_text, text_width
 from .layout import Layout, board_layout
 from .looks import Look, look_for
-from .pen import Pen, Point
-from .themes import Palette, PieceColours, get_theme
+from .pen import Pen
+from .themes import RGB, Palette, PieceColours, get_theme
+from .tiles import MARK_RING, PIECE_SAMPLE, SUPERSAMPLE, Background, Tile, draw_tile
 
-SUPERSAMPLE = 2
-# Radii as fractions of a piece's radius.  Marks stay inside MARK_RING; a piece's own colour
-# is guaranteed at PIECE_SAMPLE (the tests check pixels there).
-MARK_RING = 0.4
-PIECE_SAMPLE = 0.72
+__all__ = ["MARK_RING", "PIECE_SAMPLE", "draw_board", "last_turn_notes", "static_layer"]
 
 
 @dataclass(frozen=True, slots=True)
 class Annotations:
-    """The last turn, in point indices, as the board shows it."""
+    """The last turn and the game's end, in point indices, as the board shows them."""
 
     last: int | None
     chain: tuple[int, ...]
@@ -56,7 +56,6 @@ def last_turn_notes(game: Game, show_illegal: bool) -> Annotations:
             ghosts += [(parse_point(p, size), victim) for p in last.removed]
         flipped = tuple(parse_point(p, size) for p in last.flipped)
     cells = game.cells()
-    ghosts = [(i, owner) for i, owner in ghosts if cells[i] is None]
     illegal: tuple[int, ...] = ()
     if show_illegal and not game.is_over:
         illegal = tuple(parse_point(p, size) for p in game.illegal_points())
@@ -64,7 +63,7 @@ def last_turn_notes(game: Game, show_illegal: bool) -> Annotations:
         last=placed[-1] if placed else None,
         chain=tuple(placed) if len(placed) > 1 else (),
         flipped=flipped,
-        ghosts=tuple(ghosts),
+        ghosts=tuple((i, owner) for i, owner in ghosts if cells[i] is None),
         path=tuple(parse_point(p, size) for p in game.winning_path),
         illegal=illegal,
     )
@@ -78,64 +77,130 @@ def draw_board(
     theme: str = "okabe-ito",
     scale: float = 1.0,
 ) -> tuple[Image.Image, Palette]:
-    """The board as an RGB image, with the palette it was painted from."""
+    """The board as an RGB image at final size, with the palette it was painted from."""
     palette = get_theme(theme).palette(game.players)
     lay = board_layout(game.size, scale)
     look = look_for(game.name)
-    pen = Pen.on(static_layer(game.size, scale, theme, game.players, game.name).copy(), SUPERSAMPLE)
-    _caption(pen, lay, palette, caption_for(game, names), look)
+    image = static_layer(game.size, scale, theme, game.players, game.name).copy()
+    for index, tile in cell_tiles(game, lay, palette, look, show_illegal).items():
+        left, top, _, _ = lay.cell_box(index % lay.size, index // lay.size)
+        image.paste(draw_tile(tile), (left, top))
+    box, patch = _caption(lay, palette, caption_for(game, names))
+    image.paste(patch, box[:2])
+    return image, palette
+
+
+def _background(lay: Layout, palette: Palette, look: Look, index: int) -> Background:
+    n = lay.size
+    col, row = index % n, index // n
+    on_edge = col in (0, n - 1) or row in (0, n - 1)
+    colour = palette.perimeter if look.perimeter_zone and on_edge else palette.board
+    sides = (col > 0, col < n - 1, row < n - 1, row > 0)
+    return Background(colour, palette.grid, max(1.0, lay.cell / 40), sides)
+
+
+def cell_tiles(
+    game: Game, lay: Layout, palette: Palette, look: Look, show_illegal: bool
+) -> dict[int, Tile]:
+    """The tile of every cell that differs from the empty board."""
     notes = last_turn_notes(game, show_illegal)
-    for i in notes.illegal:
-        _cross(pen, lay.centre_of(i), lay.cell * 0.2, palette.illegal, lay.cell / 14)
-    for i, owner in enumerate(game.cells()):
+    cells = game.cells()
+    ghosts = dict(notes.ghosts)
+    tiles: dict[int, Tile] = {}
+
+    def add(i: int, **changes: Any) -> None:
+        base = tiles.get(i) or Tile(lay.cell, _background(lay, palette, look, i), look.shape)
+        tiles[i] = replace(base, **changes)
+
+    def mark_colour(i: int) -> RGB:
+        owner = cells[i]
         if owner is not None:
-            _piece(pen, look, lay.centre_of(i), lay.radius, palette.pieces[owner], lay.cell)
+            return palette.pieces[owner].mark
+        return palette.pieces[ghosts.get(i, game.players[0])].fill
+
+    for i, owner in enumerate(cells):
+        if owner is not None:
+            add(i, piece=palette.pieces[owner])
+    for i in notes.illegal:
+        add(i, cross=palette.illegal)
     for i, owner in notes.ghosts:
-        _ghost(pen, lay.centre_of(i), lay.radius, palette.pieces[owner], lay.cell)
-    if notes.path:
-        _path(pen, lay, palette, notes.path)
-    _marks(pen, lay, palette, game, notes)
-    return pen.finish(), palette
+        add(i, ghost=palette.pieces[owner])
+    for i, directions in _path_directions(notes.path, lay.size).items():
+        add(i, path=directions, path_colours=(palette.path, palette.casing))
+    for i in notes.flipped:
+        add(i, flip=mark_colour(i))
+    for number, i in enumerate(notes.chain, start=1):
+        add(i, number=number, mark=mark_colour(i))
+    if notes.last is not None and not notes.chain:
+        # In a chain the highest number already marks the last placement.
+        add(notes.last, ring=mark_colour(notes.last))
+    return tiles
 
 
-@lru_cache(maxsize=6)
+STEP_NAMES = {(1, 0): "right", (-1, 0): "left", (0, 1): "up", (0, -1): "down"}
+
+
+def _path_directions(path: tuple[int, ...], n: int) -> dict[int, tuple[str, ...]]:
+    """For each path point, the image directions of its neighbours along the path."""
+    found: dict[int, list[str]] = {i: [] for i in path}
+    for a, b in pairwise(path):
+        for src, dst in ((a, b), (b, a)):
+            dc, dr = dst % n - src % n, dst // n - src // n
+            if abs(dc) + abs(dr) != 1:
+                continue  # not orthogonal neighbours: draw the points, not a link
+            found[src].append(
+                {(1, 0): "right", (-1, 0): "left", (0, 1): "up", (0, -1): "down"}[(dc, dr)]
+            )
+    return {i: tuple(sorted(d)) for i, d in found.items()}
+
+
+@lru_cache(maxsize=12)
 def static_layer(
     size: int, scale: float, theme: str, players: tuple[str, str], game_name: str
 ) -> Image.Image:
-    """Everything that never changes during a game (frame, board, edges, coordinates), drawn
-    once at supersampled size; a render copies it instead of redrawing 80 labels.
-
-    At most a few are kept: one 19×19 layer is about 12 MB.
-    """
+    """Everything that never changes during a game, at final size (drawn once per board)."""
     palette = get_theme(theme).palette(players)
     lay = board_layout(size, scale)
+    look = look_for(game_name)
     pen = Pen(lay.width, lay.height, SUPERSAMPLE, palette.panel)
     _frame(pen, lay, palette)
-    _board(pen, lay, palette, look_for(game_name), players)
+    _edges(pen, lay, palette, look, players)
     _coordinates(pen, lay, palette)
-    return pen.image
+    image = pen.finish()
+    for index in range(size * size):
+        left, top, _, _ = lay.cell_box(index % size, index // size)
+        image.paste(draw_tile(Tile(lay.cell, _background(lay, palette, look, index))), (left, top))
+    return image
 
 
 def _frame(pen: Pen, lay: Layout, palette: Palette) -> None:
     pen.rect((0, 0, lay.width, lay.height), outline=palette.frame, width=2)
-    y = lay.caption_h - round(lay.body_font * 0.35)
+    y = lay.rule_y
     pen.rect((lay.pad, y, lay.width - lay.pad, y + 2), fill=palette.frame)
 
 
-def _caption(pen: Pen, lay: Layout, palette: Palette, cap: Caption, look: Look) -> None:
+def _caption(
+    lay: Layout, palette: Palette, cap: Caption
+) -> tuple[tuple[int, int, int, int], Image.Image]:
+    """The caption strip as a patch, and where it goes."""
+    box = (2, 2, lay.width - 2, lay.rule_y)
+    # Text is anti-aliased by FreeType already, so the strip is drawn at final size; only the
+    # round chips come from supersampled sprites.
+    pen = Pen(box[2] - box[0], box[3] - box[1], 1, palette.panel, origin=box[:2])
     left = lay.pad + 4
     room = lay.width - 2 * left
-    y = lay.pad + lay.title_font * 0.6
+    y = float(lay.title_y)
     title = fit_text(bold(lay.title_font), cap.title, room)
     pen.text((left, y), title, lay.title_font, palette.text, anchor="lm")
-    y += lay.title_font * 0.75 + lay.body_font * 0.85
+    y = lay.chips_y
     x = float(left)
     chip_r = lay.body_font * 0.45
     body = bold(lay.body_font)
     half = room / 2
     for chip in cap.players:
         colours = palette.pieces[chip.colour]
-        pen.circle((x + chip_r, y), chip_r, colours.fill, colours.outline, max(1.0, chip_r / 6))
+        chip_image = _chip(colours, round(chip_r), palette.panel)
+        pen.image.paste(chip_image, (round(x - box[0]), round(y - chip_image.height / 2 - box[1])))
         label = chip.label + ("  ★ winner" if chip.winner else "")
         label = fit_text(body, label, half - chip_r * 2 - 16)
         tx = x + chip_r * 2 + lay.body_font * 0.4
@@ -148,26 +213,23 @@ def _caption(pen: Pen, lay: Layout, palette: Palette, cap: Caption, look: Look) 
             pen.rect((tx - 1, top - 1, tx + w + 1, top + thick + 1), fill=colours.outline)
             pen.rect((tx, top, tx + w, top + thick), fill=colours.fill)
         x += half
-    y += lay.body_font * 1.45
+    y = lay.event_y
     event = fit_text(body, cap.event, room)
     pen.text((left, y), event, lay.body_font, palette.muted, anchor="lm")
+    return box, pen.finish()
 
 
-def _board(pen: Pen, lay: Layout, palette: Palette, look: Look, players: tuple[str, str]) -> None:
-    n, c, x0, y0 = lay.size, lay.cell, lay.x0, lay.y0
-    side = lay.board_px
-    pen.rect((x0, y0, x0 + side, y0 + side), fill=palette.board)
-    if look.perimeter_zone and n > 2:
-        z = palette.perimeter
-        pen.rect((x0, y0, x0 + side, y0 + c), fill=z)
-        pen.rect((x0, y0 + side - c, x0 + side, y0 + side), fill=z)
-        pen.rect((x0, y0, x0 + c, y0 + side), fill=z)
-        pen.rect((x0 + side - c, y0, x0 + side, y0 + side), fill=z)
-    thin = max(1.0, c / 40)
-    for k in range(1, n):
-        pen.rect((x0 + k * c - thin / 2, y0, x0 + k * c + thin / 2, y0 + side), fill=palette.grid)
-        pen.rect((x0, y0 + k * c - thin / 2, x0 + side, y0 + k * c + thin / 2), fill=palette.grid)
-    b = lay.bar
+@lru_cache(maxsize=64)
+def _chip(colours: PieceColours, radius: int, panel: RGB) -> Image.Image:
+    """A player's colour chip for the caption, anti-aliased."""
+    size = 2 * radius + 2
+    pen = Pen(size, size, 4, panel)
+    pen.circle((size / 2, size / 2), radius, colours.fill, colours.outline, max(1.0, radius / 6))
+    return pen.finish()
+
+
+def _edges(pen: Pen, lay: Layout, palette: Palette, look: Look, players: tuple[str, str]) -> None:
+    x0, y0, side, b = lay.x0, lay.y0, lay.board_px, lay.bar
     if look.owned_edges:
         first, second = palette.pieces[players[0]], palette.pieces[players[1]]
         edge = max(1.0, b / 5)
@@ -175,7 +237,8 @@ def _board(pen: Pen, lay: Layout, palette: Palette, look: Look, players: tuple[s
             pen.rect(box, fill=first.fill, outline=first.outline, width=edge)
         for box in ((x0 - b, y0, x0, y0 + side), (x0 + side, y0, x0 + side + b, y0 + side)):
             pen.rect(box, fill=second.fill, outline=second.outline, width=edge)
-    pen.rect((x0 - 1, y0 - 1, x0 + side + 1, y0 + side + 1), outline=palette.grid, width=2)
+    else:
+        pen.rect((x0 - 2, y0 - 2, x0 + side + 2, y0 + side + 2), fill=palette.grid)
 
 
 def _coordinates(pen: Pen, lay: Layout, palette: Palette) -> None:
@@ -191,63 +254,3 @@ def _coordinates(pen: Pen, lay: Layout, palette: Palette) -> None:
         y = lay.y0 + (n - 1 - row) * c + c / 2
         pen.text((left, y), str(row + 1), lay.coord_font, palette.text)
         pen.text((right, y), str(row + 1), lay.coord_font, palette.text)
-
-
-def _piece(pen: Pen, look: Look, at: Point, r: float, colours: PieceColours, cell: int) -> None:
-    outline = max(1.5, cell / 26)
-    if look.shape == "disc":
-        # A flat two-sided disc: a rim in the darker shade around the face.
-        pen.circle(at, r, colours.shade, colours.outline, outline)
-        pen.circle(at, r * 0.86, colours.fill)
-    elif look.shape == "checker":
-        pen.circle(at, r, colours.fill, colours.outline, outline)
-        pen.ring(at, r * 0.58, colours.shade, max(1.5, cell / 30))
-    else:
-        pen.circle(at, r, colours.fill, colours.outline, outline)
-
-
-def _ghost(pen: Pen, at: Point, r: float, colours: PieceColours, cell: int) -> None:
-    """A piece that just left the board: a dashed outline in its owner's colour."""
-    width = max(2.0, cell / 16)
-    for k in range(12):
-        pen.arc(at, r * 0.9, k * 30, k * 30 + 18, colours.fill, width)
-
-
-def _cross(pen: Pen, at: Point, arm: float, colour: tuple[int, int, int], width: float) -> None:
-    x, y = at
-    pen.line([(x - arm, y - arm), (x + arm, y + arm)], colour, width)
-    pen.line([(x - arm, y + arm), (x + arm, y - arm)], colour, width)
-
-
-def _path(pen: Pen, lay: Layout, palette: Palette, path: tuple[int, ...]) -> None:
-    points = [lay.centre_of(i) for i in path]
-    casing, core = lay.cell * 0.26, lay.cell * 0.15
-    for width, colour in ((casing, palette.casing), (core, palette.path)):
-        if len(points) > 1:
-            pen.line(points, colour, width)
-        for p in points:
-            pen.circle(p, width / 2, colour)
-
-
-def _marks(pen: Pen, lay: Layout, palette: Palette, game: Game, notes: Annotations) -> None:
-    r, cell = lay.radius, lay.cell
-    cells = game.cells()
-    ghost_owner = dict(notes.ghosts)
-
-    def mark_colour(i: int) -> tuple[int, int, int]:
-        owner = cells[i]
-        if owner is not None:
-            return palette.pieces[owner].mark
-        return palette.pieces[ghost_owner.get(i, game.players[0])].fill
-
-    for i in notes.flipped:
-        x, y = lay.centre_of(i)
-        d = r * 0.34
-        pen.polygon([(x, y - d), (x + d, y), (x, y + d), (x - d, y)], mark_colour(i))
-    ring = max(2.0, cell / 14)
-    for number, i in enumerate(notes.chain, start=1):
-        size = max(8, round(cell * (0.42 if number < 10 else 0.34)))
-        pen.text(lay.centre_of(i), str(number), size, mark_colour(i))
-    if notes.last is not None and not notes.chain:
-        # In a chain the highest number already marks the last placement.
-        pen.ring(lay.centre_of(notes.last), r * MARK_RING, mark_colour(notes.last), ring)

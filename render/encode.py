@@ -16,7 +16,7 @@ from PIL import Image
 
 from .themes import RGB, Palette, get_theme
 
-PNG_COMPRESS_LEVEL = 6
+PNG_COMPRESS_LEVEL = 3
 BLEND_STEPS = (0.5, 0.25, 0.75)
 # Index 255 stays free: GIF replays use it as the see-through colour.
 MAX_COLOURS = 255

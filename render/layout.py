@@ -23,6 +23,10 @@ class Layout:
     coord_font: int
     title_font: int
     body_font: int
+    title_y: int
+    chips_y: int
+    event_y: int
+    rule_y: int
     caption_h: int
     width: int
     height: int
@@ -70,7 +74,12 @@ def board_layout(size: int, scale: float = 1.0) -> Layout:
     width = 2 * (pad + band + bar) + board_px
     title_font = max(9, min(s(30), round(width / 27)))
     body_font = max(8, min(s(24), round(width / 34)))
-    caption_h = pad + round(title_font * 1.35) + round(body_font * 1.7) + round(body_font * 1.45)
+    # Caption lines, by their vertical centres: title, player chips, last turn; then a rule.
+    title_y = pad + round(title_font * 0.65)
+    chips_y = title_y + round(title_font * 0.75 + body_font * 0.9)
+    event_y = chips_y + round(body_font * 1.5)
+    rule_y = event_y + round(body_font * 0.85)
+    caption_h = rule_y + 2 + round(body_font * 0.4)
     x0 = pad + band + bar
     y0 = caption_h + band + bar
     height = y0 + board_px + bar + band + pad
@@ -83,6 +92,10 @@ def board_layout(size: int, scale: float = 1.0) -> Layout:
         coord_font=coord_font,
         title_font=title_font,
         body_font=body_font,
+        title_y=title_y,
+        chips_y=chips_y,
+        event_y=event_y,
+        rule_y=rule_y,
         caption_h=caption_h,
         width=width,
         height=height,

@@ -17,22 +17,20 @@ Point = tuple[float, float]
 
 
 class Pen:
-    def __init__(self, width: int, height: int, k: int, background: RGB) -> None:
+    def __init__(
+        self, width: int, height: int, k: int, background: RGB, origin: Point = (0, 0)
+    ) -> None:
+        """A ``width``×``height`` canvas (final pixels) whose top-left is ``origin``."""
         self.k = k
+        self.ox, self.oy = origin
         self.image = Image.new("RGB", (width * k, height * k), background)
         self.draw = ImageDraw.Draw(self.image)
 
-    @classmethod
-    def on(cls, image: Image.Image, k: int = 2) -> Pen:
-        """A pen on an existing supersampled canvas (drawn on in place)."""
-        pen = cls.__new__(cls)
-        pen.k = k
-        pen.image = image
-        pen.draw = ImageDraw.Draw(image)
-        return pen
+    def _x(self, value: float) -> int:
+        return round((value - self.ox) * self.k)
 
-    def _px(self, value: float) -> int:
-        return round(value * self.k)
+    def _y(self, value: float) -> int:
+        return round((value - self.oy) * self.k)
 
     def _w(self, width: float) -> int:
         return max(1, round(width * self.k))
@@ -45,7 +43,12 @@ class Pen:
         width: float = 0,
     ) -> None:
         """A rectangle; ``box`` is (left, top, right, bottom) with right/bottom exclusive."""
-        left, top, right, bottom = (self._px(v) for v in box)
+        left, top, right, bottom = (
+            self._x(box[0]),
+            self._y(box[1]),
+            self._x(box[2]),
+            self._y(box[3]),
+        )
         self.draw.rectangle(
             (left, top, right - 1, bottom - 1),
             fill=fill,
@@ -79,19 +82,20 @@ class Pen:
     def _box(self, centre: Point, radius: float) -> tuple[int, int, int, int]:
         x, y = centre
         r = radius
-        return (self._px(x - r), self._px(y - r), self._px(x + r), self._px(y + r))
+        # Pillow's box is inclusive; pixel i spans [i, i + 1), so the far edge is one less.
+        return (self._x(x - r), self._y(y - r), self._x(x + r) - 1, self._y(y + r) - 1)
 
     def line(self, points: Sequence[Point], colour: RGB, width: float) -> None:
-        pts = [(self._px(x), self._px(y)) for x, y in points]
+        pts = [(self._x(x), self._y(y)) for x, y in points]
         self.draw.line(pts, fill=colour, width=self._w(width))
 
     def polygon(self, points: Sequence[Point], colour: RGB) -> None:
-        self.draw.polygon([(self._px(x), self._px(y)) for x, y in points], fill=colour)
+        self.draw.polygon([(self._x(x), self._y(y)) for x, y in points], fill=colour)
 
     def text(self, at: Point, text: str, size: int, colour: RGB, anchor: str = "mm") -> None:
         x, y = at
         self.draw.text(
-            (self._px(x), self._px(y)), text, font=bold(size * self.k), fill=colour, anchor=anchor
+            (self._x(x), self._y(y)), text, font=bold(size * self.k), fill=colour, anchor=anchor
         )
 
     def finish(self) -> Image.Image:

@@ -1,0 +1,137 @@
+"""One board cell as a small cached image: background, piece, and whatever marks it carries.
+
+Everything a position draws lies inside its cells, so a board is the static layer with a tile
+pasted on every occupied or marked cell.  Each distinct tile is drawn once, supersampled and
+shrunk with ``Image.reduce``, then reused: rendering a position is mostly pasting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image
+
+from .looks import Shape
+from .pen import Pen, Point
+from .themes import RGB, PieceColours
+
+SUPERSAMPLE = 2
+PIECE_RADIUS = 0.42  # of the cell
+# Radii as fractions of a piece's radius.  Marks stay inside MARK_RING; a piece's own colour
+# is guaranteed at PIECE_SAMPLE (the tests check pixels there).
+MARK_RING = 0.4
+PIECE_SAMPLE = 0.72
+GHOST_RING = 0.9
+
+# Directions a winning path leaves a cell by, as offsets in image space.
+DIRECTIONS = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
+
+
+@dataclass(frozen=True, slots=True)
+class Background:
+    colour: RGB
+    grid: RGB
+    line: float  # grid line width; each cell draws its half on sides with a neighbour
+    sides: tuple[bool, bool, bool, bool]  # neighbour to the left, right, above, below
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    cell: int
+    background: Background
+    shape: Shape = "stone"
+    piece: PieceColours | None = None
+    ghost: PieceColours | None = None
+    cross: RGB | None = None
+    path: tuple[str, ...] | None = None  # directions to the neighbours on the path
+    path_colours: tuple[RGB, RGB] | None = None  # (core, casing)
+    flip: RGB | None = None
+    number: int | None = None
+    ring: RGB | None = None
+    mark: RGB | None = None  # colour of the number
+
+
+@lru_cache(maxsize=2048)
+def draw_tile(tile: Tile) -> Image.Image:
+    """The tile at final size (cached: a board needs only a few dozen distinct ones)."""
+    c = tile.cell
+    bg = tile.background
+    pen = Pen(c, c, SUPERSAMPLE, bg.colour)
+    half = bg.line / 2
+    left, right, up, down = bg.sides
+    if left:
+        pen.rect((0, 0, half, c), fill=bg.grid)
+    if right:
+        pen.rect((c - half, 0, c, c), fill=bg.grid)
+    if up:
+        pen.rect((0, 0, c, half), fill=bg.grid)
+    if down:
+        pen.rect((0, c - half, c, c), fill=bg.grid)
+    centre = (c / 2, c / 2)
+    r = c * PIECE_RADIUS
+    if tile.cross is not None:
+        _cross(pen, centre, c * 0.2, tile.cross, c / 14)
+    if tile.piece is not None:
+        _piece(pen, tile.shape, centre, r, tile.piece, c)
+    if tile.ghost is not None:
+        _ghost(pen, centre, r, tile.ghost, c)
+    if tile.path is not None and tile.path_colours is not None:
+        _path(pen, centre, c, tile.path, tile.path_colours)
+    if tile.flip is not None:
+        x, y = centre
+        d = r * 0.34
+        pen.polygon([(x, y - d), (x + d, y), (x, y + d), (x - d, y)], tile.flip)
+    if tile.number is not None and tile.mark is not None:
+        size = max(8, round(c * (0.42 if tile.number < 10 else 0.34)))
+        pen.text(centre, str(tile.number), size, tile.mark)
+    if tile.ring is not None:
+        pen.ring(centre, r * MARK_RING, tile.ring, max(2.0, c / 14))
+    return pen.finish()
+
+
+def _piece(pen: Pen, shape: Shape, at: Point, r: float, colours: PieceColours, cell: int) -> None:
+    outline = max(1.5, cell / 26)
+    if shape == "disc":
+        # A flat two-sided disc: a rim in the darker shade around the face.
+        pen.circle(at, r, colours.shade, colours.outline, outline)
+        pen.circle(at, r * 0.86, colours.fill)
+    elif shape == "checker":
+        pen.circle(at, r, colours.fill, colours.outline, outline)
+        pen.ring(at, r * 0.58, colours.shade, max(1.5, cell / 30))
+    else:
+        pen.circle(at, r, colours.fill, colours.outline, outline)
+
+
+def _ghost(pen: Pen, at: Point, r: float, colours: PieceColours, cell: int) -> None:
+    """A piece that just left the board: a dashed outline in its owner's colour."""
+    width = max(2.0, cell / 16)
+    for k in range(12):
+        pen.arc(at, r * GHOST_RING, k * 30, k * 30 + 18, colours.fill, width)
+
+
+def _cross(pen: Pen, at: Point, arm: float, colour: RGB, width: float) -> None:
+    x, y = at
+    pen.line([(x - arm, y - arm), (x + arm, y + arm)], colour, width)
+    pen.line([(x - arm, y + arm), (x + arm, y - arm)], colour, width)
+
+
+def _path(
+    pen: Pen, at: Point, cell: int, directions: tuple[str, ...], colours: tuple[RGB, RGB]
+) -> None:
+    """This cell's share of the winning path: from the centre to each neighbour's edge, so
+    neighbouring tiles join seamlessly."""
+    core, casing = colours
+    x, y = at
+    half = cell / 2
+    for width, colour in ((cell * 0.26, casing), (cell * 0.15, core)):
+        w = width / 2
+        pen.circle(at, w, colour)
+        for name in directions:
+            dx, dy = DIRECTIONS[name]
+            if dx:
+                x1 = x + dx * half
+                pen.rect((min(x, x1), y - w, max(x, x1), y + w), fill=colour)
+            else:
+                y1 = y + dy * half
+                pen.rect((x - w, min(y, y1), x + w, max(y, y1)), fill=colour)
