@@ -90,17 +90,13 @@ class Tx:
         return rows[0] if rows else None
 
     async def _insert(self, sql: str, params: Sequence[Any]) -> int:
-        cursor = await self._conn.execute(sql, params)
-        rowid = cursor.lastrowid
-        await cursor.close()
-        assert rowid is not None
-        return rowid
+        row = await self._conn.execute_insert(sql, params)
+        assert row is not None
+        return int(row[0])
 
     async def _change(self, sql: str, params: Sequence[Any]) -> int:
-        cursor = await self._conn.execute(sql, params)
-        count = cursor.rowcount
-        await cursor.close()
-        return count
+        """Run an UPDATE/DELETE/INSERT and count the rows it touched, in one thread hop."""
+        return len(list(await self._conn.execute_fetchall(sql + " RETURNING 1", params)))
 
     # ----- settings -----------------------------------------------------------------------
     async def settings(self, guild_id: int) -> SettingsRow | None:
