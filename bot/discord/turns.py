@@ -131,7 +131,7 @@ def turn_message(
     both players are pinged with the result.
     """
     by_colour = colour_names(info, names)
-    last = describe_turn(game.last_turn(), by_colour, game.stone_word)
+    last = describe_turn(game.last_turn(), by_colour, game.stone_word, game.players)
     colour = EMBED_COLOURS.get(info.to_move_colour or "", 0x009E73)
     embed = discord.Embed(
         title=f"{info.title} {info.size}×{info.size} · game #{info.id}", colour=colour

@@ -23,16 +23,26 @@ def _list(points: Sequence[str]) -> str:
 
 
 def describe_turn(
-    records: Sequence[MoveRecord], names: Mapping[str, str] | None = None, stone: str = "stone"
+    records: Sequence[MoveRecord],
+    names: Mapping[str, str] | None = None,
+    stone: str = "stone",
+    players: tuple[str, str] = ("red", "blue"),
 ) -> str:
-    """One line for the records of one turn (several for a Clear Path chain)."""
+    """One line for the records of one turn (several for a Clear Path chain).
+
+    ``names`` maps colours to the players who hold them *now*; after a swap the swapper holds
+    the first colour, which is why a swap is worded from ``players`` rather than the record.
+    """
     names = names or {}
     if not records:
         return "No moves yet."
     first = records[0]
     who = _who(first.player, names)
     if first.swap:
-        text = f"{who} swapped: they take over the first {stone} and its colour."
+        taken = players[0] if first.player == players[1] else players[1]
+        text = (
+            f"{_who(taken, names)} swapped: they now play {taken}, taking over the first {stone}."
+        )
         return _tail(text, records[-1], names)
     placed = [r.point for r in records if r.point is not None]
     if len(placed) > 1:

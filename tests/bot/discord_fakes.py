@@ -329,6 +329,9 @@ def channel_payload(channel_id: int, kind: int = 0) -> dict[str, Any]:
     }
     if kind == 11:
         data["parent_id"] = str(CHANNEL)
+        data["owner_id"] = str(APP_ID)
+        data["message_count"] = 1
+        data["member_count"] = 2
         data["thread_metadata"] = {
             "archived": False,
             "auto_archive_duration": 10080,
