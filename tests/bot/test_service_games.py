@@ -231,3 +231,23 @@ async def test_queries(service: GameService, start_game: StartGame) -> None:
     assert [g.id for g in await service.active_games(GUILD)] == [one.id]
     fetched: Any = await service.get_game_by_id(two.id)
     assert fetched.status == "finished" and fetched.result.reason == "resign"
+
+
+async def test_automatic_skip_gives_the_mover_another_turn(
+    service: GameService, start_game: StartGame
+) -> None:
+    # In this Clearcut game the second player has no legal placement after c2.
+    record = "clearcut 4: d2 a2 b1 c4 b3 d3 d1 c1 b2 a1 a4 d4 c3 a3 c2"
+    await start_game("clearcut", 4)
+    result = None
+    for move in record.split(": ")[1].split():
+        current = await service.get_game(CHANNEL)
+        assert current is not None and current.to_move_id is not None
+        result = await service.play_move(CHANNEL, current.to_move_id, move)
+    assert result is not None and not result.is_over
+    (event,) = result.events
+    mover = event.user_id
+    assert event.skipped_id == ({ALICE, BOB} - {mover}).pop()
+    assert event.skipped_colour == result.game.colour_of(event.skipped_id)
+    assert result.next_id == mover
+    assert result.game.record == record + " -"
