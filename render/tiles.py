@@ -52,7 +52,7 @@ class Tile:
     mark: RGB | None = None  # colour of the number
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=1024)
 def draw_tile(tile: Tile) -> Image.Image:
     """The tile at final size (cached: a board needs only a few dozen distinct ones)."""
     c = tile.cell
