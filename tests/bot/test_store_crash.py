@@ -14,6 +14,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -58,6 +59,8 @@ def test_sigkill_mid_load_loses_no_acknowledged_move(tmp_path: Path) -> None:
     )
     acks: list[tuple[int, int, str]] = []
     assert proc.stdout is not None
+    watchdog = threading.Timer(120, proc.kill)  # never hang the suite on a stuck writer
+    watchdog.start()
     try:
         for line in proc.stdout:
             _, game, ply, move = line.split()
@@ -66,6 +69,7 @@ def test_sigkill_mid_load_loses_no_acknowledged_move(tmp_path: Path) -> None:
                 proc.send_signal(signal.SIGKILL)
                 break
     finally:
+        watchdog.cancel()
         proc.kill()
         proc.wait(timeout=30)
     assert proc.returncode == -signal.SIGKILL
