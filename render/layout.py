@@ -66,7 +66,7 @@ def board_layout(size: int, scale: float = 1.0) -> Layout:
     def s(value: float, floor: int = 1) -> int:
         return max(floor, round(value * scale))
 
-    coord_font = s(max(20, min(30, round(base_cell * 0.42))), 8)
+    coord_font = s(max(22, min(30, round(base_cell * 0.42))), 8)
     bar = s(max(9, round(base_cell * 0.2)), 3)
     band = round(coord_font * 1.6)
     pad = s(10, 2)

@@ -97,7 +97,7 @@ def _piece(fill: str, outline: str, shade: str, mark: str) -> PieceColours:
 
 
 def _palette(pieces: dict[str, PieceColours], **colours: str) -> Palette:
-    return Palette(**{k: hex_rgb(v) for k, v in colours.items()}, pieces=pieces)  # type: ignore[arg-type]
+    return Palette(**{k: hex_rgb(v) for k, v in colours.items()}, pieces=pieces)
 
 
 OKABE_ITO = Theme(

@@ -205,3 +205,16 @@ def test_png_is_indexed_and_small(random_game: Games) -> None:
     image = Image.open(io.BytesIO(data))
     assert image.mode == "P"
     assert len(data) <= 300 * 1024
+
+
+def test_caption_underlines_the_player_to_move(probe: ProbeFactory) -> None:
+    game = new_game("clearcut", 9)
+    game.play("e5")  # Blue to move
+    p = probe(game, names={"red": "Ann", "blue": "Bob"})
+    lay = p.layout
+    strip = p.image.crop((0, lay.chips_y, lay.width, lay.event_y))
+    counts = {colour: n for n, colour in strip.getcolors(65536) or []}
+    red, blue = p.palette.pieces["red"].fill, p.palette.pieces["blue"].fill
+    # Both chips show; only Blue's name carries a bar in Blue's colour.
+    assert counts.get(red, 0) > 0
+    assert counts.get(blue, 0) > 2 * counts[red]

@@ -73,3 +73,11 @@ def test_unwritable_output_is_reported(tmp_path: Path, capsys: pytest.CaptureFix
     target = tmp_path / "missing-dir" / "b.png"
     assert main(["--game", "minefield", "--out", str(target)]) == 1
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_reached_through_the_crosspath_command(tmp_path: Path) -> None:
+    from bot.cli import main as crosspath
+
+    out = tmp_path / "c.png"
+    assert crosspath(["render", "--record", "crosscut 8: d4 e5", "--out", str(out)]) == 0
+    assert Image.open(out).format == "PNG"
