@@ -86,7 +86,8 @@ def settings_from(env: Mapping[str, str]) -> Settings:
 
 def load_settings(dotenv_path: str | os.PathLike[str] | None = None) -> Settings:
     """Read ``.env`` (without overriding real environment variables), then the environment."""
-    from dotenv import load_dotenv
+    from dotenv import find_dotenv, load_dotenv
 
-    load_dotenv(dotenv_path=dotenv_path, override=False)
+    # usecwd: the operator's working directory, not the directory of this module
+    load_dotenv(dotenv_path=dotenv_path or find_dotenv(usecwd=True), override=False)
     return settings_from(os.environ)

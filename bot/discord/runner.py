@@ -1,0 +1,95 @@
+"""``crosspath run``: start the bot until SIGTERM or Ctrl-C, then close everything cleanly.
+
+Start-up problems an operator can fix (no token, a rejected token, a bad setting) end with one
+clear sentence and a non-zero exit code, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+
+import discord
+
+from bot.config import Settings, SettingsError, load_settings
+
+from . import logs
+
+log = logging.getLogger("crosspath.discord")
+
+EXIT_CONFIG = 2
+EXIT_LOGIN = 3
+NO_TOKEN = (
+    "crosspath run: DISCORD_TOKEN is not set. Put the bot token from the Discord developer "
+    "portal in the environment or in a .env file (see docs/operations.md)."
+)
+BAD_TOKEN = (
+    "crosspath run: Discord rejected the token in DISCORD_TOKEN. Copy a fresh one from the "
+    "developer portal (Bot > Reset Token) and try again."
+)
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="crosspath run", description="Start the Discord bot.")
+    parser.add_argument("--env-file", help="read settings from this file instead of ./.env")
+    return parser.parse_args(argv)
+
+
+async def serve(settings: Settings) -> int:
+    """Run the bot over the database until it is closed; the store is always closed after."""
+    from bot.service import GameService
+    from bot.store import Store
+
+    from .app import CrosspathBot
+
+    store = await Store.open(settings.database)
+    bot = CrosspathBot(GameService(store), settings)
+    loop = asyncio.get_running_loop()
+    stopping: list[asyncio.Task[None]] = []
+
+    def stop(signame: str) -> None:
+        log.info("shutting down", extra={"signal": signame})
+        stopping.append(loop.create_task(bot.close()))
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # non-Unix loops
+            loop.add_signal_handler(sig, stop, sig.name)
+    try:
+        async with bot:
+            await bot.start(settings.token)
+        return 0
+    except discord.LoginFailure:
+        log.error("login failed: the token was rejected")
+        print(BAD_TOKEN, file=sys.stderr)
+        return EXIT_LOGIN
+    finally:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(sig)
+        if stopping:
+            await asyncio.gather(*stopping, return_exceptions=True)
+        if not bot.is_closed():
+            await bot.close()
+        await store.close()
+        log.info("database closed", extra={"database": str(settings.database)})
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    try:
+        settings = load_settings(args.env_file)
+    except SettingsError as exc:
+        print(f"crosspath run: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    if not settings.has_token:
+        print(NO_TOKEN, file=sys.stderr)
+        return EXIT_CONFIG
+    logs.configure(settings.log_level, settings.log_format, secret=settings.token)
+    log.info("starting", extra={"database": str(settings.database)})
+    try:
+        return asyncio.run(serve(settings))
+    except KeyboardInterrupt:
+        return 0

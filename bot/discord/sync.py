@@ -1,0 +1,63 @@
+"""``crosspath sync [--guild ID]``: publish the slash commands, on purpose, not at every start.
+
+A guild sync shows changes instantly in that server (use it while developing); a global sync
+can take a while to reach every client.  Syncing too often is rate limited by Discord.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+import discord
+
+from bot.config import Settings, SettingsError, load_settings
+
+from .runner import BAD_TOKEN, EXIT_CONFIG, EXIT_LOGIN, NO_TOKEN
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="crosspath sync", description="Sync slash commands.")
+    parser.add_argument("--guild", type=int, help="sync to this server only (instant)")
+    parser.add_argument("--global", dest="everywhere", action="store_true", help="sync globally")
+    parser.add_argument("--env-file", help="read settings from this file instead of ./.env")
+    return parser.parse_args(argv)
+
+
+async def sync(settings: Settings, guild_id: int | None) -> list[str]:
+    from .app import CrosspathBot
+
+    bot = CrosspathBot(service=None, settings=settings, run_clock=False)
+    async with bot:
+        await bot.login(settings.token)
+        await bot.install_commands()
+        guild = discord.Object(guild_id) if guild_id else None
+        if guild is not None:
+            bot.tree.copy_global_to(guild=guild)
+        synced = await bot.tree.sync(guild=guild)
+    return [command.name for command in synced]
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    try:
+        settings = load_settings(args.env_file)
+    except SettingsError as exc:
+        print(f"crosspath sync: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    if not settings.has_token:
+        print(NO_TOKEN.replace("crosspath run", "crosspath sync"), file=sys.stderr)
+        return EXIT_CONFIG
+    guild_id = None if args.everywhere else (args.guild or settings.dev_guild)
+    try:
+        names = asyncio.run(sync(settings, guild_id))
+    except discord.LoginFailure:
+        print(BAD_TOKEN.replace("crosspath run", "crosspath sync"), file=sys.stderr)
+        return EXIT_LOGIN
+    except discord.HTTPException as exc:
+        print(f"crosspath sync: Discord refused the sync: {exc.status} {exc.text}", file=sys.stderr)
+        return 1
+    where = f"server {guild_id}" if guild_id else "all servers (global; may take a while)"
+    print(f"synced {len(names)} commands to {where}: {', '.join(sorted(names))}")
+    return 0

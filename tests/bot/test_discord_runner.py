@@ -1,0 +1,131 @@
+"""``crosspath run`` / ``sync`` / settings: clear exits, no tracebacks, token never logged."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.config import SETTINGS, SettingsError, settings_from
+from bot.discord import logs, runner, sync
+from bot.discord.app import CrosspathBot
+from bot.store import Store
+
+TOKEN = "MTIzNDU2Nzg5.secret-token-value"
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    """No real .env or token leaks in; the root logger is restored afterwards."""
+    for name in SETTINGS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CROSSPATH_DB", str(tmp_path / "bot.db"))
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+
+
+def test_missing_token_is_a_clear_message_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert runner.main([]) == 2
+    err = capsys.readouterr().err
+    assert "DISCORD_TOKEN is not set" in err and "Traceback" not in err
+    assert sync.main([]) == 2
+
+
+def test_bad_setting_is_named(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("CROSSPATH_CLOCK_SECONDS", "soon")
+    assert runner.main([]) == 2
+    assert "CROSSPATH_CLOCK_SECONDS" in capsys.readouterr().err
+
+
+def test_dotenv_in_the_working_directory_is_read(tmp_path: Path) -> None:
+    from bot.config import load_settings
+
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=from-dotenv\nCROSSPATH_LOG_FORMAT=text\n")
+    settings = load_settings()
+    assert settings.token == "from-dotenv" and settings.log_format == "text"
+    assert "from-dotenv" not in repr(settings)
+
+
+def test_rejected_token_exits_non_zero_without_traceback_or_token(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    async def refuse(self: CrosspathBot, token: str, *, reconnect: bool = True) -> None:
+        logging.getLogger("crosspath.discord").info("trying %s", token)  # a careless library
+        raise discord.LoginFailure("Improper token has been passed.")
+
+    monkeypatch.setattr(CrosspathBot, "start", refuse)
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    assert runner.main([]) == runner.EXIT_LOGIN
+    err = capsys.readouterr().err
+    assert "Discord rejected the token" in err
+    assert "Traceback" not in err and TOKEN not in err
+    assert "[redacted token]" in err
+    lines = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
+    assert any(line["msg"] == "database closed" for line in lines)
+
+
+def test_sigterm_shuts_down_gracefully_and_closes_the_database(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    closed: list[Path] = []
+    original_close = Store.close
+
+    async def record_close(self: Store) -> None:
+        closed.append(tmp_path)
+        await original_close(self)
+
+    async def run_until_closed(self: CrosspathBot, token: str, *, reconnect: bool = True) -> None:
+        asyncio.get_running_loop().call_later(0.05, os.kill, os.getpid(), signal.SIGTERM)
+        while not self.is_closed():
+            await asyncio.sleep(0.01)
+
+    monkeypatch.setattr(Store, "close", record_close)
+    monkeypatch.setattr(CrosspathBot, "start", run_until_closed)
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    assert runner.main([]) == 0
+    assert closed, "the store was closed on SIGTERM"
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+
+
+def test_settings_defaults_and_errors() -> None:
+    settings = settings_from({})
+    assert settings.database == Path("crosspath.sqlite3") and not settings.has_token
+    assert settings_from({"CROSSPATH_DEV_GUILD": "123"}).dev_guild == 123
+    for bad in (
+        {"CROSSPATH_DEV_GUILD": "home"},
+        {"CROSSPATH_LOG_LEVEL": "LOUD"},
+        {"CROSSPATH_LOG_FORMAT": "xml"},
+        {"CROSSPATH_CLOCK_SECONDS": "0"},
+    ):
+        with pytest.raises(SettingsError, match=next(iter(bad))):
+            settings_from(bad)
+
+
+def test_every_setting_is_documented_in_operations_md() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text()
+    for name in SETTINGS:
+        assert f"`{name}`" in doc, name
+
+
+def test_text_log_lines_carry_extras_and_mask_the_secret() -> None:
+    import io
+
+    stream = io.StringIO()
+    logs.configure("INFO", "text", secret="s3cret", stream=stream)
+    logging.getLogger("crosspath.test").warning("leaked s3cret", extra={"guild_id": 5})
+    line = stream.getvalue()
+    assert "guild_id=5" in line and "s3cret" not in line
