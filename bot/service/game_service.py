@@ -190,11 +190,13 @@ class GameService:
         """
         now = self._now()
         outcome: T | _Timeout
-        async with self.store.write() as tx:
-            row = await self._active_row(tx, channel_id)
-            game = await self._engine(tx, row)
-            plies = len(game.history)
-            try:
+        game: Game | None = None
+        plies = 0
+        try:
+            async with self.store.write() as tx:
+                row = await self._active_row(tx, channel_id)
+                game = await self._engine(tx, row)
+                plies = len(game.history)
                 pair = convert.seats(row, game)
                 if user_id not in (pair[0].user_id, pair[1].user_id):
                     raise NotAPlayer("You are not playing in this game.")
@@ -210,10 +212,12 @@ class GameService:
                     outcome = _Timeout(ended)
                 else:
                     row, outcome = await action(tx, row, game, now)
-            except BaseException:
-                if len(game.history) != plies:
-                    self._engines.pop(row.id, None)
-                raise
+        except BaseException:
+            # A refusal leaves the engine untouched; anything else after a change to it
+            # (a failed commit, a cancelled task) must not leave a cached engine ahead of the db.
+            if game is not None and len(game.history) != plies:
+                self._engines.pop(row.id, None)
+            raise
         self._remember(row.id, row.version, game)
         if isinstance(outcome, _Timeout):
             raise OutOfTime(

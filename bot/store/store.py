@@ -412,10 +412,13 @@ class Store:
             await conn.execute("BEGIN IMMEDIATE")
             try:
                 yield Tx(conn)
+                await conn.execute("COMMIT")
             except BaseException:
-                await conn.execute("ROLLBACK")
+                # Statements already queued to aiosqlite's thread still run first, in order,
+                # so this rollback also undoes them (even when the caller was cancelled).
+                if conn.in_transaction:
+                    await conn.execute("ROLLBACK")
                 raise
-            await conn.execute("COMMIT")
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Tx]:

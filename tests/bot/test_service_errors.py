@@ -220,3 +220,32 @@ async def test_admin_target_must_be_a_player(
         snapshot, NotAPlayer, service.admin_award(GUILD, ADMIN, CHANNEL, CAROL), "not playing"
     )
     await refused(snapshot, NoGameHere, service.admin_abort(GUILD + 1, ADMIN, CHANNEL), "no game")
+
+
+async def test_a_failed_write_leaves_no_trace_in_db_or_cache(
+    service: GameService,
+    start_game: StartGame,
+    snapshot: Snapshot,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sqlite3
+
+    from bot.store import Tx
+
+    await start_game("minefield", 9)
+    await service.play_move(CHANNEL, ALICE, "e5")
+
+    async def disk_full(self: Tx, game_id: int, moves: Any) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    before = snapshot()
+    with monkeypatch.context() as patch:
+        patch.setattr(Tx, "add_moves", disk_full)
+        with pytest.raises(sqlite3.OperationalError):
+            await service.play_move(CHANNEL, BOB, "d4")
+    assert snapshot() == before
+    # The engine that had already played d4 was not kept: the service still sees one move.
+    info = await service.get_game(CHANNEL)
+    assert info is not None and info.moves == ("e5",) and info.to_move_id == BOB
+    result = await service.play_move(CHANNEL, BOB, "d4")
+    assert result.game.moves == ("e5", "d4")
