@@ -32,10 +32,17 @@ def colour_word(colour: str) -> str:
     return colour.capitalize()
 
 
+MAX_NAME = 40
+# Discord accepts at most 1024 characters of alt text.
+MAX_ALT_TEXT = 1000
+
+
 def clean_name(name: str) -> str:
-    """A display name made safe for one line: no control characters, no runs of spaces."""
+    """A display name made safe for one line: no control characters, no runs of spaces,
+    at most MAX_NAME characters."""
     printable = "".join(ch if ch.isprintable() else " " for ch in name)
-    return " ".join(printable.split())
+    cleaned = " ".join(printable.split())
+    return cleaned if len(cleaned) <= MAX_NAME else cleaned[: MAX_NAME - 1].rstrip() + "…"
 
 
 def player_label(colour: str, names: Mapping[str, str] | None) -> str:
@@ -120,4 +127,5 @@ def alt_text(game: Game, names: Mapping[str, str] | None = None) -> str:
         now = f"Turn {game.turn_number}, {who(mover)} to move."
     last = describe_last_turn(game).replace(SEP, "; ") if game.history else "none yet"
     word = str(getattr(game, "stone_word", "stone"))
-    return f"{head} {now} Last move: {last}. {_count_words(game, word)}."
+    text = f"{head} {now} Last move: {last}. {_count_words(game, word)}."
+    return text if len(text) <= MAX_ALT_TEXT else text[: MAX_ALT_TEXT - 1] + "…"

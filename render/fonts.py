@@ -33,6 +33,12 @@ def fit_text(font: Font, text: str, width: float) -> str:
     """``text`` shortened with an ellipsis so it fits ``width`` pixels."""
     if text_width(font, text) <= width:
         return text
-    while text and text_width(font, text + "…") > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    # Binary search for the longest prefix that fits with the ellipsis (names can be long).
+    low, high = 0, len(text)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if text_width(font, text[:mid] + "…") <= width:
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low].rstrip() + "…"

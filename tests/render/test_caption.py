@@ -96,3 +96,20 @@ def test_long_text_is_ellipsised_to_fit() -> None:
     fitted = fit_text(font, text, 200)
     assert fitted.endswith("…") and text_width(font, fitted) <= 200
     assert fit_text(font, "short", 200) == "short"
+
+
+def test_fitting_is_the_longest_prefix_that_fits() -> None:
+    font = bold(18)
+    text = "x" * 5000
+    fitted = fit_text(font, text, 300)
+    assert text_width(font, fitted) <= 300
+    longer = text[: len(fitted)] + "…"  # one more character than kept
+    assert text_width(font, longer) > 300
+
+
+def test_long_names_are_capped_in_alt_text() -> None:
+    game = new_game("minefield", 9)
+    text = render.alt_text(game, {"black": "N" * 5000})
+    assert len(text) <= 1000
+    assert "Black (" + "N" * 39 + "…) to move" in text
+    assert clean_name("ab" * 100).endswith("…") and len(clean_name("ab" * 100)) == 40
