@@ -165,6 +165,40 @@ def test_level_one_does_not_look_for_blocks() -> None:
     assert any(opponent_wins_after(game, m) for m in moves)
 
 
+def forced_wins_in_two(game: Game) -> list[str]:
+    """Brute force: moves after which every reply leaves the mover a win in one."""
+    forced = []
+    for move in game.legal_moves():
+        game.play(move)
+        if not game.is_over and all(
+            _reply_leaves_a_win(game, reply) for reply in game.legal_moves()
+        ):
+            forced.append(move)
+        game.pop()
+    return forced
+
+
+def _reply_leaves_a_win(game: Game, reply: str) -> bool:
+    game.play(reply)
+    try:
+        return not game.is_over and any(wins_now(game, m) for m in game.legal_moves())
+    finally:
+        game.pop()
+
+
+@pytest.mark.parametrize("config", [SearchConfig(), SearchConfig(win_check=False)])
+def test_solver_proves_a_double_threat_win(config: SearchConfig) -> None:
+    # Black b1 b2 / d1 d2 below, c4 c5 above: c3 (among others) threatens b3 and d3 at once.
+    game = parse_record("minefield 5: b1 a5 b2 e5 d1 a4 d2 e4 c5 a1 c4 e1")
+    assert not any(wins_now(game, m) for m in game.legal_moves())
+    forced = forced_wins_in_two(game)
+    assert "c3" in forced
+    result = search(game, Budget(playouts=400), seed=1, config=config)
+    assert result.reason == "proven win"
+    assert result.move in forced
+    assert result.playouts < 400, "a solved root stops the search early"
+
+
 def test_solver_proves_a_lost_position() -> None:
     # Black's columns b and d each need one more stone (b5, d5): White cannot stop both.
     lost = parse_record("minefield 5: b1 a3 b2 a4 b3 e3 b4 e1 d1 e2 d2 a1 d3 e4 d4")
