@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 import render
 from render.caption import caption_for, clean_name, describe_last_turn
@@ -113,3 +116,22 @@ def test_long_names_are_capped_in_alt_text() -> None:
     assert len(text) <= 1000
     assert "Black (" + "N" * 39 + "…) to move" in text
     assert clean_name("ab" * 100).endswith("…") and len(clean_name("ab" * 100)) == 40
+
+
+def test_pillows_default_font_stands_in_if_the_shipped_font_is_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from render import fonts
+
+    monkeypatch.setattr(fonts, "FONT_FILE", tmp_path / "missing.ttf")
+    fonts.bold.cache_clear()
+    try:
+        fallback = fonts.bold(21)
+        assert fonts.text_width(fallback, "abc") > 0
+        assert "DejaVu" not in " ".join(getattr(fallback, "getname", lambda: ("",))())
+    finally:
+        fonts.bold.cache_clear()  # the shipped font again once the patch is undone
+
+
+def test_the_shipped_font_is_used() -> None:
+    assert bold(21).getname() == ("DejaVu Sans", "Bold")
