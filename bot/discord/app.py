@@ -96,6 +96,21 @@ class CrosspathBot(commands.Bot):
     def names_for(self, user_ids: Any, guild: discord.Guild | None = None) -> dict[int, str]:
         return {uid: self.name_of(uid, guild) for uid in user_ids}
 
+    async def fetch_names(
+        self, user_ids: Any, guild: discord.Guild | None = None
+    ) -> dict[int, str]:
+        """Like :meth:`names_for`, asking Discord once for players not seen since the start."""
+        for uid in user_ids:
+            known = uid in self.display_names or (guild is not None and guild.get_member(uid))
+            if known:
+                continue
+            try:
+                user = self.get_user(uid) or await self.fetch_user(uid)
+            except discord.HTTPException:
+                continue
+            self.display_names[uid] = user.display_name
+        return self.names_for(user_ids, guild)
+
     async def on_ready(self) -> None:
         log.info(
             "connected",

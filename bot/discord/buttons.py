@@ -192,11 +192,39 @@ def takeback_view(game_id: int, version: int) -> discord.ui.View:
     return view
 
 
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    ChallengeButton,
-    ResignButton,
-    TakebackButton,
-)
+_KNOWN = (ChallengeButton, ResignButton, TakebackButton)
+
+
+def _retired_template() -> str:
+    """``cp:`` ids that none of the current buttons accept (from an older or newer version)."""
+    known = "|".join(
+        re.sub(r"\(\?P<\w+>", "(?:", item.__discord_ui_compiled_template__.pattern) + "$"
+        for item in _KNOWN
+    )
+    return rf"(?!(?:{known}))cp:.*"
+
+
+class RetiredButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=_retired_template()
+):
+    """Answers buttons this version no longer understands, instead of letting them fail."""
+
+    def __init__(self, custom_id: str) -> None:
+        super().__init__(discord.ui.Button(label="retired", custom_id=custom_id))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> RetiredButton:
+        return cls(match.string)
+
+    async def callback(self, interaction: Interaction) -> None:
+        await send_ephemeral(
+            interaction, "This button is from an older version of the bot and no longer works."
+        )
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*_KNOWN, RetiredButton)
 
 __all__ = [
     "DYNAMIC_ITEMS",

@@ -37,7 +37,7 @@ async def build_turn_message(
     bot: CrosspathBot, info: GameInfo, headline: str | None = None
 ) -> OutgoingMessage:
     guild = bot.get_guild(info.guild_id)
-    names = bot.names_for(info.player_ids, guild)
+    names = await bot.fetch_names(info.player_ids, guild)
     game = position_of(info)
     board = await draw_board_async(game, colour_names(info, names))
     return turn_message(info, game, names, board, headline)

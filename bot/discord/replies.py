@@ -64,7 +64,8 @@ def refusal_for(error: BaseException) -> str | None:
     if isinstance(error, app_commands.NoPrivateMessage):
         return "Crosspath commands work only inside a server."
     if isinstance(error, app_commands.BotMissingPermissions):
-        return MISSING_BOT_PERMISSIONS.format(perms=", ".join(error.missing_permissions))
+        names = (p.replace("_", " ").title() for p in error.missing_permissions)
+        return MISSING_BOT_PERMISSIONS.format(perms=", ".join(names))
     if isinstance(error, app_commands.CommandOnCooldown):
         return f"Slow down a little: try again in {error.retry_after:.0f} s."
     if isinstance(error, app_commands.CheckFailure):

@@ -137,6 +137,7 @@ class FakeDiscord:
         self.refuse_posts_in: set[int] = set()
         self._ids = itertools.count(900000000000000001)
         self._interaction_channel: dict[str, int] = {}
+        self.user_names: dict[int, str] = {}
 
     def next_id(self) -> int:
         return next(self._ids)
@@ -234,6 +235,9 @@ class FakeDiscord:
                 "member_count": 1,
             }
         self.sent.append(Sent(route.method, path, body, sent_files, channel_id))
+        if route.method == "GET" and route.path == "/users/{user_id}":
+            user_id = int(path.rsplit("/", 1)[1])
+            return user_payload(user_id, self.user_names.get(user_id, f"user{user_id % 1000}"))
         if route.method == "DELETE" and route.path == "/channels/{channel_id}":
             return {"id": str(channel_id), "type": 11, "guild_id": str(GUILD), "name": "gone"}
         return {}

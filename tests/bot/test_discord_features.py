@@ -80,8 +80,11 @@ async def test_buttons_work_after_a_restart(
     await first.close()
 
     second = await fakes.open_harness(db_path, clock, monkeypatch)
+    second.fake.user_names[ALICE.id] = "Alice"
     sent = await second.click(reply.custom_ids[0], BOB)
-    assert [s.kind for s in sent] == ["update", "channel_message"]
+    # the new process has not seen Alice yet: her name is fetched once for the board
+    assert [s.kind for s in sent] == ["update", f"GET /users/{ALICE.id}", "channel_message"]
+    assert "Black (Alice) to move" in sent[2].files[0].description
     assert (await second.service.get_game(CHANNEL)) is not None
     await second.command("move", ALICE, point="c3")
     [request] = await second.command("takeback", ALICE)
@@ -92,7 +95,8 @@ async def test_buttons_work_after_a_restart(
     try:
         sent = await third.click(request.custom_ids[0], BOB)
         assert sent[0].kind == "update" and "allowed" in sent[0].content
-        assert "taken back" in sent[1].content
+        [posted] = [s for s in sent if s.kind == "channel_message"]
+        assert "taken back" in posted.content
         info = await third.service.get_game(CHANNEL)
         assert info.moves == () and info.to_move_id == ALICE.id
         # the same request button again is stale now
@@ -220,3 +224,17 @@ async def test_history_replay_games_rules_and_help(h: Any) -> None:
         else (await h.command("board", CAROL, game=info.id))[1:]
     )
     assert board.files[0].data.startswith(b"\x89PNG")
+
+
+async def test_unknown_buttons_are_answered_not_left_failing(h: Any) -> None:
+    [answer] = await h.click("cp:duel:accept:5", ALICE)
+    assert answer.ephemeral and "no longer works" in answer.content
+    [answer] = await h.click("cp:chal:accept:notanumber", ALICE)
+    assert answer.ephemeral and "no longer works" in answer.content
+
+
+async def test_challenge_refused_where_the_bot_cannot_post_boards(h: Any) -> None:
+    h.payloads.bot_permissions = fakes.BOT_PERMISSIONS & ~(1 << 15)  # no Attach Files
+    [reply] = await h.command("challenge", ALICE, game="minefield", opponent=BOB)
+    assert reply.ephemeral and "Attach Files" in reply.content
+    assert await h.service.open_challenges(fakes.GUILD) == []

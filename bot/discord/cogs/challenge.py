@@ -19,6 +19,17 @@ if TYPE_CHECKING:
     from ..app import CrosspathBot
 
 
+def missing_bot_permissions(interaction: discord.Interaction[Any]) -> list[str]:
+    """What the bot lacks here to post boards; checked before a game can start in a channel."""
+    perms = interaction.app_permissions
+    needed = {"embed_links": perms.embed_links, "attach_files": perms.attach_files}
+    if isinstance(interaction.channel, discord.Thread):
+        needed["send_messages_in_threads"] = perms.send_messages_in_threads
+    else:
+        needed["send_messages"] = perms.send_messages
+    return [name for name, granted in needed.items() if not granted]
+
+
 class ChallengeCog(commands.Cog):
     def __init__(self, bot: CrosspathBot) -> None:
         self.bot = bot
@@ -43,6 +54,9 @@ class ChallengeCog(commands.Cog):
         time: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
         guild_id, channel_id = ids(interaction)
+        missing = missing_bot_permissions(interaction)
+        if missing:
+            raise app_commands.BotMissingPermissions(missing)
         self.bot.remember(interaction.user)
         if opponent is not None:
             if opponent.bot:

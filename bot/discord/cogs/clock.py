@@ -37,7 +37,10 @@ class ClockCog(commands.Cog):
 
     @tasks.loop(seconds=60)
     async def tick(self) -> None:
-        await self.run_once()
+        try:
+            await self.run_once()
+        except Exception:  # a locked database or an outage must not stop the clock for good
+            log.exception("clock tick failed; retrying at the next tick")
 
     @tick.before_loop
     async def _wait_until_ready(self) -> None:
