@@ -138,7 +138,7 @@ def turn_message(
     )
     embed.add_field(name="Players", value=players_field(info), inline=True)
     embed.add_field(
-        name="Move", value=f"turn {info.turn_number}, {len(info.moves)} placed", inline=True
+        name="Move", value=f"turn {info.turn_number} · {len(info.moves)} moves played", inline=True
     )
     embed.add_field(name="Last turn", value=last[:1024], inline=False)
     if info.is_active and info.to_move_id is not None:

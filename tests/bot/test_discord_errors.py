@@ -208,3 +208,31 @@ async def test_missing_bot_permissions_are_explained(h: Any) -> None:
     sent = await h.command("admin abort", ADMIN)
     assert sent[0].ephemeral  # the admin is answered; the announcement was refused
     assert h.fake.sent[-1].body.get("refused")
+
+
+async def test_admin_award_forfeit_and_settings(h: Any) -> None:
+    info = await fakes.challenge_and_accept(h)
+    sent = await h.command("admin award", ADMIN, player=BOB, reason="walkover")
+    assert sent[0].ephemeral and f"awarded to <@{BOB.id}>" in sent[0].content
+    ended = await h.service.get_game_by_id(info.id)
+    assert ended.result.reason == "award" and ended.result.winner_id == BOB.id
+    assert f"awarded the game to <@{BOB.id}>" in h.fake.last("channel_message").content
+
+    info = await fakes.challenge_and_accept(h)
+    text = only_refusal(await h.command("admin forfeit", ADMIN, player=CAROL))
+    assert "not" in text.lower()
+    sent = await h.command("admin forfeit", ADMIN, player=ALICE)
+    assert (await h.service.get_game_by_id(info.id)).result.loser_id == ALICE.id
+
+    [saved] = await h.command("admin settings channel", ADMIN, action="allow")
+    assert f"<#{CHANNEL}>" in saved.content
+    text = only_refusal(
+        await h.command("challenge", ALICE, game="minefield", channel_id=OTHER_CHANNEL)
+    )
+    assert "channel" in text.lower()
+    [saved] = await h.command("admin settings size", ADMIN, game="minefield", size=7)
+    assert "minefield 7×7" in saved.content
+    [view] = await h.command("admin settings view", ADMIN)
+    assert "minefield 7×7" in view.content and f"<#{CHANNEL}>" in view.content
+    [bad] = await h.command("admin settings set", ADMIN, time="forever")
+    assert bad.ephemeral and "forever" in bad.content
