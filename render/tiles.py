@@ -16,7 +16,9 @@ from .looks import Shape
 from .pen import Pen, Point
 from .themes import RGB, PieceColours
 
-SUPERSAMPLE = 2
+SUPERSAMPLE = 2  # the static layer (text and bars: 2x is plenty)
+# Pieces and marks: tiles are small and drawn once each, so they can afford 4x.
+TILE_SUPERSAMPLE = 4
 PIECE_RADIUS = 0.42  # of the cell
 # Radii as fractions of a piece's radius.  Marks stay inside MARK_RING; a piece's own colour
 # is guaranteed at PIECE_SAMPLE (the tests check pixels there).
@@ -57,7 +59,7 @@ def draw_tile(tile: Tile) -> Image.Image:
     """The tile at final size (cached: a board needs only a few dozen distinct ones)."""
     c = tile.cell
     bg = tile.background
-    pen = Pen(c, c, SUPERSAMPLE, bg.colour)
+    pen = Pen(c, c, TILE_SUPERSAMPLE, bg.colour)
     half = bg.line / 2
     left, right, up, down = bg.sides
     if left:
