@@ -165,17 +165,35 @@ async def play(interaction: Interaction, move: str) -> None:
     try:
         result = await bot.service.play_move(channel_id, interaction.user.id, move)
     except OutOfTime as exc:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge(interaction)
         await post_turn(bot, exc.ended.game)  # the loss on time is recorded: announce it
         raise
-    # committed (a few ms); drawing and posting may take longer, so acknowledge first
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    played = ", ".join(e.move for e in result.events) or move
+    # committed (a few ms); drawing and posting may take longer, so acknowledge first.  From
+    # here on the move stands whatever Discord does, so failures only change what we say.
+    acknowledged = await acknowledge(interaction)
     posted = await post_turn(bot, result.game)
+    if not acknowledged:
+        return
     if posted is None:
-        await interaction.followup.send(NOT_POSTED, ephemeral=True)
+        text = NOT_POSTED
+    elif move == "swap":
+        text = "Swapped: you now play the first colour."
     else:
-        await interaction.followup.send(f"Played {played}.", ephemeral=True)
+        text = f"Played {', '.join(e.move for e in result.events) or move}."
+    try:
+        await interaction.followup.send(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not confirm a move privately", exc_info=True)
+
+
+async def acknowledge(interaction: Interaction) -> bool:
+    """Defer privately; False if Discord no longer accepts a response (the work goes on)."""
+    try:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    except discord.HTTPException:
+        log.warning("could not defer an interaction; carrying on without it", exc_info=True)
+        return False
+    return True
 
 
 async def ask_resign(interaction: Interaction) -> None:

@@ -138,6 +138,7 @@ class FakeDiscord:
         self._ids = itertools.count(900000000000000001)
         self._interaction_channel: dict[str, int] = {}
         self.user_names: dict[int, str] = {}
+        self.expire_interactions = False  # answer every interaction response with 404 10062
 
     def next_id(self) -> int:
         return next(self._ids)
@@ -266,6 +267,9 @@ def _bind_webhook(fake: FakeDiscord) -> Any:
         message_id = fake.next_id()
         sent = Sent(route.method, path, body, sent_files, channel_id, message_id)
         fake.sent.append(sent)
+        if fake.expire_interactions:
+            response = SimpleNamespace(status=404, reason="Not Found")
+            raise discord.NotFound(response, {"code": 10062, "message": "Unknown interaction"})  # type: ignore[arg-type]
         if path.endswith("/callback"):
             data = body.get("data") or {}
             kind = body.get("type")

@@ -236,3 +236,15 @@ async def test_admin_award_forfeit_and_settings(h: Any) -> None:
     assert "minefield 7×7" in view.content and f"<#{CHANNEL}>" in view.content
     [bad] = await h.command("admin settings set", ADMIN, time="forever")
     assert bad.ephemeral and "forever" in bad.content
+
+
+async def test_an_expired_interaction_still_posts_the_committed_move(
+    h: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    await fakes.challenge_and_accept(h)
+    h.fake.expire_interactions = True
+    sent = await h.command("move", ALICE, point="c3")
+    assert [s.kind for s in sent] == ["defer", "channel_message"]
+    assert "placed on c3" in sent[1].embed_text()
+    assert (await h.service.get_game(CHANNEL)).moves == ("c3",)
+    assert "could not defer" in caplog.text
