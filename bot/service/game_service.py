@@ -16,7 +16,8 @@ import json
 import random
 import sqlite3
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -159,11 +160,18 @@ class GameService:
         """Drop cached engines (they are rebuilt from the moves table on next use)."""
         self._engines.clear()
 
-    async def _update(self, tx: Tx, row: GameRow, **values: Any) -> GameRow:
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[Tx]:
+        """A store write transaction whose version conflicts reach players as StaleAction."""
         try:
-            await tx.update_game(row.id, row.version, **values)
+            async with self.store.write() as tx:
+                yield tx
         except WriteConflict as exc:
             raise StaleAction("The game changed while you acted; look again and retry.") from exc
+
+    async def _update(self, tx: Tx, row: GameRow, **values: Any) -> GameRow:
+        """Update the game row at the version read (checked when the transaction commits)."""
+        await tx.update_game(row.id, row.version, **values)
         return replace(row, **values)
 
     async def _active_row(self, tx: Tx, channel_id: int) -> GameRow:
@@ -193,7 +201,7 @@ class GameService:
         game: Game | None = None
         plies = 0
         try:
-            async with self.store.write() as tx:
+            async with self._write() as tx:
                 row = await self._active_row(tx, channel_id)
                 game = await self._engine(tx, row)
                 plies = len(game.history)
@@ -302,7 +310,7 @@ class GameService:
         if isinstance(time_control, str):
             time_control = TimeControl.parse(time_control)
         now = self._now()
-        async with self.store.write() as tx:
+        async with self._write() as tx:
             guild = convert.settings(await tx.settings(guild_id), guild_id)
             if not guild.allows(channel_id):
                 raise InvalidChallenge(
@@ -358,7 +366,7 @@ class GameService:
         """
         now = self._now()
         stamp = to_us(now)
-        async with self.store.write() as tx:
+        async with self._write() as tx:
             found = await self._open_challenge(tx, challenge_id, now)
             if user_id == found.challenger_id:
                 raise InvalidChallenge("You can't accept your own challenge.")
@@ -413,7 +421,7 @@ class GameService:
     async def decline_challenge(self, challenge_id: int, user_id: int) -> Challenge:
         """The challenged player declines a direct challenge."""
         now = self._now()
-        async with self.store.write() as tx:
+        async with self._write() as tx:
             found = await self._open_challenge(tx, challenge_id, now)
             if found.opponent_id is None:
                 raise InvalidChallenge(
@@ -430,7 +438,7 @@ class GameService:
     async def cancel_challenge(self, challenge_id: int, user_id: int) -> Challenge:
         """The challenger withdraws their challenge."""
         now = self._now()
-        async with self.store.write() as tx:
+        async with self._write() as tx:
             row = await tx.challenge(challenge_id)
             if row is None:
                 raise ChallengeNotFound("That challenge doesn't exist.")
@@ -672,7 +680,7 @@ class GameService:
 
     async def rebuild_cached_state(self, game_id: int) -> GameInfo:
         """Recompute the cached columns (record, side to move) from the moves table."""
-        async with self.store.write() as tx:
+        async with self._write() as tx:
             row = await self._row_by_id(tx, game_id)
             self._engines.pop(game_id, None)
             game = await self._engine(tx, row)
@@ -692,7 +700,7 @@ class GameService:
         note: str,
     ) -> GameEnded:
         now = self._now()
-        async with self.store.write() as tx:
+        async with self._write() as tx:
             row = await tx.active_game_in(channel_id)
             if row is None or row.guild_id != guild_id:
                 raise NoGameHere("There is no game in progress in that channel.")
@@ -773,7 +781,7 @@ class GameService:
             raise InvalidSettings("Challenges must expire after between 1 minute and 30 days.")
         now = self._now()
         changes: dict[str, Any] = {}
-        async with self.store.write() as tx:
+        async with self._write() as tx:
             current = convert.settings(await tx.settings(guild_id), guild_id)
             sizes = dict(current.default_sizes)
             for name, size in (default_sizes or {}).items():
@@ -881,7 +889,7 @@ class GameService:
         now = self._now()
         if action.kind == "challenge_expiry":
             assert action.challenge_id is not None
-            async with self.store.write() as tx:
+            async with self._write() as tx:
                 row = await tx.challenge(action.challenge_id)
                 if row is None or row.status != "open" or row.expires_at > to_us(action.at):
                     return None
@@ -890,7 +898,7 @@ class GameService:
             assert row is not None
             return DueOutcome(action, expired=convert.challenge(row))
         assert action.game_id is not None
-        async with self.store.write() as tx:
+        async with self._write() as tx:
             game_row = await tx.game(action.game_id)
             if (
                 game_row is None

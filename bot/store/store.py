@@ -73,30 +73,105 @@ def _game(row: sqlite3.Row) -> GameRow:
     return GameRow(**data)
 
 
+Statement = tuple[str, Any, str]
+"""(sql, parameters, mode): mode "one" = must change exactly one row, "many" = executemany."""
+
+
+def _run_batch(
+    raw: sqlite3.Connection,
+    begin: str | None,
+    pending: list[Statement],
+    final: tuple[str, Sequence[Any], str] | None,
+) -> Any:
+    """Runs in aiosqlite's thread: an optional BEGIN, the deferred writes, then one statement.
+
+    Doing all of it in one hop to the thread is what makes a move cost two hops (read the
+    game; write the move, the row and COMMIT) instead of one per statement.
+    """
+    if begin is not None:
+        raw.execute(begin)
+    for sql, params, mode in pending:
+        if mode == "many":
+            raw.executemany(sql, params)
+            continue
+        cursor = raw.execute(sql, params)
+        if mode == "one" and cursor.rowcount != 1:
+            raise WriteConflict(f"expected to change one row: {sql.split(' WHERE')[0]}")
+    if final is None:
+        return None
+    sql, params, mode = final
+    cursor = raw.execute(sql, params)
+    if mode == "rows":
+        return cursor.fetchall()
+    if mode == "rowid":
+        return cursor.lastrowid
+    return cursor.rowcount
+
+
+def _end(raw: sqlite3.Connection, how: str) -> None:
+    """COMMIT or ROLLBACK if a transaction is open (queued behind any statement still running)."""
+    if raw.in_transaction:
+        raw.execute(how)
+
+
+async def _in_thread(conn: aiosqlite.Connection, fn: Any, *args: Any) -> Any:
+    """Run ``fn(raw_connection, *args)`` on the connection's own thread, in queue order.
+
+    aiosqlite has no public call for this; ``_execute`` and ``_conn`` have been stable since
+    0.17 and the dependency is pinned below 1.0.
+    """
+    return await conn._execute(lambda: fn(conn._conn, *args))
+
+
 class Tx:
     """The SQL of the store, run on the store's connection while the caller holds its lock.
 
-    Obtained from :meth:`Store.write` (inside ``BEGIN IMMEDIATE``) or :meth:`Store.read`.
+    Obtained from :meth:`Store.write` (``BEGIN IMMEDIATE``) or :meth:`Store.read` (``BEGIN``).
+    The transaction begins with the first statement.  Writes whose result nobody needs
+    (appending moves, versioned row updates, events) are deferred and sent together with the
+    next read or with the COMMIT; a versioned update that finds another version raises
+    :class:`WriteConflict` at that point, and the whole transaction rolls back.
     """
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: aiosqlite.Connection, begin: str) -> None:
         self._conn = conn
+        self._begin: str | None = begin
+        self._pending: list[Statement] = []
+
+    @property
+    def began(self) -> bool:
+        return self._begin is None
+
+    async def _run(self, sql: str, params: Sequence[Any], mode: str) -> Any:
+        begin, self._begin = self._begin, None
+        pending, self._pending = self._pending, []
+        return await _in_thread(self._conn, _run_batch, begin, pending, (sql, params, mode))
+
+    def _defer(self, sql: str, params: Any, mode: str = "") -> None:
+        self._pending.append((sql, params, mode))
+
+    async def _finish(self, how: str) -> None:
+        """Send deferred writes and end the transaction, in one hop."""
+        if self._begin is not None and not self._pending:
+            return  # nothing ever ran
+        begin, self._begin = self._begin, None
+        pending, self._pending = self._pending, []
+        await _in_thread(self._conn, _run_batch, begin, pending, (how, (), "count"))
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        return list(await self._conn.execute_fetchall(sql, params))
+        return list(await self._run(sql, params, "rows"))
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
         rows = await self._all(sql, params)
         return rows[0] if rows else None
 
     async def _insert(self, sql: str, params: Sequence[Any]) -> int:
-        row = await self._conn.execute_insert(sql, params)
-        assert row is not None
-        return int(row[0])
+        rowid = await self._run(sql, params, "rowid")
+        assert rowid is not None
+        return int(rowid)
 
     async def _change(self, sql: str, params: Sequence[Any]) -> int:
-        """Run an UPDATE/DELETE/INSERT and count the rows it touched, in one thread hop."""
-        return len(list(await self._conn.execute_fetchall(sql + " RETURNING 1", params)))
+        return int(await self._run(sql, params, "count"))
 
     # ----- settings -----------------------------------------------------------------------
     async def settings(self, guild_id: int) -> SettingsRow | None:
@@ -104,7 +179,7 @@ class Tx:
         return None if row is None else _settings(row)
 
     async def save_settings(self, s: SettingsRow) -> None:
-        await self._change(
+        self._defer(
             "INSERT OR REPLACE INTO guild_settings (guild_id, allowed_channels, use_threads,"
             " per_move, reminders, default_sizes, challenge_expiry, updated_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -235,12 +310,11 @@ class Tx:
             raise ValueError(f"unknown game columns {sorted(unknown)}")
         columns = list(values)
         assignments = ", ".join(f"{c} = ?" for c in columns)
-        changed = await self._change(
+        self._defer(
             f"UPDATE games SET {assignments} WHERE id = ? AND version = ?",
             [*(_encode(c, values[c]) for c in columns), game_id, expected],
+            "one",
         )
-        if changed != 1:
-            raise WriteConflict(f"game {game_id} is no longer at version {expected}")
 
     async def games_for_player(
         self, guild_id: int, user_id: int, active_only: bool, limit: int
@@ -294,9 +368,10 @@ class Tx:
 
     async def add_moves(self, game_id: int, moves: Iterable[tuple[int, str, int, int]]) -> None:
         """Append (ply, move, user_id, played_at) rows; a duplicate ply raises IntegrityError."""
-        await self._conn.executemany(
+        self._defer(
             "INSERT INTO moves (game_id, ply, move, user_id, played_at) VALUES (?, ?, ?, ?, ?)",
             [(game_id, *m) for m in moves],
+            "many",
         )
 
     async def delete_moves_from(self, game_id: int, ply: int) -> int:
@@ -307,7 +382,7 @@ class Tx:
     async def add_event(
         self, game_id: int, at: int, kind: str, user_id: int | None, detail: str = ""
     ) -> None:
-        await self._insert(
+        self._defer(
             "INSERT INTO game_events (game_id, at, kind, user_id, detail) VALUES (?, ?, ?, ?, ?)",
             (game_id, at, kind, user_id, detail),
         )
@@ -331,8 +406,8 @@ class Tx:
         game_id: int | None = None,
         target_id: int | None = None,
         detail: str = "",
-    ) -> int:
-        return await self._insert(
+    ) -> None:
+        self._defer(
             "INSERT INTO audit_log (guild_id, actor_id, action, game_id, target_id, detail, at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             (guild_id, actor_id, action, game_id, target_id, detail, at),
@@ -409,15 +484,14 @@ class Store:
         """A ``BEGIN IMMEDIATE`` transaction: committed on success, rolled back on any error."""
         async with self._lock:
             conn = self.connection
-            await conn.execute("BEGIN IMMEDIATE")
+            tx = Tx(conn, "BEGIN IMMEDIATE")
             try:
-                yield Tx(conn)
-                await conn.execute("COMMIT")
+                yield tx
+                await tx._finish("COMMIT")
             except BaseException:
-                # Statements already queued to aiosqlite's thread still run first, in order,
-                # so this rollback also undoes them (even when the caller was cancelled).
-                if conn.in_transaction:
-                    await conn.execute("ROLLBACK")
+                # Queued behind any statement still running in the thread (even when the
+                # caller was cancelled), so whatever that statement began is undone.
+                await _in_thread(conn, _end, "ROLLBACK")
                 raise
 
     @asynccontextmanager
@@ -425,11 +499,12 @@ class Store:
         """Reads from one consistent snapshot (a deferred transaction)."""
         async with self._lock:
             conn = self.connection
-            await conn.execute("BEGIN")
+            tx = Tx(conn, "BEGIN")
             try:
-                yield Tx(conn)
+                yield tx
             finally:
-                await conn.execute("COMMIT")
+                if tx.began:
+                    await _in_thread(conn, _end, "COMMIT")
 
     async def schema_version(self) -> int:
         async with self.read() as tx:

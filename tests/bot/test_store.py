@@ -209,3 +209,23 @@ async def test_backup_command(
     assert db_cli.main(["backup", str(tmp_path / "x.db"), "--db", str(tmp_path / "none.db")]) == 1
     assert "no database" in capsys.readouterr().err
     assert not (tmp_path / "none.db").exists()
+
+
+async def test_a_version_conflict_rolls_back_the_whole_transaction(
+    store: Store, start_game: StartGame, db_path: Path
+) -> None:
+    from bot.store import WriteConflict
+
+    info = await start_game("minefield", 5)
+    before = tables(db_path)
+    with pytest.raises(WriteConflict):
+        async with store.write() as tx:
+            await tx.add_moves(info.id, [(0, "c3", ALICE, 1)])
+            await tx.update_game(info.id, info.version + 7, record="minefield 5: c3")
+    assert tables(db_path) == before
+    # The connection is usable afterwards: the next transaction commits normally.
+    async with store.write() as tx:
+        await tx.update_game(info.id, info.version, version=info.version + 1)
+    async with store.read() as tx:
+        row = await tx.game(info.id)
+    assert row is not None and row.version == info.version + 1
