@@ -30,8 +30,7 @@ async def sync(settings: Settings, guild_id: int | None) -> list[str]:
 
     bot = CrosspathBot(service=None, settings=settings, run_clock=False)
     async with bot:
-        await bot.login(settings.token)
-        await bot.install_commands()
+        await bot.login(settings.token)  # HTTP only, no gateway; runs setup_hook (the cogs)
         guild = discord.Object(guild_id) if guild_id else None
         if guild is not None:
             bot.tree.copy_global_to(guild=guild)
