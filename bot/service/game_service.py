@@ -59,6 +59,7 @@ from .types import (
     PlayedMove,
     Reminder,
     ResultReason,
+    Seat,
     TakebackAnswer,
     TakebackRequest,
     TimeControl,
@@ -952,15 +953,15 @@ def _tc(row: GameRow) -> TimeControl:
     return TimeControl(row.per_move, tuple(row.reminders))
 
 
-def _other(pair: Sequence[Any], user_id: int) -> int:
+def _other(pair: Sequence[Seat], user_id: int) -> int:
     a, b = pair[0].user_id, pair[1].user_id
     return b if user_id == a else a
 
 
-def _colour(pair: Sequence[Any], user_id: int | None) -> str | None:
+def _colour(pair: Sequence[Seat], user_id: int | None) -> str | None:
     for seat in pair:
         if seat.user_id == user_id:
-            return str(seat.colour)
+            return seat.colour
     return None
 
 

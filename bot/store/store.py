@@ -120,7 +120,7 @@ async def _in_thread(conn: aiosqlite.Connection, fn: Any, *args: Any) -> Any:
     aiosqlite has no public call for this; ``_execute`` and ``_conn`` have been stable since
     0.17 and the dependency is pinned below 1.0.
     """
-    return await conn._execute(lambda: fn(conn._conn, *args))
+    return await conn._execute(lambda: fn(conn._conn, *args))  # type: ignore[no-untyped-call]
 
 
 class Tx:

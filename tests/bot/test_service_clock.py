@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.service import GameFinished, GameInfo, GameService, OutOfTime, TimeControl
 from bot.store import Store
@@ -138,3 +140,21 @@ async def test_deadlines_survive_a_restart(db_path: Path, clock: Any) -> None:
         outcome = await service.apply_due(timeout)
         assert outcome is not None and outcome.ended is not None
         assert outcome.ended.result.winner_id == ALICE
+
+
+@given(minutes=st.integers(1, 30 * 24 * 60))
+def test_time_control_text_round_trips(minutes: int) -> None:
+    from bot.service import format_duration
+
+    tc = TimeControl.parse(format_duration(minutes * 60))
+    assert tc.per_move == minutes * 60
+    assert all(0 < r < minutes * 60 for r in tc.reminders)
+    assert TimeControl.parse(tc.describe().removesuffix(" per move")) == tc
+
+
+@pytest.mark.parametrize("text", ["soon", "3x", "d3", "0d", "31d", "-2h", "12h 5"])
+def test_bad_time_controls_are_refused(text: str) -> None:
+    from bot.service import InvalidTimeControl
+
+    with pytest.raises(InvalidTimeControl):
+        TimeControl.parse(text)
