@@ -11,6 +11,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from rules import format_record, game_names, parse_record
+
 
 def _load_fakes() -> Any:
     name = "crosspath_tests_discord_fakes"
@@ -73,3 +77,22 @@ async def test_whole_game_from_challenge_to_win(h: Any) -> None:
 
     [refusal] = await h.command("move", ALICE, point="a1")
     assert refusal.kind == "reply" and refusal.ephemeral and "over" in refusal.content
+
+
+@pytest.mark.parametrize("game", sorted(game_names()))
+async def test_a_whole_game_of_each_kind(h: Any, game: str) -> None:
+    """Chains, swaps, flips, removals and skips all flow through /move and the turn embed."""
+    size = 6
+    line = winning_line(game, size, seed=11)
+    info = await fakes.challenge_and_accept(h, game=game, size=size)
+    posted = len(h.fake.of_kind("channel_message"))
+    for move in line:
+        info = await h.service.get_game(fakes.CHANNEL)
+        mover = ALICE if info.to_move_id == ALICE.id else BOB
+        sent = await h.command("move", mover, point=move)
+        assert [s.kind for s in sent] == ["defer", "channel_message", "followup"], move
+    assert len(h.fake.of_kind("channel_message")) == posted + len(line)
+    final = h.fake.last("channel_message")
+    assert "wins" in final.content
+    finished = await h.service.get_game_by_id(info.id)
+    assert finished.record == format_record(parse_record(f"{game} {size}: {' '.join(line)}"))
