@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -36,7 +37,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 async def run_backup(source: Path, target: Path) -> int:
-    async with Store(source) as store:
+    async with Store(source, migrate=False) as store:
         await store.backup(target)
         version = await store.schema_version()
     print(f"backed up {source} to {target} (schema version {version})")
@@ -58,7 +59,11 @@ def main(argv: list[str]) -> int:
         return 1
     if target.exists():
         target.unlink()
-    return asyncio.run(run_backup(source, target))
+    try:
+        return asyncio.run(run_backup(source, target))
+    except sqlite3.DatabaseError as exc:
+        print(f"crosspath db: cannot back up {source}: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -426,13 +426,19 @@ class Store:
     """An open Crosspath database.  ``await Store.open(path)`` or ``async with Store(path)``."""
 
     def __init__(
-        self, path: str | Path, *, synchronous: str = "NORMAL", busy_timeout_ms: int = 5000
+        self,
+        path: str | Path,
+        *,
+        synchronous: str = "NORMAL",
+        busy_timeout_ms: int = 5000,
+        migrate: bool = True,
     ) -> None:
         if synchronous.upper() not in SYNCHRONOUS_MODES:
             raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS_MODES)}")
         self.path = Path(path)
         self.synchronous = synchronous.upper()
         self.busy_timeout_ms = busy_timeout_ms
+        self.migrate = migrate
         self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
 
@@ -451,7 +457,10 @@ class Store:
         await self.close()
 
     async def connect(self) -> None:
-        """Open the connection, set WAL and the busy timeout, and migrate to the latest schema."""
+        """Open the connection, set WAL and the busy timeout, and migrate to the latest schema.
+
+        ``migrate=False`` (maintenance commands such as backup) leaves the schema as found.
+        """
         if self.path.parent != Path(""):
             self.path.parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(self.path, isolation_level=None)
@@ -461,7 +470,8 @@ class Store:
             await conn.execute("PRAGMA journal_mode = WAL")
             await conn.execute(f"PRAGMA synchronous = {self.synchronous}")
             await conn.execute("PRAGMA foreign_keys = ON")
-            await migrate(conn)
+            if self.migrate:
+                await migrate(conn)
         except BaseException:
             await conn.close()
             raise

@@ -229,3 +229,22 @@ async def test_a_version_conflict_rolls_back_the_whole_transaction(
     async with store.read() as tx:
         row = await tx.game(info.id)
     assert row is not None and row.version == info.version + 1
+
+
+def test_backup_command_leaves_the_schema_alone_and_refuses_non_databases(
+    tmp_path: Path, capsys: Any
+) -> None:
+    old = tmp_path / "old.db"
+    conn = sqlite3.connect(old)
+    conn.execute("CREATE TABLE legacy (x INTEGER)")
+    conn.execute("INSERT INTO legacy VALUES (7)")
+    conn.commit()
+    conn.close()
+    assert db_cli.main(["backup", str(tmp_path / "old-copy.db"), "--db", str(old)]) == 0
+    assert "schema version 0" in capsys.readouterr().out
+    assert tables(tmp_path / "old-copy.db") == {"legacy": [(7,)]} == tables(old)
+
+    junk = tmp_path / "notes.txt"
+    junk.write_text("not a database at all, just some text " * 20)
+    assert db_cli.main(["backup", str(tmp_path / "junk-copy.db"), "--db", str(junk)]) == 1
+    assert "cannot back up" in capsys.readouterr().err
