@@ -38,6 +38,11 @@ class CrosspathTree(app_commands.CommandTree["CrosspathBot"]):
         await handle_error(interaction, error)
 
 
+# Crosspath never joins voice: don't warn operators about missing voice libraries.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
+
 class CrosspathBot(commands.Bot):
     """discord.py client wired to one :class:`GameService`."""
 

@@ -13,6 +13,7 @@ import logging
 import signal
 import sys
 
+import aiohttp
 import discord
 
 from bot.config import Settings, SettingsError, load_settings
@@ -23,6 +24,8 @@ log = logging.getLogger("crosspath.discord")
 
 EXIT_CONFIG = 2
 EXIT_LOGIN = 3
+EXIT_NETWORK = 4
+NO_NETWORK = "crosspath run: cannot reach Discord; check the network and try again"
 NO_TOKEN = (
     "crosspath run: DISCORD_TOKEN is not set. Put the bot token from the Discord developer "
     "portal in the environment or in a .env file (see docs/operations.md)."
@@ -66,6 +69,17 @@ async def serve(settings: Settings) -> int:
         log.error("login failed: the token was rejected")
         print(BAD_TOKEN, file=sys.stderr)
         return EXIT_LOGIN
+    except (aiohttp.ClientError, OSError, discord.GatewayNotFound) as exc:
+        log.error("cannot reach Discord", extra={"error": repr(exc)})
+        print(f"{NO_NETWORK} ({exc})", file=sys.stderr)
+        return EXIT_NETWORK
+    except discord.HTTPException as exc:
+        log.error("Discord refused the start", extra={"status": exc.status, "code": exc.code})
+        print(
+            f"crosspath run: Discord refused to start the bot: {exc.status} {exc.text}",
+            file=sys.stderr,
+        )
+        return EXIT_NETWORK
     finally:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(sig)

@@ -10,11 +10,12 @@ import argparse
 import asyncio
 import sys
 
+import aiohttp
 import discord
 
 from bot.config import Settings, SettingsError, load_settings
 
-from .runner import BAD_TOKEN, EXIT_CONFIG, EXIT_LOGIN, NO_TOKEN
+from .runner import BAD_TOKEN, EXIT_CONFIG, EXIT_LOGIN, EXIT_NETWORK, NO_NETWORK, NO_TOKEN
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -54,6 +55,9 @@ def main(argv: list[str]) -> int:
     except discord.LoginFailure:
         print(BAD_TOKEN.replace("crosspath run", "crosspath sync"), file=sys.stderr)
         return EXIT_LOGIN
+    except (aiohttp.ClientError, OSError) as exc:
+        print(f"{NO_NETWORK.replace('crosspath run', 'crosspath sync')} ({exc})", file=sys.stderr)
+        return EXIT_NETWORK
     except discord.HTTPException as exc:
         print(f"crosspath sync: Discord refused the sync: {exc.status} {exc.text}", file=sys.stderr)
         return 1

@@ -129,3 +129,16 @@ def test_text_log_lines_carry_extras_and_mask_the_secret() -> None:
     logging.getLogger("crosspath.test").warning("leaked s3cret", extra={"guild_id": 5})
     line = stream.getvalue()
     assert "guild_id=5" in line and "s3cret" not in line
+
+
+def test_no_network_is_a_clear_message(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def offline(self: CrosspathBot, token: str, *, reconnect: bool = True) -> None:
+        raise OSError("Name or service not known")
+
+    monkeypatch.setattr(CrosspathBot, "start", offline)
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    assert runner.main([]) == runner.EXIT_NETWORK
+    err = capsys.readouterr().err
+    assert "cannot reach Discord" in err and "Traceback" not in err
