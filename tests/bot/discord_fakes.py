@@ -544,9 +544,17 @@ def _kind_of(value: Any) -> int:
 
 
 async def open_harness(
-    db_path: Any, clock: Any, monkeypatch: Any, fake: FakeDiscord | None = None, seed: int = 7
+    db_path: Any,
+    clock: Any,
+    monkeypatch: Any,
+    fake: FakeDiscord | None = None,
+    seed: int = 7,
+    settings: Any = None,
 ) -> Harness:
-    """Start a bot the way ``crosspath run`` does, minus the gateway connection."""
+    """Start a bot the way ``crosspath run`` does, minus the gateway connection.
+
+    With ``settings`` the clock loop runs too (it starts once the bot is marked ready).
+    """
     import random
 
     from bot.discord.app import CrosspathBot
@@ -555,7 +563,7 @@ async def open_harness(
 
     store = await Store.open(db_path)
     service = GameService(store, clock=clock, rng=random.Random(seed))
-    bot = CrosspathBot(service, run_clock=False)
+    bot = CrosspathBot(service, settings, run_clock=settings is not None)
     fake = fake or FakeDiscord()
     install(fake, bot, monkeypatch)
     await bot._async_setup_hook()

@@ -238,3 +238,27 @@ async def test_challenge_refused_where_the_bot_cannot_post_boards(h: Any) -> Non
     [reply] = await h.command("challenge", ALICE, game="minefield", opponent=BOB)
     assert reply.ephemeral and "Attach Files" in reply.content
     assert await h.service.open_challenges(fakes.GUILD) == []
+
+
+async def test_the_clock_loop_runs_by_itself_once_ready(
+    db_path: Path, clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    from bot.config import Settings
+
+    h = await fakes.open_harness(db_path, clock, monkeypatch, settings=Settings(clock_seconds=0.02))
+    try:
+        [reply] = await h.command("challenge", ALICE, game="minefield", opponent=BOB)
+        clock.advance(days=2)
+        h.bot._ready.set()  # what READY from the gateway does
+        for _ in range(200):
+            if h.fake.of_kind("channel_message"):
+                break
+            await asyncio.sleep(0.01)
+        expired = h.fake.last("channel_message")
+        assert "expired" in expired.content and expired.pingable == set()
+        [answer] = await h.click(reply.custom_ids[0], BOB)
+        assert answer.ephemeral and "expired" in answer.content.lower()
+    finally:
+        await h.close()
