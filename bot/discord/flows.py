@@ -60,9 +60,10 @@ async def game_here(interaction: Interaction) -> GameInfo:
 
 
 # ----- challenges ---------------------------------------------------------------------------
-def thread_name(challenge: Challenge, bot: CrosspathBot, accepter_id: int) -> str:
-    a = bot.name_of(challenge.challenger_id)
-    b = bot.name_of(accepter_id)
+async def thread_name(challenge: Challenge, bot: CrosspathBot, accepter_id: int) -> str:
+    """ "Minefield: Alice vs Bob" (Discord caps thread names at 100 characters)."""
+    names = await bot.fetch_names((challenge.challenger_id, accepter_id))
+    a, b = names[challenge.challenger_id], names[accepter_id]
     return f"{challenge.title}: {a} vs {b}"[:100]
 
 
@@ -90,7 +91,7 @@ async def _wants_thread(interaction: Interaction, challenge: Challenge) -> bool:
 
 async def _open_thread(interaction: Interaction, challenge: Challenge) -> discord.Thread | None:
     """A thread for the game, or None (playing in the channel) if Discord refuses."""
-    name = thread_name(challenge, bot_of(interaction), interaction.user.id)
+    name = await thread_name(challenge, bot_of(interaction), interaction.user.id)
     channel = interaction.channel
     try:
         if interaction.message is not None:
