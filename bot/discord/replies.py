@@ -53,10 +53,15 @@ def context_of(interaction: discord.Interaction[Any]) -> dict[str, Any]:
 
 def refusal_for(error: BaseException) -> str | None:
     """The player-facing sentence for an expected refusal, or None if it is a real bug."""
-    if isinstance(error, (app_commands.CommandInvokeError, app_commands.TransformerError)):
-        inner = error.__cause__ or getattr(error, "original", None)
-        if inner is not None and inner is not error:
-            return refusal_for(inner)
+    if isinstance(error, app_commands.CommandInvokeError):
+        return refusal_for(error.original)
+    if isinstance(error, app_commands.TransformerError):
+        return f"'{error.value}' is not a valid value for that option."
+    if isinstance(error, (app_commands.CommandSignatureMismatch, app_commands.CommandNotFound)):
+        return (
+            "This command changed since it was registered in this server. "
+            "Ask the bot's operator to run `crosspath sync`."
+        )
     if isinstance(error, ServiceError):
         return str(error)
     if isinstance(error, app_commands.MissingPermissions):

@@ -249,3 +249,11 @@ async def test_an_expired_interaction_still_posts_the_committed_move(
     assert "placed on c3" in sent[1].embed_text()
     assert (await h.service.get_game(CHANNEL)).moves == ("c3",)
     assert "could not defer" in caplog.text
+
+
+async def test_out_of_range_and_outdated_commands_are_explained(h: Any) -> None:
+    [reply] = await h.command("challenge", ALICE, game="minefield", size=99)
+    assert reply.ephemeral and "not 99×99" in reply.content
+    # a command the client still shows but the bot no longer has
+    [reply] = await h.command("teleport", ALICE)
+    assert reply.ephemeral and "crosspath sync" in reply.content
