@@ -50,7 +50,9 @@ def _shift(mask: int, off: int, valid: int) -> int:
 class AreaSolver:
     """Decides whether areas of one board size can be filled; shared by every game of a size."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, shortcuts: bool = True) -> None:
+        """``shortcuts=False`` keeps only the complete search (tests cross-check each layer)."""
+        self.shortcuts = shortcuts
         g: Grid = grid(size)
         self.grid = g
         self.size = size
@@ -151,7 +153,7 @@ class AreaSolver:
         if got is not _MISSING:
             self.stats["hits"] += 1
             return got  # type: ignore[return-value]
-        result = self._repair(area, red, blue, hint)
+        result = self._repair(area, red, blue, hint) if self.shortcuts else None
         if result is not None:
             self.stats["hint"] += 1
         else:
@@ -371,8 +373,12 @@ class AreaSolver:
             elif not self.forms_naked(p, blue, wild):
                 result = ((p, 1),)
         elif self.refuted(part, red, blue, wild) is not None:
-            result = self._heuristic_fill(part, red, blue, wild, depth)
-            if result is None and not (depth == 0 and self._window_refutes(part, red, blue)):
+            if self.shortcuts:
+                result = self._heuristic_fill(part, red, blue, wild, depth)
+                if result is None and depth == 0 and self._window_refutes(part, red, blue):
+                    self._store(key, None)
+                    return None
+            if result is None:
                 self.stats["search"] += 1
                 result = self._search(part, red, blue, wild, depth)
         self._store(key, result)

@@ -20,8 +20,10 @@ def _naked(size: int, point: int, own: int) -> bool:
     for dx in (1, -1):
         for dy in (1, -1):
             cc, rr = c + dx, r + dy
-            if 0 <= cc < size and 0 <= rr < size and own >> (rr * size + cc) & 1:
-                if not own >> (r * size + cc) & 1 and not own >> (rr * size + c) & 1:
+            inside = 0 <= cc < size and 0 <= rr < size
+            if inside and own >> (rr * size + cc) & 1:
+                protected = own >> (r * size + cc) & 1 or own >> (rr * size + c) & 1
+                if not protected:
                     return True
     return False
 
