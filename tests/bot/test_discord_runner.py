@@ -142,3 +142,13 @@ def test_no_network_is_a_clear_message(
     assert runner.main([]) == runner.EXIT_NETWORK
     err = capsys.readouterr().err
     assert "cannot reach Discord" in err and "Traceback" not in err
+
+
+def test_no_privileged_intents_and_no_pings_unless_asked() -> None:
+    bot = CrosspathBot(service=None)
+    assert bot.intents == discord.Intents(guilds=True)
+    assert not (bot.intents.members or bot.intents.presences or bot.intents.message_content)
+    assert bot.allowed_mentions is not None
+    assert bot.allowed_mentions.to_dict() == {"parse": []}
+    with pytest.raises(RuntimeError, match="without a game service"):
+        _ = bot.service
