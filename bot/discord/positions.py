@@ -35,11 +35,6 @@ def _cached(info: GameInfo) -> Game:
     return game
 
 
-def remember(info: GameInfo, game: Game) -> None:
-    """Store a position the caller already has, so the next lookup skips the replay."""
-    _cache[info.record] = game.copy()
-
-
 def legal_choices(info: GameInfo, typed: str, limit: int = 25) -> list[str]:
     """Legal moves that start with what the player typed, at most ``limit`` of them."""
     prefix = typed.strip().lower()
