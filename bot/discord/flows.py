@@ -52,10 +52,14 @@ def ids(interaction: Interaction) -> tuple[int, int]:
 
 
 async def game_here(interaction: Interaction) -> GameInfo:
-    _, channel_id = ids(interaction)
-    info = await bot_of(interaction).service.get_game(channel_id)
+    guild_id, channel_id = ids(interaction)
+    service = bot_of(interaction).service
+    info = await service.get_game(channel_id)
     if info is None:
-        raise NoGameHere(NO_GAME)
+        # games often live in threads: point the player to theirs
+        mine = await service.games_for_player(guild_id, interaction.user.id, active_only=True)
+        where = ", ".join(f"#{g.id} in <#{g.channel_id}>" for g in mine[:3])
+        raise NoGameHere(f"{NO_GAME} Your games: {where}." if where else NO_GAME)
     return info
 
 
@@ -165,6 +169,9 @@ async def play(interaction: Interaction, move: str) -> None:
     bot.remember(interaction.user)
     try:
         result = await bot.service.play_move(channel_id, interaction.user.id, move)
+    except NoGameHere:
+        await game_here(interaction)  # raises the refusal with a pointer to the player's games
+        raise
     except OutOfTime as exc:
         await acknowledge(interaction)
         await post_turn(bot, exc.ended.game)  # the loss on time is recorded: announce it

@@ -257,3 +257,11 @@ async def test_out_of_range_and_outdated_commands_are_explained(h: Any) -> None:
     # a command the client still shows but the bot no longer has
     [reply] = await h.command("teleport", ALICE)
     assert reply.ephemeral and "crosspath sync" in reply.content
+
+
+async def test_no_game_here_points_to_the_players_games(h: Any) -> None:
+    info = await fakes.challenge_and_accept(h)
+    text = only_refusal(await h.command("move", ALICE, point="c3", channel_id=OTHER_CHANNEL))
+    assert f"#{info.id} in <#{CHANNEL}>" in text
+    text = only_refusal(await h.command("resign", CAROL, channel_id=OTHER_CHANNEL))
+    assert "Your games" not in text
