@@ -116,6 +116,16 @@ class CrosspathBot(commands.Bot):
             self.display_names[uid] = user.display_name
         return self.names_for(user_ids, guild)
 
+    async def on_app_command_completion(
+        self,
+        interaction: discord.Interaction[Any],
+        command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu,
+    ) -> None:
+        """One structured line per handled command, for operators following usage."""
+        from .replies import context_of
+
+        log.info("command handled", extra=context_of(interaction))
+
     async def on_ready(self) -> None:
         log.info(
             "connected",

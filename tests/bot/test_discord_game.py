@@ -96,3 +96,14 @@ async def test_a_whole_game_of_each_kind(h: Any, game: str) -> None:
     assert "wins" in final.content
     finished = await h.service.get_game_by_id(info.id)
     assert finished.record == format_record(parse_record(f"{game} {size}: {' '.join(line)}"))
+
+
+async def test_each_handled_command_is_logged_with_context(
+    h: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+
+    with caplog.at_level(logging.INFO, logger="crosspath.discord"):
+        await h.command("help", CAROL)
+    [record] = [r for r in caplog.records if r.getMessage() == "command handled"]
+    assert record.command == "help" and record.user_id == CAROL.id  # type: ignore[attr-defined]
