@@ -262,3 +262,14 @@ async def test_the_clock_loop_runs_by_itself_once_ready(
         assert answer.ephemeral and "expired" in answer.content.lower()
     finally:
         await h.close()
+
+
+async def test_history_after_the_game_ended_in_this_channel(h: Any) -> None:
+    info = await fakes.challenge_and_accept(h)
+    await h.command("move", ALICE, point="c3")
+    [confirm] = await h.command("resign", BOB)
+    await h.click(confirm.custom_ids[0], BOB, ephemeral=True)
+    [history] = await h.command("history", ALICE)
+    assert f"Game #{info.id}" in history.content and "c3" in history.content
+    [refusal] = await h.command("history", CAROL)  # not her game: she needs its number
+    assert refusal.ephemeral and "no game" in refusal.content.lower()
