@@ -237,6 +237,9 @@ async def test_admin_award_forfeit_and_settings(h: Any) -> None:
     assert "minefield 7×7" in view.content and f"<#{CHANNEL}>" in view.content
     [bad] = await h.command("admin settings set", ADMIN, time="forever")
     assert bad.ephemeral and "forever" in bad.content
+    [audit] = await h.command("admin audit", ADMIN)
+    assert audit.ephemeral and f"<@{ADMIN.id}>" in audit.content and "walkover" in audit.content
+    assert only_refusal(await h.command("admin audit", ALICE))
 
 
 async def test_an_expired_interaction_still_posts_the_committed_move(

@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.service import GameEnded, GuildSettings
+from bot.service import AuditEntry, GameEnded, GuildSettings
 
 from ..flows import game_here, ids
 from ..posting import post_turn
@@ -190,6 +190,15 @@ class AdminCog(commands.Cog):
             interaction, ended, f"{mention(player.id)} forfeited game #{ended.game.id}."
         )
 
+    @admin.command(name="audit", description="Recent moderator actions, with who did them")
+    async def audit(self, interaction: Interaction) -> None:
+        guild_id, _ = ids(interaction)
+        entries = await self.bot.service.audit_log(guild_id, limit=15)
+        text = "\n".join(audit_line(e) for e in entries) or "No moderator actions yet."
+        await interaction.response.send_message(
+            text[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
     @admin.command(name="active", description="List every active game in this server")
     async def active(self, interaction: Interaction) -> None:
         guild_id, _ = ids(interaction)
@@ -206,3 +215,11 @@ class AdminCog(commands.Cog):
 
 
 __all__ = ["AdminCog", "game_here"]
+
+
+def audit_line(entry: AuditEntry) -> str:
+    game = f" game #{entry.game_id}" if entry.game_id else ""
+    target = f" {mention(entry.target_id)}" if entry.target_id else ""
+    detail = f": {entry.detail}" if entry.detail else ""
+    when = f"<t:{int(entry.at.timestamp())}:f>"
+    return f"{when} {mention(entry.actor_id)} {entry.action}{game}{target}{detail}"
