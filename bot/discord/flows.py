@@ -154,7 +154,7 @@ async def close_challenge(interaction: Interaction, challenge_id: int, action: s
     else:
         challenge = await service.cancel_challenge(challenge_id, user_id)
         note = f"Cancelled by {mention(user_id)}."
-    await interaction.response.edit_message(embed=challenge_embed(challenge, note), view=None)
+    await update_message(interaction, embed=challenge_embed(challenge, note), view=None)
 
 
 # ----- play ----------------------------------------------------------------------------------
@@ -194,6 +194,17 @@ async def play(interaction: Interaction, move: str) -> None:
         log.warning("could not confirm a move privately", exc_info=True)
 
 
+async def update_message(interaction: Interaction, **changes: Any) -> bool:
+    """Edit the message a button sits on, after a commit: a refusal by Discord is logged, not
+    raised, so the committed action is still announced."""
+    try:
+        await interaction.response.edit_message(**changes)
+    except discord.HTTPException:
+        log.warning("could not update the button's message", exc_info=True)
+        return False
+    return True
+
+
 async def acknowledge(interaction: Interaction) -> bool:
     """Defer privately; False if Discord no longer accepts a response (the work goes on)."""
     try:
@@ -224,7 +235,7 @@ async def confirm_resign(interaction: Interaction, game_id: int, version: int) -
             "Use /resign again if you still want to."
         )
     ended = await bot.service.resign(info.channel_id, interaction.user.id, expected_version=version)
-    await interaction.response.edit_message(content="You resigned.", view=None)
+    await update_message(interaction, content="You resigned.", view=None)
     if await post_turn(bot, ended.game) is None:
         await send_ephemeral(interaction, NOT_POSTED)
 
@@ -250,8 +261,8 @@ async def answer_takeback(
         raise NoTakeback("That takeback request was already answered or withdrawn.")
     answer = await bot.service.answer_takeback(info.channel_id, interaction.user.id, accept)
     verdict = "allowed" if answer.accepted else "refused"
-    await interaction.response.edit_message(
-        content=f"Takeback {verdict} by {mention(interaction.user.id)}.", view=None
+    await update_message(
+        interaction, content=f"Takeback {verdict} by {mention(interaction.user.id)}.", view=None
     )
     if (
         answer.accepted

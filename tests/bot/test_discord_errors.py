@@ -268,3 +268,13 @@ async def test_no_game_here_points_to_the_players_games(h: Any) -> None:
     assert f"#{info.id} in <#{CHANNEL}>" in text
     text = only_refusal(await h.command("resign", CAROL, channel_id=OTHER_CHANNEL))
     assert "Your games" not in text
+
+
+async def test_a_committed_resign_is_announced_even_if_the_click_expired(h: Any) -> None:
+    info = await fakes.challenge_and_accept(h)
+    [confirm] = await h.command("resign", BOB)
+    h.fake.expire_interactions = True
+    sent = await h.click(confirm.custom_ids[0], BOB, ephemeral=True)
+    assert [s.kind for s in sent] == ["update", "channel_message"]
+    assert "resigned" in sent[1].content
+    assert (await h.service.get_game_by_id(info.id)).status == "finished"
