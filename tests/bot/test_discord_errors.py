@@ -278,3 +278,9 @@ async def test_a_committed_resign_is_announced_even_if_the_click_expired(h: Any)
     assert [s.kind for s in sent] == ["update", "channel_message"]
     assert "resigned" in sent[1].content
     assert (await h.service.get_game_by_id(info.id)).status == "finished"
+
+
+async def test_a_challenge_nobody_could_see_is_withdrawn(h: Any) -> None:
+    h.fake.expire_interactions = True
+    await h.command("challenge", ALICE, game="minefield", opponent=BOB)
+    assert await h.service.open_challenges(fakes.GUILD) == []

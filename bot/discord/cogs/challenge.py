@@ -75,9 +75,14 @@ class ChallengeCog(commands.Cog):
         )
         target = mention(opponent.id) if opponent else "Anyone"
         mentions = discord.AllowedMentions(users=[opponent] if opponent else [])
-        await interaction.response.send_message(
-            f"{target}: {mention(interaction.user.id)} wants to play {created.title}.",
-            embed=challenge_embed(created),
-            view=challenge_view(created.id, created.is_open),
-            allowed_mentions=mentions,
-        )
+        try:
+            await interaction.response.send_message(
+                f"{target}: {mention(interaction.user.id)} wants to play {created.title}.",
+                embed=challenge_embed(created),
+                view=challenge_view(created.id, created.is_open),
+                allowed_mentions=mentions,
+            )
+        except discord.HTTPException:
+            # nobody can see or answer it: withdraw it rather than leave it blocking anything
+            await self.bot.service.cancel_challenge(created.id, interaction.user.id)
+            raise
