@@ -49,23 +49,43 @@ class NakedDiagonal(Game):
     # ----- legality ---------------------------------------------------------------------------
     def _legal_mask(self, player: int) -> int:
         solver = self._solver
-        empty = self.grid.full & ~(self._stones[0] | self._stones[1])
+        red, blue = self._stones
+        empty = self.grid.full & ~(red | blue)
         candidates = empty & ~solver.naked_mask(self._stones[player])
-        legal = 0
         areas = solver.components(empty, diagonal=False)
         hints = self._area_hints(areas)
+        timelines = [
+            (area, solver.timeline(red, blue, hints[area])) for area in areas if hints[area]
+        ]
+        ring = self.grid.ring_bits
+        legal = 0
         for p in _bits(candidates):
-            if self._blocking_area(p, player, empty, areas, hints) is None:
+            near = ring[p] | 1 << p
+            if (
+                all(
+                    solver.still_fills(timeline, p, player)
+                    for area, timeline in timelines
+                    if area & near
+                )
+                or self._blocking_area(p, player, empty, areas, hints) is None
+            ):
                 legal |= 1 << p
         return legal
 
     def _area_hints(self, areas: list[int]) -> dict[int, tuple[Move, ...]]:
-        """Witnesses of the current areas, used to repair fills after a candidate placement."""
+        """Witnesses of the current areas (() for an area that cannot be filled).
+
+        The witnesses found for the previous position seed the search for new ones; they are
+        only hints (repaired and checked), so a stale one can cost time but never a verdict.
+        """
         red, blue = self._stones
+        previous = self._solver.hint_pool
         hints: dict[int, tuple[Move, ...]] = {}
         for area in areas:
-            witness = self._solver.solve(area, red, blue)
+            hint = next((w for old, w in previous.items() if old & area), ())
+            witness = self._solver.solve(area, red, blue, hint)
             hints[area] = witness if witness is not None else ()
+        self._solver.hint_pool = hints
         return hints
 
     def _blocking_area(

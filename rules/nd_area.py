@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from functools import cache
+from typing import NamedTuple
 
 from .geometry import DIAGONAL, Grid, bits_list, grid
 
@@ -34,9 +35,18 @@ Move = tuple[int, int]  # (point index, colour: 0 = first player, 1 = second)
 Witness = tuple[Move, ...]
 CacheKey = tuple[int, int, int, int]
 
+
+class Timeline(NamedTuple):
+    """A witness with the step of each point and the stones present before each step."""
+
+    witness: Witness
+    steps: dict[int, int]
+    before: list[tuple[int, int]]
+
+
 _MISSING = object()
 CACHE_LIMIT = 400_000
-RANDOM_TRIES = 24
+RANDOM_TRIES = 12
 GROW_BIAS = 0.8
 SINGLE_COLOUR_LIMIT = 14
 WINDOW_LIMIT = 12
@@ -81,6 +91,8 @@ class AreaSolver:
             checks.append(tuple(pairs))
         self.checks = tuple(checks)
         self.cache: dict[CacheKey, Witness | None] = {}
+        # Witnesses of the areas of the last position a game asked about: repair hints only.
+        self.hint_pool: dict[int, Witness] = {}
         self.stats = {"hits": 0, "hint": 0, "greedy": 0, "search": 0, "nodes": 0}
 
     # ----- single placements ----------------------------------------------------------------
@@ -160,6 +172,44 @@ class AreaSolver:
             result = self._solve_set(area, red, blue, 0, 0)
         self._store(key, result)
         return result
+
+    def timeline(self, red: int, blue: int, witness: Witness) -> Timeline:
+        """Per step of a witness: its point's step index, and the stones present before it."""
+        steps: dict[int, int] = {}
+        before: list[tuple[int, int]] = []
+        stones = [red, blue]
+        for k, (p, c) in enumerate(witness):
+            steps[p] = k
+            before.append((stones[0], stones[1]))
+            stones[c] |= 1 << p
+        return Timeline(witness, steps, before)
+
+    def still_fills(self, timeline: Timeline, point: int, colour: int) -> bool:
+        """Does the witness, minus ``point``, still work once ``colour`` holds ``point``?
+
+        Only placements sharing a 2x2 block with ``point`` can change legality, so only the
+        witness steps on its (up to 8) neighbours are replayed.  When this holds, every part
+        the area splits into is fillable too: a part's own steps stay legal when the other
+        parts stay empty, since empty points never protect and never block.
+        """
+        bit = 1 << point
+        own_step = timeline.steps.get(point, -1)
+        old_colour = timeline.witness[own_step][1] if own_step >= 0 else -1
+        witness, before, steps = timeline.witness, timeline.before, timeline.steps
+        forms = self.forms_naked
+        for q in self.grid.ring[point]:
+            k = steps.get(q)
+            if k is None:
+                continue
+            c = witness[k][1]
+            stones = before[k][c]
+            if c == old_colour and own_step < k:
+                stones &= ~bit
+            if c == colour:
+                stones |= bit
+            if forms(q, stones):
+                return False
+        return True
 
     def _store(self, key: CacheKey, result: Witness | None) -> None:
         if len(self.cache) >= CACHE_LIMIT:
@@ -374,29 +424,28 @@ class AreaSolver:
                 result = ((p, 1),)
         elif self.refuted(part, red, blue, wild) is not None:
             if self.shortcuts:
-                result = self._heuristic_fill(part, red, blue, wild, depth)
-                if result is None and depth == 0 and self._window_refutes(part, red, blue):
-                    self._store(key, None)
-                    return None
+                result = self._greedy(part, red, blue, wild)
+                if result is None and depth == 0:
+                    if self._window_refutes(part, red, blue):
+                        self._store(key, None)
+                        return None
+                    result = self._random_fill(part, red, blue, wild)
             if result is None:
                 self.stats["search"] += 1
                 result = self._search(part, red, blue, wild, depth)
+            else:
+                self.stats["greedy"] += 1
         self._store(key, result)
         return result
 
-    def _heuristic_fill(
-        self, part: int, red: int, blue: int, wild: int, depth: int
-    ) -> Witness | None:
-        """Cheap sufficient tests: a deterministic greedy, then (near the top) randomised ones."""
-        result = self._greedy(part, red, blue, wild)
-        tries = RANDOM_TRIES if depth == 0 else 0
+    def _random_fill(self, part: int, red: int, blue: int, wild: int) -> Witness | None:
+        """A few randomised greedy fills (seeded by the question, so answers are repeatable)."""
         rng = random.Random(part ^ red ^ (blue << 1))
-        while result is None and tries:
-            tries -= 1
+        for _ in range(RANDOM_TRIES):
             result = self._random_greedy(part, red, blue, wild, rng)
-        if result is not None:
-            self.stats["greedy"] += 1
-        return result
+            if result is not None:
+                return result
+        return None
 
     def _search(self, part: int, red: int, blue: int, wild: int, depth: int) -> Witness | None:
         """Complete search on one 8-connected part (its cache entry is written by the caller)."""
