@@ -55,20 +55,18 @@ class NakedDiagonal(Game):
         areas = solver.components(empty, diagonal=False)
         hints = self._area_hints(areas)
         timelines = [
-            (area, solver.timeline(red, blue, hints[area])) for area in areas if hints[area]
+            (area, solver.timeline(red, blue, hints[area]) if hints[area] else None)
+            for area in areas
         ]
         ring = self.grid.ring_bits
         legal = 0
         for p in _bits(candidates):
             near = ring[p] | 1 << p
-            if (
-                all(
-                    solver.still_fills(timeline, p, player)
-                    for area, timeline in timelines
-                    if area & near
-                )
-                or self._blocking_area(p, player, empty, areas, hints) is None
-            ):
+            if all(
+                timeline is not None and solver.still_fills(timeline, p, player)
+                for area, timeline in timelines
+                if area & near
+            ) or self._blocking_area(p, player, empty, areas, hints) is None:
                 legal |= 1 << p
         return legal
 

@@ -396,9 +396,17 @@ class AreaSolver:
                 continue
             done.add(window)
             wild = area & ~window & self.dilate4(window)
-            if self._solve_set(window, red, blue, wild, 1) is None:
+            if self.solve_relaxed(window, red, blue, wild) is None:
                 return True
         return False
+
+    def solve_relaxed(self, area: int, red: int, blue: int, wild: int) -> Witness | None:
+        """Fill ``area`` where the ``wild`` points protect any pair and never block.
+
+        This is the relaxation behind the window test; exposed so tests can check it against
+        exhaustive search.  No randomised fills or nested windows are used here.
+        """
+        return self._solve_set(area, red, blue, wild, 1)
 
     # ----- complete search ----------------------------------------------------------------------
     def _solve_set(self, cells: int, red: int, blue: int, wild: int, depth: int) -> Witness | None:

@@ -14,21 +14,25 @@ import pytest
 from rules.nd_area import AreaSolver, area_solver, check_witness
 
 
-def _naked(size: int, point: int, own: int) -> bool:
-    """Would a stone at ``point`` make a naked diagonal with ``own`` (from the definition)?"""
+def _naked(size: int, point: int, own: int, wild: int = 0) -> bool:
+    """Would a stone at ``point`` make a naked diagonal with ``own`` (from the definition)?
+
+    ``wild`` points (the window relaxation) count as protectors of either colour.
+    """
+    guard = own | wild
     c, r = point % size, point // size
     for dx in (1, -1):
         for dy in (1, -1):
             cc, rr = c + dx, r + dy
             inside = 0 <= cc < size and 0 <= rr < size
             if inside and own >> (rr * size + cc) & 1:
-                protected = own >> (r * size + cc) & 1 or own >> (rr * size + c) & 1
+                protected = guard >> (r * size + cc) & 1 or guard >> (rr * size + c) & 1
                 if not protected:
                     return True
     return False
 
 
-def brute_fillable(size: int, area: int, red: int, blue: int) -> bool:
+def brute_fillable(size: int, area: int, red: int, blue: int, wild: int = 0) -> bool:
     """Exhaustive: every fill order and colouring, with a set of states already refuted."""
     cells = [i for i in range(size * size) if area >> i & 1]
     dead: set[tuple[int, int]] = set()
@@ -42,9 +46,9 @@ def brute_fillable(size: int, area: int, red: int, blue: int) -> bool:
         for p in cells:
             if filled >> p & 1:
                 continue
-            if not _naked(size, p, r) and go(r | 1 << p, b):
+            if not _naked(size, p, r, wild) and go(r | 1 << p, b):
                 return True
-            if not _naked(size, p, b) and go(r, b | 1 << p):
+            if not _naked(size, p, b, wild) and go(r, b | 1 << p):
                 return True
         dead.add((r, b))
         return False
@@ -134,6 +138,48 @@ def test_complete_search_alone_agrees_with_exhaustive_search() -> None:
         checked += 1
     assert checked == 2_500
     assert solvers[4].stats["nodes"] + solvers[5].stats["nodes"] > 500
+
+
+def _replays_with_help(size: int, area: int, red: int, blue: int, wild: int, witness) -> bool:
+    stones, filled = [red, blue], 0
+    for p, colour in witness:
+        if not area >> p & 1 or filled >> p & 1 or _naked(size, p, stones[colour], wild):
+            return False
+        stones[colour] |= 1 << p
+        filled |= 1 << p
+    return filled == area
+
+
+def test_window_relaxation_is_exact_for_its_own_question_and_sound() -> None:
+    """Windows with "wild" helpers: exact against exhaustive search, and never over-refute.
+
+    Sound means: a window that cannot be filled even with help proves its whole area NDE.
+    """
+    rng = random.Random(99)
+    relaxed = {4: AreaSolver(4, shortcuts=False), 5: AreaSolver(5, shortcuts=False)}
+    refutations = checked = 0
+    for size, area, red, blue in corpus(seed=4242, count=4_000, max_cells=12):
+        cells = [i for i in range(size * size) if area >> i & 1]
+        if len(cells) < 3:
+            continue
+        geometry = area_solver(size)
+        window = 1 << rng.choice(cells)
+        for _ in range(rng.choice((1, 2))):
+            window = geometry.dilate8(window) & area
+        if window == area:
+            window = sum(1 << i for i in rng.sample(cells, len(cells) - 1))
+        wild = area & ~window & geometry.dilate4(window)
+        truth = brute_fillable(size, window, red, blue, wild)
+        for solver in (relaxed[size], area_solver(size)):
+            witness = solver.solve_relaxed(window, red, blue, wild)
+            assert (witness is not None) == truth, (size, window, red, blue, wild)
+            if witness is not None:
+                assert _replays_with_help(size, window, red, blue, wild, witness)
+        if not truth:
+            refutations += 1
+            assert not brute_fillable(size, area, red, blue)
+        checked += 1
+    assert checked > 1_500 and refutations > 60
 
 
 def test_issue_position_one_two_point_pocket() -> None:
