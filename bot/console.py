@@ -5,8 +5,9 @@ on standard input, so ``printf 'e5\\nd4\\n' | crosspath play minefield`` works. 
 printed is ``<colour> wins`` or ``draw`` when the game ends.
 
 Seats are users 1 and 2.  Each seat is driven by a :data:`MoveProvider`; ``None`` means a
-human typing on standard input.  Another front end (the computer opponent) plugs in by
-registering a factory in :data:`OPPONENTS`, without touching the game loop.
+human typing on standard input.  Another front end plugs in by registering a factory in
+:data:`OPPONENTS`, without touching the game loop; ``--vs ai`` is the computer opponent, which
+thinks in this process (a terminal has nothing else to keep responsive).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+import ai
 from rules import Game, game_class, game_names
 from rules.errors import InvalidOptions, UnknownGame
 
@@ -40,8 +42,18 @@ MoveProvider = Callable[[Game], str]
 """Picks a move (a point name or ``swap``) for the player to move in a copy of the position."""
 
 OpponentFactory = Callable[[argparse.Namespace], MoveProvider]
-OPPONENTS: dict[str, OpponentFactory | None] = {"human": None}
-"""``--vs`` choices: name -> factory building the provider for seat 2 (None: a human)."""
+
+
+def computer_opponent(args: argparse.Namespace) -> MoveProvider:
+    """``--vs ai``: the MCTS player at ``--level`` (default: ai's default), seeded by ``--seed``."""
+    return ai.AIPlayer(getattr(args, "level", None), getattr(args, "seed", None)).choose
+
+
+OPPONENTS: dict[str, OpponentFactory | None] = {"human": None, "ai": computer_opponent}
+"""``--vs`` choices: name -> factory building the provider for the computer's seat (None: a
+human)."""
+
+COMPUTER_LABEL = "computer"
 
 HELP = (
     "type a point such as c3, or: swap (Clear Path, second player's first turn), "
@@ -157,6 +169,7 @@ class Console:
             assert user is not None and info.to_move_colour is not None
             provider = self.providers.get(user)
             label = self.labels.get(user, str(user))
+            computer = provider is not None
             if provider is not None:
                 line = provider(position.copy())
                 self.say(f"{info.to_move_colour} ({label}) chooses {line}")
@@ -198,6 +211,10 @@ class Console:
                     info = result.game
             except (ServiceError, ValueError) as exc:
                 self.say(str(exc))
+                if computer:
+                    # asking again would get the same answer: stop instead of looping
+                    self.say(f"stopped: {label} chose a move the game refused")
+                    return 1
                 continue
             position = await self.show(info)
         self.say(final_line(info))
@@ -222,6 +239,18 @@ def final_line(info: GameInfo) -> str:
     return f"{result.winner_colour} wins"
 
 
+def level_argument(text: str) -> ai.Level:
+    """argparse type for ``--level``: a number or a name, with the list of levels on error."""
+    try:
+        return ai.parse_level(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
+def level_choices() -> str:
+    return ", ".join(level.label for level in ai.LEVELS.values())
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="crosspath play",
@@ -237,13 +266,33 @@ def parser() -> argparse.ArgumentParser:
         "--vs",
         default="human",
         choices=sorted(OPPONENTS),
-        help="who plays the second seat (default: another human at the same keyboard)",
+        help="who plays the other seat: human (another human at the same keyboard, the "
+        "default) or ai (the computer)",
+    )
+    p.add_argument(
+        "--level",
+        type=level_argument,
+        default=None,
+        help=f"with --vs ai: the computer's strength, a number or name: {level_choices()} "
+        f"(default: {ai.LEVELS[ai.DEFAULT_LEVEL].label})",
+    )
+    p.add_argument(
+        "--seed", type=int, default=None, help="with --vs ai: make the computer's play repeatable"
+    )
+    p.add_argument(
+        "--ai-first",
+        action="store_true",
+        help="with --vs ai: the computer takes seat 1 and moves first (default: seat 2)",
     )
     return p
 
 
 async def play(
-    args: argparse.Namespace, inp: TextIO, out: TextIO, providers: dict[int, MoveProvider | None]
+    args: argparse.Namespace,
+    inp: TextIO,
+    out: TextIO,
+    providers: dict[int, MoveProvider | None],
+    labels: dict[int, str] | None = None,
 ) -> int:
     with tempfile.TemporaryDirectory(prefix="crosspath-") as scratch:
         db = Path(args.db) if args.db else Path(scratch) / "console.sqlite3"
@@ -255,13 +304,24 @@ async def play(
                 images=Path(args.images) if args.images else None,
                 providers=providers,
             )
+            if labels:
+                console.labels.update(labels)
             info = await console.start(args.game, args.size)
             return await console.run(info)
 
 
 def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    args = parser().parse_args(argv)
+    p = parser()
+    args = p.parse_args(argv)
     err = sys.stderr
+    if args.vs != "ai":
+        for given, flag in (
+            (args.level, "--level"),
+            (args.seed, "--seed"),
+            (args.ai_first, "--ai-first"),
+        ):
+            if given not in (None, False):
+                p.error(f"{flag} only applies to a game against the computer (--vs ai)")
     try:
         cls = game_class(args.game)
         cls(args.size)
@@ -270,9 +330,12 @@ def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = N
         return 2
     factory = OPPONENTS[args.vs]
     providers: dict[int, MoveProvider | None] = {PLAYER_ONE: None, PLAYER_TWO: None}
+    labels: dict[int, str] = {}
     if factory is not None:
-        providers[PLAYER_TWO] = factory(args)
-    return asyncio.run(play(args, stdin or sys.stdin, stdout or sys.stdout, providers))
+        seat = PLAYER_ONE if getattr(args, "ai_first", False) else PLAYER_TWO
+        providers[seat] = factory(args)
+        labels[seat] = COMPUTER_LABEL if args.vs == "ai" else args.vs
+    return asyncio.run(play(args, stdin or sys.stdin, stdout or sys.stdout, providers, labels))
 
 
 if __name__ == "__main__":
