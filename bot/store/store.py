@@ -6,12 +6,20 @@ lock (the busy timeout still covers other processes, such as a backup).  Reads s
 connection and the lock; the benchmark in ``bench/service_bench.py`` shows the lock is not the
 bottleneck.  Writes run in ``BEGIN IMMEDIATE`` so the write lock is taken before the first
 read, and game updates check a version column, so a stale read can never commit.
+
+Cancellation: a statement already handed to aiosqlite's thread runs to the end whatever the
+caller does, so every hop is waited for even when its caller is cancelled (the cancellation is
+raised once the hop is over).  The lock is therefore never released while a hop, a COMMIT or a
+ROLLBACK is still in flight, and no hop can outlive its event loop: aiosqlite's thread dies
+when it finishes a hop for a loop that has closed, and every later call, ``close()`` included,
+would then wait forever.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -24,6 +32,10 @@ from .rows import AuditRow, ChallengeRow, EventRow, GameRow, MoveRow, SettingsRo
 from .schema import MIGRATIONS, SCHEMA_VERSION
 
 SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
+CLOSE_GRACE_SECONDS = 5.0
+"""How long ``close()`` waits beyond the busy timeout for a transaction in progress."""
+
+log = logging.getLogger(__name__)
 
 _GAME_COLUMNS = frozenset(GameRow.__dataclass_fields__) - {"id"}
 _JSON_COLUMNS = frozenset({"allowed_channels", "reminders", "default_sizes"})
@@ -108,6 +120,14 @@ def _run_batch(
     return cursor.rowcount
 
 
+def _fetch_all(raw: sqlite3.Connection, sql: str) -> list[Any]:
+    return raw.execute(sql).fetchall()
+
+
+def _copy_into(raw: sqlite3.Connection, target: sqlite3.Connection) -> None:
+    raw.backup(target)
+
+
 def _end(raw: sqlite3.Connection, how: str) -> None:
     """COMMIT or ROLLBACK if a transaction is open (queued behind any statement still running)."""
     if raw.in_transaction:
@@ -117,10 +137,44 @@ def _end(raw: sqlite3.Connection, how: str) -> None:
 async def _in_thread(conn: aiosqlite.Connection, fn: Any, *args: Any) -> Any:
     """Run ``fn(raw_connection, *args)`` on the connection's own thread, in queue order.
 
-    aiosqlite has no public call for this; ``_execute`` and ``_conn`` have been stable since
-    0.17 and the dependency is pinned below 1.0.
+    If the caller is cancelled meanwhile, this still waits for the thread to finish ``fn``
+    (cancelling cannot stop SQLite mid-statement) and then raises the cancellation.  That is
+    what lets ``write()`` release its lock only after its ROLLBACK really ran, however often the
+    task is cancelled, and what keeps a loop from closing with a hop still in flight.
+
+    aiosqlite has no public call for this; its job queue ``_tx`` of ``(future, function)``
+    pairs, ``_conn`` and ``_running`` have been stable since 0.17 and the dependency is pinned
+    below 1.0.  ``_execute`` is not used because it awaits its future directly, so a
+    cancellation would cancel the future and nobody could wait for the statement any more.
     """
-    return await conn._execute(lambda: fn(conn._conn, *args))  # type: ignore[no-untyped-call]
+    if not conn._running or conn._connection is None:
+        raise StoreError("the store is closed")
+    if not _worker_alive(conn):
+        raise StoreError("the database thread has stopped; reopen the store")
+    done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    conn._tx.put_nowait((done, lambda: fn(conn._conn, *args)))
+    try:
+        return await asyncio.shield(done)
+    except asyncio.CancelledError:
+        await _outlast(conn, done)
+        raise
+
+
+async def _outlast(conn: aiosqlite.Connection, done: asyncio.Future[Any]) -> None:
+    """Wait, through any further cancellations, until the thread has finished ``done``."""
+    while not done.done() and _worker_alive(conn):
+        try:
+            await asyncio.wait((done,), timeout=1.0)
+        except asyncio.CancelledError:
+            continue
+    if done.done() and not done.cancelled():
+        done.exception()  # the caller was cancelled: nobody else will look at it
+
+
+def _worker_alive(conn: aiosqlite.Connection) -> bool:
+    """Whether aiosqlite's thread still runs (the connection is its own thread before 0.20)."""
+    thread: Any = getattr(conn, "_thread", conn)
+    return bool(thread.is_alive())
 
 
 class Tx:
@@ -477,11 +531,45 @@ class Store:
             raise
         self._conn = conn
 
-    async def close(self) -> None:
-        if self._conn is not None:
-            async with self._lock:
-                conn, self._conn = self._conn, None
-                await conn.close()
+    async def close(self, timeout: float | None = None) -> None:
+        """Let the transaction in progress finish, then close; closing twice is harmless.
+
+        Never waits forever: after ``timeout`` seconds (default: the busy timeout plus
+        :data:`CLOSE_GRACE_SECONDS`) the connection is closed under a transaction that is still
+        running, which SQLite rolls back, and its owner gets :class:`StoreError`.  A connection
+        whose thread has died (see the module notes) is dropped instead of waited for.
+        """
+        conn = self._conn
+        if conn is None:
+            return
+        limit = self.busy_timeout_ms / 1000 + CLOSE_GRACE_SECONDS if timeout is None else timeout
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + limit
+        locked = False
+        try:
+            locked = await asyncio.wait_for(self._lock.acquire(), limit)
+        except TimeoutError:
+            log.warning(
+                "closing %s under a transaction still running after %.1fs", self.path, limit
+            )
+        try:
+            if self._conn is not conn:
+                return  # another close() got there first
+            self._conn = None
+            if not _worker_alive(conn):
+                log.warning("the database thread for %s had died; dropping it", self.path)
+                return
+            closing = asyncio.ensure_future(conn.close())
+            try:
+                await asyncio.wait_for(asyncio.shield(closing), max(0.0, deadline - loop.time()))
+            except TimeoutError as exc:
+                raise StoreError(
+                    f"the database thread for {self.path} did not finish within {limit:.1f}s;"
+                    " the store is closed anyway"
+                ) from exc
+        finally:
+            if locked:
+                self._lock.release()
 
     @property
     def connection(self) -> aiosqlite.Connection:
@@ -524,7 +612,7 @@ class Store:
 
     async def integrity_check(self) -> str:
         async with self._lock:
-            rows = await self.connection.execute_fetchall("PRAGMA integrity_check")
+            rows = await _in_thread(self.connection, _fetch_all, "PRAGMA integrity_check")
         return "; ".join(str(r[0]) for r in rows)
 
     async def backup(self, target: str | Path) -> None:
@@ -534,7 +622,7 @@ class Store:
         async with self._lock:
             dest = await aiosqlite.connect(target)
             try:
-                await self.connection.backup(dest)
+                await _in_thread(self.connection, _copy_into, dest._conn)
             finally:
                 await dest.close()
 
