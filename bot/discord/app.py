@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.service import GameService
 
+from .ai_opponent import ComputerOpponent
 from .replies import handle_error
 
 log = logging.getLogger("crosspath.discord")
@@ -64,6 +65,7 @@ class CrosspathBot(commands.Bot):
         self._service = service
         self.run_clock = run_clock
         self.display_names: dict[int, str] = {}
+        self.computer = ComputerOpponent(self)
 
     @property
     def service(self) -> GameService:
@@ -83,6 +85,7 @@ class CrosspathBot(commands.Bot):
 
         await self.install_commands()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.computer.ready()  # the bot's user is known once logged in
         log.info("commands and persistent buttons installed", extra={"cogs": list(self.cogs)})
 
     def remember(self, user: discord.abc.User | None) -> None:
@@ -125,6 +128,10 @@ class CrosspathBot(commands.Bot):
         from .replies import context_of
 
         log.info("command handled", extra=context_of(interaction))
+
+    async def close(self) -> None:
+        await self.computer.close()
+        await super().close()
 
     async def on_ready(self) -> None:
         log.info(

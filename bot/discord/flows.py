@@ -180,6 +180,7 @@ async def play(interaction: Interaction, move: str) -> None:
     # here on the move stands whatever Discord does, so failures only change what we say.
     acknowledged = await acknowledge(interaction)
     posted = await post_turn(bot, result.game)
+    bot.computer.take_turn(result.game)  # a game against the computer: its reply, off this task
     if not acknowledged:
         return
     if posted is None:
@@ -243,6 +244,7 @@ async def confirm_resign(interaction: Interaction, game_id: int, version: int) -
 async def request_takeback(interaction: Interaction) -> None:
     bot = bot_of(interaction)
     info = await game_here(interaction)
+    bot.computer.refuse_takeback(info, interaction.user.id)
     request = await bot.service.request_takeback(info.channel_id, interaction.user.id)
     opponent = info.opponent_of(interaction.user.id)
     await interaction.response.send_message(

@@ -29,6 +29,18 @@ EMBED_COLOURS: dict[str, int] = {
 SHOW_ILLEGAL = frozenset({"minefield", "nakeddiagonal"})
 """Games whose hidden "mines" are drawn on the board: their legality is hard to see."""
 
+_computer_ids: set[int] = set()
+
+
+def register_computer(user_id: int) -> None:
+    """The bot's own user plays games against people (see ai_opponent): turn messages name it
+    like any player but never ping it, so only humans are ever notified."""
+    _computer_ids.add(user_id)
+
+
+def is_computer(user_id: int | None) -> bool:
+    return user_id in _computer_ids
+
 
 @dataclass(frozen=True, slots=True)
 class Board:
@@ -147,15 +159,18 @@ def turn_message(
         embed.add_field(name="To move", value=f"{who} ({info.to_move_colour}){chain}", inline=True)
         deadline = relative_time(info.deadline) if info.deadline else "no clock"
         embed.add_field(name="Deadline", value=deadline, inline=True)
-        content = f"{who}, your move in {info.title}."
-        allowed = discord.AllowedMentions(
-            everyone=False, roles=False, users=[discord.Object(info.to_move_id)]
-        )
+        if is_computer(info.to_move_id):
+            content = f"{who} (the computer) is thinking about its move in {info.title}."
+            ping = []
+        else:
+            content = f"{who}, your move in {info.title}."
+            ping = [discord.Object(info.to_move_id)]
+        allowed = discord.AllowedMentions(everyone=False, roles=False, users=ping)
     else:
         result = info.result
         content = result_text(info, result) if result else "The game is over."
         embed.add_field(name="Result", value=content, inline=False)
-        users = [discord.Object(uid) for uid in info.player_ids]
+        users = [discord.Object(uid) for uid in info.player_ids if not is_computer(uid)]
         allowed = discord.AllowedMentions(everyone=False, roles=False, users=users)
     if headline:
         content = f"{headline}\n{content}"

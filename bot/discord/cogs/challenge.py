@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.service import InvalidChallenge
 
+from ..ai_opponent import LEVEL_CHOICES, LEVEL_HELP, LEVEL_ONLY_VS_COMPUTER
 from ..buttons import challenge_view
 from ..flows import ids
 from ..turns import challenge_embed, mention
@@ -42,8 +43,10 @@ class ChallengeCog(commands.Cog):
         size="board size (default: the server's or the game's default)",
         first="who moves first",
         time="time per move, like 12h, 3d or none (default: the server's setting)",
+        level=LEVEL_HELP,
     )
     @app_commands.choices(game=playable_games(), first=FIRST_CHOICES)
+    @app_commands.choices(level=LEVEL_CHOICES)
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
@@ -52,17 +55,25 @@ class ChallengeCog(commands.Cog):
         size: app_commands.Range[int, 3, 25] | None = None,
         first: app_commands.Choice[str] | None = None,
         time: app_commands.Range[str, 1, 20] | None = None,
+        level: app_commands.Choice[int] | None = None,
     ) -> None:
         guild_id, channel_id = ids(interaction)
         missing = missing_bot_permissions(interaction)
         if missing:
             raise app_commands.BotMissingPermissions(missing)
         self.bot.remember(interaction.user)
+        who_first = first.value if first else "me"
+        if opponent is not None and self.bot.computer.is_computer(opponent.id):
+            await self.bot.computer.challenge(
+                interaction, game.value, size, who_first, time, level.value if level else None
+            )
+            return
+        if level is not None:
+            raise InvalidChallenge(LEVEL_ONLY_VS_COMPUTER)
         if opponent is not None:
             if opponent.bot:
                 raise InvalidChallenge(f"{opponent.display_name} is a bot and can't play.")
             self.bot.remember(opponent)
-        who_first = first.value if first else "me"
         created = await self.bot.service.create_challenge(
             guild_id,
             channel_id,

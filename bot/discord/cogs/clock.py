@@ -60,12 +60,19 @@ class ClockCog(commands.Cog):
                 log.exception(
                     "clock action failed", extra={"kind": action.kind, "game_id": action.game_id}
                 )
+        try:
+            await self.bot.computer.resume()  # games where the computer is to move (restarts)
+        except Exception:
+            log.exception("could not look for the computer's pending moves")
         return outcomes
 
     async def announce(self, outcome: DueOutcome) -> None:
         action = outcome.action
         if outcome.reminder is not None:
             reminder = outcome.reminder
+            if self.bot.computer.is_computer(reminder.user_id):
+                self.bot.computer.take_turn(reminder.game)  # never remind the computer
+                return
             when = f" before {relative_time(reminder.deadline)}" if reminder.deadline else ""
             text = (
                 f"{mention(reminder.user_id)}, reminder: it's your move in {reminder.game.title} "

@@ -1,0 +1,324 @@
+"""Playing the computer: challenging the bot's own user starts a game it plays itself.
+
+The service needs no special case: the bot's user id is a normal player.  This module accepts
+such challenges at once and, whenever the bot is to move (its first move, after a human move,
+after a skip, or found by the clock after a restart), thinks in ``ai``'s process pool so the
+event loop keeps serving Discord, commits through ``service.play_move`` like any player, and
+posts the turn with the same function a human move uses.
+
+Failures in this path are logged and never raised into Discord handlers: the game stays
+where it was and the clock's next tick tries again.
+
+The level of each game is kept in memory (``levels``); the service stores no per-game options.
+After a restart, games continue at :data:`RESTART_LEVEL`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+import ai
+from bot.service import (
+    Challenge,
+    GameInfo,
+    GameStarted,
+    InvalidChallenge,
+    NoTakeback,
+    ServiceError,
+    StaleAction,
+)
+from rules import parse_record
+
+from .posting import NOT_POSTED, post_turn
+from .replies import send_ephemeral
+from .turns import challenge_embed, mention, register_computer
+
+if TYPE_CHECKING:
+    from .app import CrosspathBot
+
+log = logging.getLogger("crosspath.discord")
+Interaction = discord.Interaction[Any]
+
+MoveChooser = Callable[[str, int, int | None], Awaitable[str]]
+"""``await choose(record, level, seed)`` -> the move text.  The injection point for tests."""
+
+RESTART_LEVEL = ai.DEFAULT_LEVEL
+"""The level a game continues at after a restart (levels live in memory only)."""
+
+MAX_MOVES_PER_WAKE = 1_000
+"""A bound on moves played in one go; a real game never comes close (chains, skips)."""
+
+LEVEL_CHOICES = [
+    app_commands.Choice(name=f"{level.number} · {level.name}", value=level.number)
+    for level in ai.LEVELS.values()
+]
+
+LEVEL_HELP = (
+    "the computer's strength, when you challenge me "
+    f"(default: {ai.DEFAULT_LEVEL} · {ai.LEVELS[ai.DEFAULT_LEVEL].name})"
+)
+
+NO_TAKEBACKS = (
+    "The computer doesn't take moves back: it plays on from the position on the board. "
+    "Resign and challenge it again for a fresh start."
+)
+LEVEL_ONLY_VS_COMPUTER = (
+    "The level option is for games against me: choose me as the opponent, or leave level empty."
+)
+
+
+async def pool_move(record: str, level: int, seed: int | None) -> str:
+    """Think in ai's shared process pool: the event loop stays free while it searches."""
+    return await ai.ai_move(record, level=level, seed=seed)
+
+
+async def in_process_move(record: str, level: int, seed: int | None) -> str:
+    """Think in this process (blocks the loop): for tests and tools, never the running bot."""
+    return ai.choose_move(parse_record(record), level=level, seed=seed)
+
+
+class ComputerOpponent:
+    """The bot's own seat in games against the computer.
+
+    ``choose`` is the thinking function (default: :func:`pool_move`); tests swap in
+    :func:`in_process_move` for speed and determinism.
+    """
+
+    def __init__(self, bot: CrosspathBot, choose: MoveChooser = pool_move) -> None:
+        self.bot = bot
+        self.choose = choose
+        self.levels: dict[int, int] = {}
+        self._turns: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+
+    # ----- who the computer is -----------------------------------------------------------------
+    @property
+    def user_id(self) -> int | None:
+        user = self.bot.user
+        return user.id if user is not None else None
+
+    def is_computer(self, user_id: int | None) -> bool:
+        return user_id is not None and user_id == self.user_id
+
+    def plays_in(self, info: GameInfo) -> bool:
+        return self.user_id is not None and self.user_id in info.player_ids
+
+    def ready(self) -> None:
+        """Once the bot's user is known: name it in boards, never ping it."""
+        user = self.bot.user
+        if user is not None:
+            register_computer(user.id)
+            self.bot.remember(user)
+
+    def level_of(self, game_id: int) -> int:
+        return self.levels.get(game_id, RESTART_LEVEL)
+
+    # ----- starting a game -----------------------------------------------------------------------
+    async def challenge(
+        self,
+        interaction: Interaction,
+        game: str,
+        size: int | None,
+        first: str,
+        time: str | None,
+        level: int | None,
+    ) -> None:
+        """``/challenge`` naming the bot: create the challenge, accept it as the bot, start."""
+        from .flows import ids
+
+        bot_id = self.user_id
+        if bot_id is None:
+            raise InvalidChallenge("I'm still starting up; try again in a moment.")
+        guild_id, channel_id = ids(interaction)
+        human = interaction.user.id
+        chosen = ai.parse_level(level)
+        service = self.bot.service
+        created = await service.create_challenge(
+            guild_id,
+            channel_id,
+            human,
+            bot_id,
+            game,
+            size=size,
+            first=first,  # type: ignore[arg-type]
+            time_control=time,
+        )
+        assert created.opponent_id == bot_id  # the computer accepts only challenges naming it
+        content = (
+            f"{mention(human)} challenges the computer to {created.title} (level {chosen.label})."
+        )
+        try:
+            await interaction.response.send_message(
+                content,
+                embed=challenge_embed(created),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            await service.cancel_challenge(created.id, human)
+            raise
+        started = await self._accept(interaction, created, bot_id)
+        info = started.game
+        self.levels[info.id] = chosen.number
+        where = f" in <#{info.channel_id}>" if info.channel_id != channel_id else ""
+        note = f"Accepted by the computer: game #{info.id}{where}."
+        try:
+            await interaction.edit_original_response(embed=challenge_embed(started.challenge, note))
+        except discord.HTTPException:
+            log.warning("could not update a challenge message", exc_info=True)
+        a, b = info.player_ids
+        headline = (
+            f"Game #{info.id} starts: {mention(a)} vs {mention(b)} "
+            f"(the computer, level {chosen.label}). Good luck!"
+        )
+        if await post_turn(self.bot, info, headline) is None:
+            await send_ephemeral(interaction, NOT_POSTED)
+        self.take_turn(info)
+
+    async def _accept(
+        self, interaction: Interaction, challenge: Challenge, bot_id: int
+    ) -> GameStarted:
+        """Accept as the bot, in a thread from the challenge message when the server wants one;
+        on failure the challenge is withdrawn and the unused thread deleted."""
+        thread = await self._open_thread(interaction, challenge)
+        try:
+            return await self.bot.service.accept_challenge(
+                challenge.id, bot_id, thread.id if thread else None
+            )
+        except Exception:
+            try:
+                await self.bot.service.cancel_challenge(challenge.id, challenge.challenger_id)
+            except ServiceError:
+                log.warning("could not withdraw a challenge to the computer", exc_info=True)
+            if thread is not None:
+                try:
+                    await thread.delete()
+                except discord.HTTPException:
+                    log.warning("could not delete an unused game thread", exc_info=True)
+            raise
+
+    async def _open_thread(
+        self, interaction: Interaction, challenge: Challenge
+    ) -> discord.Thread | None:
+        settings = await self.bot.service.get_settings(challenge.guild_id)
+        perms = interaction.app_permissions
+        wanted = (
+            settings.use_threads
+            and isinstance(interaction.channel, discord.TextChannel)
+            and perms.create_public_threads
+            and perms.send_messages_in_threads
+        )
+        if not wanted:
+            return None
+        names = await self.bot.fetch_names((challenge.challenger_id,))
+        name = f"{challenge.title}: {names[challenge.challenger_id]} vs the computer"[:100]
+        try:
+            message = await interaction.original_response()
+            return await message.create_thread(name=name, auto_archive_duration=10080)
+        except discord.HTTPException:
+            log.warning("could not create a game thread; playing in the channel", exc_info=True)
+            return None
+
+    # ----- playing --------------------------------------------------------------------------------
+    def take_turn(self, info: GameInfo) -> asyncio.Task[None] | None:
+        """If the computer is to move in ``info``, start playing (once per game at a time)."""
+        if not info.is_active or not self.is_computer(info.to_move_id):
+            return None
+        running = self._turns.get(info.id)
+        if running is not None and not running.done():
+            self._again.add(info.id)  # it re-reads the game before it stops
+            return running
+        task = asyncio.create_task(self._play(info.id), name=f"computer-move-{info.id}")
+        self._turns[info.id] = task
+        return task
+
+    async def _play(self, game_id: int) -> None:
+        try:
+            for _ in range(MAX_MOVES_PER_WAKE):
+                self._again.discard(game_id)
+                info = await self.bot.service.get_game_by_id(game_id)
+                if not info.is_active or not self.is_computer(info.to_move_id):
+                    if game_id in self._again:
+                        continue
+                    return
+                await self._move(info)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the computer could not play its move", extra={"game_id": game_id})
+        finally:
+            if self._turns.get(game_id) is asyncio.current_task():
+                del self._turns[game_id]
+            self._again.discard(game_id)
+
+    async def _move(self, info: GameInfo) -> None:
+        level = self.level_of(info.id)
+        bot_id = self.user_id
+        assert bot_id is not None
+        try:
+            move = await self.choose(info.record, level, info.id)
+        except BrokenProcessPool:
+            ai.shutdown(wait=False)  # the next search starts a fresh pool
+            raise
+        try:
+            result = await self.bot.service.play_move(
+                info.channel_id, bot_id, move, expected_version=info.version
+            )
+        except StaleAction:
+            return  # the game changed while thinking (resign, moderator): look again
+        log.info(
+            "the computer played",
+            extra={"game_id": info.id, "move": move, "level": level},
+        )
+        if await post_turn(self.bot, result.game) is None:
+            log.warning(
+                "the computer's move is committed but was not posted", extra={"game_id": info.id}
+            )
+
+    async def resume(self) -> list[asyncio.Task[None]]:
+        """Start every game in the bot's servers where the computer is to move (restarts,
+        and anything a failed attempt left behind); called by the clock on each tick."""
+        started = []
+        for guild in self.bot.guilds:
+            for info in await self.bot.service.active_games(guild.id):
+                task = self.take_turn(info)
+                if task is not None:
+                    started.append(task)
+        return started
+
+    async def idle(self) -> None:
+        """Wait until no move is being thought about (tests and shutdown)."""
+        while self._turns:
+            await asyncio.gather(*list(self._turns.values()), return_exceptions=True)
+
+    async def close(self) -> None:
+        for task in list(self._turns.values()):
+            task.cancel()
+        await asyncio.gather(*list(self._turns.values()), return_exceptions=True)
+        self._turns.clear()
+        ai.shutdown(wait=False)
+
+    # ----- hooks for the other flows --------------------------------------------------------------
+    def refuse_takeback(self, info: GameInfo, requester_id: int) -> None:
+        """Takebacks against the computer are declined at once, before anything is stored."""
+        if requester_id in info.player_ids and self.is_computer(info.opponent_of(requester_id)):
+            raise NoTakeback(NO_TAKEBACKS)
+
+
+__all__ = [
+    "LEVEL_CHOICES",
+    "LEVEL_HELP",
+    "LEVEL_ONLY_VS_COMPUTER",
+    "NO_TAKEBACKS",
+    "RESTART_LEVEL",
+    "ComputerOpponent",
+    "MoveChooser",
+    "in_process_move",
+    "pool_move",
+]
