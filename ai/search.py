@@ -9,7 +9,9 @@ Why each part is here:
   games a point's value depends mostly on who owns it, so this sharpens the estimates after
   a few hundred playouts, which is all pure Python affords (``bench/ai_bench.py`` measures it).
 * **The solver** backs up proven wins and losses, because these games end suddenly: a single
-  won line proves the parent, and a node whose every move is lost is lost.
+  won line proves the parent, and a node whose every move is lost is lost.  Each new node is
+  checked for a win in one when it is expanded, so refutations by double threats are proven
+  quickly instead of waiting for sampling to stumble on the winning reply.
 * **Root tactics** take a win in one at once and never hand the opponent a win in one when a
   safe move exists; sampling alone can miss both.
 
