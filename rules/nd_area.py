@@ -9,17 +9,19 @@ tests in front of a complete one and never guesses:
 * **Sufficient test**: replaying (and repairing) a known witness, usually the witness of the area
   this one was cut from, then a plain greedy fill.  Success yields a witness, so a "fillable"
   verdict is always backed by an explicit fill.
-* **Necessary test**: the least fixpoint of (point, colour) pairs that could ever be placed,
-  given the stones present.  A point with no reachable colour proves the area unfillable; this
-  catches pockets whose points wait on each other.
+* **Necessary tests**: the least fixpoint of (point, colour) pairs that could ever be placed,
+  given the stones present (a point with no reachable colour proves the area unfillable: this
+  catches pockets whose points wait on each other); a single-colour fill of the points forced
+  to one colour; and small windows solved exactly with the rest of the area as "wild" helpers.
 * **Decomposition**: empty points in parts that are not even diagonally adjacent share no 2x2
   block, so such parts are solved independently.
 * **Complete search** over placements with memoisation keyed by (part, stones around it), a
   dominance rule ("safe moves" that can be made first without loss of generality) and the
-  fixpoint as a pruning test at every node.
+  necessary tests as pruning at every node.
 
 Verdicts are memoised across calls by (area, colours of the surrounding ring), which is all the
-answer depends on, so consecutive positions of one game reuse most of their work.
+answer depends on, so consecutive positions of one game reuse most of their work.  Proof
+sketches and measurements: docs/naked-diagonal.md.
 """
 
 from __future__ import annotations
