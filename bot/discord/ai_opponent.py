@@ -27,10 +27,14 @@ from discord import app_commands
 import ai
 from bot.service import (
     Challenge,
+    GameFinished,
     GameInfo,
     GameStarted,
     InvalidChallenge,
+    NoGameHere,
     NoTakeback,
+    NotYourTurn,
+    OutOfTime,
     ServiceError,
     StaleAction,
 )
@@ -270,7 +274,11 @@ class ComputerOpponent:
             result = await self.bot.service.play_move(
                 info.channel_id, bot_id, move, expected_version=info.version
             )
-        except StaleAction:
+        except OutOfTime as exc:
+            # the bot was down past its deadline: the loss is recorded, announce it
+            await post_turn(self.bot, exc.ended.game)
+            return
+        except (StaleAction, NotYourTurn, NoGameHere, GameFinished):
             return  # the game changed while thinking (resign, moderator): look again
         log.info(
             "the computer played",

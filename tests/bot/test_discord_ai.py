@@ -298,3 +298,23 @@ async def test_one_game_through_the_real_process_pool(
     finally:
         await h.bot.computer.close()  # also stops the pool
         await h.close()
+
+
+async def test_a_resignation_while_the_computer_thinks_is_not_an_error(
+    h: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    thinking = Spy()
+
+    async def resign_meanwhile(record: str, level: int, seed: int | None) -> str:
+        move = await thinking(record, level, seed)
+        await h.service.resign(CHANNEL, ALICE.id)  # Alice gives up before the answer lands
+        return move
+
+    h.bot.computer.choose = resign_meanwhile
+    with caplog.at_level(logging.WARNING, logger="crosspath.discord"):
+        await h.command("challenge", ALICE, game="minefield", opponent=COMPUTER, first="them")
+        await h.bot.computer.idle()
+    assert len(thinking.calls) == 1
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+    [game] = await h.service.games_for_player(GUILD, ALICE.id)
+    assert game.result is not None and game.result.reason == "resign" and game.moves == ()
