@@ -630,6 +630,17 @@ class GameService:
             row = await tx.active_game_in(channel_id)
             return None if row is None else convert.game_info(row, await self._engine(tx, row))
 
+    async def latest_game(self, channel_id: int) -> GameInfo | None:
+        """The channel's most recent game, finished or not (None if it never had one).
+
+        A channel's active game is always its latest: a new game can only start once the
+        previous one ended, so this is the active game when there is one.  Anyone may look at
+        it, so /board and /history keep working in a game's thread after it ended.
+        """
+        async with self.store.read() as tx:
+            row = await tx.latest_game_in(channel_id)
+            return None if row is None else convert.game_info(row, await self._engine(tx, row))
+
     async def get_game_by_id(self, game_id: int) -> GameInfo:
         """Any game, active or not.  Raises NoGameHere."""
         async with self.store.read() as tx:
