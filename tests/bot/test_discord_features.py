@@ -271,5 +271,19 @@ async def test_history_after_the_game_ended_in_this_channel(h: Any) -> None:
     await h.click(confirm.custom_ids[0], BOB, ephemeral=True)
     [history] = await h.command("history", ALICE)
     assert f"Game #{info.id}" in history.content and "c3" in history.content
-    [refusal] = await h.command("history", CAROL)  # not her game: she needs its number
+    [refusal] = await h.command("history", ALICE, channel_id=CHANNEL + 7)  # never had a game
     assert refusal.ephemeral and "no game" in refusal.content.lower()
+
+
+async def test_anyone_in_the_channel_sees_its_finished_game(h: Any) -> None:
+    info = await fakes.challenge_and_accept(h)
+    await h.command("move", ALICE, point="c3")
+    [confirm] = await h.command("resign", BOB)
+    await h.click(confirm.custom_ids[0], BOB, ephemeral=True)
+    assert CAROL.id not in info.player_ids
+    sent = await h.command("board", CAROL)  # not her game, no number given
+    assert [s.kind for s in sent] == ["defer", "followup"]
+    assert sent[1].files[0].data.startswith(b"\x89PNG") and f"#{info.id}" in sent[1].embed_text()
+    [history] = await h.command("history", CAROL)
+    assert not history.ephemeral and f"Game #{info.id}" in history.content
+    assert "minefield 5: c3" in history.content and b"resign" in history.files[0].data

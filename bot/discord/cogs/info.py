@@ -51,18 +51,12 @@ class InfoCog(commands.Cog):
         self.bot = bot
 
     async def _pick(self, interaction: Interaction, game_id: int | None) -> GameInfo:
-        """The game asked for: by number, else this channel's active game, else the caller's
-        latest finished game here (so /history works in a thread after the game ended)."""
+        """The game asked for: by number, else this channel's latest game, finished or not, for
+        anyone here (so /board and /history work in a thread after the game ended)."""
         guild_id, channel_id = ids(interaction)
         if game_id is None:
-            try:
-                return await game_here(interaction)
-            except NoGameHere:
-                mine = await self.bot.service.games_for_player(guild_id, interaction.user.id)
-                for info in mine:
-                    if info.channel_id == channel_id:
-                        return info
-                raise
+            latest = await self.bot.service.latest_game(channel_id)
+            return latest if latest is not None else await game_here(interaction)
         info = await self.bot.service.get_game_by_id(game_id)
         if info.guild_id != guild_id:
             raise NoGameHere(f"There is no game #{game_id} in this server.")
