@@ -318,3 +318,19 @@ async def test_a_resignation_while_the_computer_thinks_is_not_an_error(
     assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
     [game] = await h.service.games_for_player(GUILD, ALICE.id)
     assert game.result is not None and game.result.reason == "resign" and game.moves == ()
+
+
+async def test_the_computer_keeps_moving_through_a_clear_path_chain(h: Any) -> None:
+    """After a chain reaction the same player places again: the computer does not stop until
+    the human is to move (skips go through the same re-read of who is to move)."""
+    await h.command("challenge", ALICE, game="clearpath", opponent=COMPUTER, size=5, level=1)
+    info = await h.service.get_game(CHANNEL)
+    await play_out(h, info.id)
+    record = await h.service.game_record(info.id)
+    users = [m.user_id for m in record.moves]
+    in_a_row = [i for i in range(1, len(users)) if users[i - 1] == users[i] == COMPUTER.id]
+    assert in_a_row, "this seeded game has computer chains"
+    # the start, then every placement posted as its own turn; only Alice may be pinged
+    boards = h.fake.of_kind("channel_message")
+    assert len(boards) == 1 + len(record.moves)
+    assert all(m.pingable <= {ALICE.id} for m in boards)
