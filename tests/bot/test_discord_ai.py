@@ -312,7 +312,9 @@ async def test_a_resignation_while_the_computer_thinks_is_not_an_error(
 
     h.bot.computer.choose = resign_meanwhile
     with caplog.at_level(logging.WARNING, logger="crosspath.discord"):
-        await h.command("challenge", ALICE, game="minefield", opponent=COMPUTER, first="them")
+        await h.command(
+            "challenge", ALICE, game="minefield", opponent=COMPUTER, size=5, first="them", level=1
+        )
         await h.bot.computer.idle()
     assert len(thinking.calls) == 1
     assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
