@@ -162,6 +162,7 @@ def game_line(info: GameInfo, user_id: int) -> str:
 
 HELP = [
     ("/challenge", "challenge someone (or anyone) to Clear Path, Minefield, Crosscut, Clearcut…"),
+    ("/challenge opponent:@me", "play the computer (pick a level); it answers every move"),
     ("/move point", "place a stone; start typing to see the legal points"),
     ("/swap", "Clear Path pie rule: take over Red's first stone"),
     ("/resign, /takeback", "resign (asks first) or ask to undo your last turn"),
