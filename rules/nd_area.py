@@ -26,7 +26,6 @@ sketches and measurements: docs/naked-diagonal.md.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 from functools import cache
 from typing import NamedTuple
@@ -48,8 +47,6 @@ class Timeline(NamedTuple):
 
 _MISSING = object()
 CACHE_LIMIT = 400_000
-RANDOM_TRIES = 12
-GROW_BIAS = 0.8
 SINGLE_COLOUR_LIMIT = 14
 WINDOW_LIMIT = 12
 
@@ -316,29 +313,6 @@ class AreaSolver:
             out.append(best)
         return tuple(out)
 
-    def _random_greedy(
-        self, area: int, red: int, blue: int, wild: int, rng: random.Random
-    ) -> Witness | None:
-        """Greedy growth with random choices: different tries explore different fills."""
-        stones = [red, blue]
-        left = area
-        out: list[Move] = []
-        while left:
-            legal = [
-                left & ~self.naked_mask(stones[0], wild),
-                left & ~self.naked_mask(stones[1], wild),
-            ]
-            if not legal[0] | legal[1]:
-                return None
-            grow = [legal[0] & self.dilate4(stones[0]), legal[1] & self.dilate4(stones[1])]
-            pool = grow if (grow[0] | grow[1]) and rng.random() < GROW_BIAS else legal
-            options = [(p, 0) for p in bits_list(pool[0])] + [(p, 1) for p in bits_list(pool[1])]
-            p, c = options[rng.randrange(len(options))]
-            stones[c] |= 1 << p
-            left &= ~(1 << p)
-            out.append((p, c))
-        return tuple(out)
-
     # ----- necessary tests ----------------------------------------------------------------------
     def reachable(self, area: int, own: int, wild: int = 0) -> int:
         """Points of ``area`` where a stone of colour ``own`` could ever be placed.
@@ -473,12 +447,12 @@ class AreaSolver:
                 result = ((p, 1),)
         elif self.refuted(part, red, blue, wild) is not None:
             if self.shortcuts:
-                result = self._striped(part, red, blue, wild) or self._greedy(part, red, blue, wild)
+                result = self._striped(part, red, blue, wild)
                 if result is None and depth == 0:
-                    if self._window_refutes(part, red, blue):
+                    result = self._greedy(part, red, blue, wild)
+                    if result is None and self._window_refutes(part, red, blue):
                         self._store(key, None)
                         return None
-                    result = self._random_fill(part, red, blue, wild)
             if result is None:
                 self.stats["search"] += 1
                 result = self._search(part, red, blue, wild, depth)
@@ -486,15 +460,6 @@ class AreaSolver:
                 self.stats["greedy"] += 1
         self._store(key, result)
         return result
-
-    def _random_fill(self, part: int, red: int, blue: int, wild: int) -> Witness | None:
-        """A few randomised greedy fills (seeded by the question, so answers are repeatable)."""
-        rng = random.Random(part ^ red ^ (blue << 1))
-        for _ in range(RANDOM_TRIES):
-            result = self._random_greedy(part, red, blue, wild, rng)
-            if result is not None:
-                return result
-        return None
 
     def _search(self, part: int, red: int, blue: int, wild: int, depth: int) -> Witness | None:
         """Complete search on one 8-connected part (its cache entry is written by the caller)."""
