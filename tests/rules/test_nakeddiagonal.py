@@ -249,3 +249,15 @@ def test_playouts_on_bigger_boards_agree_with_play() -> None:
             game.play(rnd.choice(moves))
             assert naked_pairs(game) == []
         assert game.winner is not None
+
+
+def test_copy_is_independent() -> None:
+    game = play_all(new_game("nakeddiagonal", 5), "c3 a1")
+    clone = game.copy()
+    clone.play("c4")
+    clone.play("e5")
+    assert game.at("c4") is None and clone.at("c4") == "red"
+    assert game.record() == "nakeddiagonal 5: c3 a1"
+    assert "c4" in game.legal_moves() and "c4" not in clone.legal_moves()
+    game.play("c4")
+    assert game.state_key() != clone.state_key()
