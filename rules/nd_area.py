@@ -26,6 +26,7 @@ sketches and measurements: docs/naked-diagonal.md.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from functools import cache
 from typing import NamedTuple
@@ -45,10 +46,15 @@ class Timeline(NamedTuple):
     before: list[tuple[int, int]]
 
 
+class _OutOfBudget(Exception):
+    """A restart of the search ran out of nodes (never escapes the solver)."""
+
+
 _MISSING = object()
 CACHE_LIMIT = 400_000
 SINGLE_COLOUR_LIMIT = 14
 WINDOW_LIMIT = 12
+RESTART_LIMITS = (30, 60, 120, 240, 480, 960)
 
 
 def _shift(mask: int, off: int, valid: int) -> int:
@@ -101,7 +107,10 @@ class AreaSolver:
         self.cache: dict[CacheKey, Witness | None] = {}
         # Witnesses of the areas of the last position a game asked about: repair hints only.
         self.hint_pool: dict[int, Witness] = {}
-        self.stats = {"hits": 0, "hint": 0, "greedy": 0, "search": 0, "nodes": 0}
+        self.stats = {"hits": 0, "hint": 0, "greedy": 0, "search": 0, "nodes": 0, "restarts": 0}
+        # Node budget of the current restart of the search (None: unlimited) and its RNG.
+        self._budget: int | None = None
+        self._rng = random.Random(0)
 
     # ----- single placements ----------------------------------------------------------------
     def forms_naked(self, point: int, own: int, wild: int = 0) -> bool:
@@ -455,15 +464,43 @@ class AreaSolver:
                         return None
             if result is None:
                 self.stats["search"] += 1
-                result = self._search(part, red, blue, wild, depth)
+                if depth == 0 and self._budget is None:
+                    result = self._search_with_restarts(part, red, blue, wild)
+                else:
+                    result = self._search(part, red, blue, wild, depth)
             else:
                 self.stats["greedy"] += 1
         self._store(key, result)
         return result
 
+    def _search_with_restarts(self, part: int, red: int, blue: int, wild: int) -> Witness | None:
+        """The complete search, first as short randomised runs, then without any limit.
+
+        A depth-first search that takes a wrong turn early can spend a long time below it;
+        restarting with another move order (as SAT solvers do) escapes that.  Runs cut short
+        store nothing, while every part they did settle is exact and stays memoised, and the
+        last run has no limit, so the verdict is exact whichever run finds it.
+        """
+        self._rng = random.Random(part ^ red ^ (blue << 1) ^ (wild << 2))
+        try:
+            for limit in RESTART_LIMITS:
+                self._budget = limit
+                try:
+                    return self._search(part, red, blue, wild, 0)
+                except _OutOfBudget:
+                    self.stats["restarts"] += 1
+            self._budget = None
+            return self._search(part, red, blue, wild, 0)
+        finally:
+            self._budget = None
+
     def _search(self, part: int, red: int, blue: int, wild: int, depth: int) -> Witness | None:
         """Complete search on one 8-connected part (its cache entry is written by the caller)."""
         self.stats["nodes"] += 1
+        if self._budget is not None:
+            self._budget -= 1
+            if self._budget < 0:
+                raise _OutOfBudget
         stones = [red, blue]
         forced: list[Move] = []
         while True:
@@ -545,7 +582,8 @@ class AreaSolver:
         self, part: int, stones: list[int], reach: tuple[int, int], wild: int
     ) -> list[Move]:
         """Every legal placement, likeliest to succeed first (order affects speed only)."""
-        scored: list[tuple[int, int, int]] = []
+        scored: list[tuple[int, float, int, int]] = []
+        rnd = self._rng.random
         for c in (0, 1):
             own = stones[c]
             legal = part & ~self.naked_mask(own, wild)
@@ -558,9 +596,9 @@ class AreaSolver:
                     score += 4
                 if grow & bit:
                     score += 2
-                scored.append((-score, p, c))
+                scored.append((-score, rnd(), p, c))
         scored.sort()
-        return [(p, c) for _, p, c in scored]
+        return [(p, c) for _, _, p, c in scored]
 
 
 @cache
