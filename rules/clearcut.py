@@ -8,35 +8,18 @@ crosscut, so a bitboard expression finds the few candidates and only those get g
 
 from __future__ import annotations
 
-from .base import Effects, Game
-from .connectivity import EdgeReach
+from .base import Effects
 from .geometry import DIAGONAL, iter_bits
+from .path_game import PathGame
 from .registry import register
 
 
 @register
-class Clearcut(Game):
+class Clearcut(PathGame):
     name = "clearcut"
     title = "Clearcut"
     default_size = 9
     stone_word = "checker"
-
-    def _reset_extra(self) -> None:
-        self._reach = (EdgeReach(self.grid, *self._edges(0)), EdgeReach(self.grid, *self._edges(1)))
-
-    def _extra_state(self) -> tuple[object, ...]:
-        return (self._reach[0].state(), self._reach[1].state())
-
-    def _restore_extra(self, state: tuple[object, ...]) -> None:
-        self._reach[0].restore(state[0])
-        self._reach[1].restore(state[1])
-
-    def _copy_extra_from(self, other: Game) -> None:
-        self._reach = (self._reach[0].copy(), self._reach[1].copy())
-
-    def _rebuild_extra(self) -> None:
-        self._reach[0].rebuild(self._stones[0])
-        self._reach[1].rebuild(self._stones[1])
 
     def _crosscut_candidates(self, player: int) -> int:
         g = self.grid
@@ -87,7 +70,7 @@ class Clearcut(Game):
         if removed:
             self._stones[1 - player] &= ~sum(1 << i for i in removed)
             self._reach[1 - player].rebuild(self._stones[1 - player])
-        won = self._reach[player].add(point, self._stones[player])
+        won = self._joins(point, player)
         return Effects(removed=tuple(removed), won=won)
 
     def _why_illegal(self, point: int, player: int) -> str:

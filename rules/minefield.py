@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from .base import Effects, Game
-from .connectivity import EdgeReach
+from .base import Effects
 from .geometry import DIAGONAL, Grid
+from .path_game import PathGame
 from .registry import register
 
 # Switch rectangles (width, height): 2x3 and 2x4 in both orientations.
@@ -111,28 +111,11 @@ def glyph_mask(g: Grid, own: int, opp: int, empty: int, kind: str | None = None)
 
 
 @register
-class Minefield(Game):
+class Minefield(PathGame):
     name = "minefield"
     title = "Minefield"
     players: ClassVar[tuple[str, str]] = ("black", "white")
     default_size = 9
-
-    def _reset_extra(self) -> None:
-        self._reach = (EdgeReach(self.grid, *self._edges(0)), EdgeReach(self.grid, *self._edges(1)))
-
-    def _extra_state(self) -> tuple[object, ...]:
-        return (self._reach[0].state(), self._reach[1].state())
-
-    def _restore_extra(self, state: tuple[object, ...]) -> None:
-        self._reach[0].restore(state[0])
-        self._reach[1].restore(state[1])
-
-    def _copy_extra_from(self, other: Game) -> None:
-        self._reach = (self._reach[0].copy(), self._reach[1].copy())
-
-    def _rebuild_extra(self) -> None:
-        self._reach[0].rebuild(self._stones[0])
-        self._reach[1].rebuild(self._stones[1])
 
     def _legal_mask(self, player: int) -> int:
         own, opp = self._stones[player], self._stones[1 - player]
@@ -141,7 +124,7 @@ class Minefield(Game):
 
     def _place(self, point: int, player: int) -> Effects:
         self._stones[player] |= 1 << point
-        won = self._reach[player].add(point, self._stones[player])
+        won = self._joins(point, player)
         return Effects(won=won)
 
     def _why_illegal(self, point: int, player: int) -> str:
