@@ -17,16 +17,16 @@ timing targets of 9x9 (p95 <= 200 ms, max < 1 s) still hold, and at 15x15 they n
 
 from __future__ import annotations
 
-from .base import Effects, Game
-from .connectivity import EdgeReach
+from .base import Effects
 from .nd_area import AreaSolver, Move, area_solver
+from .path_game import PathGame
 from .registry import register
 
 SHOWN_POINTS = 6
 
 
 @register
-class NakedDiagonal(Game):
+class NakedDiagonal(PathGame):
     name = "nakeddiagonal"
     title = "Naked Diagonal"
     default_size = 7
@@ -34,18 +34,8 @@ class NakedDiagonal(Game):
     max_size = 13
 
     def _reset_extra(self) -> None:
+        super()._reset_extra()
         self._solver: AreaSolver = area_solver(self.size)
-        self._reach = (EdgeReach(self.grid, *self._edges(0)), EdgeReach(self.grid, *self._edges(1)))
-
-    def _extra_state(self) -> tuple[object, ...]:
-        return (self._reach[0].state(), self._reach[1].state())
-
-    def _restore_extra(self, state: tuple[object, ...]) -> None:
-        self._reach[0].restore(state[0])
-        self._reach[1].restore(state[1])
-
-    def _copy_extra_from(self, other: Game) -> None:
-        self._reach = (self._reach[0].copy(), self._reach[1].copy())
 
     # ----- legality ---------------------------------------------------------------------------
     def _legal_mask(self, player: int) -> int:
@@ -63,11 +53,14 @@ class NakedDiagonal(Game):
         legal = 0
         for p in _bits(candidates):
             near = ring[p] | 1 << p
-            if all(
-                timeline is not None and solver.still_fills(timeline, p, player)
-                for area, timeline in timelines
-                if area & near
-            ) or self._blocking_area(p, player, empty, areas, hints) is None:
+            if (
+                all(
+                    timeline is not None and solver.still_fills(timeline, p, player)
+                    for area, timeline in timelines
+                    if area & near
+                )
+                or self._blocking_area(p, player, empty, areas, hints) is None
+            ):
                 legal |= 1 << p
         return legal
 
@@ -135,8 +128,7 @@ class NakedDiagonal(Game):
     # ----- placing ----------------------------------------------------------------------------
     def _place(self, point: int, player: int) -> Effects:
         self._stones[player] |= 1 << point
-        won = self._reach[player].add(point, self._stones[player])
-        return Effects(won=won)
+        return Effects(won=self._joins(point, player))
 
 
 def _bits(mask: int) -> list[int]:

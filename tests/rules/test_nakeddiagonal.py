@@ -261,3 +261,13 @@ def test_copy_is_independent() -> None:
     assert "c4" in game.legal_moves() and "c4" not in clone.legal_moves()
     game.play("c4")
     assert game.state_key() != clone.state_key()
+
+
+def test_set_up_position_rebuilds_edge_reach_and_checks_areas() -> None:
+    stones = {"red": ["d5", "d4", "a2"], "blue": ["a3", "c2", "a1"]}
+    game = NakedDiagonal.from_position(5, stones, to_move="red")
+    played = play_all(new_game("nakeddiagonal", 5), "d5 a3 d4 c2 a2 a1")
+    assert game.legal_moves() == played.legal_moves()
+    assert "c1" not in game.legal_moves()
+    column = NakedDiagonal.from_position(4, {"red": ["b1", "b2", "b3"], "blue": []}, "red")
+    assert column.play("b4").winner == "red"
