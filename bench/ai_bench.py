@@ -21,7 +21,7 @@ import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 if __package__ in (None, ""):
@@ -147,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-win-check", action="store_true", help="AI without the win check at expansion"
     )
+    parser.add_argument("--no-rave", action="store_true", help="AI without RAVE (plain UCT)")
     parser.add_argument("--quiet", action="store_true", help="no per-game lines")
     parser.add_argument(
         "--speed-seconds", type=float, default=3.0, help="seconds per speed measurement (0: none)"
@@ -158,7 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     known = set(game_names())
     names = args.game or list(ALL_GAMES)
     print(
-        f"AI (UCT+RAVE, solver, root tactics, win check {not args.no_win_check}; "
+        f"AI (UCT, RAVE {not args.no_rave}, solver, root tactics, "
+        f"win check {not args.no_win_check}; "
         f"exploration {DEFAULT_CONFIG.exploration}) vs "
         f"{args.opponent}; budget {budget}; {args.games} games per game type, seats alternate"
     )
@@ -184,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         started = time.perf_counter()
         config = NO_WIN_CHECK if args.no_win_check else DEFAULT_CONFIG
+        if args.no_rave:
+            config = replace(config, rave=False, exploration=PLAIN_UCT.exploration)
         jobs = [
             (name, size, i, args.opponent, budget, args.seed, config) for i in range(args.games)
         ]
