@@ -156,12 +156,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.seconds is None and args.playouts is None:
         args.seconds = 1.0
     budget = Budget(playouts=args.playouts, seconds=args.seconds)
+    config = NO_WIN_CHECK if args.no_win_check else DEFAULT_CONFIG
+    if args.no_rave:
+        config = replace(config, rave=False, exploration=PLAIN_UCT.exploration)
     known = set(game_names())
     names = args.game or list(ALL_GAMES)
     print(
         f"AI (UCT, RAVE {not args.no_rave}, solver, root tactics, "
         f"win check {not args.no_win_check}; "
-        f"exploration {DEFAULT_CONFIG.exploration}) vs "
+        f"exploration {config.exploration}) vs "
         f"{args.opponent}; budget {budget}; {args.games} games per game type, seats alternate"
     )
     summary: list[str] = []
@@ -185,9 +188,6 @@ def main(argv: list[str] | None = None) -> int:
         if args.games <= 0:
             continue
         started = time.perf_counter()
-        config = NO_WIN_CHECK if args.no_win_check else DEFAULT_CONFIG
-        if args.no_rave:
-            config = replace(config, rave=False, exploration=PLAIN_UCT.exploration)
         jobs = [
             (name, size, i, args.opponent, budget, args.seed, config) for i in range(args.games)
         ]
