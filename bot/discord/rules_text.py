@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rules import game_class
+
 SHEETS_DIR = Path(__file__).parent / "rulesheets"
 ATTRIBUTION = (
-    "designed by Mark Steere — rules used with his permission; more at marksteeregames.com"
+    "designed by Mark Steere and played under his published rules, unchanged; "
+    "more at marksteeregames.com"
 )
 
 SHEET_FILES: dict[str, str] = {
@@ -69,4 +72,11 @@ def sheet_text(game: str) -> str:
 
 
 def summary(game: str) -> str:
-    return f"**{TITLES[game]}**, {ATTRIBUTION}.\n\n{SUMMARIES[game]}"
+    return f"**{TITLES[game]}**, {ATTRIBUTION}.\n\n{SUMMARIES[game]}\n\n{board_sizes(game)}"
+
+
+def board_sizes(game: str) -> str:
+    """The sizes this bot allows, read from the engine so the text can never drift."""
+    cls = game_class(game)
+    low, high, default = cls.min_size, cls.max_size, cls.default_size
+    return f"Played here on boards from {low}×{low} to {high}×{high} (default {default}×{default})."
