@@ -18,12 +18,17 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+# Test helpers beside this file (discord_fakes.py) import by plain name; pytest runs with
+# --import-mode=importlib, which does not put test folders on sys.path by itself.
+sys.path.insert(0, str(Path(__file__).parent))
 
 from bot.service import FirstChoice, GameInfo, GameService, TimeControl
 from bot.store import Store

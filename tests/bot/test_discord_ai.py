@@ -8,34 +8,18 @@ through ai's real process pool.
 
 from __future__ import annotations
 
-import importlib.util
 import logging
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import discord_fakes as fakes
 import pytest
 
 import ai
 from bot.discord.ai_opponent import NO_TAKEBACKS, RESTART_LEVEL, in_process_move, pool_move
 from rules import game_names, parse_record
 
-
-def _load_fakes() -> Any:
-    name = "crosspath_tests_discord_fakes"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, Path(__file__).with_name("discord_fakes.py")
-        )
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-fakes = _load_fakes()
 ALICE, BOB, ADMIN = fakes.ALICE, fakes.BOB, fakes.ADMIN
 CHANNEL, GUILD = fakes.CHANNEL, fakes.GUILD
 COMPUTER = fakes.Player(fakes.APP_ID, "crosspath")

@@ -6,30 +6,13 @@ edge is faked (see discord_fakes.py).
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from typing import Any
 
+import discord_fakes as fakes
 import pytest
 
 from rules import format_record, game_names, parse_record
 
-
-def _load_fakes() -> Any:
-    name = "crosspath_tests_discord_fakes"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, Path(__file__).with_name("discord_fakes.py")
-        )
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-fakes = _load_fakes()
 ALICE, BOB, CAROL, ADMIN = fakes.ALICE, fakes.BOB, fakes.CAROL, fakes.ADMIN
 h = fakes.h
 winning_line = fakes.winning_line

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from conftest import FOUR_GAMES, random_playout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import minefield_glyphs
+from rules_helpers import FOUR_GAMES, random_playout
 
 from rules import IllegalMove, new_game, parse_record
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import FOUR_GAMES
 from reference import Referee, minefield_glyphs
+from rules_helpers import FOUR_GAMES
 
 from rules import new_game
 
