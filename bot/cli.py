@@ -7,6 +7,7 @@ Subcommands are imported lazily so ``crosspath render`` never loads discord.py a
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 # subcommand -> (module, one-line help).  Each module exposes ``main(argv: list[str]) -> int``.
@@ -37,7 +38,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"crosspath: unknown command '{args[0]}'\n\n{usage()}", file=sys.stderr)
         return 2
     module = importlib.import_module(entry[0])
-    result: int = module.main(args[1:])
+    try:
+        result: int = module.main(args[1:])
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (``crosspath commands --json | head``): not an error worth a
+        # traceback.  Point stdout at devnull so the interpreter's final flush stays quiet.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
     return result
 
 
