@@ -9,8 +9,9 @@ posts the turn with the same function a human move uses.
 Failures in this path are logged and never raised into Discord handlers: the game stays
 where it was and the clock's next tick tries again.
 
-The level of each game is kept in memory (``levels``); the service stores no per-game options.
-After a restart, games continue at :data:`RESTART_LEVEL`.
+The level of each game is stored with it, as the game option :data:`LEVEL_OPTION` given to
+``create_challenge``, so a game continues at its level after a restart.  Games created before
+levels were stored (no such option) play at :data:`FALLBACK_LEVEL`.
 """
 
 from __future__ import annotations
@@ -53,8 +54,11 @@ Interaction = discord.Interaction[Any]
 MoveChooser = Callable[[str, int, int | None], Awaitable[str]]
 """``await choose(record, level, seed)`` -> the move text.  The injection point for tests."""
 
-RESTART_LEVEL = ai.DEFAULT_LEVEL
-"""The level a game continues at after a restart (levels live in memory only)."""
+LEVEL_OPTION = "ai_level"
+"""The game option holding the computer's level number, as text."""
+
+FALLBACK_LEVEL = ai.DEFAULT_LEVEL
+"""The level of a game whose options name none (games created before levels were stored)."""
 
 MAX_MOVES_PER_WAKE = 1_000
 """A bound on moves played in one go; a real game never comes close (chains, skips)."""
@@ -98,7 +102,6 @@ class ComputerOpponent:
     def __init__(self, bot: CrosspathBot, choose: MoveChooser = pool_move) -> None:
         self.bot = bot
         self.choose = choose
-        self.levels: dict[int, int] = {}
         self._turns: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
 
@@ -121,8 +124,20 @@ class ComputerOpponent:
             register_computer(user.id)
             self.bot.remember(user)
 
-    def level_of(self, game_id: int) -> int:
-        return self.levels.get(game_id, RESTART_LEVEL)
+    def level_of(self, info: GameInfo) -> int:
+        """The level stored with the game; an unreadable one is logged and replaced by the
+        fallback, so a damaged row cannot stop the computer from playing."""
+        stored = info.options.get(LEVEL_OPTION)
+        if stored is None:
+            return FALLBACK_LEVEL
+        try:
+            return ai.parse_level(stored).number
+        except ValueError:
+            log.warning(
+                "a game has an unknown computer level; playing the fallback",
+                extra={"game_id": info.id, "level": stored},
+            )
+            return FALLBACK_LEVEL
 
     # ----- starting a game -----------------------------------------------------------------------
     async def challenge(
@@ -153,6 +168,7 @@ class ComputerOpponent:
             size=size,
             first=first,  # type: ignore[arg-type]
             time_control=time,
+            options={LEVEL_OPTION: str(chosen.number)},
         )
         assert created.opponent_id == bot_id  # the computer accepts only challenges naming it
         content = (
@@ -169,7 +185,6 @@ class ComputerOpponent:
             raise
         started = await self._accept(interaction, created, bot_id)
         info = started.game
-        self.levels[info.id] = chosen.number
         where = f" in <#{info.channel_id}>" if info.channel_id != channel_id else ""
         note = f"Accepted by the computer: game #{info.id}{where}."
         try:
@@ -262,7 +277,7 @@ class ComputerOpponent:
             self._again.discard(game_id)
 
     async def _move(self, info: GameInfo) -> None:
-        level = self.level_of(info.id)
+        level = self.level_of(info)
         bot_id = self.user_id
         assert bot_id is not None
         try:
@@ -320,11 +335,12 @@ class ComputerOpponent:
 
 
 __all__ = [
+    "FALLBACK_LEVEL",
     "LEVEL_CHOICES",
     "LEVEL_HELP",
     "LEVEL_ONLY_VS_COMPUTER",
+    "LEVEL_OPTION",
     "NO_TAKEBACKS",
-    "RESTART_LEVEL",
     "ComputerOpponent",
     "MoveChooser",
     "in_process_move",

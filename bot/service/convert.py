@@ -85,6 +85,7 @@ def challenge(row: ChallengeRow) -> Challenge:
         expires_at=from_us(row.expires_at),
         game_id=row.game_id,
         accepted_by=row.accepted_by,
+        options=dict(row.options),
     )
 
 
@@ -151,6 +152,7 @@ def game_info(row: GameRow, game: Game) -> GameInfo:
         created_at=from_us(row.created_at),
         updated_at=from_us(row.updated_at),
         challenge_id=row.challenge_id,
+        options=dict(row.options),
     )
 
 

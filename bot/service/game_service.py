@@ -16,7 +16,7 @@ import json
 import random
 import sqlite3
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -71,6 +71,9 @@ ENGINE_CACHE_SIZE = 1024
 MIN_EXPIRY = 60
 MAX_EXPIRY = 30 * 86400
 _FIRST_CHOICES = ("me", "them", "random")
+MAX_OPTIONS = 8
+MAX_OPTION_KEY = 32
+MAX_OPTION_VALUE = 64
 _ENDING_WORDS = {
     "connection": "won",
     "draw": "drawn",
@@ -292,14 +295,19 @@ class GameService:
         size: int | None = None,
         first: FirstChoice = "me",
         time_control: TimeControl | str | None = None,
+        *,
+        options: Mapping[str, str] | None = None,
     ) -> Challenge:
         """Create a direct (``opponent_id``) or open (None) challenge.
 
         ``size``/``time_control`` default to the server's settings, then the game's default.
+        ``options`` are per-game settings a front end needs back later (the computer's level),
+        stored with the challenge and copied to its game; the service does not read them.
         Raises InvalidChallenge (self-challenge, unknown game, size the game does not allow,
-        channel not allowed), InvalidTimeControl, ChannelBusy (no threads and the channel
-        already has a game).
+        channel not allowed, bad options), InvalidTimeControl, ChannelBusy (no threads and the
+        channel already has a game).
         """
+        checked = _checked_options(options)
         if opponent_id is not None and opponent_id == challenger_id:
             raise InvalidChallenge("You can't challenge yourself.")
         try:
@@ -341,6 +349,7 @@ class GameService:
                 reminders=tc.reminders,
                 created_at=stamp,
                 expires_at=stamp + guild.challenge_expiry * 1_000_000,
+                options=checked,
             )
             row = await tx.challenge(challenge_id)
         assert row is not None
@@ -405,6 +414,7 @@ class GameService:
                     per_move=tc.per_move,
                     reminders=tc.reminders,
                     challenge_id=found.id,
+                    options=found.options,
                     created_at=stamp,
                     updated_at=stamp,
                     **clock_columns(tc, stamp),
@@ -987,3 +997,28 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_jsonable(v) for v in value]
     return value
+
+
+def _checked_options(options: Mapping[str, str] | None) -> dict[str, str]:
+    """Per-game options as stored: a few short strings, refused whole before anything is
+    written so a bad front end cannot bloat rows or half-store a challenge."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise InvalidChallenge("Game options must be a mapping of names to text values.")
+    if len(options) > MAX_OPTIONS:
+        raise InvalidChallenge(
+            f"A challenge can have at most {MAX_OPTIONS} game options, not {len(options)}."
+        )
+    checked: dict[str, str] = {}
+    for key, value in options.items():
+        if not isinstance(key, str) or not 1 <= len(key) <= MAX_OPTION_KEY:
+            raise InvalidChallenge(
+                f"Game option names must be text of 1 to {MAX_OPTION_KEY} characters, not {key!r}."
+            )
+        if not isinstance(value, str) or len(value) > MAX_OPTION_VALUE:
+            raise InvalidChallenge(
+                f"Game option {key!r} must be text of at most {MAX_OPTION_VALUE} characters."
+            )
+        checked[key] = value
+    return checked

@@ -9,7 +9,7 @@ snowflakes in the bot, 1 and 2 in the console); colours are the engine's names (
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
@@ -137,6 +137,9 @@ class Challenge:
     expires_at: datetime
     game_id: int | None = None
     accepted_by: int | None = None
+    options: dict[str, str] = field(default_factory=dict, hash=False)
+    """Per-game options given by the front end (e.g. ``{"ai_level": "2"}``); copied to the
+    game on acceptance.  A fresh dict per snapshot: changing it changes nothing stored."""
 
     @property
     def is_open(self) -> bool:
@@ -209,6 +212,9 @@ class GameInfo:
     created_at: datetime
     updated_at: datetime
     challenge_id: int | None = None
+    options: dict[str, str] = field(default_factory=dict, hash=False)
+    """The options of the challenge that started the game, kept across restarts (empty for
+    games stored before options existed).  A fresh dict per snapshot."""
 
     @property
     def is_active(self) -> bool:

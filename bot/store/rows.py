@@ -39,6 +39,8 @@ class ChallengeRow:
     resolved_at: int | None
     accepted_by: int | None
     game_id: int | None
+    options: tuple[tuple[str, str], ...] = ()
+    """Decoded from the JSON object column, sorted by key."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +75,8 @@ class GameRow:
     created_at: int
     updated_at: int
     finished_at: int | None
+    options: tuple[tuple[str, str], ...] = ()
+    """Decoded from the JSON object column, sorted by key."""
 
 
 @dataclass(frozen=True, slots=True)

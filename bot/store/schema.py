@@ -117,6 +117,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX audit_by_guild ON audit_log (guild_id, id)",
     ),
+    # 2: per-game options (a JSON object of short strings, such as the computer's level), set
+    # on the challenge and copied to the game it starts; older rows get an empty object
+    (
+        "ALTER TABLE challenges ADD COLUMN options TEXT NOT NULL DEFAULT '{}'",
+        "ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT '{}'",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -38,7 +38,8 @@ CLOSE_GRACE_SECONDS = 5.0
 log = logging.getLogger(__name__)
 
 _GAME_COLUMNS = frozenset(GameRow.__dataclass_fields__) - {"id"}
-_JSON_COLUMNS = frozenset({"allowed_channels", "reminders", "default_sizes"})
+_JSON_COLUMNS = frozenset({"allowed_channels", "reminders", "default_sizes", "options"})
+_OBJECT_COLUMNS = frozenset({"default_sizes", "options"})
 
 
 class StoreError(Exception):
@@ -51,7 +52,7 @@ class WriteConflict(Exception):
 
 def _encode(column: str, value: Any) -> Any:
     if column in _JSON_COLUMNS:
-        if column == "default_sizes":
+        if column in _OBJECT_COLUMNS:
             return json.dumps(dict(value), sort_keys=True)
         return json.dumps(list(value))
     if isinstance(value, bool):
@@ -73,15 +74,21 @@ def _settings(row: sqlite3.Row) -> SettingsRow:
     )
 
 
+def _options(text: str) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted((str(k), str(v)) for k, v in json.loads(text).items()))
+
+
 def _challenge(row: sqlite3.Row) -> ChallengeRow:
     data = dict(row)
     data["reminders"] = tuple(json.loads(data["reminders"]))
+    data["options"] = _options(data["options"])
     return ChallengeRow(**data)
 
 
 def _game(row: sqlite3.Row) -> GameRow:
     data = dict(row)
     data["reminders"] = tuple(json.loads(data["reminders"]))
+    data["options"] = _options(data["options"])
     return GameRow(**data)
 
 
@@ -264,11 +271,12 @@ class Tx:
         reminders: Sequence[int],
         created_at: int,
         expires_at: int,
+        options: Mapping[str, str] | None = None,
     ) -> int:
         return await self._insert(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, game,"
-            " size, first, per_move, reminders, created_at, expires_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " size, first, per_move, reminders, created_at, expires_at, options)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 guild_id,
                 channel_id,
@@ -281,6 +289,7 @@ class Tx:
                 _encode("reminders", reminders),
                 created_at,
                 expires_at,
+                _encode("options", options or {}),
             ),
         )
 

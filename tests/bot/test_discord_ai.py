@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,12 @@ import discord_fakes as fakes
 import pytest
 
 import ai
-from bot.discord.ai_opponent import NO_TAKEBACKS, RESTART_LEVEL, in_process_move, pool_move
+from bot.discord.ai_opponent import (
+    FALLBACK_LEVEL,
+    NO_TAKEBACKS,
+    in_process_move,
+    pool_move,
+)
 from rules import game_names, parse_record
 
 ALICE, BOB, ADMIN = fakes.ALICE, fakes.BOB, fakes.ADMIN
@@ -87,7 +93,8 @@ async def test_whole_game_against_the_computer(h: Any) -> None:
 
     info = await h.service.get_game(CHANNEL)
     assert info.player_ids == (ALICE.id, COMPUTER.id)  # a normal player to the service
-    assert h.bot.computer.level_of(info.id) == 1
+    assert info.options == {"ai_level": "1"}  # stored with the game, not in memory
+    assert h.bot.computer.level_of(info) == 1
     posted_before = len(h.fake.of_kind("channel_message"))
 
     sent = await alice_plays_first_legal_move(h)
@@ -179,7 +186,8 @@ async def test_game_resumes_after_a_restart(
         await second.bot.computer.idle()
         after = await second.service.get_game(CHANNEL)
         assert after.to_move_id == ALICE.id and len(after.moves) == 2
-        assert [level for _, level, _ in spy.calls] == [RESTART_LEVEL]  # levels live in memory
+        assert after.options == {"ai_level": "2"}
+        assert [level for _, level, _ in spy.calls] == [2]  # the chosen level survived
         [posted] = second.fake.of_kind("channel_message")
         assert posted.pingable == {ALICE.id}
         # the next tick finds nothing to do
@@ -189,6 +197,34 @@ async def test_game_resumes_after_a_restart(
     finally:
         await second.bot.computer.idle()
         await second.close()
+
+
+async def test_a_game_stored_without_a_level_plays_the_fallback(h: Any) -> None:
+    """Games created before levels were stored have no ai_level option."""
+    created = await h.service.create_challenge(
+        GUILD, CHANNEL, ALICE.id, COMPUTER.id, "minefield", 5, first="them"
+    )
+    started = await h.service.accept_challenge(created.id, COMPUTER.id)
+    assert started.game.options == {} and started.game.to_move_id == COMPUTER.id
+    h.bot._connection._add_guild_from_data(
+        {"id": str(GUILD), "name": "test", "roles": [], "emojis": [], "features": []}
+    )
+    await h.bot.get_cog("ClockCog").run_once()
+    await h.bot.computer.idle()
+    assert [level for _, level, _ in h.bot.computer.choose.calls] == [FALLBACK_LEVEL]
+    assert (await h.service.get_game(CHANNEL)).to_move_id == ALICE.id
+
+
+async def test_an_unreadable_stored_level_falls_back_with_a_warning(
+    h: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    await h.command("challenge", ALICE, game="minefield", opponent=COMPUTER, size=5, level=5)
+    info = await h.service.get_game(CHANNEL)
+    assert h.bot.computer.level_of(info) == 5
+    damaged = replace(info, options={"ai_level": "eleven"})
+    with caplog.at_level(logging.WARNING, logger="crosspath.discord"):
+        assert h.bot.computer.level_of(damaged) == FALLBACK_LEVEL
+    assert any("unknown computer level" in r.getMessage() for r in caplog.records)
 
 
 async def test_reminders_for_the_computer_make_it_move_instead(
@@ -243,7 +279,8 @@ async def test_level_only_against_the_computer_and_open_challenges_stay_open(h: 
 async def test_default_level_when_none_is_chosen(h: Any) -> None:
     await h.command("challenge", ALICE, game="minefield", opponent=COMPUTER, size=5)
     info = await h.service.get_game(CHANNEL)
-    assert h.bot.computer.level_of(info.id) == ai.DEFAULT_LEVEL
+    assert info.options == {"ai_level": str(ai.DEFAULT_LEVEL)}
+    assert h.bot.computer.level_of(info) == ai.DEFAULT_LEVEL
     assert "level 3 (medium)" in h.fake.last("reply").content
 
 

@@ -69,6 +69,55 @@ async def test_a_failing_migration_rolls_back_whole(
         conn.close()
 
 
+async def test_a_version_1_database_gains_empty_options_and_keeps_its_rows(
+    tmp_path: Path,
+) -> None:
+    """Migration 2 adds ``options`` to challenges and games; rows written before keep every
+    value and read back with no options, and the game plays on."""
+    path = tmp_path / "v1.db"
+    conn = sqlite3.connect(path)
+    try:
+        for statement in MIGRATIONS[0]:
+            conn.execute(statement)
+        conn.execute("PRAGMA user_version = 1")
+        conn.execute(
+            "INSERT INTO challenges (id, guild_id, channel_id, challenger_id, opponent_id, game,"
+            " size, first, status, created_at, expires_at, resolved_at, accepted_by, game_id)"
+            " VALUES (1, ?, ?, ?, ?, 'minefield', 5, 'me', 'accepted', 0, 10, 5, ?, 1)",
+            (GUILD, CHANNEL, ALICE, BOB, BOB),
+        )
+        conn.execute(
+            "INSERT INTO games (id, guild_id, channel_id, game, size, first_id, second_id,"
+            " record, to_move, turn_started_at, challenge_id, created_at, updated_at)"
+            " VALUES (1, ?, ?, 'minefield', 5, ?, ?, 'minefield 5:', 'black', 5, 1, 5, 5)",
+            (GUILD, CHANNEL, ALICE, BOB),
+        )
+        conn.commit()
+        before = tables(path)
+    finally:
+        conn.close()
+
+    async with Store(path) as store:
+        assert await store.schema_version() == SCHEMA_VERSION >= 2
+        service = GameService(store)
+        challenge = await service.get_challenge(1)
+        game = await service.get_game_by_id(1)
+        assert challenge.options == {} and game.options == {}
+        assert (challenge.challenger_id, challenge.accepted_by, challenge.game_id) == (
+            ALICE,
+            BOB,
+            1,
+        )
+        assert game.player_ids == (ALICE, BOB) and game.to_move_id == ALICE
+        await service.play_move(CHANNEL, ALICE, "c3")
+    after = tables(path)
+    for name in ("challenges", "games"):
+        assert [row[-1] for row in after[name]] == ["{}"]  # the new column comes last
+    assert [row[:-1] for row in after["challenges"]] == before["challenges"]
+    assert after["games"][0][:7] == before["games"][0][:7]  # ids, game, size, seats unchanged
+    assert after["moves"] and after["moves"][0][2] == "c3"
+
+
 async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "future.db"
     conn = sqlite3.connect(path)
