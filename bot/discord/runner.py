@@ -25,15 +25,35 @@ log = logging.getLogger("crosspath.discord")
 EXIT_CONFIG = 2
 EXIT_LOGIN = 3
 EXIT_NETWORK = 4
-NO_NETWORK = "crosspath run: cannot reach Discord; check the network and try again"
+# Message bodies shared by ``crosspath run`` and ``crosspath sync``; :func:`fail` adds the
+# command's name.
+NO_NETWORK = "cannot reach Discord; check the network and try again"
 NO_TOKEN = (
-    "crosspath run: DISCORD_TOKEN is not set. Put the bot token from the Discord developer "
+    "DISCORD_TOKEN is not set. Put the bot token from the Discord developer "
     "portal in the environment or in a .env file (see docs/operations.md)."
 )
 BAD_TOKEN = (
-    "crosspath run: Discord rejected the token in DISCORD_TOKEN. Copy a fresh one from the "
+    "Discord rejected the token in DISCORD_TOKEN. Copy a fresh one from the "
     "developer portal (Bot > Reset Token) and try again."
 )
+
+
+def fail(command: str, message: str) -> None:
+    """One line on stderr, never a traceback: ``crosspath <command>: <message>``."""
+    print(f"crosspath {command}: {message}", file=sys.stderr)
+
+
+def settings_with_token(command: str, env_file: str | None) -> Settings | None:
+    """The settings for a command that talks to Discord, or None after saying what is wrong."""
+    try:
+        settings = load_settings(env_file)
+    except SettingsError as exc:
+        fail(command, str(exc))
+        return None
+    if not settings.has_token:
+        fail(command, NO_TOKEN)
+        return None
+    return settings
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -67,18 +87,15 @@ async def serve(settings: Settings) -> int:
         return 0
     except discord.LoginFailure:
         log.error("login failed: the token was rejected")
-        print(BAD_TOKEN, file=sys.stderr)
+        fail("run", BAD_TOKEN)
         return EXIT_LOGIN
     except (aiohttp.ClientError, OSError, discord.GatewayNotFound) as exc:
         log.error("cannot reach Discord", extra={"error": repr(exc)})
-        print(f"{NO_NETWORK} ({exc})", file=sys.stderr)
+        fail("run", f"{NO_NETWORK} ({exc})")
         return EXIT_NETWORK
     except discord.HTTPException as exc:
         log.error("Discord refused the start", extra={"status": exc.status, "code": exc.code})
-        print(
-            f"crosspath run: Discord refused to start the bot: {exc.status} {exc.text}",
-            file=sys.stderr,
-        )
+        fail("run", f"Discord refused to start the bot: {exc.status} {exc.text}")
         return EXIT_NETWORK
     finally:
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -93,13 +110,8 @@ async def serve(settings: Settings) -> int:
 
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
-    try:
-        settings = load_settings(args.env_file)
-    except SettingsError as exc:
-        print(f"crosspath run: {exc}", file=sys.stderr)
-        return EXIT_CONFIG
-    if not settings.has_token:
-        print(NO_TOKEN, file=sys.stderr)
+    settings = settings_with_token("run", args.env_file)
+    if settings is None:
         return EXIT_CONFIG
     logs.configure(settings.log_level, settings.log_format, secret=settings.token)
     log.info("starting", extra={"database": str(settings.database)})

@@ -8,14 +8,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 
 import aiohttp
 import discord
 
-from bot.config import Settings, SettingsError, load_settings
+from bot.config import Settings
 
-from .runner import BAD_TOKEN, EXIT_CONFIG, EXIT_LOGIN, EXIT_NETWORK, NO_NETWORK, NO_TOKEN
+from .runner import (
+    BAD_TOKEN,
+    EXIT_CONFIG,
+    EXIT_LOGIN,
+    EXIT_NETWORK,
+    NO_NETWORK,
+    fail,
+    settings_with_token,
+)
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -41,25 +48,20 @@ async def sync(settings: Settings, guild_id: int | None) -> list[str]:
 
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
-    try:
-        settings = load_settings(args.env_file)
-    except SettingsError as exc:
-        print(f"crosspath sync: {exc}", file=sys.stderr)
-        return EXIT_CONFIG
-    if not settings.has_token:
-        print(NO_TOKEN.replace("crosspath run", "crosspath sync"), file=sys.stderr)
+    settings = settings_with_token("sync", args.env_file)
+    if settings is None:
         return EXIT_CONFIG
     guild_id = None if args.everywhere else (args.guild or settings.dev_guild)
     try:
         names = asyncio.run(sync(settings, guild_id))
     except discord.LoginFailure:
-        print(BAD_TOKEN.replace("crosspath run", "crosspath sync"), file=sys.stderr)
+        fail("sync", BAD_TOKEN)
         return EXIT_LOGIN
     except (aiohttp.ClientError, OSError) as exc:
-        print(f"{NO_NETWORK.replace('crosspath run', 'crosspath sync')} ({exc})", file=sys.stderr)
+        fail("sync", f"{NO_NETWORK} ({exc})")
         return EXIT_NETWORK
     except discord.HTTPException as exc:
-        print(f"crosspath sync: Discord refused the sync: {exc.status} {exc.text}", file=sys.stderr)
+        fail("sync", f"Discord refused the sync: {exc.status} {exc.text}")
         return 1
     where = f"server {guild_id}" if guild_id else "all servers (global; may take a while)"
     print(f"synced {len(names)} commands to {where}: {', '.join(sorted(names))}")
