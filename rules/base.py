@@ -12,7 +12,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .errors import GameOver, IllegalMove, InvalidNotation, InvalidOptions, OccupiedPoint
+from .errors import (
+    GameOver,
+    IllegalMove,
+    InvalidNotation,
+    InvalidOptions,
+    OccupiedPoint,
+    RuleViolation,
+)
 from .geometry import Grid, bits_list, grid, iter_bits
 from .notation import parse_point
 
@@ -360,8 +367,6 @@ class Game(ABC):
         if (self._stones[0] | self._stones[1]) >> point & 1:
             raise OccupiedPoint(f"{self.grid.names[point]} is occupied", move)
         if not self.legal_mask() >> point & 1:
-            from .errors import RuleViolation
-
             raise RuleViolation(self._why_illegal(point, self._turn), move)
         return point
 
