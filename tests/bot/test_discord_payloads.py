@@ -20,7 +20,7 @@ from referencing.jsonschema import DRAFT202012
 from bot.discord import payloads
 from bot.discord.payloads import command_payloads
 
-SPEC = Path(__file__).resolve().parents[2] / ".." / "shared" / "discord-api-spec" / "openapi.json"
+SPEC = Path(__file__).resolve().parents[1] / "data" / "discord-api-spec" / "openapi.json"
 SPEC_URI = "https://discord.test/openapi.json"
 NAME_EXTRA = set("-_'")
 

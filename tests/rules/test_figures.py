@@ -1,4 +1,4 @@
-"""Every figure of the published rule sheets (decoded in shared/rule-figures.json) is a test."""
+"""Every figure of the published rule sheets (decoded in tests/data/rule-figures.json) is a test."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from rules import IllegalMove, game_class
 
 FIGURES = json.loads(
-    (Path(__file__).resolve().parents[2].parent / "shared" / "rule-figures.json").read_text()
+    (Path(__file__).resolve().parents[1] / "data" / "rule-figures.json").read_text()
 )["figures"]
 OURS = [f for f in FIGURES if f["game"] in ("clearpath", "minefield", "crosscut", "clearcut")]
 

@@ -1,4 +1,4 @@
-"""One test (at least) for every ruling in shared/RULINGS.md, in the page's order."""
+"""One test (at least) for every ruling in docs/rules.md ("Rulings"), in the page's order."""
 
 from __future__ import annotations
 
