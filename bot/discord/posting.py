@@ -48,7 +48,10 @@ async def send(
 ) -> discord.Message | None:
     """Send, or log and return None when Discord refuses (the caller tells the player)."""
     try:
-        return await messageable(bot, channel_id, guild_id).send(**message.send_kwargs())  # type: ignore[call-overload]
+        sent: discord.Message = await messageable(bot, channel_id, guild_id).send(  # type: ignore[call-overload]
+            **message.send_kwargs()
+        )
+        return sent
     except discord.HTTPException as exc:
         log.warning(
             "could not post to a game channel",

@@ -53,7 +53,7 @@ class AdminCog(commands.Cog):
     def __init__(self, bot: CrosspathBot) -> None:
         self.bot = bot
 
-    async def interaction_check(self, interaction: Interaction) -> bool:  # type: ignore[override]
+    async def interaction_check(self, interaction: Interaction) -> bool:
         """Run-time check behind default_member_permissions (which server owners can override)."""
         if interaction.guild_id is None:
             raise app_commands.NoPrivateMessage()
