@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,7 @@ import ai
 from rules import Game, game_class, game_names
 from rules.errors import InvalidOptions, UnknownGame
 
+from .cli import clip
 from .service import (
     GameInfo,
     GameService,
@@ -32,7 +34,7 @@ from .service import (
     NoTakeback,
     ServiceError,
 )
-from .store import Store
+from .store import Store, StoreError
 
 CONSOLE_GUILD = 0
 PLAYER_ONE = 1
@@ -55,20 +57,119 @@ human)."""
 
 COMPUTER_LABEL = "computer"
 
-HELP = (
-    "type a point such as c3, or: swap (Clear Path, second player's first turn), "
-    "undo (take back the last turn), resign, moves (list legal moves), help, quit"
+# Options stored with each console game, so ``--db`` can resume it as it was set up.
+OPPONENT_OPTION = "console_vs"
+COMPUTER_SEAT_OPTION = "console_computer_seat"
+LEVEL_OPTION = "ai_level"  # the same option the Discord adapter stores for its computer games
+
+INPUT_LIMIT = 100
+"""Longest line the console treats as a move; longer lines are refused, echoed once, cut."""
+
+THINKING_TICK = 1.0
+"""Seconds between updates of the "thinking…" line on a terminal."""
+
+PATH_GOAL = (
+    "join your two edges (X: top and bottom, O: left and right) with an unbroken orthogonal "
+    "path of your stones; diagonal steps do not count"
 )
+SPECIAL_MOVES: dict[str, str] = {
+    "clearpath": (
+        "a stone placed on a point closed in on 3 or 4 sides (by stones or the edge) makes you "
+        "place again (chain reaction); the last placement of a turn must not leave you with a "
+        "diagonal-only link between your edges unless you also have an orthogonal one "
+        "(clear-path rule); after the first player's first turn the second player may type "
+        "swap to take over the first colour (pie rule)"
+    ),
+    "minefield": (
+        "no placement may form a hard corner (in a 2×2: two diagonal stones of one colour, one "
+        "of the other, one gap) or a switch (two crossing diagonal pairs at the corners of an "
+        "otherwise empty 2×3 or 2×4); a player with no legal point is skipped"
+    ),
+    "crosscut": (
+        "placing so that you flank enemy discs in a row or column flips them, but only if the "
+        "run you create is longer than the longest enemy run you cut; an edge square may only "
+        "be played to flip, and that disc is then removed; a player with no legal point is "
+        "skipped"
+    ),
+    "nakeddiagonal": (
+        "no placement may form a naked diagonal (two diagonal stones of one colour with neither "
+        "shared neighbour of that colour) or leave an empty area that could only be filled by "
+        "forming one; a player with no legal point is skipped"
+    ),
+    "clearcut": (
+        "a crosscut (a 2×2 of two diagonal pairs) is allowed only if your new group is larger "
+        "than each enemy group in it; the crosscut's two enemy checkers are then removed; a "
+        "player with no legal point is skipped"
+    ),
+}
+
+
+def goal_line(game: str, size: int) -> str:
+    """The game's aim in one line (Crosscut's is a run of N−2, not an edge-to-edge path).
+
+    >>> goal_line("crosscut", 8)
+    'Goal: a straight run of 6 of your discs in one row or column (N−2 on this 8×8 board).'
+    """
+    if game == "crosscut":
+        return (
+            f"Goal: a straight run of {size - 2} of your discs in one row or column "
+            f"(N−2 on this {size}×{size} board)."
+        )
+    return f"Goal: {PATH_GOAL}."
+
+
+def commands_line(game: str) -> str:
+    """What can be typed; ``swap`` only where the pie rule exists (Clear Path)."""
+    swap = "swap (second player's first turn), " if game == "clearpath" else ""
+    return (
+        f"Type a point such as c3, or: {swap}undo (take back your last turn), resign, "
+        "moves (list legal moves), rules, quit."
+    )
+
+
+def rules_lines(game: str, size: int) -> list[str]:
+    """The ``rules``/``help`` answer: goal, special moves, commands."""
+    return [goal_line(game, size), f"Special moves: {SPECIAL_MOVES[game]}.", commands_line(game)]
+
+
+def _legend(game: Game, marks: set[str], mover: str | None, winner: str | None) -> str:
+    first, second = game.players
+    if game.name == "crosscut":
+        parts = [f"X = {first}, O = {second}: a run of {game.size - 2} in a row or column wins"]
+    else:
+        parts = [f"X = {first} (joins top and bottom), O = {second} (joins left and right)"]
+    explained = {
+        "+": "+ = illegal for the player to move",
+        "#": f"# = {winner}'s winning {'run' if game.name == 'crosscut' else 'path'}",
+        "x": "lower case = placed last turn",
+        "*": f"* = flipped to {mover} last turn",
+        "-": "- = removed last turn",
+    }
+    parts += [text for mark, text in explained.items() if mark in marks]
+    return ", ".join(parts)
 
 
 def text_board(game: Game, show_illegal: bool = True) -> str:
-    """The position as text: X for the first colour, O for the second, + for illegal points."""
+    """The position as text.
+
+    X is the first colour and O the second; ``+`` marks points illegal for the player to move,
+    ``#`` the winner's path (Crosscut: the winning run), lower case the last turn's
+    placements, ``*`` the discs that turn flipped and ``-`` the points it emptied.
+    """
     size = game.size
     cells = game.cells()
-    first, second = game.players
+    first = game.players[0]
     illegal = set(game.illegal_points()) if show_illegal else set()
     names = game.grid.names
-    last = {r.point for r in game.last_turn()}
+    turn = game.last_turn()
+    placed = {r.point for r in turn if r.point is not None and r.stays}
+    flipped = {p for r in turn for p in r.flipped}
+    removed = {p for r in turn for p in r.removed} | {
+        r.point for r in turn if r.point is not None and not r.stays
+    }
+    path = set(game.winning_path)
+    mover = turn[-1].player if turn else None
+    used: set[str] = set()
     width = len(str(size))
     letters = " ".join(names[c][0] for c in range(size))
     lines = [" " * (width + 1) + letters]
@@ -76,23 +177,24 @@ def text_board(game: Game, show_illegal: bool = True) -> str:
         marks = []
         for col in range(size):
             index = row * size + col
+            name = names[index]
             owner = cells[index]
-            if owner == first:
-                mark = "X"
-            elif owner == second:
-                mark = "O"
+            if owner is None:
+                mark = "-" if name in removed else "+" if name in illegal else "."
+            elif name in path:
+                mark = "#"
+            elif name in placed:
+                mark = ("X" if owner == first else "O").lower()
+                used.add("x")
+            elif name in flipped:
+                mark = "*"
             else:
-                mark = "+" if names[index] in illegal else "."
-            if names[index] in last and owner is not None:
-                mark = mark.lower()
+                mark = "X" if owner == first else "O"
+            used.add(mark)
             marks.append(mark)
         lines.append(f"{row + 1:>{width}} " + " ".join(marks) + f" {row + 1}")
     lines.append(lines[0])
-    lines.append(
-        f"X = {first} (joins top and bottom), O = {second} (joins left and right)"
-        + (", + = illegal for the player to move" if illegal else "")
-        + (", lower case = last turn" if last - {None} else "")
-    )
+    lines.append(_legend(game, used, mover, game.winner))
     return "\n".join(lines)
 
 
@@ -131,15 +233,40 @@ class Console:
         self.out.write(text + "\n")
         self.out.flush()
 
-    async def start(self, game: str, size: int | None) -> GameInfo:
+    @property
+    def computer_seats(self) -> set[int]:
+        return {user for user, provider in self.providers.items() if provider is not None}
+
+    async def start(
+        self, game: str, size: int | None, options: dict[str, str] | None = None
+    ) -> GameInfo:
         """Start a new game in a fresh console channel (player 1 moves first)."""
         existing = await self.service.games_for_player(CONSOLE_GUILD, PLAYER_ONE, limit=10_000)
         channel = 1 + max((g.channel_id for g in existing), default=0)
         challenge = await self.service.create_challenge(
-            CONSOLE_GUILD, channel, PLAYER_ONE, PLAYER_TWO, game, size, "me", "none"
+            CONSOLE_GUILD,
+            channel,
+            PLAYER_ONE,
+            PLAYER_TWO,
+            game,
+            size,
+            "me",
+            "none",
+            options=options or {},
         )
         started = await self.service.accept_challenge(challenge.id, PLAYER_TWO)
         return started.game
+
+    async def unfinished(self, game: str, size: int | None, vs: str) -> GameInfo | None:
+        """The latest unfinished console game of this kind (and size, if given), if any."""
+        active = await self.service.games_for_player(
+            CONSOLE_GUILD, PLAYER_ONE, active_only=True, limit=10_000
+        )
+        for info in active:  # most recently updated first
+            same_size = size is None or info.size == size
+            if info.game == game and same_size and info.options.get(OPPONENT_OPTION, "human") == vs:
+                return info
+        return None
 
     def write_image(self, info: GameInfo, position: Game) -> None:
         if self.images is None:
@@ -159,9 +286,34 @@ class Console:
         self.write_image(info, position)
         return position
 
+    async def think(self, provider: MoveProvider, position: Game, who: str) -> str:
+        """Let the computer choose off the event loop, saying it is thinking meanwhile.
+
+        On a terminal the line counts the seconds; in a transcript it is printed once.
+        """
+        started = time.monotonic()
+        tty = self.out.isatty()
+        self.out.write(f"{who} is thinking…")
+        self.out.flush()
+        task = asyncio.ensure_future(asyncio.to_thread(provider, position))
+        while tty and not task.done():
+            await asyncio.wait({task}, timeout=THINKING_TICK)
+            elapsed = time.monotonic() - started
+            self.out.write(f"\r{who} is thinking… {elapsed:.0f}s")
+            self.out.flush()
+        move = await task
+        if tty:
+            self.out.write(f"\r\x1b[K{who} thought for {time.monotonic() - started:.1f}s\n")
+        else:
+            self.out.write("\n")
+        self.out.flush()
+        return move
+
     async def run(self, info: GameInfo) -> int:
         """Play until the game ends (0) or input runs out (1)."""
-        self.say(f"{info.title} {info.size}×{info.size}, a game by Mark Steere.  {HELP}")
+        self.say(f"{info.title} {info.size}×{info.size}, a game by Mark Steere.")
+        for line in rules_lines(info.game, info.size):
+            self.say(line)
         channel = info.channel_id
         position = await self.show(info)
         while info.is_active:
@@ -171,8 +323,9 @@ class Console:
             label = self.labels.get(user, str(user))
             computer = provider is not None
             if provider is not None:
-                line = provider(position.copy())
-                self.say(f"{info.to_move_colour} ({label}) chooses {line}")
+                who = f"{info.to_move_colour} ({label})"
+                line = await self.think(provider, position.copy(), who)
+                self.say(f"{who} chooses {line}")
             else:
                 self.out.write(f"{info.to_move_colour} ({label}) to move> ")
                 self.out.flush()
@@ -183,13 +336,21 @@ class Console:
                     return 1
                 line = raw.strip()
                 if not self.inp.isatty():
-                    self.say(line)  # echo scripted input so transcripts read naturally
+                    # echo scripted input so transcripts read naturally (once, and cut)
+                    self.say(clip(line, INPUT_LIMIT))
+                if len(line) > INPUT_LIMIT:
+                    self.say(
+                        f"That line is {len(line)} characters long, too long to be a move: "
+                        "type a point such as c3, or rules."
+                    )
+                    continue
             command = line.lower()
             if not command:
                 continue
             try:
-                if command in ("help", "?"):
-                    self.say(HELP)
+                if command in ("help", "?", "rules"):
+                    for text in rules_lines(info.game, info.size):
+                        self.say(text)
                     continue
                 if command == "moves":
                     self.say(" ".join(position.legal_moves()))
@@ -217,26 +378,46 @@ class Console:
                     return 1
                 continue
             position = await self.show(info)
-        self.say(final_line(info))
+        self.say(final_line(info, self.computer_seats))
         return 0
 
     async def undo(self, info: GameInfo) -> GameInfo:
-        """Take back the last turn: its player asks, the other seat agrees (both are local)."""
+        """Take back the last turn: its player asks, the other seat agrees (both are local).
+
+        Against the computer, take back the human's last turn and every computer turn after
+        it, so the human is to move again and the computer never replays at once.
+        """
         record = await self.service.game_record(info.id)
         if not record.moves:
             raise NoTakeback("nothing to undo yet")
+        computers = self.computer_seats
+        if computers and all(move.user_id in computers for move in record.moves):
+            raise NoTakeback("nothing of yours to undo yet: the computer's opening turn stays")
+        undone: list[str] = []
         mover = record.moves[-1].user_id
-        await self.service.request_takeback(info.channel_id, mover)
-        answer = await self.service.answer_takeback(info.channel_id, info.opponent_of(mover), True)
-        self.say("took back " + " ".join(e.move for e in answer.undone))
-        return answer.game
+        while True:
+            await self.service.request_takeback(info.channel_id, mover)
+            answer = await self.service.answer_takeback(
+                info.channel_id, info.opponent_of(mover), True
+            )
+            undone[:0] = [event.move for event in answer.undone]
+            info = answer.game
+            if not computers or mover not in computers:
+                break
+            mover = (await self.service.game_record(info.id)).moves[-1].user_id
+        self.say("took back " + " ".join(undone))
+        return info
 
 
-def final_line(info: GameInfo) -> str:
+def final_line(info: GameInfo, computers: set[int] | frozenset[int] = frozenset()) -> str:
+    """``<colour> wins`` or ``draw``; against the computer, also who that is for the human."""
     result = info.result
     if result is None or result.winner_colour is None:
         return "draw"
-    return f"{result.winner_colour} wins"
+    line = f"{result.winner_colour} wins"
+    if len(computers) == 1:  # one human against the computer
+        line += ". The computer wins." if result.winner_id in computers else ". You win!"
+    return line
 
 
 def level_argument(text: str) -> ai.Level:
@@ -259,7 +440,15 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("game", help=f"one of: {', '.join(sorted(game_names()))}")
     p.add_argument("--size", type=int, default=None, help="board size (default: the game's)")
     p.add_argument(
-        "--db", default=None, help="SQLite file to keep the game in (default: temporary)"
+        "--db",
+        default=None,
+        help="SQLite file to keep the game in (default: temporary); an unfinished game of the "
+        "same kind in it is resumed",
+    )
+    p.add_argument(
+        "--new",
+        action="store_true",
+        help="with --db: start a new game even if the file holds an unfinished one",
     )
     p.add_argument("--images", default=None, help="write a board PNG per turn into this folder")
     p.add_argument(
@@ -287,27 +476,89 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+@dataclass(frozen=True)
+class Seating:
+    """Who sits where: the providers per seat, their labels, and the options that record it."""
+
+    providers: dict[int, MoveProvider | None]
+    labels: dict[int, str]
+    options: dict[str, str]
+
+
+def seating(args: argparse.Namespace, stored: dict[str, str] | None = None) -> Seating:
+    """The seats for ``args``, or, for a resumed game, as its stored options say."""
+    vs: str = args.vs
+    providers: dict[int, MoveProvider | None] = {PLAYER_ONE: None, PLAYER_TWO: None}
+    labels: dict[int, str] = {}
+    options = {OPPONENT_OPTION: vs}
+    factory = OPPONENTS[vs]
+    if factory is None:
+        return Seating(providers, labels, options)
+    if stored is not None:
+        seat = int(stored.get(COMPUTER_SEAT_OPTION, str(PLAYER_TWO)))
+        level = stored.get(LEVEL_OPTION)
+        args = argparse.Namespace(
+            **{**vars(args), "level": ai.parse_level(level) if level else None}
+        )
+    else:
+        seat = PLAYER_ONE if getattr(args, "ai_first", False) else PLAYER_TWO
+    providers[seat] = factory(args)
+    labels[seat] = COMPUTER_LABEL if vs == "ai" else vs
+    options[COMPUTER_SEAT_OPTION] = str(seat)
+    level = getattr(args, "level", None)
+    if vs == "ai":
+        options[LEVEL_OPTION] = str(ai.parse_level(level).number)
+    return Seating(providers, labels, options)
+
+
 async def play(
     args: argparse.Namespace,
     inp: TextIO,
     out: TextIO,
-    providers: dict[int, MoveProvider | None],
-    labels: dict[int, str] | None = None,
+    seats: Seating,
 ) -> int:
     with tempfile.TemporaryDirectory(prefix="crosspath-") as scratch:
         db = Path(args.db) if args.db else Path(scratch) / "console.sqlite3"
         async with Store(db) as store:
+            service = GameService(store)
             console = Console(
-                GameService(store),
+                service,
                 out=out,
                 inp=inp,
                 images=Path(args.images) if args.images else None,
-                providers=providers,
             )
-            if labels:
-                console.labels.update(labels)
-            info = await console.start(args.game, args.size)
+            game = game_class(args.game).name
+            resumed = None
+            if args.db and not args.new:
+                resumed = await console.unfinished(game, args.size, args.vs)
+            if resumed is not None:
+                seats = seating(args, resumed.options)
+                console.say(
+                    f"Resuming the unfinished {resumed.title} game in {clip(str(db))} at turn "
+                    f"{resumed.turn_number} (add --new to start another)."
+                )
+                info = resumed
+            else:
+                info = await console.start(game, args.size, seats.options)
+            console.providers = seats.providers
+            console.labels.update(seats.labels)
             return await console.run(info)
+
+
+def path_problem(flag: str, path: Path, want_dir: bool) -> str | None:
+    """Why ``path`` cannot serve ``flag`` (a folder or a file), or None if it can."""
+    shown = clip(str(path))
+    if want_dir:
+        if path.exists() and not path.is_dir():
+            return f"{flag} {shown} is a file, not a folder: give a folder for the board images"
+        return None
+    if path.is_dir():
+        return f"{flag} {shown} is a folder: give the path of a database file"
+    parent = path.parent
+    if not parent.is_dir():
+        what = "is not a folder" if parent.exists() else "does not exist"
+        return f"cannot keep the game in {shown}: the folder {clip(str(parent))} {what}"
+    return None
 
 
 def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
@@ -322,20 +573,30 @@ def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = N
         ):
             if given not in (None, False):
                 p.error(f"{flag} only applies to a game against the computer (--vs ai)")
+    if args.new and not args.db:
+        p.error("--new only applies with --db (without it every game is new)")
     try:
         cls = game_class(args.game)
         cls(args.size)
     except (UnknownGame, InvalidOptions) as exc:
         print(f"crosspath play: {exc}", file=err)
         return 2
-    factory = OPPONENTS[args.vs]
-    providers: dict[int, MoveProvider | None] = {PLAYER_ONE: None, PLAYER_TWO: None}
-    labels: dict[int, str] = {}
-    if factory is not None:
-        seat = PLAYER_ONE if getattr(args, "ai_first", False) else PLAYER_TWO
-        providers[seat] = factory(args)
-        labels[seat] = COMPUTER_LABEL if args.vs == "ai" else args.vs
-    return asyncio.run(play(args, stdin or sys.stdin, stdout or sys.stdout, providers, labels))
+    for flag, value, want_dir in (("--images", args.images, True), ("--db", args.db, False)):
+        problem = None if value is None else path_problem(flag, Path(value), want_dir)
+        if problem is not None:
+            print(f"crosspath play: {problem}", file=err)
+            return 2
+    try:
+        return asyncio.run(play(args, stdin or sys.stdin, stdout or sys.stdout, seating(args)))
+    except StoreError as exc:
+        print(f"crosspath play: {exc}", file=err)
+        return 1
+    except BrokenPipeError:
+        raise  # the reader hung up: bot.cli ends quietly
+    except OSError as exc:
+        where = clip(str(exc.filename)) + ": " if exc.filename else ""
+        print(f"crosspath play: {where}{exc.strerror or exc}", file=err)
+        return 1
 
 
 if __name__ == "__main__":

@@ -129,4 +129,4 @@ async def test_a_move_provider_plugs_into_a_seat(tmp_path: Path) -> None:
 def test_opponent_registry_adds_a_vs_choice(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(console.OPPONENTS, "first", lambda args: lambda g: g.legal_moves()[0])
     code, lines = run_main(["minefield", "--size", "4", "--vs", "first"], ["resign"])
-    assert code == 0 and lines[-1] == "white wins"
+    assert code == 0 and lines[-1] == "white wins. The computer wins."

@@ -62,6 +62,21 @@ async def stored_record(db: Path) -> str:
         return (await GameService(store).game_record(1)).text
 
 
+def expected_last_line(db: Path, human: int = 1) -> str:
+    """The console's last line for the stored game: the colour, then who that is."""
+
+    async def result() -> tuple[str | None, int | None]:
+        async with Store(db) as store:
+            info = await GameService(store).get_game_by_id(1)
+        assert info.result is not None
+        return info.result.winner_colour, info.result.winner_id
+
+    colour, winner = asyncio.run(result())
+    if colour is None:
+        return "draw"
+    return f"{colour} wins. " + ("You win!" if winner == human else "The computer wins.")
+
+
 @pytest.mark.parametrize(("game", "size"), [("minefield", 5), ("clearpath", 5), ("crosscut", 5)])
 def test_whole_game_against_the_ai_through_stdin(tmp_path: Path, game: str, size: int) -> None:
     out = io.StringIO()
@@ -73,7 +88,8 @@ def test_whole_game_against_the_ai_through_stdin(tmp_path: Path, game: str, size
     assert code == 0, lines[-5:]
     final = parse_record(asyncio.run(stored_record(db)))
     assert final.is_over
-    assert lines[-1] == ("draw" if final.is_draw else f"{final.winner} wins")
+    assert lines[-1] == expected_last_line(db)
+    assert lines[-1].startswith("draw" if final.is_draw else f"{final.winner} wins")
     # exit code 0: the service accepted every move the computer chose (a refused one stops
     # the console); the engine replayed the stored game (parse_record refuses illegal moves);
     # every stored move is one the human or the computer made, in the order they were printed
@@ -115,7 +131,7 @@ def test_ai_moves_are_legal_in_the_position_it_was_shown(monkeypatch: pytest.Mon
     )
     assert code == 0
     assert checked and ai_lines(out.getvalue().splitlines()) == checked
-    assert out.getvalue().splitlines()[-1].endswith(("wins", "draw"))
+    assert out.getvalue().splitlines()[-1].endswith(("You win!", "The computer wins.", "draw"))
 
 
 def test_ai_first_takes_seat_one() -> None:
@@ -129,7 +145,7 @@ def test_ai_first_takes_seat_one() -> None:
     assert code == 0
     assert any(line.startswith("black (computer) chooses") for line in lines)
     assert "white (player 2) to move> resign" in lines
-    assert lines[-1] == "black wins"
+    assert lines[-1] == "black wins. The computer wins."
 
 
 def test_whole_game_in_a_subprocess_with_a_fixed_script(tmp_path: Path) -> None:
@@ -149,7 +165,8 @@ def test_whole_game_in_a_subprocess_with_a_fixed_script(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     final = parse_record(asyncio.run(stored_record(db)))
-    assert lines[-1] == ("draw" if final.is_draw else f"{final.winner} wins")
+    assert lines[-1] == expected_last_line(db)
+    assert lines[-1].startswith("draw" if final.is_draw else f"{final.winner} wins")
     computer = [r.move for r in final.history if r.player == "white"]
     assert ai_lines(lines) == computer
 
