@@ -85,9 +85,24 @@ def settings_from(env: Mapping[str, str]) -> Settings:
 
 
 def load_settings(dotenv_path: str | os.PathLike[str] | None = None) -> Settings:
-    """Read ``.env`` (without overriding real environment variables), then the environment."""
+    """Read ``.env`` (without overriding real environment variables), then the environment.
+
+    A ``dotenv_path`` given explicitly must exist: a mistyped ``--env-file`` is reported as
+    such, not as the missing token it would otherwise look like.
+    """
     from dotenv import find_dotenv, load_dotenv
 
-    # usecwd: the operator's working directory, not the directory of this module
-    load_dotenv(dotenv_path=dotenv_path or find_dotenv(usecwd=True), override=False)
+    if dotenv_path is not None:  # named on purpose (--env-file): it must be there
+        path = Path(dotenv_path)
+        if not path.exists():
+            raise SettingsError(f"the settings file {path} does not exist")
+        if not path.is_file():
+            raise SettingsError(f"the settings file {path} is not a file")
+    else:
+        # usecwd: the operator's working directory, not the directory of this module
+        dotenv_path = find_dotenv(usecwd=True)
+    try:
+        load_dotenv(dotenv_path=dotenv_path, override=False)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SettingsError(f"cannot read the settings file {dotenv_path}: {exc}") from None
     return settings_from(os.environ)

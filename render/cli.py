@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Literal
 
 from rules import Game, InvalidOptions, InvalidRecord, UnknownGame, new_game
 from rules.record import parse_record, replay
@@ -45,13 +46,39 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _names(pairs: list[str]) -> dict[str, str]:
+IMAGE_FORMATS: dict[str, Literal["png", "jpeg"]] = {
+    ".png": "png",
+    ".jpg": "jpeg",
+    ".jpeg": "jpeg",
+}
+QUOTE_LIMIT = 100  # the most characters of the user's input a message repeats
+
+
+def _quote(text: str) -> str:
+    return text if len(text) <= QUOTE_LIMIT else f"{text[: QUOTE_LIMIT - 1]}…"
+
+
+def image_format(path: Path) -> Literal["png", "jpeg"]:
+    """The format ``--out`` asks for by its extension; ValueError for one we do not write."""
+    found = IMAGE_FORMATS.get(path.suffix.lower())
+    if found is None:
+        what = f"'{_quote(path.suffix)}' is not one" if path.suffix else "it has no extension"
+        raise ValueError(f"--out {_quote(str(path))}: write a .png (or .jpg) image; {what}")
+    return found
+
+
+def _names(pairs: list[str], players: tuple[str, str]) -> dict[str, str]:
     names: dict[str, str] = {}
     for pair in pairs:
         colour, sep, name = pair.partition("=")
         if not sep or not colour.strip() or not name.strip():
-            raise ValueError(f"--name takes COLOUR=NAME, like red=Alice, not '{pair}'")
-        names[colour.strip().lower()] = name.strip()
+            raise ValueError(f"--name takes COLOUR=NAME, like red=Alice, not '{_quote(pair)}'")
+        colour = colour.strip().lower()
+        if colour not in players:
+            raise ValueError(
+                f"--name {_quote(colour)}: this game's colours are {players[0]} and {players[1]}"
+            )
+        names[colour] = name.strip()
     return names
 
 
@@ -76,14 +103,23 @@ def main(argv: list[str]) -> int:
     if args.out is None and args.gif is None:
         parser.error("nothing to write: give --out board.png and/or --gif replay.gif")
     try:
-        names = _names(args.name)
+        kind = None if args.out is None else image_format(args.out)
+        if args.gif is not None and args.gif.suffix.lower() != ".gif":
+            raise ValueError(f"--gif {_quote(str(args.gif))}: the replay is a GIF, name it .gif")
         game = load_game(args)
+        names = _names(args.name, game.players)
     except (InvalidRecord, ValueError) as exc:
         print(f"crosspath render: {exc}", file=sys.stderr)
         return 1
     try:
-        if args.out is not None:
-            data = render_board(game, names=names, show_illegal=args.show_illegal, theme=args.theme)
+        if args.out is not None and kind is not None:
+            data = render_board(
+                game,
+                names=names,
+                show_illegal=args.show_illegal,
+                theme=args.theme,
+                image_format=kind,
+            )
             args.out.write_bytes(data)
             print(f"wrote {args.out} ({len(data)} bytes)")
         if args.gif is not None:
@@ -91,7 +127,8 @@ def main(argv: list[str]) -> int:
             args.gif.write_bytes(data)
             print(f"wrote {args.gif} ({len(data)} bytes)")
     except OSError as exc:
-        print(f"crosspath render: cannot write: {exc}", file=sys.stderr)
+        where = f"{_quote(str(exc.filename))}: " if exc.filename else ""
+        print(f"crosspath render: cannot write {where}{exc.strerror or exc}", file=sys.stderr)
         return 1
     print(alt_text(game, names))
     return 0

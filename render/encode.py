@@ -64,6 +64,16 @@ def to_indexed(image: Image.Image, theme: str, players: tuple[str, str]) -> Imag
     return image.quantize(palette=_palette_image(theme, players), dither=Image.Dither.NONE)
 
 
+JPEG_QUALITY = 90
+
+
+def jpeg_bytes(image: Image.Image) -> bytes:
+    """A JPEG of the full-colour image (for tools that want one; PNG is smaller and exact)."""
+    out = io.BytesIO()
+    image.convert("RGB").save(out, "JPEG", quality=JPEG_QUALITY)
+    return out.getvalue()
+
+
 def png_bytes(image: Image.Image) -> bytes:
     out = io.BytesIO()
     image.save(out, "PNG", compress_level=PNG_COMPRESS_LEVEL)

@@ -27,8 +27,9 @@ from .runner import (
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="crosspath sync", description="Sync slash commands.")
-    parser.add_argument("--guild", type=int, help="sync to this server only (instant)")
-    parser.add_argument("--global", dest="everywhere", action="store_true", help="sync globally")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--guild", type=int, help="sync to this server only (instant)")
+    where.add_argument("--global", dest="everywhere", action="store_true", help="sync globally")
     parser.add_argument("--env-file", help="read settings from this file instead of ./.env")
     return parser.parse_args(argv)
 
@@ -46,12 +47,30 @@ async def sync(settings: Settings, guild_id: int | None) -> list[str]:
     return [command.name for command in synced]
 
 
+def target(args: argparse.Namespace, settings: Settings) -> tuple[int | None, str]:
+    """Where a sync goes (a guild id, or None for global) and a sentence saying so and why."""
+    if args.everywhere:
+        return None, "syncing globally (--global); clients may take a while to see it"
+    if args.guild:
+        return args.guild, f"syncing to server {args.guild} (--guild)"
+    if settings.dev_guild:
+        return settings.dev_guild, (
+            f"syncing to server {settings.dev_guild} (CROSSPATH_DEV_GUILD; "
+            "--global syncs everywhere)"
+        )
+    return None, (
+        "syncing globally: neither --guild nor CROSSPATH_DEV_GUILD names a server "
+        "(clients may take a while to see it)"
+    )
+
+
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
     settings = settings_with_token("sync", args.env_file)
     if settings is None:
         return EXIT_CONFIG
-    guild_id = None if args.everywhere else (args.guild or settings.dev_guild)
+    guild_id, plan = target(args, settings)
+    print(plan, flush=True)
     try:
         names = asyncio.run(sync(settings, guild_id))
     except discord.LoginFailure:

@@ -13,7 +13,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from .store import Store
+from .store import Store, StoreError
 
 DEFAULT_DB = "crosspath.sqlite3"  # same default as bot.config (CROSSPATH_DB)
 DB_ENV = "CROSSPATH_DB"
@@ -26,13 +26,13 @@ def default_db() -> str:
 
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="crosspath db", description="Database maintenance.")
-    commands = top.add_subparsers(dest="command", required=True)
+    commands = top.add_subparsers(dest="command", metavar="COMMAND")
     backup = commands.add_parser("backup", help="copy the database with SQLite's online backup")
-    backup.add_argument("path", help="where to write the copy")
+    backup.add_argument("path", help="the file to write the copy to")
     backup.add_argument(
         "--db", default=None, help=f"database to copy (default: ${DB_ENV} or {DEFAULT_DB})"
     )
-    backup.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
+    backup.add_argument("--force", action="store_true", help="overwrite PATH if it is a file")
     return top
 
 
@@ -44,25 +44,48 @@ async def run_backup(source: Path, target: Path) -> int:
     return 0
 
 
+def target_problem(source: Path, target: Path, force: bool) -> str | None:
+    """Why the backup cannot be written to ``target``, or None if it can."""
+    if target.is_dir():
+        return (
+            f"{target} is a folder; give the file to write, such as "
+            f"{target / 'crosspath-backup.sqlite3'}"
+        )
+    if not target.parent.is_dir():
+        return f"cannot write {target}: the folder {target.parent} does not exist"
+    if target.exists() and not force:
+        return f"{target} already exists (use --force to overwrite)"
+    if target.exists() and target.resolve() == source.resolve():
+        return "the backup path is the database itself"
+    return None
+
+
 def main(argv: list[str]) -> int:
-    args = parser().parse_args(argv)
+    top = parser()
+    args = top.parse_args(argv)
+    if args.command is None:
+        top.print_usage(sys.stderr)
+        print("crosspath db: say what to do, e.g. crosspath db backup PATH", file=sys.stderr)
+        return 2
     source = Path(args.db or default_db())
     target = Path(args.path)
-    if not source.exists():
-        print(f"crosspath db: no database at {source} (use --db PATH)", file=sys.stderr)
+    if not source.is_file():
+        what = "is a folder, not a database" if source.is_dir() else "does not exist"
+        print(f"crosspath db: {source} {what} (use --db PATH)", file=sys.stderr)
         return 1
-    if target.exists() and not args.force:
-        print(f"crosspath db: {target} already exists (use --force to overwrite)", file=sys.stderr)
+    problem = target_problem(source, target, args.force)
+    if problem is not None:
+        print(f"crosspath db: {problem}", file=sys.stderr)
         return 1
-    if target.resolve() == source.resolve():
-        print("crosspath db: the backup path is the database itself", file=sys.stderr)
-        return 1
-    if target.exists():
-        target.unlink()
     try:
+        if target.exists():
+            target.unlink()
         return asyncio.run(run_backup(source, target))
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, StoreError) as exc:
         print(f"crosspath db: cannot back up {source}: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"crosspath db: cannot back up to {target}: {exc.strerror or exc}", file=sys.stderr)
         return 1
 
 
