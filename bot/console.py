@@ -556,8 +556,9 @@ def path_problem(flag: str, path: Path, want_dir: bool) -> str | None:
         return f"{flag} {shown} is a folder: give the path of a database file"
     parent = path.parent
     if not parent.is_dir():
-        what = "is not a folder" if parent.exists() else "does not exist"
-        return f"cannot keep the game in {shown}: the folder {clip(str(parent))} {what}"
+        if parent.exists():
+            return f"cannot keep the game in {shown}: {clip(str(parent))} is a file, not a folder"
+        return f"cannot keep the game in {shown}: the folder {clip(str(parent))} does not exist"
     return None
 
 
@@ -587,6 +588,17 @@ def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = N
             print(f"crosspath play: {problem}", file=err)
             return 2
     try:
+        if args.images is not None:  # fail before the first move, not after it
+            try:
+                Path(args.images).mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                shown = clip(str(args.images))
+                print(
+                    f"crosspath play: cannot create the folder {shown} for --images: "
+                    f"{exc.strerror or exc}",
+                    file=err,
+                )
+                return 1
         return asyncio.run(play(args, stdin or sys.stdin, stdout or sys.stdout, seating(args)))
     except StoreError as exc:
         print(f"crosspath play: {exc}", file=err)

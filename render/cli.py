@@ -55,7 +55,11 @@ QUOTE_LIMIT = 100  # the most characters of the user's input a message repeats
 
 
 def _quote(text: str) -> str:
-    return text if len(text) <= QUOTE_LIMIT else f"{text[: QUOTE_LIMIT - 1]}…"
+    """``text``, or its start and its length when it is longer than :data:`QUOTE_LIMIT`."""
+    if len(text) <= QUOTE_LIMIT:
+        return text
+    tail = f"… ({len(text)} characters)"
+    return text[: QUOTE_LIMIT - len(tail)] + tail
 
 
 def image_format(path: Path) -> Literal["png", "jpeg"]:
