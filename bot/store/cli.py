@@ -69,9 +69,13 @@ def main(argv: list[str]) -> int:
         return 2
     source = Path(args.db or default_db())
     target = Path(args.path)
-    if not source.is_file():
-        what = "is a folder, not a database" if source.is_dir() else "does not exist"
-        print(f"crosspath db: {source} {what} (use --db PATH)", file=sys.stderr)
+    if source.is_dir():
+        print(
+            f"crosspath db: {source} is a folder, not a database (use --db PATH)", file=sys.stderr
+        )
+        return 1
+    if not source.exists():
+        print(f"crosspath db: no database at {source} (use --db PATH)", file=sys.stderr)
         return 1
     problem = target_problem(source, target, args.force)
     if problem is not None:
