@@ -19,14 +19,21 @@ from rules import Game
 from rules.notation import COLUMNS, parse_point
 
 from .caption import Caption, caption_for
-from .fonts import bold, fit_text, text_width
+from .fonts import bold, fit_options, text_width
 from .layout import Layout, board_layout
 from .looks import Look, look_for
 from .pen import Pen
 from .themes import RGB, Palette, PieceColours, get_theme
 from .tiles import MARK_RING, PIECE_SAMPLE, SUPERSAMPLE, Background, Tile, draw_tile
 
-__all__ = ["MARK_RING", "PIECE_SAMPLE", "draw_board", "last_turn_notes", "static_layer"]
+__all__ = [
+    "MARK_RING",
+    "PIECE_SAMPLE",
+    "caption_plan",
+    "draw_board",
+    "last_turn_notes",
+    "static_layer",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,43 +186,76 @@ def _frame(pen: Pen, lay: Layout, palette: Palette) -> None:
     pen.rect((lay.pad, y, lay.width - lay.pad, y + 2), fill=palette.frame)
 
 
+@dataclass(frozen=True, slots=True)
+class CaptionLine:
+    """One text of the caption strip as drawn: the words chosen, their size, the room."""
+
+    text: str
+    size: int
+    room: float
+
+
+@dataclass(frozen=True, slots=True)
+class CaptionPlan:
+    title: CaptionLine
+    chips: tuple[CaptionLine, CaptionLine]
+    event: CaptionLine
+
+
+def caption_plan(lay: Layout, cap: Caption) -> CaptionPlan:
+    """Which form of each caption text fits, at which size (see :func:`fonts.fit_options`)."""
+    left = lay.pad + 4
+    room = lay.width - 2 * left
+    chip_r = lay.body_font * 0.45
+    chip_room = room / 2 - chip_r * 2 - 16
+
+    def line(options: tuple[str, ...], size: int, width: float) -> CaptionLine:
+        text, pixels = fit_options(options, size, width)
+        return CaptionLine(text, pixels, width)
+
+    return CaptionPlan(
+        line(cap.title_options, lay.title_font, room),
+        (
+            line(cap.players[0].options, lay.body_font, chip_room),
+            line(cap.players[1].options, lay.body_font, chip_room),
+        ),
+        line(cap.event_options, lay.body_font, room),
+    )
+
+
 def _caption(
     lay: Layout, palette: Palette, cap: Caption
 ) -> tuple[tuple[int, int, int, int], Image.Image]:
     """The caption strip as a patch, and where it goes."""
     box = (2, 2, lay.width - 2, lay.rule_y)
+    plan = caption_plan(lay, cap)
     # Text is anti-aliased by FreeType already, so the strip is drawn at final size; only the
     # round chips come from supersampled sprites.
     pen = Pen(box[2] - box[0], box[3] - box[1], 1, palette.panel, origin=box[:2])
     left = lay.pad + 4
     room = lay.width - 2 * left
     y = float(lay.title_y)
-    title = fit_text(bold(lay.title_font), cap.title, room)
-    pen.text((left, y), title, lay.title_font, palette.text, anchor="lm")
+    pen.text((left, y), plan.title.text, plan.title.size, palette.text, anchor="lm")
     y = lay.chips_y
     x = float(left)
     chip_r = lay.body_font * 0.45
-    body = bold(lay.body_font)
     half = room / 2
-    for chip in cap.players:
+    for chip, label in zip(cap.players, plan.chips, strict=True):
         colours = palette.pieces[chip.colour]
         chip_image = _chip(colours, round(chip_r), palette.panel)
         pen.image.paste(chip_image, (round(x - box[0]), round(y - chip_image.height / 2 - box[1])))
-        label = chip.label + ("  ★ winner" if chip.winner else "")
-        label = fit_text(body, label, half - chip_r * 2 - 16)
         tx = x + chip_r * 2 + lay.body_font * 0.4
-        pen.text((tx, y), label, lay.body_font, palette.text, anchor="lm")
+        pen.text((tx, y), label.text, label.size, palette.text, anchor="lm")
         if chip.to_move or chip.winner:
             # Underline the player whose turn it is, in their colour, cased for light colours.
-            w = text_width(body, label)
+            w = text_width(bold(label.size), label.text)
             top = y + lay.body_font * 0.62
             thick = max(3.0, lay.body_font * 0.16)
             pen.rect((tx - 1, top - 1, tx + w + 1, top + thick + 1), fill=colours.outline)
             pen.rect((tx, top, tx + w, top + thick), fill=colours.fill)
         x += half
     y = lay.event_y
-    event = fit_text(body, cap.event, room)
-    pen.text((left, y), event, lay.body_font, palette.muted, anchor="lm")
+    pen.text((left, y), plan.event.text, plan.event.size, palette.muted, anchor="lm")
     return box, pen.finish()
 
 

@@ -13,12 +13,29 @@ from rules import Game
 SEP = " · "
 
 
+WINNER_MARK = "★ winner"
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerChip:
     colour: str
     label: str
     to_move: bool
     winner: bool
+    shorter: tuple[str, ...] = ()
+    """Ever shorter forms of the label, each made of whole words (names lose words at the
+    end, marked "…"), for a chip too narrow for the label."""
+
+    @property
+    def text(self) -> str:
+        """The chip's full text: the label, and the winner mark for the winner."""
+        return self.label + (f"  {WINNER_MARK}" if self.winner else "")
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """The chip's text from longest to shortest, the winner mark always whole."""
+        mark = f"  {WINNER_MARK}" if self.winner else ""
+        return tuple(label + mark for label in (self.label, *self.shorter))
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +43,19 @@ class Caption:
     title: str
     players: tuple[PlayerChip, PlayerChip]
     event: str
+    shorter_titles: tuple[str, ...] = ()
+    shorter_events: tuple[str, ...] = ()
+    """Ever shorter whole-word forms of the title and of the last-turn line (a long Clear Path
+    chain keeps its last placements and says how many there were; long lists become counts).
+    The image uses the first form that fits, so no word is ever cut in the middle."""
+
+    @property
+    def title_options(self) -> tuple[str, ...]:
+        return (self.title, *self.shorter_titles)
+
+    @property
+    def event_options(self) -> tuple[str, ...]:
+        return (self.event, *self.shorter_events)
 
 
 def colour_word(colour: str) -> str:
@@ -50,6 +80,19 @@ def player_label(colour: str, names: Mapping[str, str] | None) -> str:
     return f"{colour_word(colour)}: {name}" if name else colour_word(colour)
 
 
+def shorter_labels(colour: str, names: Mapping[str, str] | None) -> tuple[str, ...]:
+    """The label with the name losing whole words from the end, then the colour alone.
+
+    >>> shorter_labels("red", {"red": "Ada Lovelace King"})
+    ('Red: Ada Lovelace…', 'Red: Ada…', 'Red')
+    """
+    name = clean_name(names.get(colour, "")) if names else ""
+    words = name.rstrip("…").split()
+    word = colour_word(colour)
+    kept = [f"{word}: {' '.join(words[:n])}…" for n in range(len(words) - 1, 0, -1)]
+    return (*kept, word) if name else ()
+
+
 def status(game: Game) -> str:
     if game.winner is not None:
         return f"{colour_word(game.winner)} wins"
@@ -59,33 +102,77 @@ def status(game: Game) -> str:
     return f"Turn {game.turn_number}{SEP}{colour_word(mover)} to move"
 
 
-def describe_last_turn(game: Game) -> str:
+def _counted(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def describe_last_turn(game: Game, chain_limit: int | None = None, counts: bool = False) -> str:
     """What the last turn did, including what players cannot see on the board itself: a swap,
-    a skip, a removed perimeter disc."""
+    a skip, a removed perimeter disc.
+
+    Shorter forms for narrow images: ``chain_limit`` keeps only the last placements of a longer
+    chain (with how many there were), ``counts`` gives flips and removals as numbers.
+    """
     records = game.last_turn()
     if not records:
         return f"No moves yet{SEP}{colour_word(game.players[0])} moves first"
     who = colour_word(records[0].player)
+    word = str(getattr(game, "stone_word", "stone"))
     parts: list[str] = []
     if records[0].swap:
         parts.append(f"{who} swapped: the players exchanged colours")
     else:
         points = [r.point for r in records if r.point is not None]
-        if len(points) > 1:
+        if chain_limit is not None and len(points) > chain_limit:
+            last_ones = " → ".join(points[-chain_limit:])
+            parts.append(f"{who} played a chain of {len(points)}: … → {last_ones}")
+        elif len(points) > 1:
             parts.append(f"{who} played a chain: {' → '.join(points)}")
         elif points:
             gone = "" if records[-1].stays else " (perimeter: removed)"
             parts.append(f"{who} played {points[0]}{gone}")
     last = records[-1]
     if last.flipped:
-        parts.append(f"flipped {' '.join(last.flipped)}")
+        flips = _counted(len(last.flipped), word) if counts else " ".join(last.flipped)
+        parts.append(f"flipped {flips}")
     if last.removed:
-        parts.append(f"removed {' '.join(last.removed)}")
+        gone = _counted(len(last.removed), word) if counts else " ".join(last.removed)
+        parts.append(f"removed {gone}")
     if last.skipped is not None:
         parts.append(f"{colour_word(last.skipped)} is skipped (no legal move)")
     if last.draw:
         parts.append("nobody can move: draw")
     return SEP.join(parts)
+
+
+CHAIN_LIMITS = (12, 8, 5, 3, 2, 1)
+"""How many of a long chain's last placements the shorter captions keep, in order."""
+
+
+def shorter_events(game: Game) -> tuple[str, ...]:
+    """:func:`describe_last_turn` shortened step by step, every form made of whole words."""
+    full = describe_last_turn(game)
+    forms: list[str] = []
+    for counts in (False, True):
+        for limit in (None, *CHAIN_LIMITS):
+            text = describe_last_turn(game, limit, counts)
+            if text != full and text not in forms:
+                forms.append(text)
+    return tuple(forms)
+
+
+def shorter_titles(game: Game) -> tuple[str, ...]:
+    """The title without the board size, then without the turn number too."""
+    size = f" {game.size}×{game.size}"
+    plain = status(game)
+    brief = plain.split(SEP)[-1]
+    forms = (
+        f"{game.title}{SEP}{plain}",
+        f"{game.title}{size}{SEP}{brief}",
+        f"{game.title}{SEP}{brief}",
+    )
+    full = f"{game.title}{size}{SEP}{plain}"
+    return tuple(dict.fromkeys(f for f in forms if f != full))
 
 
 def caption_for(game: Game, names: Mapping[str, str] | None = None) -> Caption:
@@ -96,10 +183,17 @@ def caption_for(game: Game, names: Mapping[str, str] | None = None) -> Caption:
             label=player_label(c, names),
             to_move=game.to_move == c,
             winner=game.winner == c,
+            shorter=shorter_labels(c, names),
         )
         for c in game.players
     )
-    return Caption(title, (chips[0], chips[1]), describe_last_turn(game))
+    return Caption(
+        title,
+        (chips[0], chips[1]),
+        describe_last_turn(game),
+        shorter_titles(game),
+        shorter_events(game),
+    )
 
 
 def _count_words(game: Game, word: str) -> str:

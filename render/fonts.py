@@ -6,6 +6,7 @@ bundled default font is the fallback if the file was stripped from an installati
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -42,3 +43,23 @@ def fit_text(font: Font, text: str, width: float) -> str:
         else:
             high = mid - 1
     return text[:low].rstrip() + "…"
+
+
+SMALLEST_SHARE = 0.75
+"""Text may shrink to this share of its intended size before it is shortened."""
+
+
+def fit_options(options: Sequence[str], size: int, width: float) -> tuple[str, int]:
+    """The first of ``options`` (longest first) that fits ``width`` pixels, and its font size.
+
+    Each option is tried at ``size`` and then at smaller sizes down to :data:`SMALLEST_SHARE`
+    of it, before the next, shorter one: a line shrinks a little before it loses words.  Only
+    if no option fits at all is the last one cut with an ellipsis (a single word longer than
+    the whole line, such as a name without spaces).
+    """
+    smallest = max(8, round(size * SMALLEST_SHARE))
+    for text in options:
+        for pixels in range(size, smallest - 1, -1):
+            if text_width(bold(pixels), text) <= width:
+                return text, pixels
+    return fit_text(bold(smallest), options[-1], width), smallest

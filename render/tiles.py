@@ -25,6 +25,7 @@ PIECE_RADIUS = 0.42  # of the cell
 MARK_RING = 0.4
 PIECE_SAMPLE = 0.72
 GHOST_RING = 0.9
+BADGE_RADIUS = 0.62  # the disc behind a chain number on the winning path
 
 # Directions a winning path leaves a cell by, as offsets in image space.
 DIRECTIONS = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
@@ -85,6 +86,11 @@ def draw_tile(tile: Tile) -> Image.Image:
         d = r * 0.34
         pen.polygon([(x, y - d), (x + d, y), (x, y + d), (x - d, y)], tile.flip)
     if tile.number is not None and tile.mark is not None:
+        if tile.path is not None and tile.path_colours is not None and tile.piece is not None:
+            # On the winning path the number sits on a badge of the piece's colour above the
+            # line, so the line never hides it (the mark colour is chosen against the piece).
+            casing = tile.path_colours[1]
+            pen.circle(centre, r * BADGE_RADIUS, tile.piece.fill, casing, max(1.5, c / 30))
         size = max(8, round(c * (0.42 if tile.number < 10 else 0.34)))
         pen.text(centre, str(tile.number), size, tile.mark)
     if tile.ring is not None:
