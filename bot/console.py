@@ -2,12 +2,16 @@
 
 It is the way to try Crosspath without a Discord token, and it is scriptable: one move per line
 on standard input, so ``printf 'e5\\nd4\\n' | crosspath play minefield`` works.  The last line
-printed is ``<colour> wins`` or ``draw`` when the game ends.
+printed starts with ``<colour> wins`` (against the computer followed by "You win!" or "The
+computer wins.") or is ``draw`` when the game ends.
+
+With ``--db FILE`` the game lives in that file, and an unfinished game of the same kind in it
+is resumed (``--new`` starts another instead), with the computer's seat and level as stored.
 
 Seats are users 1 and 2.  Each seat is driven by a :data:`MoveProvider`; ``None`` means a
 human typing on standard input.  Another front end plugs in by registering a factory in
 :data:`OPPONENTS`, without touching the game loop; ``--vs ai`` is the computer opponent, which
-thinks in this process (a terminal has nothing else to keep responsive).
+thinks in a thread of this process while the loop counts the seconds on the "thinking…" line.
 """
 
 from __future__ import annotations
