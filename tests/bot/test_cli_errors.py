@@ -244,6 +244,33 @@ def test_sync_says_what_it_syncs(
     assert sentence.startswith(says)
 
 
+def test_plain_sync_says_what_it_syncs_before_it_goes_online(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In process (the network is faked at discord.py's HTTP client, here: offline)."""
+    import aiohttp
+    from discord.http import HTTPClient
+
+    from bot.cli import main
+
+    async def offline(self: object, route: object, **kwargs: object) -> object:
+        raise aiohttp.ClientConnectionError("no network in this test")
+
+    for name in list(os.environ):
+        if name.startswith("CROSSPATH_"):
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "token-for-tests")
+    monkeypatch.setattr(HTTPClient, "request", offline)
+    assert main(["sync"]) == 4
+    out, err = capsys.readouterr()
+    assert out.startswith("syncing globally: neither --guild nor CROSSPATH_DEV_GUILD names")
+    assert err.startswith("crosspath sync: cannot reach Discord") and "Traceback" not in err
+    monkeypatch.setenv("CROSSPATH_DEV_GUILD", "42")
+    assert main(["sync"]) == 4
+    assert capsys.readouterr().out.startswith("syncing to server 42 (CROSSPATH_DEV_GUILD")
+
+
 # ----- crosspath itself -------------------------------------------------------------------------
 
 
