@@ -40,7 +40,7 @@ from .service import (
 )
 from .store import Store, StoreError
 
-CONSOLE_GUILD = 0
+CONSOLE_GUILD = 1  # ids are 1..2^63-1 (the service refuses 0)
 PLAYER_ONE = 1
 PLAYER_TWO = 2
 
