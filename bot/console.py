@@ -21,7 +21,8 @@ import asyncio
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -515,6 +516,14 @@ def seating(args: argparse.Namespace, stored: dict[str, str] | None = None) -> S
     return Seating(providers, labels, options)
 
 
+@asynccontextmanager
+async def open_service(db: Path) -> AsyncIterator[GameService]:
+    """The game service over the database file ``db`` (the one place the console opens a store;
+    tests read what the console stored through it too)."""
+    async with Store(db) as store:
+        yield GameService(store)
+
+
 async def play(
     args: argparse.Namespace,
     inp: TextIO,
@@ -523,8 +532,7 @@ async def play(
 ) -> int:
     with tempfile.TemporaryDirectory(prefix="crosspath-") as scratch:
         db = Path(args.db) if args.db else Path(scratch) / "console.sqlite3"
-        async with Store(db) as store:
-            service = GameService(store)
+        async with open_service(db) as service:
             console = Console(
                 service,
                 out=out,

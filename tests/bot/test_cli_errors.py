@@ -19,8 +19,8 @@ import pytest
 from PIL import Image
 
 from bot.config import Settings
+from bot.console import open_service
 from bot.discord.sync import target
-from bot.store import Store
 from render.layout import board_layout
 
 REPO = Path(__file__).resolve().parents[2]
@@ -58,7 +58,7 @@ def one_sentence(proc: subprocess.CompletedProcess[str]) -> str:
 
 def make_database(path: Path) -> None:
     async def create() -> None:
-        async with Store(path):
+        async with open_service(path):
             pass
 
     asyncio.run(create())

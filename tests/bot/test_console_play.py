@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot import console
-from bot.service import GameInfo, GameService
-from bot.store import Store
+from bot.service import GameInfo
 from rules import Game, game_class, game_names, parse_record
 
 GAMES = sorted(game_names())
@@ -33,8 +32,7 @@ def run(argv: list[str], lines: list[str], out: io.StringIO | None = None) -> tu
 
 def stored_games(db: Path) -> list[GameInfo]:
     async def read() -> list[GameInfo]:
-        async with Store(db) as store:
-            service = GameService(store)
+        async with console.open_service(db) as service:
             return await service.games_for_player(console.CONSOLE_GUILD, console.PLAYER_ONE)
 
     return sorted(asyncio.run(read()), key=lambda info: info.id)
