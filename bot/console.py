@@ -18,13 +18,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import TextIO
 
 import ai
@@ -123,18 +126,26 @@ def goal_line(game: str, size: int) -> str:
     return f"Goal: {PATH_GOAL}."
 
 
-def commands_line(game: str) -> str:
+def commands_line(game: str, vs_computer: bool = False) -> str:
     """What can be typed; ``swap`` only where the pie rule exists (Clear Path)."""
     swap = "swap (second player's first turn), " if game == "clearpath" else ""
+    undo = (
+        "undo (take back your last turn and the computer's reply)"
+        if vs_computer
+        else "undo (take back the last turn)"
+    )
     return (
-        f"Type a point such as c3, or: {swap}undo (take back your last turn), resign, "
-        "moves (list legal moves), rules, quit."
+        f"Type a point such as c3, or: {swap}{undo}, resign, moves (list legal moves), rules, quit."
     )
 
 
-def rules_lines(game: str, size: int) -> list[str]:
+def rules_lines(game: str, size: int, vs_computer: bool = False) -> list[str]:
     """The ``rules``/``help`` answer: goal, special moves, commands."""
-    return [goal_line(game, size), f"Special moves: {SPECIAL_MOVES[game]}.", commands_line(game)]
+    return [
+        goal_line(game, size),
+        f"Special moves: {SPECIAL_MOVES[game]}.",
+        commands_line(game, vs_computer),
+    ]
 
 
 def _legend(game: Game, marks: set[str], mover: str | None, winner: str | None) -> str:
@@ -317,7 +328,7 @@ class Console:
     async def run(self, info: GameInfo) -> int:
         """Play until the game ends (0) or input runs out (1)."""
         self.say(f"{info.title} {info.size}×{info.size}, a game by Mark Steere.")
-        for line in rules_lines(info.game, info.size):
+        for line in rules_lines(info.game, info.size, len(self.computer_seats) == 1):
             self.say(line)
         channel = info.channel_id
         position = await self.show(info)
@@ -354,7 +365,7 @@ class Console:
                 continue
             try:
                 if command in ("help", "?", "rules"):
-                    for text in rules_lines(info.game, info.size):
+                    for text in rules_lines(info.game, info.size, len(self.computer_seats) == 1):
                         self.say(text)
                     continue
                 if command == "moves":
@@ -557,6 +568,32 @@ async def play(
             return await console.run(info)
 
 
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def interrupt_at_once() -> Iterator[None]:
+    """Ctrl-C stops the game where it is, even while the console waits for a line.
+
+    ``asyncio.run`` would otherwise only cancel its task on the first Ctrl-C, and the console
+    reads standard input without awaiting, so nothing would happen until Enter.  With this
+    handler the interrupt is raised inside the read; the store still closes on the way out.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is not signal.default_int_handler:  # someone chose their own handling
+        yield
+        return
+    signal.signal(signal.SIGINT, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def path_problem(flag: str, path: Path, want_dir: bool) -> str | None:
     """Why ``path`` cannot serve ``flag`` (a folder or a file), or None if it can."""
     shown = clip(str(path))
@@ -611,7 +648,8 @@ def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = N
                     file=err,
                 )
                 return 1
-        return asyncio.run(play(args, stdin or sys.stdin, stdout or sys.stdout, seating(args)))
+        with interrupt_at_once():
+            return asyncio.run(play(args, stdin or sys.stdin, stdout or sys.stdout, seating(args)))
     except StoreError as exc:
         print(f"crosspath play: {exc}", file=err)
         return 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
 import subprocess
 import sys
 from importlib.metadata import version
@@ -291,6 +292,30 @@ def test_unknown_command(tmp_path: Path) -> None:
     proc = crosspath(tmp_path, "frobnicate")
     assert proc.returncode == 2
     assert proc.stderr.startswith("crosspath: unknown command 'frobnicate'")
+
+
+def test_ctrl_c_while_waiting_for_a_move_ends_quietly(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "play", "minefield", "--size", "4", "--db", "g.db"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    seen = b""
+    while b"to move> " not in seen:  # the console is waiting for the first move
+        chunk = proc.stdout.read1(4096)  # type: ignore[attr-defined]
+        assert chunk, seen
+        seen += chunk
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err.decode().strip() == "crosspath play: interrupted"
+    # the store was closed properly: the game is there to resume
+    again = crosspath(tmp_path, "play", "minefield", "--size", "4", "--db", "g.db", stdin="quit\n")
+    assert again.stdout.startswith("Resuming the unfinished Minefield game in g.db at turn 1")
 
 
 BUGGY = """

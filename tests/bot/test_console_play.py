@@ -62,6 +62,7 @@ def test_goal_and_special_moves_at_the_start_and_on_rules(game: str) -> None:
     else:
         assert "join your two edges" in goal
         assert "joins top and bottom" in legend
+    assert "undo (take back the last turn)" in commands
     assert ("swap" in commands) == (game == "clearpath")
     assert ("swap" in text) == (game == "clearpath")
 
@@ -152,6 +153,7 @@ def test_undo_against_the_computer_takes_back_both_turns(tmp_path: Path) -> None
     code, text = run([*argv, "--db", str(db)], ["c3", "undo", "quit"])
     assert code == 1
     lines = text.splitlines()
+    assert "undo (take back your last turn and the computer's reply)" in text
     (reply,) = [line.rsplit(" ", 1)[1] for line in lines if "(computer) chooses" in line]
     assert f"took back c3 {reply}" in lines
     after = lines[lines.index(f"took back c3 {reply}") :]
