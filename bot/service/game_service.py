@@ -37,6 +37,23 @@ from ..store import (
     WriteConflict,
 )
 from . import convert
+from .checks import (
+    MAX_GAME_NAME,
+    MAX_MOVE_TEXT,
+    MAX_NOTE,
+    QUOTE_LIMIT,
+    check_bool,
+    check_channels,
+    check_id,
+    check_limit,
+    check_optional_id,
+    check_sizes,
+    check_text,
+    check_time_control,
+    check_version,
+    is_int,
+    quote,
+)
 from .convert import from_us, to_us
 from .errors import (
     ChallengeExpired,
@@ -45,6 +62,7 @@ from .errors import (
     GameFinished,
     IllegalMoveError,
     InvalidChallenge,
+    InvalidInput,
     InvalidSettings,
     NoGameHere,
     NoTakeback,
@@ -195,12 +213,20 @@ class GameService:
         user_id: int,
         expected_version: int | None,
         action: Callable[[Tx, GameRow, Game, datetime], Awaitable[tuple[GameRow, T]]],
+        game_id: int | None = None,
     ) -> T:
         """Run a player's action in one write transaction, with the checks every action shares.
 
-        A player whose clock ran out loses on time before anything else happens; that loss is
-        committed and then reported as :class:`OutOfTime`.
+        ``game_id`` binds the action to the game it was made against: an action from a button
+        or a computer search that read an earlier game in the channel is refused as stale,
+        even when its ``expected_version`` matches the channel's new game.  A player whose
+        clock ran out loses on time before anything else happens; that loss is committed and
+        then reported as :class:`OutOfTime`.
         """
+        check_id(channel_id, "channel id")
+        check_id(user_id, "user id")
+        check_version(expected_version)
+        check_optional_id(game_id, "game id")
         now = self._now()
         outcome: T | _Timeout
         game: Game | None = None
@@ -208,6 +234,11 @@ class GameService:
         try:
             async with self._write() as tx:
                 row = await self._active_row(tx, channel_id)
+                if game_id is not None and row.id != game_id:
+                    raise StaleAction(
+                        "That was for an earlier game in this channel, which has ended. "
+                        "Look at the latest board."
+                    )
                 game = await self._engine(tx, row)
                 plies = len(game.history)
                 pair = convert.seats(row, game)
@@ -298,6 +329,14 @@ class GameService:
         channel not allowed, bad options), InvalidTimeControl, ChannelBusy (no threads and the
         channel already has a game).
         """
+        check_id(guild_id, "server id")
+        check_id(channel_id, "channel id")
+        check_id(challenger_id, "challenger id")
+        check_optional_id(opponent_id, "opponent id")
+        check_text(game, "game name", MAX_GAME_NAME, InvalidChallenge)
+        if size is not None and not is_int(size):
+            raise InvalidChallenge(f"The board size must be a whole number, not {quote(size)}.")
+        time_control = check_time_control(time_control)
         checked = _checked_options(options)
         if opponent_id is not None and opponent_id == challenger_id:
             raise InvalidChallenge("You can't challenge yourself.")
@@ -305,10 +344,8 @@ class GameService:
             cls = game_class(game)
         except UnknownGame as exc:
             raise InvalidChallenge(str(exc)) from exc
-        if first not in _FIRST_CHOICES:
+        if not isinstance(first, str) or first not in _FIRST_CHOICES:
             raise InvalidChallenge("Choose who moves first: me, them or random.")
-        if isinstance(time_control, str):
-            time_control = TimeControl.parse(time_control)
         now = self._now()
         async with self._write() as tx:
             guild = convert.settings(await tx.settings(guild_id), guild_id)
@@ -323,6 +360,10 @@ class GameService:
             except InvalidOptions as exc:
                 raise InvalidChallenge(_sentence(str(exc))) from exc
             tc = time_control if time_control is not None else guild.default_time_control
+            if time_control is None:
+                # A server default stored before defaults were checked must not start a clock
+                # that can never work: refuse now, not at the first move.
+                check_time_control(tc)
             if not guild.use_threads and await tx.active_game_in(channel_id) is not None:
                 raise ChannelBusy(
                     "This channel already has a game in progress; finish it or use another channel."
@@ -365,6 +406,9 @@ class GameService:
         Raises ChallengeNotFound, ChallengeExpired, InvalidChallenge (not open any more, own
         challenge), PermissionDenied (a direct challenge to someone else), ChannelBusy.
         """
+        check_id(challenge_id, "challenge id")
+        check_id(user_id, "user id")
+        check_optional_id(game_channel_id, "game channel id")
         now = self._now()
         stamp = to_us(now)
         async with self._write() as tx:
@@ -418,6 +462,8 @@ class GameService:
 
     async def decline_challenge(self, challenge_id: int, user_id: int) -> Challenge:
         """The challenged player declines a direct challenge."""
+        check_id(challenge_id, "challenge id")
+        check_id(user_id, "user id")
         now = self._now()
         async with self._write() as tx:
             found = await self._open_challenge(tx, challenge_id, now)
@@ -434,6 +480,8 @@ class GameService:
 
     async def cancel_challenge(self, challenge_id: int, user_id: int) -> Challenge:
         """The challenger withdraws their challenge."""
+        check_id(challenge_id, "challenge id")
+        check_id(user_id, "user id")
         now = self._now()
         async with self._write() as tx:
             row = await tx.challenge(challenge_id)
@@ -450,6 +498,7 @@ class GameService:
 
     async def get_challenge(self, challenge_id: int) -> Challenge:
         """Raises ChallengeNotFound."""
+        check_id(challenge_id, "challenge id")
         async with self.store.read() as tx:
             row = await tx.challenge(challenge_id)
         if row is None:
@@ -458,19 +507,37 @@ class GameService:
 
     async def open_challenges(self, guild_id: int, user_id: int | None = None) -> list[Challenge]:
         """Unanswered challenges in a server; with ``user_id``: those by or to that user."""
+        check_id(guild_id, "server id")
+        check_optional_id(user_id, "user id")
         async with self.store.read() as tx:
             rows = await tx.open_challenges(guild_id, user_id)
         return [convert.challenge(r) for r in rows]
 
     # ----- play ---------------------------------------------------------------------------
     async def play_move(
-        self, channel_id: int, user_id: int, move: str, expected_version: int | None = None
+        self,
+        channel_id: int,
+        user_id: int,
+        move: str,
+        expected_version: int | None = None,
+        *,
+        game_id: int | None = None,
     ) -> MoveResult:
         """Play ``move`` (a point like ``c3``, or ``swap``) for ``user_id`` in the channel's game.
+
+        Pass ``game_id`` and ``expected_version`` from the :class:`GameInfo` the move was
+        chosen on (a button, a computer search): the move is then refused as stale unless
+        that same game is still at that version.
 
         Raises NoGameHere, GameFinished, NotAPlayer, StaleAction, OutOfTime (recorded),
         NotYourTurn, IllegalMoveError (engine message).
         """
+        if not isinstance(move, str) or len(move) > MAX_MOVE_TEXT:
+            raise IllegalMoveError(
+                f"{quote(move)} is not a move: write a point like c3"
+                + (" or swap." if isinstance(move, str) else "."),
+                move[:QUOTE_LIMIT] if isinstance(move, str) else "",
+            )
 
         async def act(
             tx: Tx, row: GameRow, game: Game, now: datetime
@@ -522,16 +589,26 @@ class GameService:
                 result=info.result,
             )
 
-        return await self._game_action(channel_id, user_id, expected_version, act)
+        return await self._game_action(channel_id, user_id, expected_version, act, game_id)
 
     async def swap(
-        self, channel_id: int, user_id: int, expected_version: int | None = None
+        self,
+        channel_id: int,
+        user_id: int,
+        expected_version: int | None = None,
+        *,
+        game_id: int | None = None,
     ) -> MoveResult:
         """Clear Path's pie rule: the second player takes over the first colour."""
-        return await self.play_move(channel_id, user_id, "swap", expected_version)
+        return await self.play_move(channel_id, user_id, "swap", expected_version, game_id=game_id)
 
     async def resign(
-        self, channel_id: int, user_id: int, expected_version: int | None = None
+        self,
+        channel_id: int,
+        user_id: int,
+        expected_version: int | None = None,
+        *,
+        game_id: int | None = None,
     ) -> GameEnded:
         """Either player may resign at any time while the game is active."""
 
@@ -540,9 +617,11 @@ class GameService:
                 tx, row, game, "resign", now, loser_id=user_id, actor_id=user_id
             )
 
-        return await self._game_action(channel_id, user_id, expected_version, act)
+        return await self._game_action(channel_id, user_id, expected_version, act, game_id)
 
-    async def request_takeback(self, channel_id: int, user_id: int) -> TakebackRequest:
+    async def request_takeback(
+        self, channel_id: int, user_id: int, *, game_id: int | None = None
+    ) -> TakebackRequest:
         """Ask the opponent to undo the requester's own last turn (the last turn only).
 
         Raises NoTakeback if the last turn was not the requester's, nothing was played, or a
@@ -564,10 +643,13 @@ class GameService:
             await tx.add_event(row.id, stamp, "takeback_requested", user_id)
             return row, TakebackRequest(user_id, from_us(stamp), row.version)
 
-        return await self._game_action(channel_id, user_id, None, act)
+        return await self._game_action(channel_id, user_id, None, act, game_id)
 
-    async def answer_takeback(self, channel_id: int, user_id: int, accept: bool) -> TakebackAnswer:
+    async def answer_takeback(
+        self, channel_id: int, user_id: int, accept: bool, *, game_id: int | None = None
+    ) -> TakebackAnswer:
         """The opponent accepts (the turn is undone) or declines the pending request."""
+        check_bool(accept, "takeback answer")
 
         async def act(
             tx: Tx, row: GameRow, game: Game, now: datetime
@@ -601,7 +683,7 @@ class GameService:
             info = convert.game_info(row, game)
             return row, TakebackAnswer(True, requester, user_id, undone, info)
 
-        return await self._game_action(channel_id, user_id, None, act)
+        return await self._game_action(channel_id, user_id, None, act, game_id)
 
     # ----- queries ------------------------------------------------------------------------
     async def _infos(self, tx: Tx, rows: Sequence[GameRow]) -> list[GameInfo]:
@@ -609,6 +691,7 @@ class GameService:
 
     async def get_game(self, channel_id: int) -> GameInfo | None:
         """The active game in a channel or thread, if any."""
+        check_id(channel_id, "channel id")
         async with self.store.read() as tx:
             row = await tx.active_game_in(channel_id)
             return None if row is None else convert.game_info(row, await self._engine(tx, row))
@@ -620,6 +703,7 @@ class GameService:
         previous one ended, so this is the active game when there is one.  Anyone may look at
         it, so /board and /history keep working in a game's thread after it ended.
         """
+        check_id(channel_id, "channel id")
         async with self.store.read() as tx:
             row = await tx.latest_game_in(channel_id)
             return None if row is None else convert.game_info(row, await self._engine(tx, row))
@@ -631,6 +715,7 @@ class GameService:
             return convert.game_info(row, await self._engine(tx, row))
 
     async def _row_by_id(self, tx: Tx, game_id: int) -> GameRow:
+        check_id(game_id, "game id")
         row = await tx.game(game_id)
         if row is None:
             raise NoGameHere(f"There is no game number {game_id}.")
@@ -640,11 +725,16 @@ class GameService:
         self, guild_id: int, user_id: int, active_only: bool = False, limit: int = 25
     ) -> list[GameInfo]:
         """A player's games in a server, most recently updated first."""
+        check_id(guild_id, "server id")
+        check_id(user_id, "user id")
+        check_bool(active_only, "active_only flag")
+        check_limit(limit)
         async with self.store.read() as tx:
             rows = await tx.games_for_player(guild_id, user_id, active_only, limit)
             return await self._infos(tx, rows)
 
     async def active_games(self, guild_id: int) -> list[GameInfo]:
+        check_id(guild_id, "server id")
         async with self.store.read() as tx:
             return await self._infos(tx, await tx.active_games(guild_id))
 
@@ -693,6 +783,11 @@ class GameService:
         target_id: int | None,
         note: str,
     ) -> GameEnded:
+        check_id(guild_id, "server id")
+        check_id(actor_id, "admin id")
+        check_id(channel_id, "channel id")
+        check_optional_id(target_id, "player id")
+        check_text(note, "reason", MAX_NOTE)
         now = self._now()
         async with self._write() as tx:
             row = await tx.active_game_in(channel_id)
@@ -745,11 +840,14 @@ class GameService:
 
     async def audit_log(self, guild_id: int, limit: int = 50) -> list[AuditEntry]:
         """Moderator actions in a server, newest first."""
+        check_id(guild_id, "server id")
+        check_limit(limit)
         async with self.store.read() as tx:
             rows = await tx.audit(guild_id, limit)
         return [convert.audit(r) for r in rows]
 
     async def get_settings(self, guild_id: int) -> GuildSettings:
+        check_id(guild_id, "server id")
         async with self.store.read() as tx:
             return convert.settings(await tx.settings(guild_id), guild_id)
 
@@ -769,10 +867,22 @@ class GameService:
         ``default_sizes`` merges: ``{"minefield": 11}`` sets one, ``{"minefield": None}``
         clears it.
         """
-        if isinstance(default_time_control, str):
-            default_time_control = TimeControl.parse(default_time_control)
-        if challenge_expiry is not None and not MIN_EXPIRY <= challenge_expiry <= MAX_EXPIRY:
-            raise InvalidSettings("Challenges must expire after between 1 minute and 30 days.")
+        check_id(guild_id, "server id")
+        check_id(actor_id, "admin id")
+        default_time_control = check_time_control(default_time_control)
+        if allowed_channels is not None:
+            allowed_channels = check_channels(allowed_channels)
+        if use_threads is not None:
+            check_bool(use_threads, "use_threads setting", InvalidSettings)
+        if default_sizes is not None:
+            check_sizes(default_sizes)
+        if challenge_expiry is not None and (
+            not is_int(challenge_expiry) or not MIN_EXPIRY <= challenge_expiry <= MAX_EXPIRY
+        ):
+            raise InvalidSettings(
+                "Challenges must expire after a whole number of seconds between 1 minute and"
+                f" 30 days, not {quote(challenge_expiry)}."
+            )
         now = self._now()
         changes: dict[str, Any] = {}
         async with self._write() as tx:
@@ -798,7 +908,7 @@ class GameService:
                 guild_id=guild_id,
                 allowed_channels=current.allowed_channels
                 if allowed_channels is None
-                else tuple(dict.fromkeys(int(c) for c in allowed_channels)),
+                else tuple(allowed_channels),
                 use_threads=current.use_threads if use_threads is None else bool(use_threads),
                 default_time_control=tc,
                 default_sizes=tuple(sorted(sizes.items())),
@@ -839,6 +949,9 @@ class GameService:
     # ----- clocks -------------------------------------------------------------------------
     async def due(self, now: datetime | None = None, limit: int = 100) -> list[DueAction]:
         """Reminders, losses on time and challenge expiries due at ``now`` (default: clock)."""
+        if now is not None and not isinstance(now, datetime):
+            raise InvalidInput(f"'now' must be a datetime, not {quote(now)}.")
+        check_limit(limit)
         moment = to_us(now if now is not None else self._now())
         actions: list[DueAction] = []
         async with self.store.read() as tx:
@@ -880,6 +993,8 @@ class GameService:
 
     async def apply_due(self, action: DueAction) -> DueOutcome | None:
         """Carry out a due action; None if it no longer applies (a move was made meanwhile)."""
+        if not isinstance(action, DueAction):
+            raise InvalidInput(f"apply_due takes a DueAction, not {quote(action)}.")
         now = self._now()
         if action.kind == "challenge_expiry":
             assert action.challenge_id is not None

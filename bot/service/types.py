@@ -25,6 +25,7 @@ DueKind = Literal["reminder", "timeout", "challenge_expiry"]
 
 _UNITS = {"m": 60, "h": 3600, "d": 86400}
 _TIME_RE = re.compile(r"(\d+)\s*([mhd])")
+MIN_PER_MOVE = 60
 MAX_PER_MOVE = 30 * 86400
 
 
@@ -47,7 +48,7 @@ class TimeControl:
     @classmethod
     def per_move_of(cls, seconds: int) -> TimeControl:
         """A timed control with the default reminders: halfway, and at nine tenths."""
-        if seconds <= 0 or seconds > MAX_PER_MOVE:
+        if not MIN_PER_MOVE <= seconds <= MAX_PER_MOVE:
             raise InvalidTimeControl(
                 "the time per move must be between 1 minute and 30 days"
                 if seconds > 0

@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 
 from .errors import (
     DamagedDatabase,
+    DatabaseFailure,
     DatabaseUnusable,
     NotADatabase,
     ReadOnlyDatabase,
@@ -209,6 +210,10 @@ class SqliteStore:
             return await worker.run(fn)
         except sqlite3.Error as exc:
             raise translate(exc, self.path, self.busy_timeout_ms) from exc
+        except OverflowError as exc:  # an int beyond 64 bits: the service checks ids first
+            raise DatabaseFailure(
+                f"the database {shown(self.path)} cannot store a number that large"
+            ) from exc
 
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(connection, *args)`` on the store's thread; driver errors translated."""
