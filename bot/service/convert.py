@@ -68,6 +68,21 @@ def settings(row: SettingsRow | None, guild_id: int) -> GuildSettings:
     )
 
 
+def settings_row(settings: GuildSettings, updated_at: int) -> SettingsRow:
+    """The stored form of a server's settings (the time control is two columns)."""
+    tc = settings.default_time_control
+    return SettingsRow(
+        guild_id=settings.guild_id,
+        allowed_channels=settings.allowed_channels,
+        use_threads=settings.use_threads,
+        per_move=tc.per_move,
+        reminders=tc.reminders,
+        default_sizes=settings.default_sizes,
+        challenge_expiry=settings.challenge_expiry,
+        updated_at=updated_at,
+    )
+
+
 def challenge(row: ChallengeRow) -> Challenge:
     return Challenge(
         id=row.id,
