@@ -188,6 +188,7 @@ class Challenges(ServiceCore):
                 second_id=second_id,
                 record=game.record(),
                 to_move=game.to_move,
+                to_move_id=first_id,  # the first colour moves first; no swap yet
                 per_move=tc.per_move,
                 reminders=tc.reminders,
                 clock=clock_row(tc, stamp),

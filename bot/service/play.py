@@ -104,6 +104,7 @@ class Play(ServiceCore):
                 [MoveRow(row.id, record.ply, record.move, user_id, stamp)],
                 record=game.record(),
                 to_move=game.to_move,
+                to_move_id=None if game.is_over else convert.user_of(after, game.to_move),
                 at=stamp,
                 clock=clock,
                 result=result,
@@ -207,6 +208,7 @@ class Play(ServiceCore):
                 turn[0].ply,
                 record=game.record(),
                 to_move=game.to_move,
+                to_move_id=convert.user_of(convert.seats(row, game), game.to_move),
                 clock=clock_row(time_control_of(row), stamp),
                 at=stamp,
             )

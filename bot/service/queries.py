@@ -119,5 +119,6 @@ class Queries(ServiceCore):
             self._engines.pop(game_id, None)
             game = await self._engine(tx, row)
             to_move = game.to_move if row.status == "active" else None
-            row = await tx.save_cached_state(row, game.record(), to_move)
+            to_move_id = convert.user_of(convert.seats(row, game), to_move)
+            row = await tx.save_cached_state(row, game.record(), to_move, to_move_id)
             return convert.game_info(row, game)

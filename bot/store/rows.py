@@ -77,6 +77,10 @@ class GameRow:
     finished_at: int | None
     options: tuple[tuple[str, str], ...] = ()
     """Decoded from the JSON object column, sorted by key."""
+    to_move_id: int | None = None
+    """The user to move (None once the game is over): after Clear Path's swap this is not
+    simply the owner of ``to_move`` at the start, so the service stores it with each turn and
+    lists read it without rebuilding the game (migration 3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +164,7 @@ class NewGame:
     challenge_id: int | None
     created_at: int
     options: tuple[tuple[str, str], ...] = ()
+    to_move_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -294,6 +294,37 @@ class SqliteTx:
             "WHERE guild_id = ? AND status = 'active' ORDER BY id", (guild_id,)
         )
 
+    async def find_games(
+        self,
+        *,
+        guild_id: int | None = None,
+        player_id: int | None = None,
+        to_move_id: int | None = None,
+        active_only: bool = False,
+        after: tuple[int, int] | None = None,
+        limit: int,
+    ) -> list[GameRow]:
+        where: list[str] = []
+        params: list[Any] = []
+        if guild_id is not None:
+            where.append("guild_id = ?")
+            params.append(guild_id)
+        if player_id is not None:
+            where.append("(first_id = ? OR second_id = ?)")
+            params += [player_id, player_id]
+        if to_move_id is not None:
+            where.append("to_move_id = ? AND status = 'active'")
+            params.append(to_move_id)
+        if active_only:
+            where.append("status = 'active'")
+        if after is not None:
+            where.append("(updated_at < ? OR (updated_at = ? AND id < ?))")
+            params += [after[0], after[0], after[1]]
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        return await self._games(
+            f"{clause} ORDER BY updated_at DESC, id DESC LIMIT ?", [*params, limit]
+        )
+
     async def due_games(self, now: int, limit: int) -> list[GameRow]:
         rows = await self._all(
             "SELECT * FROM games WHERE status = 'active' AND deadline_at <= ?"
@@ -342,6 +373,7 @@ class SqliteTx:
             "version": 0,
             "record": new.record,
             "to_move": new.to_move,
+            "to_move_id": new.to_move_id,
             "per_move": new.per_move,
             "reminders": tuple(new.reminders),
             "turn_started_at": clock.turn_started_at,
@@ -423,6 +455,7 @@ class SqliteTx:
         *,
         record: str,
         to_move: str | None,
+        to_move_id: int | None,
         at: int,
         clock: ClockRow | None = None,
         result: ResultRow | None = None,
@@ -432,6 +465,7 @@ class SqliteTx:
             "version": row.version + 1,
             "record": record,
             "to_move": to_move,
+            "to_move_id": to_move_id,
             "updated_at": at,
             **_NO_TAKEBACK,
         }
@@ -445,6 +479,7 @@ class SqliteTx:
         values = {
             "version": row.version + 1,
             "to_move": None,
+            "to_move_id": None,
             "updated_at": at,
             **_NO_TAKEBACK,
             **self._result(result, at),
@@ -458,6 +493,7 @@ class SqliteTx:
         *,
         record: str,
         to_move: str | None,
+        to_move_id: int | None,
         clock: ClockRow,
         at: int,
     ) -> GameRow:
@@ -466,6 +502,7 @@ class SqliteTx:
             "version": row.version + 1,
             "record": record,
             "to_move": to_move,
+            "to_move_id": to_move_id,
             "updated_at": at,
             **_NO_TAKEBACK,
             **self._clock(clock),
@@ -486,8 +523,11 @@ class SqliteTx:
         values = {"reminders_sent": row.reminders_sent + 1, "remind_at": remind_at}
         return self._versioned(row, values)
 
-    async def save_cached_state(self, row: GameRow, record: str, to_move: str | None) -> GameRow:
-        return self._versioned(row, {"record": record, "to_move": to_move})
+    async def save_cached_state(
+        self, row: GameRow, record: str, to_move: str | None, to_move_id: int | None
+    ) -> GameRow:
+        values = {"record": record, "to_move": to_move, "to_move_id": to_move_id}
+        return self._versioned(row, values)
 
     async def add_event(
         self, game_id: int, at: int, kind: str, user_id: int | None, detail: str = ""

@@ -66,6 +66,7 @@ def new_game(**changes: object) -> NewGame:
         second_id=BOB,
         record="minefield 5:",
         to_move="black",
+        to_move_id=ALICE,
         per_move=3600,
         reminders=(1800,),
         clock=ClockRow(1_000, 3_601_000, 1_801_000),
@@ -195,10 +196,12 @@ async def test_record_moves_bumps_the_version_and_restarts_the_clock(store: Stor
             [MoveRow(row.id, 0, "c3", ALICE, 2_000)],
             record="minefield 5: c3",
             to_move="white",
+            to_move_id=BOB,
             at=2_000,
             clock=ClockRow(2_000, 3_602_000, 1_802_000),
         )
     assert moved.version == 1 and moved.record == "minefield 5: c3" and moved.to_move == "white"
+    assert row.to_move_id == ALICE and moved.to_move_id == BOB
     assert (moved.takeback_by, moved.takeback_at, moved.takeback_version) == (None, None, None)
     assert (moved.turn_started_at, moved.deadline_at, moved.remind_at) == (
         2_000,
@@ -213,6 +216,7 @@ async def test_record_moves_bumps_the_version_and_restarts_the_clock(store: Stor
             [MoveRow(row.id, 1, "d4", BOB, 2_500), MoveRow(row.id, 2, "e5", BOB, 2_500)],
             record="minefield 5: c3 d4 e5",
             to_move="black",
+            to_move_id=ALICE,
             at=2_500,
         )
     assert chained.version == 2 and chained.turn_started_at == 2_000
@@ -231,7 +235,12 @@ async def test_a_stale_row_is_a_write_conflict_and_nothing_of_the_transaction_st
     row = await inserted(store)
     async with store.write() as tx:
         current = await tx.record_moves(
-            row, [MoveRow(row.id, 0, "c3", ALICE, 2)], record="r1", to_move="white", at=2
+            row,
+            [MoveRow(row.id, 0, "c3", ALICE, 2)],
+            record="r1",
+            to_move="white",
+            to_move_id=BOB,
+            at=2,
         )
     for stale_write in ("record_moves", "finish_game", "request_takeback", "restart_clock"):
         with pytest.raises(WriteConflict):
@@ -240,7 +249,12 @@ async def test_a_stale_row_is_a_write_conflict_and_nothing_of_the_transaction_st
                 await tx.save_settings(SettingsRow(GUILD, (), True, None, (), (), 600, 3))
                 if stale_write == "record_moves":
                     await tx.record_moves(
-                        row, [MoveRow(row.id, 1, "d4", BOB, 3)], record="r2", to_move="b", at=3
+                        row,
+                        [MoveRow(row.id, 1, "d4", BOB, 3)],
+                        record="r2",
+                        to_move="b",
+                        to_move_id=ALICE,
+                        at=3,
                     )
                 elif stale_write == "finish_game":
                     await tx.finish_game(row, ResultRow("finished", "resign", loser_id=BOB), at=3)
@@ -259,13 +273,23 @@ async def test_a_move_already_recorded_is_a_write_conflict(store: Store) -> None
     row = await inserted(store)
     async with store.write() as tx:
         await tx.record_moves(
-            row, [MoveRow(row.id, 0, "c3", ALICE, 2)], record="r1", to_move="white", at=2
+            row,
+            [MoveRow(row.id, 0, "c3", ALICE, 2)],
+            record="r1",
+            to_move="white",
+            to_move_id=BOB,
+            at=2,
         )
     forged = await read_game(store, row.id)
     with pytest.raises(WriteConflict):
         async with store.write() as tx:  # right version, but ply 0 exists already
             await tx.record_moves(
-                forged, [MoveRow(row.id, 0, "d4", BOB, 3)], record="r2", to_move="black", at=3
+                forged,
+                [MoveRow(row.id, 0, "d4", BOB, 3)],
+                record="r2",
+                to_move="black",
+                to_move_id=ALICE,
+                at=3,
             )
     assert await read_game(store, row.id) == forged
 
@@ -278,6 +302,7 @@ async def test_finish_take_back_and_the_small_writes(store: Store) -> None:
             [MoveRow(row.id, 0, "c3", ALICE, 2), MoveRow(row.id, 1, "d4", BOB, 3)],
             record="minefield 5: c3 d4",
             to_move="black",
+            to_move_id=ALICE,
             at=3,
         )
         row = await tx.request_takeback(row, BOB, 4)
@@ -292,13 +317,19 @@ async def test_finish_take_back_and_the_small_writes(store: Store) -> None:
     assert await read_game(store, row.id) == row
     async with store.write() as tx:
         row = await tx.take_back(
-            row, 1, record="minefield 5: c3", to_move="white", clock=ClockRow(6, 60, 30), at=6
+            row,
+            1,
+            record="minefield 5: c3",
+            to_move="white",
+            to_move_id=BOB,
+            clock=ClockRow(6, 60, 30),
+            at=6,
         )
         await tx.add_event(row.id, 6, "takeback_accepted", ALICE, "d4")
     assert row.version == 2 and row.record == "minefield 5: c3" and row.remind_at == 30
     assert await read_game(store, row.id) == row
     async with store.write() as tx:
-        row = await tx.save_cached_state(row, "minefield 5: c3", "white")
+        row = await tx.save_cached_state(row, "minefield 5: c3", "white", BOB)
         ended = await tx.finish_game(
             row,
             ResultRow("finished", "resign", BOB, "white", ALICE, "black", ALICE),
@@ -306,6 +337,7 @@ async def test_finish_take_back_and_the_small_writes(store: Store) -> None:
         )
         await tx.add_event(row.id, 7, "resign", ALICE)
     assert ended.version == 3 and ended.status == "finished" and ended.to_move is None
+    assert ended.to_move_id is None
     assert (ended.result_reason, ended.winner_id, ended.loser_colour) == ("resign", BOB, "black")
     assert (ended.deadline_at, ended.remind_at, ended.finished_at) == (None, None, 7)
     assert await read_game(store, row.id) == ended
@@ -381,7 +413,12 @@ async def test_a_cancelled_write_leaves_nothing_and_the_store_goes_on(store: Sto
     async def slow_move() -> None:
         async with store.write() as tx:
             await tx.record_moves(
-                row, [MoveRow(row.id, 0, "c3", ALICE, 2)], record="r", to_move="w", at=2
+                row,
+                [MoveRow(row.id, 0, "c3", ALICE, 2)],
+                record="r",
+                to_move="w",
+                to_move_id=BOB,
+                at=2,
             )
             await tx.add_event(row.id, 2, "x", ALICE)
             await asyncio.sleep(10)
@@ -395,7 +432,7 @@ async def test_a_cancelled_write_leaves_nothing_and_the_store_goes_on(store: Sto
         assert await read_game(store, row.id) == row
     async with store.write() as tx:
         moved = await tx.record_moves(
-            row, [MoveRow(row.id, 0, "c3", ALICE, 2)], record="r", to_move="w", at=2
+            row, [MoveRow(row.id, 0, "c3", ALICE, 2)], record="r", to_move="w", to_move_id=BOB, at=2
         )
     assert await read_game(store, row.id) == moved
 
@@ -410,12 +447,22 @@ async def test_two_stores_on_one_target_see_each_other_and_conflict(
         assert await read_game(other, row.id) == row
         async with other.write() as tx:
             theirs = await tx.record_moves(
-                row, [MoveRow(row.id, 0, "c3", ALICE, 2)], record="r", to_move="w", at=2
+                row,
+                [MoveRow(row.id, 0, "c3", ALICE, 2)],
+                record="r",
+                to_move="w",
+                to_move_id=BOB,
+                at=2,
             )
         with pytest.raises(WriteConflict):
             async with store.write() as tx:
                 await tx.record_moves(
-                    row, [MoveRow(row.id, 0, "d4", ALICE, 2)], record="r", to_move="w", at=2
+                    row,
+                    [MoveRow(row.id, 0, "d4", ALICE, 2)],
+                    record="r",
+                    to_move="w",
+                    to_move_id=BOB,
+                    at=2,
                 )
         assert await read_game(store, row.id) == theirs
 
@@ -430,3 +477,50 @@ async def test_backup_copies_or_says_what_to_use(store: Store, tmp_path: Path) -
         return
     async with await open_store(target) as copy:
         assert await read_game(copy, row.id) == row
+
+
+async def test_find_games_pages_by_update_time_with_every_filter(store: Store) -> None:
+    rows = []
+    for n in range(7):
+        first, second = (ALICE, BOB) if n % 2 else (CAROL, ALICE)
+        rows.append(
+            await inserted(
+                store,
+                channel_id=100 + n,
+                guild_id=OTHER_GUILD if n == 6 else GUILD,
+                first_id=first,
+                second_id=second,
+                to_move_id=first,
+                created_at=10 * (n % 3),  # equal update times: ties broken by newest id
+            )
+        )
+    async with store.write() as tx:
+        rows[0] = await tx.finish_game(rows[0], ResultRow("finished", "draw"), at=5)
+    newest_first = sorted(rows, key=lambda r: (r.updated_at, r.id), reverse=True)
+
+    async def pages(size: int, **filters: object) -> list[list[GameRow]]:
+        found: list[list[GameRow]] = []
+        after = None
+        while True:
+            async with store.read() as tx:
+                page = await tx.find_games(after=after, limit=size, **filters)  # type: ignore[arg-type]
+            if not page:
+                return found
+            found.append(page)
+            after = (page[-1].updated_at, page[-1].id)
+
+    assert [r for p in await pages(3) for r in p] == newest_first
+    assert [len(p) for p in await pages(3)] == [3, 3, 1]
+    assert [r for p in await pages(2, guild_id=GUILD) for r in p] == [
+        r for r in newest_first if r.guild_id == GUILD
+    ]
+    mine = [r for p in await pages(2, guild_id=GUILD, player_id=ALICE) for r in p]
+    assert mine == [r for r in newest_first if r.guild_id == GUILD]  # ALICE plays in all
+    assert [r for p in await pages(10, player_id=BOB) for r in p] == [
+        r for r in newest_first if BOB in (r.first_id, r.second_id)
+    ]
+    active = [r for p in await pages(2, active_only=True) for r in p]
+    assert active == [r for r in newest_first if r.status == "active"]
+    to_move = [r for p in await pages(2, to_move_id=CAROL) for r in p]
+    assert to_move == [r for r in newest_first if r.to_move_id == CAROL and r.status == "active"]
+    assert to_move and all(r.first_id == CAROL for r in to_move)
