@@ -48,8 +48,10 @@ class Clocks(ServiceCore):
                     )
                 )
             for row in await tx.due_games(moment, limit):
-                game = await self._engine(tx, row)
-                player = convert.user_of(convert.seats(row, game), game.to_move)
+                player = row.to_move_id  # stored with each turn: no engine on a clock tick
+                if player is None:  # cannot happen for an active game; rebuild to be sure
+                    game = await self._engine(tx, row)
+                    player = convert.user_of(convert.seats(row, game), game.to_move)
                 assert player is not None
                 common = {
                     "guild_id": row.guild_id,

@@ -20,6 +20,7 @@ from .types import (
     GameInfo,
     GameResult,
     GameStatus,
+    GameSummary,
     GuildSettings,
     MoveEvent,
     ResultReason,
@@ -168,6 +169,28 @@ def game_info(row: GameRow, game: Game) -> GameInfo:
         updated_at=from_us(row.updated_at),
         challenge_id=row.challenge_id,
         options=dict(row.options),
+    )
+
+
+def summary(row: GameRow) -> GameSummary:
+    """A list entry from the stored columns alone."""
+    active = row.status == "active"
+    return GameSummary(
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        game=row.game,
+        title=title_of(row.game),
+        size=row.size,
+        status=cast(GameStatus, row.status),
+        first_id=row.first_id,
+        second_id=row.second_id,
+        to_move_id=row.to_move_id if active else None,
+        to_move_colour=row.to_move if active else None,
+        deadline=maybe_dt(row.deadline_at),
+        updated_at=from_us(row.updated_at),
+        result=result(row),
+        version=row.version,
     )
 
 

@@ -4,6 +4,7 @@ mixins over :class:`ServiceCore`, put together as ``GameService``."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -68,6 +69,14 @@ class _Timeout:
     ended: GameEnded
 
 
+def replay(name: str, size: int, moves: Sequence[str]) -> Game:
+    """A fresh engine with ``moves`` played (pure: safe on any thread)."""
+    game = new_game(name, size)
+    for move in moves:
+        game.play(move)
+    return game
+
+
 def clock_row(tc: TimeControl, started: int) -> ClockRow:
     """Deadline and first reminder for a turn that started at ``started`` (microseconds)."""
     deadline = None if tc.per_move is None else started + tc.per_move * 1_000_000
@@ -106,14 +115,20 @@ class ServiceCore:
         return now if now.tzinfo is not None else now.replace(tzinfo=UTC)
 
     async def _engine(self, tx: Tx, row: GameRow) -> Game:
-        """The live engine at ``row``'s version: cached, else replayed from the moves table."""
+        """The live engine at ``row``'s version: cached, else replayed from the moves table.
+
+        A replay runs on a worker thread: a cold Naked Diagonal 13×13 takes about a second,
+        which must never stall the event loop that serves every other command.
+        """
         cached = self._engines.get(row.id)
         if cached is not None and cached[0] == row.version:
             self._engines.move_to_end(row.id)
             return cached[1]
-        game = new_game(row.game, row.size)
-        for stored in await tx.moves(row.id):
-            game.play(stored.move)
+        moves = [stored.move for stored in await tx.moves(row.id)]
+        if moves:
+            game = await asyncio.to_thread(replay, row.game, row.size, moves)
+        else:
+            game = new_game(row.game, row.size)
         self._remember(row.id, row.version, game)
         return game
 

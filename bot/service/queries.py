@@ -16,12 +16,15 @@ from .checks import (
     check_bool,
     check_id,
     check_limit,
+    check_optional_id,
+    quote,
 )
 from .convert import from_us
 from .core import (
     ServiceCore,
 )
 from .errors import (
+    InvalidInput,
     NoGameHere,
 )
 from .types import (
@@ -29,6 +32,7 @@ from .types import (
     GameRecord,
     HistoryEvent,
     PlayedMove,
+    SummaryPage,
 )
 
 
@@ -82,6 +86,43 @@ class Queries(ServiceCore):
             rows = await tx.games_for_player(guild_id, user_id, active_only, limit)
             return await self._infos(tx, rows)
 
+    async def game_summaries(
+        self,
+        guild_id: int | None = None,
+        *,
+        player_id: int | None = None,
+        to_move_id: int | None = None,
+        active_only: bool = False,
+        cursor: str | None = None,
+        limit: int = 25,
+    ) -> SummaryPage:
+        """One page of games, most recently updated first, from stored columns only.
+
+        Filters combine: a server, a player (either seat), the user to move (active games),
+        active only.  This is what lists (``/games``, ``/admin active``, the computer looking
+        for its turns) should use: it never builds an engine, so it stays a single indexed
+        query however long the games are.  Raises InvalidId, InvalidInput (limit, cursor).
+        """
+        check_optional_id(guild_id, "server id")
+        check_optional_id(player_id, "player id")
+        check_optional_id(to_move_id, "user id")
+        check_bool(active_only, "active_only flag")
+        check_limit(limit)
+        after = _read_cursor(cursor)
+        async with self.store.read() as tx:
+            rows = await tx.find_games(
+                guild_id=guild_id,
+                player_id=player_id,
+                to_move_id=to_move_id,
+                active_only=active_only,
+                after=after,
+                limit=limit + 1,
+            )
+        more = len(rows) > limit
+        rows = rows[:limit]
+        next_cursor = f"{rows[-1].updated_at}.{rows[-1].id}" if more else None
+        return SummaryPage(tuple(convert.summary(r) for r in rows), next_cursor)
+
     async def active_games(self, guild_id: int) -> list[GameInfo]:
         check_id(guild_id, "server id")
         async with self.store.read() as tx:
@@ -122,3 +163,14 @@ class Queries(ServiceCore):
             to_move_id = convert.user_of(convert.seats(row, game), to_move)
             row = await tx.save_cached_state(row, game.record(), to_move, to_move_id)
             return convert.game_info(row, game)
+
+
+def _read_cursor(cursor: object) -> tuple[int, int] | None:
+    """The ``(updated_at, id)`` a cursor from :meth:`Queries.game_summaries` stands for."""
+    if cursor is None:
+        return None
+    if isinstance(cursor, str) and len(cursor) <= 40:
+        stamp, _, game_id = cursor.partition(".")
+        if stamp.lstrip("-").isdigit() and game_id.isdigit():
+            return int(stamp), int(game_id)
+    raise InvalidInput(f"{quote(cursor)} is not a page cursor from a game list.")

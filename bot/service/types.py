@@ -248,6 +248,49 @@ class GameInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A game as lists show it, read from stored columns only (no engine is built).
+
+    ``first_id``/``second_id`` are who started with the first and second colour; after Clear
+    Path's swap the user to move is still ``to_move_id``.  Use :class:`GameInfo` (``get_game``)
+    for the position itself.
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    title: str
+    size: int
+    status: GameStatus
+    first_id: int
+    second_id: int
+    to_move_id: int | None
+    to_move_colour: str | None
+    deadline: datetime | None
+    updated_at: datetime
+    result: GameResult | None
+    version: int
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == "active"
+
+    @property
+    def player_ids(self) -> tuple[int, int]:
+        return (self.first_id, self.second_id)
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryPage:
+    """One page of :class:`GameSummary`; pass ``next_cursor`` back for the next page (None:
+    this was the last).  The cursor is short opaque text (fits a button's custom id)."""
+
+    games: tuple[GameSummary, ...]
+    next_cursor: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class MoveEvent:
     """One engine placement (or swap) in player terms, with the user who made it.
 
