@@ -40,6 +40,7 @@ from .rows import (
     NewGame,
     ResultRow,
     SettingsRow,
+    StoreContents,
 )
 
 
@@ -249,6 +250,19 @@ class Store(Protocol):
 
     async def schema_version(self) -> int:
         """The migration number the database is at."""
+        ...
+
+    async def export_all(self) -> StoreContents:
+        """Every row of every table with its ids, from one consistent snapshot, each table
+        in key order (settings by guild; challenges, games, events, audit by id; moves by
+        game and ply)."""
+        ...
+
+    async def import_all(self, contents: StoreContents) -> None:
+        """Insert every row of ``contents`` with its own ids, in one transaction, into a store
+        that holds no rows yet (else :class:`~bot.store.errors.StoreNotEmpty`, nothing
+        written).  Engines with id sequences move them past the largest id imported, so
+        later inserts do not collide."""
         ...
 
     async def backup(self, target: str | Path) -> None:

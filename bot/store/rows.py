@@ -178,3 +178,27 @@ class ResultRow:
     loser_id: int | None = None
     loser_colour: str | None = None
     actor_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoreContents:
+    """Every row of a store with its own ids, in key order: what ``crosspath db copy`` moves
+    from one engine to another and then compares."""
+
+    settings: tuple[SettingsRow, ...]
+    challenges: tuple[ChallengeRow, ...]
+    games: tuple[GameRow, ...]
+    moves: tuple[MoveRow, ...]
+    events: tuple[EventRow, ...]
+    audit: tuple[AuditRow, ...]
+
+    def counts(self) -> dict[str, int]:
+        """Rows per table, for messages and for checking a copy."""
+        return {
+            "settings": len(self.settings),
+            "challenges": len(self.challenges),
+            "games": len(self.games),
+            "moves": len(self.moves),
+            "events": len(self.events),
+            "audit": len(self.audit),
+        }

@@ -37,9 +37,10 @@ from .errors import (
     StoreError,
     UnknownSchema,
 )
+from .rows import StoreContents
 from .schema import MIGRATIONS, SCHEMA_VERSION
 from .sqlite_errors import RESTORE, shown, translate
-from .sqlite_tx import SqliteTx
+from .sqlite_tx import SqliteTx, export_all, import_all
 from .sqlite_worker import Worker
 
 T = TypeVar("T")
@@ -304,6 +305,14 @@ class SqliteStore:
         async with self._lock:
             rows = await self._call(lambda raw: raw.execute("PRAGMA integrity_check").fetchall())
         return "; ".join(str(r[0]) for r in rows)
+
+    async def export_all(self) -> StoreContents:
+        async with self._lock:
+            return await self._call(export_all)
+
+    async def import_all(self, contents: StoreContents) -> None:
+        async with self._lock:
+            await self._call(import_all, contents)
 
     async def backup(self, target: str | Path) -> None:
         """Copy the live database to ``target`` with SQLite's online backup API."""

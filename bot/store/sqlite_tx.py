@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from .errors import WriteConflict
+from .errors import StoreNotEmpty, WriteConflict
 from .rows import (
     AuditRow,
     ChallengeRow,
@@ -27,6 +27,7 @@ from .rows import (
     NewGame,
     ResultRow,
     SettingsRow,
+    StoreContents,
 )
 
 Statement = tuple[str, Any, str]
@@ -562,3 +563,78 @@ class SqliteTx:
             (guild_id, limit),
         )
         return [AuditRow(*r) for r in rows]
+
+
+# ----- whole-store copies (``crosspath db copy``) -------------------------------------------
+
+_TABLES = ("guild_settings", "challenges", "games", "moves", "game_events", "audit_log")
+
+
+def export_all(raw: sqlite3.Connection) -> StoreContents:
+    """On the store's thread: every row, from one read transaction."""
+    raw.execute("BEGIN")
+    try:
+        return StoreContents(
+            settings=tuple(
+                settings_row(r)
+                for r in raw.execute("SELECT * FROM guild_settings ORDER BY guild_id")
+            ),
+            challenges=tuple(
+                challenge_row(r) for r in raw.execute("SELECT * FROM challenges ORDER BY id")
+            ),
+            games=tuple(game_row(r) for r in raw.execute("SELECT * FROM games ORDER BY id")),
+            moves=tuple(
+                MoveRow(*r)
+                for r in raw.execute(
+                    "SELECT game_id, ply, move, user_id, played_at FROM moves ORDER BY game_id, ply"
+                )
+            ),
+            events=tuple(
+                EventRow(*r)
+                for r in raw.execute(
+                    "SELECT id, game_id, at, kind, user_id, detail FROM game_events ORDER BY id"
+                )
+            ),
+            audit=tuple(
+                AuditRow(*r)
+                for r in raw.execute(
+                    "SELECT id, guild_id, actor_id, action, game_id, target_id, detail, at"
+                    " FROM audit_log ORDER BY id"
+                )
+            ),
+        )
+    finally:
+        raw.execute("COMMIT")
+
+
+def _insert_rows(raw: sqlite3.Connection, table: str, rows: Sequence[Any]) -> None:
+    if not rows:
+        return
+    columns = list(type(rows[0]).__dataclass_fields__)
+    raw.executemany(
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+        [[_encode(c, getattr(row, c)) for c in columns] for row in rows],
+    )
+
+
+def import_all(raw: sqlite3.Connection, contents: StoreContents) -> None:
+    """On the store's thread: every row with its ids, into empty tables, in one transaction."""
+    raw.execute("BEGIN IMMEDIATE")
+    try:
+        for table in _TABLES:
+            if raw.execute(f"SELECT EXISTS (SELECT 1 FROM {table})").fetchone()[0]:
+                raise StoreNotEmpty(
+                    f"the target already holds data (its {table} table has rows); copy into a"
+                    " new, empty database"
+                )
+        _insert_rows(raw, "guild_settings", contents.settings)
+        _insert_rows(raw, "challenges", contents.challenges)
+        _insert_rows(raw, "games", contents.games)
+        _insert_rows(raw, "moves", contents.moves)
+        _insert_rows(raw, "game_events", contents.events)
+        _insert_rows(raw, "audit_log", contents.audit)
+        raw.execute("COMMIT")
+    except BaseException:
+        if raw.in_transaction:
+            raw.execute("ROLLBACK")
+        raise

@@ -27,6 +27,7 @@ from bot.store import (
     SettingsRow,
     Store,
     StoreClosed,
+    StoreNotEmpty,
     WriteConflict,
     open_store,
 )
@@ -524,3 +525,40 @@ async def test_find_games_pages_by_update_time_with_every_filter(store: Store) -
     to_move = [r for p in await pages(2, to_move_id=CAROL) for r in p]
     assert to_move == [r for r in newest_first if r.to_move_id == CAROL and r.status == "active"]
     assert to_move and all(r.first_id == CAROL for r in to_move)
+
+
+async def test_export_then_import_copies_every_row_with_its_ids(
+    store: Store, other_store_target: str | Path
+) -> None:
+    row = await inserted(store, first_id=BIG)
+    async with store.write() as tx:
+        await tx.save_settings(SettingsRow(GUILD, (CHANNEL,), True, 60, (30,), (("x", 5),), 60, 1))
+        challenge = await tx.insert_challenge(new_challenge(opponent_id=None))
+        await tx.resolve_challenge(challenge.id, "accepted", 3, BOB, row.id)
+        row = await tx.record_moves(
+            row, [MoveRow(row.id, 0, "c3", BIG, 2)], record="r", to_move="w", to_move_id=BOB, at=2
+        )
+        await tx.add_event(row.id, 2, "started", BOB, "challenge 1")
+        await tx.add_audit(guild_id=GUILD, actor_id=ADMIN, action="abort", at=4, detail="{}")
+    await inserted(store, channel_id=CHANNEL + 1)
+    contents = await store.export_all()
+    assert contents.counts() == {
+        "settings": 1,
+        "challenges": 1,
+        "games": 2,
+        "moves": 1,
+        "events": 1,
+        "audit": 1,
+    }
+    async with await open_store(other_store_target) as other:
+        await other.import_all(contents)
+        assert await other.export_all() == contents
+        assert await read_game(other, row.id) == row
+        with pytest.raises(StoreNotEmpty):
+            await other.import_all(contents)
+        assert await other.export_all() == contents
+        async with other.write() as tx:  # new ids come after the imported ones
+            newer = await tx.insert_game(new_game(channel_id=CHANNEL + 2))
+            fresh = await tx.insert_challenge(new_challenge())
+        assert newer.id > max(g.id for g in contents.games)
+        assert fresh.id > challenge.id
