@@ -18,12 +18,13 @@ import pytest
 
 from bot.service import GameInfo, GameService, GameSummary, IllegalMoveError, InvalidInput
 from bot.service import core as service_core
+from bot.store import StoreContents
 from rules import new_game
 
 GUILD, OTHER_GUILD = 1000, 1001
 ALICE, BOB, CAROL = 11, 22, 33
 StartGame = Callable[..., Awaitable[GameInfo]]
-Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
+Snapshot = Callable[[], StoreContents]
 
 
 def as_summary(info: GameInfo) -> GameSummary:
