@@ -11,20 +11,20 @@ Use them from any test in ``tests/bot/`` (the Discord adapter tests reuse them):
 * ``start_game`` - ``await start_game(game="minefield", ...)`` challenges and accepts in one
   call and returns the :class:`bot.service.GameInfo` (ALICE moves first unless told otherwise).
 * ``snapshot`` - ``snapshot()`` returns every table's rows, to assert that a refused action
-  changed nothing (``export_all`` through a second store on the same target).
+  changed nothing (read outside the store, with the engine's plain driver).
 
 The ids GUILD, CHANNEL, THREAD, ALICE, BOB, CAROL and ADMIN are plain ints for readability.
 """
 
 from __future__ import annotations
 
-import asyncio
 import random
+import sqlite3
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,7 +33,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from bot.service import FirstChoice, GameInfo, GameService, TimeControl
-from bot.store import Store, StoreContents, open_store
+from bot.store import Store, open_store
 
 GUILD = 1000
 CHANNEL = 2000
@@ -60,6 +60,21 @@ class FakeClock:
 
 
 StartGame = Callable[..., Awaitable[GameInfo]]
+
+
+def table_rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table, in a stable order (read with a separate plain connection)."""
+    conn = sqlite3.connect(path)
+    try:
+        names = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+            )
+        ]
+        return {n: sorted(conn.execute(f"SELECT * FROM {n}").fetchall(), key=repr) for n in names}
+    finally:
+        conn.close()
 
 
 @pytest.fixture
@@ -112,19 +127,12 @@ def service(store: Store, clock: FakeClock) -> GameService:
 
 
 @pytest.fixture
-def snapshot(store_target: str | Path) -> Callable[[], StoreContents]:
-    """Every row of the test's database, read through a store of its own on another thread
-    (so it works for any engine, from sync code, while the test's store stays open)."""
-
-    async def read() -> StoreContents:
-        async with await open_store(store_target, migrate=False) as other:
-            return await other.export_all()
-
-    def take() -> StoreContents:
-        with ThreadPoolExecutor(1) as pool:
-            return pool.submit(asyncio.run, read()).result()
-
-    return take
+def snapshot(
+    engine: str, store_target: str | Path
+) -> Callable[[], dict[str, list[tuple[Any, ...]]]]:
+    if engine == "sqlite":
+        return lambda: table_rows(Path(store_target))
+    raise AssertionError(f"no snapshot for engine {engine!r}")
 
 
 @pytest.fixture

@@ -582,8 +582,8 @@ OTHER_CHANNEL = 810000000000000099
 
 
 @pytest.fixture
-async def h(store_target: Path, clock: Any, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Any]:
-    harness = await open_harness(store_target, clock, monkeypatch)
+async def h(db_path: Path, clock: Any, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Any]:
+    harness = await open_harness(db_path, clock, monkeypatch)
     try:
         yield harness
     finally:

@@ -48,8 +48,8 @@ class Spy:
 
 
 @pytest.fixture
-async def h(store_target: Path, clock: Any, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Any]:
-    harness = await fakes.open_harness(store_target, clock, monkeypatch)
+async def h(db_path: Path, clock: Any, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Any]:
+    harness = await fakes.open_harness(db_path, clock, monkeypatch)
     harness.bot.computer.choose = Spy()
     try:
         yield harness

@@ -25,12 +25,12 @@ from bot.service import (
     ServiceError,
     StaleAction,
 )
-from bot.store import DiskFull, Store, StoreContents
+from bot.store import DiskFull, Store
 
 GUILD, CHANNEL, THREAD = 1000, 2000, 2001
 ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
 StartGame = Callable[..., Awaitable[GameInfo]]
-Snapshot = Callable[[], StoreContents]
+Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
 
 
 async def refused(

@@ -26,12 +26,12 @@ from bot.service import (
     StaleAction,
     TimeControl,
 )
-from bot.store import SettingsRow, Store, StoreContents
+from bot.store import SettingsRow, Store
 
 GUILD, CHANNEL = 1000, 2000
 ALICE, BOB, ADMIN = 11, 22, 99
 StartGame = Callable[..., Awaitable[GameInfo]]
-Snapshot = Callable[[], StoreContents]
+Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
 NINE: Any = "9"
 NOTHING: Any = None
 TRUE: Any = True

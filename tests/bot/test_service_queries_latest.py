@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 from bot.service import GameInfo, GameService
-from bot.store import StoreContents, open_store
+from bot.store import open_store
 
 GUILD, CHANNEL, THREAD = 1000, 2000, 2001
 ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
 StartGame = Callable[..., Awaitable[GameInfo]]
-Snapshot = Callable[[], StoreContents]
+Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
 
 
 async def test_no_game_ever_gives_none(service: GameService) -> None:

@@ -18,13 +18,12 @@ import pytest
 
 from bot.service import GameInfo, GameService, GameSummary, IllegalMoveError, InvalidInput
 from bot.service import core as service_core
-from bot.store import StoreContents
 from rules import new_game
 
 GUILD, OTHER_GUILD = 1000, 1001
 ALICE, BOB, CAROL = 11, 22, 33
 StartGame = Callable[..., Awaitable[GameInfo]]
-Snapshot = Callable[[], StoreContents]
+Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
 
 
 def as_summary(info: GameInfo) -> GameSummary:

@@ -14,6 +14,7 @@ import sqlite3
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,7 +29,6 @@ from bot.store import (
     NotADatabase,
     ReadOnlyDatabase,
     SqliteStore,
-    StoreContents,
     StoreError,
     UnknownSchema,
     open_store,
@@ -36,7 +36,7 @@ from bot.store import (
 
 GUILD, CHANNEL = 1000, 2000
 ALICE, BOB = 11, 22
-Snapshot = Callable[[], StoreContents]
+Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
 
 
 def fingerprint(folder: Path) -> dict[str, str]:
