@@ -42,7 +42,7 @@ from .service import (
     NoTakeback,
     ServiceError,
 )
-from .store import Store, StoreError
+from .store import StoreError, open_store
 
 CONSOLE_GUILD = 1  # ids are 1..2^63-1 (the service refuses 0)
 PLAYER_ONE = 1
@@ -375,13 +375,13 @@ class Console:
                     self.say("stopped: the game is not over")
                     return 1
                 if command == "resign":
-                    ended = await self.service.resign(channel, user)
+                    ended = await self.service.resign(channel, user, game_id=info.id)
                     self.say(f"{info.to_move_colour} resigns")
                     info = ended.game
                 elif command == "undo":
                     info = await self.undo(info)
                 else:
-                    result = await self.service.play_move(channel, user, line)
+                    result = await self.service.play_move(channel, user, line, game_id=info.id)
                     for event in result.events:
                         for text in describe_event(event):
                             self.say(text)
@@ -531,7 +531,7 @@ def seating(args: argparse.Namespace, stored: dict[str, str] | None = None) -> S
 async def open_service(db: Path) -> AsyncIterator[GameService]:
     """The game service over the database file ``db`` (the one place the console opens a store;
     tests read what the console stored through it too)."""
-    async with Store(db) as store:
+    async with await open_store(db) as store:
         yield GameService(store)
 
 

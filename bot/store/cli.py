@@ -2,6 +2,8 @@
 
 ``crosspath db backup PATH [--db DB]`` copies the live database with SQLite's online backup
 API, so it is safe while the bot is running (WAL readers are never blocked).
+``crosspath db copy SOURCE TARGET`` copies a whole database into an empty one, between SQLite
+files and PostgreSQL URLs, and verifies the copy (``bot.store.copy``).
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from .store import Store, StoreError
+from .copy import copy_store, shown_target
+from .errors import StoreError
+from .sqlite import SqliteStore as Store
 
 DEFAULT_DB = "crosspath.sqlite3"  # same default as bot.config (CROSSPATH_DB)
 DB_ENV = "CROSSPATH_DB"
@@ -33,6 +37,11 @@ def parser() -> argparse.ArgumentParser:
         "--db", default=None, help=f"database to copy (default: ${DB_ENV} or {DEFAULT_DB})"
     )
     backup.add_argument("--force", action="store_true", help="overwrite PATH if it is a file")
+    copy = commands.add_parser(
+        "copy", help="copy a whole database to an empty one (SQLite file or postgresql:// URL)"
+    )
+    copy.add_argument("source", help="the database to copy: a SQLite file or a postgresql:// URL")
+    copy.add_argument("target", help="an empty (or new) database to copy into, either form")
     return top
 
 
@@ -41,6 +50,21 @@ async def run_backup(source: Path, target: Path) -> int:
         await store.backup(target)
         version = await store.schema_version()
     print(f"backed up {source} to {target} (schema version {version})")
+    return 0
+
+
+def run_copy(source: str, target: str) -> int:
+    """``crosspath db copy``: see :mod:`bot.store.copy`; one line on success or failure."""
+    try:
+        report = asyncio.run(copy_store(source, target))
+    except StoreError as exc:
+        print(f"crosspath db: cannot copy {shown_target(source)}: {exc}", file=sys.stderr)
+        return 1
+    counts = ", ".join(f"{n} {name}" for name, n in report.counts.items())
+    print(
+        f"copied {shown_target(source)} to {shown_target(target)}: {counts};"
+        f" verified: every row matches and all {report.replayed} games replay"
+    )
     return 0
 
 
@@ -67,6 +91,8 @@ def main(argv: list[str]) -> int:
         top.print_usage(sys.stderr)
         print("crosspath db: say what to do, e.g. crosspath db backup PATH", file=sys.stderr)
         return 2
+    if args.command == "copy":
+        return run_copy(args.source, args.target)
     source = Path(args.db or default_db())
     target = Path(args.path)
     if source.is_dir():
