@@ -102,7 +102,6 @@ def warms_engines(
     (every service method reads first, then writes in the same transaction).
     """
 
-    @functools.wraps(method)
     async def wrapper(self: S, *args: P.args, **kwargs: P.kwargs) -> T:
         for _ in range(COLD_RETRIES):
             token = _DEFER_COLD.set(True)
@@ -118,6 +117,7 @@ def warms_engines(
         finally:
             _DEFER_COLD.reset(token)
 
+    functools.update_wrapper(wrapper, method)
     return wrapper
 
 
