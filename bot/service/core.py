@@ -102,7 +102,7 @@ def warms_engines(
     (every service method reads first, then writes in the same transaction).
     """
 
-    async def wrapper(self: S, *args: P.args, **kwargs: P.kwargs) -> T:
+    async def wrapper(self: S, /, *args: P.args, **kwargs: P.kwargs) -> T:
         for _ in range(COLD_RETRIES):
             token = _DEFER_COLD.set(True)
             try:
