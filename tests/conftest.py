@@ -9,15 +9,31 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
 
-from pg_server import (
+def _load_pg_server() -> object:
+    """Import ``tests/pg_server.py`` as ``pg_server`` without putting ``tests/`` on sys.path
+    (that would let ``tests/rules`` shadow the real ``rules`` package)."""
+    if "pg_server" not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            "pg_server", Path(__file__).with_name("pg_server.py")
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["pg_server"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["pg_server"]
+
+
+_load_pg_server()
+
+from pg_server import (  # noqa: E402
     ENABLE_HINT,
     PgServer,
     PgUnavailable,
