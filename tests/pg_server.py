@@ -17,11 +17,14 @@ of tests do not fill the disk.  ``stop()`` is idempotent and also registered wit
 
 Usable on its own for manual work::
 
-    python tests/pg_server.py   # starts a server, prints its URL, stops on Enter
+    python tests/pg_server.py [--durable]   # prints a database URL; stops on Enter or EOF
+
+(``--durable`` keeps fsync and synchronous commits on, for honest benchmark figures.)
 """
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import os
 import pwd
@@ -29,6 +32,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,6 +87,8 @@ class PgServer:
     bindir: Path
     base: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="crosspath-pg-")))
     port: int = 5432  # only names the socket file; nothing listens on TCP
+    durable: bool = False
+    """Keep PostgreSQL's default fsync and synchronous_commit (for benchmarks, not tests)."""
     running: bool = False
     _counter: int = 0
 
@@ -157,9 +163,15 @@ class PgServer:
                     f"-c unix_socket_directories='{self.socket_dir}'",
                     "-c unix_socket_permissions=0777",
                     f"-p {self.port}",
-                    "-c fsync=off",
-                    "-c synchronous_commit=off",
-                    "-c full_page_writes=off",
+                    *(
+                        ()
+                        if self.durable
+                        else (
+                            "-c fsync=off",
+                            "-c synchronous_commit=off",
+                            "-c full_page_writes=off",
+                        )
+                    ),
                     "-c max_connections=200",
                     "-c shared_buffers=32MB",
                 )
@@ -230,18 +242,65 @@ async def drop_database(server: PgServer, name: str) -> None:
         await conn.close()
 
 
-def start_server() -> PgServer:
+def table_rows(url: str) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table in ``url``'s public schema, in a stable order.
+
+    Synchronous, for tests that compare snapshots from inside a running event loop: it runs
+    its own loop (and connection) on a short-lived thread.
+    """
+    import asyncpg
+
+    async def read() -> dict[str, list[tuple[Any, ...]]]:
+        conn = await asyncpg.connect(url)
+        try:
+            names = [
+                r[0]
+                for r in await conn.fetch(
+                    "SELECT table_name FROM information_schema.tables"
+                    " WHERE table_schema = 'public' ORDER BY table_name"
+                )
+            ]
+            return {
+                n: sorted((tuple(r) for r in await conn.fetch(f'SELECT * FROM "{n}"')), key=repr)
+                for n in names
+            }
+        finally:
+            await conn.close()
+
+    result: dict[str, list[tuple[Any, ...]]] = {}
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            result.update(asyncio.run(read()))
+        except BaseException as exc:
+            failure.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(60)
+    if failure:
+        raise failure[0]
+    return result
+
+
+def start_server(*, durable: bool = False) -> PgServer:
     """Find the binaries and start a server, or raise :class:`PgUnavailable`."""
     bindir = find_bindir()
     if bindir is None:
         raise PgUnavailable(ENABLE_HINT)
-    return PgServer(bindir).start()
+    return PgServer(bindir, durable=durable).start()
 
 
 if __name__ == "__main__":
-    server = start_server()
+    import sys
+
+    durable = "--durable" in sys.argv[1:]
+    server = start_server(durable=durable)
     try:
-        print(server.url())
-        input("PostgreSQL is running; press Enter to stop it. ")
+        asyncio.run(create_database(server, "crosspath"))
+        print(server.url("crosspath"), flush=True)
+        print("PostgreSQL is running; press Enter (or close stdin) to stop it.", file=sys.stderr)
+        sys.stdin.read() if not sys.stdin.isatty() else input()
     finally:
         server.stop()
