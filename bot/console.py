@@ -32,7 +32,7 @@ from .service import (
     NoTakeback,
     ServiceError,
 )
-from .store import Store
+from .store import open_store
 
 CONSOLE_GUILD = 0
 PLAYER_ONE = 1
@@ -296,7 +296,7 @@ async def play(
 ) -> int:
     with tempfile.TemporaryDirectory(prefix="crosspath-") as scratch:
         db = Path(args.db) if args.db else Path(scratch) / "console.sqlite3"
-        async with Store(db) as store:
+        async with await open_store(db) as store:
             console = Console(
                 GameService(store),
                 out=out,

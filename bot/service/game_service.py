@@ -14,17 +14,28 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from rules import Game, IllegalMove, InvalidOptions, UnknownGame, game_class, new_game
 
-from ..store import GameRow, SettingsRow, Store, Tx, WriteConflict
+from ..store import (
+    ChannelTaken,
+    ClockRow,
+    GameRow,
+    MoveRow,
+    NewChallenge,
+    NewGame,
+    ResultRow,
+    SettingsRow,
+    Store,
+    Tx,
+    WriteConflict,
+)
 from . import convert
 from .convert import from_us, to_us
 from .errors import (
@@ -96,15 +107,10 @@ class _Timeout:
     ended: GameEnded
 
 
-def clock_columns(tc: TimeControl, started: int) -> dict[str, Any]:
+def clock_row(tc: TimeControl, started: int) -> ClockRow:
     """Deadline and first reminder for a turn that started at ``started`` (microseconds)."""
     deadline = None if tc.per_move is None else started + tc.per_move * 1_000_000
-    return {
-        "turn_started_at": started,
-        "deadline_at": deadline,
-        "remind_at": next_reminder(tc, started, deadline, 0),
-        "reminders_sent": 0,
-    }
+    return ClockRow(started, deadline, next_reminder(tc, started, deadline, 0))
 
 
 def next_reminder(tc: TimeControl, started: int, deadline: int | None, sent: int) -> int | None:
@@ -172,11 +178,6 @@ class GameService:
                 yield tx
         except WriteConflict as exc:
             raise StaleAction("The game changed while you acted; look again and retry.") from exc
-
-    async def _update(self, tx: Tx, row: GameRow, **values: Any) -> GameRow:
-        """Update the game row at the version read (checked when the transaction commits)."""
-        await tx.update_game(row.id, row.version, **values)
-        return replace(row, **values)
 
     async def _active_row(self, tx: Tx, channel_id: int) -> GameRow:
         row = await tx.active_game_in(channel_id)
@@ -259,26 +260,16 @@ class GameService:
         if loser_id is None and winner_id is not None:
             loser_id = ids[1] if winner_id == ids[0] else ids[0]
         stamp = to_us(now)
-        row = await self._update(
-            tx,
-            row,
+        result = ResultRow(
             status="aborted" if reason == "abort" else "finished",
-            version=row.version + 1,
-            to_move=None,
-            deadline_at=None,
-            remind_at=None,
-            takeback_by=None,
-            takeback_at=None,
-            takeback_version=None,
-            result_reason=reason,
+            reason=reason,
             winner_id=winner_id,
             winner_colour=_colour(pair, winner_id),
             loser_id=loser_id,
             loser_colour=_colour(pair, loser_id),
-            result_actor=actor_id,
-            updated_at=stamp,
-            finished_at=stamp,
+            actor_id=actor_id,
         )
+        row = await tx.finish_game(row, result, at=stamp)
         await tx.add_event(row.id, stamp, reason, actor_id if actor_id else loser_id, detail)
         info = convert.game_info(row, game)
         assert info.result is not None
@@ -337,22 +328,22 @@ class GameService:
                     "This channel already has a game in progress; finish it or use another channel."
                 )
             stamp = to_us(now)
-            challenge_id = await tx.insert_challenge(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                challenger_id=challenger_id,
-                opponent_id=opponent_id,
-                game=cls.name,
-                size=chosen,
-                first=first,
-                per_move=tc.per_move,
-                reminders=tc.reminders,
-                created_at=stamp,
-                expires_at=stamp + guild.challenge_expiry * 1_000_000,
-                options=checked,
+            row = await tx.insert_challenge(
+                NewChallenge(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    challenger_id=challenger_id,
+                    opponent_id=opponent_id,
+                    game=cls.name,
+                    size=chosen,
+                    first=first,
+                    per_move=tc.per_move,
+                    reminders=tc.reminders,
+                    created_at=stamp,
+                    expires_at=stamp + guild.challenge_expiry * 1_000_000,
+                    options=tuple(sorted(checked.items())),
+                )
             )
-            row = await tx.challenge(challenge_id)
-        assert row is not None
         return convert.challenge(row)
 
     async def _open_challenge(self, tx: Tx, challenge_id: int, now: datetime) -> Challenge:
@@ -399,34 +390,30 @@ class GameService:
             )
             game = new_game(found.game, found.size)
             tc = found.time_control
+            new = NewGame(
+                guild_id=found.guild_id,
+                channel_id=channel,
+                game=found.game,
+                size=found.size,
+                first_id=first_id,
+                second_id=second_id,
+                record=game.record(),
+                to_move=game.to_move,
+                per_move=tc.per_move,
+                reminders=tc.reminders,
+                clock=clock_row(tc, stamp),
+                challenge_id=found.id,
+                created_at=stamp,
+                options=tuple(sorted(found.options.items())),
+            )
             try:
-                game_id = await tx.insert_game(
-                    guild_id=found.guild_id,
-                    channel_id=channel,
-                    game=found.game,
-                    size=found.size,
-                    first_id=first_id,
-                    second_id=second_id,
-                    status="active",
-                    version=0,
-                    record=game.record(),
-                    to_move=game.to_move,
-                    per_move=tc.per_move,
-                    reminders=tc.reminders,
-                    challenge_id=found.id,
-                    options=found.options,
-                    created_at=stamp,
-                    updated_at=stamp,
-                    **clock_columns(tc, stamp),
-                )
-            except sqlite3.IntegrityError as exc:
+                row = await tx.insert_game(new)
+            except ChannelTaken as exc:
                 raise ChannelBusy("That channel already has a game in progress.") from exc
-            await tx.resolve_challenge(found.id, "accepted", stamp, user_id, game_id)
-            await tx.add_event(game_id, stamp, "started", user_id, f"challenge {found.id}")
-            row = await tx.game(game_id)
-            accepted = await tx.challenge(found.id)
-        assert row is not None and accepted is not None
-        self._remember(game_id, row.version, game)
+            accepted = await tx.resolve_challenge(found.id, "accepted", stamp, user_id, row.id)
+            await tx.add_event(row.id, stamp, "started", user_id, f"challenge {found.id}")
+        assert accepted is not None  # the challenge was open in this same transaction
+        self._remember(row.id, row.version, game)
         return GameStarted(convert.challenge(accepted), convert.game_info(row, game))
 
     async def decline_challenge(self, challenge_id: int, user_id: int) -> Challenge:
@@ -441,8 +428,7 @@ class GameService:
                 )
             if found.opponent_id != user_id:
                 raise PermissionDenied("Only the challenged player can decline this challenge.")
-            await tx.resolve_challenge(found.id, "declined", to_us(now))
-            row = await tx.challenge(found.id)
+            row = await tx.resolve_challenge(found.id, "declined", to_us(now))
         assert row is not None
         return convert.challenge(row)
 
@@ -457,9 +443,9 @@ class GameService:
                 raise PermissionDenied("Only the challenger can cancel this challenge.")
             if row.status != "open":
                 raise InvalidChallenge(f"That challenge was already {row.status}.")
-            await tx.resolve_challenge(row.id, "cancelled", to_us(now))
-            row = await tx.challenge(row.id)
-        assert row is not None
+            resolved = await tx.resolve_challenge(row.id, "cancelled", to_us(now))
+        assert resolved is not None
+        row = resolved
         return convert.challenge(row)
 
     async def get_challenge(self, challenge_id: int) -> Challenge:
@@ -498,34 +484,31 @@ class GameService:
             except IllegalMove as exc:
                 raise IllegalMoveError(_sentence(str(exc)), move) from exc
             stamp = to_us(now)
-            await tx.add_moves(row.id, [(record.ply, record.move, user_id, stamp)])
-            values: dict[str, Any] = {
-                "version": row.version + 1,
-                "record": game.record(),
-                "to_move": game.to_move,
-                "updated_at": stamp,
-                "takeback_by": None,
-                "takeback_at": None,
-                "takeback_version": None,
-            }
             after = convert.seats(row, game)
+            result: ResultRow | None = None
+            clock: ClockRow | None = None
             if game.is_over:
                 winner = convert.user_of(after, game.winner)
                 loser = None if winner is None else _other(after, winner)
-                values.update(
+                result = ResultRow(
                     status="finished",
-                    deadline_at=None,
-                    remind_at=None,
-                    result_reason="draw" if game.is_draw else "connection",
+                    reason="draw" if game.is_draw else "connection",
                     winner_id=winner,
                     winner_colour=game.winner,
                     loser_id=loser,
                     loser_colour=_colour(after, loser),
-                    finished_at=stamp,
                 )
             elif game.turn_number != turn_before:
-                values.update(clock_columns(_tc(row), stamp))
-            row = await self._update(tx, row, **values)
+                clock = clock_row(_tc(row), stamp)
+            row = await tx.record_moves(
+                row,
+                [MoveRow(row.id, record.ply, record.move, user_id, stamp)],
+                record=game.record(),
+                to_move=game.to_move,
+                at=stamp,
+                clock=clock,
+                result=result,
+            )
             if game.is_over:
                 kind = "draw" if game.is_draw else "connection"
                 await tx.add_event(row.id, stamp, kind, user_id, record.move)
@@ -577,9 +560,7 @@ class GameService:
             if stored[-1].user_id != user_id:
                 raise NoTakeback("You can only ask to take back your own last turn.")
             stamp = to_us(now)
-            row = await self._update(
-                tx, row, takeback_by=user_id, takeback_at=stamp, takeback_version=row.version
-            )
+            row = await tx.request_takeback(row, user_id, stamp)
             await tx.add_event(row.id, stamp, "takeback_requested", user_id)
             return row, TakebackRequest(user_id, from_us(stamp), row.version)
 
@@ -597,13 +578,8 @@ class GameService:
             if requester == user_id:
                 raise PermissionDenied("You can't answer your own takeback request.")
             stamp = to_us(now)
-            clear: dict[str, Any] = {
-                "takeback_by": None,
-                "takeback_at": None,
-                "takeback_version": None,
-            }
             if not accept:
-                row = await self._update(tx, row, **clear)
+                row = await tx.clear_takeback(row)
                 await tx.add_event(row.id, stamp, "takeback_declined", user_id)
                 info = convert.game_info(row, game)
                 return row, TakebackAnswer(False, requester, user_id, (), info)
@@ -612,16 +588,13 @@ class GameService:
             undone = tuple(convert.move_event(r, requester, pair) for r in turn)
             for _ in turn:
                 game.pop()
-            await tx.delete_moves_from(row.id, turn[0].ply)
-            row = await self._update(
-                tx,
+            row = await tx.take_back(
                 row,
-                version=row.version + 1,
+                turn[0].ply,
                 record=game.record(),
                 to_move=game.to_move,
-                updated_at=stamp,
-                **clear,
-                **clock_columns(_tc(row), stamp),
+                clock=clock_row(_tc(row), stamp),
+                at=stamp,
             )
             moves = " ".join(r.move for r in turn)
             await tx.add_event(row.id, stamp, "takeback_accepted", user_id, moves)
@@ -707,8 +680,7 @@ class GameService:
             self._engines.pop(game_id, None)
             game = await self._engine(tx, row)
             to_move = game.to_move if row.status == "active" else None
-            await tx.update_game(row.id, row.version, record=game.record(), to_move=to_move)
-            row = replace(row, record=game.record(), to_move=to_move)
+            row = await tx.save_cached_state(row, game.record(), to_move)
             return convert.game_info(row, game)
 
     # ----- moderation and settings --------------------------------------------------------
@@ -915,8 +887,7 @@ class GameService:
                 row = await tx.challenge(action.challenge_id)
                 if row is None or row.status != "open" or row.expires_at > to_us(action.at):
                     return None
-                await tx.resolve_challenge(row.id, "expired", to_us(now))
-                row = await tx.challenge(row.id)
+                row = await tx.resolve_challenge(row.id, "expired", to_us(now))
             assert row is not None
             return DueOutcome(action, expired=convert.challenge(row))
         assert action.game_id is not None
@@ -940,13 +911,9 @@ class GameService:
             if game_row.reminders_sent != action.reminder_index or game_row.remind_at is None:
                 return None
             sent = game_row.reminders_sent + 1
-            game_row = await self._update(
-                tx,
+            game_row = await tx.mark_reminder_sent(
                 game_row,
-                reminders_sent=sent,
-                remind_at=next_reminder(
-                    _tc(game_row), game_row.turn_started_at, game_row.deadline_at, sent
-                ),
+                next_reminder(_tc(game_row), game_row.turn_started_at, game_row.deadline_at, sent),
             )
             info = convert.game_info(game_row, game)
         return DueOutcome(

@@ -13,7 +13,8 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from .store import Store
+from .errors import StoreError
+from .sqlite import SqliteStore as Store
 
 DEFAULT_DB = "crosspath.sqlite3"  # same default as bot.config (CROSSPATH_DB)
 DB_ENV = "CROSSPATH_DB"
@@ -61,7 +62,7 @@ def main(argv: list[str]) -> int:
         target.unlink()
     try:
         return asyncio.run(run_backup(source, target))
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, StoreError) as exc:
         print(f"crosspath db: cannot back up {source}: {exc}", file=sys.stderr)
         return 1
 

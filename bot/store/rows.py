@@ -108,3 +108,68 @@ class AuditRow:
     target_id: int | None
     detail: str
     at: int
+
+
+# ----- values the service hands to the store's typed writes --------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NewChallenge:
+    """A challenge to insert (the store gives it its id and status ``open``)."""
+
+    guild_id: int
+    channel_id: int
+    challenger_id: int
+    opponent_id: int | None
+    game: str
+    size: int
+    first: str
+    per_move: int | None
+    reminders: tuple[int, ...]
+    created_at: int
+    expires_at: int
+    options: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRow:
+    """A turn's clock: when the turn started, when it is lost, the next reminder, and how many
+    reminders were sent for it (all times in microseconds)."""
+
+    turn_started_at: int
+    deadline_at: int | None
+    remind_at: int | None
+    reminders_sent: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A game to insert, active at version 0 (the store gives it its id)."""
+
+    guild_id: int
+    channel_id: int
+    game: str
+    size: int
+    first_id: int
+    second_id: int
+    record: str
+    to_move: str | None
+    per_move: int | None
+    reminders: tuple[int, ...]
+    clock: ClockRow
+    challenge_id: int | None
+    created_at: int
+    options: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """How a game ended, as stored: ``status`` is ``finished`` or ``aborted``."""
+
+    status: str
+    reason: str
+    winner_id: int | None = None
+    winner_colour: str | None = None
+    loser_id: int | None = None
+    loser_colour: str | None = None
+    actor_id: int | None = None

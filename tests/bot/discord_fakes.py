@@ -559,9 +559,9 @@ async def open_harness(
 
     from bot.discord.app import CrosspathBot
     from bot.service import GameService
-    from bot.store import Store
+    from bot.store import open_store
 
-    store = await Store.open(db_path)
+    store = await open_store(db_path)
     service = GameService(store, clock=clock, rng=random.Random(seed))
     bot = CrosspathBot(service, settings, run_clock=settings is not None)
     fake = fake or FakeDiscord()
