@@ -293,8 +293,14 @@ def start_server(*, durable: bool = False) -> PgServer:
 
 
 if __name__ == "__main__":
+    import signal
     import sys
 
+    def _stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)  # runs the finally below: the server never outlives us
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGHUP, _stop)
     durable = "--durable" in sys.argv[1:]
     server = start_server(durable=durable)
     try:
