@@ -186,50 +186,112 @@ async def test_a_write_that_lost_the_race_is_a_write_conflict_and_rolls_back(pg_
         assert current == row
 
 
-async def test_a_second_writer_waits_for_the_row_lock_then_sees_the_new_version(
-    pg_url: str,
-) -> None:
-    """FOR UPDATE in write transactions: the later command reads the committed result."""
+async def test_two_game_commands_racing_store_one_and_refuse_the_other(pg_url: str) -> None:
+    """Game commands are optimistic: both read version 0, the first to write wins and the
+    other's whole block (moves, event) is refused as a WriteConflict."""
     async with PostgresStore(pg_url) as one, PostgresStore(pg_url) as two:
         async with one.write() as tx:
             row = await tx.insert_game(new_game())
-        seen: list[int] = []
+        both_read = asyncio.Barrier(2)
+
+        async def play(store: PostgresStore, move: str, delay: float) -> str:
+            async with store.write() as tx:
+                current = await tx.game(row.id)
+                assert current is not None and current.version == 0
+                await both_read.wait()
+                await asyncio.sleep(delay)
+                await tx.record_moves(
+                    current,
+                    [MoveRow(row.id, 1, move, 11, 6)],
+                    record=move,
+                    to_move="white",
+                    at=6,
+                )
+                await tx.add_event(row.id, 6, "note", 11, move)
+            return move
+
+        results = await asyncio.wait_for(
+            asyncio.gather(play(one, "c3", 0), play(two, "d4", 0.2), return_exceptions=True), 10
+        )
+        assert results[0] == "c3" and isinstance(results[1], WriteConflict), results
+        async with one.read() as tx:
+            assert [m.move for m in await tx.moves(row.id)] == ["c3"]
+            assert [e.detail for e in await tx.events(row.id)] == ["c3"]
+            stored = await tx.game(row.id)
+        assert stored is not None and stored.version == 1 and stored.record == "c3"
+
+
+async def test_a_game_block_that_reads_after_writing_checks_in_a_transaction(pg_url: str) -> None:
+    async with PostgresStore(pg_url) as store:
+        async with store.write() as tx:
+            row = await tx.insert_game(new_game())
+        async with store.write() as tx:
+            await tx.record_moves(
+                row, [MoveRow(row.id, 1, "c3", 11, 6)], record="c3", to_move="white", at=6
+            )
+        # Stale row, then a read: the collected writes are replayed in a transaction, where the
+        # versioned update finds version 1 and the block fails before the read returns.
+        with pytest.raises(WriteConflict):
+            async with store.write() as tx:
+                await tx.finish_game(row, ResultRow("finished", "resign", loser_id=11), at=7)
+                await tx.moves(row.id)
+        # The same with a fresh row commits, reads its own writes, and keeps both.
+        async with store.write() as tx:
+            current = await tx.game(row.id)
+            assert current is not None
+            ended = await tx.finish_game(
+                current, ResultRow("finished", "resign", loser_id=11), at=7
+            )
+            await tx.add_event(row.id, 7, "resign", 11)
+            assert [e.kind for e in await tx.events(row.id)] == ["resign"]
+            assert await tx.game(row.id) == ended
+        async with store.read() as tx:
+            assert await tx.game(row.id) == ended
+
+
+async def new_challenge(store: PostgresStore) -> int:
+    async with store.write() as tx:
+        challenge = await tx.insert_challenge(
+            NewChallenge(1000, CHANNEL, 11, 22, "minefield", 7, "me", None, (), 1, 10**12)
+        )
+    return challenge.id
+
+
+async def test_a_second_challenge_command_waits_for_the_lock_then_sees_the_result(
+    pg_url: str,
+) -> None:
+    """Blocks that start with a challenge lock it: the later one reads the committed result."""
+    async with PostgresStore(pg_url) as one, PostgresStore(pg_url) as two:
+        challenge_id = await new_challenge(one)
+        seen: list[str] = []
         locked = asyncio.Event()
 
         async def first() -> None:
             async with one.write() as tx:
-                current = await tx.game(row.id)
-                assert current is not None
+                assert await tx.challenge(challenge_id) is not None
                 locked.set()
                 await asyncio.sleep(0.3)
-                await tx.record_moves(
-                    current,
-                    [MoveRow(row.id, 1, "c3", 11, 6)],
-                    record="c3",
-                    to_move="white",
-                    at=6,
-                )
+                await tx.resolve_challenge(challenge_id, "declined", 5)
 
         async def second() -> None:
             await locked.wait()
             async with two.write() as tx:
-                current = await tx.game(row.id)  # blocks until first() commits
+                current = await tx.challenge(challenge_id)  # waits until first() commits
                 assert current is not None
-                seen.append(current.version)
+                seen.append(current.status)
 
         await asyncio.wait_for(asyncio.gather(first(), second()), 10)
-        assert seen == [1]
+        assert seen == ["declined"]
 
 
 async def test_a_lock_held_too_long_is_database_busy(pg_url: str) -> None:
     async with PostgresStore(pg_url) as one, PostgresStore(pg_url, lock_timeout_ms=200) as two:
+        challenge_id = await new_challenge(one)
         async with one.write() as tx:
-            row = await tx.insert_game(new_game())
-        async with one.write() as tx:
-            await tx.game(row.id)
+            await tx.challenge(challenge_id)
             with pytest.raises(DatabaseBusy, match="lock timeout"):
                 async with two.write() as other:
-                    await other.game(row.id)
+                    await other.challenge(challenge_id)
 
 
 @pytest.mark.parametrize(
@@ -314,15 +376,12 @@ async def test_close_waits_for_a_transaction_in_progress(pg_url: str) -> None:
 
 async def test_a_cancelled_write_rolls_back_and_frees_its_lock(pg_url: str) -> None:
     async with PostgresStore(pg_url, lock_timeout_ms=2000) as store:
-        async with store.write() as tx:
-            row = await tx.insert_game(new_game())
+        challenge_id = await new_challenge(store)
         started = asyncio.Event()
 
         async def stuck() -> None:
             async with store.write() as tx:
-                current = await tx.game(row.id)
-                assert current is not None
-                await tx.finish_game(current, ResultRow("aborted", "abort"), at=9)
+                assert await tx.resolve_challenge(challenge_id, "cancelled", 9) is not None
                 started.set()
                 await asyncio.sleep(60)
 
@@ -332,8 +391,8 @@ async def test_a_cancelled_write_rolls_back_and_frees_its_lock(pg_url: str) -> N
         with pytest.raises(asyncio.CancelledError):
             await task
         async with store.write() as tx:  # would be DatabaseBusy if the lock were still held
-            current = await tx.game(row.id)
-        assert current == row
+            current = await tx.challenge(challenge_id)
+        assert current is not None and current.status == "open"
 
 
 async def test_every_field_round_trips(pg_url: str) -> None:

@@ -25,7 +25,7 @@ from ..errors import BackupNotSupported, StoreClosed, StoreError, UnknownSchema,
 from ..interface import Store, Tx
 from .errors import translate, translate_connect
 from .schema import MIGRATIONS, SCHEMA_VERSION
-from .tx import PgTx
+from .tx import GameLocks, PgTx
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +64,16 @@ async def _init_connection(conn: asyncpg.Connection) -> None:
     )
 
 
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """The pool's reset on release: nothing beyond asyncpg's own rollback of an open transaction.
+
+    asyncpg's default resets every session on release (advisory unlocks, ``CLOSE ALL``,
+    ``UNLISTEN *``, ``RESET ALL``): one more round trip per transaction.  The store changes no
+    session state (settings are fixed at connect; the migration lock is released in a
+    ``finally``), so there is nothing to undo.
+    """
+
+
 class PostgresStore:
     """The store interface over PostgreSQL (see :mod:`bot.store.interface`)."""
 
@@ -82,6 +92,7 @@ class PostgresStore:
         self.max_size = max_size
         self.lock_timeout_ms = lock_timeout_ms
         self._pool: asyncpg.Pool | None = None
+        self._games = GameLocks()
         self._closing: asyncio.Future[None] | None = None
 
     @property
@@ -113,6 +124,7 @@ class PostgresStore:
                 max_size=self.max_size,
                 timeout=CONNECT_TIMEOUT,
                 init=_init_connection,
+                reset=_keep_session,
                 server_settings={
                     "lock_timeout": str(self.lock_timeout_ms),
                     "application_name": "crosspath",
@@ -172,24 +184,32 @@ class PostgresStore:
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[PgTx]:
-        """READ COMMITTED; game and challenge reads lock their rows (see ``tx.py``)."""
-        async with self._transaction(isolation="read_committed", readonly=False) as tx:
-            yield tx
+        """A write block: optimistic for game commands, row-locking otherwise (``tx.py``)."""
+        try:
+            async with self._connection() as conn:
+                tx = PgTx(conn, self.target, write=True, games=self._games)
+                try:
+                    yield tx
+                    await tx._finish()
+                except BaseException:
+                    await tx._abort()
+                    raise
+                finally:
+                    tx._release()
+        except StoreError:
+            raise
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            raise translate(exc, self.target) from exc
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[PgTx]:
         """One consistent snapshot (REPEATABLE READ, read only), no row locks."""
-        async with self._transaction(isolation="repeatable_read", readonly=True) as tx:
-            yield tx
-
-    @asynccontextmanager
-    async def _transaction(self, *, isolation: str, readonly: bool) -> AsyncIterator[PgTx]:
         try:
             async with self._connection() as conn:
-                transaction = conn.transaction(isolation=isolation, readonly=readonly)
+                transaction = conn.transaction(isolation="repeatable_read", readonly=True)
                 await transaction.start()
                 try:
-                    yield PgTx(conn, self.target, write=not readonly)
+                    yield PgTx(conn, self.target, write=False)
                 except BaseException:
                     await _rollback(transaction)
                     raise
@@ -202,18 +222,6 @@ class PostgresStore:
     async def schema_version(self) -> int:
         async with self._connection() as conn:
             return await _current_version(conn)
-
-    async def table_counts(self) -> dict[str, int]:
-        """Rows per data table (for ``crosspath db copy``'s check)."""
-        from .schema import TABLES
-
-        async with self.read() as tx:
-            counts = {}
-            for table in TABLES:
-                found = await tx._fetchrow(f"SELECT count(*) FROM {table}")
-                assert found is not None
-                counts[table] = int(found[0])
-            return counts
 
     async def backup(self, target: str | Path) -> None:
         raise BackupNotSupported(

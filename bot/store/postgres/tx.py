@@ -1,36 +1,43 @@
 """The PostgreSQL transaction: the store interface's typed reads and writes as SQL.
 
-Concurrency (why it is safe for many processes, and why no retry loop):
+Concurrency: how racing writes, from this process or another, fail cleanly.
 
-* Transactions run at READ COMMITTED.  Inside a **write** transaction every read of one game
-  or one challenge takes its row lock (``SELECT … FOR UPDATE``).  Two commands on the same game
-  therefore run one after the other: the second waits at its first read (a fraction of a
-  millisecond, the first one's remaining work), then sees the committed result and refuses for
-  the real reason (``NotYourTurn``, a stale ``expected_version``, game over) exactly as on
-  SQLite, where ``BEGIN IMMEDIATE`` serialises everything.  Commands on different games never
-  wait for each other, so shard processes scale.
-* Every game write is still **versioned** (``WHERE id = $1 AND version = $2``) and reports
-  ``WriteConflict`` when no row matched: a second line of defence for a row read without its
-  lock (lists, ``read()`` snapshots handed to a write).
+* **Game commands are optimistic.**  A ``write()`` block whose first statement reads a game
+  (every player action, moderation, a due clock action) does not begin a transaction: the
+  read runs on its own, the block's game writes (the versioned update, the moves, the event,
+  the audit row) are collected, and at the end of the block they are sent as ONE statement
+  (a data-modifying ``WITH``) that updates the game only ``WHERE id = $1 AND version = $2``
+  and inserts the rest only if that update matched.  One statement is atomic, so either all
+  of it is stored or, when another command changed the game since the read, nothing is and
+  the block raises ``WriteConflict`` (``StaleAction`` for players).  A move therefore costs
+  two round trips to the server, as on SQLite (two hops).  If such a block reads again after
+  writing, or makes a write whose result it needs, the transaction begins at that point and
+  the collected writes are replayed in it, each checked the same way.
+* **Other blocks lock.**  A block that starts with anything else (a challenge, settings)
+  begins a READ COMMITTED transaction at once, and its reads of a game, a challenge or a
+  server's settings take the row lock (``SELECT … FOR UPDATE``): a second command on the same
+  challenge waits a moment, then sees the first one's result and refuses for the real reason
+  (for example "no longer open"), exactly as on SQLite where ``BEGIN IMMEDIATE`` serialises
+  everything.  Waiting is bounded by ``lock_timeout`` (``DatabaseBusy`` after it).
 * Inserts race on unique keys, not on locks: a second active game in a channel violates the
-  partial unique index ``games_one_active_per_channel`` (raised as ``ChannelTaken``) and a
-  move for a ply already stored violates ``moves_pkey`` (raised as ``WriteConflict``); a
-  deadlock or serialization failure is a ``WriteConflict`` too.  Each rolls the whole
-  transaction back.
-* SERIALIZABLE with a bounded retry was rejected: the body of a write transaction is the
-  service's own code (it has already told the engine cache about the move), so the store
-  cannot replay it, and the lock gives the same outcome without a retry.  Waiting for a lock is
-  bounded by ``lock_timeout`` (``DatabaseBusy`` after it).
+  partial unique index ``games_one_active_per_channel`` (``ChannelTaken``) and a move for a
+  ply already stored violates ``moves_pkey`` (``WriteConflict``); a deadlock or serialization
+  failure is a ``WriteConflict`` too.  Each rolls the whole block back.
+* SERIALIZABLE with a bounded retry was rejected: the body of a write block is the service's
+  own code (it has already told its engine cache about the move), so the store cannot replay
+  it; versioned writes give the same safety without retries, and clock actions carry the
+  version they were computed for, so a due action is applied at most once however many
+  processes look at it.
 * ``read()`` transactions are ``REPEATABLE READ READ ONLY``: one consistent snapshot, no locks.
-
-Each typed write is one statement (moves and the game row go together in one data-modifying
-``WITH``), so a move costs three round trips to the server besides BEGIN/COMMIT.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
 import asyncpg
 
@@ -49,11 +56,12 @@ from ..rows import (
 )
 from .errors import translate
 
+T = TypeVar("T")
+
 _GAME_FIELDS = tuple(GameRow.__dataclass_fields__)
 _CHALLENGE_FIELDS = tuple(ChallengeRow.__dataclass_fields__)
 _GAME_COLUMNS = ", ".join(_GAME_FIELDS)
 _CHALLENGE_COLUMNS = ", ".join(_CHALLENGE_FIELDS)
-_CLEAR_TAKEBACK = "takeback_by = NULL, takeback_at = NULL, takeback_version = NULL"
 
 
 def _pairs(value: Mapping[str, Any] | None) -> tuple[tuple[str, str], ...]:
@@ -89,14 +97,102 @@ def settings_row(record: Mapping[str, Any]) -> SettingsRow:
 
 
 class PgTx:
-    """One transaction on one pooled connection (from ``PostgresStore.read()``/``write()``)."""
+    """One ``read()`` or ``write()`` block on one pooled connection (see the module notes).
 
-    def __init__(self, conn: asyncpg.Connection, where: str, *, write: bool) -> None:
+    A write block is in one of three states: ``new`` (nothing sent yet), ``optimistic`` (it
+    began by reading a game: statements run on their own and game writes are collected for
+    one statement at the end) or ``tx`` (a transaction is open; reads lock their rows).
+    """
+
+    def __init__(
+        self,
+        conn: asyncpg.Connection,
+        where: str,
+        *,
+        write: bool,
+        games: GameLocks | None = None,
+    ) -> None:
         self._conn = conn
         self._where = where
-        self._lock = " FOR UPDATE" if write else ""
+        self._write = write
+        self._games = games
+        self._held: int | None = None
+        self._state = "new" if write else "tx"
+        self._transaction: Any = None
+        self._pending: list[_Op] = []
 
     # ----- plumbing -----------------------------------------------------------------------
+    @property
+    def _lock(self) -> str:
+        return " FOR UPDATE" if self._write and self._state == "tx" else ""
+
+    async def _begin(self) -> None:
+        """Open the transaction now and replay the writes collected so far inside it."""
+        if self._state == "tx":
+            return
+        self._state = "tx"
+        self._transaction = self._conn.transaction()
+        try:
+            await self._transaction.start()
+        except Exception as exc:
+            raise translate(exc, self._where) from exc
+        pending, self._pending = self._pending, []
+        for op in pending:
+            await self._apply(op)
+
+    async def _reading(self, *, game: bool) -> None:
+        """Before a read: a write block that starts with a game read stays optimistic; any
+        other first read, or a read after collected writes, begins the transaction."""
+        if not self._write or self._state == "tx":
+            return
+        if self._state == "new" and game:
+            self._state = "optimistic"
+        elif self._state == "new" or self._pending:
+            await self._begin()
+
+    async def _defer(self, op: _Op) -> None:
+        if self._state == "tx":
+            await self._apply(op)
+        else:
+            self._state = "optimistic"
+            self._pending.append(op)
+
+    def _release(self) -> None:
+        """Give back this process's lock on the game (at the very end of the block)."""
+        if self._held is not None and self._games is not None:
+            self._games.release(self._held)
+        self._held = None
+
+    async def _finish(self) -> None:
+        """End a write block normally: send the collected writes, or commit."""
+        if self._state == "tx":
+            await _settle(self._commit())
+        elif self._pending:
+            statement = _one_statement(self._pending)
+            if statement is None:
+                await self._begin()
+                await _settle(self._commit())
+            else:
+                sql, args = statement
+                found = await _settle(self._fetchrow(sql, *args))
+                if found is None or found[0] != 1:
+                    raise WriteConflict("the game changed before this command could be saved")
+        self._pending = []
+
+    async def _commit(self) -> None:
+        try:
+            await self._transaction.commit()
+        except Exception as exc:
+            raise translate(exc, self._where) from exc
+
+    async def _abort(self) -> None:
+        """End a write block on an error: drop the collected writes, roll back if begun."""
+        self._pending = []
+        if self._transaction is not None and self._state == "tx":
+            # A dead connection needs no rollback: the server has rolled back already.
+            with contextlib.suppress(asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                await _settle(self._transaction.rollback())
+
     async def _fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
         try:
             return list(await self._conn.fetch(sql, *args))
@@ -115,30 +211,56 @@ class PgTx:
         except Exception as exc:
             raise translate(exc, self._where) from exc
 
-    async def _versioned(self, row: GameRow, assignments: str, *args: Any) -> GameRow:
-        """``UPDATE games SET <assignments>`` at ``row``'s version; WriteConflict otherwise.
+    async def _apply(self, op: _Op) -> None:
+        """Run one collected write inside the open transaction."""
+        if op.kind == "update":
+            sql, args = _update_sql(op, 1)
+            found = await self._fetchrow(f"{sql} RETURNING id", *args)
+            if found is None:
+                raise WriteConflict("the game changed before this command could be saved")
+        elif op.kind == "moves":
+            await self._execute(
+                "INSERT INTO moves (game_id, ply, move, user_id, played_at)"
+                " SELECT $1, x.ply, x.move, x.user_id, x.played_at FROM"
+                " unnest($2::integer[], $3::text[], $4::bigint[], $5::bigint[])"
+                " AS x (ply, move, user_id, played_at)",
+                op.game_id,
+                *op.args,
+            )
+        elif op.kind == "delete":
+            await self._execute(
+                "DELETE FROM moves WHERE game_id = $1 AND ply >= $2", op.game_id, *op.args
+            )
+        elif op.kind == "event":
+            await self._execute(
+                "INSERT INTO game_events (game_id, at, kind, user_id, detail)"
+                " VALUES ($1, $2, $3, $4, $5)",
+                op.game_id,
+                *op.args,
+            )
+        else:
+            await self._execute(
+                "INSERT INTO audit_log (guild_id, actor_id, action, game_id, target_id, detail,"
+                " at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                *op.args,
+            )
 
-        ``$1`` is the id and ``$2`` the version; ``args`` fill ``$3`` onwards.
-        """
-        found = await self._fetchrow(
-            f"UPDATE games SET {assignments} WHERE id = $1 AND version = $2"
-            f" RETURNING {_GAME_COLUMNS}",
-            row.id,
-            row.version,
-            *args,
-        )
-        if found is None:
-            raise WriteConflict("the game changed before this command could be saved")
-        return game_row(found)
+    async def _versioned(self, row: GameRow, values: dict[str, Any]) -> GameRow:
+        """Update the game at ``row``'s version (collected, or run now inside a transaction);
+        returns the row as it will be once stored."""
+        await self._defer(_Op("update", row.id, (row.version,), values))
+        return replace(row, **values)
 
     # ----- settings -----------------------------------------------------------------------
     async def settings(self, guild_id: int) -> SettingsRow | None:
+        await self._reading(game=False)
         found = await self._fetchrow(
             f"SELECT * FROM guild_settings WHERE guild_id = $1{self._lock}", guild_id
         )
         return None if found is None else settings_row(found)
 
     async def save_settings(self, row: SettingsRow) -> None:
+        await self._begin()
         await self._execute(
             "INSERT INTO guild_settings (guild_id, allowed_channels, use_threads, per_move,"
             " reminders, default_sizes, challenge_expiry, updated_at)"
@@ -159,6 +281,7 @@ class PgTx:
 
     # ----- challenges ---------------------------------------------------------------------
     async def insert_challenge(self, new: NewChallenge) -> ChallengeRow:
+        await self._begin()
         found = await self._fetchrow(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, game,"
             " size, first, per_move, reminders, created_at, expires_at, options)"
@@ -181,6 +304,7 @@ class PgTx:
         return challenge_row(found)
 
     async def challenge(self, challenge_id: int) -> ChallengeRow | None:
+        await self._reading(game=False)
         found = await self._fetchrow(
             f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = $1{self._lock}", challenge_id
         )
@@ -194,6 +318,7 @@ class PgTx:
         accepted_by: int | None = None,
         game_id: int | None = None,
     ) -> ChallengeRow | None:
+        await self._begin()
         found = await self._fetchrow(
             "UPDATE challenges SET status = $2, resolved_at = $3, accepted_by = $4, game_id = $5"
             f" WHERE id = $1 AND status = 'open' RETURNING {_CHALLENGE_COLUMNS}",
@@ -208,6 +333,7 @@ class PgTx:
     async def open_challenges(
         self, guild_id: int, user_id: int | None = None
     ) -> list[ChallengeRow]:
+        await self._reading(game=False)
         if user_id is None:
             rows = await self._fetch(
                 f"SELECT {_CHALLENGE_COLUMNS} FROM challenges"
@@ -225,6 +351,7 @@ class PgTx:
         return [challenge_row(r) for r in rows]
 
     async def expiring_challenges(self, now: int, limit: int) -> list[ChallengeRow]:
+        await self._reading(game=False)
         rows = await self._fetch(
             f"SELECT {_CHALLENGE_COLUMNS} FROM challenges"
             " WHERE status = 'open' AND expires_at <= $1 ORDER BY expires_at, id LIMIT $2",
@@ -235,20 +362,42 @@ class PgTx:
 
     # ----- games: reads -------------------------------------------------------------------
     async def game(self, game_id: int) -> GameRow | None:
-        found = await self._fetchrow(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1{self._lock}", game_id
+        return await self._game_row(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1{{lock}}", game_id
         )
-        return None if found is None else game_row(found)
 
     async def active_game_in(self, channel_id: int) -> GameRow | None:
-        found = await self._fetchrow(
+        return await self._game_row(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'"
-            f"{self._lock}",
+            "{lock}",
             channel_id,
         )
-        return None if found is None else game_row(found)
+
+    async def _game_row(self, sql: str, key: int) -> GameRow | None:
+        """Read one game; in an optimistic write block, also take this process's lock on it.
+
+        The service keeps one live engine per game and plays the move on it before writing;
+        two of its commands on one game must therefore not overlap in this process (they
+        could not on SQLite, whose store serialises writes).  The lock is only in memory, is
+        held until the block ends, and costs nothing when uncontended; a command that had to
+        wait reads the game again, since it has probably changed.
+        """
+        await self._reading(game=True)
+        while True:
+            found = await self._fetchrow(sql.format(lock=self._lock), key)
+            row = None if found is None else game_row(found)
+            if row is None or self._state != "optimistic" or self._games is None:
+                return row
+            if self._held is not None and self._held != row.id:
+                await self._begin()  # a second game in one block: lock rows in the database
+                return await self._game_row(sql, key)
+            if self._held == row.id or await self._games.hold(row.id):
+                self._held = row.id
+                return row
+            self._held = row.id  # waited for another command: read it again
 
     async def latest_game_in(self, channel_id: int) -> GameRow | None:
+        await self._reading(game=True)
         found = await self._fetchrow(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT 1",
             channel_id,
@@ -258,6 +407,7 @@ class PgTx:
     async def games_for_player(
         self, guild_id: int, user_id: int, active_only: bool, limit: int
     ) -> list[GameRow]:
+        await self._reading(game=False)
         status = " AND status = 'active'" if active_only else ""
         rows = await self._fetch(
             f"SELECT {_GAME_COLUMNS} FROM games"
@@ -270,6 +420,7 @@ class PgTx:
         return [game_row(r) for r in rows]
 
     async def active_games(self, guild_id: int | None = None) -> list[GameRow]:
+        await self._reading(game=False)
         if guild_id is None:
             rows = await self._fetch(
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
@@ -283,6 +434,7 @@ class PgTx:
         return [game_row(r) for r in rows]
 
     async def due_games(self, now: int, limit: int) -> list[GameRow]:
+        await self._reading(game=False)
         rows = await self._fetch(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active'"
             " AND (deadline_at <= $1 OR remind_at <= $1) ORDER BY id LIMIT $2",
@@ -292,6 +444,7 @@ class PgTx:
         return [game_row(r) for r in rows]
 
     async def next_times(self) -> list[int]:
+        await self._reading(game=False)
         found = await self._fetchrow(
             "SELECT (SELECT MIN(deadline_at) FROM games WHERE status = 'active'),"
             " (SELECT MIN(remind_at) FROM games WHERE status = 'active'),"
@@ -301,6 +454,7 @@ class PgTx:
         return [int(v) for v in tuple(found) if v is not None]
 
     async def moves(self, game_id: int) -> list[MoveRow]:
+        await self._reading(game=True)
         rows = await self._fetch(
             "SELECT game_id, ply, move, user_id, played_at FROM moves WHERE game_id = $1"
             " ORDER BY ply",
@@ -309,6 +463,7 @@ class PgTx:
         return [MoveRow(*r) for r in rows]
 
     async def events(self, game_id: int) -> list[EventRow]:
+        await self._reading(game=True)
         rows = await self._fetch(
             "SELECT id, game_id, at, kind, user_id, detail FROM game_events WHERE game_id = $1"
             " ORDER BY id",
@@ -318,6 +473,7 @@ class PgTx:
 
     # ----- games: writes ------------------------------------------------------------------
     async def insert_game(self, new: NewGame) -> GameRow:
+        await self._begin()
         found = await self._fetchrow(
             "INSERT INTO games (guild_id, channel_id, game, size, first_id, second_id, status,"
             " version, record, to_move, per_move, reminders, turn_started_at, deadline_at,"
@@ -356,50 +512,41 @@ class PgTx:
         clock: ClockRow | None = None,
         result: ResultRow | None = None,
     ) -> GameRow:
-        assignments = [
-            "version = version + 1",
-            "record = $3",
-            "to_move = $4",
-            "updated_at = $5",
-            _CLEAR_TAKEBACK,
-        ]
-        args: list[Any] = [record, to_move, at]
+        values: dict[str, Any] = {
+            "version": row.version + 1,
+            "record": record,
+            "to_move": to_move,
+            "updated_at": at,
+            **_NO_TAKEBACK,
+        }
         if clock is not None:
-            assignments.append(_clock_assignments(len(args) + 3))
-            args += _clock_args(clock)
+            values.update(_clock(clock))
         if result is not None:
-            assignments.append(_result_assignments(len(args) + 3))
-            args += _result_args(result)
-            assignments.append("deadline_at = NULL, remind_at = NULL, finished_at = $5")
-        n = len(args) + 3
-        found = await self._fetchrow(
-            f"WITH changed AS (UPDATE games SET {', '.join(assignments)}"
-            f" WHERE id = $1 AND version = $2 RETURNING {_GAME_COLUMNS}),"
-            " added AS (INSERT INTO moves (game_id, ply, move, user_id, played_at)"
-            " SELECT changed.id, m.ply, m.move, m.user_id, m.played_at FROM changed,"
-            f" unnest(${n}::integer[], ${n + 1}::text[], ${n + 2}::bigint[], ${n + 3}::bigint[])"
-            " AS m (ply, move, user_id, played_at))"
-            " SELECT * FROM changed",
-            row.id,
-            row.version,
-            *args,
-            [m.ply for m in moves],
-            [m.move for m in moves],
-            [m.user_id for m in moves],
-            [m.played_at for m in moves],
+            values.update(_result(result, at))
+        changed = await self._versioned(row, values)
+        await self._defer(
+            _Op(
+                "moves",
+                row.id,
+                (
+                    [m.ply for m in moves],
+                    [m.move for m in moves],
+                    [m.user_id for m in moves],
+                    [m.played_at for m in moves],
+                ),
+            )
         )
-        if found is None:
-            raise WriteConflict("the game changed before this move could be saved")
-        return game_row(found)
+        return changed
 
     async def finish_game(self, row: GameRow, result: ResultRow, *, at: int) -> GameRow:
-        return await self._versioned(
-            row,
-            "version = version + 1, to_move = NULL, deadline_at = NULL, remind_at = NULL,"
-            f" {_CLEAR_TAKEBACK}, updated_at = $3, finished_at = $3, {_result_assignments(4)}",
-            at,
-            *_result_args(result),
-        )
+        values = {
+            "version": row.version + 1,
+            "to_move": None,
+            "updated_at": at,
+            **_NO_TAKEBACK,
+            **_result(result, at),
+        }
+        return await self._versioned(row, values)
 
     async def take_back(
         self,
@@ -411,52 +558,39 @@ class PgTx:
         clock: ClockRow,
         at: int,
     ) -> GameRow:
-        changed = await self._versioned(
-            row,
-            "version = version + 1, record = $3, to_move = $4, updated_at = $5,"
-            f" {_CLEAR_TAKEBACK}, {_clock_assignments(6)}",
-            record,
-            to_move,
-            at,
-            *_clock_args(clock),
-        )
-        await self._execute("DELETE FROM moves WHERE game_id = $1 AND ply >= $2", row.id, from_ply)
+        values = {
+            "version": row.version + 1,
+            "record": record,
+            "to_move": to_move,
+            "updated_at": at,
+            **_NO_TAKEBACK,
+            **_clock(clock),
+        }
+        changed = await self._versioned(row, values)
+        await self._defer(_Op("delete", row.id, (from_ply,)))
         return changed
 
     async def request_takeback(self, row: GameRow, user_id: int, at: int) -> GameRow:
-        return await self._versioned(
-            row,
-            "takeback_by = $3, takeback_at = $4, takeback_version = version",
-            user_id,
-            at,
-        )
+        values = {"takeback_by": user_id, "takeback_at": at, "takeback_version": row.version}
+        return await self._versioned(row, values)
 
     async def clear_takeback(self, row: GameRow) -> GameRow:
-        return await self._versioned(row, _CLEAR_TAKEBACK)
+        return await self._versioned(row, dict(_NO_TAKEBACK))
 
     async def restart_clock(self, row: GameRow, clock: ClockRow) -> GameRow:
-        return await self._versioned(row, _clock_assignments(3), *_clock_args(clock))
+        return await self._versioned(row, _clock(clock))
 
     async def mark_reminder_sent(self, row: GameRow, remind_at: int | None) -> GameRow:
-        return await self._versioned(
-            row, "reminders_sent = reminders_sent + 1, remind_at = $3", remind_at
-        )
+        values = {"reminders_sent": row.reminders_sent + 1, "remind_at": remind_at}
+        return await self._versioned(row, values)
 
     async def save_cached_state(self, row: GameRow, record: str, to_move: str | None) -> GameRow:
-        return await self._versioned(row, "record = $3, to_move = $4", record, to_move)
+        return await self._versioned(row, {"record": record, "to_move": to_move})
 
     async def add_event(
         self, game_id: int, at: int, kind: str, user_id: int | None, detail: str = ""
     ) -> None:
-        await self._execute(
-            "INSERT INTO game_events (game_id, at, kind, user_id, detail)"
-            " VALUES ($1, $2, $3, $4, $5)",
-            game_id,
-            at,
-            kind,
-            user_id,
-            detail,
-        )
+        await self._defer(_Op("event", game_id, (at, kind, user_id, detail)))
 
     # ----- audit --------------------------------------------------------------------------
     async def add_audit(
@@ -470,19 +604,12 @@ class PgTx:
         target_id: int | None = None,
         detail: str = "",
     ) -> None:
-        await self._execute(
-            "INSERT INTO audit_log (guild_id, actor_id, action, game_id, target_id, detail, at)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            guild_id,
-            actor_id,
-            action,
-            game_id,
-            target_id,
-            detail,
-            at,
+        await self._defer(
+            _Op("audit", game_id, (guild_id, actor_id, action, game_id, target_id, detail, at))
         )
 
     async def audit(self, guild_id: int, limit: int) -> list[AuditRow]:
+        await self._reading(game=False)
         rows = await self._fetch(
             "SELECT id, guild_id, actor_id, action, game_id, target_id, detail, at"
             " FROM audit_log WHERE guild_id = $1 ORDER BY id DESC LIMIT $2",
@@ -492,32 +619,154 @@ class PgTx:
         return [AuditRow(*r) for r in rows]
 
 
-def _clock_assignments(first: int) -> str:
-    return (
-        f"turn_started_at = ${first}, deadline_at = ${first + 1}, remind_at = ${first + 2},"
-        f" reminders_sent = ${first + 3}"
-    )
+_NO_TAKEBACK: dict[str, Any] = {"takeback_by": None, "takeback_at": None, "takeback_version": None}
+_NO_CLOCK: dict[str, Any] = {"deadline_at": None, "remind_at": None}
 
 
-def _clock_args(clock: ClockRow) -> list[Any]:
-    return [clock.turn_started_at, clock.deadline_at, clock.remind_at, clock.reminders_sent]
+def _clock(clock: ClockRow) -> dict[str, Any]:
+    return {
+        "turn_started_at": clock.turn_started_at,
+        "deadline_at": clock.deadline_at,
+        "remind_at": clock.remind_at,
+        "reminders_sent": clock.reminders_sent,
+    }
 
 
-def _result_assignments(first: int) -> str:
-    return (
-        f"status = ${first}, result_reason = ${first + 1}, winner_id = ${first + 2},"
-        f" winner_colour = ${first + 3}, loser_id = ${first + 4}, loser_colour = ${first + 5},"
-        f" result_actor = ${first + 6}"
-    )
+def _result(result: ResultRow, at: int) -> dict[str, Any]:
+    return {
+        "status": result.status,
+        "result_reason": result.reason,
+        "winner_id": result.winner_id,
+        "winner_colour": result.winner_colour,
+        "loser_id": result.loser_id,
+        "loser_colour": result.loser_colour,
+        "result_actor": result.actor_id,
+        "finished_at": at,
+        **_NO_CLOCK,
+    }
 
 
-def _result_args(result: ResultRow) -> list[Any]:
-    return [
-        result.status,
-        result.reason,
-        result.winner_id,
-        result.winner_colour,
-        result.loser_id,
-        result.loser_colour,
-        result.actor_id,
-    ]
+class GameLocks:
+    """In-process locks on games, one per game an optimistic write block is working on."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}
+
+    async def hold(self, game_id: int) -> bool:
+        """Take ``game_id``'s lock; True if it was free, False if this had to wait."""
+        lock, users = self._locks.setdefault(game_id, (asyncio.Lock(), [0]))
+        users[0] += 1
+        free = not lock.locked()
+        try:
+            await lock.acquire()
+        except BaseException:
+            self._forget(game_id)
+            raise
+        return free
+
+    def release(self, game_id: int) -> None:
+        self._locks[game_id][0].release()
+        self._forget(game_id)
+
+    def _forget(self, game_id: int) -> None:
+        _, users = self._locks[game_id]
+        users[0] -= 1
+        if users[0] == 0:
+            del self._locks[game_id]
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+
+@dataclass(frozen=True, slots=True)
+class _Op:
+    """A collected write: ``update`` (args: the version read; values: the new columns),
+    ``moves`` (four parallel lists), ``delete`` (the first ply), ``event`` or ``audit``."""
+
+    kind: str
+    game_id: int | None
+    args: tuple[Any, ...]
+    values: dict[str, Any] | None = None
+
+
+def _update_sql(op: _Op, first: int) -> tuple[str, list[Any]]:
+    """``UPDATE games … WHERE id = $first AND version = $first+1`` and its arguments."""
+    assert op.values is not None
+    columns = list(op.values)
+    unknown = set(columns) - set(_GAME_FIELDS)
+    assert not unknown, f"unknown game columns {sorted(unknown)}"
+    assignments = ", ".join(f"{c} = ${first + 2 + i}" for i, c in enumerate(columns))
+    sql = f"UPDATE games SET {assignments} WHERE id = ${first} AND version = ${first + 1}"
+    return sql, [op.game_id, op.args[0], *op.values.values()]
+
+
+def _one_statement(ops: Sequence[_Op]) -> tuple[str, list[Any]] | None:
+    """The collected writes as one atomic statement, or None when they do not fit one.
+
+    They fit when there is exactly one versioned game update and everything else belongs to
+    that game (at most one of each kind, and never both new and deleted moves).  Every insert
+    selects from the update's result, so nothing is stored unless the update matched; the
+    statement returns how many game rows it updated (1, or 0 for a conflict).
+    """
+    updates = [op for op in ops if op.kind == "update"]
+    kinds = [op.kind for op in ops]
+    if (
+        len(updates) != 1
+        or len(set(kinds)) != len(kinds)
+        or ("moves" in kinds and "delete" in kinds)
+        or any(op.game_id != updates[0].game_id for op in ops if op.kind != "audit")
+    ):
+        return None
+    sql, args = _update_sql(updates[0], 1)
+    parts = [f"g AS ({sql} RETURNING id)"]
+
+    def slots(values: Sequence[Any], casts: Sequence[str]) -> str:
+        start = len(args) + 1
+        args.extend(values)
+        return ", ".join(f"${start + i}::{cast}" for i, cast in enumerate(casts))
+
+    for op in ops:
+        if op.kind == "moves":
+            given = slots(op.args, ("integer[]", "text[]", "bigint[]", "bigint[]"))
+            parts.append(
+                "m AS (INSERT INTO moves (game_id, ply, move, user_id, played_at)"
+                f" SELECT g.id, x.ply, x.move, x.user_id, x.played_at FROM g, unnest({given})"
+                " AS x (ply, move, user_id, played_at))"
+            )
+        elif op.kind == "delete":
+            given = slots(op.args, ("integer",))
+            parts.append(
+                f"d AS (DELETE FROM moves USING g WHERE moves.game_id = g.id"
+                f" AND moves.ply >= {given})"
+            )
+        elif op.kind == "event":
+            given = slots(op.args, ("bigint", "text", "bigint", "text"))
+            parts.append(
+                "e AS (INSERT INTO game_events (game_id, at, kind, user_id, detail)"
+                f" SELECT g.id, {given} FROM g)"
+            )
+        elif op.kind == "audit":
+            given = slots(
+                op.args, ("bigint", "bigint", "text", "bigint", "bigint", "text", "bigint")
+            )
+            parts.append(
+                "a AS (INSERT INTO audit_log (guild_id, actor_id, action, game_id, target_id,"
+                f" detail, at) SELECT {given} FROM g)"
+            )
+    return f"WITH {', '.join(parts)} SELECT count(*) FROM g", args
+
+
+async def _settle(awaitable: Awaitable[T]) -> T:
+    """Await a COMMIT or the block's one write statement to its end even if the caller is
+    cancelled meanwhile (the cancellation is raised afterwards), so the outcome is decided
+    before the connection goes back to the pool."""
+    task = asyncio.ensure_future(awaitable)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        while not task.done():
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait((task,))
+        if not task.cancelled():
+            task.exception()  # looked at: the caller's cancellation wins
+        raise
