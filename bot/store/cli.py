@@ -1,7 +1,11 @@
 """``crosspath db``: database maintenance from the command line.
 
 ``crosspath db backup PATH [--db DB]`` copies the live database with SQLite's online backup
-API, so it is safe while the bot is running (WAL readers are never blocked).
+API, so it is safe while the bot is running (WAL readers are never blocked); a PostgreSQL
+database is backed up with ``pg_dump`` instead.
+
+``crosspath db copy SOURCE TARGET`` copies a whole database between any two targets (SQLite
+file or ``postgresql://`` URL) into an empty TARGET and verifies it (see ``copy.py``).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from . import is_postgres
 from .errors import StoreError
 from .sqlite import SqliteStore as Store
 
@@ -34,7 +39,32 @@ def parser() -> argparse.ArgumentParser:
         "--db", default=None, help=f"database to copy (default: ${DB_ENV} or {DEFAULT_DB})"
     )
     backup.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
+    copy = commands.add_parser(
+        "copy",
+        help="copy a whole database to an empty one (SQLite file or postgresql:// URL)",
+        description="Copy every row from SOURCE into an empty TARGET (a SQLite file or a"
+        " postgresql:// URL), then verify it by counting rows and replaying every game.",
+    )
+    copy.add_argument("source", help="the database to copy (left unchanged)")
+    copy.add_argument("target", help="an empty database (created if it is a new SQLite file)")
     return top
+
+
+def run_copy(source: str, target: str) -> int:
+    """``crosspath db copy``: one line per table, one summary line; errors as one sentence."""
+    from .copy import copy_database
+
+    try:
+        report = asyncio.run(copy_database(source, target))
+    except StoreError as exc:
+        print(f"crosspath db: cannot copy: {exc}", file=sys.stderr)
+        return 1
+    rows = sum(report.counts.values())
+    print(
+        f"copied {rows} rows from {report.source} to {report.target};"
+        f" row counts match and all {report.games_replayed} games replay"
+    )
+    return 0
 
 
 async def run_backup(source: Path, target: Path) -> int:
@@ -47,6 +77,15 @@ async def run_backup(source: Path, target: Path) -> int:
 
 def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
+    if args.command == "copy":
+        return run_copy(args.source, args.target)
+    if is_postgres(args.db or default_db()):
+        print(
+            "crosspath db: backup copies SQLite files; back up PostgreSQL with pg_dump,"
+            " for example `pg_dump --format=custom --file=crosspath.dump URL`",
+            file=sys.stderr,
+        )
+        return 1
     source = Path(args.db or default_db())
     target = Path(args.path)
     if not source.exists():

@@ -421,3 +421,34 @@ async def test_every_field_round_trips(pg_url: str) -> None:
         assert challenge.challenger_id == 2**63 - 1
         assert challenge.options == (("a", "1"), ("b", "x y"))
         assert game.reminders == (1800,) and game.options == (("ai_level", "2"),)
+
+
+async def test_two_commands_on_one_game_in_one_process_take_turns(pg_url: str) -> None:
+    """The service plays a move on its cached engine before writing, so within one process the
+    second command on a game waits for the first and then reads the game it left."""
+    async with PostgresStore(pg_url) as store:
+        async with store.write() as tx:
+            row = await tx.insert_game(new_game())
+        seen: list[int] = []
+        first_read = asyncio.Event()
+
+        async def first() -> None:
+            async with store.write() as tx:
+                current = await tx.active_game_in(CHANNEL)
+                assert current is not None
+                first_read.set()
+                await asyncio.sleep(0.2)
+                await tx.record_moves(
+                    current, [MoveRow(row.id, 1, "c3", 11, 6)], record="c3", to_move="white", at=6
+                )
+
+        async def second() -> None:
+            await first_read.wait()
+            async with store.write() as tx:
+                current = await tx.game(row.id)  # waits for first(), then reads again
+                assert current is not None
+                seen.append(current.version)
+
+        await asyncio.wait_for(asyncio.gather(first(), second()), 10)
+        assert seen == [1]
+        assert len(store._games) == 0  # every lock was given back
