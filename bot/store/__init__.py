@@ -28,6 +28,7 @@ from .errors import (
     ReadOnlyDatabase,
     StoreClosed,
     StoreError,
+    StoreNotEmpty,
     UnknownSchema,
     WriteConflict,
 )
@@ -43,6 +44,7 @@ from .rows import (
     NewGame,
     ResultRow,
     SettingsRow,
+    StoreContents,
 )
 from .schema import MIGRATIONS, SCHEMA_VERSION
 from .sqlite import SqliteStore
@@ -68,8 +70,13 @@ async def open_store(target: str | Path, *, migrate: bool = True, **options: Any
     ``async def open_postgres(url: str, *, migrate: bool = True, **options) -> Store``.
     """
     if is_postgres(target):
-        from . import postgres  # type: ignore[attr-defined,unused-ignore]
-
+        try:
+            from . import postgres  # type: ignore[attr-defined,unused-ignore]
+        except ImportError as exc:
+            raise DatabaseUnusable(
+                "PostgreSQL support is not available in this installation"
+                f" ({str(exc)[:100]}); install Crosspath with its PostgreSQL driver"
+            ) from exc
         opened: Store = await postgres.open_postgres(str(target), migrate=migrate, **options)
         return opened
     return await SqliteStore.open(target, migrate=migrate, **options)
@@ -101,7 +108,9 @@ __all__ = [
     "SqliteStore",
     "Store",
     "StoreClosed",
+    "StoreContents",
     "StoreError",
+    "StoreNotEmpty",
     "Tx",
     "UnknownSchema",
     "WriteConflict",

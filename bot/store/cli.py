@@ -1,11 +1,9 @@
 """``crosspath db``: database maintenance from the command line.
 
 ``crosspath db backup PATH [--db DB]`` copies the live database with SQLite's online backup
-API, so it is safe while the bot is running (WAL readers are never blocked); a PostgreSQL
-database is backed up with ``pg_dump`` instead.
-
-``crosspath db copy SOURCE TARGET`` copies a whole database between any two targets (SQLite
-file or ``postgresql://`` URL) into an empty TARGET and verifies it (see ``copy.py``).
+API, so it is safe while the bot is running (WAL readers are never blocked).
+``crosspath db copy SOURCE TARGET`` copies a whole database into an empty one, between SQLite
+files and PostgreSQL URLs, and verifies the copy (``bot.store.copy``).
 """
 
 from __future__ import annotations
@@ -18,6 +16,7 @@ import sys
 from pathlib import Path
 
 from . import is_postgres
+from .copy import copy_store, shown_target
 from .errors import StoreError
 from .sqlite import SqliteStore as Store
 
@@ -40,31 +39,11 @@ def parser() -> argparse.ArgumentParser:
     )
     backup.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
     copy = commands.add_parser(
-        "copy",
-        help="copy a whole database to an empty one (SQLite file or postgresql:// URL)",
-        description="Copy every row from SOURCE into an empty TARGET (a SQLite file or a"
-        " postgresql:// URL), then verify it by counting rows and replaying every game.",
+        "copy", help="copy a whole database to an empty one (SQLite file or postgresql:// URL)"
     )
-    copy.add_argument("source", help="the database to copy (left unchanged)")
-    copy.add_argument("target", help="an empty database (created if it is a new SQLite file)")
+    copy.add_argument("source", help="the database to copy: a SQLite file or a postgresql:// URL")
+    copy.add_argument("target", help="an empty (or new) database to copy into, either form")
     return top
-
-
-def run_copy(source: str, target: str) -> int:
-    """``crosspath db copy``: one line per table, one summary line; errors as one sentence."""
-    from .copy import copy_database
-
-    try:
-        report = asyncio.run(copy_database(source, target))
-    except StoreError as exc:
-        print(f"crosspath db: cannot copy: {exc}", file=sys.stderr)
-        return 1
-    rows = sum(report.counts.values())
-    print(
-        f"copied {rows} rows from {report.source} to {report.target};"
-        f" row counts match and all {report.games_replayed} games replay"
-    )
-    return 0
 
 
 async def run_backup(source: Path, target: Path) -> int:
@@ -72,6 +51,21 @@ async def run_backup(source: Path, target: Path) -> int:
         await store.backup(target)
         version = await store.schema_version()
     print(f"backed up {source} to {target} (schema version {version})")
+    return 0
+
+
+def run_copy(source: str, target: str) -> int:
+    """``crosspath db copy``: see :mod:`bot.store.copy`; one line on success or failure."""
+    try:
+        report = asyncio.run(copy_store(source, target))
+    except StoreError as exc:
+        print(f"crosspath db: cannot copy {shown_target(source)}: {exc}", file=sys.stderr)
+        return 1
+    counts = ", ".join(f"{n} {name}" for name, n in report.counts.items())
+    print(
+        f"copied {shown_target(source)} to {shown_target(target)}: {counts};"
+        f" verified: every row matches and all {report.replayed} games replay"
+    )
     return 0
 
 

@@ -86,6 +86,10 @@ class DatabaseFailure(StoreError):
     """Any other failure of the database engine, with its own words attached."""
 
 
+class StoreNotEmpty(StoreError):
+    """A copy was asked into a store that already holds rows; nothing was written."""
+
+
 class BackupNotSupported(StoreError):
     """This engine has no built-in backup (PostgreSQL: use ``pg_dump``)."""
 
@@ -103,6 +107,7 @@ __all__ = [
     "ReadOnlyDatabase",
     "StoreClosed",
     "StoreError",
+    "StoreNotEmpty",
     "UnknownSchema",
     "WriteConflict",
     "quoted",

@@ -40,6 +40,7 @@ from .rows import (
     NewGame,
     ResultRow,
     SettingsRow,
+    StoreContents,
 )
 
 
@@ -102,6 +103,22 @@ class Tx(Protocol):
         """Active games (of one server, or all), by id."""
         ...
 
+    async def find_games(
+        self,
+        *,
+        guild_id: int | None = None,
+        player_id: int | None = None,
+        to_move_id: int | None = None,
+        active_only: bool = False,
+        after: tuple[int, int] | None = None,
+        limit: int,
+    ) -> list[GameRow]:
+        """One page of games matching every filter given, most recently updated first
+        (``updated_at`` DESC, then ``id`` DESC).  ``player_id``: either seat;
+        ``to_move_id``: active games that user is to move in.  ``after`` is the
+        ``(updated_at, id)`` of the last game of the previous page (keyset pagination)."""
+        ...
+
     async def due_games(self, now: int, limit: int) -> list[GameRow]:
         """Active games whose deadline or next reminder is at or before ``now``, by id."""
         ...
@@ -130,18 +147,20 @@ class Tx(Protocol):
         *,
         record: str,
         to_move: str | None,
+        to_move_id: int | None,
         at: int,
         clock: ClockRow | None = None,
         result: ResultRow | None = None,
     ) -> GameRow:
-        """Append ``moves`` (plies after the stored ones), bump the version, cache ``record`` and
-        ``to_move``, clear a pending takeback; restart the clock if ``clock`` is given (a new
-        turn); finish the game as ``result`` says if given (clock cleared)."""
+        """Append ``moves`` (plies after the stored ones), bump the version, cache ``record``,
+        ``to_move`` and ``to_move_id``, clear a pending takeback; restart the clock if
+        ``clock`` is given (a new turn); finish the game as ``result`` says if given (clock
+        cleared)."""
         ...
 
     async def finish_game(self, row: GameRow, result: ResultRow, *, at: int) -> GameRow:
         """End the game without a move (resign, time, moderation): bump the version, clear the
-        side to move, the clock and any takeback request."""
+        side and user to move, the clock and any takeback request."""
         ...
 
     async def take_back(
@@ -151,11 +170,12 @@ class Tx(Protocol):
         *,
         record: str,
         to_move: str | None,
+        to_move_id: int | None,
         clock: ClockRow,
         at: int,
     ) -> GameRow:
-        """Delete the moves from ``from_ply`` on, bump the version, cache the new ``record`` and
-        ``to_move``, restart the clock and clear the takeback request."""
+        """Delete the moves from ``from_ply`` on, bump the version, cache the new ``record``,
+        ``to_move`` and ``to_move_id``, restart the clock and clear the takeback request."""
         ...
 
     async def request_takeback(self, row: GameRow, user_id: int, at: int) -> GameRow:
@@ -174,8 +194,11 @@ class Tx(Protocol):
         """Count one more reminder for this turn and set the next one (no version bump)."""
         ...
 
-    async def save_cached_state(self, row: GameRow, record: str, to_move: str | None) -> GameRow:
-        """Rewrite the cached ``record``/``to_move`` (rebuilt from the moves; no bump)."""
+    async def save_cached_state(
+        self, row: GameRow, record: str, to_move: str | None, to_move_id: int | None
+    ) -> GameRow:
+        """Rewrite the cached ``record``/``to_move``/``to_move_id`` (rebuilt from the moves;
+        no version bump)."""
         ...
 
     async def add_event(
@@ -227,6 +250,19 @@ class Store(Protocol):
 
     async def schema_version(self) -> int:
         """The migration number the database is at."""
+        ...
+
+    async def export_all(self) -> StoreContents:
+        """Every row of every table with its ids, from one consistent snapshot, each table
+        in key order (settings by guild; challenges, games, events, audit by id; moves by
+        game and ply)."""
+        ...
+
+    async def import_all(self, contents: StoreContents) -> None:
+        """Insert every row of ``contents`` with its own ids, in one transaction, into a store
+        that holds no rows yet (else :class:`~bot.store.errors.StoreNotEmpty`, nothing
+        written).  Engines with id sequences move them past the largest id imported, so
+        later inserts do not collide."""
         ...
 
     async def backup(self, target: str | Path) -> None:

@@ -77,6 +77,10 @@ class GameRow:
     finished_at: int | None
     options: tuple[tuple[str, str], ...] = ()
     """Decoded from the JSON object column, sorted by key."""
+    to_move_id: int | None = None
+    """The user to move (None once the game is over): after Clear Path's swap this is not
+    simply the owner of ``to_move`` at the start, so the service stores it with each turn and
+    lists read it without rebuilding the game (migration 3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +164,7 @@ class NewGame:
     challenge_id: int | None
     created_at: int
     options: tuple[tuple[str, str], ...] = ()
+    to_move_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,3 +178,27 @@ class ResultRow:
     loser_id: int | None = None
     loser_colour: str | None = None
     actor_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoreContents:
+    """Every row of a store with its own ids, in key order: what ``crosspath db copy`` moves
+    from one engine to another and then compares."""
+
+    settings: tuple[SettingsRow, ...]
+    challenges: tuple[ChallengeRow, ...]
+    games: tuple[GameRow, ...]
+    moves: tuple[MoveRow, ...]
+    events: tuple[EventRow, ...]
+    audit: tuple[AuditRow, ...]
+
+    def counts(self) -> dict[str, int]:
+        """Rows per table, for messages and for checking a copy."""
+        return {
+            "settings": len(self.settings),
+            "challenges": len(self.challenges),
+            "games": len(self.games),
+            "moves": len(self.moves),
+            "events": len(self.events),
+            "audit": len(self.audit),
+        }

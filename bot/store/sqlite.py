@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 
 from .errors import (
     DamagedDatabase,
+    DatabaseFailure,
     DatabaseUnusable,
     NotADatabase,
     ReadOnlyDatabase,
@@ -36,9 +37,10 @@ from .errors import (
     StoreError,
     UnknownSchema,
 )
+from .rows import StoreContents
 from .schema import MIGRATIONS, SCHEMA_VERSION
 from .sqlite_errors import RESTORE, shown, translate
-from .sqlite_tx import SqliteTx
+from .sqlite_tx import SqliteTx, export_all, import_all
 from .sqlite_worker import Worker
 
 T = TypeVar("T")
@@ -209,6 +211,10 @@ class SqliteStore:
             return await worker.run(fn)
         except sqlite3.Error as exc:
             raise translate(exc, self.path, self.busy_timeout_ms) from exc
+        except OverflowError as exc:  # an int beyond 64 bits: the service checks ids first
+            raise DatabaseFailure(
+                f"the database {shown(self.path)} cannot store a number that large"
+            ) from exc
 
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(connection, *args)`` on the store's thread; driver errors translated."""
@@ -299,6 +305,14 @@ class SqliteStore:
         async with self._lock:
             rows = await self._call(lambda raw: raw.execute("PRAGMA integrity_check").fetchall())
         return "; ".join(str(r[0]) for r in rows)
+
+    async def export_all(self) -> StoreContents:
+        async with self._lock:
+            return await self._call(export_all)
+
+    async def import_all(self, contents: StoreContents) -> None:
+        async with self._lock:
+            await self._call(import_all, contents)
 
     async def backup(self, target: str | Path) -> None:
         """Copy the live database to ``target`` with SQLite's online backup API."""

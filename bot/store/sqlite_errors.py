@@ -60,7 +60,8 @@ def translate(exc: sqlite3.Error, path: Path | str, busy_timeout_ms: int) -> Sto
         )
     if name == "SQLITE_NOTADB" or "not a database" in said:
         return NotADatabase(
-            f"{where} is not a SQLite database; check --db (or CROSSPATH_DATABASE) ({said})"
+            f"{where} is not a SQLite database; check the --db option or the database"
+            f" setting ({said})"
         )
     if name.startswith("SQLITE_CORRUPT") or "malformed" in said:
         return DamagedDatabase(f"the database {where} is damaged; {RESTORE} ({said})")

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from .errors import WriteConflict
+from .errors import StoreNotEmpty, WriteConflict
 from .rows import (
     AuditRow,
     ChallengeRow,
@@ -27,6 +27,7 @@ from .rows import (
     NewGame,
     ResultRow,
     SettingsRow,
+    StoreContents,
 )
 
 Statement = tuple[str, Any, str]
@@ -294,6 +295,37 @@ class SqliteTx:
             "WHERE guild_id = ? AND status = 'active' ORDER BY id", (guild_id,)
         )
 
+    async def find_games(
+        self,
+        *,
+        guild_id: int | None = None,
+        player_id: int | None = None,
+        to_move_id: int | None = None,
+        active_only: bool = False,
+        after: tuple[int, int] | None = None,
+        limit: int,
+    ) -> list[GameRow]:
+        where: list[str] = []
+        params: list[Any] = []
+        if guild_id is not None:
+            where.append("guild_id = ?")
+            params.append(guild_id)
+        if player_id is not None:
+            where.append("(first_id = ? OR second_id = ?)")
+            params += [player_id, player_id]
+        if to_move_id is not None:
+            where.append("to_move_id = ? AND status = 'active'")
+            params.append(to_move_id)
+        if active_only:
+            where.append("status = 'active'")
+        if after is not None:
+            where.append("(updated_at < ? OR (updated_at = ? AND id < ?))")
+            params += [after[0], after[0], after[1]]
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        return await self._games(
+            f"{clause} ORDER BY updated_at DESC, id DESC LIMIT ?", [*params, limit]
+        )
+
     async def due_games(self, now: int, limit: int) -> list[GameRow]:
         rows = await self._all(
             "SELECT * FROM games WHERE status = 'active' AND deadline_at <= ?"
@@ -342,6 +374,7 @@ class SqliteTx:
             "version": 0,
             "record": new.record,
             "to_move": new.to_move,
+            "to_move_id": new.to_move_id,
             "per_move": new.per_move,
             "reminders": tuple(new.reminders),
             "turn_started_at": clock.turn_started_at,
@@ -423,6 +456,7 @@ class SqliteTx:
         *,
         record: str,
         to_move: str | None,
+        to_move_id: int | None,
         at: int,
         clock: ClockRow | None = None,
         result: ResultRow | None = None,
@@ -432,6 +466,7 @@ class SqliteTx:
             "version": row.version + 1,
             "record": record,
             "to_move": to_move,
+            "to_move_id": to_move_id,
             "updated_at": at,
             **_NO_TAKEBACK,
         }
@@ -445,6 +480,7 @@ class SqliteTx:
         values = {
             "version": row.version + 1,
             "to_move": None,
+            "to_move_id": None,
             "updated_at": at,
             **_NO_TAKEBACK,
             **self._result(result, at),
@@ -458,6 +494,7 @@ class SqliteTx:
         *,
         record: str,
         to_move: str | None,
+        to_move_id: int | None,
         clock: ClockRow,
         at: int,
     ) -> GameRow:
@@ -466,6 +503,7 @@ class SqliteTx:
             "version": row.version + 1,
             "record": record,
             "to_move": to_move,
+            "to_move_id": to_move_id,
             "updated_at": at,
             **_NO_TAKEBACK,
             **self._clock(clock),
@@ -486,8 +524,11 @@ class SqliteTx:
         values = {"reminders_sent": row.reminders_sent + 1, "remind_at": remind_at}
         return self._versioned(row, values)
 
-    async def save_cached_state(self, row: GameRow, record: str, to_move: str | None) -> GameRow:
-        return self._versioned(row, {"record": record, "to_move": to_move})
+    async def save_cached_state(
+        self, row: GameRow, record: str, to_move: str | None, to_move_id: int | None
+    ) -> GameRow:
+        values = {"record": record, "to_move": to_move, "to_move_id": to_move_id}
+        return self._versioned(row, values)
 
     async def add_event(
         self, game_id: int, at: int, kind: str, user_id: int | None, detail: str = ""
@@ -522,3 +563,78 @@ class SqliteTx:
             (guild_id, limit),
         )
         return [AuditRow(*r) for r in rows]
+
+
+# ----- whole-store copies (``crosspath db copy``) -------------------------------------------
+
+_TABLES = ("guild_settings", "challenges", "games", "moves", "game_events", "audit_log")
+
+
+def export_all(raw: sqlite3.Connection) -> StoreContents:
+    """On the store's thread: every row, from one read transaction."""
+    raw.execute("BEGIN")
+    try:
+        return StoreContents(
+            settings=tuple(
+                settings_row(r)
+                for r in raw.execute("SELECT * FROM guild_settings ORDER BY guild_id")
+            ),
+            challenges=tuple(
+                challenge_row(r) for r in raw.execute("SELECT * FROM challenges ORDER BY id")
+            ),
+            games=tuple(game_row(r) for r in raw.execute("SELECT * FROM games ORDER BY id")),
+            moves=tuple(
+                MoveRow(*r)
+                for r in raw.execute(
+                    "SELECT game_id, ply, move, user_id, played_at FROM moves ORDER BY game_id, ply"
+                )
+            ),
+            events=tuple(
+                EventRow(*r)
+                for r in raw.execute(
+                    "SELECT id, game_id, at, kind, user_id, detail FROM game_events ORDER BY id"
+                )
+            ),
+            audit=tuple(
+                AuditRow(*r)
+                for r in raw.execute(
+                    "SELECT id, guild_id, actor_id, action, game_id, target_id, detail, at"
+                    " FROM audit_log ORDER BY id"
+                )
+            ),
+        )
+    finally:
+        raw.execute("COMMIT")
+
+
+def _insert_rows(raw: sqlite3.Connection, table: str, rows: Sequence[Any]) -> None:
+    if not rows:
+        return
+    columns = list(type(rows[0]).__dataclass_fields__)
+    raw.executemany(
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+        [[_encode(c, getattr(row, c)) for c in columns] for row in rows],
+    )
+
+
+def import_all(raw: sqlite3.Connection, contents: StoreContents) -> None:
+    """On the store's thread: every row with its ids, into empty tables, in one transaction."""
+    raw.execute("BEGIN IMMEDIATE")
+    try:
+        for table in _TABLES:
+            if raw.execute(f"SELECT EXISTS (SELECT 1 FROM {table})").fetchone()[0]:
+                raise StoreNotEmpty(
+                    f"the target already holds data (its {table} table has rows); copy into a"
+                    " new, empty database"
+                )
+        _insert_rows(raw, "guild_settings", contents.settings)
+        _insert_rows(raw, "challenges", contents.challenges)
+        _insert_rows(raw, "games", contents.games)
+        _insert_rows(raw, "moves", contents.moves)
+        _insert_rows(raw, "game_events", contents.events)
+        _insert_rows(raw, "audit_log", contents.audit)
+        raw.execute("COMMIT")
+    except BaseException:
+        if raw.in_transaction:
+            raw.execute("ROLLBACK")
+        raise

@@ -135,6 +135,14 @@ def store_target(engine: str, db_path: Path, request: pytest.FixtureRequest) -> 
 
 
 @pytest.fixture
+def other_store_target(engine: str, tmp_path: Path) -> str | Path:
+    """A second, empty database of the same engine (copies between stores)."""
+    if engine == "sqlite":
+        return tmp_path / "other.db"
+    raise AssertionError(f"no other_store_target for engine {engine!r}")
+
+
+@pytest.fixture
 async def store(store_target: str | Path) -> AsyncIterator[Store]:
     opened = await open_store(store_target)
     try:

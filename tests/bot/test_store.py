@@ -123,8 +123,8 @@ async def test_a_version_1_database_gains_empty_options_and_keeps_its_rows(
         assert game.player_ids == (ALICE, BOB) and game.to_move_id == ALICE
         await service.play_move(CHANNEL, ALICE, "c3")
     after = tables(path)
-    for name in ("challenges", "games"):
-        assert [row[-1] for row in after[name]] == ["{}"]  # the new column comes last
+    assert [row[-1] for row in after["challenges"]] == ["{}"]  # migration 2 added it last
+    assert [row[-2:] for row in after["games"]] == [("{}", BOB)]  # then migration 3's to_move_id
     assert [row[:-1] for row in after["challenges"]] == before["challenges"]
     assert after["games"][0][:7] == before["games"][0][:7]  # ids, game, size, seats unchanged
     assert after["moves"] and after["moves"][0][2] == "c3"
@@ -159,6 +159,7 @@ async def test_the_database_itself_allows_one_active_game_per_channel(
         second_id=BOB,
         record="minefield 5:",
         to_move="black",
+        to_move_id=CAROL,
         per_move=None,
         reminders=(),
         clock=ClockRow(0, None, None),
@@ -296,6 +297,7 @@ async def test_a_version_conflict_rolls_back_the_whole_transaction(
                 [MoveRow(info.id, 0, "c3", ALICE, 1)],
                 record="minefield 5: c3",
                 to_move="white",
+                to_move_id=BOB,
                 at=1,
             )
     assert tables(db_path) == before
@@ -306,6 +308,7 @@ async def test_a_version_conflict_rolls_back_the_whole_transaction(
             [MoveRow(info.id, 0, "c3", ALICE, 1)],
             record="minefield 5: c3",
             to_move="white",
+            to_move_id=BOB,
             at=1,
         )
     async with store.read() as tx:
@@ -330,3 +333,39 @@ def test_backup_command_leaves_the_schema_alone_and_refuses_non_databases(
     junk.write_text("not a database at all, just some text " * 20)
     assert db_cli.main(["backup", str(tmp_path / "junk-copy.db"), "--db", str(junk)]) == 1
     assert "cannot back up" in capsys.readouterr().err
+
+
+async def test_migration_3_fills_the_user_to_move_from_the_moves(db_path: Path, clock: Any) -> None:
+    """Games stored before ``to_move_id`` existed get it from their moves, swaps included."""
+    async with Store(db_path) as store:
+        service = GameService(store, clock, random.Random(5))
+        games = []
+        for channel, game, moves in (
+            (1, "clearpath", ["c3", "swap"]),  # the seats are exchanged
+            (2, "clearpath", ["c3", "swap", "d4"]),
+            (3, "minefield", ["c3"]),
+            (4, "crosscut", []),
+            (5, "minefield", ["c3", "resign"]),
+        ):
+            challenge = await service.create_challenge(GUILD, channel, ALICE, BOB, game, 5)
+            info = (await service.accept_challenge(challenge.id, BOB)).game
+            for move in moves:
+                mover = (await service.get_game(channel) or _no()).to_move_id or 0
+                if move == "resign":
+                    await service.resign(channel, mover)
+                else:
+                    await service.play_move(channel, mover, move)
+            games.append(info.id)
+        expected = [(await service.get_game_by_id(g)).to_move_id for g in games]
+    assert expected == [ALICE, BOB, BOB, ALICE, None]
+    conn = sqlite3.connect(db_path)
+    conn.execute("DROP INDEX games_by_to_move")
+    conn.execute("ALTER TABLE games DROP COLUMN to_move_id")
+    conn.execute("PRAGMA user_version = 2")
+    conn.commit()
+    conn.close()
+    async with Store(db_path) as store:
+        assert await store.schema_version() == SCHEMA_VERSION
+        async with store.read() as tx:
+            rows = [await tx.game(g) for g in games]
+        assert [r.to_move_id for r in rows if r is not None] == expected

@@ -1,0 +1,282 @@
+"""The service's shared machinery: time, the engine cache, transactions, and the checks
+every player action shares.  The concerns (challenges, play, clocks, moderation, queries) are
+mixins over :class:`ServiceCore`, put together as ``GameService``."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TypeVar
+
+from rules import Game, new_game
+
+from ..store import (
+    ClockRow,
+    GameRow,
+    ResultRow,
+    Store,
+    Tx,
+    WriteConflict,
+)
+from . import convert
+from .checks import (
+    check_id,
+    check_optional_id,
+    check_version,
+)
+from .convert import to_us
+from .errors import (
+    GameFinished,
+    NoGameHere,
+    NotAPlayer,
+    OutOfTime,
+    StaleAction,
+)
+from .types import (
+    GameEnded,
+    ResultReason,
+    Seat,
+    TimeControl,
+)
+
+T = TypeVar("T")
+
+ENGINE_CACHE_SIZE = 1024
+_ENDING_WORDS = {
+    "connection": "won",
+    "draw": "drawn",
+    "resign": "resigned",
+    "time": "lost on time",
+    "abort": "aborted",
+    "award": "awarded",
+    "forfeit": "forfeited",
+}
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class _Timeout:
+    """Marker: the player to move had run out of time; the loss was recorded instead."""
+
+    ended: GameEnded
+
+
+def replay(name: str, size: int, moves: Sequence[str]) -> Game:
+    """A fresh engine with ``moves`` played (pure: safe on any thread)."""
+    game = new_game(name, size)
+    for move in moves:
+        game.play(move)
+    return game
+
+
+def clock_row(tc: TimeControl, started: int) -> ClockRow:
+    """Deadline and first reminder for a turn that started at ``started`` (microseconds)."""
+    deadline = None if tc.per_move is None else started + tc.per_move * 1_000_000
+    return ClockRow(started, deadline, next_reminder(tc, started, deadline, 0))
+
+
+def next_reminder(tc: TimeControl, started: int, deadline: int | None, sent: int) -> int | None:
+    """When reminder number ``sent`` is due (None when no further reminder comes first)."""
+    for index, after in enumerate(sorted(tc.reminders)):
+        if index < sent:
+            continue
+        at = started + after * 1_000_000
+        if deadline is None or at < deadline:
+            return at
+    return None
+
+
+class ServiceCore:
+    """State shared by every part of the service: the store, the clock, the RNG and the
+    engine cache."""
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], datetime] | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.store = store
+        self.clock = clock or utc_now
+        self.rng = rng or random.Random()
+        self._engines: OrderedDict[int, tuple[int, Game]] = OrderedDict()
+
+    # ----- internals: time, engines --------------------------------------------------------
+    def _now(self) -> datetime:
+        now = self.clock()
+        return now if now.tzinfo is not None else now.replace(tzinfo=UTC)
+
+    async def _engine(self, tx: Tx, row: GameRow) -> Game:
+        """The live engine at ``row``'s version: cached, else replayed from the moves table.
+
+        A replay runs on a worker thread: a cold Naked Diagonal 13×13 takes about a second,
+        which must never stall the event loop that serves every other command.
+        """
+        cached = self._engines.get(row.id)
+        if cached is not None and cached[0] == row.version:
+            self._engines.move_to_end(row.id)
+            return cached[1]
+        moves = [stored.move for stored in await tx.moves(row.id)]
+        if moves:
+            game = await asyncio.to_thread(replay, row.game, row.size, moves)
+        else:
+            game = new_game(row.game, row.size)
+        self._remember(row.id, row.version, game)
+        return game
+
+    def _remember(self, game_id: int, version: int, game: Game) -> None:
+        self._engines[game_id] = (version, game)
+        self._engines.move_to_end(game_id)
+        while len(self._engines) > ENGINE_CACHE_SIZE:
+            self._engines.popitem(last=False)
+
+    def forget_engines(self) -> None:
+        """Drop cached engines (they are rebuilt from the moves table on next use)."""
+        self._engines.clear()
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[Tx]:
+        """A store write transaction whose version conflicts reach players as StaleAction."""
+        try:
+            async with self.store.write() as tx:
+                yield tx
+        except WriteConflict as exc:
+            raise StaleAction("The game changed while you acted; look again and retry.") from exc
+
+    async def _active_row(self, tx: Tx, channel_id: int) -> GameRow:
+        row = await tx.active_game_in(channel_id)
+        if row is not None:
+            return row
+        latest = await tx.latest_game_in(channel_id)
+        if latest is not None:
+            word = _ENDING_WORDS.get(latest.result_reason or "", "over")
+            raise GameFinished(f"The game in this channel is over ({word}); start a new one.")
+        raise NoGameHere("There is no game in this channel.")
+
+    async def _game_action(
+        self,
+        channel_id: int,
+        user_id: int,
+        expected_version: int | None,
+        action: Callable[[Tx, GameRow, Game, datetime], Awaitable[tuple[GameRow, T]]],
+        game_id: int | None = None,
+    ) -> T:
+        """Run a player's action in one write transaction, with the checks every action shares.
+
+        ``game_id`` binds the action to the game it was made against: an action from a button
+        or a computer search that read an earlier game in the channel is refused as stale,
+        even when its ``expected_version`` matches the channel's new game.  A player whose
+        clock ran out loses on time before anything else happens; that loss is committed and
+        then reported as :class:`OutOfTime`.
+        """
+        check_id(channel_id, "channel id")
+        check_id(user_id, "user id")
+        check_version(expected_version)
+        check_optional_id(game_id, "game id")
+        now = self._now()
+        outcome: T | _Timeout
+        game: Game | None = None
+        plies = 0
+        try:
+            async with self._write() as tx:
+                row = await self._active_row(tx, channel_id)
+                if game_id is not None and row.id != game_id:
+                    raise StaleAction(
+                        "That was for an earlier game in this channel, which has ended. "
+                        "Look at the latest board."
+                    )
+                game = await self._engine(tx, row)
+                plies = len(game.history)
+                pair = convert.seats(row, game)
+                if user_id not in (pair[0].user_id, pair[1].user_id):
+                    raise NotAPlayer("You are not playing in this game.")
+                if expected_version is not None and expected_version != row.version:
+                    raise StaleAction(
+                        "That button is out of date: the game has moved on since. "
+                        "Look at the latest board."
+                    )
+                if row.deadline_at is not None and to_us(now) >= row.deadline_at:
+                    loser = convert.user_of(pair, game.to_move)
+                    assert loser is not None
+                    row, ended = await self._finish(tx, row, game, "time", now, loser_id=loser)
+                    outcome = _Timeout(ended)
+                else:
+                    row, outcome = await action(tx, row, game, now)
+        except BaseException:
+            # A refusal leaves the engine untouched; anything else after a change to it
+            # (a failed commit, a cancelled task) must not leave a cached engine ahead of the db.
+            if game is not None and len(game.history) != plies:
+                self._engines.pop(row.id, None)
+            raise
+        self._remember(row.id, row.version, game)
+        if isinstance(outcome, _Timeout):
+            raise OutOfTime(
+                "Time ran out before that: the player to move has lost on time.",
+                outcome.ended,
+            )
+        return outcome
+
+    async def _finish(
+        self,
+        tx: Tx,
+        row: GameRow,
+        game: Game,
+        reason: ResultReason,
+        now: datetime,
+        *,
+        winner_id: int | None = None,
+        loser_id: int | None = None,
+        actor_id: int | None = None,
+        detail: str = "",
+    ) -> tuple[GameRow, GameEnded]:
+        """Record a result that did not come from a move (resign, time, moderation)."""
+        pair = convert.seats(row, game)
+        ids = (pair[0].user_id, pair[1].user_id)
+        if winner_id is None and loser_id is not None:
+            winner_id = ids[1] if loser_id == ids[0] else ids[0]
+        if loser_id is None and winner_id is not None:
+            loser_id = ids[1] if winner_id == ids[0] else ids[0]
+        stamp = to_us(now)
+        result = ResultRow(
+            status="aborted" if reason == "abort" else "finished",
+            reason=reason,
+            winner_id=winner_id,
+            winner_colour=colour_of(pair, winner_id),
+            loser_id=loser_id,
+            loser_colour=colour_of(pair, loser_id),
+            actor_id=actor_id,
+        )
+        row = await tx.finish_game(row, result, at=stamp)
+        await tx.add_event(row.id, stamp, reason, actor_id if actor_id else loser_id, detail)
+        info = convert.game_info(row, game)
+        assert info.result is not None
+        return row, GameEnded(info, info.result)
+
+
+def time_control_of(row: GameRow) -> TimeControl:
+    return TimeControl(row.per_move, tuple(row.reminders))
+
+
+def other_player(pair: Sequence[Seat], user_id: int) -> int:
+    a, b = pair[0].user_id, pair[1].user_id
+    return b if user_id == a else a
+
+
+def colour_of(pair: Sequence[Seat], user_id: int | None) -> str | None:
+    for seat in pair:
+        if seat.user_id == user_id:
+            return seat.colour
+    return None
+
+
+def engine_sentence(text: str) -> str:
+    """The engine's own words, trimmed (they start with point names, so no capitalising)."""
+    return text.strip()
