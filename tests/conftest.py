@@ -79,3 +79,14 @@ async def pg_url(pg_server: PgServer) -> AsyncIterator[str]:
         yield url
     finally:
         await drop_database(pg_server, name)
+
+
+@pytest.fixture
+async def pg_url_other(pg_server: PgServer) -> AsyncIterator[str]:
+    """A second fresh database on the same server (copies between two stores)."""
+    name = pg_server.next_name()
+    url = await create_database(pg_server, name)
+    try:
+        yield url
+    finally:
+        await drop_database(pg_server, name)

@@ -135,10 +135,12 @@ def store_target(engine: str, db_path: Path, request: pytest.FixtureRequest) -> 
 
 
 @pytest.fixture
-def other_store_target(engine: str, tmp_path: Path) -> str | Path:
+def other_store_target(engine: str, tmp_path: Path, request: pytest.FixtureRequest) -> str | Path:
     """A second, empty database of the same engine (copies between stores)."""
     if engine == "sqlite":
         return tmp_path / "other.db"
+    if engine == "postgresql":
+        return str(request.getfixturevalue("pg_url_other"))
     raise AssertionError(f"no other_store_target for engine {engine!r}")
 
 

@@ -170,14 +170,24 @@ async def test_a_write_that_lost_the_race_is_a_write_conflict_and_rolls_back(pg_
         stale = row
         async with store.write() as tx:
             row = await tx.record_moves(
-                row, [MoveRow(row.id, 1, "c3", 11, 6)], record="c3", to_move="white", at=6
+                row,
+                [MoveRow(row.id, 1, "c3", 11, 6)],
+                record="c3",
+                to_move="white",
+                to_move_id=22,
+                at=6,
             )
         assert row.version == 1
         with pytest.raises(WriteConflict):
             async with store.write() as tx:
                 await tx.add_event(stale.id, 7, "note", None)
                 await tx.record_moves(
-                    stale, [MoveRow(row.id, 1, "d4", 11, 7)], record="d4", to_move="white", at=7
+                    stale,
+                    [MoveRow(row.id, 1, "d4", 11, 7)],
+                    record="d4",
+                    to_move="white",
+                    to_move_id=22,
+                    at=7,
                 )
         async with store.read() as tx:
             assert [m.move for m in await tx.moves(row.id)] == ["c3"]
@@ -205,6 +215,7 @@ async def test_two_game_commands_racing_store_one_and_refuse_the_other(pg_url: s
                     [MoveRow(row.id, 1, move, 11, 6)],
                     record=move,
                     to_move="white",
+                    to_move_id=22,
                     at=6,
                 )
                 await tx.add_event(row.id, 6, "note", 11, move)
@@ -227,7 +238,12 @@ async def test_a_game_block_that_reads_after_writing_checks_in_a_transaction(pg_
             row = await tx.insert_game(new_game())
         async with store.write() as tx:
             await tx.record_moves(
-                row, [MoveRow(row.id, 1, "c3", 11, 6)], record="c3", to_move="white", at=6
+                row,
+                [MoveRow(row.id, 1, "c3", 11, 6)],
+                record="c3",
+                to_move="white",
+                to_move_id=22,
+                at=6,
             )
         # Stale row, then a read: the collected writes are replayed in a transaction, where the
         # versioned update finds version 1 and the block fails before the read returns.
@@ -439,7 +455,12 @@ async def test_two_commands_on_one_game_in_one_process_take_turns(pg_url: str) -
                 first_read.set()
                 await asyncio.sleep(0.2)
                 await tx.record_moves(
-                    current, [MoveRow(row.id, 1, "c3", 11, 6)], record="c3", to_move="white", at=6
+                    current,
+                    [MoveRow(row.id, 1, "c3", 11, 6)],
+                    record="c3",
+                    to_move="white",
+                    to_move_id=22,
+                    at=6,
                 )
 
         async def second() -> None:

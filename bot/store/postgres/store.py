@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Self
@@ -21,10 +21,18 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from ..errors import BackupNotSupported, StoreClosed, StoreError, UnknownSchema, quoted
+from ..errors import (
+    BackupNotSupported,
+    StoreClosed,
+    StoreError,
+    StoreNotEmpty,
+    UnknownSchema,
+    quoted,
+)
 from ..interface import Store, Tx
+from ..rows import StoreContents
 from .errors import translate, translate_connect
-from .schema import MIGRATIONS, SCHEMA_VERSION
+from .schema import MIGRATIONS, SCHEMA_VERSION, TABLES
 from .tx import GameLocks, PgTx
 
 log = logging.getLogger(__name__)
@@ -223,11 +231,70 @@ class PostgresStore:
         async with self._connection() as conn:
             return await _current_version(conn)
 
+    async def export_all(self) -> StoreContents:
+        """Every row with its ids, from one REPEATABLE READ snapshot, in key order."""
+        async with self.read() as tx:
+            return await tx.export_all()
+
+    async def import_all(self, contents: StoreContents) -> None:
+        """Every row with its ids into empty tables, in one transaction; then each id sequence
+        is moved past the largest id imported, so later inserts do not collide."""
+        try:
+            async with self._connection() as conn, conn.transaction():
+                for table in TABLES:
+                    if await conn.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
+                        raise StoreNotEmpty(
+                            f"the target already holds data (its {table} table has rows);"
+                            " copy into a new, empty database"
+                        )
+                for table, rows in (
+                    ("guild_settings", contents.settings),
+                    ("challenges", contents.challenges),
+                    ("games", contents.games),
+                    ("moves", contents.moves),
+                    ("game_events", contents.events),
+                    ("audit_log", contents.audit),
+                ):
+                    await _insert_rows(conn, table, rows)
+                for table in ("challenges", "games", "game_events", "audit_log"):
+                    await conn.execute(
+                        f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                        f" COALESCE(MAX(id), 1), MAX(id) IS NOT NULL) FROM {table}"
+                    )
+        except StoreError:
+            raise
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            raise translate(exc, self.target) from exc
+
     async def backup(self, target: str | Path) -> None:
         raise BackupNotSupported(
             "PostgreSQL databases are backed up with pg_dump, for example"
             " `pg_dump --format=custom --file=crosspath.dump DATABASE_URL`"
         )
+
+
+_LIST_COLUMNS = frozenset({"allowed_channels", "reminders"})
+_OBJECT_COLUMNS = frozenset({"default_sizes", "options"})
+
+
+async def _insert_rows(conn: asyncpg.Connection, table: str, rows: Sequence[Any]) -> None:
+    """Insert dataclass rows into ``table``, column for field (lists and maps converted)."""
+    if not rows:
+        return
+    columns = list(type(rows[0]).__dataclass_fields__)
+
+    def value(column: str, item: Any) -> Any:
+        if column in _LIST_COLUMNS:
+            return list(item)
+        if column in _OBJECT_COLUMNS:
+            return dict(item)
+        return item
+
+    await conn.executemany(
+        f"INSERT INTO {table} ({', '.join(columns)})"
+        f" VALUES ({', '.join(f'${i + 1}' for i in range(len(columns)))})",
+        [[value(c, getattr(row, c)) for c in columns] for row in rows],
+    )
 
 
 async def _rollback(transaction: Any) -> None:

@@ -53,6 +53,7 @@ from ..rows import (
     NewGame,
     ResultRow,
     SettingsRow,
+    StoreContents,
 )
 from .errors import translate
 
@@ -433,6 +434,43 @@ class PgTx:
             )
         return [game_row(r) for r in rows]
 
+    async def find_games(
+        self,
+        *,
+        guild_id: int | None = None,
+        player_id: int | None = None,
+        to_move_id: int | None = None,
+        active_only: bool = False,
+        after: tuple[int, int] | None = None,
+        limit: int,
+    ) -> list[GameRow]:
+        await self._reading(game=False)
+        where: list[str] = []
+        args: list[Any] = []
+
+        def arg(value: Any) -> str:
+            args.append(value)
+            return f"${len(args)}"
+
+        if guild_id is not None:
+            where.append(f"guild_id = {arg(guild_id)}")
+        if player_id is not None:
+            slot = arg(player_id)
+            where.append(f"(first_id = {slot} OR second_id = {slot})")
+        if to_move_id is not None:
+            where.append(f"to_move_id = {arg(to_move_id)} AND status = 'active'")
+        if active_only:
+            where.append("status = 'active'")
+        if after is not None:
+            where.append(f"(updated_at, id) < ({arg(after[0])}, {arg(after[1])})")
+        clause = f" WHERE {' AND '.join(where)}" if where else ""
+        rows = await self._fetch(
+            f"SELECT {_GAME_COLUMNS} FROM games{clause}"
+            f" ORDER BY updated_at DESC, id DESC LIMIT {arg(limit)}",
+            *args,
+        )
+        return [game_row(r) for r in rows]
+
     async def due_games(self, now: int, limit: int) -> list[GameRow]:
         await self._reading(game=False)
         rows = await self._fetch(
@@ -477,9 +515,9 @@ class PgTx:
         found = await self._fetchrow(
             "INSERT INTO games (guild_id, channel_id, game, size, first_id, second_id, status,"
             " version, record, to_move, per_move, reminders, turn_started_at, deadline_at,"
-            " remind_at, reminders_sent, challenge_id, created_at, updated_at, options)"
-            " VALUES ($1, $2, $3, $4, $5, $6, 'active', 0, $7, $8, $9, $10, $11, $12, $13, $14,"
-            f" $15, $16, $16, $17) RETURNING {_GAME_COLUMNS}",
+            " remind_at, reminders_sent, challenge_id, created_at, updated_at, options,"
+            " to_move_id) VALUES ($1, $2, $3, $4, $5, $6, 'active', 0, $7, $8, $9, $10, $11,"
+            f" $12, $13, $14, $15, $16, $16, $17, $18) RETURNING {_GAME_COLUMNS}",
             new.guild_id,
             new.channel_id,
             new.game,
@@ -497,6 +535,7 @@ class PgTx:
             new.challenge_id,
             new.created_at,
             dict(new.options),
+            new.to_move_id,
         )
         assert found is not None
         return game_row(found)
@@ -508,6 +547,7 @@ class PgTx:
         *,
         record: str,
         to_move: str | None,
+        to_move_id: int | None,
         at: int,
         clock: ClockRow | None = None,
         result: ResultRow | None = None,
@@ -516,6 +556,7 @@ class PgTx:
             "version": row.version + 1,
             "record": record,
             "to_move": to_move,
+            "to_move_id": to_move_id,
             "updated_at": at,
             **_NO_TAKEBACK,
         }
@@ -542,6 +583,7 @@ class PgTx:
         values = {
             "version": row.version + 1,
             "to_move": None,
+            "to_move_id": None,
             "updated_at": at,
             **_NO_TAKEBACK,
             **_result(result, at),
@@ -555,6 +597,7 @@ class PgTx:
         *,
         record: str,
         to_move: str | None,
+        to_move_id: int | None,
         clock: ClockRow,
         at: int,
     ) -> GameRow:
@@ -562,6 +605,7 @@ class PgTx:
             "version": row.version + 1,
             "record": record,
             "to_move": to_move,
+            "to_move_id": to_move_id,
             "updated_at": at,
             **_NO_TAKEBACK,
             **_clock(clock),
@@ -584,13 +628,41 @@ class PgTx:
         values = {"reminders_sent": row.reminders_sent + 1, "remind_at": remind_at}
         return await self._versioned(row, values)
 
-    async def save_cached_state(self, row: GameRow, record: str, to_move: str | None) -> GameRow:
-        return await self._versioned(row, {"record": record, "to_move": to_move})
+    async def save_cached_state(
+        self, row: GameRow, record: str, to_move: str | None, to_move_id: int | None
+    ) -> GameRow:
+        values = {"record": record, "to_move": to_move, "to_move_id": to_move_id}
+        return await self._versioned(row, values)
 
     async def add_event(
         self, game_id: int, at: int, kind: str, user_id: int | None, detail: str = ""
     ) -> None:
         await self._defer(_Op("event", game_id, (at, kind, user_id, detail)))
+
+    # ----- whole store ----------------------------------------------------------------------
+    async def export_all(self) -> StoreContents:
+        """Every row of every table in key order (call inside ``read()``: one snapshot)."""
+        settings = await self._fetch("SELECT * FROM guild_settings ORDER BY guild_id")
+        challenges = await self._fetch(f"SELECT {_CHALLENGE_COLUMNS} FROM challenges ORDER BY id")
+        games = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id")
+        moves = await self._fetch(
+            "SELECT game_id, ply, move, user_id, played_at FROM moves ORDER BY game_id, ply"
+        )
+        events = await self._fetch(
+            "SELECT id, game_id, at, kind, user_id, detail FROM game_events ORDER BY id"
+        )
+        audit = await self._fetch(
+            "SELECT id, guild_id, actor_id, action, game_id, target_id, detail, at"
+            " FROM audit_log ORDER BY id"
+        )
+        return StoreContents(
+            settings=tuple(settings_row(r) for r in settings),
+            challenges=tuple(challenge_row(r) for r in challenges),
+            games=tuple(game_row(r) for r in games),
+            moves=tuple(MoveRow(*r) for r in moves),
+            events=tuple(EventRow(*r) for r in events),
+            audit=tuple(AuditRow(*r) for r in audit),
+        )
 
     # ----- audit --------------------------------------------------------------------------
     async def add_audit(
