@@ -473,3 +473,46 @@ async def test_two_commands_on_one_game_in_one_process_take_turns(pg_url: str) -
         await asyncio.wait_for(asyncio.gather(first(), second()), 10)
         assert seen == [1]
         assert len(store._games) == 0  # every lock was given back
+
+
+async def test_migration_3_fills_the_user_to_move_from_the_moves(pg_url: str) -> None:
+    """As on SQLite: games stored before ``to_move_id`` get it from their moves, swaps
+    included (PostgreSQL runs its own copy of the statement)."""
+    from conftest import FakeClock
+
+    from bot.service import GameService
+
+    async with PostgresStore(pg_url) as store:
+        service = GameService(store, FakeClock())
+        games = []
+        for channel, name, moves in (
+            (1, "clearpath", ["c3", "swap"]),  # the seats are exchanged
+            (2, "clearpath", ["c3", "swap", "d4"]),
+            (3, "minefield", ["c3"]),
+            (4, "crosscut", []),
+            (5, "minefield", ["c3", "resign"]),
+        ):
+            challenge = await service.create_challenge(1000, channel, 11, 22, name, 5)
+            info = (await service.accept_challenge(challenge.id, 22)).game
+            for move in moves:
+                current = await service.get_game(channel)
+                assert current is not None and current.to_move_id is not None
+                if move == "resign":
+                    await service.resign(channel, current.to_move_id)
+                else:
+                    await service.play_move(channel, current.to_move_id, move)
+            games.append(info.id)
+        expected = [(await service.get_game_by_id(g)).to_move_id for g in games]
+    assert expected == [11, 22, 22, 11, None]
+    conn = await asyncpg.connect(pg_url)
+    try:
+        await conn.execute("DROP INDEX games_by_to_move")
+        await conn.execute("ALTER TABLE games DROP COLUMN to_move_id")
+        await conn.execute("UPDATE crosspath_schema SET version = 2")
+    finally:
+        await conn.close()
+    async with PostgresStore(pg_url) as store:
+        assert await store.schema_version() == SCHEMA_VERSION == 3
+        async with store.read() as tx:
+            rows = [await tx.game(g) for g in games]
+    assert [r.to_move_id for r in rows if r is not None] == expected
