@@ -9,17 +9,44 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ADMIN, ALICE, BOB, CAROL, GUILD, FakeClock, table_rows
 from pg_server import table_rows as pg_table_rows
 
 from bot.service import GameService, ServiceError
 from bot.store import StoreNotEmpty, open_store
 from bot.store import cli as db_cli
 from bot.store.copy import copy_store
+
+GUILD = 1000
+ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
+
+
+class FakeClock:
+    """A clock moved by hand (the service calls it for "now")."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+def table_rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table of a SQLite file, in a stable order."""
+    conn = sqlite3.connect(path)
+    try:
+        names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        return {n: sorted(conn.execute(f"SELECT * FROM {n}").fetchall(), key=repr) for n in names}
+    finally:
+        conn.close()
 
 
 async def fill(target: str | Path) -> list[Any]:

@@ -11,11 +11,13 @@ import subprocess
 import sys
 import textwrap
 from dataclasses import replace
+from typing import Any
 
 import asyncpg
 import pytest
 from pg_server import PgServer
 
+from bot.service import GameService
 from bot.store.errors import (
     BackupNotSupported,
     ChannelTaken,
@@ -475,15 +477,11 @@ async def test_two_commands_on_one_game_in_one_process_take_turns(pg_url: str) -
         assert len(store._games) == 0  # every lock was given back
 
 
-async def test_migration_3_fills_the_user_to_move_from_the_moves(pg_url: str) -> None:
+async def test_migration_3_fills_the_user_to_move_from_the_moves(pg_url: str, clock: Any) -> None:
     """As on SQLite: games stored before ``to_move_id`` get it from their moves, swaps
     included (PostgreSQL runs its own copy of the statement)."""
-    from conftest import FakeClock
-
-    from bot.service import GameService
-
     async with PostgresStore(pg_url) as store:
-        service = GameService(store, FakeClock())
+        service = GameService(store, clock)
         games = []
         for channel, name, moves in (
             (1, "clearpath", ["c3", "swap"]),  # the seats are exchanged
