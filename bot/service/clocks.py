@@ -14,6 +14,7 @@ from .core import (
     ServiceCore,
     next_reminder,
     time_control_of,
+    warms_engines,
 )
 from .errors import (
     InvalidInput,
@@ -28,6 +29,7 @@ from .types import (
 class Clocks(ServiceCore):
     """Turn clocks and challenge expiry, driven by a scheduler calling ``run_due``."""
 
+    @warms_engines
     async def due(self, now: datetime | None = None, limit: int = 100) -> list[DueAction]:
         """Reminders, losses on time and challenge expiries due at ``now`` (default: clock)."""
         if now is not None and not isinstance(now, datetime):
@@ -74,6 +76,7 @@ class Clocks(ServiceCore):
         actions.sort(key=lambda a: (a.at, a.kind))
         return actions
 
+    @warms_engines
     async def apply_due(self, action: DueAction) -> DueOutcome | None:
         """Carry out a due action; None if it no longer applies (a move was made meanwhile)."""
         if not isinstance(action, DueAction):

@@ -5,13 +5,15 @@ mixins over :class:`ServiceCore`, put together as ``GameService``."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TypeVar
+from typing import Concatenate, ParamSpec, TypeVar
 
 from rules import Game, new_game
 
@@ -69,6 +71,56 @@ class _Timeout:
     ended: GameEnded
 
 
+_DEFER_COLD: ContextVar[bool] = ContextVar("crosspath_defer_cold_engines", default=False)
+COLD_RETRIES = 3
+"""Attempts that leave the transaction to replay; after them the replay runs inside it."""
+
+
+class ColdEngines(Exception):
+    """Raised inside a transaction by :meth:`ServiceCore._engine` when games must be replayed:
+    :func:`warms_engines` catches it after the transaction rolled back, replays off the loop
+    and outside the store's lock, and runs the method again (its engines now warm)."""
+
+    def __init__(self, games: list[tuple[GameRow, list[str]]]) -> None:
+        super().__init__(f"{len(games)} cold engines")
+        self.games = games
+
+
+S = TypeVar("S", bound="ServiceCore")
+P = ParamSpec("P")
+
+
+def warms_engines(
+    method: Callable[Concatenate[S, P], Awaitable[T]],
+) -> Callable[Concatenate[S, P], Awaitable[T]]:
+    """Run a service method so that cold replays happen between attempts, not inside them.
+
+    Why: a replay can take a second, and inside a transaction it would hold the store (on
+    SQLite, every other command of the process) for that long.  The method runs with cold
+    engines raised; each time, the rolled-back attempt's games are replayed on a thread and
+    the method runs again.  The method must change nothing before it reads its engines
+    (every service method reads first, then writes in the same transaction).
+    """
+
+    @functools.wraps(method)
+    async def wrapper(self: S, *args: P.args, **kwargs: P.kwargs) -> T:
+        for _ in range(COLD_RETRIES):
+            token = _DEFER_COLD.set(True)
+            try:
+                return await method(self, *args, **kwargs)
+            except ColdEngines as cold:
+                await self.warm(cold)
+            finally:
+                _DEFER_COLD.reset(token)
+        token = _DEFER_COLD.set(False)  # the game keeps changing: replay in place this time
+        try:
+            return await method(self, *args, **kwargs)
+        finally:
+            _DEFER_COLD.reset(token)
+
+    return wrapper
+
+
 def replay(name: str, size: int, moves: Sequence[str]) -> Game:
     """A fresh engine with ``moves`` played (pure: safe on any thread)."""
     game = new_game(name, size)
@@ -114,23 +166,51 @@ class ServiceCore:
         now = self.clock()
         return now if now.tzinfo is not None else now.replace(tzinfo=UTC)
 
-    async def _engine(self, tx: Tx, row: GameRow) -> Game:
-        """The live engine at ``row``'s version: cached, else replayed from the moves table.
-
-        A replay runs on a worker thread: a cold Naked Diagonal 13×13 takes about a second,
-        which must never stall the event loop that serves every other command.
-        """
+    def _cached(self, row: GameRow) -> Game | None:
         cached = self._engines.get(row.id)
         if cached is not None and cached[0] == row.version:
             self._engines.move_to_end(row.id)
             return cached[1]
+        return None
+
+    async def _engine(self, tx: Tx, row: GameRow) -> Game:
+        """The live engine at ``row``'s version: cached, else replayed from the moves table.
+
+        A replay runs on a worker thread: a cold Naked Diagonal 13×13 takes about a second,
+        which must never stall the event loop that serves every other command.  Inside a
+        method marked :func:`warms_engines` a cold engine is not replayed here but raised as
+        :class:`ColdEngines`, so the transaction ends (freeing the store for everyone else)
+        before the replay starts.
+        """
+        game = self._cached(row)
+        if game is not None:
+            return game
         moves = [stored.move for stored in await tx.moves(row.id)]
-        if moves:
-            game = await asyncio.to_thread(replay, row.game, row.size, moves)
-        else:
+        if not moves:
             game = new_game(row.game, row.size)
+        elif _DEFER_COLD.get():
+            raise ColdEngines([(row, moves)])
+        else:
+            game = await asyncio.to_thread(replay, row.game, row.size, moves)
         self._remember(row.id, row.version, game)
         return game
+
+    async def _engines_for(self, tx: Tx, rows: Sequence[GameRow]) -> list[Game]:
+        """Engines for many rows, with every cold one gathered into one ColdEngines."""
+        cold = [row for row in rows if self._cached(row) is None]
+        if cold and _DEFER_COLD.get():
+            missing = [(row, [m.move for m in await tx.moves(row.id)]) for row in cold]
+            replays = [(row, moves) for row, moves in missing if moves]
+            if replays:
+                raise ColdEngines(replays)
+        return [await self._engine(tx, row) for row in rows]
+
+    async def warm(self, cold: ColdEngines) -> None:
+        """Replay what ``cold`` lists on a worker thread, outside any transaction."""
+        jobs = [(row.game, row.size, moves) for row, moves in cold.games]
+        games = await asyncio.to_thread(lambda: [replay(*job) for job in jobs])
+        for (row, _), game in zip(cold.games, games, strict=True):
+            self._remember(row.id, row.version, game)
 
     def _remember(self, game_id: int, version: int, game: Game) -> None:
         self._engines[game_id] = (version, game)
@@ -161,6 +241,7 @@ class ServiceCore:
             raise GameFinished(f"The game in this channel is over ({word}); start a new one.")
         raise NoGameHere("There is no game in this channel.")
 
+    @warms_engines
     async def _game_action(
         self,
         channel_id: int,

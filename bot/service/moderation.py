@@ -27,6 +27,7 @@ from .convert import to_us
 from .core import (
     ServiceCore,
     engine_sentence,
+    warms_engines,
 )
 from .errors import (
     InvalidSettings,
@@ -48,6 +49,7 @@ MAX_EXPIRY = 30 * 86400
 class Moderation(ServiceCore):
     """Admin endings and server settings, every change written to the audit log."""
 
+    @warms_engines
     async def _moderate(
         self,
         guild_id: int,

@@ -22,6 +22,7 @@ from .checks import (
 from .convert import from_us
 from .core import (
     ServiceCore,
+    warms_engines,
 )
 from .errors import (
     InvalidInput,
@@ -40,8 +41,10 @@ class Queries(ServiceCore):
     """Looking at games: snapshots, records and positions; nothing here changes a game."""
 
     async def _infos(self, tx: Tx, rows: Sequence[GameRow]) -> list[GameInfo]:
-        return [convert.game_info(row, await self._engine(tx, row)) for row in rows]
+        engines = await self._engines_for(tx, rows)
+        return [convert.game_info(row, game) for row, game in zip(rows, engines, strict=True)]
 
+    @warms_engines
     async def get_game(self, channel_id: int) -> GameInfo | None:
         """The active game in a channel or thread, if any."""
         check_id(channel_id, "channel id")
@@ -49,6 +52,7 @@ class Queries(ServiceCore):
             row = await tx.active_game_in(channel_id)
             return None if row is None else convert.game_info(row, await self._engine(tx, row))
 
+    @warms_engines
     async def latest_game(self, channel_id: int) -> GameInfo | None:
         """The channel's most recent game, finished or not (None if it never had one).
 
@@ -61,6 +65,7 @@ class Queries(ServiceCore):
             row = await tx.latest_game_in(channel_id)
             return None if row is None else convert.game_info(row, await self._engine(tx, row))
 
+    @warms_engines
     async def get_game_by_id(self, game_id: int) -> GameInfo:
         """Any game, active or not.  Raises NoGameHere."""
         async with self.store.read() as tx:
@@ -74,6 +79,7 @@ class Queries(ServiceCore):
             raise NoGameHere(f"There is no game number {game_id}.")
         return row
 
+    @warms_engines
     async def games_for_player(
         self, guild_id: int, user_id: int, active_only: bool = False, limit: int = 25
     ) -> list[GameInfo]:
@@ -123,11 +129,13 @@ class Queries(ServiceCore):
         next_cursor = f"{rows[-1].updated_at}.{rows[-1].id}" if more else None
         return SummaryPage(tuple(convert.summary(r) for r in rows), next_cursor)
 
+    @warms_engines
     async def active_games(self, guild_id: int) -> list[GameInfo]:
         check_id(guild_id, "server id")
         async with self.store.read() as tx:
             return await self._infos(tx, await tx.active_games(guild_id))
 
+    @warms_engines
     async def game_record(self, game_id: int) -> GameRecord:
         """Full record: every move with who and when, plus takebacks and endings."""
         async with self.store.read() as tx:
@@ -147,6 +155,7 @@ class Queries(ServiceCore):
             tuple(HistoryEvent(from_us(e.at), e.kind, e.user_id, e.detail) for e in events),
         )
 
+    @warms_engines
     async def position(self, game_id: int) -> Game:
         """A fresh rules-engine ``Game`` at the stored position (for rendering; yours to mutate)."""
         async with self.store.read() as tx:
@@ -154,10 +163,15 @@ class Queries(ServiceCore):
             return (await self._engine(tx, row)).copy()
 
     async def rebuild_cached_state(self, game_id: int) -> GameInfo:
-        """Recompute the cached columns (record, side to move) from the moves table."""
+        """Recompute the cached columns (record, side and user to move) from the moves."""
+        check_id(game_id, "game id")
+        self._engines.pop(game_id, None)  # replayed from the moves table, not the cache
+        return await self._rebuild(game_id)
+
+    @warms_engines
+    async def _rebuild(self, game_id: int) -> GameInfo:
         async with self._write() as tx:
             row = await self._row_by_id(tx, game_id)
-            self._engines.pop(game_id, None)
             game = await self._engine(tx, row)
             to_move = game.to_move if row.status == "active" else None
             to_move_id = convert.user_of(convert.seats(row, game), to_move)

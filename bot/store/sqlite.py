@@ -121,6 +121,14 @@ def _open(path: Path, busy_timeout_ms: int, synchronous: str, writable: bool) ->
     return raw
 
 
+class _TargetError(Exception):
+    """A driver error about a backup's target rather than the store's own database."""
+
+    def __init__(self, error: sqlite3.Error) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
 def _end(raw: sqlite3.Connection, how: str) -> None:
     """COMMIT or ROLLBACK if a transaction is open."""
     if raw.in_transaction:
@@ -315,16 +323,33 @@ class SqliteStore:
             await self._call(import_all, contents)
 
     async def backup(self, target: str | Path) -> None:
-        """Copy the live database to ``target`` with SQLite's online backup API."""
+        """Copy the live database to ``target`` with SQLite's online backup API.
+
+        A problem with the target (its folder cannot be made, the disk is full) is reported
+        as a store error naming the target, not the live database.
+        """
         target = Path(target)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DatabaseUnusable(
+                f"cannot create the folder for the backup {shown(target)}: {exc.strerror or exc}"
+            ) from exc
 
         def copy(raw: sqlite3.Connection) -> None:
-            dest = sqlite3.connect(target)
+            try:
+                dest = sqlite3.connect(target)
+            except sqlite3.Error as exc:
+                raise _TargetError(exc) from exc
             try:
                 raw.backup(dest)
+            except sqlite3.Error as exc:
+                raise _TargetError(exc) from exc
             finally:
                 dest.close()
 
         async with self._lock:
-            await self._call(copy)
+            try:
+                await self._call(copy)
+            except _TargetError as exc:
+                raise translate(exc.error, target, self.busy_timeout_ms) from exc.error

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bot.service import GameInfo, GameService, GameSummary, InvalidInput
+from bot.service import GameInfo, GameService, GameSummary, IllegalMoveError, InvalidInput
 from bot.service import core as service_core
 from rules import new_game
 
@@ -180,3 +180,31 @@ async def test_a_cold_position_is_rebuilt_off_the_event_loop(
     assert cold is not None and list(cold.moves) == game.moves
     assert threads and threading.main_thread().name not in threads
     assert worst < 0.5, f"the event loop stalled {worst:.3f}s during a cold replay"
+
+
+async def test_a_cold_replay_holds_neither_the_loop_nor_the_store(
+    service: GameService, start_game: StartGame
+) -> None:
+    """While a restarted bot rebuilds a long game, a move in another channel goes through:
+    the replay runs between transactions, so the store is not held for its duration."""
+    big = await start_game("nakeddiagonal", 13, channel=1)
+    game = new_game("nakeddiagonal", 13)
+    rng = random.Random(5)
+    while not game.is_over and len(game.moves) < 120:
+        move = rng.choice(game.legal_moves())
+        await service.play_move(1, big.user_of(game.to_move or ""), move)
+        game.play(move)
+    small = await start_game("minefield", 9, channel=2)
+    service.forget_engines()
+    await service.get_game(2)  # only the big game is cold
+
+    slow = asyncio.ensure_future(service.play_move(1, big.user_of(game.to_move or ""), "zz9"))
+    await asyncio.sleep(0.01)  # the big game's replay is under way on its thread
+    started = time.perf_counter()
+    result = await service.play_move(2, small.to_move_id or 0, "e5")
+    quick = time.perf_counter() - started
+    assert result.game.moves == ("e5",)
+    assert not slow.done(), f"the cold replay finished first ({quick:.3f}s): test too small"
+    with pytest.raises(IllegalMoveError):
+        await slow  # then the cold game's own (bad) move is judged on the rebuilt position
+    assert list((await service.get_game(1) or big).moves) == game.moves

@@ -196,3 +196,21 @@ async def test_numbers_beyond_64_bits_are_a_store_error(db_path: Path) -> None:
     async with await open_store(db_path) as store, store.read() as tx:
         with pytest.raises(DatabaseFailure, match="that large"):
             await tx.game(2**70)
+
+
+async def test_backup_problems_name_the_backup_not_the_database(
+    db_path: Path, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("in the way")
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    async with await open_store(db_path) as store:
+        with pytest.raises(DatabaseUnusable, match="a-file") as first:
+            await store.backup(blocker / "copy.db")
+        with pytest.raises(DatabaseUnusable, match="a-folder") as second:
+            await store.backup(folder)
+        for refusal in (first, second):
+            assert "crosspath.db" not in str(refusal.value)
+        await store.backup(tmp_path / "fine" / "copy.db")  # the store carries on
+    assert (tmp_path / "fine" / "copy.db").stat().st_size > 0
