@@ -249,7 +249,8 @@ class PgTx:
     async def _versioned(self, row: GameRow, values: dict[str, Any]) -> GameRow:
         """Update the game at ``row``'s version (collected, or run now inside a transaction);
         returns the row as it will be once stored."""
-        await self._defer(_Op("update", row.id, (row.version,), values))
+        stamp = (row.version, row.reminders_sent, row.takeback_by, row.turn_started_at)
+        await self._defer(_Op("update", row.id, stamp, values))
         return replace(row, **values)
 
     # ----- settings -----------------------------------------------------------------------
@@ -752,7 +753,8 @@ class GameLocks:
 
 @dataclass(frozen=True, slots=True)
 class _Op:
-    """A collected write: ``update`` (args: the version read; values: the new columns),
+    """A collected write: ``update`` (args: the game's version, reminders sent, takeback
+    requester and turn start as read; values: the new columns),
     ``moves`` (four parallel lists), ``delete`` (the first ply), ``event`` or ``audit``."""
 
     kind: str
@@ -762,14 +764,25 @@ class _Op:
 
 
 def _update_sql(op: _Op, first: int) -> tuple[str, list[Any]]:
-    """``UPDATE games … WHERE id = $first AND version = $first+1`` and its arguments."""
+    """``UPDATE games … WHERE id = $first AND <the game is as read>`` and its arguments.
+
+    "As read" is the version plus what the writes that keep the version change: the reminders
+    sent, the pending takeback and the turn's start.  Without them two processes could both
+    send the same reminder (or both record a takeback request) against one unchanged version;
+    on SQLite the write lock makes the second one see the first, here the update refuses it.
+    """
     assert op.values is not None
     columns = list(op.values)
     unknown = set(columns) - set(_GAME_FIELDS)
     assert not unknown, f"unknown game columns {sorted(unknown)}"
-    assignments = ", ".join(f"{c} = ${first + 2 + i}" for i, c in enumerate(columns))
-    sql = f"UPDATE games SET {assignments} WHERE id = ${first} AND version = ${first + 1}"
-    return sql, [op.game_id, op.args[0], *op.values.values()]
+    n = first
+    assignments = ", ".join(f"{c} = ${n + 5 + i}" for i, c in enumerate(columns))
+    sql = (
+        f"UPDATE games SET {assignments} WHERE id = ${n} AND version = ${n + 1}"
+        f" AND reminders_sent = ${n + 2} AND takeback_by IS NOT DISTINCT FROM ${n + 3}"
+        f" AND turn_started_at = ${n + 4}"
+    )
+    return sql, [op.game_id, *op.args, *op.values.values()]
 
 
 def _one_statement(ops: Sequence[_Op]) -> tuple[str, list[Any]] | None:
