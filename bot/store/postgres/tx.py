@@ -7,7 +7,9 @@ Concurrency: how racing writes, from this process or another, fail cleanly.
   read runs on its own, the block's game writes (the versioned update, the moves, the event,
   the audit row) are collected, and at the end of the block they are sent as ONE statement
   (a data-modifying ``WITH``) that updates the game only ``WHERE id = $1 AND version = $2``
-  and inserts the rest only if that update matched.  One statement is atomic, so either all
+  and inserts the rest only if that update matched ("version" here also covers the columns
+  that writes keeping the version change: reminders sent, takeback request, turn start, so
+  two processes cannot both send one reminder).  One statement is atomic, so either all
   of it is stored or, when another command changed the game since the read, nothing is and
   the block raises ``WriteConflict`` (``StaleAction`` for players).  A move therefore costs
   two round trips to the server, as on SQLite (two hops).  If such a block reads again after
