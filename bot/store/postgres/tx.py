@@ -176,8 +176,10 @@ class PgTx:
                 await self._begin()
                 await _settle(self._commit())
             else:
+                # Not shielded like COMMIT: a cancelled statement is cancelled on the server by
+                # asyncpg, and either way it stored all of the block or none of it.
                 sql, args = statement
-                found = await _settle(self._fetchrow(sql, *args))
+                found = await self._fetchrow(sql, *args)
                 if found is None or found[0] != 1:
                     raise WriteConflict("the game changed before this command could be saved")
         self._pending = []
@@ -844,9 +846,9 @@ def _one_statement(ops: Sequence[_Op]) -> tuple[str, list[Any]] | None:
 
 
 async def _settle(awaitable: Awaitable[T]) -> T:
-    """Await a COMMIT or the block's one write statement to its end even if the caller is
-    cancelled meanwhile (the cancellation is raised afterwards), so the outcome is decided
-    before the connection goes back to the pool."""
+    """Await a COMMIT or a ROLLBACK to its end even if the caller is cancelled meanwhile (the
+    cancellation is raised afterwards), so the outcome is decided before the connection goes
+    back to the pool."""
     task = asyncio.ensure_future(awaitable)
     try:
         return await asyncio.shield(task)
