@@ -5,6 +5,9 @@ validate with the engine, append the move, update the versioned row, commit (no 
 Move lists are generated beforehand with the engine, so only the service is timed.
 
     python bench/service_bench.py [--games 60] [--size 9] [--concurrency 1 8] [--synchronous NORMAL]
+    python bench/service_bench.py --db postgresql://crosspath@/crosspath?host=/run/postgresql
+
+(``python tests/pg_server.py --durable`` starts a throwaway server and prints such a URL.)
 
 Prints moves/s and p50/p95/p99 latency per move.  Targets: >= 500 moves/s, p95 <= 10 ms.
 """
@@ -24,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.service import GameService
-from bot.store import open_store
+from bot.store import is_postgres, open_store
 from rules import game_names, new_game
 
 
@@ -43,10 +46,11 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def run(args: argparse.Namespace, concurrency: int, db: Path) -> None:
+async def run(args: argparse.Namespace, concurrency: int, db: Path | str) -> None:
     rng = random.Random(args.seed)
     names = sorted(game_names())
-    async with await open_store(db, synchronous=args.synchronous) as store:
+    options = {} if is_postgres(db) else {"synchronous": args.synchronous}
+    async with await open_store(db, **options) as store:
         service = GameService(store, rng=random.Random(1))
         games: list[tuple[int, list[str], list[int]]] = []  # channel, moves, first player
         kinds: list[str] = []
@@ -119,14 +123,24 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--concurrency", type=int, nargs="+", default=[1, 8])
     p.add_argument("--synchronous", default="NORMAL", help="SQLite synchronous mode")
-    p.add_argument("--db", default=None, help="database folder (default: a temporary one)")
+    p.add_argument(
+        "--db",
+        default=None,
+        help="a postgresql:// URL to bench PostgreSQL (games are added to it), or a folder for"
+        " the SQLite files (default: a temporary one)",
+    )
     args = p.parse_args(argv)
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    engine = "PostgreSQL" if args.db and is_postgres(args.db) else f"SQLite {args.synchronous}"
     print(
         f"service bench: {args.games} interleaved games ({', '.join(sorted(game_names()))}),"
-        f" {args.size}x{args.size}, synchronous={args.synchronous}, one core"
+        f" {args.size}x{args.size}, {engine}, the bot on one core"
     )
+    if args.db and is_postgres(args.db):
+        for concurrency in args.concurrency:
+            asyncio.run(run(args, concurrency, args.db))
+        return 0
     with tempfile.TemporaryDirectory(dir=args.db) as folder:
         for concurrency in args.concurrency:
             asyncio.run(run(args, concurrency, Path(folder) / f"bench-{concurrency}.sqlite3"))

@@ -18,6 +18,7 @@ from .core import (
 )
 from .errors import (
     InvalidInput,
+    StaleAction,
 )
 from .types import (
     DueAction,
@@ -79,6 +80,14 @@ class Clocks(ServiceCore):
     @warms_engines
     async def apply_due(self, action: DueAction) -> DueOutcome | None:
         """Carry out a due action; None if it no longer applies (a move was made meanwhile)."""
+        try:
+            return await self._apply_due(action)
+        except StaleAction:
+            # Another process applied it (or a player moved) between our read and our write,
+            # and the database refused the second write: for us it no longer applies.
+            return None
+
+    async def _apply_due(self, action: DueAction) -> DueOutcome | None:
         if not isinstance(action, DueAction):
             raise InvalidInput(f"apply_due takes a DueAction, not {quote(action)}.")
         now = self._now()

@@ -15,6 +15,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from . import is_postgres
 from .copy import copy_store, shown_target
 from .errors import StoreError
 from .sqlite import SqliteStore as Store
@@ -93,6 +94,13 @@ def main(argv: list[str]) -> int:
         return 2
     if args.command == "copy":
         return run_copy(args.source, args.target)
+    if is_postgres(args.db or default_db()):
+        print(
+            "crosspath db: backup copies SQLite files; back up PostgreSQL with pg_dump,"
+            " for example `pg_dump --format=custom --file=crosspath.dump URL`",
+            file=sys.stderr,
+        )
+        return 1
     source = Path(args.db or default_db())
     target = Path(args.path)
     if source.is_dir():

@@ -11,11 +11,14 @@ import asyncio
 import random
 import sqlite3
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pg_server import create_database, drop_database, table_rows
 
 from bot.service import GameService, ServiceError, TimeControl
 from bot.store import open_store
@@ -43,8 +46,12 @@ def rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
         conn.close()
 
 
-async def run(game: str, steps: list[tuple[str, int, int]], folder: Path) -> None:
-    db = folder / "p.db"
+async def run(
+    game: str,
+    steps: list[tuple[str, int, int]],
+    db: Path | str,
+    rows: Callable[[Any], dict[str, list[tuple[Any, ...]]]] = rows,
+) -> None:
     async with await open_store(db) as store:
         service = GameService(store, rng=random.Random(0))
         challenge = await service.create_challenge(
@@ -76,10 +83,27 @@ async def run(game: str, steps: list[tuple[str, int, int]], folder: Path) -> Non
     assert record.game.version >= len(record.moves)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(game=st.sampled_from(["minefield", "clearpath", "crosscut"]), steps=actions)
 def test_random_action_sequences_keep_the_store_consistent(
-    game: str, steps: list[tuple[str, int, int]]
+    engine: str, request: pytest.FixtureRequest, game: str, steps: list[tuple[str, int, int]]
 ) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        asyncio.run(run(game, steps, Path(folder)))
+    if engine == "sqlite":
+        with tempfile.TemporaryDirectory() as folder:
+            asyncio.run(run(game, steps, Path(folder) / "p.db"))
+        return
+    server = request.getfixturevalue("pg_server")  # session-wide; each example gets a database
+
+    async def on_postgres() -> None:
+        name = server.next_name("props")
+        url = await create_database(server, name)
+        try:
+            await run(game, steps, url, table_rows)
+        finally:
+            await drop_database(server, name)
+
+    asyncio.run(on_postgres())

@@ -222,6 +222,7 @@ async def test_close_and_reopen_gives_identical_state(db_path: Path, clock: Any)
     assert tables(db_path) == rows
 
 
+@pytest.mark.engines("sqlite")  # reads and writes the SQLite file directly
 async def test_cached_state_is_rebuilt_from_the_moves(
     db_path: Path, service: GameService, start_game: StartGame
 ) -> None:
@@ -247,6 +248,7 @@ async def test_cached_state_is_rebuilt_from_the_moves(
     conn.close()
 
 
+@pytest.mark.engines("sqlite")  # reads and writes the SQLite file directly
 async def test_backup_copies_a_live_database(
     tmp_path: Path, db_path: Path, store: Store, service: GameService, clock: Any
 ) -> None:
@@ -260,6 +262,7 @@ async def test_backup_copies_a_live_database(
         assert await view(restored) == await view(service)
 
 
+@pytest.mark.engines("sqlite")  # reads and writes the SQLite file directly
 async def test_backup_command(
     tmp_path: Path, store: Store, service: GameService, clock: Any, capsys: Any
 ) -> None:

@@ -1,0 +1,92 @@
+"""Fixtures shared by every test folder: a throwaway PostgreSQL server (see ``pg_server.py``).
+
+* ``pg_server`` (session): starts on first use and is always stopped at the end of the session.
+  Without PostgreSQL binaries the tests that need it are skipped with one line saying how to
+  enable them; with ``CI`` set, a missing server is a failure instead, so CI can never go green
+  by silently skipping the PostgreSQL half.
+* ``pg_url``: a fresh, empty database on that server for one test, dropped afterwards.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+
+def _load_pg_server() -> object:
+    """Import ``tests/pg_server.py`` as ``pg_server`` without putting ``tests/`` on sys.path
+    (that would let ``tests/rules`` shadow the real ``rules`` package)."""
+    if "pg_server" not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            "pg_server", Path(__file__).with_name("pg_server.py")
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["pg_server"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["pg_server"]
+
+
+_load_pg_server()
+
+from pg_server import (  # noqa: E402
+    ENABLE_HINT,
+    PgServer,
+    PgUnavailable,
+    ci_required,
+    create_database,
+    drop_database,
+    find_bindir,
+    start_server,
+)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> object:
+    """Report every "no PostgreSQL" skip at one place, so the summary folds them into one line."""
+    report = yield
+    longrepr = getattr(report, "longrepr", None)
+    if report.skipped and isinstance(longrepr, tuple) and ENABLE_HINT in str(longrepr[2]):
+        report.longrepr = (__file__, 1, longrepr[2])
+    return report
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    if find_bindir() is None:
+        if ci_required():
+            pytest.fail(f"CI is set but PostgreSQL is missing: {ENABLE_HINT}", pytrace=False)
+        pytest.skip(ENABLE_HINT)
+    try:
+        server = start_server()
+    except PgUnavailable as exc:
+        pytest.fail(str(exc), pytrace=False)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def pg_url(pg_server: PgServer) -> AsyncIterator[str]:
+    name = pg_server.next_name()
+    url = await create_database(pg_server, name)
+    try:
+        yield url
+    finally:
+        await drop_database(pg_server, name)
+
+
+@pytest.fixture
+async def pg_url_other(pg_server: PgServer) -> AsyncIterator[str]:
+    """A second fresh database on the same server (copies between two stores)."""
+    name = pg_server.next_name()
+    url = await create_database(pg_server, name)
+    try:
+        yield url
+    finally:
+        await drop_database(pg_server, name)
