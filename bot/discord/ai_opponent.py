@@ -88,7 +88,14 @@ async def pool_move(record: str, level: int, seed: int | None) -> str:
 
 
 async def in_process_move(record: str, level: int, seed: int | None) -> str:
-    """Think in this process (blocks the loop): for tests and tools, never the running bot."""
+    """Think in a thread of this process (no worker pool to start): for tests and tools.
+
+    The search holds the GIL, so other work is slowed while it runs, but the event loop keeps
+    turning: no single callback blocks it."""
+    return await asyncio.to_thread(_choose, record, level, seed)
+
+
+def _choose(record: str, level: int, seed: int | None) -> str:
     return ai.choose_move(parse_record(record), level=level, seed=seed)
 
 

@@ -53,13 +53,17 @@ class CrosspathBot(commands.Bot):
         settings: Settings | None = None,
         *,
         run_clock: bool = True,
+        **client_options: Any,
     ) -> None:
+        """``client_options`` go to :class:`discord.Client` (tests shorten
+        ``guild_ready_timeout``; ``crosspath run`` passes none)."""
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
             intents=bot_intents(),
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=CrosspathTree,
+            **client_options,
         )
         self.settings = settings or Settings()
         self._service = service
