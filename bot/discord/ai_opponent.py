@@ -41,7 +41,7 @@ from bot.service import (
 )
 from rules import parse_record
 
-from .posting import NOT_POSTED, post_turn
+from .posting import START_DONE, not_posted, post_turn
 from .replies import send_ephemeral
 from .turns import challenge_embed, mention, register_computer
 
@@ -203,8 +203,9 @@ class ComputerOpponent:
             f"Game #{info.id} starts: {mention(a)} vs {mention(b)} "
             f"(the computer, level {chosen.label}). Good luck!"
         )
-        if await post_turn(self.bot, info, headline) is None:
-            await send_ephemeral(interaction, NOT_POSTED)
+        posted = await post_turn(self.bot, info, headline)
+        if not posted.ok:
+            await send_ephemeral(interaction, not_posted(START_DONE, posted))
         self.take_turn(info)
 
     async def _accept(
@@ -306,7 +307,7 @@ class ComputerOpponent:
             "the computer played",
             extra={"game_id": info.id, "move": move, "level": level},
         )
-        if await post_turn(self.bot, result.game) is None:
+        if not (await post_turn(self.bot, result.game)).ok:
             log.warning(
                 "the computer's move is committed but was not posted", extra={"game_id": info.id}
             )

@@ -18,6 +18,8 @@ from bot.config import Settings
 from bot.service import GameService
 
 from .ai_opponent import ComputerOpponent
+from .names import DisplayNames
+from .posting import Unposted
 from .replies import handle_error
 
 log = logging.getLogger("crosspath.discord")
@@ -68,7 +70,8 @@ class CrosspathBot(commands.Bot):
         self.settings = settings or Settings()
         self._service = service
         self.run_clock = run_clock
-        self.display_names: dict[int, str] = {}
+        self.names = DisplayNames()
+        self.unposted = Unposted()
         self.computer = ComputerOpponent(self)
 
     @property
@@ -94,33 +97,30 @@ class CrosspathBot(commands.Bot):
 
     def remember(self, user: discord.abc.User | None) -> None:
         """Keep display names we see, so images name players without the members intent."""
-        if user is not None:
-            self.display_names[user.id] = user.display_name
+        self.names.remember(user)
 
     def name_of(self, user_id: int, guild: discord.Guild | None = None) -> str:
-        name = self.display_names.get(user_id)
-        if name is None and guild is not None:
-            member = guild.get_member(user_id)
-            if member is not None:
-                name = member.display_name
-        return name or f"user {user_id}"
+        return self.names.name_of(user_id, guild)
 
     def names_for(self, user_ids: Any, guild: discord.Guild | None = None) -> dict[int, str]:
-        return {uid: self.name_of(uid, guild) for uid in user_ids}
+        return self.names.names_for(user_ids, guild)
 
     async def fetch_names(
         self, user_ids: Any, guild: discord.Guild | None = None
     ) -> dict[int, str]:
-        """Like :meth:`names_for`, asking Discord once for players not seen since the start."""
+        """Like :meth:`names_for`, asking Discord once for players not seen since the start
+        (and not again for a while when Discord could not say)."""
         for uid in user_ids:
-            known = uid in self.display_names or (guild is not None and guild.get_member(uid))
-            if known:
+            if self.names.known(uid, guild) is not None or not self.names.should_fetch(uid):
                 continue
-            try:
-                user = self.get_user(uid) or await self.fetch_user(uid)
-            except discord.HTTPException:
-                continue
-            self.display_names[uid] = user.display_name
+            user = self.get_user(uid)
+            if user is None:
+                try:
+                    user = await self.fetch_user(uid)
+                except discord.HTTPException:
+                    self.names.failed(uid)
+                    continue
+            self.names.remember(user)
         return self.names_for(user_ids, guild)
 
     async def on_app_command_completion(

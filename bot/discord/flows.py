@@ -23,7 +23,14 @@ from bot.service import (
 )
 
 from .buttons import STALE, current_game, resign_view, takeback_view
-from .posting import NOT_POSTED, post_turn
+from .posting import (
+    MOVE_DONE,
+    RESIGN_DONE,
+    START_DONE,
+    TAKEBACK_DONE,
+    not_posted,
+    post_turn,
+)
 from .replies import send_ephemeral
 from .turns import challenge_embed, mention
 
@@ -56,7 +63,10 @@ async def game_here(interaction: Interaction) -> GameInfo:
     service = bot_of(interaction).service
     info = await service.get_game(channel_id)
     if info is None:
-        # games often live in threads: point the player to theirs
+        # games often live in threads: point the player to theirs (a list query, so answer
+        # Discord first; the refusal then arrives as a private follow-up)
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
         mine = await service.games_for_player(guild_id, interaction.user.id, active_only=True)
         where = ", ".join(f"#{g.id} in <#{g.channel_id}>" for g in mine[:3])
         raise NoGameHere(f"{NO_GAME} Your games: {where}." if where else NO_GAME)
@@ -141,8 +151,9 @@ async def accept_challenge(interaction: Interaction, challenge_id: int) -> None:
         log.warning("could not update a challenge message", exc_info=True)
     a, b = game.player_ids
     headline = f"Game #{game.id} starts: {mention(a)} vs {mention(b)}. Good luck!"
-    if await post_turn(bot, game, headline) is None:
-        await send_ephemeral(interaction, NOT_POSTED)
+    posted = await post_turn(bot, game, headline)
+    if not posted.ok:
+        await send_ephemeral(interaction, not_posted(START_DONE, posted))
 
 
 async def close_challenge(interaction: Interaction, challenge_id: int, action: str) -> None:
@@ -161,30 +172,29 @@ async def close_challenge(interaction: Interaction, challenge_id: int, action: s
 async def play(interaction: Interaction, move: str) -> None:
     """``/move`` and ``/swap``: commit, then post the board as a new channel message.
 
-    The service answers in milliseconds, so refusals are immediate ephemeral replies; only
-    after a commit is the interaction deferred, because drawing and posting can be slow.
+    The interaction is acknowledged (privately) before anything else: after a restart the
+    service may first have to rebuild the game's position, and Discord allows 3 seconds for
+    the first response.  Refusals then arrive as private follow-ups.  From the commit on the
+    move stands whatever Discord does, so failures only change what we say.
     """
     bot = bot_of(interaction)
     _, channel_id = ids(interaction)
     bot.remember(interaction.user)
+    acknowledged = await acknowledge(interaction)
     try:
         result = await bot.service.play_move(channel_id, interaction.user.id, move)
     except NoGameHere:
         await game_here(interaction)  # raises the refusal with a pointer to the player's games
         raise
     except OutOfTime as exc:
-        await acknowledge(interaction)
         await post_turn(bot, exc.ended.game)  # the loss on time is recorded: announce it
         raise
-    # committed (a few ms); drawing and posting may take longer, so acknowledge first.  From
-    # here on the move stands whatever Discord does, so failures only change what we say.
-    acknowledged = await acknowledge(interaction)
     posted = await post_turn(bot, result.game)
     bot.computer.take_turn(result.game)  # a game against the computer: its reply, off this task
     if not acknowledged:
         return
-    if posted is None:
-        text = NOT_POSTED
+    if not posted.ok:
+        text = not_posted(MOVE_DONE, posted)
     elif move == "swap":
         text = "Swapped: you now play the first colour."
     else:
@@ -237,8 +247,9 @@ async def confirm_resign(interaction: Interaction, game_id: int, version: int) -
         )
     ended = await bot.service.resign(info.channel_id, interaction.user.id, expected_version=version)
     await update_message(interaction, content="You resigned.", view=None)
-    if await post_turn(bot, ended.game) is None:
-        await send_ephemeral(interaction, NOT_POSTED)
+    posted = await post_turn(bot, ended.game)
+    if not posted.ok:
+        await send_ephemeral(interaction, not_posted(RESIGN_DONE, posted))
 
 
 async def request_takeback(interaction: Interaction) -> None:
@@ -266,11 +277,10 @@ async def answer_takeback(
     await update_message(
         interaction, content=f"Takeback {verdict} by {mention(interaction.user.id)}.", view=None
     )
-    if (
-        answer.accepted
-        and await post_turn(bot, answer.game, "The last turn was taken back.") is None
-    ):
-        await send_ephemeral(interaction, NOT_POSTED)
+    if answer.accepted:
+        posted = await post_turn(bot, answer.game, "The last turn was taken back.")
+        if not posted.ok:
+            await send_ephemeral(interaction, not_posted(TAKEBACK_DONE, posted))
 
 
 __all__ = ["NO_GAME", "STALE", "accept_challenge", "close_challenge", "play"]

@@ -119,7 +119,7 @@ class Sent:
                 self.body.get("type", 0), "callback"
             )
         if self.path.startswith("/webhooks/") and self.path.endswith("@original"):
-            return "edit_original"
+            return "delete_original" if self.method == "DELETE" else "edit_original"
         if self.path.startswith("/webhooks/"):
             return "followup"
         if self.path.endswith("/messages") and self.method == "POST":
@@ -883,6 +883,24 @@ async def open_harness(
     harness = Harness(bot, fake, Payloads(fake), store, service, gateway)
     _open.add(harness)
     return harness
+
+
+REFUSAL_SHAPES = (
+    ["reply"],  # answered at once
+    ["defer", "followup"],  # acknowledged privately first, then refused
+    ["defer", "delete_original", "followup"],  # public "thinking…" withdrawn, refused privately
+)
+
+
+def refusal(sent: list[Sent]) -> Sent:
+    """The one private answer a refused interaction gets, whichever way it was acknowledged."""
+    kinds = [s.kind for s in sent]
+    assert kinds in REFUSAL_SHAPES, kinds
+    answer = sent[-1]
+    assert answer.ephemeral and answer.content, answer
+    if kinds == ["defer", "followup"]:
+        assert sent[0].ephemeral, "a refusal after a public defer would be seen by everyone"
+    return answer
 
 
 # ----- players and shared steps for the Discord tests ------------------------------------------

@@ -24,12 +24,10 @@ close_harnesses = fakes.close_harnesses
 
 
 def only_refusal(sent: list[Any]) -> str:
-    """The single ephemeral reply an erroneous command must produce; returns its text."""
-    assert len(sent) == 1, [s.kind for s in sent]
-    [reply] = sent
-    assert reply.kind == "reply" and reply.ephemeral, reply
-    assert reply.content and reply.content != APOLOGY
-    return str(reply.content)
+    """The single private answer an erroneous command must produce; returns its text."""
+    answer = fakes.refusal(sent)
+    assert answer.content != APOLOGY
+    return str(answer.content)
 
 
 async def test_wrong_player_wrong_turn_and_bad_points_change_nothing(h: Any, snapshot: Any) -> None:
@@ -132,7 +130,8 @@ async def test_admin_commands_are_refused_to_non_admins(h: Any, snapshot: Any) -
 
 async def test_admin_can_abort_and_list(h: Any) -> None:
     info = await fakes.challenge_and_accept(h)
-    [listing] = await h.command("admin active", ADMIN)
+    defer, listing = await h.command("admin active", ADMIN)
+    assert defer.kind == "defer" and defer.ephemeral, "a list query: Discord is answered first"
     assert listing.ephemeral and f"#{info.id}" in listing.content
     sent = await h.command("admin abort", ADMIN, reason="testing")
     assert sent[0].ephemeral and "aborted" in sent[0].content
@@ -167,8 +166,8 @@ async def test_unexpected_error_is_logged_with_context_and_apologised_for(
 
     monkeypatch.setattr(h.service, "get_game", broken)
     with caplog.at_level(logging.ERROR, logger="crosspath.discord"):
-        [reply] = await h.command("board", ALICE)
-    assert reply.ephemeral and reply.content == APOLOGY
+        reply = fakes.refusal(await h.command("board", ALICE))
+    assert reply.content == APOLOGY
     [record] = [r for r in caplog.records if r.name == "crosspath.discord"]
     assert record.exc_info and "database on fire" in str(record.exc_info[1])
     assert record.command == "board" and record.user_id == ALICE.id  # type: ignore[attr-defined]
@@ -193,8 +192,11 @@ async def test_missing_bot_permissions_are_explained(h: Any) -> None:
     await fakes.challenge_and_accept(h)
     h.fake.refuse_posts_in.add(CHANNEL)
     sent = await h.command("admin abort", ADMIN)
+    assert [s.kind for s in sent] == ["reply", "channel_message", "followup"]
     assert sent[0].ephemeral  # the admin is answered; the announcement was refused
-    assert h.fake.sent[-1].status == 403
+    assert sent[1].status == 403
+    assert sent[2].ephemeral and sent[2].content.startswith("The game has ended, but")
+    assert "missing the Send Messages, Embed Links or Attach Files" in sent[2].content
 
 
 async def test_admin_award_forfeit_and_settings(h: Any) -> None:

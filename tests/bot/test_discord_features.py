@@ -54,9 +54,7 @@ async def test_autocomplete_leaves_out_minefield_mines(h: Any) -> None:
 
 
 def fakes_only_refusal(sent: list[Any]) -> str:
-    [reply] = sent
-    assert reply.kind == "reply" and reply.ephemeral
-    return str(reply.content)
+    return str(fakes.refusal(sent).content)
 
 
 async def test_buttons_work_after_a_restart(
@@ -190,7 +188,8 @@ async def test_swap_is_described_from_the_new_seats(h: Any) -> None:
 async def test_history_replay_games_rules_and_help(h: Any) -> None:
     info = await fakes.challenge_and_accept(h)
     await h.command("move", ALICE, point="c3")
-    [history] = await h.command("history", BOB)
+    defer, history = await h.command("history", BOB)
+    assert defer.kind == "defer" and not defer.ephemeral and not history.ephemeral
     assert "minefield 5: c3" in history.content
     [record] = history.files
     assert (
@@ -199,18 +198,15 @@ async def test_history_replay_games_rules_and_help(h: Any) -> None:
     sent = await h.command("replay", BOB)
     assert [s.kind for s in sent] == ["defer", "followup"]
     assert sent[1].files[0].data.startswith(b"GIF8")
-    [games] = await h.command("games", ALICE)
+    defer, games = await h.command("games", ALICE)
+    assert defer.kind == "defer" and defer.ephemeral
     assert games.ephemeral and f"#{info.id}" in games.content and "your move" not in games.content
     assert f"https://discord.com/channels/{fakes.GUILD}/{CHANNEL}" in games.content
     [rules] = await h.command("rules", CAROL, game="nakeddiagonal")
     assert "Mark Steere" in rules.embed_text() and rules.files[0].data.startswith(b"NAKED DIAGONAL")
     [help_reply] = await h.command("help", CAROL)
     assert "/challenge" in help_reply.embed_text()
-    [board] = (
-        await h.command("board", CAROL, game=info.id)[1:]
-        if False
-        else (await h.command("board", CAROL, game=info.id))[1:]
-    )
+    [board] = (await h.command("board", CAROL, game=info.id))[1:]
     assert board.files[0].data.startswith(b"\x89PNG")
 
 
@@ -261,10 +257,12 @@ async def test_history_after_the_game_ended_in_this_channel(h: Any) -> None:
     await h.command("move", ALICE, point="c3")
     [confirm] = await h.command("resign", BOB)
     await h.click(confirm.custom_ids[0], BOB)
-    [history] = await h.command("history", ALICE)
+    _, history = await h.command("history", ALICE)
     assert f"Game #{info.id}" in history.content and "c3" in history.content
-    [refusal] = await h.command("history", ALICE, channel_id=CHANNEL + 7)  # never had a game
-    assert refusal.ephemeral and "no game" in refusal.content.lower()
+    sent = await h.command("history", ALICE, channel_id=CHANNEL + 7)  # never had a game
+    # the public "thinking…" is withdrawn and the refusal is private
+    assert [s.kind for s in sent] == ["defer", "delete_original", "followup"]
+    assert "no game" in fakes.refusal(sent).content.lower()
 
 
 async def test_anyone_in_the_channel_sees_its_finished_game(h: Any) -> None:
@@ -276,6 +274,6 @@ async def test_anyone_in_the_channel_sees_its_finished_game(h: Any) -> None:
     sent = await h.command("board", CAROL)  # not her game, no number given
     assert [s.kind for s in sent] == ["defer", "followup"]
     assert sent[1].files[0].data.startswith(b"\x89PNG") and f"#{info.id}" in sent[1].embed_text()
-    [history] = await h.command("history", CAROL)
+    _, history = await h.command("history", CAROL)
     assert not history.ephemeral and f"Game #{info.id}" in history.content
     assert "minefield 5: c3" in history.content and b"resign" in history.files[0].data

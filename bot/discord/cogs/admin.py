@@ -15,7 +15,8 @@ from discord.ext import commands
 from bot.service import AuditEntry, GameEnded, GuildSettings
 
 from ..flows import game_here, ids
-from ..posting import post_turn
+from ..posting import ENDED_DONE, not_posted, post_turn
+from ..replies import send_ephemeral
 from ..turns import mention
 from .choices import playable_games
 
@@ -143,7 +144,9 @@ class AdminCog(commands.Cog):
     # ----- moderation --------------------------------------------------------------------
     async def _announce(self, interaction: Interaction, ended: GameEnded, done: str) -> None:
         await interaction.response.send_message(done, ephemeral=True)
-        await post_turn(self.bot, ended.game)
+        posted = await post_turn(self.bot, ended.game)
+        if not posted.ok:
+            await send_ephemeral(interaction, not_posted(ENDED_DONE, posted))
 
     @admin.command(name="abort", description="End the game in this channel with no result")
     @app_commands.describe(reason="why (recorded in the audit log)")
@@ -202,16 +205,17 @@ class AdminCog(commands.Cog):
     @admin.command(name="active", description="List every active game in this server")
     async def active(self, interaction: Interaction) -> None:
         guild_id, _ = ids(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a list query
         games = await self.bot.service.active_games(guild_id)
         if not games:
-            await interaction.response.send_message("No games are running.", ephemeral=True)
+            await interaction.followup.send("No games are running.", ephemeral=True)
             return
         lines = [
             f"#{g.id} {g.title} {g.size}×{g.size} in <#{g.channel_id}>: "
             f"{mention(g.player_ids[0])} vs {mention(g.player_ids[1])}, turn {g.turn_number}"
             for g in games[:30]
         ]
-        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+        await interaction.followup.send("\n".join(lines)[:2000], ephemeral=True)
 
 
 __all__ = ["AdminCog", "game_here"]

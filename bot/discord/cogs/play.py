@@ -40,7 +40,10 @@ class PlayCog(commands.Cog):
             info = await self.bot.service.get_game(channel_id) if channel_id else None
             if info is None or not info.is_active or info.to_move_id != interaction.user.id:
                 return []
-            return [app_commands.Choice(name=m, value=m) for m in legal_choices(info, current)]
+            return [
+                app_commands.Choice(name=m, value=m)
+                for m in await legal_choices(self.bot.service, info, current)
+            ]
         except Exception:
             log.exception("autocomplete failed", extra={"channel_id": interaction.channel_id})
             return []
