@@ -43,6 +43,7 @@ from rules import parse_record
 
 from .posting import START_DONE, not_posted, post_turn
 from .replies import send_ephemeral
+from .threads import delete_unused_thread, open_game_thread, thread_possible
 from .turns import challenge_embed, mention, register_computer
 
 if TYPE_CHECKING:
@@ -223,34 +224,22 @@ class ComputerOpponent:
                 await self.bot.service.cancel_challenge(challenge.id, challenge.challenger_id)
             except ServiceError:
                 log.warning("could not withdraw a challenge to the computer", exc_info=True)
-            if thread is not None:
-                try:
-                    await thread.delete()
-                except discord.HTTPException:
-                    log.warning("could not delete an unused game thread", exc_info=True)
+            await delete_unused_thread(thread)
             raise
 
     async def _open_thread(
         self, interaction: Interaction, challenge: Challenge
     ) -> discord.Thread | None:
         settings = await self.bot.service.get_settings(challenge.guild_id)
-        perms = interaction.app_permissions
-        wanted = (
-            settings.use_threads
-            and isinstance(interaction.channel, discord.TextChannel)
-            and perms.create_public_threads
-            and perms.send_messages_in_threads
-        )
-        if not wanted:
+        if not thread_possible(interaction, settings.use_threads):
             return None
-        names = await self.bot.fetch_names((challenge.challenger_id,))
-        name = f"{challenge.title}: {names[challenge.challenger_id]} vs the computer"[:100]
+        names = await self.bot.fetch_names((challenge.challenger_id,), interaction.guild)
+        name = f"{challenge.title}: {names[challenge.challenger_id]} vs the computer"
         try:
             message = await interaction.original_response()
-            return await message.create_thread(name=name, auto_archive_duration=10080)
         except discord.HTTPException:
-            log.warning("could not create a game thread; playing in the channel", exc_info=True)
-            return None
+            message = None
+        return await open_game_thread(interaction, name, message)
 
     # ----- playing --------------------------------------------------------------------------------
     def take_turn(self, info: GameInfo) -> asyncio.Task[None] | None:

@@ -32,6 +32,7 @@ from .posting import (
     post_turn,
 )
 from .replies import send_ephemeral
+from .threads import delete_unused_thread, open_game_thread, thread_possible
 from .turns import challenge_embed, mention
 
 if TYPE_CHECKING:
@@ -74,17 +75,18 @@ async def game_here(interaction: Interaction) -> GameInfo:
 
 
 # ----- challenges ---------------------------------------------------------------------------
-async def thread_name(challenge: Challenge, bot: CrosspathBot, accepter_id: int) -> str:
+async def thread_name(
+    challenge: Challenge, bot: CrosspathBot, accepter_id: int, guild: discord.Guild | None
+) -> str:
     """ "Minefield: Alice vs Bob" (Discord caps thread names at 100 characters)."""
-    names = await bot.fetch_names((challenge.challenger_id, accepter_id))
+    names = await bot.fetch_names((challenge.challenger_id, accepter_id), guild)
     a, b = names[challenge.challenger_id], names[accepter_id]
     return f"{challenge.title}: {a} vs {b}"[:100]
 
 
 async def _wants_thread(interaction: Interaction, challenge: Challenge) -> bool:
-    """True when the server wants game threads, Discord lets us make one, and the accept is
-    plausible (else the service refuses with the exact reason and no thread is made)."""
-    bot = bot_of(interaction)
+    """True when a thread can be made for this game and the accept is plausible (else the
+    service refuses with the exact reason and no thread is made)."""
     user_id = interaction.user.id
     acceptable = (
         challenge.status == "open"
@@ -93,30 +95,8 @@ async def _wants_thread(interaction: Interaction, challenge: Challenge) -> bool:
     )
     if not acceptable:
         return False
-    settings = await bot.service.get_settings(challenge.guild_id)
-    perms = interaction.app_permissions
-    return (
-        settings.use_threads
-        and isinstance(interaction.channel, discord.TextChannel)
-        and perms.create_public_threads
-        and perms.send_messages_in_threads
-    )
-
-
-async def _open_thread(interaction: Interaction, challenge: Challenge) -> discord.Thread | None:
-    """A thread for the game, or None (playing in the channel) if Discord refuses."""
-    name = await thread_name(challenge, bot_of(interaction), interaction.user.id)
-    channel = interaction.channel
-    try:
-        if interaction.message is not None:
-            return await interaction.message.create_thread(name=name, auto_archive_duration=10080)
-        assert isinstance(channel, discord.TextChannel)
-        return await channel.create_thread(
-            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
-        )
-    except discord.HTTPException:
-        log.warning("could not create a game thread; playing in the channel", exc_info=True)
-        return None
+    settings = await bot_of(interaction).service.get_settings(challenge.guild_id)
+    return thread_possible(interaction, settings.use_threads)
 
 
 async def accept_challenge(interaction: Interaction, challenge_id: int) -> None:
@@ -126,17 +106,14 @@ async def accept_challenge(interaction: Interaction, challenge_id: int) -> None:
     thread = None
     if await _wants_thread(interaction, challenge):
         await interaction.response.defer()  # creating a thread is a slow round trip
-        thread = await _open_thread(interaction, challenge)
+        name = await thread_name(challenge, bot, interaction.user.id, interaction.guild)
+        thread = await open_game_thread(interaction, name, interaction.message)
     try:
         started = await service.accept_challenge(
             challenge_id, interaction.user.id, thread.id if thread else None
         )
     except Exception:
-        if thread is not None:
-            try:
-                await thread.delete()
-            except discord.HTTPException:
-                log.warning("could not delete an unused game thread", exc_info=True)
+        await delete_unused_thread(thread)
         raise
     game = started.game
     where = f" in <#{game.channel_id}>" if game.channel_id != interaction.channel_id else ""

@@ -99,6 +99,7 @@ class Sent:
     message_id: int | None = None
     status: int = 200
     request: WireRequest | None = None
+    at: float = field(default_factory=time.perf_counter)  # when it reached the wire
 
     @property
     def ok(self) -> bool:

@@ -8,11 +8,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.service import InvalidChallenge
+from bot.service import ChannelBusy, InvalidChallenge
 
 from ..ai_opponent import LEVEL_CHOICES, LEVEL_HELP, LEVEL_ONLY_VS_COMPUTER
 from ..buttons import challenge_view
 from ..flows import ids
+from ..threads import thread_possible
 from ..turns import challenge_embed, mention
 from .choices import FIRST_CHOICES, playable_games
 
@@ -29,6 +30,18 @@ def missing_bot_permissions(interaction: discord.Interaction[Any]) -> list[str]:
     else:
         needed["send_messages"] = perms.send_messages
     return [name for name, granted in needed.items() if not granted]
+
+
+def busy_without_thread(interaction: discord.Interaction[Any]) -> str:
+    """Why a game here would have to share this channel with the game already in it."""
+    if isinstance(interaction.channel, discord.Thread):
+        why = "a game thread can't hold a second game"
+    else:
+        why = "I can't start a thread for a new game here (I need Create Public Threads)"
+    return (
+        f"This channel already has a game in progress, and {why}. "
+        "Finish that game or challenge from another channel."
+    )
 
 
 class ChallengeCog(commands.Cog):
@@ -61,6 +74,14 @@ class ChallengeCog(commands.Cog):
         missing = missing_bot_permissions(interaction)
         if missing:
             raise app_commands.BotMissingPermissions(missing)
+        settings = await self.bot.service.get_settings(guild_id)
+        if (
+            settings.use_threads
+            and not thread_possible(interaction, settings.use_threads)
+            and await self.bot.service.get_game(channel_id) is not None
+        ):
+            # without a thread the game would be played right here: refuse now, not at Accept
+            raise ChannelBusy(busy_without_thread(interaction))
         self.bot.remember(interaction.user)
         who_first = first.value if first else "me"
         if opponent is not None and self.bot.computer.is_computer(opponent.id):
