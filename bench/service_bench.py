@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.service import GameService
-from bot.store import Store
+from bot.store import open_store
 from rules import game_names, new_game
 
 
@@ -46,7 +46,7 @@ def percentile(values: list[float], q: float) -> float:
 async def run(args: argparse.Namespace, concurrency: int, db: Path) -> None:
     rng = random.Random(args.seed)
     names = sorted(game_names())
-    async with Store(db, synchronous=args.synchronous) as store:
+    async with await open_store(db, synchronous=args.synchronous) as store:
         service = GameService(store, rng=random.Random(1))
         games: list[tuple[int, list[str], list[int]]] = []  # channel, moves, first player
         kinds: list[str] = []

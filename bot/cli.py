@@ -17,7 +17,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "commands": ("bot.discord.payloads", "print the command payloads a sync would send"),
     "play": ("bot.console", "play a local game in the terminal, no Discord needed"),
     "render": ("render.cli", "draw a board image (and GIF replay) from a game record"),
-    "db": ("bot.store.cli", "database maintenance: crosspath db backup PATH"),
+    "db": ("bot.store.cli", "database maintenance: crosspath db backup PATH | copy SRC DST"),
 }
 
 

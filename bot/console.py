@@ -32,9 +32,9 @@ from .service import (
     NoTakeback,
     ServiceError,
 )
-from .store import Store
+from .store import open_store
 
-CONSOLE_GUILD = 0
+CONSOLE_GUILD = 1  # ids are 1..2^63-1 (the service refuses 0)
 PLAYER_ONE = 1
 PLAYER_TWO = 2
 
@@ -198,13 +198,13 @@ class Console:
                     self.say("stopped: the game is not over")
                     return 1
                 if command == "resign":
-                    ended = await self.service.resign(channel, user)
+                    ended = await self.service.resign(channel, user, game_id=info.id)
                     self.say(f"{info.to_move_colour} resigns")
                     info = ended.game
                 elif command == "undo":
                     info = await self.undo(info)
                 else:
-                    result = await self.service.play_move(channel, user, line)
+                    result = await self.service.play_move(channel, user, line, game_id=info.id)
                     for event in result.events:
                         for text in describe_event(event):
                             self.say(text)
@@ -296,7 +296,7 @@ async def play(
 ) -> int:
     with tempfile.TemporaryDirectory(prefix="crosspath-") as scratch:
         db = Path(args.db) if args.db else Path(scratch) / "console.sqlite3"
-        async with Store(db) as store:
+        async with await open_store(db) as store:
             console = Console(
                 GameService(store),
                 out=out,

@@ -284,7 +284,7 @@ class ComputerOpponent:
             raise
         try:
             result = await self.bot.service.play_move(
-                info.channel_id, bot_id, move, expected_version=info.version
+                info.channel_id, bot_id, move, expected_version=info.version, game_id=info.id
             )
         except OutOfTime as exc:
             # the bot was down past its deadline: the loss is recorded, announce it

@@ -222,7 +222,9 @@ async def confirm_resign(interaction: Interaction, game_id: int, version: int) -
             "The game has moved on since you asked to resign. "
             "Use /resign again if you still want to."
         )
-    ended = await bot.service.resign(info.channel_id, interaction.user.id, expected_version=version)
+    ended = await bot.service.resign(
+        info.channel_id, interaction.user.id, expected_version=version, game_id=info.id
+    )
     await update_message(interaction, content="You resigned.", view=None)
     posted = await post_turn(bot, ended.game)
     if not posted.ok:
@@ -249,7 +251,9 @@ async def answer_takeback(
     info = await current_game(interaction, game_id)
     if info.takeback is None or info.takeback.version != version:
         raise NoTakeback("That takeback request was already answered or withdrawn.")
-    answer = await bot.service.answer_takeback(info.channel_id, interaction.user.id, accept)
+    answer = await bot.service.answer_takeback(
+        info.channel_id, interaction.user.id, accept, game_id=info.id
+    )
     verdict = "allowed" if answer.accepted else "refused"
     await update_message(
         interaction, content=f"Takeback {verdict} by {mention(interaction.user.id)}.", view=None

@@ -65,11 +65,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 async def serve(settings: Settings) -> int:
     """Run the bot over the database until it is closed; the store is always closed after."""
     from bot.service import GameService
-    from bot.store import Store
+    from bot.store import open_store
 
     from .app import CrosspathBot
 
-    store = await Store.open(settings.database)
+    store = await open_store(settings.database)
     bot = CrosspathBot(GameService(store), settings)
     loop = asyncio.get_running_loop()
     stopping: list[asyncio.Task[None]] = []

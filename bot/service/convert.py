@@ -20,6 +20,7 @@ from .types import (
     GameInfo,
     GameResult,
     GameStatus,
+    GameSummary,
     GuildSettings,
     MoveEvent,
     ResultReason,
@@ -65,6 +66,21 @@ def settings(row: SettingsRow | None, guild_id: int) -> GuildSettings:
         default_time_control=time_control(row.per_move, row.reminders),
         default_sizes=row.default_sizes,
         challenge_expiry=row.challenge_expiry,
+    )
+
+
+def settings_row(settings: GuildSettings, updated_at: int) -> SettingsRow:
+    """The stored form of a server's settings (the time control is two columns)."""
+    tc = settings.default_time_control
+    return SettingsRow(
+        guild_id=settings.guild_id,
+        allowed_channels=settings.allowed_channels,
+        use_threads=settings.use_threads,
+        per_move=tc.per_move,
+        reminders=tc.reminders,
+        default_sizes=settings.default_sizes,
+        challenge_expiry=settings.challenge_expiry,
+        updated_at=updated_at,
     )
 
 
@@ -153,6 +169,28 @@ def game_info(row: GameRow, game: Game) -> GameInfo:
         updated_at=from_us(row.updated_at),
         challenge_id=row.challenge_id,
         options=dict(row.options),
+    )
+
+
+def summary(row: GameRow) -> GameSummary:
+    """A list entry from the stored columns alone."""
+    active = row.status == "active"
+    return GameSummary(
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        game=row.game,
+        title=title_of(row.game),
+        size=row.size,
+        status=cast(GameStatus, row.status),
+        first_id=row.first_id,
+        second_id=row.second_id,
+        to_move_id=row.to_move_id if active else None,
+        to_move_colour=row.to_move if active else None,
+        deadline=maybe_dt(row.deadline_at),
+        updated_at=from_us(row.updated_at),
+        result=result(row),
+        version=row.version,
     )
 
 

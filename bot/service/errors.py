@@ -26,6 +26,11 @@ class InvalidInput(ServiceError):
     """An option or value a player typed is not acceptable (size, time control, settings)."""
 
 
+class InvalidId(InvalidInput):
+    """An id (user, server, channel, game, challenge) is missing, not a whole number, or
+    outside 1..2^63-1: a front end passed something that cannot be an id."""
+
+
 class InvalidChallenge(InvalidInput):
     """A challenge cannot be created or acted on as asked (self-challenge, bad size, ...)."""
 

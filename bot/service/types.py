@@ -25,6 +25,7 @@ DueKind = Literal["reminder", "timeout", "challenge_expiry"]
 
 _UNITS = {"m": 60, "h": 3600, "d": 86400}
 _TIME_RE = re.compile(r"(\d+)\s*([mhd])")
+MIN_PER_MOVE = 60
 MAX_PER_MOVE = 30 * 86400
 
 
@@ -47,7 +48,7 @@ class TimeControl:
     @classmethod
     def per_move_of(cls, seconds: int) -> TimeControl:
         """A timed control with the default reminders: halfway, and at nine tenths."""
-        if seconds <= 0 or seconds > MAX_PER_MOVE:
+        if not MIN_PER_MOVE <= seconds <= MAX_PER_MOVE:
             raise InvalidTimeControl(
                 "the time per move must be between 1 minute and 30 days"
                 if seconds > 0
@@ -244,6 +245,49 @@ class GameInfo:
         if user_id == b:
             return a
         raise KeyError(user_id)
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A game as lists show it, read from stored columns only (no engine is built).
+
+    ``first_id``/``second_id`` are who started with the first and second colour; after Clear
+    Path's swap the user to move is still ``to_move_id``.  Use :class:`GameInfo` (``get_game``)
+    for the position itself.
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    title: str
+    size: int
+    status: GameStatus
+    first_id: int
+    second_id: int
+    to_move_id: int | None
+    to_move_colour: str | None
+    deadline: datetime | None
+    updated_at: datetime
+    result: GameResult | None
+    version: int
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == "active"
+
+    @property
+    def player_ids(self) -> tuple[int, int]:
+        return (self.first_id, self.second_id)
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryPage:
+    """One page of :class:`GameSummary`; pass ``next_cursor`` back for the next page (None:
+    this was the last).  The cursor is short opaque text (fits a button's custom id)."""
+
+    games: tuple[GameSummary, ...]
+    next_cursor: str | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,23 +1,119 @@
-"""The SQLite store behind the game service (aiosqlite, WAL, versioned migrations)."""
+"""Persistence behind one interface: SQLite embedded (the default) or PostgreSQL.
+
+>>> import asyncio, tempfile, pathlib
+>>> async def demo(path: pathlib.Path) -> int:
+...     async with await open_store(path) as store:
+...         return await store.schema_version()
+>>> asyncio.run(demo(pathlib.Path(tempfile.mkdtemp()) / "demo.db")) == SCHEMA_VERSION
+True
+
+The service depends on :class:`Store`/:class:`Tx` (typing protocols in ``interface``), the rows
+in ``rows`` and the errors in ``errors``; SQL and drivers never leave this package.
+"""
 
 from __future__ import annotations
 
-from .rows import AuditRow, ChallengeRow, EventRow, GameRow, MoveRow, SettingsRow
+from pathlib import Path
+from typing import Any
+
+from .errors import (
+    BackupNotSupported,
+    ChannelTaken,
+    DamagedDatabase,
+    DatabaseBusy,
+    DatabaseFailure,
+    DatabaseUnusable,
+    DiskFull,
+    NotADatabase,
+    ReadOnlyDatabase,
+    StoreClosed,
+    StoreError,
+    StoreNotEmpty,
+    UnknownSchema,
+    WriteConflict,
+)
+from .interface import Store, Tx
+from .rows import (
+    AuditRow,
+    ChallengeRow,
+    ClockRow,
+    EventRow,
+    GameRow,
+    MoveRow,
+    NewChallenge,
+    NewGame,
+    ResultRow,
+    SettingsRow,
+    StoreContents,
+)
 from .schema import MIGRATIONS, SCHEMA_VERSION
-from .store import Store, StoreError, Tx, WriteConflict, migrate
+from .sqlite import SqliteStore
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres(target: str | Path) -> bool:
+    """Whether ``target`` names a PostgreSQL database (a URL) rather than a SQLite file."""
+    return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
+
+
+async def open_store(target: str | Path, *, migrate: bool = True, **options: Any) -> Store:
+    """Open (and by default migrate) the store named by ``target``.
+
+    ``target`` is a ``postgresql://`` (or ``postgres://``) URL, or else a SQLite file path.
+    ``migrate=False`` opens for reading and copying only (backups): the schema is left as
+    found.  Other keyword options go to the engine (SQLite: ``synchronous``,
+    ``busy_timeout_ms``).  Raises a :class:`StoreError` subclass when it cannot be opened.
+
+    The PostgreSQL engine lives in ``bot.store.postgres`` and is imported only when asked for,
+    so the SQLite default needs no PostgreSQL driver; it provides
+    ``async def open_postgres(url: str, *, migrate: bool = True, **options) -> Store``.
+    """
+    if is_postgres(target):
+        try:
+            from . import postgres  # type: ignore[attr-defined,unused-ignore]
+        except ImportError as exc:
+            raise DatabaseUnusable(
+                "PostgreSQL support is not available in this installation"
+                f" ({str(exc)[:100]}); install Crosspath with its PostgreSQL driver"
+            ) from exc
+        opened: Store = await postgres.open_postgres(str(target), migrate=migrate, **options)
+        return opened
+    return await SqliteStore.open(target, migrate=migrate, **options)
+
 
 __all__ = [
     "MIGRATIONS",
+    "POSTGRES_SCHEMES",
     "SCHEMA_VERSION",
     "AuditRow",
+    "BackupNotSupported",
     "ChallengeRow",
+    "ChannelTaken",
+    "ClockRow",
+    "DamagedDatabase",
+    "DatabaseBusy",
+    "DatabaseFailure",
+    "DatabaseUnusable",
+    "DiskFull",
     "EventRow",
     "GameRow",
     "MoveRow",
+    "NewChallenge",
+    "NewGame",
+    "NotADatabase",
+    "ReadOnlyDatabase",
+    "ResultRow",
     "SettingsRow",
+    "SqliteStore",
     "Store",
+    "StoreClosed",
+    "StoreContents",
     "StoreError",
+    "StoreNotEmpty",
     "Tx",
+    "UnknownSchema",
     "WriteConflict",
-    "migrate",
+    "is_postgres",
+    "open_store",
 ]

@@ -77,6 +77,10 @@ class GameRow:
     finished_at: int | None
     options: tuple[tuple[str, str], ...] = ()
     """Decoded from the JSON object column, sorted by key."""
+    to_move_id: int | None = None
+    """The user to move (None once the game is over): after Clear Path's swap this is not
+    simply the owner of ``to_move`` at the start, so the service stores it with each turn and
+    lists read it without rebuilding the game (migration 3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,3 +112,93 @@ class AuditRow:
     target_id: int | None
     detail: str
     at: int
+
+
+# ----- values the service hands to the store's typed writes --------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NewChallenge:
+    """A challenge to insert (the store gives it its id and status ``open``)."""
+
+    guild_id: int
+    channel_id: int
+    challenger_id: int
+    opponent_id: int | None
+    game: str
+    size: int
+    first: str
+    per_move: int | None
+    reminders: tuple[int, ...]
+    created_at: int
+    expires_at: int
+    options: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRow:
+    """A turn's clock: when the turn started, when it is lost, the next reminder, and how many
+    reminders were sent for it (all times in microseconds)."""
+
+    turn_started_at: int
+    deadline_at: int | None
+    remind_at: int | None
+    reminders_sent: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A game to insert, active at version 0 (the store gives it its id)."""
+
+    guild_id: int
+    channel_id: int
+    game: str
+    size: int
+    first_id: int
+    second_id: int
+    record: str
+    to_move: str | None
+    per_move: int | None
+    reminders: tuple[int, ...]
+    clock: ClockRow
+    challenge_id: int | None
+    created_at: int
+    options: tuple[tuple[str, str], ...] = ()
+    to_move_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """How a game ended, as stored: ``status`` is ``finished`` or ``aborted``."""
+
+    status: str
+    reason: str
+    winner_id: int | None = None
+    winner_colour: str | None = None
+    loser_id: int | None = None
+    loser_colour: str | None = None
+    actor_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoreContents:
+    """Every row of a store with its own ids, in key order: what ``crosspath db copy`` moves
+    from one engine to another and then compares."""
+
+    settings: tuple[SettingsRow, ...]
+    challenges: tuple[ChallengeRow, ...]
+    games: tuple[GameRow, ...]
+    moves: tuple[MoveRow, ...]
+    events: tuple[EventRow, ...]
+    audit: tuple[AuditRow, ...]
+
+    def counts(self) -> dict[str, int]:
+        """Rows per table, for messages and for checking a copy."""
+        return {
+            "settings": len(self.settings),
+            "challenges": len(self.challenges),
+            "games": len(self.games),
+            "moves": len(self.moves),
+            "events": len(self.events),
+            "audit": len(self.audit),
+        }

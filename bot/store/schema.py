@@ -123,6 +123,18 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE challenges ADD COLUMN options TEXT NOT NULL DEFAULT '{}'",
         "ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT '{}'",
     ),
+    # 3: the user to move, stored with each turn so lists never rebuild a game; filled for
+    # stored games from the moves (an odd number of Clear Path swaps exchanges the seats;
+    # the first colour is red, or black in Minefield)
+    (
+        "ALTER TABLE games ADD COLUMN to_move_id INTEGER",
+        """UPDATE games SET to_move_id = CASE
+            WHEN status <> 'active' OR to_move IS NULL THEN NULL
+            WHEN (to_move IN ('red', 'black')) = ((SELECT COUNT(*) FROM moves
+                WHERE moves.game_id = games.id AND moves.move = 'swap') % 2 = 0)
+            THEN first_id ELSE second_id END""",
+        "CREATE INDEX games_by_to_move ON games (to_move_id, updated_at) WHERE status = 'active'",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -4,12 +4,14 @@ Use them from any test in ``tests/bot/`` (the Discord adapter tests reuse them):
 
 * ``clock`` - a :class:`FakeClock`; call ``clock.advance(hours=2)`` to move time.
 * ``db_path`` - the database file path inside ``tmp_path``.
-* ``store`` - an open :class:`bot.store.Store` on ``db_path`` (closed after the test).
+* ``store_target`` - what ``bot.store.open_store`` opens: parametrised over the engines
+  (``ENGINES``; SQLite: ``db_path``).  Tests that reopen the database use it, not ``db_path``.
+* ``store`` - an open store on ``store_target`` (closed after the test).
 * ``service`` - a :class:`bot.service.GameService` over ``store`` with ``clock`` and a seeded RNG.
 * ``start_game`` - ``await start_game(game="minefield", ...)`` challenges and accepts in one
   call and returns the :class:`bot.service.GameInfo` (ALICE moves first unless told otherwise).
 * ``snapshot`` - ``snapshot()`` returns every table's rows, to assert that a refused action
-  changed nothing.
+  changed nothing (read outside the store, with the engine's plain driver).
 
 The ids GUILD, CHANNEL, THREAD, ALICE, BOB, CAROL and ADMIN are plain ints for readability.
 """
@@ -31,7 +33,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from bot.service import FirstChoice, GameInfo, GameService, TimeControl
-from bot.store import Store
+from bot.store import Store, open_store
 
 GUILD = 1000
 CHANNEL = 2000
@@ -85,9 +87,34 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "crosspath.db"
 
 
+ENGINES = ["sqlite"]
+"""The store engines the store and service tests run on; each needs a branch in
+``store_target`` and ``snapshot``."""
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(db_path)
+def store_target(engine: str, db_path: Path) -> str | Path:
+    if engine == "sqlite":
+        return db_path
+    raise AssertionError(f"no store_target for engine {engine!r}")
+
+
+@pytest.fixture
+def other_store_target(engine: str, tmp_path: Path) -> str | Path:
+    """A second, empty database of the same engine (copies between stores)."""
+    if engine == "sqlite":
+        return tmp_path / "other.db"
+    raise AssertionError(f"no other_store_target for engine {engine!r}")
+
+
+@pytest.fixture
+async def store(store_target: str | Path) -> AsyncIterator[Store]:
+    opened = await open_store(store_target)
     try:
         yield opened
     finally:
@@ -100,8 +127,12 @@ def service(store: Store, clock: FakeClock) -> GameService:
 
 
 @pytest.fixture
-def snapshot(db_path: Path) -> Callable[[], dict[str, list[tuple[Any, ...]]]]:
-    return lambda: table_rows(db_path)
+def snapshot(
+    engine: str, store_target: str | Path
+) -> Callable[[], dict[str, list[tuple[Any, ...]]]]:
+    if engine == "sqlite":
+        return lambda: table_rows(Path(store_target))
+    raise AssertionError(f"no snapshot for engine {engine!r}")
 
 
 @pytest.fixture

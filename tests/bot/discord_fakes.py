@@ -868,9 +868,9 @@ async def open_harness(
     """
     from bot.discord.app import CrosspathBot
     from bot.service import GameService
-    from bot.store import Store
+    from bot.store import open_store
 
-    store = await Store.open(db_path)
+    store = await open_store(db_path)
     service = GameService(store, clock=clock, rng=random.Random(seed))
     bot = CrosspathBot(service, settings, run_clock=settings is not None, guild_ready_timeout=0.01)
     fake = fake or FakeDiscord()

@@ -16,7 +16,7 @@ from PIL import Image
 
 from bot import console
 from bot.service import GameService
-from bot.store import Store
+from bot.store import SqliteStore as Store
 from rules import Game, new_game, parse_record
 
 REPO = Path(__file__).resolve().parents[2]

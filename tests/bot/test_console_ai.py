@@ -13,7 +13,7 @@ import pytest
 
 from bot import console
 from bot.service import GameService
-from bot.store import Store
+from bot.store import SqliteStore as Store
 from rules import game_class, parse_record
 
 REPO = Path(__file__).resolve().parents[2]

@@ -16,7 +16,7 @@ import pytest
 from bot.config import SETTINGS, SettingsError, settings_from
 from bot.discord import logs, runner, sync
 from bot.discord.app import CrosspathBot
-from bot.store import Store
+from bot.store import SqliteStore as Store
 
 TOKEN = "MTIzNDU2Nzg5.secret-token-value"
 

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.service import GameFinished, GameInfo, GameService, OutOfTime, TimeControl
-from bot.store import Store
+from bot.store import open_store
 
 GUILD, CHANNEL = 1000, 2000
 ALICE, BOB = 11, 22
@@ -124,8 +124,8 @@ async def test_challenge_expiry(service: GameService, clock: Any) -> None:
     assert await service.open_challenges(GUILD) == []
 
 
-async def test_deadlines_survive_a_restart(db_path: Path, clock: Any) -> None:
-    async with Store(db_path) as store:
+async def test_deadlines_survive_a_restart(store_target: str | Path, clock: Any) -> None:
+    async with await open_store(store_target) as store:
         service = GameService(store, clock, random.Random(0))
         challenge = await service.create_challenge(
             GUILD, CHANNEL, ALICE, BOB, "crosscut", 6, time_control="3d"
@@ -133,7 +133,7 @@ async def test_deadlines_survive_a_restart(db_path: Path, clock: Any) -> None:
         started = await service.accept_challenge(challenge.id, BOB)
         await service.play_move(CHANNEL, ALICE, "c3")
     clock.advance(days=3)
-    async with Store(db_path) as store:
+    async with await open_store(store_target) as store:
         service = GameService(store, clock, random.Random(0))
         (timeout,) = await service.due()
         assert (timeout.kind, timeout.user_id, timeout.game_id) == ("timeout", BOB, started.game.id)

@@ -25,6 +25,7 @@ from bot.service import (
     ServiceError,
     StaleAction,
 )
+from bot.store import DiskFull, Store
 
 GUILD, CHANNEL, THREAD = 1000, 2000, 2001
 ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
@@ -224,24 +225,23 @@ async def test_admin_target_must_be_a_player(
 
 async def test_a_failed_write_leaves_no_trace_in_db_or_cache(
     service: GameService,
+    store: Store,
     start_game: StartGame,
     snapshot: Snapshot,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import sqlite3
-
-    from bot.store import Tx
-
     await start_game("minefield", 9)
     await service.play_move(CHANNEL, ALICE, "e5")
+    async with store.read() as tx:
+        engine_tx = type(tx)  # whatever engine runs the test
 
-    async def disk_full(self: Tx, game_id: int, moves: Any) -> None:
-        raise sqlite3.OperationalError("database or disk is full")
+    async def disk_full(self: Any, *args: Any, **kwargs: Any) -> None:
+        raise DiskFull("the disk holding the database is full; the change was not saved")
 
     before = snapshot()
     with monkeypatch.context() as patch:
-        patch.setattr(Tx, "add_moves", disk_full)
-        with pytest.raises(sqlite3.OperationalError):
+        patch.setattr(engine_tx, "record_moves", disk_full)
+        with pytest.raises(DiskFull):
             await service.play_move(CHANNEL, BOB, "d4")
     assert snapshot() == before
     # The engine that had already played d4 was not kept: the service still sees one move.

@@ -9,15 +9,17 @@ from typing import Any
 import pytest
 
 from bot.service import GameService, InvalidChallenge
-from bot.store import Store
+from bot.store import open_store
 
 GUILD, CHANNEL, THREAD = 1000, 2000, 2001
 ALICE, BOB = 11, 22
 
 
-async def test_options_round_trip_through_close_and_reopen(db_path: Path, clock: Any) -> None:
+async def test_options_round_trip_through_close_and_reopen(
+    store_target: str | Path, clock: Any
+) -> None:
     options = {"ai_level": "2", "variant": "x"}
-    async with Store(db_path) as store:
+    async with await open_store(store_target) as store:
         service = GameService(store, clock, random.Random(1))
         created = await service.create_challenge(
             GUILD, CHANNEL, ALICE, BOB, "minefield", 5, options=options
@@ -29,7 +31,7 @@ async def test_options_round_trip_through_close_and_reopen(db_path: Path, clock:
         started = await service.accept_challenge(created.id, BOB, THREAD)
         assert started.game.options == options and started.challenge.options == options
         created.options["ai_level"] = "9"  # a snapshot: changing it stores nothing
-    async with Store(db_path) as store:
+    async with await open_store(store_target) as store:
         service = GameService(store, clock, random.Random(1))
         assert (await service.get_challenge(created.id)).options == options
         assert (await service.get_challenge(pending.id)).options == {"ai_level": "5"}

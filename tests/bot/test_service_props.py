@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.service import GameService, ServiceError, TimeControl
-from bot.store import Store
+from bot.store import open_store
 from rules import parse_record
 
 GUILD, CHANNEL = 1000, 2000
@@ -45,7 +45,7 @@ def rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
 
 async def run(game: str, steps: list[tuple[str, int, int]], folder: Path) -> None:
     db = folder / "p.db"
-    async with Store(db) as store:
+    async with await open_store(db) as store:
         service = GameService(store, rng=random.Random(0))
         challenge = await service.create_challenge(
             GUILD, CHANNEL, ALICE, BOB, game, 5, "random", TimeControl()

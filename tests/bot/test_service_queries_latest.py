@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.service import GameInfo, GameService
-from bot.store import Store
+from bot.store import open_store
 
 GUILD, CHANNEL, THREAD = 1000, 2000, 2001
 ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
@@ -68,7 +68,7 @@ async def test_an_aborted_game_is_still_the_latest(
 
 
 async def test_looking_changes_nothing_and_survives_a_cold_cache(
-    db_path: Path, service: GameService, start_game: StartGame, snapshot: Snapshot
+    store_target: str | Path, service: GameService, start_game: StartGame, snapshot: Snapshot
 ) -> None:
     await start_game("minefield", 7)
     await service.play_move(CHANNEL, ALICE, "d4")
@@ -80,6 +80,8 @@ async def test_looking_changes_nothing_and_survives_a_cold_cache(
     assert latest is not None and latest.moves == ("d4", "c3")
     assert latest.record == "minefield 7: d4 c3"
     assert snapshot() == before
-    async with Store(db_path) as other:  # a second process sees the same latest game
+    async with await open_store(
+        store_target
+    ) as other:  # a second process sees the same latest game
         seen = await GameService(other).latest_game(CHANNEL)
     assert seen == latest

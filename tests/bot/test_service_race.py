@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.service import GameEnded, GameService, MoveResult, ServiceError
-from bot.store import Store
+from bot.store import open_store
 from rules import parse_record
 
 GUILD, CHANNEL = 1000, 2000
@@ -45,8 +45,8 @@ async def racer(
             await asyncio.sleep(0)
 
 
-async def test_fifty_racing_tasks(db_path: Path, clock: Any) -> None:
-    async with Store(db_path) as first, Store(db_path) as second:
+async def test_fifty_racing_tasks(store_target: str | Path, clock: Any) -> None:
+    async with await open_store(store_target) as first, await open_store(store_target) as second:
         one = GameService(first, clock, random.Random(1))
         two = GameService(second, clock, random.Random(2))
         challenge = await one.create_challenge(GUILD, CHANNEL, ALICE, BOB, "minefield", 7)

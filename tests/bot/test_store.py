@@ -5,16 +5,28 @@ from __future__ import annotations
 import random
 import sqlite3
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
 import pytest
 
 from bot.service import GameInfo, GameService
-from bot.store import MIGRATIONS, SCHEMA_VERSION, Store, StoreError, migrate
+from bot.store import (
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    ChannelTaken,
+    ClockRow,
+    DatabaseFailure,
+    MoveRow,
+    NewGame,
+    ResultRow,
+    UnknownSchema,
+    WriteConflict,
+)
+from bot.store import SqliteStore as Store
 from bot.store import cli as db_cli
-from bot.store import store as store_module
+from bot.store import sqlite as store_module
 
 GUILD, CHANNEL = 1000, 2000
 ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
@@ -34,8 +46,8 @@ async def test_migrations_from_an_empty_database(tmp_path: Path) -> None:
     path = tmp_path / "new.db"
     async with Store(path) as store:
         assert await store.schema_version() == SCHEMA_VERSION == len(MIGRATIONS)
-        mode = await store.connection.execute_fetchall("PRAGMA journal_mode")
-        timeout = await store.connection.execute_fetchall("PRAGMA busy_timeout")
+        mode = await store._call(lambda raw: raw.execute("PRAGMA journal_mode").fetchall())
+        timeout = await store._call(lambda raw: raw.execute("PRAGMA busy_timeout").fetchall())
         assert [tuple(r) for r in mode] == [("wal",)]
         assert [tuple(r) for r in timeout] == [(5000,)]
     assert set(tables(path)) == {
@@ -58,7 +70,7 @@ async def test_a_failing_migration_rolls_back_whole(
     broken = (*MIGRATIONS, ("CREATE TABLE extra (x INTEGER)", "CREATE TABLE broken ("))
     monkeypatch.setattr(store_module, "MIGRATIONS", broken)
     monkeypatch.setattr(store_module, "SCHEMA_VERSION", len(broken))
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises(DatabaseFailure, match=r"m\.db"):
         await Store.open(path)
     conn = sqlite3.connect(path)
     try:
@@ -111,8 +123,8 @@ async def test_a_version_1_database_gains_empty_options_and_keeps_its_rows(
         assert game.player_ids == (ALICE, BOB) and game.to_move_id == ALICE
         await service.play_move(CHANNEL, ALICE, "c3")
     after = tables(path)
-    for name in ("challenges", "games"):
-        assert [row[-1] for row in after[name]] == ["{}"]  # the new column comes last
+    assert [row[-1] for row in after["challenges"]] == ["{}"]  # migration 2 added it last
+    assert [row[-2:] for row in after["games"]] == [("{}", BOB)]  # then migration 3's to_move_id
     assert [row[:-1] for row in after["challenges"]] == before["challenges"]
     assert after["games"][0][:7] == before["games"][0][:7]  # ids, game, size, seats unchanged
     assert after["moves"] and after["moves"][0][2] == "c3"
@@ -123,9 +135,11 @@ async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     conn = sqlite3.connect(path)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     conn.close()
-    async with aiosqlite.connect(path, isolation_level=None) as raw:
-        with pytest.raises(StoreError, match="newer"):
-            await migrate(raw)
+    with pytest.raises(UnknownSchema, match="newer"):
+        await Store.open(path)
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
+    conn.close()
 
 
 async def test_the_database_itself_allows_one_active_game_per_channel(
@@ -136,25 +150,29 @@ async def test_the_database_itself_allows_one_active_game_per_channel(
     async with store.read() as tx:
         row = await tx.game(info.id)
     assert row is not None
-    values = {
-        "guild_id": GUILD,
-        "channel_id": CHANNEL,
-        "game": "minefield",
-        "size": 5,
-        "first_id": CAROL,
-        "second_id": BOB,
-        "record": "minefield 5:",
-        "turn_started_at": 0,
-        "created_at": 0,
-        "updated_at": 0,
-    }
-    with pytest.raises(sqlite3.IntegrityError):
+    new = NewGame(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        game="minefield",
+        size=5,
+        first_id=CAROL,
+        second_id=BOB,
+        record="minefield 5:",
+        to_move="black",
+        to_move_id=CAROL,
+        per_move=None,
+        reminders=(),
+        clock=ClockRow(0, None, None),
+        challenge_id=None,
+        created_at=0,
+    )
+    with pytest.raises(ChannelTaken):
         async with store.write() as tx:
-            await tx.insert_game(**values)
+            await tx.insert_game(new)
     # A finished game does not block the channel.
     async with store.write() as tx:
-        await tx.update_game(info.id, 0, status="finished")
-        await tx.insert_game(**values)
+        await tx.finish_game(row, ResultRow("aborted", "abort"), at=1)
+        await tx.insert_game(new)
 
 
 async def populate(service: GameService, clock: Any) -> None:
@@ -263,18 +281,33 @@ async def test_backup_command(
 async def test_a_version_conflict_rolls_back_the_whole_transaction(
     store: Store, start_game: StartGame, db_path: Path
 ) -> None:
-    from bot.store import WriteConflict
-
     info = await start_game("minefield", 5)
+    async with store.read() as tx:
+        row = await tx.game(info.id)
+    assert row is not None
     before = tables(db_path)
+    stale = replace(row, version=row.version + 7)
     with pytest.raises(WriteConflict):
         async with store.write() as tx:
-            await tx.add_moves(info.id, [(0, "c3", ALICE, 1)])
-            await tx.update_game(info.id, info.version + 7, record="minefield 5: c3")
+            await tx.record_moves(
+                stale,
+                [MoveRow(info.id, 0, "c3", ALICE, 1)],
+                record="minefield 5: c3",
+                to_move="white",
+                to_move_id=BOB,
+                at=1,
+            )
     assert tables(db_path) == before
     # The connection is usable afterwards: the next transaction commits normally.
     async with store.write() as tx:
-        await tx.update_game(info.id, info.version, version=info.version + 1)
+        await tx.record_moves(
+            row,
+            [MoveRow(info.id, 0, "c3", ALICE, 1)],
+            record="minefield 5: c3",
+            to_move="white",
+            to_move_id=BOB,
+            at=1,
+        )
     async with store.read() as tx:
         row = await tx.game(info.id)
     assert row is not None and row.version == info.version + 1
@@ -297,3 +330,39 @@ def test_backup_command_leaves_the_schema_alone_and_refuses_non_databases(
     junk.write_text("not a database at all, just some text " * 20)
     assert db_cli.main(["backup", str(tmp_path / "junk-copy.db"), "--db", str(junk)]) == 1
     assert "cannot back up" in capsys.readouterr().err
+
+
+async def test_migration_3_fills_the_user_to_move_from_the_moves(db_path: Path, clock: Any) -> None:
+    """Games stored before ``to_move_id`` existed get it from their moves, swaps included."""
+    async with Store(db_path) as store:
+        service = GameService(store, clock, random.Random(5))
+        games = []
+        for channel, game, moves in (
+            (1, "clearpath", ["c3", "swap"]),  # the seats are exchanged
+            (2, "clearpath", ["c3", "swap", "d4"]),
+            (3, "minefield", ["c3"]),
+            (4, "crosscut", []),
+            (5, "minefield", ["c3", "resign"]),
+        ):
+            challenge = await service.create_challenge(GUILD, channel, ALICE, BOB, game, 5)
+            info = (await service.accept_challenge(challenge.id, BOB)).game
+            for move in moves:
+                mover = (await service.get_game(channel) or _no()).to_move_id or 0
+                if move == "resign":
+                    await service.resign(channel, mover)
+                else:
+                    await service.play_move(channel, mover, move)
+            games.append(info.id)
+        expected = [(await service.get_game_by_id(g)).to_move_id for g in games]
+    assert expected == [ALICE, BOB, BOB, ALICE, None]
+    conn = sqlite3.connect(db_path)
+    conn.execute("DROP INDEX games_by_to_move")
+    conn.execute("ALTER TABLE games DROP COLUMN to_move_id")
+    conn.execute("PRAGMA user_version = 2")
+    conn.commit()
+    conn.close()
+    async with Store(db_path) as store:
+        assert await store.schema_version() == SCHEMA_VERSION
+        async with store.read() as tx:
+            rows = [await tx.game(g) for g in games]
+        assert [r.to_move_id for r in rows if r is not None] == expected

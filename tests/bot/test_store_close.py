@@ -7,6 +7,8 @@ event loop then closed (``asyncio.run`` ending), the thread crashed delivering t
 the closed loop ("Event loop is closed"), and every later call, ``close()`` included, waited
 forever (even under ``asyncio.wait_for``, because aiosqlite's close awaits in a ``finally``).
 A stuck hop also made ``close()`` wait without bound, and two concurrent closes raised.
+The store now runs its own thread (``bot.store.sqlite_worker``), which survives a closed loop;
+these tests keep proving the same guarantees on it.
 
 The worker thread is held still with a gate (a hop that blocks on a ``threading.Event``, with
 a timeout so a regression fails instead of hanging the suite), which makes "mid-hop" exact.
@@ -26,8 +28,8 @@ from typing import Any
 import pytest
 
 from bot.service import GameService, IllegalMoveError, NotYourTurn, StaleAction
-from bot.store import Store, StoreError
-from bot.store import store as store_module
+from bot.store import SqliteStore as Store
+from bot.store import StoreError
 
 GUILD, CHANNEL, OTHER = 1000, 2000, 2002
 ALICE, BOB = 11, 22
@@ -52,15 +54,14 @@ def moves_in(path: Path) -> list[str]:
 
 def settled(store: Store) -> bool:
     """No task holds the lock and no transaction is open on the connection."""
-    return not store._lock.locked() and not store.connection._conn.in_transaction
+    raw = store._raw
+    return not store._lock.locked() and raw is not None and not raw.in_transaction
 
 
 async def hold_thread(store: Store) -> tuple[threading.Event, asyncio.Future[Any]]:
-    """Block aiosqlite's thread until the returned event is set (at most GATE_LIMIT s)."""
+    """Block the store's thread until the returned event is set (at most GATE_LIMIT s)."""
     gate = threading.Event()
-    held = asyncio.ensure_future(
-        store_module._in_thread(store.connection, lambda raw: gate.wait(GATE_LIMIT))
-    )
+    held = asyncio.ensure_future(store._call(lambda raw: gate.wait(GATE_LIMIT)))
     await asyncio.sleep(0)
     return gate, held
 

@@ -24,10 +24,10 @@ ACKS_BEFORE_KILL = 150
 async def write_forever(db: Path) -> None:
     sys.path.insert(0, str(REPO))
     from bot.service import GameService
-    from bot.store import Store
+    from bot.store import open_store
 
     rng = random.Random(3)
-    async with Store(db) as store:
+    async with await open_store(db) as store:
         service = GameService(store, rng=rng)
         channels = list(range(100, 108))
         for channel in channels:

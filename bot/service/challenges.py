@@ -1,0 +1,285 @@
+"""Challenges: create, accept (which starts a game), decline, cancel, and look them up."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+
+from rules import InvalidOptions, UnknownGame, game_class, new_game
+
+from ..store import (
+    ChannelTaken,
+    NewChallenge,
+    NewGame,
+    Tx,
+)
+from . import convert
+from .checks import (
+    MAX_GAME_NAME,
+    check_id,
+    check_optional_id,
+    check_text,
+    check_time_control,
+    is_int,
+    quote,
+)
+from .convert import to_us
+from .core import (
+    ServiceCore,
+    clock_row,
+    engine_sentence,
+)
+from .errors import (
+    ChallengeExpired,
+    ChallengeNotFound,
+    ChannelBusy,
+    InvalidChallenge,
+    PermissionDenied,
+)
+from .types import (
+    Challenge,
+    FirstChoice,
+    GameStarted,
+    TimeControl,
+)
+
+FIRST_CHOICES = ("me", "them", "random")
+MAX_OPTIONS = 8
+MAX_OPTION_KEY = 32
+MAX_OPTION_VALUE = 64
+
+
+class Challenges(ServiceCore):
+    """Challenges between players; accepting one starts its game."""
+
+    async def create_challenge(
+        self,
+        guild_id: int,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int | None,
+        game: str,
+        size: int | None = None,
+        first: FirstChoice = "me",
+        time_control: TimeControl | str | None = None,
+        *,
+        options: Mapping[str, str] | None = None,
+    ) -> Challenge:
+        """Create a direct (``opponent_id``) or open (None) challenge.
+
+        ``size``/``time_control`` default to the server's settings, then the game's default.
+        ``options`` are per-game settings a front end needs back later (the computer's level),
+        stored with the challenge and copied to its game; the service does not read them.
+        Raises InvalidChallenge (self-challenge, unknown game, size the game does not allow,
+        channel not allowed, bad options), InvalidTimeControl, ChannelBusy (no threads and the
+        channel already has a game).
+        """
+        check_id(guild_id, "server id")
+        check_id(channel_id, "channel id")
+        check_id(challenger_id, "challenger id")
+        check_optional_id(opponent_id, "opponent id")
+        check_text(game, "game name", MAX_GAME_NAME, InvalidChallenge)
+        if size is not None and not is_int(size):
+            raise InvalidChallenge(f"The board size must be a whole number, not {quote(size)}.")
+        time_control = check_time_control(time_control)
+        checked = checked_options(options)
+        if opponent_id is not None and opponent_id == challenger_id:
+            raise InvalidChallenge("You can't challenge yourself.")
+        try:
+            cls = game_class(game)
+        except UnknownGame as exc:
+            raise InvalidChallenge(str(exc)) from exc
+        if not isinstance(first, str) or first not in FIRST_CHOICES:
+            raise InvalidChallenge("Choose who moves first: me, them or random.")
+        now = self._now()
+        async with self._write() as tx:
+            guild = convert.settings(await tx.settings(guild_id), guild_id)
+            if not guild.allows(channel_id):
+                raise InvalidChallenge(
+                    "Games can't be started in this channel; ask an admin which channels "
+                    "allow games."
+                )
+            chosen = size if size is not None else guild.size_for(cls.name) or cls.default_size
+            try:
+                cls(chosen)
+            except InvalidOptions as exc:
+                raise InvalidChallenge(engine_sentence(str(exc))) from exc
+            tc = time_control if time_control is not None else guild.default_time_control
+            if time_control is None:
+                # A server default stored before defaults were checked must not start a clock
+                # that can never work: refuse now, not at the first move.
+                check_time_control(tc)
+            if not guild.use_threads and await tx.active_game_in(channel_id) is not None:
+                raise ChannelBusy(
+                    "This channel already has a game in progress; finish it or use another channel."
+                )
+            stamp = to_us(now)
+            row = await tx.insert_challenge(
+                NewChallenge(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    challenger_id=challenger_id,
+                    opponent_id=opponent_id,
+                    game=cls.name,
+                    size=chosen,
+                    first=first,
+                    per_move=tc.per_move,
+                    reminders=tc.reminders,
+                    created_at=stamp,
+                    expires_at=stamp + guild.challenge_expiry * 1_000_000,
+                    options=tuple(sorted(checked.items())),
+                )
+            )
+        return convert.challenge(row)
+
+    async def _open_challenge(self, tx: Tx, challenge_id: int, now: datetime) -> Challenge:
+        row = await tx.challenge(challenge_id)
+        if row is None:
+            raise ChallengeNotFound("That challenge doesn't exist.")
+        found = convert.challenge(row)
+        if found.status == "expired" or (found.status == "open" and now >= found.expires_at):
+            raise ChallengeExpired("That challenge has expired.")
+        if found.status != "open":
+            raise InvalidChallenge(f"That challenge was already {found.status}.")
+        return found
+
+    async def accept_challenge(
+        self, challenge_id: int, user_id: int, game_channel_id: int | None = None
+    ) -> GameStarted:
+        """Accept and start the game in ``game_channel_id`` (a thread; default: the channel).
+
+        Raises ChallengeNotFound, ChallengeExpired, InvalidChallenge (not open any more, own
+        challenge), PermissionDenied (a direct challenge to someone else), ChannelBusy.
+        """
+        check_id(challenge_id, "challenge id")
+        check_id(user_id, "user id")
+        check_optional_id(game_channel_id, "game channel id")
+        now = self._now()
+        stamp = to_us(now)
+        async with self._write() as tx:
+            found = await self._open_challenge(tx, challenge_id, now)
+            if user_id == found.challenger_id:
+                raise InvalidChallenge("You can't accept your own challenge.")
+            if found.opponent_id is not None and found.opponent_id != user_id:
+                raise PermissionDenied("This challenge is for another player.")
+            channel = found.channel_id if game_channel_id is None else game_channel_id
+            if await tx.active_game_in(channel) is not None:
+                raise ChannelBusy(
+                    "That channel already has a game in progress; finish it or use another channel."
+                )
+            challenger_first = {
+                "me": True,
+                "them": False,
+                "random": self.rng.random() < 0.5,
+            }[found.first]
+            first_id, second_id = (
+                (found.challenger_id, user_id)
+                if challenger_first
+                else (user_id, found.challenger_id)
+            )
+            game = new_game(found.game, found.size)
+            tc = found.time_control
+            new = NewGame(
+                guild_id=found.guild_id,
+                channel_id=channel,
+                game=found.game,
+                size=found.size,
+                first_id=first_id,
+                second_id=second_id,
+                record=game.record(),
+                to_move=game.to_move,
+                to_move_id=first_id,  # the first colour moves first; no swap yet
+                per_move=tc.per_move,
+                reminders=tc.reminders,
+                clock=clock_row(tc, stamp),
+                challenge_id=found.id,
+                created_at=stamp,
+                options=tuple(sorted(found.options.items())),
+            )
+            try:
+                row = await tx.insert_game(new)
+            except ChannelTaken as exc:
+                raise ChannelBusy("That channel already has a game in progress.") from exc
+            accepted = await tx.resolve_challenge(found.id, "accepted", stamp, user_id, row.id)
+            await tx.add_event(row.id, stamp, "started", user_id, f"challenge {found.id}")
+        assert accepted is not None  # the challenge was open in this same transaction
+        self._remember(row.id, row.version, game)
+        return GameStarted(convert.challenge(accepted), convert.game_info(row, game))
+
+    async def decline_challenge(self, challenge_id: int, user_id: int) -> Challenge:
+        """The challenged player declines a direct challenge."""
+        check_id(challenge_id, "challenge id")
+        check_id(user_id, "user id")
+        now = self._now()
+        async with self._write() as tx:
+            found = await self._open_challenge(tx, challenge_id, now)
+            if found.opponent_id is None:
+                raise InvalidChallenge(
+                    "An open challenge can't be declined; just leave it, or the challenger "
+                    "can cancel it."
+                )
+            if found.opponent_id != user_id:
+                raise PermissionDenied("Only the challenged player can decline this challenge.")
+            row = await tx.resolve_challenge(found.id, "declined", to_us(now))
+        assert row is not None
+        return convert.challenge(row)
+
+    async def cancel_challenge(self, challenge_id: int, user_id: int) -> Challenge:
+        """The challenger withdraws their challenge."""
+        check_id(challenge_id, "challenge id")
+        check_id(user_id, "user id")
+        now = self._now()
+        async with self._write() as tx:
+            row = await tx.challenge(challenge_id)
+            if row is None:
+                raise ChallengeNotFound("That challenge doesn't exist.")
+            if row.challenger_id != user_id:
+                raise PermissionDenied("Only the challenger can cancel this challenge.")
+            if row.status != "open":
+                raise InvalidChallenge(f"That challenge was already {row.status}.")
+            resolved = await tx.resolve_challenge(row.id, "cancelled", to_us(now))
+        assert resolved is not None
+        row = resolved
+        return convert.challenge(row)
+
+    async def get_challenge(self, challenge_id: int) -> Challenge:
+        """Raises ChallengeNotFound."""
+        check_id(challenge_id, "challenge id")
+        async with self.store.read() as tx:
+            row = await tx.challenge(challenge_id)
+        if row is None:
+            raise ChallengeNotFound("That challenge doesn't exist.")
+        return convert.challenge(row)
+
+    async def open_challenges(self, guild_id: int, user_id: int | None = None) -> list[Challenge]:
+        """Unanswered challenges in a server; with ``user_id``: those by or to that user."""
+        check_id(guild_id, "server id")
+        check_optional_id(user_id, "user id")
+        async with self.store.read() as tx:
+            rows = await tx.open_challenges(guild_id, user_id)
+        return [convert.challenge(r) for r in rows]
+
+
+def checked_options(options: Mapping[str, str] | None) -> dict[str, str]:
+    """Per-game options as stored: a few short strings, refused whole before anything is
+    written so a bad front end cannot bloat rows or half-store a challenge."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise InvalidChallenge("Game options must be a mapping of names to text values.")
+    if len(options) > MAX_OPTIONS:
+        raise InvalidChallenge(
+            f"A challenge can have at most {MAX_OPTIONS} game options, not {len(options)}."
+        )
+    checked: dict[str, str] = {}
+    for key, value in options.items():
+        if not isinstance(key, str) or not 1 <= len(key) <= MAX_OPTION_KEY:
+            raise InvalidChallenge(
+                f"Game option names must be text of 1 to {MAX_OPTION_KEY} characters, not {key!r}."
+            )
+        if not isinstance(value, str) or len(value) > MAX_OPTION_VALUE:
+            raise InvalidChallenge(
+                f"Game option {key!r} must be text of at most {MAX_OPTION_VALUE} characters."
+            )
+        checked[key] = value
+    return checked

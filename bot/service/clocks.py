@@ -1,0 +1,140 @@
+"""Clocks: what is due (reminders, losses on time, challenge expiries) and applying it once."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from . import convert
+from .checks import (
+    check_limit,
+    quote,
+)
+from .convert import from_us, to_us
+from .core import (
+    ServiceCore,
+    next_reminder,
+    time_control_of,
+    warms_engines,
+)
+from .errors import (
+    InvalidInput,
+)
+from .types import (
+    DueAction,
+    DueOutcome,
+    Reminder,
+)
+
+
+class Clocks(ServiceCore):
+    """Turn clocks and challenge expiry, driven by a scheduler calling ``run_due``."""
+
+    @warms_engines
+    async def due(self, now: datetime | None = None, limit: int = 100) -> list[DueAction]:
+        """Reminders, losses on time and challenge expiries due at ``now`` (default: clock)."""
+        if now is not None and not isinstance(now, datetime):
+            raise InvalidInput(f"'now' must be a datetime, not {quote(now)}.")
+        check_limit(limit)
+        moment = to_us(now if now is not None else self._now())
+        actions: list[DueAction] = []
+        async with self.store.read() as tx:
+            for c in await tx.expiring_challenges(moment, limit):
+                actions.append(
+                    DueAction(
+                        kind="challenge_expiry",
+                        at=from_us(c.expires_at),
+                        guild_id=c.guild_id,
+                        channel_id=c.channel_id,
+                        user_id=c.challenger_id,
+                        challenge_id=c.id,
+                    )
+                )
+            for row in await tx.due_games(moment, limit):
+                player = row.to_move_id  # stored with each turn: no engine on a clock tick
+                if player is None:  # cannot happen for an active game; rebuild to be sure
+                    game = await self._engine(tx, row)
+                    player = convert.user_of(convert.seats(row, game), game.to_move)
+                assert player is not None
+                common = {
+                    "guild_id": row.guild_id,
+                    "channel_id": row.channel_id,
+                    "user_id": player,
+                    "game_id": row.id,
+                    "version": row.version,
+                }
+                if row.deadline_at is not None and row.deadline_at <= moment:
+                    actions.append(DueAction("timeout", from_us(row.deadline_at), **common))
+                elif row.remind_at is not None:
+                    actions.append(
+                        DueAction(
+                            "reminder",
+                            from_us(row.remind_at),
+                            reminder_index=row.reminders_sent,
+                            **common,
+                        )
+                    )
+        actions.sort(key=lambda a: (a.at, a.kind))
+        return actions
+
+    @warms_engines
+    async def apply_due(self, action: DueAction) -> DueOutcome | None:
+        """Carry out a due action; None if it no longer applies (a move was made meanwhile)."""
+        if not isinstance(action, DueAction):
+            raise InvalidInput(f"apply_due takes a DueAction, not {quote(action)}.")
+        now = self._now()
+        if action.kind == "challenge_expiry":
+            assert action.challenge_id is not None
+            async with self._write() as tx:
+                row = await tx.challenge(action.challenge_id)
+                if row is None or row.status != "open" or row.expires_at > to_us(action.at):
+                    return None
+                row = await tx.resolve_challenge(row.id, "expired", to_us(now))
+            assert row is not None
+            return DueOutcome(action, expired=convert.challenge(row))
+        assert action.game_id is not None
+        async with self._write() as tx:
+            game_row = await tx.game(action.game_id)
+            if (
+                game_row is None
+                or game_row.status != "active"
+                or game_row.version != action.version
+            ):
+                return None
+            game = await self._engine(tx, game_row)
+            if action.kind == "timeout":
+                if game_row.deadline_at != to_us(action.at):
+                    return None
+                game_row, ended = await self._finish(
+                    tx, game_row, game, "time", now, loser_id=action.user_id
+                )
+                self._remember(game_row.id, game_row.version, game)
+                return DueOutcome(action, ended=ended)
+            if game_row.reminders_sent != action.reminder_index or game_row.remind_at is None:
+                return None
+            sent = game_row.reminders_sent + 1
+            game_row = await tx.mark_reminder_sent(
+                game_row,
+                next_reminder(
+                    time_control_of(game_row), game_row.turn_started_at, game_row.deadline_at, sent
+                ),
+            )
+            info = convert.game_info(game_row, game)
+        return DueOutcome(
+            action,
+            reminder=Reminder(info, action.user_id, info.deadline, info.turn_started_at),
+        )
+
+    async def run_due(self, now: datetime | None = None) -> list[DueOutcome]:
+        """``due`` then ``apply_due`` for each; the outcomes that applied."""
+        outcomes = []
+        for action in await self.due(now):
+            outcome = await self.apply_due(action)
+            if outcome is not None:
+                outcomes.append(outcome)
+        return outcomes
+
+    async def next_due_at(self) -> datetime | None:
+        """The earliest future deadline, reminder or expiry, so a scheduler can sleep."""
+        async with self.store.read() as tx:
+            times = await tx.next_times()
+        return from_us(min(times)) if times else None

@@ -1,0 +1,217 @@
+"""Moderation and server settings: admin endings, the audit log, settings changes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import fields, replace
+from typing import Any
+
+from rules import InvalidOptions, UnknownGame, game_class
+
+from . import convert
+from .checks import (
+    MAX_NOTE,
+    check_bool,
+    check_channels,
+    check_id,
+    check_limit,
+    check_optional_id,
+    check_sizes,
+    check_text,
+    check_time_control,
+    is_int,
+    quote,
+)
+from .convert import to_us
+from .core import (
+    ServiceCore,
+    engine_sentence,
+    warms_engines,
+)
+from .errors import (
+    InvalidSettings,
+    NoGameHere,
+    NotAPlayer,
+)
+from .types import (
+    AuditEntry,
+    GameEnded,
+    GuildSettings,
+    ResultReason,
+    TimeControl,
+)
+
+MIN_EXPIRY = 60
+MAX_EXPIRY = 30 * 86400
+
+
+class Moderation(ServiceCore):
+    """Admin endings and server settings, every change written to the audit log."""
+
+    @warms_engines
+    async def _moderate(
+        self,
+        guild_id: int,
+        actor_id: int,
+        channel_id: int,
+        reason: ResultReason,
+        target_id: int | None,
+        note: str,
+    ) -> GameEnded:
+        check_id(guild_id, "server id")
+        check_id(actor_id, "admin id")
+        check_id(channel_id, "channel id")
+        check_optional_id(target_id, "player id")
+        check_text(note, "reason", MAX_NOTE)
+        now = self._now()
+        async with self._write() as tx:
+            row = await tx.active_game_in(channel_id)
+            if row is None or row.guild_id != guild_id:
+                raise NoGameHere("There is no game in progress in that channel.")
+            game = await self._engine(tx, row)
+            pair = convert.seats(row, game)
+            if target_id is not None and target_id not in (pair[0].user_id, pair[1].user_id):
+                raise NotAPlayer("That user is not playing in this game.")
+            row, ended = await self._finish(
+                tx,
+                row,
+                game,
+                reason,
+                now,
+                winner_id=target_id if reason == "award" else None,
+                loser_id=target_id if reason == "forfeit" else None,
+                actor_id=actor_id,
+                detail=note,
+            )
+            await tx.add_audit(
+                guild_id=guild_id,
+                actor_id=actor_id,
+                action=reason,
+                at=to_us(now),
+                game_id=row.id,
+                target_id=target_id,
+                detail=note,
+            )
+        self._remember(row.id, row.version, game)
+        return ended
+
+    async def admin_abort(
+        self, guild_id: int, actor_id: int, channel_id: int, reason: str = ""
+    ) -> GameEnded:
+        """End the channel's game with no result."""
+        return await self._moderate(guild_id, actor_id, channel_id, "abort", None, reason)
+
+    async def admin_award(
+        self, guild_id: int, actor_id: int, channel_id: int, winner_id: int, reason: str = ""
+    ) -> GameEnded:
+        """Declare ``winner_id`` (a player) the winner."""
+        return await self._moderate(guild_id, actor_id, channel_id, "award", winner_id, reason)
+
+    async def admin_forfeit(
+        self, guild_id: int, actor_id: int, channel_id: int, loser_id: int, reason: str = ""
+    ) -> GameEnded:
+        """Declare ``loser_id`` (a player) the loser by forfeit."""
+        return await self._moderate(guild_id, actor_id, channel_id, "forfeit", loser_id, reason)
+
+    async def audit_log(self, guild_id: int, limit: int = 50) -> list[AuditEntry]:
+        """Moderator actions in a server, newest first."""
+        check_id(guild_id, "server id")
+        check_limit(limit)
+        async with self.store.read() as tx:
+            rows = await tx.audit(guild_id, limit)
+        return [convert.audit(r) for r in rows]
+
+    async def get_settings(self, guild_id: int) -> GuildSettings:
+        check_id(guild_id, "server id")
+        async with self.store.read() as tx:
+            return convert.settings(await tx.settings(guild_id), guild_id)
+
+    async def update_settings(
+        self,
+        guild_id: int,
+        actor_id: int,
+        *,
+        allowed_channels: Sequence[int] | None = None,
+        use_threads: bool | None = None,
+        default_time_control: TimeControl | str | None = None,
+        default_sizes: dict[str, int | None] | None = None,
+        challenge_expiry: int | None = None,
+    ) -> GuildSettings:
+        """Change the given settings (None leaves one as it is); audited.
+
+        ``default_sizes`` merges: ``{"minefield": 11}`` sets one, ``{"minefield": None}``
+        clears it.
+        """
+        check_id(guild_id, "server id")
+        check_id(actor_id, "admin id")
+        default_time_control = check_time_control(default_time_control)
+        if allowed_channels is not None:
+            allowed_channels = check_channels(allowed_channels)
+        if use_threads is not None:
+            check_bool(use_threads, "use_threads setting", InvalidSettings)
+        if default_sizes is not None:
+            check_sizes(default_sizes)
+        if challenge_expiry is not None and (
+            not is_int(challenge_expiry) or not MIN_EXPIRY <= challenge_expiry <= MAX_EXPIRY
+        ):
+            raise InvalidSettings(
+                "Challenges must expire after a whole number of seconds between 1 minute and"
+                f" 30 days, not {quote(challenge_expiry)}."
+            )
+        now = self._now()
+        async with self._write() as tx:
+            current = convert.settings(await tx.settings(guild_id), guild_id)
+            sizes = dict(current.default_sizes)
+            for name, size in (default_sizes or {}).items():
+                try:
+                    cls = game_class(name)
+                except UnknownGame as exc:
+                    raise InvalidSettings(engine_sentence(str(exc))) from exc
+                if size is None:
+                    sizes.pop(cls.name, None)
+                    continue
+                try:
+                    cls(size)
+                except InvalidOptions as exc:
+                    raise InvalidSettings(engine_sentence(str(exc))) from exc
+                sizes[cls.name] = size
+            given: dict[str, Any] = {
+                "allowed_channels": allowed_channels,
+                "use_threads": use_threads,
+                "default_time_control": default_time_control,
+                "default_sizes": tuple(sorted(sizes.items())),
+                "challenge_expiry": challenge_expiry,
+            }
+            updated = replace(current, **{k: v for k, v in given.items() if v is not None})
+            changes = settings_diff(current, updated)
+            await tx.save_settings(convert.settings_row(updated, to_us(now)))
+            await tx.add_audit(
+                guild_id=guild_id,
+                actor_id=actor_id,
+                action="settings",
+                at=to_us(now),
+                detail=json.dumps(changes, sort_keys=True),
+            )
+        return updated
+
+
+def settings_diff(before: GuildSettings, after: GuildSettings) -> dict[str, Any]:
+    """The settings that changed, as JSON values, for the audit log: every field of
+    :class:`GuildSettings` but the server id, so a new setting is audited without more code."""
+    changed: dict[str, Any] = {}
+    for field in fields(GuildSettings):
+        if field.name == "guild_id":
+            continue
+        value = getattr(after, field.name)
+        if value != getattr(before, field.name):
+            changed[field.name] = jsonable(value)
+    return changed
+
+
+def jsonable(value: Any) -> Any:
+    if isinstance(value, TimeControl):
+        return {"per_move": value.per_move, "reminders": list(value.reminders)}
+    if isinstance(value, tuple):
+        return [jsonable(v) for v in value]
+    return value

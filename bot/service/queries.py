@@ -1,0 +1,190 @@
+"""Queries: games and records as players and front ends see them (reads only, plus the
+maintenance rebuild of cached columns)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rules import Game
+
+from ..store import (
+    GameRow,
+    Tx,
+)
+from . import convert
+from .checks import (
+    check_bool,
+    check_id,
+    check_limit,
+    check_optional_id,
+    quote,
+)
+from .convert import from_us
+from .core import (
+    ServiceCore,
+    warms_engines,
+)
+from .errors import (
+    InvalidInput,
+    NoGameHere,
+)
+from .types import (
+    GameInfo,
+    GameRecord,
+    HistoryEvent,
+    PlayedMove,
+    SummaryPage,
+)
+
+
+class Queries(ServiceCore):
+    """Looking at games: snapshots, records and positions; nothing here changes a game."""
+
+    async def _infos(self, tx: Tx, rows: Sequence[GameRow]) -> list[GameInfo]:
+        engines = await self._engines_for(tx, rows)
+        return [convert.game_info(row, game) for row, game in zip(rows, engines, strict=True)]
+
+    @warms_engines
+    async def get_game(self, channel_id: int) -> GameInfo | None:
+        """The active game in a channel or thread, if any."""
+        check_id(channel_id, "channel id")
+        async with self.store.read() as tx:
+            row = await tx.active_game_in(channel_id)
+            return None if row is None else convert.game_info(row, await self._engine(tx, row))
+
+    @warms_engines
+    async def latest_game(self, channel_id: int) -> GameInfo | None:
+        """The channel's most recent game, finished or not (None if it never had one).
+
+        A channel's active game is always its latest: a new game can only start once the
+        previous one ended, so this is the active game when there is one.  Anyone may look at
+        it, so /board and /history keep working in a game's thread after it ended.
+        """
+        check_id(channel_id, "channel id")
+        async with self.store.read() as tx:
+            row = await tx.latest_game_in(channel_id)
+            return None if row is None else convert.game_info(row, await self._engine(tx, row))
+
+    @warms_engines
+    async def get_game_by_id(self, game_id: int) -> GameInfo:
+        """Any game, active or not.  Raises NoGameHere."""
+        async with self.store.read() as tx:
+            row = await self._row_by_id(tx, game_id)
+            return convert.game_info(row, await self._engine(tx, row))
+
+    async def _row_by_id(self, tx: Tx, game_id: int) -> GameRow:
+        check_id(game_id, "game id")
+        row = await tx.game(game_id)
+        if row is None:
+            raise NoGameHere(f"There is no game number {game_id}.")
+        return row
+
+    @warms_engines
+    async def games_for_player(
+        self, guild_id: int, user_id: int, active_only: bool = False, limit: int = 25
+    ) -> list[GameInfo]:
+        """A player's games in a server, most recently updated first."""
+        check_id(guild_id, "server id")
+        check_id(user_id, "user id")
+        check_bool(active_only, "active_only flag")
+        check_limit(limit)
+        async with self.store.read() as tx:
+            rows = await tx.games_for_player(guild_id, user_id, active_only, limit)
+            return await self._infos(tx, rows)
+
+    async def game_summaries(
+        self,
+        guild_id: int | None = None,
+        *,
+        player_id: int | None = None,
+        to_move_id: int | None = None,
+        active_only: bool = False,
+        cursor: str | None = None,
+        limit: int = 25,
+    ) -> SummaryPage:
+        """One page of games, most recently updated first, from stored columns only.
+
+        Filters combine: a server, a player (either seat), the user to move (active games),
+        active only.  This is what lists (``/games``, ``/admin active``, the computer looking
+        for its turns) should use: it never builds an engine, so it stays a single indexed
+        query however long the games are.  Raises InvalidId, InvalidInput (limit, cursor).
+        """
+        check_optional_id(guild_id, "server id")
+        check_optional_id(player_id, "player id")
+        check_optional_id(to_move_id, "user id")
+        check_bool(active_only, "active_only flag")
+        check_limit(limit)
+        after = _read_cursor(cursor)
+        async with self.store.read() as tx:
+            rows = await tx.find_games(
+                guild_id=guild_id,
+                player_id=player_id,
+                to_move_id=to_move_id,
+                active_only=active_only,
+                after=after,
+                limit=limit + 1,
+            )
+        more = len(rows) > limit
+        rows = rows[:limit]
+        next_cursor = f"{rows[-1].updated_at}.{rows[-1].id}" if more else None
+        return SummaryPage(tuple(convert.summary(r) for r in rows), next_cursor)
+
+    @warms_engines
+    async def active_games(self, guild_id: int) -> list[GameInfo]:
+        check_id(guild_id, "server id")
+        async with self.store.read() as tx:
+            return await self._infos(tx, await tx.active_games(guild_id))
+
+    @warms_engines
+    async def game_record(self, game_id: int) -> GameRecord:
+        """Full record: every move with who and when, plus takebacks and endings."""
+        async with self.store.read() as tx:
+            row = await self._row_by_id(tx, game_id)
+            game = await self._engine(tx, row)
+            stored = await tx.moves(game_id)
+            events = await tx.events(game_id)
+            info = convert.game_info(row, game)
+        history = game.history
+        moves = tuple(
+            PlayedMove(m.ply, m.move, m.user_id, history[m.ply].player, from_us(m.played_at))
+            for m in stored
+        )
+        return GameRecord(
+            info,
+            moves,
+            tuple(HistoryEvent(from_us(e.at), e.kind, e.user_id, e.detail) for e in events),
+        )
+
+    @warms_engines
+    async def position(self, game_id: int) -> Game:
+        """A fresh rules-engine ``Game`` at the stored position (for rendering; yours to mutate)."""
+        async with self.store.read() as tx:
+            row = await self._row_by_id(tx, game_id)
+            return (await self._engine(tx, row)).copy()
+
+    async def rebuild_cached_state(self, game_id: int) -> GameInfo:
+        """Recompute the cached columns (record, side and user to move) from the moves."""
+        check_id(game_id, "game id")
+        self._engines.pop(game_id, None)  # replayed from the moves table, not the cache
+        return await self._rebuild(game_id)
+
+    @warms_engines
+    async def _rebuild(self, game_id: int) -> GameInfo:
+        async with self._write() as tx:
+            row = await self._row_by_id(tx, game_id)
+            game = await self._engine(tx, row)
+            to_move = game.to_move if row.status == "active" else None
+            to_move_id = convert.user_of(convert.seats(row, game), to_move)
+            row = await tx.save_cached_state(row, game.record(), to_move, to_move_id)
+            return convert.game_info(row, game)
+
+
+def _read_cursor(cursor: object) -> tuple[int, int] | None:
+    """The ``(updated_at, id)`` a cursor from :meth:`Queries.game_summaries` stands for."""
+    if cursor is None:
+        return None
+    if isinstance(cursor, str) and len(cursor) <= 40:
+        stamp, _, game_id = cursor.partition(".")
+        if stamp.lstrip("-").isdigit() and game_id.isdigit():
+            return int(stamp), int(game_id)
+    raise InvalidInput(f"{quote(cursor)} is not a page cursor from a game list.")

@@ -1,0 +1,210 @@
+"""Lists read stored columns only, and a cold position is rebuilt off the event loop.
+
+``game_summaries`` and the clock's ``due`` must never build a rules engine (a cold Naked
+Diagonal 13×13 replay takes about a second); ``get_game`` on a cold game replays on a worker
+thread, so the loop keeps serving other commands meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from bot.service import GameInfo, GameService, GameSummary, IllegalMoveError, InvalidInput
+from bot.service import core as service_core
+from rules import new_game
+
+GUILD, OTHER_GUILD = 1000, 1001
+ALICE, BOB, CAROL = 11, 22, 33
+StartGame = Callable[..., Awaitable[GameInfo]]
+Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
+
+
+def as_summary(info: GameInfo) -> GameSummary:
+    """What the summary of a game must say, worked out from the full engine-built snapshot."""
+    started = info.seats if not any(m == "swap" for m in info.moves[:2]) else info.seats[::-1]
+    return GameSummary(
+        id=info.id,
+        guild_id=info.guild_id,
+        channel_id=info.channel_id,
+        game=info.game,
+        title=info.title,
+        size=info.size,
+        status=info.status,
+        first_id=started[0].user_id,
+        second_id=started[1].user_id,
+        to_move_id=info.to_move_id,
+        to_move_colour=info.to_move_colour,
+        deadline=info.deadline,
+        updated_at=info.updated_at,
+        result=info.result,
+        version=info.version,
+    )
+
+
+async def populate(service: GameService, start_game: StartGame, clock: Any) -> list[int]:
+    ids = []
+    plays = [
+        ("clearpath", ["c3", "swap"], 1),
+        ("clearpath", ["c3", "swap", "d4"], 2),
+        ("minefield", ["c3"], 3),
+        ("crosscut", [], 4),
+        ("nakeddiagonal", ["c3", "resign"], 5),
+        ("clearcut", ["c3"], 6),
+    ]
+    for game, moves, channel in plays:
+        info = await start_game(game, 5, channel=channel, time_control="1d")
+        for move in moves:
+            clock.advance(minutes=1)
+            now = await service.get_game(channel)
+            assert now is not None and now.to_move_id is not None
+            if move == "resign":
+                await service.resign(channel, now.to_move_id)
+            else:
+                await service.play_move(channel, now.to_move_id, move)
+        ids.append(info.id)
+    await start_game("minefield", 5, channel=7, guild=OTHER_GUILD, opponent=CAROL)
+    return ids
+
+
+async def test_summaries_match_the_full_snapshots_page_by_page(
+    service: GameService, start_game: StartGame, clock: Any
+) -> None:
+    ids = await populate(service, start_game, clock)
+    infos = [await service.get_game_by_id(i) for i in ids]
+    expected = sorted(
+        (as_summary(i) for i in infos), key=lambda s: (s.updated_at, s.id), reverse=True
+    )
+    assert [s.to_move_id for s in sorted(expected, key=lambda s: s.id)] == [
+        ALICE,  # c3 by ALICE, swap by BOB: BOB owns red now, ALICE (blue) to move
+        BOB,
+        BOB,
+        ALICE,
+        None,
+        BOB,
+    ]
+    service.forget_engines()
+    seen: list[GameSummary] = []
+    cursor = None
+    pages = 0
+    while True:
+        page = await service.game_summaries(GUILD, cursor=cursor, limit=4)
+        seen += page.games
+        pages += 1
+        if page.next_cursor is None:
+            break
+        assert len(page.next_cursor) <= 40
+        cursor = page.next_cursor
+    assert seen == expected and pages == 2
+    assert not service._engines, "a list built an engine"
+
+    alice_active = await service.game_summaries(GUILD, player_id=ALICE, active_only=True)
+    assert alice_active.games == tuple(s for s in expected if s.is_active)
+    assert alice_active.next_cursor is None
+    bobs_turn = await service.game_summaries(to_move_id=BOB)
+    assert [s.id for s in bobs_turn.games] == [s.id for s in expected if s.to_move_id == BOB]
+    everywhere = await service.game_summaries(player_id=CAROL)
+    assert [s.guild_id for s in everywhere.games] == [OTHER_GUILD]
+
+
+async def test_lists_and_the_clock_never_build_an_engine(
+    service: GameService, start_game: StartGame, clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await populate(service, start_game, clock)
+    service.forget_engines()
+
+    async def no_engine(*args: Any) -> Any:
+        raise AssertionError("a rules engine was built")
+
+    monkeypatch.setattr(service_core.ServiceCore, "_engine", no_engine)
+    assert len((await service.game_summaries(GUILD, limit=100)).games) == 6
+    clock.advance(hours=13)  # reminders (at half time) are due in every timed game
+    due = await service.due()
+    assert {a.kind for a in due} == {"reminder"}
+    assert len(due) == 5
+    assert all(a.user_id in (ALICE, BOB) for a in due)
+
+
+async def test_bad_cursors_are_refused(service: GameService, snapshot: Snapshot) -> None:
+    before = snapshot()
+    for cursor in ("nonsense", "1.2.3", "x" * 500, "12.-3", 12):
+        with pytest.raises(InvalidInput, match="cursor"):
+            await service.game_summaries(GUILD, cursor=cursor)  # type: ignore[arg-type]
+    assert snapshot() == before
+
+
+async def test_a_cold_position_is_rebuilt_off_the_event_loop(
+    service: GameService, start_game: StartGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    info = await start_game("nakeddiagonal", 13)
+    game = new_game("nakeddiagonal", 13)
+    rng = random.Random(4)
+    played = 0
+    while not game.is_over and played < 120:
+        move = rng.choice(game.legal_moves())
+        mover = info.user_of(game.to_move or "")
+        await service.play_move(info.channel_id, mover, move)
+        game.play(move)
+        played += 1
+    service.forget_engines()  # as after a restart
+
+    threads: list[str] = []
+    real_replay = service_core.replay
+
+    def watched(*args: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return real_replay(*args)
+
+    monkeypatch.setattr(service_core, "replay", watched)
+    worst = 0.0
+    stop = asyncio.Event()
+
+    async def probe() -> None:
+        nonlocal worst
+        while not stop.is_set():
+            before = time.perf_counter()
+            await asyncio.sleep(0.005)
+            worst = max(worst, time.perf_counter() - before - 0.005)
+
+    prober = asyncio.ensure_future(probe())
+    await asyncio.sleep(0.02)
+    cold = await service.get_game(info.channel_id)
+    stop.set()
+    await prober
+    assert cold is not None and list(cold.moves) == game.moves
+    assert threads and threading.main_thread().name not in threads
+    assert worst < 0.5, f"the event loop stalled {worst:.3f}s during a cold replay"
+
+
+async def test_a_cold_replay_holds_neither_the_loop_nor_the_store(
+    service: GameService, start_game: StartGame
+) -> None:
+    """While a restarted bot rebuilds a long game, a move in another channel goes through:
+    the replay runs between transactions, so the store is not held for its duration."""
+    big = await start_game("nakeddiagonal", 13, channel=1)
+    game = new_game("nakeddiagonal", 13)
+    rng = random.Random(5)
+    while not game.is_over and len(game.moves) < 120:
+        move = rng.choice(game.legal_moves())
+        await service.play_move(1, big.user_of(game.to_move or ""), move)
+        game.play(move)
+    small = await start_game("minefield", 9, channel=2)
+    service.forget_engines()
+    await service.get_game(2)  # only the big game is cold
+
+    slow = asyncio.ensure_future(service.play_move(1, big.user_of(game.to_move or ""), "zz9"))
+    await asyncio.sleep(0.01)  # the big game's replay is under way on its thread
+    started = time.perf_counter()
+    result = await service.play_move(2, small.to_move_id or 0, "e5")
+    quick = time.perf_counter() - started
+    assert result.game.moves == ("e5",)
+    assert not slow.done(), f"the cold replay finished first ({quick:.3f}s): test too small"
+    with pytest.raises(IllegalMoveError):
+        await slow  # then the cold game's own (bad) move is judged on the rebuilt position
+    assert list((await service.get_game(1) or big).moves) == game.moves
