@@ -31,6 +31,7 @@ from bot.service import (
     GameFinished,
     GameInfo,
     GameStarted,
+    GameSummary,
     InvalidChallenge,
     NoGameHere,
     NoTakeback,
@@ -242,7 +243,7 @@ class ComputerOpponent:
         return await open_game_thread(interaction, name, message)
 
     # ----- playing --------------------------------------------------------------------------------
-    def take_turn(self, info: GameInfo) -> asyncio.Task[None] | None:
+    def take_turn(self, info: GameInfo | GameSummary) -> asyncio.Task[None] | None:
         """If the computer is to move in ``info``, start playing (once per game at a time)."""
         if not info.is_active or not self.is_computer(info.to_move_id):
             return None
@@ -303,14 +304,26 @@ class ComputerOpponent:
 
     async def resume(self) -> list[asyncio.Task[None]]:
         """Start every game in the bot's servers where the computer is to move (restarts,
-        and anything a failed attempt left behind); called by the clock on each tick."""
+        and anything a failed attempt left behind); called by the clock on each tick.
+
+        Reads summaries (stored columns, no engine), so a tick costs one query per page."""
+        bot_id = self.user_id
+        if bot_id is None:
+            return []
+        guilds = {guild.id for guild in self.bot.guilds}
         started = []
-        for guild in self.bot.guilds:
-            for info in await self.bot.service.active_games(guild.id):
-                task = self.take_turn(info)
+        cursor: str | None = None
+        while True:
+            page = await self.bot.service.game_summaries(
+                to_move_id=bot_id, active_only=True, cursor=cursor, limit=100
+            )
+            for summary in page.games:
+                task = self.take_turn(summary) if summary.guild_id in guilds else None
                 if task is not None:
                     started.append(task)
-        return started
+            cursor = page.next_cursor
+            if cursor is None:
+                return started
 
     async def idle(self) -> None:
         """Wait until no move is being thought about (tests and shutdown)."""

@@ -15,6 +15,7 @@ import discord
 
 from bot.service import GameInfo, StaleAction
 
+from .game_lists import NextPageButton
 from .replies import handle_error, send_ephemeral
 
 if TYPE_CHECKING:
@@ -192,7 +193,7 @@ def takeback_view(game_id: int, version: int) -> discord.ui.View:
     return view
 
 
-_KNOWN = (ChallengeButton, ResignButton, TakebackButton)
+_KNOWN = (ChallengeButton, ResignButton, TakebackButton, NextPageButton)
 
 
 def _retired_template() -> str:

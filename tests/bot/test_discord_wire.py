@@ -252,3 +252,38 @@ async def test_first_responses_stay_fast_after_a_restart_over_cold_games(
         assert all(seconds < 1.0 for seconds in timings.values()), timings
     finally:
         await second.close()
+
+
+async def test_games_are_listed_in_pages_whose_buttons_survive_a_restart(
+    db_path: Path, clock: Any
+) -> None:
+    discord_side = fakes.FakeDiscord()
+    first = await fakes.open_harness(db_path, clock, fake=discord_side)
+    for i in range(18):
+        channel = CHANNEL + 200 + i
+        challenge = await first.service.create_challenge(
+            GUILD, channel, ALICE.id, BOB.id, "minefield", 5
+        )
+        await first.service.accept_challenge(challenge.id, BOB.id)
+        if i % 3:
+            await first.service.resign(channel, BOB.id)
+        clock.advance(minutes=1)  # distinct update times: a stable newest-first order
+    defer, page_one = await first.command("games", ALICE)
+    assert defer.ephemeral and page_one.ephemeral
+    lines = page_one.content.splitlines()
+    assert len(lines) == 16 and lines[-1] == "More with the button below."
+    assert lines[0].startswith("#18 ") and "won" in page_one.content
+    assert "your move" in page_one.content and page_one.pingable == set()
+    [next_id] = page_one.custom_ids
+    [active] = (await first.command("admin active", ADMIN))[1:]
+    assert len(active.content.splitlines()) == 6  # 6 of 18 games are still running
+    await first.close()
+
+    second = await fakes.open_harness(db_path, clock, fake=discord_side)
+    refused = fakes.refusal(await second.click(next_id, BOB))
+    assert "someone else" in refused.content
+    [page_two] = await second.click(next_id, ALICE)
+    assert page_two.kind == "update" and page_two.custom_ids == []
+    numbers = [line.split()[0] for line in page_two.content.splitlines()]
+    assert numbers == ["#3", "#2", "#1"]
+    await second.close()

@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.service import AuditEntry, GameEnded, GuildSettings
 
 from ..flows import game_here, ids
+from ..game_lists import send_first_page
 from ..posting import ENDED_DONE, not_posted, post_turn
 from ..replies import send_ephemeral
 from ..turns import mention
@@ -204,18 +205,7 @@ class AdminCog(commands.Cog):
 
     @admin.command(name="active", description="List every active game in this server")
     async def active(self, interaction: Interaction) -> None:
-        guild_id, _ = ids(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)  # a list query
-        games = await self.bot.service.active_games(guild_id)
-        if not games:
-            await interaction.followup.send("No games are running.", ephemeral=True)
-            return
-        lines = [
-            f"#{g.id} {g.title} {g.size}×{g.size} in <#{g.channel_id}>: "
-            f"{mention(g.player_ids[0])} vs {mention(g.player_ids[1])}, turn {g.turn_number}"
-            for g in games[:30]
-        ]
-        await interaction.followup.send("\n".join(lines)[:2000], ephemeral=True)
+        await send_first_page(interaction, "active")
 
 
 __all__ = ["AdminCog", "game_here"]

@@ -14,11 +14,12 @@ import render
 from bot.service import GameInfo, GameRecord, NoGameHere
 
 from ..flows import game_here, ids
+from ..game_lists import send_first_page
 from ..positions import position_of
 from ..posting import build_turn_message
 from ..replies import defer_public, send_public
 from ..rules_text import TITLES, sheet_text, summary
-from ..turns import colour_names, mention
+from ..turns import colour_names
 from .choices import rule_sheet_games
 
 if TYPE_CHECKING:
@@ -120,16 +121,7 @@ class InfoCog(commands.Cog):
     @app_commands.command(name="games", description="Your games in this server, with links")
     @app_commands.guild_only()
     async def games(self, interaction: Interaction) -> None:
-        guild_id, _ = ids(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)  # a list query
-        games = await self.bot.service.games_for_player(guild_id, interaction.user.id)
-        if not games:
-            await interaction.followup.send(
-                "You have no games in this server yet. Start one with /challenge.", ephemeral=True
-            )
-            return
-        lines = [game_line(g, interaction.user.id) for g in games[:20]]
-        await interaction.followup.send("\n".join(lines)[:2000], ephemeral=True)
+        await send_first_page(interaction, "mine")
 
     @app_commands.command(name="rules", description="The rules of a game, by Mark Steere")
     @app_commands.guild_only()
@@ -147,21 +139,6 @@ class InfoCog(commands.Cog):
     @app_commands.guild_only()
     async def help(self, interaction: Interaction) -> None:
         await interaction.response.send_message(embed=help_embed(), ephemeral=True)
-
-
-def game_line(info: GameInfo, user_id: int) -> str:
-    link = f"https://discord.com/channels/{info.guild_id}/{info.channel_id}"
-    try:
-        opponent = mention(info.opponent_of(user_id))
-    except KeyError:
-        opponent = "?"
-    if info.is_active:
-        state = "your move" if info.to_move_id == user_id else "their move"
-    elif info.result is None or info.result.winner_id is None:
-        state = info.result.reason if info.result else info.status
-    else:
-        state = "won" if info.result.winner_id == user_id else "lost"
-    return f"#{info.id} {info.title} {info.size}×{info.size} vs {opponent}: {state} · {link}"
 
 
 HELP = [
