@@ -42,6 +42,7 @@ from bot.service import (
 )
 from rules import parse_record
 
+from .context import ids
 from .posting import START_DONE, not_posted, post_turn
 from .replies import send_ephemeral
 from .threads import delete_unused_thread, open_game_thread, thread_possible
@@ -159,8 +160,6 @@ class ComputerOpponent:
         level: int | None,
     ) -> None:
         """``/challenge`` naming the bot: create the challenge, accept it as the bot, start."""
-        from .flows import ids
-
         bot_id = self.user_id
         if bot_id is None:
             raise InvalidChallenge("I'm still starting up; try again in a moment.")

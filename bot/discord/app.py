@@ -35,6 +35,13 @@ def bot_intents() -> discord.Intents:
 class CrosspathTree(app_commands.CommandTree["CrosspathBot"]):
     """A tree whose every error becomes a specific ephemeral reply or a logged apology."""
 
+    async def interaction_check(self, interaction: discord.Interaction[CrosspathBot]) -> bool:
+        """The one guild check: Crosspath commands work only in servers (the commands are
+        registered guild-only too, but an old registration or a client can still send one)."""
+        if interaction.guild_id is None:
+            raise app_commands.NoPrivateMessage()
+        return True
+
     async def on_error(
         self, interaction: discord.Interaction[CrosspathBot], error: app_commands.AppCommandError
     ) -> None:

@@ -13,23 +13,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
-from bot.service import GameInfo, StaleAction
-
+from .context import STALE, bot_of, current_game
 from .game_lists import NextPageButton
 from .replies import handle_error, send_ephemeral
 
 if TYPE_CHECKING:
-    from .app import CrosspathBot
+    pass
 
 Interaction = discord.Interaction[Any]
-
-
-def _bot(interaction: Interaction) -> CrosspathBot:
-    from .app import CrosspathBot
-
-    client = interaction.client
-    assert isinstance(client, CrosspathBot)
-    return client
 
 
 class ChallengeButton(
@@ -67,7 +58,7 @@ class ChallengeButton(
         from .flows import accept_challenge, close_challenge
 
         try:
-            _bot(interaction).remember(interaction.user)
+            bot_of(interaction).remember(interaction.user)
             if self.action == "accept":
                 await accept_challenge(interaction, self.challenge_id)
             else:
@@ -82,18 +73,6 @@ def challenge_view(challenge_id: int, is_open: bool) -> discord.ui.View:
     for action in actions:
         view.add_item(ChallengeButton(action, challenge_id))
     return view
-
-
-STALE = "This button is out of date: the game has moved on or ended, so nothing was changed."
-
-
-async def current_game(interaction: Interaction, game_id: int) -> GameInfo:
-    """The active game this button belongs to, or a :class:`StaleAction` refusal."""
-    channel_id = interaction.channel_id
-    info = await _bot(interaction).service.get_game(channel_id) if channel_id else None
-    if info is None or info.id != game_id or not info.is_active:
-        raise StaleAction(STALE)
-    return info
 
 
 class ResignButton(

@@ -14,7 +14,6 @@ import discord
 
 from bot.service import (
     Challenge,
-    GameInfo,
     NoGameHere,
     NoTakeback,
     NotAPlayer,
@@ -22,7 +21,8 @@ from bot.service import (
     StaleAction,
 )
 
-from .buttons import STALE, current_game, resign_view, takeback_view
+from .buttons import resign_view, takeback_view
+from .context import NO_GAME, STALE, bot_of, current_game, game_here, ids
 from .posting import (
     MOVE_DONE,
     RESIGN_DONE,
@@ -40,38 +40,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("crosspath.discord")
 Interaction = discord.Interaction[Any]
-
-NO_GAME = "There is no game running in this channel. Start one with /challenge."
-
-
-def bot_of(interaction: Interaction) -> CrosspathBot:
-    from .app import CrosspathBot
-
-    client = interaction.client
-    assert isinstance(client, CrosspathBot)
-    return client
-
-
-def ids(interaction: Interaction) -> tuple[int, int]:
-    """(guild id, channel id); commands are guild-only so both exist."""
-    if interaction.guild_id is None or interaction.channel_id is None:
-        raise NoGameHere("Crosspath commands work only inside a server channel.")
-    return interaction.guild_id, interaction.channel_id
-
-
-async def game_here(interaction: Interaction) -> GameInfo:
-    guild_id, channel_id = ids(interaction)
-    service = bot_of(interaction).service
-    info = await service.get_game(channel_id)
-    if info is None:
-        # games often live in threads: point the player to theirs (a list query, so answer
-        # Discord first; the refusal then arrives as a private follow-up)
-        if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        mine = await service.games_for_player(guild_id, interaction.user.id, active_only=True)
-        where = ", ".join(f"#{g.id} in <#{g.channel_id}>" for g in mine[:3])
-        raise NoGameHere(f"{NO_GAME} Your games: {where}." if where else NO_GAME)
-    return info
 
 
 # ----- challenges ---------------------------------------------------------------------------

@@ -12,24 +12,14 @@ from bot.service import ChannelBusy, InvalidChallenge
 
 from ..ai_opponent import LEVEL_CHOICES, LEVEL_HELP, LEVEL_ONLY_VS_COMPUTER
 from ..buttons import challenge_view
-from ..flows import ids
+from ..checks import can_post_boards
+from ..context import ids
 from ..threads import thread_possible
 from ..turns import challenge_embed, mention
 from .choices import FIRST_CHOICES, playable_games
 
 if TYPE_CHECKING:
     from ..app import CrosspathBot
-
-
-def missing_bot_permissions(interaction: discord.Interaction[Any]) -> list[str]:
-    """What the bot lacks here to post boards; checked before a game can start in a channel."""
-    perms = interaction.app_permissions
-    needed = {"embed_links": perms.embed_links, "attach_files": perms.attach_files}
-    if isinstance(interaction.channel, discord.Thread):
-        needed["send_messages_in_threads"] = perms.send_messages_in_threads
-    else:
-        needed["send_messages"] = perms.send_messages
-    return [name for name, granted in needed.items() if not granted]
 
 
 def busy_without_thread(interaction: discord.Interaction[Any]) -> str:
@@ -50,6 +40,7 @@ class ChallengeCog(commands.Cog):
 
     @app_commands.command(name="challenge", description="Challenge someone (or anyone) to a game")
     @app_commands.guild_only()
+    @can_post_boards()
     @app_commands.describe(
         game="which game to play",
         opponent="who you challenge; leave empty for an open challenge anyone can accept",
@@ -71,9 +62,6 @@ class ChallengeCog(commands.Cog):
         level: app_commands.Choice[int] | None = None,
     ) -> None:
         guild_id, channel_id = ids(interaction)
-        missing = missing_bot_permissions(interaction)
-        if missing:
-            raise app_commands.BotMissingPermissions(missing)
         settings = await self.bot.service.get_settings(guild_id)
         if (
             settings.use_threads

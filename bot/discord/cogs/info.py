@@ -13,7 +13,7 @@ from discord.ext import commands
 import render
 from bot.service import GameInfo, GameRecord, NoGameHere
 
-from ..flows import game_here, ids
+from ..context import game_here, ids
 from ..game_lists import send_first_page
 from ..positions import position_of
 from ..posting import build_turn_message
