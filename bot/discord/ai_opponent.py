@@ -46,7 +46,7 @@ from .context import ids
 from .posting import START_DONE, not_posted, post_turn
 from .replies import send_ephemeral
 from .threads import delete_unused_thread, open_game_thread, thread_possible
-from .turns import challenge_embed, mention, register_computer
+from .turns import challenge_embed, mention
 
 if TYPE_CHECKING:
     from .app import CrosspathBot
@@ -128,10 +128,9 @@ class ComputerOpponent:
         return self.user_id is not None and self.user_id in info.player_ids
 
     def ready(self) -> None:
-        """Once the bot's user is known: name it in boards, never ping it."""
+        """Once the bot's user is known: name it in boards (turn messages never ping it)."""
         user = self.bot.user
         if user is not None:
-            register_computer(user.id)
             self.bot.remember(user)
 
     def level_of(self, info: GameInfo) -> int:
