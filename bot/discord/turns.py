@@ -29,6 +29,7 @@ EMBED_COLOURS: dict[str, int] = {
 SHOW_ILLEGAL = frozenset({"minefield", "nakeddiagonal"})
 """Games whose hidden "mines" are drawn on the board: their legality is hard to see."""
 
+
 @dataclass(frozen=True, slots=True)
 class Board:
     """A drawn board: PNG bytes and the alt text sent with it."""

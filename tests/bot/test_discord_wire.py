@@ -196,6 +196,17 @@ async def test_display_names_are_per_server_and_failed_lookups_are_remembered(h:
     assert len([s for s in h.fake.sent if s.path == f"/users/{ghost}"]) == 2
 
 
+async def test_autocomplete_answers_within_its_budget_and_finishes_loading_behind(h: Any) -> None:
+    await fakes.challenge_and_accept(h, size=9)
+    h.bot.get_cog("PlayCog").autocomplete_budget = 0  # as if the game were still loading
+    typed = fakes.opt("point", " C4 ", 3, focused=True)
+    [answer] = await h.run(h.payloads.command("move", ALICE, [typed], autocomplete=True))
+    assert answer.choices == [{"name": "c4", "value": "c4"}], "what was typed, to submit"
+    h.bot.get_cog("PlayCog").autocomplete_budget = 1.0
+    [answer] = await h.run(h.payloads.command("move", ALICE, [typed], autocomplete=True))
+    assert [c["value"] for c in answer.choices] == ["c4"]
+
+
 # ----- a restart over cold, large games ---------------------------------------------------------
 def naked_diagonal_line() -> list[str]:
     """120 moves of a legal random 13×13 Naked Diagonal game."""
