@@ -155,6 +155,8 @@ async def first_response(h: Any, payload: dict[str, Any]) -> float:
 
 async def bench(finished: int, active: int, players: int) -> None:
     fakes = load_fakes()
+    from bot.discord.cogs.play import AUTOCOMPLETE_BUDGET
+
     cached = await cached_database(finished, active, players)
     meta = json.loads(cached.with_suffix(".json").read_text(encoding="utf-8"))
     people = [fakes.Player(uid, f"P{i}") for i, uid in enumerate(meta["players"])]
@@ -165,6 +167,7 @@ async def bench(finished: int, active: int, players: int) -> None:
         db = Path(tmp) / "restarted.sqlite3"
         shutil.copyfile(cached, db)
         h = await fakes.open_harness(db, lambda: datetime.now(UTC))  # a fresh process: cold
+        h.bot.get_cog("PlayCog").autocomplete_budget = AUTOCOMPLETE_BUDGET  # the tests' is longer
         probe = StallProbe()
         probe.start()
         try:

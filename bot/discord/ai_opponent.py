@@ -39,6 +39,7 @@ from bot.service import (
     OutOfTime,
     ServiceError,
     StaleAction,
+    TimeControl,
 )
 from rules import parse_record
 
@@ -155,7 +156,7 @@ class ComputerOpponent:
         game: str,
         size: int | None,
         first: str,
-        time: str | None,
+        time: TimeControl | None,
         level: int | None,
     ) -> None:
         """``/challenge`` naming the bot: create the challenge, accept it as the bot, start."""

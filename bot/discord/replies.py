@@ -78,7 +78,9 @@ def refusal_for(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CommandInvokeError):
         return refusal_for(error.original)
     if isinstance(error, app_commands.TransformerError):
-        return f"'{error.value}' is not a valid value for that option."
+        if isinstance(error.__cause__, ServiceError):
+            return str(error.__cause__)  # the service's own sentence, naming what was typed
+        return f"'{str(error.value)[:100]}' is not a valid value for that option."
     if isinstance(error, (app_commands.CommandSignatureMismatch, app_commands.CommandNotFound)):
         return (
             "This command changed since it was registered in this server. "

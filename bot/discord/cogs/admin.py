@@ -18,6 +18,7 @@ from ..context import game_here, ids
 from ..game_lists import send_first_page
 from ..posting import ENDED_DONE, not_posted, post_turn
 from ..replies import send_ephemeral
+from ..transformers import TimeOption
 from ..turns import mention
 from .choices import playable_games
 
@@ -76,7 +77,7 @@ class AdminCog(commands.Cog):
         self,
         interaction: Interaction,
         threads: bool | None = None,
-        time: app_commands.Range[str, 1, 20] | None = None,
+        time: TimeOption | None = None,
         expiry_hours: app_commands.Range[int, 1, 720] | None = None,
     ) -> None:
         guild_id, _ = ids(interaction)

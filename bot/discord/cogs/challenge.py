@@ -15,6 +15,7 @@ from ..buttons import challenge_view
 from ..checks import can_post_boards
 from ..context import ids
 from ..threads import thread_possible
+from ..transformers import TimeOption
 from ..turns import challenge_embed, mention
 from .choices import FIRST_CHOICES, playable_games
 
@@ -58,7 +59,7 @@ class ChallengeCog(commands.Cog):
         opponent: discord.Member | None = None,
         size: app_commands.Range[int, 3, 25] | None = None,
         first: app_commands.Choice[str] | None = None,
-        time: app_commands.Range[str, 1, 20] | None = None,
+        time: TimeOption | None = None,
         level: app_commands.Choice[int] | None = None,
     ) -> None:
         guild_id, channel_id = ids(interaction)

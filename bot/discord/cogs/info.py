@@ -19,6 +19,7 @@ from ..positions import position_of
 from ..posting import build_turn_message
 from ..replies import defer_public, send_public
 from ..rules_text import TITLES, sheet_text, summary
+from ..transformers import GamePick
 from ..turns import colour_names
 from .choices import rule_sheet_games
 
@@ -68,9 +69,7 @@ class InfoCog(commands.Cog):
     @app_commands.command(name="board", description="Show the current board again")
     @app_commands.guild_only()
     @app_commands.describe(game=GAME_NUMBER)
-    async def board(
-        self, interaction: Interaction, game: app_commands.Range[int, 1] | None = None
-    ) -> None:
+    async def board(self, interaction: Interaction, game: GamePick | None = None) -> None:
         await defer_public(interaction)  # loading a game after a restart can take a while
         info = await self._pick(interaction, game)
         message = await build_turn_message(self.bot, info)
@@ -85,9 +84,7 @@ class InfoCog(commands.Cog):
     @app_commands.command(name="history", description="The game record as text and as a file")
     @app_commands.guild_only()
     @app_commands.describe(game=GAME_NUMBER)
-    async def history(
-        self, interaction: Interaction, game: app_commands.Range[int, 1] | None = None
-    ) -> None:
+    async def history(self, interaction: Interaction, game: GamePick | None = None) -> None:
         await defer_public(interaction)
         info = await self._pick(interaction, game)
         record = await self.bot.service.game_record(info.id)
@@ -101,9 +98,7 @@ class InfoCog(commands.Cog):
     @app_commands.command(name="replay", description="An animated replay of a game")
     @app_commands.guild_only()
     @app_commands.describe(game=GAME_NUMBER)
-    async def replay(
-        self, interaction: Interaction, game: app_commands.Range[int, 1] | None = None
-    ) -> None:
+    async def replay(self, interaction: Interaction, game: GamePick | None = None) -> None:
         await defer_public(interaction)
         info = await self._pick(interaction, game)
         names = colour_names(info, self.bot.names_for(info.player_ids, interaction.guild))
