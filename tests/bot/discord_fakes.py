@@ -880,7 +880,7 @@ async def open_harness(
     gateway = asyncio.create_task(bot.connect(), name="fake-gateway-connection")
     await asyncio.wait_for(bot.wait_until_ready(), 5)
     assert bot.get_guild(GUILD) is not None, "GUILD_CREATE filled the guild cache"
-    # exact autocomplete answers even on a loaded CI machine (the 80 ms budget has its own test)
+    # exact autocomplete answers even on a loaded CI machine (the 50 ms budget has its own test)
     bot.get_cog("PlayCog").autocomplete_budget = 1.0
     fake.clear()
     harness = Harness(bot, fake, Payloads(fake), store, service, gateway)

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("crosspath.discord")
 
-AUTOCOMPLETE_BUDGET = 0.08
+AUTOCOMPLETE_BUDGET = 0.05
 """Seconds autocomplete waits for the legal moves before answering with what was typed."""
 
 
