@@ -18,9 +18,11 @@ from bot.config import Settings
 from bot.service import GameService
 
 from .ai_opponent import ComputerOpponent
+from .buttons import DYNAMIC_ITEMS
+from .cogs import COGS
 from .names import DisplayNames
 from .posting import Unposted
-from .replies import handle_error
+from .replies import context_of, handle_error
 
 log = logging.getLogger("crosspath.discord")
 
@@ -89,14 +91,10 @@ class CrosspathBot(commands.Bot):
 
     async def install_commands(self) -> None:
         """Add every cog; also used offline by ``crosspath commands`` to build the payloads."""
-        from .cogs import COGS
-
         for cog_class in COGS:
             await self.add_cog(cog_class(self))
 
     async def setup_hook(self) -> None:
-        from .buttons import DYNAMIC_ITEMS
-
         await self.install_commands()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.computer.ready()  # the bot's user is known once logged in
@@ -136,8 +134,6 @@ class CrosspathBot(commands.Bot):
         command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu,
     ) -> None:
         """One structured line per handled command, for operators following usage."""
-        from .replies import context_of
-
         log.info("command handled", extra=context_of(interaction))
 
     async def close(self) -> None:

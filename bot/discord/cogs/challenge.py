@@ -11,9 +11,9 @@ from discord.ext import commands
 from bot.service import ChannelBusy, InvalidChallenge
 
 from ..ai_opponent import LEVEL_CHOICES, LEVEL_HELP, LEVEL_ONLY_VS_COMPUTER
-from ..buttons import challenge_view
 from ..checks import can_post_boards
 from ..context import ids
+from ..flows import challenge_view
 from ..threads import thread_possible
 from ..transformers import TimeOption
 from ..turns import challenge_embed, mention
