@@ -44,8 +44,7 @@ from bot.service import (
 from rules import parse_record
 
 from .context import ids
-from .posting import START_DONE, not_posted, post_turn
-from .replies import send_ephemeral
+from .posting import announce_start, post_turn
 from .threads import delete_unused_thread, open_game_thread, thread_possible
 from .turns import challenge_embed, mention
 
@@ -192,22 +191,9 @@ class ComputerOpponent:
             await service.cancel_challenge(created.id, human)
             raise
         started = await self._accept(interaction, created, bot_id)
-        info = started.game
-        where = f" in <#{info.channel_id}>" if info.channel_id != channel_id else ""
-        note = f"Accepted by the computer: game #{info.id}{where}."
-        try:
-            await interaction.edit_original_response(embed=challenge_embed(started.challenge, note))
-        except discord.HTTPException:
-            log.warning("could not update a challenge message", exc_info=True)
-        a, b = info.player_ids
-        headline = (
-            f"Game #{info.id} starts: {mention(a)} vs {mention(b)} "
-            f"(the computer, level {chosen.label}). Good luck!"
-        )
-        posted = await post_turn(self.bot, info, headline)
-        if not posted.ok:
-            await send_ephemeral(interaction, not_posted(START_DONE, posted))
-        self.take_turn(info)
+        versus = f" (the computer, level {chosen.label})"
+        await announce_start(self.bot, interaction, started, "the computer", versus)
+        self.take_turn(started.game)
 
     async def _accept(
         self, interaction: Interaction, challenge: Challenge, bot_id: int

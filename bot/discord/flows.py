@@ -26,8 +26,8 @@ from .context import NO_GAME, STALE, bot_of, current_game, game_here, ids
 from .posting import (
     MOVE_DONE,
     RESIGN_DONE,
-    START_DONE,
     TAKEBACK_DONE,
+    announce_start,
     not_posted,
     post_turn,
 )
@@ -83,22 +83,7 @@ async def accept_challenge(interaction: Interaction, challenge_id: int) -> None:
     except Exception:
         await delete_unused_thread(thread)
         raise
-    game = started.game
-    where = f" in <#{game.channel_id}>" if game.channel_id != interaction.channel_id else ""
-    note = f"Accepted by {mention(interaction.user.id)}: game #{game.id}{where}."
-    embed = challenge_embed(started.challenge, note)
-    try:
-        if interaction.response.is_done():
-            await interaction.edit_original_response(embed=embed, view=None)
-        else:
-            await interaction.response.edit_message(embed=embed, view=None)
-    except discord.HTTPException:
-        log.warning("could not update a challenge message", exc_info=True)
-    a, b = game.player_ids
-    headline = f"Game #{game.id} starts: {mention(a)} vs {mention(b)}. Good luck!"
-    posted = await post_turn(bot, game, headline)
-    if not posted.ok:
-        await send_ephemeral(interaction, not_posted(START_DONE, posted))
+    await announce_start(bot, interaction, started, mention(interaction.user.id))
 
 
 async def close_challenge(interaction: Interaction, challenge_id: int, action: str) -> None:

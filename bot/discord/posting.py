@@ -12,14 +12,22 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.service import GameInfo
+from bot.service import GameInfo, GameStarted
 
 from .positions import position_of
-from .turns import OutgoingMessage, colour_names, draw_board_async, turn_message
+from .replies import send_ephemeral
+from .turns import (
+    OutgoingMessage,
+    challenge_embed,
+    colour_names,
+    draw_board_async,
+    mention,
+    turn_message,
+)
 
 if TYPE_CHECKING:
     from .app import CrosspathBot
@@ -129,6 +137,38 @@ async def repost_unposted(bot: CrosspathBot) -> int:
             done += 1
             log.info("re-posted a board after a Discord error", extra={"game_id": game_id})
     return done
+
+
+async def announce_start(
+    bot: CrosspathBot,
+    interaction: discord.Interaction[Any],
+    started: GameStarted,
+    accepted_by: str,
+    versus: str = "",
+) -> Posted:
+    """A game began: mark its challenge message accepted and post the first board.
+
+    Used by both people's challenges (Accept) and the computer's; a board Discord did not
+    take is reported to the player who acted.
+    """
+    game = started.game
+    where = f" in <#{game.channel_id}>" if game.channel_id != interaction.channel_id else ""
+    embed = challenge_embed(
+        started.challenge, f"Accepted by {accepted_by}: game #{game.id}{where}."
+    )
+    try:
+        if interaction.response.is_done():
+            await interaction.edit_original_response(embed=embed, view=None)
+        else:
+            await interaction.response.edit_message(embed=embed, view=None)
+    except discord.HTTPException:
+        log.warning("could not update a challenge message", exc_info=True)
+    a, b = game.player_ids
+    headline = f"Game #{game.id} starts: {mention(a)} vs {mention(b)}{versus}. Good luck!"
+    posted = await post_turn(bot, game, headline)
+    if not posted.ok:
+        await send_ephemeral(interaction, not_posted(START_DONE, posted))
+    return posted
 
 
 # What was done, for the first words of a "not posted" notice.
