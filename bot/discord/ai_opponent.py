@@ -20,7 +20,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from .app import CrosspathBot
 
 log = logging.getLogger("crosspath.discord")
-Interaction = discord.Interaction[Any]
+Interaction = discord.Interaction["CrosspathBot"]
 
 MoveChooser = Callable[[str, int, int | None], Awaitable[str]]
 """``await choose(record, level, seed)`` -> the move text.  The injection point for tests."""

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from .app import CrosspathBot
 
 log = logging.getLogger("crosspath.discord")
-Interaction = discord.Interaction[Any]
+Interaction = discord.Interaction["CrosspathBot"]
 
 
 # ----- challenges ---------------------------------------------------------------------------
@@ -249,13 +249,13 @@ class ChallengeButton(
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: Interaction,
+        interaction: discord.Interaction[Any],
         item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> ChallengeButton:
         return cls(match["action"], int(match["id"]))
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
             bot_of(interaction).remember(interaction.user)
             if self.action == "accept":
@@ -298,13 +298,13 @@ class ResignButton(
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: Interaction,
+        interaction: discord.Interaction[Any],
         item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> ResignButton:
         return cls(match["action"], int(match["game"]), int(match["version"]))
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
             if self.action == "no":
                 await interaction.response.edit_message(
@@ -347,13 +347,13 @@ class TakebackButton(
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: Interaction,
+        interaction: discord.Interaction[Any],
         item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> TakebackButton:
         return cls(match["action"], int(match["game"]), int(match["version"]))
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
             await answer_takeback(interaction, self.game_id, self.version, self.action == "yes")
         except Exception as exc:

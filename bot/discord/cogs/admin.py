@@ -6,7 +6,7 @@ can override that, so every subcommand is also checked at run time.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -25,7 +25,7 @@ from .choices import playable_games
 if TYPE_CHECKING:
     from ..app import CrosspathBot
 
-Interaction = discord.Interaction[Any]
+Interaction = discord.Interaction["CrosspathBot"]
 MANAGERS_ONLY = discord.Permissions(manage_guild=True)
 MANAGERS_CHECK = app_commands.checks.has_permissions(manage_guild=True)
 """On every subcommand: server owners can override ``default_permissions`` in the client."""

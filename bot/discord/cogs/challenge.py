@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from ..app import CrosspathBot
 
 
-def busy_without_thread(interaction: discord.Interaction[Any]) -> str:
+def busy_without_thread(interaction: discord.Interaction[CrosspathBot]) -> str:
     """Why a game here would have to share this channel with the game already in it."""
     if isinstance(interaction.channel, discord.Thread):
         why = "a game thread can't hold a second game"
@@ -54,7 +54,7 @@ class ChallengeCog(commands.Cog):
     @app_commands.choices(level=LEVEL_CHOICES)
     async def challenge(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[CrosspathBot],
         game: app_commands.Choice[str],
         opponent: discord.Member | None = None,
         size: app_commands.Range[int, 3, 25] | None = None,

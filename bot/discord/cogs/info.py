@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -26,7 +26,7 @@ from .choices import rule_sheet_games
 if TYPE_CHECKING:
     from ..app import CrosspathBot
 
-Interaction = discord.Interaction[Any]
+Interaction = discord.Interaction["CrosspathBot"]
 GAME_NUMBER = "a game number from /games (default: the game in this channel)"
 
 

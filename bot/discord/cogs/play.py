@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -38,13 +38,13 @@ class PlayCog(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(point="the point to place on, like c3 (pick from the legal moves)")
     async def move(
-        self, interaction: discord.Interaction[Any], point: app_commands.Range[str, 1, 10]
+        self, interaction: discord.Interaction[CrosspathBot], point: app_commands.Range[str, 1, 10]
     ) -> None:
         await play(interaction, point)
 
     @move.autocomplete("point")
     async def move_point(
-        self, interaction: discord.Interaction[Any], current: str
+        self, interaction: discord.Interaction[CrosspathBot], current: str
     ) -> list[app_commands.Choice[str]]:
         """Legal moves starting with what was typed; empty when there is nothing to offer.
 
@@ -61,7 +61,9 @@ class PlayCog(commands.Cog):
             moves = [typed] if typed else []
         return [app_commands.Choice(name=m, value=m) for m in moves]
 
-    async def _legal_choices(self, interaction: discord.Interaction[Any], typed: str) -> list[str]:
+    async def _legal_choices(
+        self, interaction: discord.Interaction[CrosspathBot], typed: str
+    ) -> list[str]:
         channel_id = interaction.channel_id
         info = await self.bot.service.get_game(channel_id) if channel_id else None
         if info is None or not info.is_active or info.to_move_id != interaction.user.id:
@@ -72,15 +74,15 @@ class PlayCog(commands.Cog):
         name="swap", description="Clear Path pie rule: take over Red's first stone"
     )
     @app_commands.guild_only()
-    async def swap(self, interaction: discord.Interaction[Any]) -> None:
+    async def swap(self, interaction: discord.Interaction[CrosspathBot]) -> None:
         await play(interaction, "swap")
 
     @app_commands.command(name="resign", description="Resign the game in this channel (asks first)")
     @app_commands.guild_only()
-    async def resign(self, interaction: discord.Interaction[Any]) -> None:
+    async def resign(self, interaction: discord.Interaction[CrosspathBot]) -> None:
         await ask_resign(interaction)
 
     @app_commands.command(name="takeback", description="Ask your opponent to undo your last turn")
     @app_commands.guild_only()
-    async def takeback(self, interaction: discord.Interaction[Any]) -> None:
+    async def takeback(self, interaction: discord.Interaction[CrosspathBot]) -> None:
         await request_takeback(interaction)
