@@ -4,7 +4,8 @@
 >>> async def demo(path: pathlib.Path) -> int:
 ...     async with await open_store(path) as store:
 ...         return await store.schema_version()
->>> asyncio.run(demo(pathlib.Path(tempfile.mkdtemp()) / "demo.db")) == SCHEMA_VERSION
+>>> with tempfile.TemporaryDirectory() as folder:
+...     asyncio.run(demo(pathlib.Path(folder) / "demo.db")) == SCHEMA_VERSION
 True
 
 The service depends on :class:`Store`/:class:`Tx` (typing protocols in ``interface``), the rows

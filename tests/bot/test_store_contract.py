@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -562,3 +563,36 @@ async def test_export_then_import_copies_every_row_with_its_ids(
             fresh = await tx.insert_challenge(new_challenge())
         assert newer.id > max(g.id for g in contents.games)
         assert fresh.id > challenge.id
+
+
+async def test_the_snapshot_fixture_sees_every_kind_of_change(
+    store: Store, snapshot: Callable[[], object]
+) -> None:
+    """The service tests assert ``snapshot() == before`` after each refusal: that proves
+    something only if a snapshot (read outside the store) sees changes to every table."""
+    seen = [snapshot()]
+    row = await inserted(store)
+    seen.append(snapshot())
+    async with store.write() as tx:
+        await tx.record_moves(
+            row, [MoveRow(row.id, 0, "c3", ALICE, 2)], record="r", to_move="w", to_move_id=BOB, at=2
+        )
+    seen.append(snapshot())
+    async with store.write() as tx:
+        await tx.add_event(row.id, 3, "x", ALICE)
+    seen.append(snapshot())
+    async with store.write() as tx:
+        await tx.add_audit(guild_id=GUILD, actor_id=ADMIN, action="a", at=4)
+    seen.append(snapshot())
+    async with store.write() as tx:
+        await tx.save_settings(SettingsRow(GUILD, (), True, None, (), (), 600, 5))
+    seen.append(snapshot())
+    async with store.write() as tx:
+        await tx.insert_challenge(new_challenge())
+    seen.append(snapshot())
+    current = await read_game(store, row.id)
+    async with store.write() as tx:
+        await tx.request_takeback(current, BOB, 6)  # a few columns only
+    seen.append(snapshot())
+    assert len({repr(s) for s in seen}) == len(seen)
+    assert snapshot() == seen[-1]
