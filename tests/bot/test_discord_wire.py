@@ -298,3 +298,17 @@ async def test_games_are_listed_in_pages_whose_buttons_survive_a_restart(
     numbers = [line.split()[0] for line in page_two.content.splitlines()]
     assert numbers == ["#3", "#2", "#1"]
     await second.close()
+
+
+async def test_a_command_from_a_dm_is_refused_by_the_one_guild_check(h: Any) -> None:
+    """Commands are registered guild-only, but an old registration can still send one."""
+    payload = h.payloads.command("games", ALICE)
+    for key in ("guild_id", "member", "guild_locale"):
+        payload.pop(key)
+    payload["data"].pop("guild_id")
+    payload["user"] = fakes.user_payload(ALICE.id, ALICE.name)
+    payload["channel_id"] = "820000000000000001"
+    payload["channel"] = {"id": "820000000000000001", "type": 1, "recipients": [payload["user"]]}
+    payload["context"] = 1
+    reply = fakes.refusal(await h.run(payload))
+    assert reply.content == "Crosspath commands work only inside a server."
