@@ -34,6 +34,26 @@ class TimeControlTransformer(app_commands.Transformer):
 TimeOption = app_commands.Transform[TimeControl, TimeControlTransformer]
 
 
+class PointTransformer(app_commands.Transformer):
+    """A point as typed (``C3``, `` c3 ``) -> ``c3``; legality is the engine's to judge.
+
+    The option keeps ``/move``'s autocomplete (the legal points, see ``PlayCog``)."""
+
+    @property
+    def min_value(self) -> int:
+        return 1
+
+    @property
+    def max_value(self) -> int:
+        return 10
+
+    async def transform(self, interaction: discord.Interaction[Any], value: Any) -> str:
+        return str(value).strip().lower()
+
+
+PointOption = app_commands.Transform[str, PointTransformer]
+
+
 class GamePickTransformer(app_commands.Transformer):
     """A game number, autocompleted over the player's games in this server (newest first)."""
 

@@ -312,3 +312,14 @@ async def test_a_command_from_a_dm_is_refused_by_the_one_guild_check(h: Any) -> 
     payload["context"] = 1
     reply = fakes.refusal(await h.run(payload))
     assert reply.content == "Crosspath commands work only inside a server."
+
+
+async def test_game_numbers_autocomplete_over_the_players_games(h: Any) -> None:
+    info = await fakes.challenge_and_accept(h)
+    option = fakes.opt("game", "", 4, focused=True)
+    [answer] = await h.run(h.payloads.command("board", BOB, [option], autocomplete=True))
+    assert answer.choices == [{"name": f"#{info.id} Minefield 5×5 (playing)", "value": info.id}]
+    [answer] = await h.run(h.payloads.command("board", CAROL, [option], autocomplete=True))
+    assert answer.choices == [], "only the player's own games"
+    sent = await h.command("board", CAROL, game=info.id)
+    assert [s.kind for s in sent] == ["defer", "followup"] and sent[1].files

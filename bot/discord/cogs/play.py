@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from ..flows import ask_resign, play, request_takeback
 from ..positions import legal_choices
+from ..transformers import PointOption
 
 if TYPE_CHECKING:
     from ..app import CrosspathBot
@@ -38,7 +39,7 @@ class PlayCog(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(point="the point to place on, like c3 (pick from the legal moves)")
     async def move(
-        self, interaction: discord.Interaction[CrosspathBot], point: app_commands.Range[str, 1, 10]
+        self, interaction: discord.Interaction[CrosspathBot], point: PointOption
     ) -> None:
         await play(interaction, point)
 
