@@ -7,7 +7,10 @@ one place lets every other module stay generic over :class:`rules.Game`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules import Game, MoveRecord
+from rules.geometry import bits_list
 
 Move = int | str
 
@@ -32,3 +35,37 @@ def play(game: Game, move: Move) -> MoveRecord:
 def move_name(game: Game, move: Move) -> str:
     """The text a player (or :meth:`Game.play`) would use for ``move``."""
     return game.grid.names[move] if isinstance(move, int) else move
+
+
+def prepare(game: Game) -> None:
+    """Switch a search's private copy of a game to the engine's search fast paths, if any
+    (Naked Diagonal's lazy skip rule); play stays exactly the same."""
+    quick = getattr(game, "use_quick_turns", None)
+    if quick is not None:
+        quick()
+
+
+def legal_among(game: Game, mask: int) -> list[int]:
+    """The legal placements among the points of ``mask``.
+
+    Games with a per-point legality test (Naked Diagonal) decide only these points instead of
+    the whole board's mask.
+    """
+    check = getattr(game, "point_is_legal", None)
+    if check is None:
+        return bits_list(game.legal_mask() & mask)
+    return [p for p in bits_list(mask) if check(p)]
+
+
+def random_point(game: Game, rand: Callable[[], float]) -> int | None:
+    """A uniformly random legal placement, None if there is none (then a special move, such as
+    Clear Path's swap, may still be legal)."""
+    sample = getattr(game, "sample_legal_point", None)
+    if sample is not None:
+        point: int | None = sample(rand)
+        return point
+    mask = game.legal_mask()
+    if not mask:
+        return None
+    points = bits_list(mask)
+    return points[int(rand() * len(points))]

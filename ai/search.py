@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from rules import Game
 from rules.geometry import bits_list
 
-from .moves import Move, legal_moves, move_name, play
-from .tactics import losing_moves, winning_moves
+from .moves import Move, legal_moves, move_name, play, prepare, random_point
+from .tactics import candidate_moves, losing_moves, winning_moves
 
 DRAW = -1
 
@@ -71,12 +71,22 @@ class SearchConfig:
     first_play_urgency: float = 1.0
     win_check: bool = True
     """Look for a win in one whenever a tree node is expanded (see ``Searcher._expand``)."""
+    fast_paths: bool = True
+    """Use the engine's search fast paths (Naked Diagonal's per-point legality and lazy skip
+    rule) and try only possible winning points in the win check.  Off only to measure them."""
 
 
 DEFAULT_CONFIG = SearchConfig()
 # Plain UCT needs more exploration than UCT+RAVE, whose AMAF term already spreads visits.
 PLAIN_UCT = SearchConfig(rave=False, exploration=0.7)
 NO_WIN_CHECK = SearchConfig(win_check=False)
+CONFIGS: dict[str, SearchConfig] = {
+    "default": DEFAULT_CONFIG,
+    "plain-uct": PLAIN_UCT,
+    "no-win-check": NO_WIN_CHECK,
+    "no-fast-paths": SearchConfig(fast_paths=False),
+}
+"""Named configurations for A/B matches (``bench/ai_bench.py --opponent config``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +162,8 @@ class Searcher:
         if game.is_over:
             raise ValueError("the game is over: there is no move to choose")
         self.game = game.copy()
+        if config.fast_paths:
+            prepare(self.game)
         self.rng = random.Random(seed)
         self.config = config
         self.colour_index = {colour: i for i, colour in enumerate(game.players)}
@@ -276,7 +288,8 @@ class Searcher:
         """
         moves = legal_moves(game)
         if self.config.win_check:
-            for move in moves:
+            tried = candidate_moves(game, moves) if self.config.fast_paths else moves
+            for move in tried:
                 record = play(game, move)
                 won = game.winner is not None and game.winner == record.player
                 game.pop()
@@ -324,14 +337,18 @@ class Searcher:
         rand = self.rng.random
         index = self.colour_index
         clock = time.perf_counter
+        fast = self.config.fast_paths
         while not game.is_over:
             if deadline is not None and clock() > deadline:
                 return None
-            mask = game.legal_mask()
             mover = index[str(game.to_move)] ^ flip
-            if mask:
+            if fast:
+                point = random_point(game, rand)
+            else:
+                mask = game.legal_mask()
                 points = bits_list(mask)
-                point = points[int(rand() * len(points))]
+                point = points[int(rand() * len(points))] if mask else None
+            if point is not None:
                 game.play_index(point)
                 played.append((point, mover))
             else:

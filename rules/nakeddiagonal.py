@@ -10,6 +10,14 @@ change: the area it lands in (possibly split in several) and any area diagonally
 Every other area keeps its verdict, because a verdict depends only on the area and the stones
 around it.
 
+Searches need far fewer verdicts than a whole legal mask: a random playout asks "is this
+random point legal?" and "does the next player have any legal placement?" (the skip rule).
+:meth:`NakedDiagonal.point_is_legal` answers for one point from the areas next to it only, and
+:meth:`NakedDiagonal.use_quick_turns` makes the skip rule stop at the first legal placement
+found instead of computing the full mask at every placement.  Both give exactly the verdicts of
+:meth:`_legal_mask` (tests/rules/test_nakeddiagonal_fast.py checks them against it); the
+witnesses behind them are memoised by the area solver across playouts.
+
 The largest board is capped at 13x13 (RULINGS allow a cap below 19): there the legal-move
 timing targets of 9x9 (p95 <= 200 ms, max < 1 s) still hold, and at 15x15 they no longer do
 (see docs/naked-diagonal.md for the figures).
@@ -17,8 +25,10 @@ timing targets of 9x9 (p95 <= 200 ms, max < 1 s) still hold, and at 15x15 they n
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .base import Effects
-from .nd_area import AreaSolver, Move, area_solver
+from .nd_area import AreaSolver, Move, Timeline, area_solver
 from .path_game import PathGame
 from .registry import register
 
@@ -36,6 +46,92 @@ class NakedDiagonal(PathGame):
     def _reset_extra(self) -> None:
         super()._reset_extra()
         self._solver: AreaSolver = area_solver(self.size)
+        self._quick_turns = False
+
+    # ----- fast paths for searches ------------------------------------------------------------
+    def use_quick_turns(self) -> None:
+        """Apply the skip rule lazily from now on (this game object and its copies only).
+
+        After a placement the next player's legal mask is left to be computed on demand; the
+        skip check stops at the first legal placement it finds.  Play is unchanged: the same
+        moves are legal and the same turns are skipped.
+        """
+        self._quick_turns = True
+
+    def point_is_legal(self, point: int) -> bool:
+        """Exactly ``legal_mask() >> point & 1``, deciding only this point when the mask is not
+        known yet."""
+        if self._over:
+            return False
+        if self._legal is not None:
+            return bool(self._legal >> point & 1)
+        return self._point_legal(point, self._turn)
+
+    def sample_legal_point(self, rand: Callable[[], float]) -> int | None:
+        """A uniformly random legal placement for the player to move (None if there is none).
+
+        Rejection sampling over the points that form no naked diagonal: each draw is decided
+        alone, so a playout pays for one or two verdicts per move, not a whole mask.
+        """
+        if self._over:
+            return None
+        if self._legal is not None:
+            points = _bits(self._legal)
+            return points[int(rand() * len(points))] if points else None
+        player = self._turn
+        red, blue = self._stones
+        empty = self.grid.full & ~(red | blue)
+        points = _bits(empty & ~self._solver.naked_mask(self._stones[player]))
+        while points:
+            i = int(rand() * len(points))
+            p = points[i]
+            if self._point_legal(p, player):
+                return p
+            points[i] = points[-1]
+            points.pop()
+        return None
+
+    def _pass_turn(self, mover: int) -> tuple[int | None, bool]:
+        if self._quick_turns and self._has_legal(1 - mover):
+            self._turn = 1 - mover
+            self._legal = None
+            return None, False
+        return super()._pass_turn(mover)
+
+    def _has_legal(self, player: int) -> bool:
+        red, blue = self._stones
+        empty = self.grid.full & ~(red | blue)
+        candidates = empty & ~self._solver.naked_mask(self._stones[player])
+        return any(self._point_legal(p, player) for p in _bits(candidates))
+
+    def _point_legal(self, point: int, player: int) -> bool:
+        """The verdict :meth:`_legal_mask` gives ``point``, from the areas next to it only."""
+        solver = self._solver
+        red, blue = self._stones
+        bit = 1 << point
+        if (red | blue) & bit or solver.forms_naked(point, self._stones[player]):
+            return False
+        empty = self.grid.full & ~(red | blue)
+        seeds = (self.grid.ring_bits[point] | bit) & empty
+        areas: list[int] = []
+        timelines: list[Timeline | None] = []
+        shortcut = True
+        pool = solver.hint_pool
+        while seeds:
+            area = solver.flood(seeds & -seeds, empty, diagonal=False)
+            seeds &= ~area
+            areas.append(area)
+            hint = next((w for old, w in pool.items() if old & area), ())
+            timeline = solver.area_timeline(area, red, blue, hint)
+            timelines.append(timeline)
+            if shortcut and (timeline is None or not solver.still_fills(timeline, point, player)):
+                shortcut = False
+        if shortcut:
+            return True
+        hints = {
+            a: (t.witness if t is not None else ()) for a, t in zip(areas, timelines, strict=True)
+        }
+        return self._blocking_area(point, player, empty, areas, hints) is None
 
     # ----- legality ---------------------------------------------------------------------------
     def _legal_mask(self, player: int) -> int:
