@@ -150,3 +150,33 @@ def line_pressure(size: int, own: int, opp: int) -> list[float]:
                 score[p] = pressure
             rest ^= low
     return score
+
+
+# ----- priors for the search --------------------------------------------------------------
+
+
+def move_priors(game: Game) -> list[float] | None:
+    """Per point, a prior in 0..1 of how much a placement there matters now, or None when the
+    game has no connection knowledge here.
+
+    Path games: points on a shortest path of the player to move (1.0 when also on one of the
+    opponent's, else 0.7), on one of the opponent's only (0.6, a block), else 0.  Crosscut:
+    :func:`line_pressure`.
+    """
+    stones = stone_masks(game)
+    player = mover_index(game)
+    own, opp = stones[player], stones[1 - player]
+    if game.name in PATH_GAMES:
+        g = game.grid
+        _, mine = shortest_path_points(g, own, opp, player)
+        _, theirs = shortest_path_points(g, opp, own, 1 - player)
+        priors = [0.0] * g.area
+        for mask, value in ((theirs, 0.6), (mine, 0.7), (mine & theirs, 1.0)):
+            while mask:
+                low = mask & -mask
+                priors[low.bit_length() - 1] = value
+                mask ^= low
+        return priors
+    if game.name in RUN_GAMES:
+        return line_pressure(game.size, own, opp)
+    return None

@@ -69,3 +69,20 @@ def random_point(game: Game, rand: Callable[[], float]) -> int | None:
         return None
     points = bits_list(mask)
     return points[int(rand() * len(points))]
+
+
+def local_point(game: Game, near: int, rand: Callable[[], float]) -> int | None:
+    """A uniformly random legal placement among the points of ``near``, None if there is none."""
+    check = getattr(game, "point_is_legal", None)
+    if check is None:
+        points = bits_list(game.legal_mask() & near)
+        return points[int(rand() * len(points))] if points else None
+    points = bits_list(near)
+    while points:
+        i = int(rand() * len(points))
+        p = points[i]
+        if check(p):
+            return p
+        points[i] = points[-1]
+        points.pop()
+    return None

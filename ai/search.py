@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from rules import Game
 from rules.geometry import bits_list
 
-from .moves import Move, legal_moves, move_name, play, prepare, random_point
+from .connection import move_priors
+from .moves import Move, legal_moves, local_point, move_name, play, prepare, random_point
 from .tactics import candidate_moves, losing_moves, winning_moves
 
 DRAW = -1
@@ -71,6 +72,12 @@ class SearchConfig:
     first_play_urgency: float = 1.0
     win_check: bool = True
     """Look for a win in one whenever a tree node is expanded (see ``Searcher._expand``)."""
+    prior_weight: float = 0.0
+    """Progressive bias: a new child's value gets ``prior_weight * prior / (visits + 1)``, the
+    prior coming from connection knowledge (:func:`ai.connection.move_priors`)."""
+    local_playouts: float = 0.0
+    """Chance that a playout move is drawn from the legal points next to the previous move
+    instead of the whole board (answers to a threat are usually local)."""
     fast_paths: bool = True
     """Use the engine's search fast paths (Naked Diagonal's per-point legality and lazy skip
     rule) and try only possible winning points in the win check.  Off only to measure them."""
@@ -85,6 +92,10 @@ CONFIGS: dict[str, SearchConfig] = {
     "plain-uct": PLAIN_UCT,
     "no-win-check": NO_WIN_CHECK,
     "no-fast-paths": SearchConfig(fast_paths=False),
+    "no-knowledge": SearchConfig(prior_weight=0.0, local_playouts=0.0),
+    "prior": SearchConfig(prior_weight=1.0, local_playouts=0.0),
+    "local": SearchConfig(prior_weight=0.0, local_playouts=0.5),
+    "prior-local": SearchConfig(prior_weight=1.0, local_playouts=0.5),
 }
 """Named configurations for A/B matches (``bench/ai_bench.py --opponent config``)."""
 
@@ -117,6 +128,7 @@ class Node:
         "mover",
         "person",
         "point_mask",
+        "prior",
         "proven",
         "terminal",
         "visits",
@@ -136,6 +148,7 @@ class Node:
         self.amaf_wins = 0.0
         self.proven = 0
         self.terminal = False
+        self.prior = 0.0
 
     def expand(self, moves: list[Move], mover: int, rng: random.Random) -> None:
         # Shuffled once so ties among unvisited moves do not favour one corner of the board.
@@ -269,7 +282,8 @@ class Searcher:
                 break
             node = child
             if expanded:
-                outcome = self._playout(game, flip, played, deadline)
+                last = child.move if isinstance(child.move, int) else None
+                outcome = self._playout(game, flip, played, deadline, last)
                 break
         if outcome is None:
             return False
@@ -297,6 +311,13 @@ class Searcher:
                     moves = [move]
                     break
         node.expand(moves, mover, self.rng)
+        if self.config.prior_weight and len(moves) > 1:
+            priors = move_priors(game)
+            if priors is not None:
+                assert node.children is not None
+                for child in node.children:
+                    if isinstance(child.move, int):
+                        child.prior = priors[child.move]
 
     @staticmethod
     def _proof_winner(node: Node) -> int:
@@ -311,6 +332,7 @@ class Searcher:
         k = config.rave_equivalence
         rave = config.rave
         fpu = config.first_play_urgency
+        bias = config.prior_weight
         best: Node | None = None
         best_value = -math.inf
         for c in children:
@@ -325,12 +347,19 @@ class Searcher:
                 beta = math.sqrt(k / (3 * n + k))
                 q = (1.0 - beta) * q + beta * (c.amaf_wins / c.amaf_visits)
             value = q + c_explore * math.sqrt(log_n / (n + 1))
+            if bias:
+                value += bias * c.prior / (n + 1)
             if value > best_value:
                 best, best_value = c, value
         return best if best is not None else children[0]
 
     def _playout(
-        self, game: Game, flip: int, played: list[tuple[int, int]], deadline: float | None
+        self,
+        game: Game,
+        flip: int,
+        played: list[tuple[int, int]],
+        deadline: float | None,
+        last: int | None = None,
     ) -> int | None:
         """Uniformly random legal moves to the end: the winning person, DRAW, or None if the
         deadline passed first."""
@@ -338,11 +367,18 @@ class Searcher:
         index = self.colour_index
         clock = time.perf_counter
         fast = self.config.fast_paths
+        local = self.config.local_playouts
+        ring = game.grid.ring_bits
         while not game.is_over:
             if deadline is not None and clock() > deadline:
                 return None
             mover = index[str(game.to_move)] ^ flip
-            if fast:
+            point = None
+            if local and last is not None and rand() < local:
+                point = local_point(game, ring[last], rand)
+            if point is not None:
+                pass
+            elif fast:
                 point = random_point(game, rand)
             else:
                 mask = game.legal_mask()
@@ -351,6 +387,7 @@ class Searcher:
             if point is not None:
                 game.play_index(point)
                 played.append((point, mover))
+                last = point
             else:
                 moves = game.legal_moves()
                 if game.play(moves[int(rand() * len(moves))]).swap:
