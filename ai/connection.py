@@ -180,3 +180,20 @@ def move_priors(game: Game) -> list[float] | None:
     if game.name in RUN_GAMES:
         return line_pressure(game.size, own, opp)
     return None
+
+
+CUTOFF_GAMES = frozenset({"minefield"})
+"""Games where stones are never removed and no game ends drawn, so a player whose every
+orthogonal path is cut can never win: the other player will.  Naked Diagonal qualifies too but
+gains nothing: a side cut off there has always lost already, since a cutting chain with a
+diagonal step would be a naked diagonal, so the cutting chain is an orthogonal (winning) path."""
+
+
+def decided_winner(game: Game) -> int | None:
+    """The colour index certain to win (a cut-off opponent), or None; CUTOFF_GAMES only."""
+    g = game.grid
+    stones = stone_masks(game)
+    for player in (0, 1):
+        if path_distance(g, stones[player], stones[1 - player], player) == INFINITE:
+            return 1 - player
+    return None

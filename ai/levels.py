@@ -12,6 +12,9 @@ from dataclasses import dataclass
 
 from .search import DEFAULT_CONFIG, Budget, SearchConfig
 
+RATING_SCALE = "Elo, with the connection-distance reference player (ai.reference) at 1000"
+"""What :attr:`Level.rating` means: estimated from the ladder matches in docs/ai.md."""
+
 
 @dataclass(frozen=True, slots=True)
 class Level:
@@ -19,10 +22,18 @@ class Level:
     name: str
     budget: Budget
     config: SearchConfig = DEFAULT_CONFIG
+    rating: int | None = None
+    """Estimated Elo (see :data:`RATING_SCALE`), None while the ladder has no measurement."""
 
     @property
     def label(self) -> str:
         return f"{self.number} ({self.name})"
+
+    def describe(self) -> str:
+        """The label with the estimated rating, for wherever a player picks a level."""
+        if self.rating is None:
+            return f"{self.number} ({self.name}, not rated yet)"
+        return f"{self.number} ({self.name}, about {self.rating} Elo)"
 
 
 LEVELS: dict[int, Level] = {

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from rules import Game
 from rules.geometry import bits_list
 
-from .connection import move_priors
+from .connection import CUTOFF_GAMES, decided_winner, move_priors
 from .moves import Move, legal_moves, local_point, move_name, play, prepare, random_point
 from .tactics import candidate_moves, losing_moves, winning_moves
 
@@ -78,6 +78,9 @@ class SearchConfig:
     local_playouts: float = 0.0
     """Chance that a playout move is drawn from the legal points next to the previous move
     instead of the whole board (answers to a threat are usually local)."""
+    cutoff: int = 0
+    """In games where a cut-off player can never win (:data:`ai.connection.CUTOFF_GAMES`),
+    end a playout as soon as a side is cut off, checking every ``cutoff`` moves (0: never)."""
     fast_paths: bool = True
     """Use the engine's search fast paths (Naked Diagonal's per-point legality and lazy skip
     rule) and try only possible winning points in the win check.  Off only to measure them."""
@@ -96,6 +99,8 @@ CONFIGS: dict[str, SearchConfig] = {
     "prior": SearchConfig(prior_weight=1.0, local_playouts=0.0),
     "local": SearchConfig(prior_weight=0.0, local_playouts=0.5),
     "prior-local": SearchConfig(prior_weight=1.0, local_playouts=0.5),
+    "cutoff": SearchConfig(cutoff=4),
+    "prior-local-cutoff": SearchConfig(prior_weight=1.0, local_playouts=0.5, cutoff=4),
 }
 """Named configurations for A/B matches (``bench/ai_bench.py --opponent config``)."""
 
@@ -369,9 +374,16 @@ class Searcher:
         fast = self.config.fast_paths
         local = self.config.local_playouts
         ring = game.grid.ring_bits
+        every = self.config.cutoff if game.name in CUTOFF_GAMES else 0
+        moves_made = 0
         while not game.is_over:
             if deadline is not None and clock() > deadline:
                 return None
+            if every and moves_made % every == every - 1:
+                winner = decided_winner(game)
+                if winner is not None:
+                    return index[game.players[winner]] ^ flip
+            moves_made += 1
             mover = index[str(game.to_move)] ^ flip
             point = None
             if local and last is not None and rand() < local:

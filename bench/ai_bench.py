@@ -174,6 +174,15 @@ def forget(size: int) -> None:
     solver.hint_pool.clear()
 
 
+def elo_difference(wins: float, n: int) -> float:
+    """The Elo difference a win rate implies; a clean sweep is counted as n − ½ wins out of n
+    (so it stays finite, and says "at least this much")."""
+    if n == 0:
+        return 0.0
+    p = min(max(wins, 0.5), n - 0.5) / n
+    return 400 * math.log10(p / (1 - p))
+
+
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """95% confidence interval for a win rate."""
     if n == 0:
@@ -324,6 +333,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{name:13s} {size}x{size}  AI won {wins:5.1f}/{n} = {wins / n:6.1%} "
             f"(95% CI {low:.0%}-{high:.0%}; first {sum(r.ai_won for r in first)}/{len(first)}, "
             f"second {sum(r.ai_won for r in second)}/{len(second)})  "
+            f"Elo {elo_difference(wins, n):+5.0f}  "
             f"{playouts / seconds if seconds else 0:6.0f} playouts/s  "
             f"{seconds / max(sum(r.ai_moves for r in done), 1):5.2f} s/AI move  "
             f"wall {time.perf_counter() - started:6.0f} s"
