@@ -13,6 +13,23 @@ from rules import Game, MoveRecord
 from rules.geometry import bits_list
 
 Move = int | str
+SEARCH_NODES = 200
+"""Naked Diagonal: area-search nodes a search spends proving one point legal before passing
+over it (a rare area can need seconds; a point not proven legal is never played)."""
+
+
+def tree_moves(game: Game) -> tuple[list[Move], bool]:
+    """The moves a search tree node offers, and whether they are all the legal moves.
+
+    Naked Diagonal lists only the placements proven legal within :data:`SEARCH_NODES` each,
+    so no tree node waits on one hard proof; a node missing some moves is never proved lost.
+    """
+    proven = getattr(game, "proven_legal_mask", None)
+    if proven is not None:
+        mask, complete = proven(SEARCH_NODES)
+        if mask:
+            return list(bits_list(mask)), complete
+    return legal_moves(game), True
 
 
 def legal_moves(game: Game) -> list[Move]:
@@ -62,7 +79,7 @@ def random_point(game: Game, rand: Callable[[], float]) -> int | None:
     Clear Path's swap, may still be legal)."""
     sample = getattr(game, "sample_legal_point", None)
     if sample is not None:
-        point: int | None = sample(rand)
+        point: int | None = sample(rand, SEARCH_NODES)
         return point
     mask = game.legal_mask()
     if not mask:
@@ -81,7 +98,7 @@ def local_point(game: Game, near: int, rand: Callable[[], float]) -> int | None:
     while points:
         i = int(rand() * len(points))
         p = points[i]
-        if check(p):
+        if check(p, SEARCH_NODES):
             return p
         points[i] = points[-1]
         points.pop()

@@ -26,13 +26,22 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rules import Game
 from rules.geometry import bits_list
 
 from .connection import CUTOFF_GAMES, decided_winner, move_priors
-from .moves import Move, legal_moves, local_point, move_name, play, prepare, random_point
+from .moves import (
+    Move,
+    legal_moves,
+    local_point,
+    move_name,
+    play,
+    prepare,
+    random_point,
+    tree_moves,
+)
 from .tactics import candidate_moves, losing_moves, winning_moves
 
 DRAW = -1
@@ -72,12 +81,15 @@ class SearchConfig:
     first_play_urgency: float = 1.0
     win_check: bool = True
     """Look for a win in one whenever a tree node is expanded (see ``Searcher._expand``)."""
-    prior_weight: float = 0.0
+    prior_weight: float = 1.0
     """Progressive bias: a new child's value gets ``prior_weight * prior / (visits + 1)``, the
     prior coming from connection knowledge (:func:`ai.connection.move_priors`)."""
-    local_playouts: float = 0.0
+    local_playouts: float = 0.5
     """Chance that a playout move is drawn from the legal points next to the previous move
     instead of the whole board (answers to a threat are usually local)."""
+    knowledge_games: frozenset[str] | None = frozenset({"clearpath"})
+    """The games where ``prior_weight`` and ``local_playouts`` apply (None: every game); the
+    A/B matches in docs/ai.md decide where the knowledge pays."""
     cutoff: int = 0
     """In games where a cut-off player can never win (:data:`ai.connection.CUTOFF_GAMES`),
     end a playout as soon as a side is cut off, checking every ``cutoff`` moves (0: never)."""
@@ -96,11 +108,10 @@ CONFIGS: dict[str, SearchConfig] = {
     "no-win-check": NO_WIN_CHECK,
     "no-fast-paths": SearchConfig(fast_paths=False),
     "no-knowledge": SearchConfig(prior_weight=0.0, local_playouts=0.0),
-    "prior": SearchConfig(prior_weight=1.0, local_playouts=0.0),
-    "local": SearchConfig(prior_weight=0.0, local_playouts=0.5),
-    "prior-local": SearchConfig(prior_weight=1.0, local_playouts=0.5),
+    "prior": SearchConfig(prior_weight=1.0, local_playouts=0.0, knowledge_games=None),
+    "local": SearchConfig(prior_weight=0.0, local_playouts=0.5, knowledge_games=None),
+    "prior-local": SearchConfig(knowledge_games=None),
     "cutoff": SearchConfig(cutoff=4),
-    "prior-local-cutoff": SearchConfig(prior_weight=1.0, local_playouts=0.5, cutoff=4),
 }
 """Named configurations for A/B matches (``bench/ai_bench.py --opponent config``)."""
 
@@ -129,6 +140,7 @@ class Node:
         "amaf_wins",
         "by_point",
         "children",
+        "complete",
         "move",
         "mover",
         "person",
@@ -154,6 +166,7 @@ class Node:
         self.proven = 0
         self.terminal = False
         self.prior = 0.0
+        self.complete = True
 
     def expand(self, moves: list[Move], mover: int, rng: random.Random) -> None:
         # Shuffled once so ties among unvisited moves do not favour one corner of the board.
@@ -183,6 +196,8 @@ class Searcher:
         if config.fast_paths:
             prepare(self.game)
         self.rng = random.Random(seed)
+        if config.knowledge_games is not None and game.name not in config.knowledge_games:
+            config = replace(config, prior_weight=0.0, local_playouts=0.0)
         self.config = config
         self.colour_index = {colour: i for i, colour in enumerate(game.players)}
         me = self.colour_index[str(game.to_move)]
@@ -305,7 +320,10 @@ class Searcher:
         but makes refutations by double threats provable with one visit per defence instead of
         needing the winning reply to be found by sampling (it decides most Crosscut games).
         """
-        moves = legal_moves(game)
+        if self.config.fast_paths:
+            moves, node.complete = tree_moves(game)
+        else:
+            moves = legal_moves(game)
         if self.config.win_check:
             tried = candidate_moves(game, moves) if self.config.fast_paths else moves
             for move in tried:
@@ -443,7 +461,7 @@ class Searcher:
             assert children is not None
             if any(c.proven == 1 for c in children):
                 winner = node.mover
-            elif all(c.proven == -1 for c in children):
+            elif node.complete and all(c.proven == -1 for c in children):
                 winner = 1 - node.mover
             else:
                 return

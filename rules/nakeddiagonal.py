@@ -28,11 +28,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Effects
-from .nd_area import AreaSolver, Move, Timeline, area_solver
+from .nd_area import UNDECIDED, AreaSolver, Move, Timeline, Undecided, Witness, area_solver
 from .path_game import PathGame
 from .registry import register
 
 SHOWN_POINTS = 6
+QUICK_NODES = 400
+"""Search nodes the lazy skip check spends on one point before trying the others first."""
 
 
 @register
@@ -58,20 +60,48 @@ class NakedDiagonal(PathGame):
         """
         self._quick_turns = True
 
-    def point_is_legal(self, point: int) -> bool:
+    def point_is_legal(self, point: int, nodes: int | None = None) -> bool:
         """Exactly ``legal_mask() >> point & 1``, deciding only this point when the mask is not
-        known yet."""
+        known yet.
+
+        With ``nodes``, a point whose area check needs more than that many nodes of the
+        complete search counts as not legal (a search may skip it; it never plays it).
+        """
         if self._over:
             return False
         if self._legal is not None:
             return bool(self._legal >> point & 1)
-        return self._point_legal(point, self._turn)
+        return self._point_legal(point, self._turn, nodes) is True
 
-    def sample_legal_point(self, rand: Callable[[], float]) -> int | None:
-        """A uniformly random legal placement for the player to move (None if there is none).
+    def proven_legal_mask(self, nodes: int) -> tuple[int, bool]:
+        """(legal points proven within ``nodes`` search nodes each, True if that is all of
+        them): the move list of a search tree node, which must never wait on one hard proof.
+        """
+        if self._over:
+            return 0, True
+        if self._legal is not None:
+            return self._legal, True
+        player = self._turn
+        red, blue = self._stones
+        empty = self.grid.full & ~(red | blue)
+        mask, complete = 0, True
+        for p in _bits(empty & ~self._solver.naked_mask(self._stones[player])):
+            verdict = self._point_legal(p, player, nodes)
+            if verdict is True:
+                mask |= 1 << p
+            elif verdict is None:
+                complete = False
+        if complete:
+            self._legal = mask
+        return mask, complete
+
+    def sample_legal_point(self, rand: Callable[[], float], nodes: int | None = None) -> int | None:
+        """A random legal placement for the player to move (None if there is none).
 
         Rejection sampling over the points that form no naked diagonal: each draw is decided
-        alone, so a playout pays for one or two verdicts per move, not a whole mask.
+        alone, so a playout pays for one or two verdicts per move, not a whole mask.  The draw
+        is uniform; with ``nodes``, points whose verdict needs a longer proof are passed over
+        while any other legal point remains.
         """
         if self._over:
             return None
@@ -82,14 +112,18 @@ class NakedDiagonal(PathGame):
         red, blue = self._stones
         empty = self.grid.full & ~(red | blue)
         points = _bits(empty & ~self._solver.naked_mask(self._stones[player]))
+        undecided: list[int] = []
         while points:
             i = int(rand() * len(points))
             p = points[i]
-            if self._point_legal(p, player):
+            verdict = self._point_legal(p, player, nodes)
+            if verdict is True:
                 return p
+            if verdict is None:
+                undecided.append(p)
             points[i] = points[-1]
             points.pop()
-        return None
+        return next((p for p in undecided if self._point_legal(p, player)), None)
 
     def _pass_turn(self, mover: int) -> tuple[int | None, bool]:
         if self._quick_turns and self._has_legal(1 - mover):
@@ -101,11 +135,19 @@ class NakedDiagonal(PathGame):
     def _has_legal(self, player: int) -> bool:
         red, blue = self._stones
         empty = self.grid.full & ~(red | blue)
-        candidates = empty & ~self._solver.naked_mask(self._stones[player])
-        return any(self._point_legal(p, player) for p in _bits(candidates))
+        candidates = _bits(empty & ~self._solver.naked_mask(self._stones[player]))
+        undecided: list[int] = []
+        for p in candidates:
+            verdict = self._point_legal(p, player, QUICK_NODES)
+            if verdict is True:
+                return True
+            if verdict is None:
+                undecided.append(p)
+        return any(self._point_legal(p, player) for p in undecided)
 
-    def _point_legal(self, point: int, player: int) -> bool:
-        """The verdict :meth:`_legal_mask` gives ``point``, from the areas next to it only."""
+    def _point_legal(self, point: int, player: int, nodes: int | None = None) -> bool | None:
+        """The verdict :meth:`_legal_mask` gives ``point``, from the areas next to it only
+        (None if ``nodes`` search nodes did not settle it)."""
         solver = self._solver
         red, blue = self._stones
         bit = 1 << point
@@ -131,7 +173,10 @@ class NakedDiagonal(PathGame):
         hints = {
             a: (t.witness if t is not None else ()) for a, t in zip(areas, timelines, strict=True)
         }
-        return self._blocking_area(point, player, empty, areas, hints) is None
+        blocked = self._blocking_area(point, player, empty, areas, hints, nodes)
+        if blocked is UNDECIDED:
+            return None
+        return blocked is None
 
     # ----- legality ---------------------------------------------------------------------------
     def _legal_mask(self, player: int) -> int:
@@ -183,8 +228,10 @@ class NakedDiagonal(PathGame):
         empty: int,
         areas: list[int],
         hints: dict[int, tuple[Move, ...]],
-    ) -> int | None:
-        """The first empty area placing on ``point`` would leave NDE, or None if there is none."""
+        nodes: int | None = None,
+    ) -> int | Undecided | None:
+        """The first empty area placing on ``point`` would leave NDE, or None if there is none
+        (UNDECIDED if ``nodes`` search nodes per area did not settle it)."""
         solver = self._solver
         bit = 1 << point
         stones = [self._stones[0], self._stones[1]]
@@ -202,11 +249,21 @@ class NakedDiagonal(PathGame):
                     seed = left & -left
                     part = solver.flood(seed, left, diagonal=False)
                     left &= ~part
-                    if solver.solve(part, red, blue, hint) is None:
-                        return part
-            elif solver.solve(area & rest, red, blue, hint) is None:
-                return area
+                    verdict = self._verdict(part, red, blue, hint, nodes)
+                    if verdict is None or verdict is UNDECIDED:
+                        return part if verdict is None else UNDECIDED
+            else:
+                verdict = self._verdict(area & rest, red, blue, hint, nodes)
+                if verdict is None or verdict is UNDECIDED:
+                    return area if verdict is None else UNDECIDED
         return None
+
+    def _verdict(
+        self, area: int, red: int, blue: int, hint: tuple[Move, ...], nodes: int | None
+    ) -> Witness | Undecided | None:
+        if nodes is None:
+            return self._solver.solve(area, red, blue, hint)
+        return self._solver.solve_within(area, red, blue, hint, nodes)
 
     def _why_illegal(self, point: int, player: int) -> str:
         name = self.grid.names[point]
@@ -215,7 +272,7 @@ class NakedDiagonal(PathGame):
         empty = self.grid.full & ~(self._stones[0] | self._stones[1])
         areas = self._solver.components(empty, diagonal=False)
         bad = self._blocking_area(point, player, empty, areas, self._area_hints(areas))
-        if bad is None:
+        if bad is None or isinstance(bad, Undecided):  # exact checks are never undecided
             return f"{name} is not a legal placement"
         names = [self.grid.names[i] for i in _bits(bad)]
         shown = ", ".join(names[:SHOWN_POINTS]) + (", ..." if len(names) > SHOWN_POINTS else "")

@@ -46,6 +46,16 @@ class Timeline(NamedTuple):
     before: list[tuple[int, int]]
 
 
+class Undecided:
+    """The verdict of a budgeted check that ran out of nodes (see ``solve_within``)."""
+
+    def __repr__(self) -> str:
+        return "UNDECIDED"
+
+
+UNDECIDED = Undecided()
+
+
 class _OutOfBudget(Exception):
     """A restart of the search ran out of nodes (never escapes the solver)."""
 
@@ -184,6 +194,32 @@ class AreaSolver:
             self.stats["hint"] += 1
         else:
             result = self._solve_set(area, red, blue, 0, 0)
+        self._store(key, result)
+        return result
+
+    def solve_within(
+        self, area: int, red: int, blue: int, hint: Iterable[Move], nodes: int
+    ) -> Witness | Undecided | None:
+        """Like :meth:`solve`, but give up after ``nodes`` nodes of the complete search.
+
+        Returns :data:`UNDECIDED` then (nothing wrong is stored: a search cut short stores no
+        verdict, and every part it did settle is exact).  Searches use this so a rare area
+        whose proof is expensive costs them one skipped candidate instead of seconds.
+        """
+        key = self.key(area, red, blue)
+        got = self.cache.get(key, _MISSING)
+        if got is not _MISSING:
+            self.stats["hits"] += 1
+            return got  # type: ignore[return-value]
+        result = self._repair(area, red, blue, hint) if self.shortcuts else None
+        if result is None:
+            self._budget = nodes
+            try:
+                result = self._solve_set(area, red, blue, 0, 0)
+            except _OutOfBudget:
+                return UNDECIDED
+            finally:
+                self._budget = None
         self._store(key, result)
         return result
 

@@ -9,6 +9,7 @@ from random games, for both players.
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -116,7 +117,9 @@ def test_quick_turns_still_skip_a_player_without_placements(
     game.play("c3")
     real = NakedDiagonal._point_legal
     monkeypatch.setattr(
-        NakedDiagonal, "_point_legal", lambda self, p, who: who != 0 and real(self, p, who)
+        NakedDiagonal,
+        "_point_legal",
+        lambda self, p, who, nodes=None: who != 0 and real(self, p, who),
     )
     real_mask = NakedDiagonal._legal_mask
     monkeypatch.setattr(
@@ -126,3 +129,46 @@ def test_quick_turns_still_skip_a_player_without_placements(
     record = game.play("a1")
     assert record.skipped == "red" and game.to_move == "blue"
     assert game.sample_legal_point(random.Random(1).random) is not None
+
+
+def test_budgeted_verdicts_agree_with_exact_ones_whenever_they_decide() -> None:
+    rnd = random.Random(99)
+    decided = 0
+    for _ in range(6):
+        game = random_game(7, rnd)
+        while not game.is_over:
+            player = game._turn
+            mask = reference_mask(game, player)
+            for p in range(game.grid.area):
+                verdict = game._point_legal(p, player, 5)
+                if verdict is not None:
+                    assert verdict == bool(mask >> p & 1), (game.moves, p)
+                    decided += 1
+            proven, complete = game.copy().proven_legal_mask(5)  # type: ignore[attr-defined]
+            assert proven & ~mask == 0 and (not complete or proven == mask)
+            game.play(rnd.choice(game.legal_moves()))
+    assert decided > 0
+
+
+def test_a_hard_area_proof_is_passed_over_quickly_by_searches() -> None:
+    """After these moves, proving that red may not play e3 or e4 takes the complete area search
+    minutes (the full legal mask is that slow too).  A search skips the two points instead."""
+    game = new_game("nakeddiagonal", 7)
+    assert isinstance(game, NakedDiagonal)
+    game.use_quick_turns()
+    for move in ["b2", "e5", "d6", "d3", "b3", "b4", "b5", "b6"]:
+        game.play(move)
+    names = game.grid.names
+    hard = {names.index("e3"), names.index("e4")}
+    started = time.perf_counter()
+    proven, complete = game.proven_legal_mask(200)
+    assert not complete and not proven & sum(1 << p for p in hard)
+    assert all(game._point_legal(p, 0, 200) is None for p in hard)
+    rnd = random.Random(1)
+    for _ in range(50):
+        assert game.sample_legal_point(rnd.random, 200) in set(_bits(proven))
+    assert time.perf_counter() - started < 60  # generous: seconds here, minutes exactly
+
+
+def _bits(mask: int) -> list[int]:
+    return [i for i in range(mask.bit_length()) if mask >> i & 1]
