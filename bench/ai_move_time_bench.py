@@ -21,6 +21,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai import LEVELS, think
+from ai.moves import prepare, random_point
 from rules import Game, new_game
 
 DEFAULT_BOARDS = ("nakeddiagonal:13", "clearpath:19")
@@ -30,15 +31,19 @@ FILLS = (0.0, 0.25, 0.5)
 def position(name: str, size: int, fill: float, rng: random.Random) -> Game | None:
     """A position after random legal moves covering about ``fill`` of the board."""
     game = new_game(name, size)
+    prepare(game)  # Naked Diagonal: decide single points, not whole masks, while setting up
     target = int(fill * size * size)
     while len(game.history) < target and not game.is_over:
-        points = game.legal_points()
-        if points:
-            game.play_index(points[rng.randrange(len(points))])
+        point = random_point(game, rng.random)
+        if point is not None:
+            game.play_index(point)
         else:
             moves = game.legal_moves()
             game.play(moves[rng.randrange(len(moves))])
-    return None if game.is_over else game
+    if game.is_over:
+        return None
+    game.legal_mask()  # as in a real game, the engine knows the legal moves before the AI thinks
+    return game
 
 
 def main(argv: list[str] | None = None) -> int:
