@@ -19,6 +19,8 @@ program measured against it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules import Game
 from rules.geometry import Grid, grid
 
@@ -197,3 +199,26 @@ def decided_winner(game: Game) -> int | None:
         if path_distance(g, stones[player], stones[1 - player], player) == INFINITE:
             return 1 - player
     return None
+
+
+def line_point(game: Game, rand: Callable[[], float]) -> int | None:
+    """Crosscut playout move: a random empty point of the interior line closest to being
+    completed by either side (to finish it, or to cut it), or None if no line has an empty
+    point.  Legality is the caller's to check (interior points are always legal in Crosscut).
+    """
+    red, blue = stone_masks(game)
+    occupied = red | blue
+    best = 0
+    best_value = -1.0
+    for line in lines_of(game.size):
+        rest = line & ~occupied
+        if not rest:
+            continue
+        r, b = (red & line).bit_count(), (blue & line).bit_count()
+        value = max(r - 0.5 * b, b - 0.5 * r) + rand() * 0.5
+        if value > best_value:
+            best, best_value = rest, value
+    if not best:
+        return None
+    points = [i for i in range(best.bit_length()) if best >> i & 1]
+    return points[int(rand() * len(points))]

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from rules import Game
 from rules.geometry import bits_list
 
-from .connection import CUTOFF_GAMES, decided_winner, move_priors
+from .connection import CUTOFF_GAMES, RUN_GAMES, decided_winner, line_point, move_priors
 from .moves import (
     Move,
     legal_moves,
@@ -87,6 +87,9 @@ class SearchConfig:
     local_playouts: float = 0.5
     """Chance that a playout move is drawn from the legal points next to the previous move
     instead of the whole board (answers to a threat are usually local)."""
+    line_playouts: float = 0.0
+    """Crosscut: chance that a playout move goes to the interior line closest to completion
+    (:func:`ai.connection.line_point`) instead of a uniformly random point."""
     knowledge_games: frozenset[str] | None = frozenset({"clearpath"})
     """The games where ``prior_weight`` and ``local_playouts`` apply (None: every game); the
     A/B matches in docs/ai.md decide where the knowledge pays."""
@@ -112,6 +115,7 @@ CONFIGS: dict[str, SearchConfig] = {
     "local": SearchConfig(prior_weight=0.0, local_playouts=0.5, knowledge_games=None),
     "prior-local": SearchConfig(knowledge_games=None),
     "cutoff": SearchConfig(cutoff=4),
+    "lines": SearchConfig(line_playouts=0.5),
 }
 """Named configurations for A/B matches (``bench/ai_bench.py --opponent config``)."""
 
@@ -393,6 +397,7 @@ class Searcher:
         local = self.config.local_playouts
         ring = game.grid.ring_bits
         every = self.config.cutoff if game.name in CUTOFF_GAMES else 0
+        lines = self.config.line_playouts if game.name in RUN_GAMES else 0.0
         moves_made = 0
         while not game.is_over:
             if deadline is not None and clock() > deadline:
@@ -406,6 +411,10 @@ class Searcher:
             point = None
             if local and last is not None and rand() < local:
                 point = local_point(game, ring[last], rand)
+            elif lines and rand() < lines:
+                point = line_point(game, rand)
+                if point is not None and not game.legal_mask() >> point & 1:
+                    point = None
             if point is not None:
                 pass
             elif fast:

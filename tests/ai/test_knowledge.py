@@ -10,6 +10,7 @@ from ai import Budget, search
 from ai.connection import (
     CUTOFF_GAMES,
     decided_winner,
+    line_point,
     move_priors,
     shortest_path_points,
     stone_masks,
@@ -19,7 +20,7 @@ from ai.search import CONFIGS, SearchConfig
 from rules import Game, new_game
 from rules.crosscut import Crosscut
 
-KNOWLEDGE = [CONFIGS["prior"], CONFIGS["local"], CONFIGS["prior-local"]]
+KNOWLEDGE = [CONFIGS["prior"], CONFIGS["local"], CONFIGS["prior-local"], CONFIGS["lines"]]
 
 
 def random_position(name: str, size: int, rng: random.Random, plies: int) -> Game:
@@ -36,7 +37,7 @@ def random_position(name: str, size: int, rng: random.Random, plies: int) -> Gam
     ("name", "size"),
     [("clearpath", 5), ("minefield", 5), ("crosscut", 6), ("clearcut", 5), ("nakeddiagonal", 5)],
 )
-@pytest.mark.parametrize("config", KNOWLEDGE, ids=["prior", "local", "prior-local"])
+@pytest.mark.parametrize("config", KNOWLEDGE, ids=["prior", "local", "prior-local", "lines"])
 def test_games_with_knowledge_stay_legal_to_the_end(
     name: str, size: int, config: SearchConfig
 ) -> None:
@@ -114,3 +115,12 @@ def test_a_cut_off_player_never_wins_in_the_cutoff_games(name: str) -> None:
             decided += 1
             assert game.winner == game.players[verdict]
     assert decided > 0
+
+
+def test_crosscut_line_moves_go_to_the_line_nearest_completion() -> None:
+    stones = {"red": ["c3", "d3", "e3", "f3"], "blue": ["d6"]}
+    game = Crosscut.from_position(8, stones, to_move="blue")
+    names = game.grid.names
+    rng = random.Random(2)
+    got = {names[p] for p in (line_point(game, rng.random) for _ in range(40)) if p is not None}
+    assert got == {"b3", "g3"}
