@@ -1,9 +1,11 @@
 """Difficulty levels: a name players can type, mapped to a thinking budget.
 
-Each level caps both playouts and seconds.  The playout cap keeps the weaker levels weak and
-reproducible on a fast machine; the seconds cap keeps the bot responsive on a slow one (or in
-Naked Diagonal, whose legality checks make playouts slower).  Level 1 also skips the block
-check, so beginners can win by making a threat it ignores.
+Each level caps both playouts and seconds, and carries an estimated rating
+(:data:`RATING_SCALE`), fitted by ``bench/ai_ratings.py`` to the ladder matches in docs/ai.md;
+levels without enough games to rate say so in :meth:`Level.describe`.  The playout cap keeps
+the weaker levels weak and reproducible on a fast machine; the seconds cap keeps the bot
+responsive on a slow one (or in Naked Diagonal, whose legality checks make playouts slower).
+Level 1 also skips the block check, so beginners can win by making a threat it ignores.
 """
 
 from __future__ import annotations
@@ -37,9 +39,9 @@ class Level:
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(1, "easy", Budget(playouts=30, seconds=1.0), SearchConfig(block=False)),
-    2: Level(2, "casual", Budget(playouts=200, seconds=2.0)),
-    3: Level(3, "medium", Budget(playouts=1000, seconds=3.0)),
+    1: Level(1, "easy", Budget(playouts=30, seconds=1.0), SearchConfig(block=False), 890),
+    2: Level(2, "casual", Budget(playouts=200, seconds=2.0), rating=1180),
+    3: Level(3, "medium", Budget(playouts=1000, seconds=3.0), rating=1640),
     4: Level(4, "hard", Budget(playouts=20_000, seconds=6.0)),
     5: Level(5, "expert", Budget(playouts=100_000, seconds=12.0)),
 }
