@@ -24,6 +24,7 @@ RESULTS: list[tuple[str, str, int, float]] = [
     ("level 2", "distance", 60, 46.0),
     ("level 3", "distance", 60, 59.0),
     ("level 2", "level 1", 50, 41.0),
+    ("level 3", "level 2", 30, 22.0),
 ]
 
 
