@@ -16,7 +16,12 @@ Why openskill (Weng-Lin, Plackett-Luce model) and not glicko2
   wheels, has no dependencies, and its ``rate`` neither mutates its inputs nor uses randomness
   in the arithmetic.  ``glicko2`` on PyPI is a small untyped package with mutable ``Player``
   objects and no release since 2024.
-* One update costs about 10 µs, so a full rebuild of 200,000 games takes seconds.
+* One update costs about 25–35 µs here, so a rebuild of 200,000 games takes about 5 s
+  (``bench/ratings_bench.py``).
+
+Upgrading openskill may change the floats it returns; the pinned hand-worked values in
+``tests/bot/test_ratings_model.py`` will say so, and ``crosspath ratings rebuild`` should then
+be run once so stored ratings and a later rebuild agree again.
 
 The library's defaults are used unchanged (``mu`` 25, ``sigma`` 25/3, ``beta`` 25/6, ``tau``
 25/300 added to ``sigma`` before each game so it never collapses to zero, ``kappa`` 1e-4).
@@ -53,7 +58,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from .rating_types import Outcome, Standing, UnratedReason
+from .rating_types import GameProfile, Outcome, RatingPoint, Standing, UnratedReason
 from .types import ResultReason
 
 _MODEL = PlackettLuce()
@@ -291,6 +296,23 @@ def standing_of(user_id: int, rating: Rating, rank: int) -> Standing:
         draws=rating.draws,
         provisional=rating.provisional,
         rank=rank,
+    )
+
+
+def game_profile(
+    game: str,
+    user_id: int,
+    rating: Rating,
+    rank: int,
+    history: Iterable[RatingPoint] = (),
+) -> GameProfile:
+    """A player's :class:`GameProfile` from their stored rating, rank and history points."""
+    return GameProfile(
+        game=game,
+        standing=standing_of(user_id, rating, rank),
+        longest_win_streak=rating.best_streak,
+        current_win_streak=rating.streak,
+        history=tuple(history),
     )
 
 

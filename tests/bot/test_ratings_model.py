@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import sqlite3
 from collections.abc import Iterable
+from datetime import UTC, datetime
 
 import pytest
 from hypothesis import given, settings
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from bot.service import ratings as R
-from bot.service.rating_types import Outcome
+from bot.service.rating_types import Outcome, RatingPoint
 from bot.service.ratings import RatedGame, Rating
 
 BETA = 25 / 6
@@ -258,6 +259,19 @@ def test_pages_keep_ranks_and_players_without_games_are_left_out() -> None:
     assert R.standings(ratings, limit=5, offset=10) == []
     with pytest.raises(ValueError, match="cannot be negative"):
         R.standings(ratings, offset=-1)
+
+
+def test_a_game_profile_carries_rank_record_streaks_and_history() -> None:
+    me = Rating()
+    for outcome in ("win", "win", "win", "loss", "win"):
+        me, _ = R.update(me, Rating(), outcome)
+    at = datetime(2026, 3, 1, tzinfo=UTC)
+    point = RatingPoint(7, at, me.rating, me.uncertainty)
+    got = R.game_profile("minefield", 11, me, 4, [point])
+    assert got.standing == R.standing_of(11, me, 4)
+    assert (got.standing.rank, got.standing.record, got.standing.games) == (4, "4–1–0", 5)
+    assert (got.longest_win_streak, got.current_win_streak) == (3, 1)
+    assert got.history == (point,)
 
 
 def test_ties_are_broken_by_games_then_user_id() -> None:
