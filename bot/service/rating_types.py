@@ -18,8 +18,52 @@ Outcome = Literal["win", "loss", "draw"]
 """A game's result seen from one side: the first player's in ``update``/``RatedGame``, the
 profile owner's in :class:`RecentGame`."""
 
-UnratedReason = Literal["ratings_off", "unrated_game", "computer", "aborted", "too_short"]
-"""Why a finished game changed no rating (see :func:`bot.service.ratings.rated_verdict`)."""
+UnratedReason = Literal[
+    "ratings_off", "unrated_game", "computer", "aborted", "too_short", "reset", "before_ratings"
+]
+"""Why a finished game changed no rating (see :func:`bot.service.ratings.rated_verdict`;
+``reset``: an admin reset that game's ratings later; ``before_ratings``: it ended before the
+bot had ratings)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatingLine:
+    """One player's rating change in one game, on the display scale, for the game-over
+    message: ``describe("Alice")`` gives ``Alice 1512 → 1528, +16``."""
+
+    user_id: int
+    before: int
+    after: int
+    rating: float
+    uncertainty: float
+    games: int
+    provisional: bool
+
+    @property
+    def delta(self) -> int:
+        """The difference of the two shown numbers, so the line always adds up."""
+        return self.after - self.before
+
+    def describe(self, name: str) -> str:
+        label = name if len(name) <= 100 else name[:99] + "…"
+        return f"{label} {self.before} → {self.after}, {self.delta:+d}"
+
+
+@dataclass(frozen=True, slots=True)
+class GameRating:
+    """What a finished game did to ratings: both players' :class:`RatingLine` when it was
+    rated, else ``unrated_reason`` (``text`` words it: ``rated`` / ``unrated: why``)."""
+
+    rated: bool
+    unrated_reason: UnratedReason | None
+    text: str
+    changes: tuple[RatingLine, ...] = ()
+
+    def change_for(self, user_id: int) -> RatingLine | None:
+        for line in self.changes:
+            if line.user_id == user_id:
+                return line
+        return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -348,7 +348,15 @@ _UNRATED_TEXT: dict[UnratedReason, str] = {
     "computer": "games against the computer are not rated",
     "aborted": "a moderator aborted the game",
     "too_short": f"a player made fewer than {MIN_TURNS} turns",
+    "reset": "an admin reset this game's ratings since",
+    "before_ratings": "it ended before ratings existed",
 }
+
+
+def unrated_text(reason: UnratedReason | None) -> str:
+    """``rated`` or ``unrated: <why>``."""
+    return "rated" if reason is None else f"unrated: {_UNRATED_TEXT[reason]}"
+
 
 _RATED_REASONS: frozenset[str] = frozenset(
     {"connection", "draw", "resign", "time", "award", "forfeit"}
@@ -365,7 +373,7 @@ class RatedVerdict:
     @property
     def text(self) -> str:
         """``rated`` or ``unrated: <why>`` for the game-over message."""
-        return "rated" if self.reason is None else f"unrated: {_UNRATED_TEXT[self.reason]}"
+        return unrated_text(self.reason)
 
 
 def rated_verdict(

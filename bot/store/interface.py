@@ -257,9 +257,7 @@ class Tx(Protocol):
         """The player's last ``limit`` history rows in one game, oldest first."""
         ...
 
-    async def rating_changes(
-        self, user_id: int, game_ids: Sequence[int]
-    ) -> list[RatingHistoryRow]:
+    async def rating_changes(self, user_id: int, game_ids: Sequence[int]) -> list[RatingHistoryRow]:
         """The player's history rows for these games (those that changed ratings)."""
         ...
 
@@ -273,6 +271,10 @@ class Tx(Protocol):
         """Delete a server's ratings and history for one game and mark its rated games
         unrated (``reset``), so a rebuild does not bring them back.  Returns how many
         players had a rating."""
+        ...
+
+    async def all_ratings(self) -> list[RatingRow]:
+        """Every rating row with rated games, by server, game and user."""
         ...
 
     async def rated_results(self) -> list[RatedResult]:

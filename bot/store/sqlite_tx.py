@@ -675,9 +675,7 @@ class SqliteTx:
         )
         return [RatingHistoryRow(*r) for r in rows]
 
-    async def rating_changes(
-        self, user_id: int, game_ids: Sequence[int]
-    ) -> list[RatingHistoryRow]:
+    async def rating_changes(self, user_id: int, game_ids: Sequence[int]) -> list[RatingHistoryRow]:
         if not game_ids:
             return []
         marks = ", ".join("?" * len(game_ids))
@@ -710,11 +708,13 @@ class SqliteTx:
             " WHERE guild_id = ? AND game = ? AND rating_seq IS NOT NULL",
             (guild_id, game),
         )
-        self._defer(
-            "DELETE FROM rating_history WHERE guild_id = ? AND game = ?", (guild_id, game)
-        )
+        self._defer("DELETE FROM rating_history WHERE guild_id = ? AND game = ?", (guild_id, game))
         self._defer("DELETE FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game))
         return int(found[0])
+
+    async def all_ratings(self) -> list[RatingRow]:
+        rows = await self._all(f"{_RATING_SELECT} WHERE games > 0 ORDER BY guild_id, game, user_id")
+        return [RatingRow(*r) for r in rows]
 
     async def rated_results(self) -> list[RatedResult]:
         return [RatedResult(*r) for r in await self._all(_RATED_RESULTS)]

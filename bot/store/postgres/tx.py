@@ -818,9 +818,7 @@ class PgTx:
         )
         return [RatingHistoryRow(*r) for r in rows]
 
-    async def rating_changes(
-        self, user_id: int, game_ids: Sequence[int]
-    ) -> list[RatingHistoryRow]:
+    async def rating_changes(self, user_id: int, game_ids: Sequence[int]) -> list[RatingHistoryRow]:
         await self._reading(game=False)
         rows = await self._fetch(
             f"{_HISTORY_SELECT} WHERE user_id = $1 AND game_id = ANY($2::bigint[])"
@@ -866,6 +864,13 @@ class PgTx:
         )
         assert found is not None
         return int(found[0])
+
+    async def all_ratings(self) -> list[RatingRow]:
+        await self._reading(game=False)
+        rows = await self._fetch(
+            f"{_RATING_SELECT} WHERE games > 0 ORDER BY guild_id, game, user_id"
+        )
+        return [RatingRow(*r) for r in rows]
 
     async def rated_results(self) -> list[RatedResult]:
         await self._reading(game=False)
