@@ -1,6 +1,6 @@
 """Ratings benchmark: rebuilding every rating of one busy server.  Prints; never fails.
 
-    python bench/ratings_bench.py [--players 10000] [--games 200000] [--seed 13]
+    python bench/ratings_bench.py [--players 10000] [--games 200000] [--seed 13] [--pg URL]
 
 Targets (issue 13): rebuild of 200,000 games <= 60 s; leaderboard and profile query p95
 <= 50 ms each with 10,000 rated players and 200,000 games in one server.
@@ -10,22 +10,29 @@ long-tailed (Pareto) distribution so a few players play most games, opponents ar
 activity, and results follow the strength gap (about 6 % draws).  Only the model's work is
 timed (the games are generated first).
 
-The query timings need the ratings tables of the store (being written on another branch);
-their functions below are marked and print "not measured" until then.  No figure is
-invented for them.
+Then the games are loaded, as finished rated games with the ratings and history the
+incremental updates write, into a fresh SQLite file (and, with ``--pg URL``, an empty
+PostgreSQL database) through the store's ``import_all``, and the service's ``leaderboard`` and
+``profile`` calls and a full ``rebuild_ratings`` are timed against the real store.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import bisect
+import functools
 import itertools
 import math
 import random
+import shutil
 import statistics
 import sys
+import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -33,6 +40,7 @@ from bot.service import ratings as R
 from bot.service.rating_types import Outcome
 
 GUILD = 1
+GAME = "minefield"
 DRAW_SHARE = 0.06
 
 
@@ -133,21 +141,110 @@ def board_summary(ratings: dict[int, R.Rating]) -> None:
     )
 
 
-# --- store query timings: to be written when the ratings store exists ----------------------
+# --- store query timings ----------------------------------------------------------------------
 
 
-def bench_leaderboard_query() -> str:
-    """TO DO (needs the store's ratings tables, lane-s): load the generated games into a real
-    SQLite file and a real PostgreSQL server through the store, then time
-    ``service.leaderboard(guild, game, limit=25, offset=k)`` at several offsets; print p50/p95
-    (target p95 <= 50 ms).  Until then: no figure."""
-    return "leaderboard query p95: not measured yet (needs the ratings store)"
+def store_contents(games: list[R.RatedGame]) -> Any:
+    """The games as finished, rated rows of one server (1 ms apart, ``rating_seq`` = id), with
+    the ratings and history the incremental updates would have written (``rebuilt``).  No
+    moves: the rating queries never read them."""
+    from bot.service.rating_apply import rebuilt
+    from bot.store import GameRow, RatedResult, StoreContents
+
+    base = 1_770_000_000_000_000
+    rows = []
+    results = []
+    for g in games:
+        assert g.game_id is not None
+        game_id = g.game_id
+        at = base + game_id * 1000
+        winner = {"win": g.a, "loss": g.b, "draw": None}[g.outcome]
+        loser = {"win": g.b, "loss": g.a, "draw": None}[g.outcome]
+        rows.append(
+            GameRow(
+                id=game_id, guild_id=GUILD, channel_id=10_000_000 + game_id, game=GAME,
+                size=9, first_id=g.a, second_id=g.b, status="finished", version=40,
+                record=f"{GAME} 9:", to_move=None, per_move=None, reminders=(),
+                turn_started_at=at, deadline_at=None, remind_at=None, reminders_sent=0,
+                takeback_by=None, takeback_at=None, takeback_version=None,
+                result_reason="draw" if winner is None else "connection", winner_id=winner,
+                winner_colour=None if winner is None else ("black" if winner == g.a else "white"),
+                loser_id=loser,
+                loser_colour=None if loser is None else ("black" if loser == g.a else "white"),
+                result_actor=None, challenge_id=None, created_at=at - 1000, updated_at=at,
+                finished_at=at, rated=True, unrated_reason=None, rating_seq=game_id,
+            )
+        )  # fmt: skip
+        results.append(RatedResult(game_id, GUILD, GAME, g.a, g.b, winner, at, game_id))
+    ratings, history = rebuilt(results)
+    return StoreContents(
+        settings=(),
+        challenges=(),
+        games=tuple(rows),
+        moves=(),
+        events=(),
+        audit=(),
+        ratings=tuple(ratings),
+        rating_history=tuple(history),
+    )
 
 
-def bench_profile_query() -> str:
-    """TO DO (needs the store's ratings tables, lane-s): as above, timing
-    ``service.profile(guild, user)`` for busy and quiet players (target p95 <= 50 ms)."""
-    return "profile query p95: not measured yet (needs the ratings store)"
+async def time_calls(label: str, calls: list[Callable[[], Awaitable[object]]]) -> str:
+    times = []
+    for call in calls:
+        start = time.perf_counter()
+        await call()
+        times.append((time.perf_counter() - start) * 1000)
+    return (
+        f"{label}: p50 {statistics.median(times):.2f} ms, p95 {percentile(times, 0.95):.2f} ms,"
+        f" max {max(times):.1f} ms ({len(times)} calls; target p95 <= 50 ms)"
+    )
+
+
+async def bench_store(target: str, contents: Any, samples: int, seed: int) -> None:
+    """Load ``contents`` into an empty store (its import), then time the service's
+    leaderboard and profile calls and a full rebuild through the store."""
+    from bot.service import GameService
+    from bot.store import open_store
+
+    rnd = random.Random(seed)
+    async with await open_store(target) as store:
+        start = time.perf_counter()
+        await store.import_all(contents)
+        print(
+            f"[{store.target}] loaded {len(contents.games):,} games,"
+            f" {len(contents.ratings):,} ratings, {len(contents.rating_history):,} history rows"
+            f" through import_all in {time.perf_counter() - start:.1f} s"
+        )
+        service = GameService(store)
+        players = [r.user_id for r in contents.ratings]
+        busiest = sorted(contents.ratings, key=lambda r: -r.games)[:20]
+        board = len(players)
+        pages = [0] * (samples // 4) + [
+            rnd.randrange(0, max(1, board - 25)) for _ in range(samples - samples // 4)
+        ]
+        print(
+            await time_calls(
+                "  leaderboard(limit=25), a quarter page 1, the rest at random offsets",
+                [functools.partial(service.leaderboard, GUILD, GAME, 25, o) for o in pages],
+            )
+        )
+        who = [rnd.choice(players) for _ in range(samples - 20)] + [r.user_id for r in busiest]
+        print(
+            await time_calls(
+                "  profile(), random players and the 20 busiest",
+                [functools.partial(service.profile, GUILD, u) for u in who],
+            )
+        )
+        top = busiest[0]
+        print(f"  (the busiest player has {top.games:,} rated games; profile keeps the last 200)")
+        start = time.perf_counter()
+        report = await service.rebuild_ratings()
+        print(
+            f"  rebuild_ratings(): {time.perf_counter() - start:.1f} s for {report.games:,} games"
+            f" (read, recompute off the loop, replace {report.players:,} ratings and"
+            f" {report.history:,} history rows); {report.changed} differed (target <= 60 s)"
+        )
 
 
 def main() -> None:
@@ -156,6 +253,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200_000)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--samples", type=int, default=400, help="query calls timed per kind")
+    parser.add_argument(
+        "--pg",
+        default=None,
+        help="also load an EMPTY PostgreSQL database at this URL (python tests/pg_server.py"
+        " --durable prints one)",
+    )
+    parser.add_argument("--no-store", action="store_true", help="time the model only")
     args = parser.parse_args()
     if args.players < 2 or args.games < 1 or args.runs < 1:
         parser.error("need at least 2 players, 1 game and 1 run")
@@ -171,8 +276,19 @@ def main() -> None:
     bench_update(ratings, 20_000, args.seed)
     check_repeatable(games, ratings)
     board_summary(ratings)
-    print(bench_leaderboard_query())
-    print(bench_profile_query())
+    if args.no_store:
+        return
+    contents = store_contents(games)
+    targets: list[str] = []
+    folder = tempfile.mkdtemp(prefix="ratings-bench-")
+    targets.append(str(Path(folder) / "bench.sqlite3"))
+    if args.pg:
+        targets.append(args.pg)
+    try:
+        for target in targets:
+            asyncio.run(bench_store(target, contents, args.samples, args.seed))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":
