@@ -325,3 +325,31 @@ async def test_games_finishing_together_for_one_player_lose_no_update(
     befores = [lines[r.game_id].before for r in results if lines[r.game_id]]  # type: ignore[union-attr]
     afters = [lines[r.game_id].after for r in results if lines[r.game_id]]  # type: ignore[union-attr]
     assert befores[1:] == afters[:-1]
+
+
+async def test_a_failure_after_the_ratings_were_written_rolls_them_back(
+    service: GameService, store: Store, snapshot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ratings, the history and the game's ending commit together or not at all: a
+    store error on the ending's last write (the event) leaves everything as it was."""
+    from bot.store import DatabaseFailure
+    from bot.store.postgres.tx import PgTx
+    from bot.store.sqlite_tx import SqliteTx
+
+    await start(service, 1, ALICE, BOB)
+    await play_turns(service, 1, 4, random.Random(3))
+    before = snapshot()
+
+    async def broken(*args: Any, **kwargs: Any) -> None:
+        raise DatabaseFailure("the disk went away")
+
+    monkeypatch.setattr(SqliteTx, "add_event", broken)
+    monkeypatch.setattr(PgTx, "add_event", broken)
+    with pytest.raises(DatabaseFailure):
+        await service.resign(1, BOB)
+    assert snapshot() == before
+    monkeypatch.undo()
+    assert await ratings_table(store) == ((), ())
+    ended = await service.resign(1, BOB)
+    assert ended.rating is not None and ended.rating.rated
+    assert len((await ratings_table(store))[0]) == 2
