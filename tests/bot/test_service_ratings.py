@@ -353,3 +353,28 @@ async def test_a_failure_after_the_ratings_were_written_rolls_them_back(
     ended = await service.resign(1, BOB)
     assert ended.rating is not None and ended.rating.rated
     assert len((await ratings_table(store))[0]) == 2
+
+
+async def test_turns_are_counted_per_user_across_clear_paths_swap(
+    service: GameService, store: Store
+) -> None:
+    """After Clear Path's swap the users own the other colours; the swap is a turn of the
+    user who made it.  Two turns each are needed for a rated result."""
+    from bot.service.rating_apply import turns_made
+
+    game_id = await start(service, 1, ALICE, BOB, game="clearpath")
+    await service.play_move(1, ALICE, "c3")
+    await service.swap(1, BOB)
+    info = await service.get_game(1)
+    assert info is not None and info.to_move_id == ALICE
+    engine = await service.position(game_id)
+    async with store.read() as tx:
+        row = await tx.game(game_id)
+    assert row is not None and turns_made(row, engine) == (1, 1)
+    await play_turns(service, 1, 1, random.Random(2))  # ALICE, now blue
+    engine = await service.position(game_id)
+    async with store.read() as tx:
+        row = await tx.game(game_id)
+    assert row is not None and turns_made(row, engine) == (2, 1)
+    ended = await service.resign(1, ALICE)
+    assert ended.rating is not None and ended.rating.unrated_reason == "too_short"
