@@ -18,10 +18,26 @@ from . import convert
 from .checks import MAX_GAME_NAME, check_id, check_limit, check_text, quote
 from .convert import from_us, to_us
 from .core import ServiceCore
-from .errors import InvalidInput
+from .errors import InvalidInput, NoGameHere
 from .rating_apply import rating_of, rebuilt, recent_outcome
-from .rating_types import GameProfile, Profile, RatingPoint, RecentGame, Standing, UnratedReason
-from .ratings import display_rating, display_uncertainty, game_profile, standing_of
+from .rating_types import (
+    GameProfile,
+    GameRating,
+    Profile,
+    RatingLine,
+    RatingPoint,
+    RecentGame,
+    Standing,
+    UnratedReason,
+)
+from .ratings import (
+    display_rating,
+    display_uncertainty,
+    game_profile,
+    is_provisional,
+    standing_of,
+    unrated_text,
+)
 from .types import ResultReason
 
 MAX_OFFSET = 1_000_000
@@ -140,6 +156,38 @@ class Standings(ServiceCore):
             games=tuple(games),
             recent=tuple(recent),
         )
+
+    async def game_rating(self, game_id: int) -> GameRating | None:
+        """What a finished game did to ratings, as its game-over message shows it (the same
+        :class:`GameRating` the ending returned; read back from the history, so a board
+        posted again after a restart shows it too).  None while the game is active.  Raises
+        InvalidId, NoGameHere."""
+        check_id(game_id, "game id")
+        async with self.store.read() as tx:
+            row = await tx.game(game_id)
+            if row is None:
+                raise NoGameHere(f"There is no game number {game_id}.")
+            if row.status == "active":
+                return None
+            if row.rating_seq is None:
+                reason = cast(UnratedReason, row.unrated_reason or "before_ratings")
+                return GameRating(False, reason, unrated_text(reason))
+            lines = []
+            for user in (row.first_id, row.second_id):
+                [change] = await tx.rating_changes(user, [row.id])
+                games = await tx.rated_games_until(row.guild_id, row.game, user, row.rating_seq)
+                lines.append(
+                    RatingLine(
+                        user_id=user,
+                        before=round(display_rating(change.mu_before)),
+                        after=round(display_rating(change.mu_after)),
+                        rating=display_rating(change.mu_after),
+                        uncertainty=display_uncertainty(change.sigma_after),
+                        games=games,
+                        provisional=is_provisional(games, change.sigma_after),
+                    )
+                )
+        return GameRating(True, None, "rated", tuple(lines))
 
     async def ratings_reset(self, guild_id: int, game: str, actor_id: int) -> int:
         """Forget a server's ratings in one game (audited): every player starts again at

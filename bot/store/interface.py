@@ -261,6 +261,11 @@ class Tx(Protocol):
         """The player's history rows for these games (those that changed ratings)."""
         ...
 
+    async def rated_games_until(self, guild_id: int, game: str, user_id: int, seq: int) -> int:
+        """How many rated games the player had in that server and game once the game with
+        ``rating_seq`` ``seq`` was applied (for a past game's provisional mark)."""
+        ...
+
     async def finished_games_for_player(
         self, guild_id: int, user_id: int, limit: int
     ) -> list[GameRow]:

@@ -685,6 +685,15 @@ class SqliteTx:
         )
         return [RatingHistoryRow(*r) for r in rows]
 
+    async def rated_games_until(self, guild_id: int, game: str, user_id: int, seq: int) -> int:
+        found = await self._one(
+            "SELECT COUNT(*) FROM rating_history WHERE guild_id = ? AND user_id = ? AND game = ?"
+            " AND seq <= ?",
+            (guild_id, user_id, game, seq),
+        )
+        assert found is not None
+        return int(found[0])
+
     async def finished_games_for_player(
         self, guild_id: int, user_id: int, limit: int
     ) -> list[GameRow]:

@@ -378,3 +378,23 @@ async def test_turns_are_counted_per_user_across_clear_paths_swap(
     assert row is not None and turns_made(row, engine) == (2, 1)
     ended = await service.resign(1, ALICE)
     assert ended.rating is not None and ended.rating.unrated_reason == "too_short"
+
+
+async def test_game_rating_reads_back_what_the_ending_returned(service: GameService) -> None:
+    first = await start(service, 1, ALICE, BOB)
+    assert await service.game_rating(first) is None
+    await play_turns(service, 1, 4, random.Random(3))
+    ended = await service.resign(1, BOB)
+    assert await service.game_rating(first) == ended.rating
+    second = await start(service, 2, ALICE, BOB)
+    await play_turns(service, 2, 4, random.Random(4))
+    again = await service.resign(2, ALICE)
+    assert await service.game_rating(second) == again.rating
+    assert again.rating is not None and again.rating.change_for(ALICE).games == 2  # type: ignore[union-attr]
+    third = await start(service, 3, ALICE, BOB, rated=False)
+    unrated_end = await service.resign(3, ALICE)
+    assert await service.game_rating(third) == unrated_end.rating
+    from bot.service import NoGameHere
+
+    with pytest.raises(NoGameHere):
+        await service.game_rating(999_999)

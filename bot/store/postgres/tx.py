@@ -828,6 +828,19 @@ class PgTx:
         )
         return [RatingHistoryRow(*r) for r in rows]
 
+    async def rated_games_until(self, guild_id: int, game: str, user_id: int, seq: int) -> int:
+        await self._reading(game=False)
+        found = await self._fetchrow(
+            "SELECT COUNT(*) FROM rating_history WHERE guild_id = $1 AND user_id = $2"
+            " AND game = $3 AND seq <= $4",
+            guild_id,
+            user_id,
+            game,
+            seq,
+        )
+        assert found is not None
+        return int(found[0])
+
     async def finished_games_for_player(
         self, guild_id: int, user_id: int, limit: int
     ) -> list[GameRow]:
