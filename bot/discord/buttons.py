@@ -14,12 +14,13 @@ import discord
 
 from .flows import ChallengeButton, ResignButton, TakebackButton
 from .game_lists import NextPageButton
+from .leaderboards import LeaderboardPageButton
 from .replies import send_ephemeral
 
 Interaction = discord.Interaction[Any]
 
 
-_KNOWN = (ChallengeButton, ResignButton, TakebackButton, NextPageButton)
+_KNOWN = (ChallengeButton, ResignButton, TakebackButton, NextPageButton, LeaderboardPageButton)
 
 
 def _retired_template() -> str:

@@ -50,3 +50,56 @@ async def test_challenge_rated_false_is_stored_and_the_end_says_unrated(h: Any) 
     final = await play_out(h, seed=3)
     assert "Unrated: the game was created unrated" in final.embed_text()
     assert await h.service.leaderboard(fakes.GUILD, "minefield") == []
+
+
+async def rated_games(h: Any, players: int) -> None:
+    """``players - 1`` rated games through the service: player i+1 beats player i."""
+    import random
+
+    rng = random.Random(4)
+    for n in range(players - 1):
+        a, b = 500 + n, 501 + n
+        channel = 900 + n
+        c = await h.service.create_challenge(fakes.GUILD, channel, a, b, "minefield", 5)
+        await h.service.accept_challenge(c.id, b)
+        for _ in range(4):
+            info = await h.service.get_game(channel)
+            engine = await h.service.position(info.id)
+            await h.service.play_move(channel, info.to_move_id, rng.choice(engine.legal_moves()))
+        await h.service.resign(channel, a)
+
+
+async def test_leaderboard_pages_are_images_with_text_and_buttons(h: Any) -> None:
+    await rated_games(h, 13)
+    expected = await h.service.leaderboard(fakes.GUILD, "minefield", limit=100)
+    sent = await h.command("leaderboard", ALICE, game="minefield")
+    kinds = [s.kind for s in sent]  # players never seen are looked up (GET /users/…)
+    assert kinds[0] == "defer" and kinds[-1] == "followup"
+    page = sent[-1]
+    [png] = page.files
+    assert png.data.startswith(b"\x89PNG") and "leaderboard" in (png.description or "")
+    text = page.embed_text()
+    assert "1. " in text and f"{round(expected[0].rating)}?" in text and "10. " in text
+    assert "11. " not in text
+    [next_id] = page.custom_ids
+    assert next_id == "cp:lb:minefield:10"
+    clicked = await h.click(next_id, BOB)
+    edited = clicked[-1]
+    assert "11. " in edited.embed_text() and "12. " in edited.embed_text()
+    assert edited.custom_ids == ["cp:lb:minefield:0"]
+
+
+async def test_an_empty_leaderboard_and_a_profile_with_its_chart(h: Any) -> None:
+    sent = await h.command("leaderboard", ALICE, game="crosscut")
+    assert "No rated games yet" in sent[-1].embed_text() and sent[-1].files == []
+    await fakes.challenge_and_accept(h)
+    await play_out(h, seed=3)
+    sent = await h.command("profile", ALICE)
+    assert [s.kind for s in sent] == ["defer", "followup"]
+    reply = sent[1]
+    text = reply.embed_text()
+    assert "Minefield" in text and "rank #" in text and "Last games" in text
+    [chart] = reply.files
+    assert chart.data.startswith(b"\x89PNG") and chart.description
+    other = await h.command("profile", BOB, user=ALICE)
+    assert "rank #" in other[-1].embed_text()
