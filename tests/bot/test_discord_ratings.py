@@ -103,3 +103,31 @@ async def test_an_empty_leaderboard_and_a_profile_with_its_chart(h: Any) -> None
     assert chart.data.startswith(b"\x89PNG") and chart.description
     other = await h.command("profile", BOB, user=ALICE)
     assert "rank #" in other[-1].embed_text()
+
+
+async def test_admin_ratings_reset_asks_then_only_its_admin_confirms(h: Any) -> None:
+    ADMIN = fakes.ADMIN
+    await fakes.challenge_and_accept(h)
+    await play_out(h, seed=3)
+    assert len(await h.service.leaderboard(fakes.GUILD, "minefield")) == 2
+    sent = await h.command("admin ratings reset", ADMIN, game="minefield")
+    [ask] = sent
+    assert ask.ephemeral and "Reset every Minefield rating" in ask.content
+    [confirm] = ask.custom_ids
+    assert confirm == f"cp:rr:minefield:{ADMIN.id}"
+    assert len(await h.service.leaderboard(fakes.GUILD, "minefield")) == 2  # asking changes nothing
+    refused = await h.click(confirm, ALICE)
+    assert "Only the admin who asked" in refused[-1].content
+    assert len(await h.service.leaderboard(fakes.GUILD, "minefield")) == 2
+    done = await h.click(confirm, ADMIN)
+    assert "2 players' Minefield ratings were cleared" in done[-1].content
+    assert await h.service.leaderboard(fakes.GUILD, "minefield") == []
+    assert (await h.service.audit_log(fakes.GUILD))[0].action == "ratings_reset"
+
+
+async def test_admin_can_turn_ratings_off(h: Any) -> None:
+    sent = await h.command("admin settings set", fakes.ADMIN, ratings=False)
+    assert "**Ratings:** off" in sent[-1].content
+    await fakes.challenge_and_accept(h)
+    final = await play_out(h, seed=3)
+    assert "Unrated: ratings are turned off in this server" in final.embed_text()
