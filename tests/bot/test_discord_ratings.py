@@ -131,3 +131,22 @@ async def test_admin_can_turn_ratings_off(h: Any) -> None:
     await fakes.challenge_and_accept(h)
     final = await play_out(h, seed=3)
     assert "Unrated: ratings are turned off in this server" in final.embed_text()
+
+
+async def test_leaderboard_buttons_work_after_a_restart(db_path: Any, clock: Any) -> None:
+    discord_side = fakes.FakeDiscord()
+    first = await fakes.open_harness(db_path, clock, fake=discord_side)
+    await rated_games(first, 12)
+    page_one = (await first.command("leaderboard", ALICE, game="minefield"))[-1]
+    [next_id] = page_one.custom_ids
+    await first.close()
+
+    second = await fakes.open_harness(db_path, clock, fake=discord_side)
+    clicked = await second.click(next_id, BOB)
+    page_two = clicked[-1]
+    assert "11. " in page_two.embed_text() and "12. " in page_two.embed_text()
+    assert "10. " not in page_two.embed_text() and "13. " not in page_two.embed_text()
+    [png] = page_two.files
+    assert png.data.startswith(b"\x89PNG")
+    assert page_two.custom_ids == ["cp:lb:minefield:0"]
+    await second.close()
