@@ -445,7 +445,7 @@ def level_argument(text: str) -> ai.Level:
 
 
 def level_choices() -> str:
-    return ", ".join(level.label for level in ai.LEVELS.values())
+    return ", ".join(level.describe() for level in ai.LEVELS.values())
 
 
 def parser() -> argparse.ArgumentParser:

@@ -67,13 +67,12 @@ MAX_MOVES_PER_WAKE = 1_000
 """A bound on moves played in one go; a real game never comes close (chains, skips)."""
 
 LEVEL_CHOICES = [
-    app_commands.Choice(name=f"{level.number} · {level.name}", value=level.number)
-    for level in ai.LEVELS.values()
+    app_commands.Choice(name=level.describe(), value=level.number) for level in ai.LEVELS.values()
 ]
 
 LEVEL_HELP = (
     "the computer's strength, when you challenge me "
-    f"(default: {ai.DEFAULT_LEVEL} · {ai.LEVELS[ai.DEFAULT_LEVEL].name})"
+    f"(default: {ai.LEVELS[ai.DEFAULT_LEVEL].describe()})"
 )
 
 NO_TAKEBACKS = (

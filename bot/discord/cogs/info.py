@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import ai
 import render
 from bot.service import GameInfo, GameRecord, NoGameHere
 
@@ -139,6 +140,11 @@ class InfoCog(commands.Cog):
 HELP = [
     ("/challenge", "challenge someone (or anyone) to Clear Path, Minefield, Crosscut, Clearcut…"),
     ("/challenge opponent:@me", "play the computer (pick a level); it answers every move"),
+    (
+        "Computer levels",
+        "; ".join(level.describe() for level in ai.LEVELS.values())
+        + ". Elo estimates from matches against a reference connection player rated 1000.",
+    ),
     ("/move point", "place a stone; start typing to see the legal points"),
     ("/swap", "Clear Path pie rule: take over Red's first stone"),
     ("/resign, /takeback", "resign (asks first) or ask to undo your last turn"),
