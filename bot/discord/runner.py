@@ -38,6 +38,14 @@ BAD_TOKEN = (
 )
 
 
+ONE_PROCESS_ONLY = (
+    "CROSSPATH_SHARD_IDS={ids} runs only some of the {count} shards, so other processes must "
+    "run the rest, and a SQLite database serves one process only. Set CROSSPATH_DATABASE to a "
+    "postgresql:// URL (move the data with `crosspath db copy`; see docs/operations.md), or "
+    "unset CROSSPATH_SHARD_IDS to run every shard in this process."
+)
+
+
 def fail(command: str, message: str) -> None:
     """One line on stderr, never a traceback: ``crosspath <command>: <message>``."""
     print(f"crosspath {command}: {message}", file=sys.stderr)
@@ -69,7 +77,7 @@ async def serve(settings: Settings) -> int:
 
     from .app import CrosspathBot
 
-    store = await open_store(settings.database)
+    store = await open_store(settings.database)  # a PostgreSQL URL's password stays in here
     bot = CrosspathBot(GameService(store), settings)
     loop = asyncio.get_running_loop()
     stopping: list[asyncio.Task[None]] = []
@@ -105,7 +113,7 @@ async def serve(settings: Settings) -> int:
         if not bot.is_closed():
             await bot.close()
         await store.close()
-        log.info("database closed", extra={"database": str(settings.database)})
+        log.info("database closed", extra={"database": settings.shown_database})
 
 
 def main(argv: list[str]) -> int:
@@ -113,8 +121,18 @@ def main(argv: list[str]) -> int:
     settings = settings_with_token("run", args.env_file)
     if settings is None:
         return EXIT_CONFIG
+    if not settings.is_postgres and not settings.runs_every_shard:
+        fail("run", ONE_PROCESS_ONLY.format(ids=settings.shard_ids, count=settings.shard_count))
+        return EXIT_CONFIG
     logs.configure(settings.log_level, settings.log_format, secret=settings.token)
-    log.info("starting", extra={"database": str(settings.database)})
+    log.info(
+        "starting",
+        extra={
+            "database": settings.shown_database,
+            "shard_count": settings.shard_count,
+            "shard_ids": list(settings.shard_ids) if settings.shard_ids else None,
+        },
+    )
     try:
         return asyncio.run(serve(settings))
     except KeyboardInterrupt:

@@ -45,6 +45,7 @@ from .rows import (
     NewGame,
     ResultRow,
     SettingsRow,
+    ShardFilter,
     StoreContents,
 )
 from .schema import MIGRATIONS, SCHEMA_VERSION
@@ -106,6 +107,7 @@ __all__ = [
     "ReadOnlyDatabase",
     "ResultRow",
     "SettingsRow",
+    "ShardFilter",
     "SqliteStore",
     "Store",
     "StoreClosed",

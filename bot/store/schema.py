@@ -135,6 +135,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             THEN first_id ELSE second_id END""",
         "CREATE INDEX games_by_to_move ON games (to_move_id, updated_at) WHERE status = 'active'",
     ),
+    # next (turn claims): the process thinking for the computer claims its turn, so two shard
+    # processes never both think for it; the claim holds for one version until a time (see
+    # ``Tx.claim_turn``).  Self-contained: renumber freely when merging other migrations.
+    (
+        "ALTER TABLE games ADD COLUMN claimed_by TEXT",
+        "ALTER TABLE games ADD COLUMN claimed_version INTEGER",
+        "ALTER TABLE games ADD COLUMN claimed_until INTEGER",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
