@@ -25,6 +25,7 @@ log = logging.getLogger("crosspath.discord")
 EXIT_CONFIG = 2
 EXIT_LOGIN = 3
 EXIT_NETWORK = 4
+EXIT_DATABASE = 5
 # Message bodies shared by ``crosspath run`` and ``crosspath sync``; :func:`fail` adds the
 # command's name.
 NO_NETWORK = "cannot reach Discord; check the network and try again"
@@ -73,11 +74,16 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 async def serve(settings: Settings) -> int:
     """Run the bot over the database until it is closed; the store is always closed after."""
     from bot.service import GameService
-    from bot.store import open_store
+    from bot.store import StoreError, open_store
 
     from .app import CrosspathBot
 
-    store = await open_store(settings.database)  # a PostgreSQL URL's password stays in here
+    try:
+        store = await open_store(settings.database)  # a URL's password stays in here
+    except StoreError as exc:  # its messages name the target without a password
+        log.error("cannot open the database", extra={"database": settings.shown_database})
+        fail("run", f"cannot open the database {settings.shown_database}: {exc}")
+        return EXIT_DATABASE
     bot = CrosspathBot(GameService(store), settings)
     loop = asyncio.get_running_loop()
     stopping: list[asyncio.Task[None]] = []
