@@ -124,7 +124,12 @@ async def test_a_version_1_database_gains_empty_options_and_keeps_its_rows(
         await service.play_move(CHANNEL, ALICE, "c3")
     after = tables(path)
     assert [row[-1] for row in after["challenges"]] == ["{}"]  # migration 2 added it last
-    assert [row[-2:] for row in after["games"]] == [("{}", BOB)]  # then migration 3's to_move_id
+    conn = sqlite3.connect(path)
+    try:  # by name: later migrations add more columns after these
+        added = conn.execute("SELECT options, to_move_id FROM games").fetchall()
+    finally:
+        conn.close()
+    assert added == [("{}", BOB)]  # migration 2's options, then migration 3's to_move_id
     assert [row[:-1] for row in after["challenges"]] == before["challenges"]
     assert after["games"][0][:7] == before["games"][0][:7]  # ids, game, size, seats unchanged
     assert after["moves"] and after["moves"][0][2] == "c3"
@@ -359,6 +364,8 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(db_path: Path, 
         expected = [(await service.get_game_by_id(g)).to_move_id for g in games]
     assert expected == [ALICE, BOB, BOB, ALICE, None]
     conn = sqlite3.connect(db_path)
+    for column in ("claimed_by", "claimed_version", "claimed_until"):  # the turn claims' later
+        conn.execute(f"ALTER TABLE games DROP COLUMN {column}")  # migration: undone as well
     conn.execute("DROP INDEX games_by_to_move")
     conn.execute("ALTER TABLE games DROP COLUMN to_move_id")
     conn.execute("PRAGMA user_version = 2")

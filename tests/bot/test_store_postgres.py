@@ -504,13 +504,15 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(pg_url: str, cl
     assert expected == [11, 22, 22, 11, None]
     conn = await asyncpg.connect(pg_url)
     try:
+        for column in ("claimed_by", "claimed_version", "claimed_until"):  # the turn claims'
+            await conn.execute(f"ALTER TABLE games DROP COLUMN {column}")  # later migration
         await conn.execute("DROP INDEX games_by_to_move")
         await conn.execute("ALTER TABLE games DROP COLUMN to_move_id")
         await conn.execute("UPDATE crosspath_schema SET version = 2")
     finally:
         await conn.close()
     async with PostgresStore(pg_url) as store:
-        assert await store.schema_version() == SCHEMA_VERSION == 3
+        assert await store.schema_version() == SCHEMA_VERSION >= 3
         async with store.read() as tx:
             rows = [await tx.game(g) for g in games]
     assert [r.to_move_id for r in rows if r is not None] == expected
