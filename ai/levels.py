@@ -1,9 +1,11 @@
 """Difficulty levels: a name players can type, mapped to a thinking budget.
 
-Each level caps both playouts and seconds.  The playout cap keeps the weaker levels weak and
-reproducible on a fast machine; the seconds cap keeps the bot responsive on a slow one (or in
-Naked Diagonal, whose legality checks make playouts slower).  Level 1 also skips the block
-check, so beginners can win by making a threat it ignores.
+Each level caps both playouts and seconds, and carries an estimated rating
+(:data:`RATING_SCALE`), fitted by ``bench/ai_ratings.py`` to the ladder matches in docs/ai.md;
+levels without enough games to rate say so in :meth:`Level.describe`.  The playout cap keeps
+the weaker levels weak and reproducible on a fast machine; the seconds cap keeps the bot
+responsive on a slow one (or in Naked Diagonal, whose legality checks make playouts slower).
+Level 1 also skips the block check, so beginners can win by making a threat it ignores.
 """
 
 from __future__ import annotations
@@ -12,6 +14,9 @@ from dataclasses import dataclass
 
 from .search import DEFAULT_CONFIG, Budget, SearchConfig
 
+RATING_SCALE = "Elo, with the connection-distance reference player (ai.reference) at 1000"
+"""What :attr:`Level.rating` means: estimated from the ladder matches in docs/ai.md."""
+
 
 @dataclass(frozen=True, slots=True)
 class Level:
@@ -19,16 +24,24 @@ class Level:
     name: str
     budget: Budget
     config: SearchConfig = DEFAULT_CONFIG
+    rating: int | None = None
+    """Estimated Elo (see :data:`RATING_SCALE`), None while the ladder has no measurement."""
 
     @property
     def label(self) -> str:
         return f"{self.number} ({self.name})"
 
+    def describe(self) -> str:
+        """The label with the estimated rating, for wherever a player picks a level."""
+        if self.rating is None:
+            return f"{self.number} ({self.name}, not rated yet)"
+        return f"{self.number} ({self.name}, about {self.rating} Elo)"
+
 
 LEVELS: dict[int, Level] = {
-    1: Level(1, "easy", Budget(playouts=30, seconds=1.0), SearchConfig(block=False)),
-    2: Level(2, "casual", Budget(playouts=200, seconds=2.0)),
-    3: Level(3, "medium", Budget(playouts=1000, seconds=3.0)),
+    1: Level(1, "easy", Budget(playouts=30, seconds=1.0), SearchConfig(block=False), 900),
+    2: Level(2, "casual", Budget(playouts=200, seconds=2.0), rating=1210),
+    3: Level(3, "medium", Budget(playouts=1000, seconds=3.0), rating=1460),
     4: Level(4, "hard", Budget(playouts=20_000, seconds=6.0)),
     5: Level(5, "expert", Budget(playouts=100_000, seconds=12.0)),
 }

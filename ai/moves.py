@@ -7,9 +7,29 @@ one place lets every other module stay generic over :class:`rules.Game`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules import Game, MoveRecord
+from rules.geometry import bits_list
 
 Move = int | str
+SEARCH_NODES = 200
+"""Naked Diagonal: area-search nodes a search spends proving one point legal before passing
+over it (a rare area can need seconds; a point not proven legal is never played)."""
+
+
+def tree_moves(game: Game) -> tuple[list[Move], bool]:
+    """The moves a search tree node offers, and whether they are all the legal moves.
+
+    Naked Diagonal lists only the placements proven legal within :data:`SEARCH_NODES` each,
+    so no tree node waits on one hard proof; a node missing some moves is never proved lost.
+    """
+    proven = getattr(game, "proven_legal_mask", None)
+    if proven is not None:
+        mask, complete = proven(SEARCH_NODES)
+        if mask:
+            return list(bits_list(mask)), complete
+    return legal_moves(game), True
 
 
 def legal_moves(game: Game) -> list[Move]:
@@ -32,3 +52,54 @@ def play(game: Game, move: Move) -> MoveRecord:
 def move_name(game: Game, move: Move) -> str:
     """The text a player (or :meth:`Game.play`) would use for ``move``."""
     return game.grid.names[move] if isinstance(move, int) else move
+
+
+def prepare(game: Game) -> None:
+    """Switch a search's private copy of a game to the engine's search fast paths, if any
+    (Naked Diagonal's lazy skip rule); play stays exactly the same."""
+    quick = getattr(game, "use_quick_turns", None)
+    if quick is not None:
+        quick()
+
+
+def legal_among(game: Game, mask: int) -> list[int]:
+    """The legal placements among the points of ``mask``.
+
+    Games with a per-point legality test (Naked Diagonal) decide only these points instead of
+    the whole board's mask.
+    """
+    check = getattr(game, "point_is_legal", None)
+    if check is None:
+        return bits_list(game.legal_mask() & mask)
+    return [p for p in bits_list(mask) if check(p)]
+
+
+def random_point(game: Game, rand: Callable[[], float]) -> int | None:
+    """A uniformly random legal placement, None if there is none (then a special move, such as
+    Clear Path's swap, may still be legal)."""
+    sample = getattr(game, "sample_legal_point", None)
+    if sample is not None:
+        point: int | None = sample(rand, SEARCH_NODES)
+        return point
+    mask = game.legal_mask()
+    if not mask:
+        return None
+    points = bits_list(mask)
+    return points[int(rand() * len(points))]
+
+
+def local_point(game: Game, near: int, rand: Callable[[], float]) -> int | None:
+    """A uniformly random legal placement among the points of ``near``, None if there is none."""
+    check = getattr(game, "point_is_legal", None)
+    if check is None:
+        points = bits_list(game.legal_mask() & near)
+        return points[int(rand() * len(points))] if points else None
+    points = bits_list(near)
+    while points:
+        i = int(rand() * len(points))
+        p = points[i]
+        if check(p, SEARCH_NODES):
+            return p
+        points[i] = points[-1]
+        points.pop()
+    return None

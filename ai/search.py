@@ -26,13 +26,23 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rules import Game
 from rules.geometry import bits_list
 
-from .moves import Move, legal_moves, move_name, play
-from .tactics import losing_moves, winning_moves
+from .connection import CUTOFF_GAMES, RUN_GAMES, decided_winner, line_point, move_priors
+from .moves import (
+    Move,
+    legal_moves,
+    local_point,
+    move_name,
+    play,
+    prepare,
+    random_point,
+    tree_moves,
+)
+from .tactics import candidate_moves, losing_moves, winning_moves
 
 DRAW = -1
 
@@ -71,12 +81,43 @@ class SearchConfig:
     first_play_urgency: float = 1.0
     win_check: bool = True
     """Look for a win in one whenever a tree node is expanded (see ``Searcher._expand``)."""
+    prior_weight: float = 1.0
+    """Progressive bias: a new child's value gets ``prior_weight * prior / (visits + 1)``, the
+    prior coming from connection knowledge (:func:`ai.connection.move_priors`)."""
+    local_playouts: float = 0.5
+    """Chance that a playout move is drawn from the legal points next to the previous move
+    instead of the whole board (answers to a threat are usually local)."""
+    line_playouts: float = 0.0
+    """Crosscut: chance that a playout move goes to the interior line closest to completion
+    (:func:`ai.connection.line_point`) instead of a uniformly random point."""
+    knowledge_games: frozenset[str] | None = frozenset({"clearpath"})
+    """The games where ``prior_weight`` and ``local_playouts`` apply (None: every game); the
+    A/B matches in docs/ai.md decide where the knowledge pays."""
+    cutoff: int = 0
+    """In games where a cut-off player can never win (:data:`ai.connection.CUTOFF_GAMES`),
+    end a playout as soon as a side is cut off, checking every ``cutoff`` moves (0: never)."""
+    fast_paths: bool = True
+    """Use the engine's search fast paths (Naked Diagonal's per-point legality and lazy skip
+    rule) and try only possible winning points in the win check.  Off only to measure them."""
 
 
 DEFAULT_CONFIG = SearchConfig()
 # Plain UCT needs more exploration than UCT+RAVE, whose AMAF term already spreads visits.
 PLAIN_UCT = SearchConfig(rave=False, exploration=0.7)
 NO_WIN_CHECK = SearchConfig(win_check=False)
+CONFIGS: dict[str, SearchConfig] = {
+    "default": DEFAULT_CONFIG,
+    "plain-uct": PLAIN_UCT,
+    "no-win-check": NO_WIN_CHECK,
+    "no-fast-paths": SearchConfig(fast_paths=False),
+    "no-knowledge": SearchConfig(prior_weight=0.0, local_playouts=0.0),
+    "prior": SearchConfig(prior_weight=1.0, local_playouts=0.0, knowledge_games=None),
+    "local": SearchConfig(prior_weight=0.0, local_playouts=0.5, knowledge_games=None),
+    "prior-local": SearchConfig(knowledge_games=None),
+    "cutoff": SearchConfig(cutoff=4),
+    "lines": SearchConfig(line_playouts=0.5),
+}
+"""Named configurations for A/B matches (``bench/ai_bench.py --opponent config``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,10 +144,12 @@ class Node:
         "amaf_wins",
         "by_point",
         "children",
+        "complete",
         "move",
         "mover",
         "person",
         "point_mask",
+        "prior",
         "proven",
         "terminal",
         "visits",
@@ -126,6 +169,8 @@ class Node:
         self.amaf_wins = 0.0
         self.proven = 0
         self.terminal = False
+        self.prior = 0.0
+        self.complete = True
 
     def expand(self, moves: list[Move], mover: int, rng: random.Random) -> None:
         # Shuffled once so ties among unvisited moves do not favour one corner of the board.
@@ -152,7 +197,11 @@ class Searcher:
         if game.is_over:
             raise ValueError("the game is over: there is no move to choose")
         self.game = game.copy()
+        if config.fast_paths:
+            prepare(self.game)
         self.rng = random.Random(seed)
+        if config.knowledge_games is not None and game.name not in config.knowledge_games:
+            config = replace(config, prior_weight=0.0, local_playouts=0.0)
         self.config = config
         self.colour_index = {colour: i for i, colour in enumerate(game.players)}
         me = self.colour_index[str(game.to_move)]
@@ -257,7 +306,8 @@ class Searcher:
                 break
             node = child
             if expanded:
-                outcome = self._playout(game, flip, played, deadline)
+                last = child.move if isinstance(child.move, int) else None
+                outcome = self._playout(game, flip, played, deadline, last)
                 break
         if outcome is None:
             return False
@@ -274,9 +324,13 @@ class Searcher:
         but makes refutations by double threats provable with one visit per defence instead of
         needing the winning reply to be found by sampling (it decides most Crosscut games).
         """
-        moves = legal_moves(game)
+        if self.config.fast_paths:
+            moves, node.complete = tree_moves(game)
+        else:
+            moves = legal_moves(game)
         if self.config.win_check:
-            for move in moves:
+            tried = candidate_moves(game, moves) if self.config.fast_paths else moves
+            for move in tried:
                 record = play(game, move)
                 won = game.winner is not None and game.winner == record.player
                 game.pop()
@@ -284,6 +338,13 @@ class Searcher:
                     moves = [move]
                     break
         node.expand(moves, mover, self.rng)
+        if self.config.prior_weight and len(moves) > 1:
+            priors = move_priors(game)
+            if priors is not None:
+                assert node.children is not None
+                for child in node.children:
+                    if isinstance(child.move, int):
+                        child.prior = priors[child.move]
 
     @staticmethod
     def _proof_winner(node: Node) -> int:
@@ -298,6 +359,7 @@ class Searcher:
         k = config.rave_equivalence
         rave = config.rave
         fpu = config.first_play_urgency
+        bias = config.prior_weight
         best: Node | None = None
         best_value = -math.inf
         for c in children:
@@ -312,28 +374,59 @@ class Searcher:
                 beta = math.sqrt(k / (3 * n + k))
                 q = (1.0 - beta) * q + beta * (c.amaf_wins / c.amaf_visits)
             value = q + c_explore * math.sqrt(log_n / (n + 1))
+            if bias:
+                value += bias * c.prior / (n + 1)
             if value > best_value:
                 best, best_value = c, value
         return best if best is not None else children[0]
 
     def _playout(
-        self, game: Game, flip: int, played: list[tuple[int, int]], deadline: float | None
+        self,
+        game: Game,
+        flip: int,
+        played: list[tuple[int, int]],
+        deadline: float | None,
+        last: int | None = None,
     ) -> int | None:
         """Uniformly random legal moves to the end: the winning person, DRAW, or None if the
         deadline passed first."""
         rand = self.rng.random
         index = self.colour_index
         clock = time.perf_counter
+        fast = self.config.fast_paths
+        local = self.config.local_playouts
+        ring = game.grid.ring_bits
+        every = self.config.cutoff if game.name in CUTOFF_GAMES else 0
+        lines = self.config.line_playouts if game.name in RUN_GAMES else 0.0
+        moves_made = 0
         while not game.is_over:
             if deadline is not None and clock() > deadline:
                 return None
-            mask = game.legal_mask()
+            if every and moves_made % every == every - 1:
+                winner = decided_winner(game)
+                if winner is not None:
+                    return index[game.players[winner]] ^ flip
+            moves_made += 1
             mover = index[str(game.to_move)] ^ flip
-            if mask:
+            point = None
+            if local and last is not None and rand() < local:
+                point = local_point(game, ring[last], rand)
+            elif lines and rand() < lines:
+                point = line_point(game, rand)
+                if point is not None and not game.legal_mask() >> point & 1:
+                    point = None
+            if point is not None:
+                pass
+            elif fast:
+                point = random_point(game, rand)
+            else:
+                mask = game.legal_mask()
                 points = bits_list(mask)
-                point = points[int(rand() * len(points))]
+                point = points[int(rand() * len(points))] if mask else None
+            if point is not None:
                 game.play_index(point)
                 played.append((point, mover))
+                last = point
             else:
                 moves = game.legal_moves()
                 if game.play(moves[int(rand() * len(moves))]).swap:
@@ -377,7 +470,7 @@ class Searcher:
             assert children is not None
             if any(c.proven == 1 for c in children):
                 winner = node.mover
-            elif all(c.proven == -1 for c in children):
+            elif node.complete and all(c.proven == -1 for c in children):
                 winner = 1 - node.mover
             else:
                 return

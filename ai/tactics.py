@@ -11,7 +11,38 @@ import time
 
 from rules import Game
 
-from .moves import Move, legal_moves, play
+from .connection import PATH_GAMES, edges, mover_index, stone_masks
+from .moves import Move, legal_among, legal_moves, play
+
+
+def win_candidates(game: Game) -> int | None:
+    """Points where the player to move could possibly win at once, or None if unknown.
+
+    In the path games a placement wins only by joining the mover's two edges, so it must touch
+    both the stones already joined to edge A (or edge A itself) and those joined to edge B.
+    This is a superset, always confirmed by playing the move; it spares the engine a trial
+    placement on every other point.
+    """
+    if game.name not in PATH_GAMES or game.is_over:
+        return None
+    g = game.grid
+    stones = stone_masks(game)
+    player = mover_index(game)
+    own = stones[player]
+    edge_a, edge_b = edges(g, player)
+    seed_a, seed_b = own & edge_a, own & edge_b
+    reach_a = g.flood(seed_a, own) if seed_a else 0
+    reach_b = g.flood(seed_b, own) if seed_b else 0
+    empty = g.full & ~(stones[0] | stones[1])
+    return (g.dilate4(reach_a) | edge_a) & (g.dilate4(reach_b) | edge_b) & empty
+
+
+def candidate_moves(game: Game, moves: list[Move]) -> list[Move]:
+    """The moves of ``moves`` that might win at once (all of them when unknown)."""
+    mask = win_candidates(game)
+    if mask is None:
+        return moves
+    return [m for m in moves if isinstance(m, int) and mask >> m & 1]
 
 
 def wins_at_once(game: Game, move: Move) -> bool:
@@ -30,7 +61,7 @@ def winning_moves(
     if moves is None:
         moves = legal_moves(game)
     found: list[Move] = []
-    for move in moves:
+    for move in candidate_moves(game, moves):
         if deadline is not None and time.perf_counter() > deadline:
             break
         if wins_at_once(game, move):
@@ -51,7 +82,9 @@ def opponent_can_win_after(game: Game, move: Move, deadline: float | None = None
         opponent = game.to_move
         if opponent == record.player:
             return False
-        for point in game.legal_points():
+        mask = win_candidates(game)
+        points = game.legal_points() if mask is None else legal_among(game, mask)
+        for point in points:
             reply = game.play_index(point)
             won = game.winner is not None and game.winner == reply.player
             game.pop()

@@ -5,10 +5,18 @@ even-numbered games).  Examples::
 
     python bench/ai_bench.py --opponent random --games 100 --playouts 100
     python bench/ai_bench.py --opponent greedy --games 100 --seconds 1
+    python bench/ai_bench.py --opponent distance --level 3 --games 100
+    python bench/ai_bench.py --level 3 --opponent level --opponent-level 2 --games 100
+    python bench/ai_bench.py --playouts 300 --opponent config --opponent-config no-prior
     python bench/ai_bench.py --opponent uct --games 50 --playouts 300   # RAVE vs plain UCT
 
-``--opponent uct`` plays the default search (UCT+RAVE) against plain UCT with the same budget,
-which is how the RAVE improvement is measured.
+``--opponent distance`` is the connection-distance reference player (:mod:`ai.reference`).
+``--level L`` gives the AI that level's playout cap and settings; its seconds cap is left out
+(add ``--time-caps`` to keep it) so results do not depend on the machine's load.
+``--opponent level`` plays another level the same way; ``--opponent config`` plays the same
+budget with a named configuration from :data:`ai.search.CONFIGS` (an A/B match: the AI side
+uses ``--config``, default ``default``).  ``--speed-seconds`` also measures the search with the
+engine fast paths off, in the same run, for a before/after figure.
 """
 
 from __future__ import annotations
@@ -27,9 +35,20 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from ai.levels import LEVELS
 from ai.opponents import greedy_move, random_move
-from ai.search import DEFAULT_CONFIG, NO_WIN_CHECK, PLAIN_UCT, Budget, SearchConfig, search
+from ai.reference import distance_move
+from ai.search import (
+    CONFIGS,
+    DEFAULT_CONFIG,
+    NO_WIN_CHECK,
+    PLAIN_UCT,
+    Budget,
+    SearchConfig,
+    search,
+)
 from rules import Game, game_names, new_game
+from rules.nd_area import area_solver
 
 ALL_GAMES = ("clearpath", "minefield", "crosscut", "clearcut", "nakeddiagonal")
 BENCH_SIZE = {"crosscut": 8}
@@ -55,6 +74,8 @@ def play_one(
     budget: Budget,
     seed: int,
     config: SearchConfig = DEFAULT_CONFIG,
+    opponent_budget: Budget | None = None,
+    opponent_config: SearchConfig = PLAIN_UCT,
 ) -> GameResult:
     game = new_game(game_name, size)
     ai_person = 0 if index % 2 == 0 else 1
@@ -74,7 +95,14 @@ def play_one(
             ai_playouts += result.playouts
             ai_seconds += time.perf_counter() - started
         else:
-            move = _opponent_move(game, opponent, rng, budget, f"o{game_seed}:{len(game.history)}")
+            move = _opponent_move(
+                game,
+                opponent,
+                rng,
+                opponent_budget or budget,
+                f"o{game_seed}:{len(game.history)}",
+                opponent_config,
+            )
             opp_seconds += time.perf_counter() - started
         if game.play(move).swap:
             flip ^= 1
@@ -91,17 +119,26 @@ def play_one(
     )
 
 
-def _opponent_move(game: Game, opponent: str, rng: random.Random, budget: Budget, seed: str) -> str:
+def _opponent_move(
+    game: Game,
+    opponent: str,
+    rng: random.Random,
+    budget: Budget,
+    seed: str,
+    config: SearchConfig,
+) -> str:
     if opponent == "random":
         return random_move(game, rng)
     if opponent == "greedy":
         return greedy_move(game, rng)
-    return search(game, budget, seed=seed, config=PLAIN_UCT).move
+    if opponent == "distance":
+        return distance_move(game, rng)
+    return search(game, budget, seed=seed, config=config).move
 
 
-def speed(game_name: str, size: int, seconds: float) -> tuple[float, float]:
+def speed(game_name: str, size: int, seconds: float) -> tuple[float, float, float]:
     """(random playouts/s through the engine alone, search playouts/s from a mid-opening
-    position including the root tactics)."""
+    position including the root tactics, the same with the engine fast paths off)."""
     rng = random.Random(0)
     started = time.perf_counter()
     count = 0
@@ -120,8 +157,30 @@ def speed(game_name: str, size: int, seconds: float) -> tuple[float, float]:
     for _ in range(4):
         moves = game.legal_moves()
         game.play(moves[rng.randrange(len(moves))])
+    # Each search starts from an empty Naked Diagonal memo, so neither inherits the other's.
+    plain = replace(CONFIGS["default"], fast_paths=False)
+    forget(size)
+    slow = search(game, Budget(seconds=seconds), seed=0, config=plain)
+    forget(size)
     result = search(game, Budget(seconds=seconds), seed=0)
-    return raw, result.playouts_per_second
+    return raw, result.playouts_per_second, slow.playouts_per_second
+
+
+def forget(size: int) -> None:
+    """Empty the Naked Diagonal area solver's memo for ``size`` (a cold start)."""
+    solver = area_solver(size)
+    solver.cache.clear()
+    solver.timelines.clear()
+    solver.hint_pool.clear()
+
+
+def elo_difference(wins: float, n: int) -> float:
+    """The Elo difference a win rate implies; a clean sweep is counted as n − ½ wins out of n
+    (so it stays finite, and says "at least this much")."""
+    if n == 0:
+        return 0.0
+    p = min(max(wins, 0.5), n - 0.5) / n
+    return 400 * math.log10(p / (1 - p))
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -134,11 +193,38 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def level_budget(number: int, time_caps: bool) -> tuple[Budget, SearchConfig]:
+    """A level's budget (playouts only unless ``time_caps``) and settings."""
+    level = LEVELS[number]
+    if time_caps:
+        return level.budget, level.config
+    return Budget(playouts=level.budget.playouts), level.config
+
+
+def opponent_label(args: argparse.Namespace) -> str:
+    if args.opponent == "level":
+        return f"level {args.opponent_level}"
+    if args.opponent == "config":
+        return f"config {args.opponent_config}"
+    return str(args.opponent)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", action="append", help="game name (repeatable; default all)")
     parser.add_argument("--games", type=int, default=100, help="games per game type")
-    parser.add_argument("--opponent", choices=("random", "greedy", "uct"), default="random")
+    parser.add_argument(
+        "--opponent",
+        choices=("random", "greedy", "distance", "uct", "level", "config"),
+        default="random",
+    )
+    parser.add_argument("--level", type=int, choices=sorted(LEVELS), help="AI plays this level")
+    parser.add_argument("--opponent-level", type=int, choices=sorted(LEVELS), default=None)
+    parser.add_argument("--config", choices=sorted(CONFIGS), default="default", help="AI config")
+    parser.add_argument("--opponent-config", choices=sorted(CONFIGS), default="default")
+    parser.add_argument(
+        "--time-caps", action="store_true", help="keep the levels' seconds caps (load-dependent)"
+    )
     parser.add_argument("--seconds", type=float, default=None, help="AI seconds per move")
     parser.add_argument("--playouts", type=int, default=None, help="AI playouts per move")
     parser.add_argument("--size", type=int, default=None, help="board size (default 7, Crosscut 8)")
@@ -153,19 +239,33 @@ def main(argv: list[str] | None = None) -> int:
         "--speed-seconds", type=float, default=3.0, help="seconds per speed measurement (0: none)"
     )
     args = parser.parse_args(argv)
-    if args.seconds is None and args.playouts is None:
+    if args.opponent == "level" and args.opponent_level is None:
+        parser.error("--opponent level needs --opponent-level")
+    if args.seconds is None and args.playouts is None and args.level is None:
         args.seconds = 1.0
-    budget = Budget(playouts=args.playouts, seconds=args.seconds)
-    config = NO_WIN_CHECK if args.no_win_check else DEFAULT_CONFIG
+    config = CONFIGS[args.config]
+    if args.level is not None:
+        budget, config = level_budget(args.level, args.time_caps)
+    else:
+        budget = Budget(playouts=args.playouts, seconds=args.seconds)
+    if args.no_win_check:
+        config = replace(config, win_check=NO_WIN_CHECK.win_check)
     if args.no_rave:
         config = replace(config, rave=False, exploration=PLAIN_UCT.exploration)
+    opponent_budget: Budget | None = None
+    opponent_config = PLAIN_UCT
+    if args.opponent == "level":
+        opponent_budget, opponent_config = level_budget(args.opponent_level, args.time_caps)
+    elif args.opponent == "config":
+        opponent_config = CONFIGS[args.opponent_config]
     known = set(game_names())
     names = args.game or list(ALL_GAMES)
     print(
         f"AI (UCT, RAVE {not args.no_rave}, solver, root tactics, "
         f"win check {not args.no_win_check}; "
         f"exploration {config.exploration}) vs "
-        f"{args.opponent}; budget {budget}; {args.games} games per game type, seats alternate"
+        f"{opponent_label(args)}; AI level {args.level} config {args.config}; budget {budget}; "
+        f"{args.games} games per game type, seats alternate"
     )
     summary: list[str] = []
     pool = (
@@ -179,17 +279,29 @@ def main(argv: list[str] | None = None) -> int:
             continue
         size = args.size or BENCH_SIZE.get(name, 7)
         if args.speed_seconds > 0:
-            raw, searched = speed(name, size, args.speed_seconds)
+            raw, searched, slow = speed(name, size, args.speed_seconds)
             print(
                 f"{name} {size}x{size} speed: {raw:.0f} random playouts/s (engine only), "
-                f"{searched:.0f} search playouts/s (tree + root tactics)",
+                f"{searched:.0f} search playouts/s (tree + root tactics), "
+                f"{slow:.0f} with the engine fast paths off",
                 flush=True,
             )
         if args.games <= 0:
             continue
         started = time.perf_counter()
         jobs = [
-            (name, size, i, args.opponent, budget, args.seed, config) for i in range(args.games)
+            (
+                name,
+                size,
+                i,
+                args.opponent,
+                budget,
+                args.seed,
+                config,
+                opponent_budget,
+                opponent_config,
+            )
+            for i in range(args.games)
         ]
         results: Iterator[GameResult]
         if pool is None:
@@ -221,6 +333,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{name:13s} {size}x{size}  AI won {wins:5.1f}/{n} = {wins / n:6.1%} "
             f"(95% CI {low:.0%}-{high:.0%}; first {sum(r.ai_won for r in first)}/{len(first)}, "
             f"second {sum(r.ai_won for r in second)}/{len(second)})  "
+            f"Elo {elo_difference(wins, n):+5.0f}  "
             f"{playouts / seconds if seconds else 0:6.0f} playouts/s  "
             f"{seconds / max(sum(r.ai_moves for r in done), 1):5.2f} s/AI move  "
             f"wall {time.perf_counter() - started:6.0f} s"
@@ -229,7 +342,7 @@ def main(argv: list[str] | None = None) -> int:
         summary.append(line)
     if pool is not None:
         pool.shutdown()
-    print(f"\nSummary vs {args.opponent}, budget {budget}:")
+    print(f"\nSummary vs {opponent_label(args)}, budget {budget}:")
     for line in summary:
         print(line)
     return 0

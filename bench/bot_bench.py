@@ -3,8 +3,8 @@
 Each sample is one /move delivered as a raw INTERACTION_CREATE payload to the real bot:
 command tree, service validation and commit in a real SQLite file, board rendering in a worker
 thread, turn message building, and serialising the requests to Discord.  Only the network
-is replaced (by the test suite's fake, tests/bot/discord_fakes.py), so the figure is the bot's
-own share of the latency a player sees.
+is replaced (by the test suite's wire-level fake, tests/bot/discord_fakes.py), so the figure
+is the bot's own share of the latency a player sees.
 
 Run: python bench/bot_bench.py [--moves 200] [--game minefield]
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
+import importlib
 import random
 import statistics
 import sys
@@ -27,21 +27,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def load_fakes() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "crosspath_bench_fakes", ROOT / "tests" / "bot" / "discord_fakes.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-class Patch:
-    """The tiny part of pytest's monkeypatch the harness needs."""
-
-    def setattr(self, target: Any, name: str, value: Any) -> None:
-        setattr(target, name, value)
+    """The test suite's wire-level fake of Discord (tests/bot/discord_fakes.py)."""
+    sys.path.insert(0, str(ROOT / "tests" / "bot"))
+    return importlib.import_module("discord_fakes")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -55,7 +43,7 @@ async def bench(moves: int, game: str, size: int) -> None:
     from rules import parse_record
 
     with tempfile.TemporaryDirectory() as tmp:
-        h = await fakes.open_harness(Path(tmp) / "bench.db", lambda: datetime.now(UTC), Patch())
+        h = await fakes.open_harness(Path(tmp) / "bench.db", lambda: datetime.now(UTC))
         rng = random.Random(1)
         players = {fakes.ALICE.id: fakes.ALICE, fakes.BOB.id: fakes.BOB}
         total: list[float] = []

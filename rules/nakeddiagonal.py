@@ -10,6 +10,14 @@ change: the area it lands in (possibly split in several) and any area diagonally
 Every other area keeps its verdict, because a verdict depends only on the area and the stones
 around it.
 
+Searches need far fewer verdicts than a whole legal mask: a random playout asks "is this
+random point legal?" and "does the next player have any legal placement?" (the skip rule).
+:meth:`NakedDiagonal.point_is_legal` answers for one point from the areas next to it only, and
+:meth:`NakedDiagonal.use_quick_turns` makes the skip rule stop at the first legal placement
+found instead of computing the full mask at every placement.  Both give exactly the verdicts of
+:meth:`_legal_mask` (tests/rules/test_nakeddiagonal_fast.py checks them against it); the
+witnesses behind them are memoised by the area solver across playouts.
+
 The largest board is capped at 13x13 (RULINGS allow a cap below 19): there the legal-move
 timing targets of 9x9 (p95 <= 200 ms, max < 1 s) still hold, and at 15x15 they no longer do
 (see docs/naked-diagonal.md for the figures).
@@ -17,12 +25,16 @@ timing targets of 9x9 (p95 <= 200 ms, max < 1 s) still hold, and at 15x15 they n
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .base import Effects
-from .nd_area import AreaSolver, Move, area_solver
+from .nd_area import UNDECIDED, AreaSolver, Move, Timeline, Undecided, Witness, area_solver
 from .path_game import PathGame
 from .registry import register
 
 SHOWN_POINTS = 6
+QUICK_NODES = 400
+"""Search nodes the lazy skip check spends on one point before trying the others first."""
 
 
 @register
@@ -36,6 +48,135 @@ class NakedDiagonal(PathGame):
     def _reset_extra(self) -> None:
         super()._reset_extra()
         self._solver: AreaSolver = area_solver(self.size)
+        self._quick_turns = False
+
+    # ----- fast paths for searches ------------------------------------------------------------
+    def use_quick_turns(self) -> None:
+        """Apply the skip rule lazily from now on (this game object and its copies only).
+
+        After a placement the next player's legal mask is left to be computed on demand; the
+        skip check stops at the first legal placement it finds.  Play is unchanged: the same
+        moves are legal and the same turns are skipped.
+        """
+        self._quick_turns = True
+
+    def point_is_legal(self, point: int, nodes: int | None = None) -> bool:
+        """Exactly ``legal_mask() >> point & 1``, deciding only this point when the mask is not
+        known yet.
+
+        With ``nodes``, a point whose area check needs more than that many nodes of the
+        complete search counts as not legal (a search may skip it; it never plays it).
+        """
+        if self._over:
+            return False
+        if self._legal is not None:
+            return bool(self._legal >> point & 1)
+        return self._point_legal(point, self._turn, nodes) is True
+
+    def proven_legal_mask(self, nodes: int) -> tuple[int, bool]:
+        """(legal points proven within ``nodes`` search nodes each, True if that is all of
+        them): the move list of a search tree node, which must never wait on one hard proof.
+        """
+        if self._over:
+            return 0, True
+        if self._legal is not None:
+            return self._legal, True
+        player = self._turn
+        red, blue = self._stones
+        empty = self.grid.full & ~(red | blue)
+        mask, complete = 0, True
+        for p in _bits(empty & ~self._solver.naked_mask(self._stones[player])):
+            verdict = self._point_legal(p, player, nodes)
+            if verdict is True:
+                mask |= 1 << p
+            elif verdict is None:
+                complete = False
+        if complete:
+            self._legal = mask
+        return mask, complete
+
+    def sample_legal_point(self, rand: Callable[[], float], nodes: int | None = None) -> int | None:
+        """A random legal placement for the player to move (None if there is none).
+
+        Rejection sampling over the points that form no naked diagonal: each draw is decided
+        alone, so a playout pays for one or two verdicts per move, not a whole mask.  The draw
+        is uniform; with ``nodes``, points whose verdict needs a longer proof are passed over
+        while any other legal point remains.
+        """
+        if self._over:
+            return None
+        if self._legal is not None:
+            points = _bits(self._legal)
+            return points[int(rand() * len(points))] if points else None
+        player = self._turn
+        red, blue = self._stones
+        empty = self.grid.full & ~(red | blue)
+        points = _bits(empty & ~self._solver.naked_mask(self._stones[player]))
+        undecided: list[int] = []
+        while points:
+            i = int(rand() * len(points))
+            p = points[i]
+            verdict = self._point_legal(p, player, nodes)
+            if verdict is True:
+                return p
+            if verdict is None:
+                undecided.append(p)
+            points[i] = points[-1]
+            points.pop()
+        return next((p for p in undecided if self._point_legal(p, player)), None)
+
+    def _pass_turn(self, mover: int) -> tuple[int | None, bool]:
+        if self._quick_turns and self._has_legal(1 - mover):
+            self._turn = 1 - mover
+            self._legal = None
+            return None, False
+        return super()._pass_turn(mover)
+
+    def _has_legal(self, player: int) -> bool:
+        red, blue = self._stones
+        empty = self.grid.full & ~(red | blue)
+        candidates = _bits(empty & ~self._solver.naked_mask(self._stones[player]))
+        undecided: list[int] = []
+        for p in candidates:
+            verdict = self._point_legal(p, player, QUICK_NODES)
+            if verdict is True:
+                return True
+            if verdict is None:
+                undecided.append(p)
+        return any(self._point_legal(p, player) for p in undecided)
+
+    def _point_legal(self, point: int, player: int, nodes: int | None = None) -> bool | None:
+        """The verdict :meth:`_legal_mask` gives ``point``, from the areas next to it only
+        (None if ``nodes`` search nodes did not settle it)."""
+        solver = self._solver
+        red, blue = self._stones
+        bit = 1 << point
+        if (red | blue) & bit or solver.forms_naked(point, self._stones[player]):
+            return False
+        empty = self.grid.full & ~(red | blue)
+        seeds = (self.grid.ring_bits[point] | bit) & empty
+        areas: list[int] = []
+        timelines: list[Timeline | None] = []
+        shortcut = True
+        pool = solver.hint_pool
+        while seeds:
+            area = solver.flood(seeds & -seeds, empty, diagonal=False)
+            seeds &= ~area
+            areas.append(area)
+            hint = next((w for old, w in pool.items() if old & area), ())
+            timeline = solver.area_timeline(area, red, blue, hint)
+            timelines.append(timeline)
+            if shortcut and (timeline is None or not solver.still_fills(timeline, point, player)):
+                shortcut = False
+        if shortcut:
+            return True
+        hints = {
+            a: (t.witness if t is not None else ()) for a, t in zip(areas, timelines, strict=True)
+        }
+        blocked = self._blocking_area(point, player, empty, areas, hints, nodes)
+        if blocked is UNDECIDED:
+            return None
+        return blocked is None
 
     # ----- legality ---------------------------------------------------------------------------
     def _legal_mask(self, player: int) -> int:
@@ -87,8 +228,10 @@ class NakedDiagonal(PathGame):
         empty: int,
         areas: list[int],
         hints: dict[int, tuple[Move, ...]],
-    ) -> int | None:
-        """The first empty area placing on ``point`` would leave NDE, or None if there is none."""
+        nodes: int | None = None,
+    ) -> int | Undecided | None:
+        """The first empty area placing on ``point`` would leave NDE, or None if there is none
+        (UNDECIDED if ``nodes`` search nodes per area did not settle it)."""
         solver = self._solver
         bit = 1 << point
         stones = [self._stones[0], self._stones[1]]
@@ -106,11 +249,21 @@ class NakedDiagonal(PathGame):
                     seed = left & -left
                     part = solver.flood(seed, left, diagonal=False)
                     left &= ~part
-                    if solver.solve(part, red, blue, hint) is None:
-                        return part
-            elif solver.solve(area & rest, red, blue, hint) is None:
-                return area
+                    verdict = self._verdict(part, red, blue, hint, nodes)
+                    if verdict is None or verdict is UNDECIDED:
+                        return part if verdict is None else UNDECIDED
+            else:
+                verdict = self._verdict(area & rest, red, blue, hint, nodes)
+                if verdict is None or verdict is UNDECIDED:
+                    return area if verdict is None else UNDECIDED
         return None
+
+    def _verdict(
+        self, area: int, red: int, blue: int, hint: tuple[Move, ...], nodes: int | None
+    ) -> Witness | Undecided | None:
+        if nodes is None:
+            return self._solver.solve(area, red, blue, hint)
+        return self._solver.solve_within(area, red, blue, hint, nodes)
 
     def _why_illegal(self, point: int, player: int) -> str:
         name = self.grid.names[point]
@@ -119,7 +272,7 @@ class NakedDiagonal(PathGame):
         empty = self.grid.full & ~(self._stones[0] | self._stones[1])
         areas = self._solver.components(empty, diagonal=False)
         bad = self._blocking_area(point, player, empty, areas, self._area_hints(areas))
-        if bad is None:
+        if bad is None or isinstance(bad, Undecided):  # exact checks are never undecided
             return f"{name} is not a legal placement"
         names = [self.grid.names[i] for i in _bits(bad)]
         shown = ", ".join(names[:SHOWN_POINTS]) + (", ..." if len(names) > SHOWN_POINTS else "")

@@ -46,6 +46,16 @@ class Timeline(NamedTuple):
     before: list[tuple[int, int]]
 
 
+class Undecided:
+    """The verdict of a budgeted check that ran out of nodes (see ``solve_within``)."""
+
+    def __repr__(self) -> str:
+        return "UNDECIDED"
+
+
+UNDECIDED = Undecided()
+
+
 class _OutOfBudget(Exception):
     """A restart of the search ran out of nodes (never escapes the solver)."""
 
@@ -105,6 +115,8 @@ class AreaSolver:
             (tuple(p for col in reversed(cols) for p in col), 1),
         )
         self.cache: dict[CacheKey, Witness | None] = {}
+        # Timelines of solved areas, by the same key: searches ask about one area many times.
+        self.timelines: dict[CacheKey, Timeline | None] = {}
         # Witnesses of the areas of the last position a game asked about: repair hints only.
         self.hint_pool: dict[int, Witness] = {}
         self.stats = {"hits": 0, "hint": 0, "greedy": 0, "search": 0, "nodes": 0, "restarts": 0}
@@ -137,18 +149,13 @@ class AreaSolver:
 
     # ----- area helpers -----------------------------------------------------------------------
     def dilate8(self, m: int) -> int:
-        (e, ev), (w, wv), (nn, nv), (s, sv) = self.orth
-        h = m | _shift(m, e, ev) | _shift(m, w, wv)
-        return h | _shift(h, nn, nv) | _shift(h, s, sv)
+        return self.grid.dilate8(m)
 
     def dilate4(self, m: int) -> int:
-        out = m
-        for off, valid in self.orth:
-            out |= _shift(m, off, valid)
-        return out
+        return self.grid.dilate4(m)
 
     def flood(self, seed: int, within: int, diagonal: bool) -> int:
-        grow = self.dilate8 if diagonal else self.dilate4
+        grow = self.grid.dilate8 if diagonal else self.grid.dilate4
         region = seed
         while True:
             nxt = grow(region) & within
@@ -188,6 +195,57 @@ class AreaSolver:
         else:
             result = self._solve_set(area, red, blue, 0, 0)
         self._store(key, result)
+        return result
+
+    def solve_within(
+        self, area: int, red: int, blue: int, hint: Iterable[Move], nodes: int
+    ) -> Witness | Undecided | None:
+        """Like :meth:`solve`, but give up after ``nodes`` nodes of the complete search.
+
+        Returns :data:`UNDECIDED` then (nothing wrong is stored: a search cut short stores no
+        verdict, and every part it did settle is exact).  Searches use this so a rare area
+        whose proof is expensive costs them one skipped candidate instead of seconds.
+        """
+        key = self.key(area, red, blue)
+        got = self.cache.get(key, _MISSING)
+        if got is not _MISSING:
+            self.stats["hits"] += 1
+            return got  # type: ignore[return-value]
+        result = self._repair(area, red, blue, hint) if self.shortcuts else None
+        if result is None:
+            self._budget = nodes
+            try:
+                result = self._solve_set(area, red, blue, 0, 0)
+            except _OutOfBudget:
+                return UNDECIDED
+            finally:
+                self._budget = None
+        self._store(key, result)
+        return result
+
+    def area_timeline(
+        self, area: int, red: int, blue: int, hint: Iterable[Move] = ()
+    ) -> Timeline | None:
+        """The timeline of a witness for ``area`` (None if it is NDE), memoised.
+
+        Only stones next to the area affect :meth:`still_fills` on its points, so the timeline
+        is keyed like the verdict, and the stones beyond the ring are dropped from it.
+        """
+        key = self.key(area, red, blue)
+        got = self.timelines.get(key, _MISSING)
+        if got is not _MISSING:
+            return got  # type: ignore[return-value]
+        witness = self.solve(area, red, blue, hint)
+        if witness is not None:
+            # Keep the pool of hints to the areas of recent positions.
+            pool = self.hint_pool
+            for old in [old for old in pool if old & area]:
+                del pool[old]
+            pool[area] = witness
+        result = None if witness is None else self.timeline(key[1], key[2], witness)
+        if len(self.timelines) >= CACHE_LIMIT:
+            self.timelines.clear()
+        self.timelines[key] = result
         return result
 
     def timeline(self, red: int, blue: int, witness: Witness) -> Timeline:

@@ -23,7 +23,7 @@ import socket
 import uuid
 from collections.abc import Awaitable, Callable
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -34,6 +34,7 @@ from bot.service import (
     GameFinished,
     GameInfo,
     GameStarted,
+    GameSummary,
     InvalidChallenge,
     NoGameHere,
     NoTakeback,
@@ -41,18 +42,20 @@ from bot.service import (
     OutOfTime,
     ServiceError,
     StaleAction,
+    TimeControl,
 )
 from rules import parse_record
 
-from .posting import NOT_POSTED, post_turn
-from .replies import send_ephemeral
-from .turns import challenge_embed, mention, register_computer
+from .context import ids
+from .posting import announce_start, post_turn
+from .threads import delete_unused_thread, open_game_thread, thread_possible
+from .turns import challenge_embed, mention
 
 if TYPE_CHECKING:
     from .app import CrosspathBot
 
 log = logging.getLogger("crosspath.discord")
-Interaction = discord.Interaction[Any]
+Interaction = discord.Interaction["CrosspathBot"]
 
 MoveChooser = Callable[[str, int, int | None], Awaitable[str]]
 """``await choose(record, level, seed)`` -> the move text.  The injection point for tests."""
@@ -91,7 +94,14 @@ async def pool_move(record: str, level: int, seed: int | None) -> str:
 
 
 async def in_process_move(record: str, level: int, seed: int | None) -> str:
-    """Think in this process (blocks the loop): for tests and tools, never the running bot."""
+    """Think in a thread of this process (no worker pool to start): for tests and tools.
+
+    The search holds the GIL, so other work is slowed while it runs, but the event loop keeps
+    turning: no single callback blocks it."""
+    return await asyncio.to_thread(_choose, record, level, seed)
+
+
+def _choose(record: str, level: int, seed: int | None) -> str:
     return ai.choose_move(parse_record(record), level=level, seed=seed)
 
 
@@ -123,10 +133,9 @@ class ComputerOpponent:
         return self.user_id is not None and self.user_id in info.player_ids
 
     def ready(self) -> None:
-        """Once the bot's user is known: name it in boards, never ping it."""
+        """Once the bot's user is known: name it in boards (turn messages never ping it)."""
         user = self.bot.user
         if user is not None:
-            register_computer(user.id)
             self.bot.remember(user)
 
     def level_of(self, info: GameInfo) -> int:
@@ -151,12 +160,10 @@ class ComputerOpponent:
         game: str,
         size: int | None,
         first: str,
-        time: str | None,
+        time: TimeControl | None,
         level: int | None,
     ) -> None:
         """``/challenge`` naming the bot: create the challenge, accept it as the bot, start."""
-        from .flows import ids
-
         bot_id = self.user_id
         if bot_id is None:
             raise InvalidChallenge("I'm still starting up; try again in a moment.")
@@ -189,21 +196,9 @@ class ComputerOpponent:
             await service.cancel_challenge(created.id, human)
             raise
         started = await self._accept(interaction, created, bot_id)
-        info = started.game
-        where = f" in <#{info.channel_id}>" if info.channel_id != channel_id else ""
-        note = f"Accepted by the computer: game #{info.id}{where}."
-        try:
-            await interaction.edit_original_response(embed=challenge_embed(started.challenge, note))
-        except discord.HTTPException:
-            log.warning("could not update a challenge message", exc_info=True)
-        a, b = info.player_ids
-        headline = (
-            f"Game #{info.id} starts: {mention(a)} vs {mention(b)} "
-            f"(the computer, level {chosen.label}). Good luck!"
-        )
-        if await post_turn(self.bot, info, headline) is None:
-            await send_ephemeral(interaction, NOT_POSTED)
-        self.take_turn(info)
+        versus = f" (the computer, level {chosen.label})"
+        await announce_start(self.bot, interaction, started, "the computer", versus)
+        self.take_turn(started.game)
 
     async def _accept(
         self, interaction: Interaction, challenge: Challenge, bot_id: int
@@ -220,37 +215,25 @@ class ComputerOpponent:
                 await self.bot.service.cancel_challenge(challenge.id, challenge.challenger_id)
             except ServiceError:
                 log.warning("could not withdraw a challenge to the computer", exc_info=True)
-            if thread is not None:
-                try:
-                    await thread.delete()
-                except discord.HTTPException:
-                    log.warning("could not delete an unused game thread", exc_info=True)
+            await delete_unused_thread(thread)
             raise
 
     async def _open_thread(
         self, interaction: Interaction, challenge: Challenge
     ) -> discord.Thread | None:
         settings = await self.bot.service.get_settings(challenge.guild_id)
-        perms = interaction.app_permissions
-        wanted = (
-            settings.use_threads
-            and isinstance(interaction.channel, discord.TextChannel)
-            and perms.create_public_threads
-            and perms.send_messages_in_threads
-        )
-        if not wanted:
+        if not thread_possible(interaction, settings.use_threads):
             return None
-        names = await self.bot.fetch_names((challenge.challenger_id,))
-        name = f"{challenge.title}: {names[challenge.challenger_id]} vs the computer"[:100]
+        names = await self.bot.fetch_names((challenge.challenger_id,), interaction.guild)
+        name = f"{challenge.title}: {names[challenge.challenger_id]} vs the computer"
         try:
             message = await interaction.original_response()
-            return await message.create_thread(name=name, auto_archive_duration=10080)
         except discord.HTTPException:
-            log.warning("could not create a game thread; playing in the channel", exc_info=True)
-            return None
+            message = None
+        return await open_game_thread(interaction, name, message)
 
     # ----- playing --------------------------------------------------------------------------------
-    def take_turn(self, info: GameInfo) -> asyncio.Task[None] | None:
+    def take_turn(self, info: GameInfo | GameSummary) -> asyncio.Task[None] | None:
         """If the computer is to move in ``info``, start playing (once per game at a time)."""
         if not info.is_active or not self.is_computer(info.to_move_id):
             return None
@@ -312,7 +295,7 @@ class ComputerOpponent:
             "the computer played",
             extra={"game_id": info.id, "move": move, "level": level},
         )
-        if await post_turn(self.bot, result.game) is None:
+        if not (await post_turn(self.bot, result.game)).ok:
             log.warning(
                 "the computer's move is committed but was not posted", extra={"game_id": info.id}
             )
@@ -320,14 +303,26 @@ class ComputerOpponent:
 
     async def resume(self) -> list[asyncio.Task[None]]:
         """Start every game in the bot's servers where the computer is to move (restarts,
-        and anything a failed attempt left behind); called by the clock on each tick."""
+        and anything a failed attempt left behind); called by the clock on each tick.
+
+        Reads summaries (stored columns, no engine), so a tick costs one query per page."""
+        bot_id = self.user_id
+        if bot_id is None:
+            return []
+        guilds = {guild.id for guild in self.bot.guilds}
         started = []
-        for guild in self.bot.guilds:
-            for info in await self.bot.service.active_games(guild.id):
-                task = self.take_turn(info)
+        cursor: str | None = None
+        while True:
+            page = await self.bot.service.game_summaries(
+                to_move_id=bot_id, active_only=True, cursor=cursor, limit=100
+            )
+            for summary in page.games:
+                task = self.take_turn(summary) if summary.guild_id in guilds else None
                 if task is not None:
                     started.append(task)
-        return started
+            cursor = page.next_cursor
+            if cursor is None:
+                return started
 
     async def idle(self) -> None:
         """Wait until no move is being thought about (tests and shutdown)."""

@@ -18,7 +18,11 @@ from bot.config import Settings
 from bot.service import GameService, ShardFilter
 
 from .ai_opponent import ComputerOpponent
-from .replies import handle_error
+from .buttons import DYNAMIC_ITEMS
+from .cogs import COGS
+from .names import DisplayNames
+from .posting import Unposted
+from .replies import context_of, handle_error
 
 log = logging.getLogger("crosspath.discord")
 
@@ -32,6 +36,13 @@ def bot_intents() -> discord.Intents:
 
 class CrosspathTree(app_commands.CommandTree["CrosspathBot"]):
     """A tree whose every error becomes a specific ephemeral reply or a logged apology."""
+
+    async def interaction_check(self, interaction: discord.Interaction[CrosspathBot]) -> bool:
+        """The one guild check: Crosspath commands work only in servers (the commands are
+        registered guild-only too, but an old registration or a client can still send one)."""
+        if interaction.guild_id is None:
+            raise app_commands.NoPrivateMessage()
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction[CrosspathBot], error: app_commands.AppCommandError
@@ -69,19 +80,23 @@ class CrosspathBot(commands.AutoShardedBot):
         settings: Settings | None = None,
         *,
         run_clock: bool = True,
+        **client_options: Any,
     ) -> None:
+        """``client_options`` go to :class:`discord.Client` (tests shorten
+        ``guild_ready_timeout``; ``crosspath run`` passes none)."""
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
             intents=bot_intents(),
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=CrosspathTree,
-            **shard_options(settings or Settings()),
+            **{**shard_options(settings or Settings()), **client_options},
         )
         self.settings = settings or Settings()
         self._service = service
         self.run_clock = run_clock
-        self.display_names: dict[int, str] = {}
+        self.names = DisplayNames()
+        self.unposted = Unposted()
         self.computer = ComputerOpponent(self)
 
     @property
@@ -101,14 +116,10 @@ class CrosspathBot(commands.AutoShardedBot):
 
     async def install_commands(self) -> None:
         """Add every cog; also used offline by ``crosspath commands`` to build the payloads."""
-        from .cogs import COGS
-
         for cog_class in COGS:
             await self.add_cog(cog_class(self))
 
     async def setup_hook(self) -> None:
-        from .buttons import DYNAMIC_ITEMS
-
         await self.install_commands()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.computer.ready()  # the bot's user is known once logged in
@@ -116,33 +127,30 @@ class CrosspathBot(commands.AutoShardedBot):
 
     def remember(self, user: discord.abc.User | None) -> None:
         """Keep display names we see, so images name players without the members intent."""
-        if user is not None:
-            self.display_names[user.id] = user.display_name
+        self.names.remember(user)
 
     def name_of(self, user_id: int, guild: discord.Guild | None = None) -> str:
-        name = self.display_names.get(user_id)
-        if name is None and guild is not None:
-            member = guild.get_member(user_id)
-            if member is not None:
-                name = member.display_name
-        return name or f"user {user_id}"
+        return self.names.name_of(user_id, guild)
 
     def names_for(self, user_ids: Any, guild: discord.Guild | None = None) -> dict[int, str]:
-        return {uid: self.name_of(uid, guild) for uid in user_ids}
+        return self.names.names_for(user_ids, guild)
 
     async def fetch_names(
         self, user_ids: Any, guild: discord.Guild | None = None
     ) -> dict[int, str]:
-        """Like :meth:`names_for`, asking Discord once for players not seen since the start."""
+        """Like :meth:`names_for`, asking Discord once for players not seen since the start
+        (and not again for a while when Discord could not say)."""
         for uid in user_ids:
-            known = uid in self.display_names or (guild is not None and guild.get_member(uid))
-            if known:
+            if self.names.known(uid, guild) is not None or not self.names.should_fetch(uid):
                 continue
-            try:
-                user = self.get_user(uid) or await self.fetch_user(uid)
-            except discord.HTTPException:
-                continue
-            self.display_names[uid] = user.display_name
+            user = self.get_user(uid)
+            if user is None:
+                try:
+                    user = await self.fetch_user(uid)
+                except discord.HTTPException:
+                    self.names.failed(uid)
+                    continue
+            self.names.remember(user)
         return self.names_for(user_ids, guild)
 
     async def on_app_command_completion(
@@ -151,8 +159,6 @@ class CrosspathBot(commands.AutoShardedBot):
         command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu,
     ) -> None:
         """One structured line per handled command, for operators following usage."""
-        from .replies import context_of
-
         log.info("command handled", extra=context_of(interaction))
 
     async def close(self) -> None:

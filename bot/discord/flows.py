@@ -8,13 +8,13 @@ to recover (``/board``), instead of the action being half done.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+import re
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
 from bot.service import (
     Challenge,
-    GameInfo,
     NoGameHere,
     NoTakeback,
     NotAPlayer,
@@ -22,59 +22,39 @@ from bot.service import (
     StaleAction,
 )
 
-from .buttons import STALE, current_game, resign_view, takeback_view
-from .posting import NOT_POSTED, post_turn
-from .replies import send_ephemeral
+from .context import NO_GAME, STALE, bot_of, current_game, game_here, ids
+from .posting import (
+    MOVE_DONE,
+    RESIGN_DONE,
+    TAKEBACK_DONE,
+    announce_start,
+    not_posted,
+    post_turn,
+)
+from .replies import handle_error, send_ephemeral
+from .threads import delete_unused_thread, open_game_thread, thread_possible
 from .turns import challenge_embed, mention
 
 if TYPE_CHECKING:
     from .app import CrosspathBot
 
 log = logging.getLogger("crosspath.discord")
-Interaction = discord.Interaction[Any]
-
-NO_GAME = "There is no game running in this channel. Start one with /challenge."
-
-
-def bot_of(interaction: Interaction) -> CrosspathBot:
-    from .app import CrosspathBot
-
-    client = interaction.client
-    assert isinstance(client, CrosspathBot)
-    return client
-
-
-def ids(interaction: Interaction) -> tuple[int, int]:
-    """(guild id, channel id); commands are guild-only so both exist."""
-    if interaction.guild_id is None or interaction.channel_id is None:
-        raise NoGameHere("Crosspath commands work only inside a server channel.")
-    return interaction.guild_id, interaction.channel_id
-
-
-async def game_here(interaction: Interaction) -> GameInfo:
-    guild_id, channel_id = ids(interaction)
-    service = bot_of(interaction).service
-    info = await service.get_game(channel_id)
-    if info is None:
-        # games often live in threads: point the player to theirs
-        mine = await service.games_for_player(guild_id, interaction.user.id, active_only=True)
-        where = ", ".join(f"#{g.id} in <#{g.channel_id}>" for g in mine[:3])
-        raise NoGameHere(f"{NO_GAME} Your games: {where}." if where else NO_GAME)
-    return info
+Interaction = discord.Interaction["CrosspathBot"]
 
 
 # ----- challenges ---------------------------------------------------------------------------
-async def thread_name(challenge: Challenge, bot: CrosspathBot, accepter_id: int) -> str:
+async def thread_name(
+    challenge: Challenge, bot: CrosspathBot, accepter_id: int, guild: discord.Guild | None
+) -> str:
     """ "Minefield: Alice vs Bob" (Discord caps thread names at 100 characters)."""
-    names = await bot.fetch_names((challenge.challenger_id, accepter_id))
+    names = await bot.fetch_names((challenge.challenger_id, accepter_id), guild)
     a, b = names[challenge.challenger_id], names[accepter_id]
     return f"{challenge.title}: {a} vs {b}"[:100]
 
 
 async def _wants_thread(interaction: Interaction, challenge: Challenge) -> bool:
-    """True when the server wants game threads, Discord lets us make one, and the accept is
-    plausible (else the service refuses with the exact reason and no thread is made)."""
-    bot = bot_of(interaction)
+    """True when a thread can be made for this game and the accept is plausible (else the
+    service refuses with the exact reason and no thread is made)."""
     user_id = interaction.user.id
     acceptable = (
         challenge.status == "open"
@@ -83,30 +63,8 @@ async def _wants_thread(interaction: Interaction, challenge: Challenge) -> bool:
     )
     if not acceptable:
         return False
-    settings = await bot.service.get_settings(challenge.guild_id)
-    perms = interaction.app_permissions
-    return (
-        settings.use_threads
-        and isinstance(interaction.channel, discord.TextChannel)
-        and perms.create_public_threads
-        and perms.send_messages_in_threads
-    )
-
-
-async def _open_thread(interaction: Interaction, challenge: Challenge) -> discord.Thread | None:
-    """A thread for the game, or None (playing in the channel) if Discord refuses."""
-    name = await thread_name(challenge, bot_of(interaction), interaction.user.id)
-    channel = interaction.channel
-    try:
-        if interaction.message is not None:
-            return await interaction.message.create_thread(name=name, auto_archive_duration=10080)
-        assert isinstance(channel, discord.TextChannel)
-        return await channel.create_thread(
-            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
-        )
-    except discord.HTTPException:
-        log.warning("could not create a game thread; playing in the channel", exc_info=True)
-        return None
+    settings = await bot_of(interaction).service.get_settings(challenge.guild_id)
+    return thread_possible(interaction, settings.use_threads)
 
 
 async def accept_challenge(interaction: Interaction, challenge_id: int) -> None:
@@ -116,33 +74,16 @@ async def accept_challenge(interaction: Interaction, challenge_id: int) -> None:
     thread = None
     if await _wants_thread(interaction, challenge):
         await interaction.response.defer()  # creating a thread is a slow round trip
-        thread = await _open_thread(interaction, challenge)
+        name = await thread_name(challenge, bot, interaction.user.id, interaction.guild)
+        thread = await open_game_thread(interaction, name, interaction.message)
     try:
         started = await service.accept_challenge(
             challenge_id, interaction.user.id, thread.id if thread else None
         )
     except Exception:
-        if thread is not None:
-            try:
-                await thread.delete()
-            except discord.HTTPException:
-                log.warning("could not delete an unused game thread", exc_info=True)
+        await delete_unused_thread(thread)
         raise
-    game = started.game
-    where = f" in <#{game.channel_id}>" if game.channel_id != interaction.channel_id else ""
-    note = f"Accepted by {mention(interaction.user.id)}: game #{game.id}{where}."
-    embed = challenge_embed(started.challenge, note)
-    try:
-        if interaction.response.is_done():
-            await interaction.edit_original_response(embed=embed, view=None)
-        else:
-            await interaction.response.edit_message(embed=embed, view=None)
-    except discord.HTTPException:
-        log.warning("could not update a challenge message", exc_info=True)
-    a, b = game.player_ids
-    headline = f"Game #{game.id} starts: {mention(a)} vs {mention(b)}. Good luck!"
-    if await post_turn(bot, game, headline) is None:
-        await send_ephemeral(interaction, NOT_POSTED)
+    await announce_start(bot, interaction, started, mention(interaction.user.id))
 
 
 async def close_challenge(interaction: Interaction, challenge_id: int, action: str) -> None:
@@ -161,30 +102,29 @@ async def close_challenge(interaction: Interaction, challenge_id: int, action: s
 async def play(interaction: Interaction, move: str) -> None:
     """``/move`` and ``/swap``: commit, then post the board as a new channel message.
 
-    The service answers in milliseconds, so refusals are immediate ephemeral replies; only
-    after a commit is the interaction deferred, because drawing and posting can be slow.
+    The interaction is acknowledged (privately) before anything else: after a restart the
+    service may first have to rebuild the game's position, and Discord allows 3 seconds for
+    the first response.  Refusals then arrive as private follow-ups.  From the commit on the
+    move stands whatever Discord does, so failures only change what we say.
     """
     bot = bot_of(interaction)
     _, channel_id = ids(interaction)
     bot.remember(interaction.user)
+    acknowledged = await acknowledge(interaction)
     try:
         result = await bot.service.play_move(channel_id, interaction.user.id, move)
     except NoGameHere:
         await game_here(interaction)  # raises the refusal with a pointer to the player's games
         raise
     except OutOfTime as exc:
-        await acknowledge(interaction)
         await post_turn(bot, exc.ended.game)  # the loss on time is recorded: announce it
         raise
-    # committed (a few ms); drawing and posting may take longer, so acknowledge first.  From
-    # here on the move stands whatever Discord does, so failures only change what we say.
-    acknowledged = await acknowledge(interaction)
     posted = await post_turn(bot, result.game)
     bot.computer.take_turn(result.game)  # a game against the computer: its reply, off this task
     if not acknowledged:
         return
-    if posted is None:
-        text = NOT_POSTED
+    if not posted.ok:
+        text = not_posted(MOVE_DONE, posted)
     elif move == "swap":
         text = "Swapped: you now play the first colour."
     else:
@@ -239,8 +179,9 @@ async def confirm_resign(interaction: Interaction, game_id: int, version: int) -
         info.channel_id, interaction.user.id, expected_version=version, game_id=info.id
     )
     await update_message(interaction, content="You resigned.", view=None)
-    if await post_turn(bot, ended.game) is None:
-        await send_ephemeral(interaction, NOT_POSTED)
+    posted = await post_turn(bot, ended.game)
+    if not posted.ok:
+        await send_ephemeral(interaction, not_posted(RESIGN_DONE, posted))
 
 
 async def request_takeback(interaction: Interaction) -> None:
@@ -270,11 +211,172 @@ async def answer_takeback(
     await update_message(
         interaction, content=f"Takeback {verdict} by {mention(interaction.user.id)}.", view=None
     )
-    if (
-        answer.accepted
-        and await post_turn(bot, answer.game, "The last turn was taken back.") is None
-    ):
-        await send_ephemeral(interaction, NOT_POSTED)
+    if answer.accepted:
+        posted = await post_turn(bot, answer.game, "The last turn was taken back.")
+        if not posted.ok:
+            await send_ephemeral(interaction, not_posted(TAKEBACK_DONE, posted))
 
 
-__all__ = ["NO_GAME", "STALE", "accept_challenge", "close_challenge", "play"]
+# ----- the persistent buttons of these flows ----------------------------------------------------
+# Their custom ids carry what they act on, so they survive restarts: discord.py matches a
+# clicked id against the template and rebuilds the item, even in a new process.  What a click
+# may do is decided by the service from the current state: a button for a finished game or an
+# older position is answered privately and changes nothing.
+
+
+class ChallengeButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"cp:chal:(?P<action>accept|decline|cancel):(?P<id>[0-9]+)",
+):
+    """Accept (challenged player, or anyone if open), Decline (challenged), Cancel (challenger)."""
+
+    STYLES: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
+        "accept": ("Accept", discord.ButtonStyle.success),
+        "decline": ("Decline", discord.ButtonStyle.danger),
+        "cancel": ("Cancel", discord.ButtonStyle.secondary),
+    }
+
+    def __init__(self, action: str, challenge_id: int) -> None:
+        label, style = self.STYLES[action]
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, custom_id=f"cp:chal:{action}:{challenge_id}"
+            )
+        )
+        self.action = action
+        self.challenge_id = challenge_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> ChallengeButton:
+        return cls(match["action"], int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            bot_of(interaction).remember(interaction.user)
+            if self.action == "accept":
+                await accept_challenge(interaction, self.challenge_id)
+            else:
+                await close_challenge(interaction, self.challenge_id, self.action)
+        except Exception as exc:
+            await handle_error(interaction, exc)
+
+
+def challenge_view(challenge_id: int, is_open: bool) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    actions = ("accept", "cancel") if is_open else ("accept", "decline", "cancel")
+    for action in actions:
+        view.add_item(ChallengeButton(action, challenge_id))
+    return view
+
+
+class ResignButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"cp:resign:(?P<action>yes|no):(?P<game>[0-9]+):(?P<version>[0-9]+)",
+):
+    """The confirmation shown (privately) after ``/resign``."""
+
+    def __init__(self, action: str, game_id: int, version: int) -> None:
+        label, style = (
+            ("Yes, resign", discord.ButtonStyle.danger)
+            if action == "yes"
+            else ("No, keep playing", discord.ButtonStyle.secondary)
+        )
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, custom_id=f"cp:resign:{action}:{game_id}:{version}"
+            )
+        )
+        self.action = action
+        self.game_id = game_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> ResignButton:
+        return cls(match["action"], int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            if self.action == "no":
+                await interaction.response.edit_message(
+                    content="Not resigning. Play on!", view=None
+                )
+                return
+            await confirm_resign(interaction, self.game_id, self.version)
+        except Exception as exc:
+            await handle_error(interaction, exc)
+
+
+def resign_view(game_id: int, version: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ResignButton("yes", game_id, version))
+    view.add_item(ResignButton("no", game_id, version))
+    return view
+
+
+class TakebackButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"cp:takeback:(?P<action>yes|no):(?P<game>[0-9]+):(?P<version>[0-9]+)",
+):
+    """The opponent's answer to a takeback request."""
+
+    def __init__(self, action: str, game_id: int, version: int) -> None:
+        label, style = (
+            ("Allow takeback", discord.ButtonStyle.success)
+            if action == "yes"
+            else ("Refuse", discord.ButtonStyle.danger)
+        )
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, custom_id=f"cp:takeback:{action}:{game_id}:{version}"
+            )
+        )
+        self.action = action
+        self.game_id = game_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> TakebackButton:
+        return cls(match["action"], int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await answer_takeback(interaction, self.game_id, self.version, self.action == "yes")
+        except Exception as exc:
+            await handle_error(interaction, exc)
+
+
+def takeback_view(game_id: int, version: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(TakebackButton("yes", game_id, version))
+    view.add_item(TakebackButton("no", game_id, version))
+    return view
+
+
+__all__ = [
+    "NO_GAME",
+    "STALE",
+    "ChallengeButton",
+    "ResignButton",
+    "TakebackButton",
+    "accept_challenge",
+    "challenge_view",
+    "close_challenge",
+    "play",
+    "resign_view",
+    "takeback_view",
+]

@@ -1,42 +1,36 @@
-"""Rules-engine positions for stored games, cached by their record text.
+"""Rules-engine positions for stored games, never replayed on the event loop.
 
-The service stores the move list; the adapter needs a live engine for autocomplete, images and
-the words of the last turn.  Replaying a record is cheap, but autocomplete fires on every key
-press, so positions are cached.  The key is the record itself (game, size and moves), which
-determines the position exactly, so no stale entry can ever be served.
+The service keeps a live engine for every game it has just touched (a move, an ending, a
+lookup), so the adapter asks it for that position (``service.position``: one read and a copy,
+well under a millisecond) instead of replaying the record.  If the game moved on in between
+(the stored record no longer matches the snapshot the caller holds), the caller's record is
+replayed in a worker thread, so even a 13×13 Naked Diagonal game never holds the loop.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
+import asyncio
 
-from bot.service import GameInfo
+from bot.service import GameInfo, GameService
 from rules import Game, parse_record
 
-_CACHE_SIZE = 256
-_cache: OrderedDict[str, Game] = OrderedDict()
+
+async def position_of(service: GameService, info: GameInfo) -> Game:
+    """A private copy of the engine at exactly ``info``'s position (callers may mutate it)."""
+    game = await service.position(info.id)
+    if game.record() == info.record:
+        return game
+    return await asyncio.to_thread(parse_record, info.record)
 
 
-def position_of(info: GameInfo) -> Game:
-    """A private copy of the engine at ``info``'s position (callers may mutate it)."""
-    return _cached(info).copy()
+async def legal_choices(
+    service: GameService, info: GameInfo, typed: str, limit: int = 25
+) -> list[str]:
+    """Legal moves at ``info`` that start with what the player typed (autocomplete)."""
+    return matching_moves(await position_of(service, info), typed, limit)
 
 
-def _cached(info: GameInfo) -> Game:
-    key = info.record
-    game = _cache.get(key)
-    if game is None:
-        game = parse_record(info.record)
-        _cache[key] = game
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
-    else:
-        _cache.move_to_end(key)
-    return game
-
-
-def legal_choices(info: GameInfo, typed: str, limit: int = 25) -> list[str]:
+def matching_moves(game: Game, typed: str, limit: int = 25) -> list[str]:
     """Legal moves that start with what the player typed, at most ``limit`` of them."""
     prefix = typed.strip().lower()
-    moves = _cached(info).legal_moves()
-    return [m for m in moves if m.startswith(prefix)][:limit]
+    return [m for m in game.legal_moves() if m.startswith(prefix)][:limit]

@@ -1,26 +1,79 @@
 """Posting game messages to a game's channel, as new messages (never edits of old ones).
 
 A move made hours after the last one must notify the player, so every turn is a fresh
-``channel.send``.  Posting can fail after the move was committed (missing permission, Discord
-down): the move stands, the failure is logged and reported, and ``/board`` re-posts.
+``channel.send``.  Posting can fail after the move was committed: the move stands, the failure
+is logged, and the player is told what happened in words that fit the cause.  A missing
+permission needs a person (``/board`` re-posts once it is fixed); a Discord server error
+(5xx, after discord.py's own retries) does not, so the game is remembered in :class:`Unposted`
+and the clock re-posts its board once Discord answers again.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.service import GameInfo
+from bot.service import GameInfo, GameStarted
 
 from .positions import position_of
-from .turns import OutgoingMessage, colour_names, draw_board_async, turn_message
+from .replies import send_ephemeral
+from .turns import (
+    OutgoingMessage,
+    challenge_embed,
+    colour_names,
+    draw_board_async,
+    mention,
+    turn_message,
+)
 
 if TYPE_CHECKING:
     from .app import CrosspathBot
 
 log = logging.getLogger("crosspath.discord")
+
+
+@dataclass(frozen=True, slots=True)
+class Posted:
+    """What became of one post: the message, or Discord's refusal."""
+
+    message: discord.Message | None
+    error: discord.HTTPException | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.message is not None
+
+    @property
+    def discord_failed(self) -> bool:
+        """Discord itself failed (5xx): nothing for anyone here to fix."""
+        return self.error is not None and self.error.status >= 500
+
+
+class Unposted:
+    """Games whose latest board Discord failed to take (5xx), in memory until re-posted.
+
+    Only the newest state matters: a later successful post of the same game clears it.  Kept
+    in memory on purpose: after a restart nobody is waiting for a half-posted turn, and
+    ``/board`` always shows the current one.
+    """
+
+    def __init__(self) -> None:
+        self._games: dict[int, str | None] = {}
+
+    def add(self, game_id: int, headline: str | None) -> None:
+        self._games[game_id] = headline
+
+    def discard(self, game_id: int) -> None:
+        self._games.pop(game_id, None)
+
+    def pending(self) -> list[tuple[int, str | None]]:
+        return list(self._games.items())
+
+    def __len__(self) -> int:
+        return len(self._games)
 
 
 def messageable(
@@ -36,22 +89,20 @@ def messageable(
 async def build_turn_message(
     bot: CrosspathBot, info: GameInfo, headline: str | None = None
 ) -> OutgoingMessage:
+    """The turn message for ``info``, from the position the service holds (no replay)."""
     guild = bot.get_guild(info.guild_id)
     names = await bot.fetch_names(info.player_ids, guild)
-    game = position_of(info)
+    game = await position_of(bot.service, info)
     board = await draw_board_async(game, colour_names(info, names))
-    return turn_message(info, game, names, board, headline)
+    return turn_message(info, game, names, board, headline, bot.computer.user_id)
 
 
 async def send(
     bot: CrosspathBot, channel_id: int, guild_id: int | None, message: OutgoingMessage
-) -> discord.Message | None:
-    """Send, or log and return None when Discord refuses (the caller tells the player)."""
+) -> Posted:
+    """Send; a refusal by Discord is logged and returned, never raised."""
     try:
-        sent: discord.Message = await messageable(bot, channel_id, guild_id).send(  # type: ignore[call-overload]
-            **message.send_kwargs()
-        )
-        return sent
+        sent = await messageable(bot, channel_id, guild_id).send(**message.send_kwargs())  # type: ignore[call-overload]
     except discord.HTTPException as exc:
         log.warning(
             "could not post to a game channel",
@@ -62,18 +113,82 @@ async def send(
                 "code": exc.code,
             },
         )
-        return None
+        return Posted(None, exc)
+    return Posted(sent)
 
 
-async def post_turn(
-    bot: CrosspathBot, info: GameInfo, headline: str | None = None
-) -> discord.Message | None:
+async def post_turn(bot: CrosspathBot, info: GameInfo, headline: str | None = None) -> Posted:
     """Post the board and the turn embed for ``info`` in its channel."""
     message = await build_turn_message(bot, info, headline)
-    return await send(bot, info.channel_id, info.guild_id, message)
+    posted = await send(bot, info.channel_id, info.guild_id, message)
+    if posted.ok:
+        bot.unposted.discard(info.id)
+    elif posted.discord_failed:
+        bot.unposted.add(info.id, headline)
+    return posted
 
 
-NOT_POSTED = (
-    "Your move counts, but I couldn't post the board in this channel "
-    "(I may be missing the Send Messages or Attach Files permission). Use /board to show it."
-)
+async def repost_unposted(bot: CrosspathBot) -> int:
+    """Post again every board Discord failed to take; returns how many went through."""
+    done = 0
+    for game_id, headline in bot.unposted.pending():
+        info = await bot.service.get_game_by_id(game_id)
+        if (await post_turn(bot, info, headline)).ok:
+            done += 1
+            log.info("re-posted a board after a Discord error", extra={"game_id": game_id})
+    return done
+
+
+async def announce_start(
+    bot: CrosspathBot,
+    interaction: discord.Interaction[Any],
+    started: GameStarted,
+    accepted_by: str,
+    versus: str = "",
+) -> Posted:
+    """A game began: mark its challenge message accepted and post the first board.
+
+    Used by both people's challenges (Accept) and the computer's; a board Discord did not
+    take is reported to the player who acted.
+    """
+    game = started.game
+    where = f" in <#{game.channel_id}>" if game.channel_id != interaction.channel_id else ""
+    embed = challenge_embed(
+        started.challenge, f"Accepted by {accepted_by}: game #{game.id}{where}."
+    )
+    try:
+        if interaction.response.is_done():
+            await interaction.edit_original_response(embed=embed, view=None)
+        else:
+            await interaction.response.edit_message(embed=embed, view=None)
+    except discord.HTTPException:
+        log.warning("could not update a challenge message", exc_info=True)
+    a, b = game.player_ids
+    headline = f"Game #{game.id} starts: {mention(a)} vs {mention(b)}{versus}. Good luck!"
+    posted = await post_turn(bot, game, headline)
+    if not posted.ok:
+        await send_ephemeral(interaction, not_posted(START_DONE, posted))
+    return posted
+
+
+# What was done, for the first words of a "not posted" notice.
+MOVE_DONE = "Your move counts"
+START_DONE = "The game has started"
+RESIGN_DONE = "You resigned"
+TAKEBACK_DONE = "The last turn was taken back"
+ENDED_DONE = "The game has ended"
+
+
+def not_posted(done: str, posted: Posted) -> str:
+    """The private notice after ``done`` when its board was not posted, worded per cause."""
+    error = posted.error
+    if posted.discord_failed:
+        return f"{done}, but Discord had an error, the board will be re-posted when it recovers."
+    if isinstance(error, discord.Forbidden):
+        return (
+            f"{done}, but I couldn't post the board in this channel: I'm missing the Send "
+            "Messages, Embed Links or Attach Files permission here. Once that is fixed, "
+            "/board shows it."
+        )
+    status = f" ({error.status})" if error is not None else ""
+    return f"{done}, but Discord refused the board{status}. Use /board to show it."

@@ -26,13 +26,35 @@ MISSING_BOT_PERMISSIONS = (
 )
 
 
+PUBLIC_DEFER = "crosspath_public_defer"
+"""``interaction.extras`` key: deferred publicly, and the "thinking…" message still stands."""
+
+
+async def defer_public(interaction: discord.Interaction[Any]) -> None:
+    """Acknowledge at once with a public "thinking…" (for answers everyone should see).
+
+    If the command is then refused, :func:`send_ephemeral` deletes that placeholder and
+    answers privately, so a refusal is never shown to the channel.
+    """
+    await interaction.response.defer(thinking=True)
+    interaction.extras[PUBLIC_DEFER] = True
+
+
+async def send_public(interaction: discord.Interaction[Any], **message: Any) -> None:
+    """The public answer after :func:`defer_public` (it replaces the "thinking…")."""
+    interaction.extras.pop(PUBLIC_DEFER, None)
+    await interaction.followup.send(**message)
+
+
 async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
     """Reply privately whether or not the interaction was already answered or deferred."""
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
+        if not interaction.response.is_done():
             await interaction.response.send_message(text, ephemeral=True)
+            return
+        if interaction.extras.pop(PUBLIC_DEFER, False):
+            await interaction.delete_original_response()  # the public "thinking…" goes
+        await interaction.followup.send(text, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not deliver a reply", extra=context_of(interaction), exc_info=True)
 
@@ -56,7 +78,9 @@ def refusal_for(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CommandInvokeError):
         return refusal_for(error.original)
     if isinstance(error, app_commands.TransformerError):
-        return f"'{error.value}' is not a valid value for that option."
+        if isinstance(error.__cause__, ServiceError):
+            return str(error.__cause__)  # the service's own sentence, naming what was typed
+        return f"'{str(error.value)[:100]}' is not a valid value for that option."
     if isinstance(error, (app_commands.CommandSignatureMismatch, app_commands.CommandNotFound)):
         return (
             "This command changed since it was registered in this server. "

@@ -19,6 +19,7 @@ import discord
 from bot.config import Settings, SettingsError, load_settings
 
 from . import logs
+from .app import CrosspathBot
 
 log = logging.getLogger("crosspath.discord")
 
@@ -75,8 +76,6 @@ async def serve(settings: Settings) -> int:
     """Run the bot over the database until it is closed; the store is always closed after."""
     from bot.service import GameService
     from bot.store import StoreError, open_store
-
-    from .app import CrosspathBot
 
     try:
         store = await open_store(settings.database)  # a URL's password stays in here

@@ -14,6 +14,7 @@ import discord
 
 from bot.config import Settings
 
+from .app import CrosspathBot
 from .runner import (
     BAD_TOKEN,
     EXIT_CONFIG,
@@ -35,8 +36,6 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 async def sync(settings: Settings, guild_id: int | None) -> list[str]:
-    from .app import CrosspathBot
-
     bot = CrosspathBot(service=None, settings=settings, run_clock=False)
     async with bot:
         await bot.login(settings.token)  # HTTP only, no gateway; runs setup_hook (the cogs)

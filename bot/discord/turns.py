@@ -29,18 +29,6 @@ EMBED_COLOURS: dict[str, int] = {
 SHOW_ILLEGAL = frozenset({"minefield", "nakeddiagonal"})
 """Games whose hidden "mines" are drawn on the board: their legality is hard to see."""
 
-_computer_ids: set[int] = set()
-
-
-def register_computer(user_id: int) -> None:
-    """The bot's own user plays games against people (see ai_opponent): turn messages name it
-    like any player but never ping it, so only humans are ever notified."""
-    _computer_ids.add(user_id)
-
-
-def is_computer(user_id: int | None) -> bool:
-    return user_id in _computer_ids
-
 
 @dataclass(frozen=True, slots=True)
 class Board:
@@ -136,11 +124,13 @@ def turn_message(
     names: Mapping[int, str],
     board: Board | None,
     headline: str | None = None,
+    computer_id: int | None = None,
 ) -> OutgoingMessage:
     """The message posted after every turn (and by ``/board``).
 
     Only the player to move is mentioned, and only they may be pinged; at the end of a game
-    both players are pinged with the result.
+    both players are pinged with the result.  ``computer_id`` is the bot's own user (see
+    ``ComputerOpponent.is_computer``): named like any player, never pinged.
     """
     by_colour = colour_names(info, names)
     last = describe_turn(game.last_turn(), by_colour, game.stone_word, game.players)
@@ -159,7 +149,7 @@ def turn_message(
         embed.add_field(name="To move", value=f"{who} ({info.to_move_colour}){chain}", inline=True)
         deadline = relative_time(info.deadline) if info.deadline else "no clock"
         embed.add_field(name="Deadline", value=deadline, inline=True)
-        if is_computer(info.to_move_id):
+        if info.to_move_id == computer_id:
             content = f"{who} (the computer) is thinking about its move in {info.title}."
             ping = []
         else:
@@ -170,7 +160,7 @@ def turn_message(
         result = info.result
         content = result_text(info, result) if result else "The game is over."
         embed.add_field(name="Result", value=content, inline=False)
-        users = [discord.Object(uid) for uid in info.player_ids if not is_computer(uid)]
+        users = [discord.Object(uid) for uid in info.player_ids if uid != computer_id]
         allowed = discord.AllowedMentions(everyone=False, roles=False, users=users)
     if headline:
         content = f"{headline}\n{content}"

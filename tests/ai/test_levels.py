@@ -33,3 +33,15 @@ def test_levels_get_stronger_and_all_have_a_time_cap() -> None:
 
 def test_player_repr_names_its_level() -> None:
     assert repr(AIPlayer("hard")) == "AIPlayer(level=4 (hard))"
+
+
+def test_describe_shows_the_rating_where_one_is_measured() -> None:
+    for level in LEVELS.values():
+        text = level.describe()
+        assert text.startswith(f"{level.number} ({level.name}, ")
+        if level.rating is None:
+            assert text.endswith("not rated yet)")
+        else:
+            assert text.endswith(f"about {level.rating} Elo)")
+    rated = [LEVELS[n].rating for n in sorted(LEVELS) if LEVELS[n].rating is not None]
+    assert rated == sorted(rated), "a higher level must not be rated below a lower one"

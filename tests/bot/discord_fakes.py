@@ -1,47 +1,93 @@
-"""A fake of Discord's network edge, and raw gateway payloads for driving a real bot.
+"""A fake Discord at the wire, and a real bot started against it the way ``crosspath run`` does.
 
-Everything above the wire is real discord.py: interactions are built by
-``ConnectionState.parse_interaction_create`` from INTERACTION_CREATE payloads shaped like the
-gateway's, the real command tree and view store dispatch them, and the real response and
-message code serialises what would be sent.  Only the two request functions (the bot's
-``HTTPClient.request`` and the webhook adapter used for interaction responses) are replaced by
-:class:`FakeDiscord`, which records each request and answers with a plausible payload.
+:class:`FakeDiscord` is the other end of discord.py's HTTP session and gateway socket (see
+``discord_wire.py`` for the seam).  It answers REST routes with plausible payloads, keeps every
+message it was asked to post so a button press carries that exact message (components and
+all), and can be told to fail requests (500, 429 with ``Retry-After``, 403) to exercise
+discord.py's own retries and error mapping.
+
+:func:`open_harness` starts a real :class:`CrosspathBot` over a real SQLite store: a real
+``login()`` against the fake (``GET /users/@me``, ``GET /oauth2/applications/@me``), then
+``connect()`` to the fake gateway, which sends HELLO, answers IDENTIFY with READY and
+GUILD_CREATE, so discord.py's state parser fills the guild, channel and permission caches.
+Interactions arrive as INTERACTION_CREATE dispatches on that socket.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import itertools
-import json
 import random
+import re
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import discord
 import pytest
-from discord.webhook.async_ import AsyncWebhookAdapter
+from discord_wire import (
+    GatewaySocket,
+    ScaledRetries,
+    WireRequest,
+    WireResponse,
+    fake_sessions,
+)
+from yarl import URL
 
 from rules import new_game
 
+TOKEN = "test-token.not-a-secret"
 APP_ID = 700000000000000001
 BOT_USER = {
     "id": str(APP_ID),
     "username": "crosspath",
     "discriminator": "0",
+    "global_name": None,
     "avatar": None,
     "bot": True,
     "verified": True,
     "mfa_enabled": False,
+    "flags": 0,
+}
+APPLICATION = {
+    "id": str(APP_ID),
+    "name": "Crosspath",
+    "icon": None,
+    "description": "",
+    "bot_public": False,
+    "bot_require_code_grant": False,
+    "verify_key": "0" * 64,
+    "owner": {**BOT_USER, "id": "1", "bot": False, "username": "owner"},
+    "flags": 0,
 }
 GUILD = 800000000000000001
 CHANNEL = 810000000000000001
+OTHER_CHANNEL = 810000000000000099
+TEXT_CHANNELS = (CHANNEL, OTHER_CHANNEL, CHANNEL + 7)
 MANAGE_GUILD = 1 << 5
 EPHEMERAL = 1 << 6
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
+ATTACH_FILES = 1 << 15
 # what the bot may do in the channel: view, send, attach, embed, threads
-BOT_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 35) | (1 << 38)
+BOT_PERMISSIONS = (
+    (1 << 10) | (1 << 11) | (1 << 14) | ATTACH_FILES | CREATE_PUBLIC_THREADS
+) | SEND_MESSAGES_IN_THREADS
+NOT_FOUND = {"message": "404: Not Found", "code": 0}
+GATEWAY_BOT = {
+    "url": "wss://gateway.discord.gg",
+    "shards": 1,
+    "session_start_limit": {
+        "total": 1000,
+        "remaining": 999,
+        "reset_after": 14_400_000,
+        "max_concurrency": 1,
+    },
+}
+"""Discord's answer to ``GET /gateway/bot``: its recommended shard count and the gateway."""
 
 
 @dataclass
@@ -49,11 +95,12 @@ class SentFile:
     filename: str
     data: bytes
     description: str | None
+    content_type: str = "application/octet-stream"
 
 
 @dataclass
 class Sent:
-    """One request the bot made, in the terms a test cares about."""
+    """One request the bot made, in the terms a test cares about, and how it was answered."""
 
     method: str
     path: str
@@ -61,6 +108,13 @@ class Sent:
     files: list[SentFile] = field(default_factory=list)
     channel_id: int | None = None
     message_id: int | None = None
+    status: int = 200
+    request: WireRequest | None = None
+    at: float = field(default_factory=time.perf_counter)  # when it reached the wire
+
+    @property
+    def ok(self) -> bool:
+        return 200 <= self.status < 300
 
     @property
     def message(self) -> dict[str, Any]:
@@ -77,7 +131,7 @@ class Sent:
                 self.body.get("type", 0), "callback"
             )
         if self.path.startswith("/webhooks/") and self.path.endswith("@original"):
-            return "edit_original"
+            return "delete_original" if self.method == "DELETE" else "edit_original"
         if self.path.startswith("/webhooks/"):
             return "followup"
         if self.path.endswith("/messages") and self.method == "POST":
@@ -108,10 +162,7 @@ class Sent:
 
     @property
     def custom_ids(self) -> list[str]:
-        ids = []
-        for row in self.message.get("components") or []:
-            ids += [c["custom_id"] for c in row.get("components", []) if "custom_id" in c]
-        return ids
+        return custom_ids_of(self.message)
 
     @property
     def allowed_mentions(self) -> dict[str, Any] | None:
@@ -129,21 +180,92 @@ class Sent:
         return list((self.body.get("data") or {}).get("choices") or [])
 
 
+def custom_ids_of(message: dict[str, Any]) -> list[str]:
+    ids = []
+    for row in message.get("components") or []:
+        ids += [c["custom_id"] for c in row.get("components", []) if "custom_id" in c]
+    return ids
+
+
+@dataclass
+class Fault:
+    """Answer matching requests with ``status`` (``times`` of them) instead of success."""
+
+    method: str
+    path: str  # a regular expression matched against the API path
+    status: int
+    times: int = 1
+    retry_after: float = 0.25
+    code: int = 0
+
+    def matches(self, request: WireRequest) -> bool:
+        return (
+            self.times > 0
+            and request.method == self.method
+            and re.fullmatch(self.path, request.path) is not None
+        )
+
+    def answer(self) -> WireResponse:
+        self.times -= 1
+        if self.status == 429:
+            return WireResponse(
+                429,
+                {
+                    "message": "You are being rate limited.",
+                    "retry_after": self.retry_after,
+                    "global": False,
+                    "code": 0,
+                },
+                {
+                    "Retry-After": str(self.retry_after),
+                    "X-RateLimit-Limit": "5",
+                    "X-RateLimit-Remaining": "0",
+                    "X-RateLimit-Reset-After": str(self.retry_after),
+                    "X-RateLimit-Bucket": "fake-bucket",
+                    "X-RateLimit-Scope": "user",
+                    "Via": "1.1 google",
+                },
+            )
+        if self.status == 403:
+            return WireResponse(403, {"message": "Missing Permissions", "code": self.code or 50013})
+        phrase = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"}
+        return WireResponse(
+            self.status, {"message": f"{self.status}: {phrase.get(self.status, '')}", "code": 0}
+        )
+
+
+@dataclass
+class InteractionInfo:
+    id: int
+    channel_id: int
+    message_id: int | None  # the message a component sits on
+    original_id: int | None = None  # the response message, once there is one
+    deferred_update: bool = False
+
+
 class FakeDiscord:
-    """Records requests and answers them; can refuse posts to chosen channels (403)."""
+    """Discord's side of the wire: REST routes, stored messages, the gateway, faults."""
 
     def __init__(self) -> None:
         self.sent: list[Sent] = []
-        self.refuse_posts_in: set[int] = set()
-        self._ids = itertools.count(900000000000000001)
-        self._interaction_channel: dict[str, int] = {}
+        self.faults: list[Fault] = []
+        self.refuse_posts_in: set[int] = set()  # 403 on every post to these channels
         self.user_names: dict[int, str] = {}
+        self.unknown_users: set[int] = set()  # GET /users/{id} answers 404 Unknown User
         self.expire_interactions = False  # answer every interaction response with 404 10062
+        self.messages: dict[int, dict[str, Any]] = {}
+        self.versions: dict[int, list[dict[str, Any]]] = {}  # every state each message had
+        self.threads: dict[int, int] = {}  # thread id -> parent channel id
+        self.sessions: list[Any] = []
+        self.socket: GatewaySocket | None = None
+        self.identified: dict[str, Any] | None = None
+        self._ids = itertools.count(900000000000000001)
+        self._interactions: dict[str, InteractionInfo] = {}
 
     def next_id(self) -> int:
         return next(self._ids)
 
-    # ----- queries for tests ----------------------------------------------------------------
+    # ----- queries and set-up for tests ---------------------------------------------------------
     def of_kind(self, kind: str) -> list[Sent]:
         return [s for s in self.sent if s.kind == kind]
 
@@ -155,153 +277,236 @@ class FakeDiscord:
     def clear(self) -> None:
         self.sent.clear()
 
-    # ----- the network edge -------------------------------------------------------------------
-    def _decode(
-        self, payload: Any, multipart: Any, files: Any, form: Any = None
-    ) -> tuple[dict[str, Any], list[SentFile]]:
-        body: dict[str, Any] = {}
-        if isinstance(payload, dict):
-            body = payload
-        parts = multipart or form or []
-        for part in parts:
-            if part.get("name") == "payload_json":
-                body = json.loads(part["value"])
-        sent_files = []
-        attachments = {str(a.get("id")): a for a in body.get("attachments", [])}
-        for index, file in enumerate(files or []):
-            file.fp.seek(0)
-            data = file.fp.read()
-            meta = attachments.get(str(index), {})
-            sent_files.append(SentFile(file.filename, data, meta.get("description")))
-        return body, sent_files
+    def fail(self, method: str, path: str, status: int, times: int = 1, **kw: Any) -> Fault:
+        fault = Fault(method, path, status, times, **kw)
+        self.faults.append(fault)
+        return fault
 
-    def _message(self, body: dict[str, Any], channel_id: int, message_id: int) -> dict[str, Any]:
-        return {
-            "id": str(message_id),
-            "channel_id": str(channel_id),
-            "guild_id": str(GUILD),
-            "type": 0,
-            "content": body.get("content") or "",
-            "author": BOT_USER,
-            "attachments": [],
-            "embeds": body.get("embeds") or [],
-            "components": body.get("components") or [],
-            "mentions": [],
-            "mention_roles": [],
-            "mention_everyone": False,
-            "pinned": False,
-            "tts": False,
-            "timestamp": "2026-11-22T12:00:00+00:00",
-            "edited_timestamp": None,
-            "flags": body.get("flags") or 0,
-        }
+    def posted_earlier(self, channel_id: int, body: dict[str, Any]) -> dict[str, Any]:
+        """A message the bot posted before this test (say, by an older version)."""
+        message_id = self.next_id()
+        return self._store(body, channel_id, message_id, Sent("POST", "", body))
 
-    def _refuse(self) -> discord.Forbidden:
-        response = SimpleNamespace(status=403, reason="Forbidden")
-        return discord.Forbidden(response, {"code": 50013, "message": "Missing Permissions"})  # type: ignore[arg-type]
+    def message_with(self, custom_id: str) -> dict[str, Any]:
+        """The newest message showing this button; else the newest state that ever showed it
+        (a client that has not refreshed yet still shows the old components)."""
+        for message in reversed(self.messages.values()):
+            if custom_id in custom_ids_of(message):
+                return copy.deepcopy(message)
+        for states in reversed(self.versions.values()):
+            for state in reversed(states):
+                if custom_id in custom_ids_of(state):
+                    return copy.deepcopy(state)
+        raise AssertionError(f"no message the bot posted carries a button {custom_id!r}")
 
-    async def _http_request(
-        self, route: Any, *, files: Any = None, form: Any = None, **kwargs: Any
-    ) -> Any:
+    # ----- the gateway ----------------------------------------------------------------------
+    async def gateway_connect(self, url: URL, options: dict[str, Any]) -> GatewaySocket:
+        assert url.host == "gateway.discord.gg" and url.query.get("encoding") == "json", url
+        self.socket = GatewaySocket(self._on_frame)
+        self.socket.push(10, {"heartbeat_interval": 41250})  # HELLO
+        return self.socket
+
+    def _on_frame(self, socket: GatewaySocket, frame: dict[str, Any]) -> None:
+        op = frame["op"]
+        if op == 1:  # heartbeat
+            socket.push(11, None)
+        elif op == 2:  # IDENTIFY
+            data = frame["d"]
+            assert data["token"] == TOKEN and data["intents"] == discord.Intents(guilds=True).value
+            self.identified = data
+            socket.push(0, ready_payload(), "READY")
+            socket.push(0, guild_payload(), "GUILD_CREATE")
+
+    # ----- REST ---------------------------------------------------------------------------------
+    async def handle(self, request: WireRequest) -> WireResponse:
         await asyncio.sleep(0)
-        body, sent_files = self._decode(kwargs.get("json"), None, files, form)
-        path = route.url.removeprefix(route.BASE)
-        channel_id = int(route.channel_id) if route.channel_id is not None else None
-        if route.method == "POST" and route.path == "/channels/{channel_id}/messages":
-            if channel_id in self.refuse_posts_in:
-                self.sent.append(
-                    Sent("POST", path, {"refused": True, **body}, sent_files, channel_id)
-                )
-                raise self._refuse()
-            message_id = self.next_id()
-            self.sent.append(Sent("POST", path, body, sent_files, channel_id, message_id))
-            return self._message(body, channel_id or 0, message_id)
-        if route.path.endswith("/threads"):
-            thread_id = self.next_id()
-            self.sent.append(Sent(route.method, path, body, [], channel_id, thread_id))
-            return {
-                "id": str(thread_id),
-                "type": 11,
-                "guild_id": str(GUILD),
-                "parent_id": str(channel_id),
-                "name": body.get("name", "thread"),
-                "owner_id": str(APP_ID),
-                "thread_metadata": {
-                    "archived": False,
-                    "auto_archive_duration": body.get("auto_archive_duration", 1440),
-                    "archive_timestamp": "2026-11-22T12:00:00+00:00",
-                    "locked": False,
-                },
-                "message_count": 0,
-                "member_count": 1,
-            }
-        self.sent.append(Sent(route.method, path, body, sent_files, channel_id))
-        if route.method == "GET" and route.path == "/users/{user_id}":
-            user_id = int(path.rsplit("/", 1)[1])
-            return user_payload(user_id, self.user_names.get(user_id, f"user{user_id % 1000}"))
-        if route.method == "DELETE" and route.path == "/channels/{channel_id}":
-            return {"id": str(channel_id), "type": 11, "guild_id": str(GUILD), "name": "gone"}
-        return {}
+        assert request.headers.get("Authorization") in (f"Bot {TOKEN}", None), "wrong token"
+        body = request.json if isinstance(request.json, dict) else {}
+        files = self._files(request, body)
+        sent = Sent(request.method, request.path, body, files, request=request)
+        self.sent.append(sent)
+        answer = self._fault_for(request, sent)
+        if answer is None:
+            answer = self._route(request, body, sent)
+        sent.status = answer.status
+        if 200 <= answer.status < 300:
+            answer.headers.update(_bucket_headers(request.path))
+        return answer
 
-    # ----- building interactions ------------------------------------------------------------------
-    def register_interaction(self, token: str, channel_id: int) -> None:
-        self._interaction_channel[token] = channel_id
+    def _files(self, request: WireRequest, body: dict[str, Any]) -> list[SentFile]:
+        message = body.get("data") or {} if "type" in body and "data" in body else body
+        described = {str(a.get("id")): a for a in message.get("attachments") or []}
+        files = []
+        for part in request.parts:
+            match = re.fullmatch(r"files\[(\d+)\]", part.name)
+            if match is None:
+                assert part.name == "payload_json", f"unexpected form field {part.name!r}"
+                continue
+            meta = described.get(match[1], {})
+            assert part.filename and meta.get("filename") == part.filename, (part, meta)
+            description = meta.get("description")
+            files.append(SentFile(part.filename, part.data, description, part.content_type))
+        return files
 
+    def _fault_for(self, request: WireRequest, sent: Sent) -> WireResponse | None:
+        for fault in self.faults:
+            if fault.matches(request):
+                return fault.answer()
+        match = re.fullmatch(r"/channels/(\d+)/messages", request.path)
+        if request.method == "POST" and match and int(match[1]) in self.refuse_posts_in:
+            sent.channel_id = int(match[1])
+            return Fault("POST", ".*", 403).answer()
+        if self.expire_interactions and re.match(r"/(interactions|webhooks)/", request.path):
+            return WireResponse(404, {"message": "Unknown interaction", "code": 10062})
+        return None
 
-def _bind_webhook(fake: FakeDiscord) -> Any:
-    async def request(
-        adapter: Any,
-        route: Any,
-        session: Any = None,
-        *,
-        payload: Any = None,
-        multipart: Any = None,
-        files: Any = None,
-        **kwargs: Any,
-    ) -> Any:
-        await asyncio.sleep(0)
-        body, sent_files = fake._decode(payload, multipart, files)
-        token = route.webhook_token
-        channel_id = fake._interaction_channel.get(token, CHANNEL)
-        path = route.url.removeprefix(route.BASE)
-        message_id = fake.next_id()
-        sent = Sent(route.method, path, body, sent_files, channel_id, message_id)
-        fake.sent.append(sent)
-        if fake.expire_interactions:
-            response = SimpleNamespace(status=404, reason="Not Found")
-            raise discord.NotFound(response, {"code": 10062, "message": "Unknown interaction"})  # type: ignore[arg-type]
-        if path.endswith("/callback"):
-            data = body.get("data") or {}
-            kind = body.get("type")
-            result: dict[str, Any] = {
+    def _route(self, request: WireRequest, body: dict[str, Any], sent: Sent) -> WireResponse:
+        method, path = request.method, request.path
+        if method == "GET" and path == "/users/@me":
+            return WireResponse(200, BOT_USER)
+        if method == "GET" and path == "/oauth2/applications/@me":
+            return WireResponse(200, APPLICATION)
+        if method == "GET" and path == "/gateway/bot":  # AutoShardedBot asks how many shards
+            return WireResponse(200, GATEWAY_BOT)
+        if m := re.fullmatch(r"/users/(\d+)", path):
+            user_id = int(m[1])
+            if user_id in self.unknown_users:
+                return WireResponse(404, {"message": "Unknown User", "code": 10013})
+            name = self.user_names.get(user_id, f"user{user_id % 1000}")
+            return WireResponse(200, user_payload(user_id, name))
+        if method == "POST" and (m := re.fullmatch(r"/channels/(\d+)/messages", path)):
+            sent.channel_id = int(m[1])
+            sent.message_id = self.next_id()
+            return WireResponse(200, self._store(body, sent.channel_id, sent.message_id, sent))
+        threads = r"/channels/(\d+)(?:/messages/(\d+))?/threads"
+        if method == "POST" and (m := re.fullmatch(threads, path)):
+            sent.channel_id = int(m[1])
+            sent.message_id = thread_id = int(m[2]) if m[2] else self.next_id()
+            self.threads[thread_id] = sent.channel_id
+            thread = thread_payload(thread_id, sent.channel_id, body.get("name", "thread"))
+            if self.socket is not None:
+                self.socket.push(0, {**thread, "newly_created": True}, "THREAD_CREATE")
+            return WireResponse(201, thread)
+        if method == "DELETE" and (m := re.fullmatch(r"/channels/(\d+)", path)):
+            sent.channel_id = int(m[1])
+            return WireResponse(200, thread_payload(int(m[1]), CHANNEL, "gone"))
+        if m := re.fullmatch(r"/interactions/(\d+)/([^/]+)/callback", path):
+            return self._callback(request, body, sent, m[2])
+        if m := re.fullmatch(r"/webhooks/(\d+)/([^/]+)(?:/messages/(@original|\d+))?", path):
+            return self._webhook(request, body, sent, m[2], m[3])
+        return WireResponse(404, NOT_FOUND)
+
+    def _callback(
+        self, request: WireRequest, body: dict[str, Any], sent: Sent, token: str
+    ) -> WireResponse:
+        info = self._interactions[token]
+        sent.channel_id = info.channel_id
+        kind = body.get("type")
+        data = body.get("data") or {}
+        resource: dict[str, Any] = {"type": kind}
+        if kind in (4, 5):
+            info.original_id = sent.message_id = self.next_id()
+            content = data if kind == 4 else {"flags": data.get("flags") or 0}
+            resource["message"] = self._store(content, info.channel_id, info.original_id, sent)
+        elif kind == 7:
+            assert info.message_id is not None, "an update needs the component's message"
+            sent.message_id = info.original_id = info.message_id
+            resource["message"] = self._edit(info.message_id, data)
+        elif kind == 6:
+            info.original_id = info.message_id
+            info.deferred_update = True
+        if request.url.query.get("with_response") not in ("1", "true"):
+            return WireResponse(204, None)
+        return WireResponse(
+            200,
+            {
                 "interaction": {
-                    "id": str(route.webhook_id),
+                    "id": str(info.id),
                     "type": 2,
-                    "response_message_id": str(message_id),
+                    "response_message_id": str(info.original_id or ""),
                     "response_message_loading": kind == 5,
                     "response_message_ephemeral": bool((data.get("flags") or 0) & EPHEMERAL),
-                }
+                },
+                "resource": resource,
+            },
+        )
+
+    def _webhook(
+        self,
+        request: WireRequest,
+        body: dict[str, Any],
+        sent: Sent,
+        token: str,
+        which: str | None,
+    ) -> WireResponse:
+        info = self._interactions.get(token)
+        if info is None:
+            return WireResponse(404, {"message": "Unknown Webhook", "code": 10015})
+        sent.channel_id = info.channel_id
+        if which is None and request.method == "POST":  # a follow-up
+            sent.message_id = self.next_id()
+            return WireResponse(200, self._store(body, info.channel_id, sent.message_id, sent))
+        target = info.original_id if which == "@original" else int(which or 0)
+        if target is None or target not in self.messages:
+            return WireResponse(404, {"message": "Unknown Message", "code": 10008})
+        sent.message_id = target
+        if request.method == "GET":
+            return WireResponse(200, copy.deepcopy(self.messages[target]))
+        if request.method == "PATCH":
+            return WireResponse(200, self._edit(target, body))
+        if request.method == "DELETE":
+            del self.messages[target]
+            return WireResponse(204, None)
+        return WireResponse(404, NOT_FOUND)
+
+    def _store(
+        self, body: dict[str, Any], channel_id: int, message_id: int, sent: Sent
+    ) -> dict[str, Any]:
+        message = message_payload(body, channel_id, message_id)
+        message["attachments"] = [
+            {
+                "id": str(self.next_id()),
+                "filename": f.filename,
+                "size": len(f.data),
+                "url": f"https://cdn.discordapp.com/attachments/{channel_id}/{f.filename}",
+                "proxy_url": f"https://media.discordapp.net/attachments/{channel_id}/{f.filename}",
+                "content_type": f.content_type,
+                "description": f.description,
             }
-            if kind in (4, 7):
-                result["resource"] = {
-                    "type": kind,
-                    "message": fake._message(data, channel_id, message_id),
-                }
-            elif kind is not None:
-                result["resource"] = {"type": kind}
-            return result
-        return fake._message(body, channel_id, message_id)
+            for f in sent.files
+        ]
+        self.messages[message_id] = message
+        self.versions.setdefault(message_id, []).append(copy.deepcopy(message))
+        return copy.deepcopy(message)
 
-    return request
+    def _edit(self, message_id: int, changes: dict[str, Any]) -> dict[str, Any]:
+        message = self.messages[message_id]
+        for key in ("content", "embeds", "components", "flags"):
+            if key in changes:
+                message[key] = changes[key] if changes[key] is not None else []
+        message["edited_timestamp"] = "2026-11-22T12:00:01+00:00"
+        self.versions.setdefault(message_id, []).append(copy.deepcopy(message))
+        return copy.deepcopy(message)
+
+    # ----- interactions ---------------------------------------------------------------------
+    def register_interaction(
+        self, token: str, interaction_id: int, channel_id: int, message_id: int | None = None
+    ) -> None:
+        self._interactions[token] = InteractionInfo(interaction_id, channel_id, message_id)
 
 
-def install(fake: FakeDiscord, bot: discord.Client, monkeypatch: Any) -> None:
-    """Replace the two request functions of ``bot`` (and of the webhook adapter) by ``fake``."""
-    monkeypatch.setattr(bot.http, "request", fake._http_request)
-    monkeypatch.setattr(AsyncWebhookAdapter, "request", _bind_webhook(fake))
+def _bucket_headers(path: str) -> dict[str, str]:
+    """The rate-limit headers Discord sends with every answer (plenty left in the bucket)."""
+    return {
+        "X-RateLimit-Limit": "5",
+        "X-RateLimit-Remaining": "4",
+        "X-RateLimit-Reset": f"{time.time() + 1:.3f}",
+        "X-RateLimit-Reset-After": "1.000",
+        "X-RateLimit-Bucket": "b-" + re.sub(r"\d+", "id", path.split("?")[0])[:40],
+    }
 
 
-# ----- raw gateway payloads ----------------------------------------------------------------------
+# ----- raw payloads ----------------------------------------------------------------------------
 def user_payload(user_id: int, name: str) -> dict[str, Any]:
     return {
         "id": str(user_id),
@@ -324,29 +529,139 @@ def member_payload(user_id: int, name: str, permissions: int = 0) -> dict[str, A
     }
 
 
-def channel_payload(channel_id: int, kind: int = 0) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "id": str(channel_id),
-        "type": kind,
+def message_payload(body: dict[str, Any], channel_id: int, message_id: int) -> dict[str, Any]:
+    return {
+        "id": str(message_id),
+        "channel_id": str(channel_id),
         "guild_id": str(GUILD),
-        "name": "games" if kind == 0 else "game thread",
-        "position": 0,
+        "type": 0,
+        "content": body.get("content") or "",
+        "author": BOT_USER,
+        "attachments": [],
+        "embeds": body.get("embeds") or [],
+        "components": body.get("components") or [],
+        "mentions": [],
+        "mention_roles": [],
+        "mention_everyone": False,
+        "pinned": False,
+        "tts": False,
+        "timestamp": "2026-11-22T12:00:00+00:00",
+        "edited_timestamp": None,
+        "flags": body.get("flags") or 0,
+    }
+
+
+def text_channel_payload(channel_id: int) -> dict[str, Any]:
+    return {
+        "id": str(channel_id),
+        "type": 0,
+        "guild_id": str(GUILD),
+        "name": f"games-{channel_id % 100}",
+        "position": channel_id % 100,
         "permission_overwrites": [],
         "nsfw": False,
         "parent_id": None,
+        "topic": None,
+        "last_message_id": None,
+        "rate_limit_per_user": 0,
     }
-    if kind == 11:
-        data["parent_id"] = str(CHANNEL)
-        data["owner_id"] = str(APP_ID)
-        data["message_count"] = 1
-        data["member_count"] = 2
-        data["thread_metadata"] = {
+
+
+def thread_payload(thread_id: int, parent_id: int, name: str) -> dict[str, Any]:
+    return {
+        "id": str(thread_id),
+        "type": 11,
+        "guild_id": str(GUILD),
+        "parent_id": str(parent_id),
+        "name": name,
+        "owner_id": str(APP_ID),
+        "message_count": 0,
+        "member_count": 1,
+        "rate_limit_per_user": 0,
+        "thread_metadata": {
             "archived": False,
             "auto_archive_duration": 10080,
             "archive_timestamp": "2026-11-22T12:00:00+00:00",
             "locked": False,
-        }
-    return data
+        },
+    }
+
+
+def channel_payload(channel_id: int, kind: int = 0) -> dict[str, Any]:
+    """The partial channel an interaction carries."""
+    if kind == 11:
+        return thread_payload(channel_id, CHANNEL, "game thread")
+    return text_channel_payload(channel_id)
+
+
+def ready_payload() -> dict[str, Any]:
+    return {
+        "v": 10,
+        "user": BOT_USER,
+        "guilds": [{"id": str(GUILD), "unavailable": True}],
+        "session_id": "fake-session",
+        "resume_gateway_url": "wss://gateway.discord.gg",
+        "shard": [0, 1],
+        "application": {"id": str(APP_ID), "flags": 0},
+    }
+
+
+def guild_payload() -> dict[str, Any]:
+    """GUILD_CREATE for the test server: roles, text channels and the bot's own member."""
+    everyone = {
+        "id": str(GUILD),
+        "name": "@everyone",
+        "permissions": str(BOT_PERMISSIONS),
+        "position": 0,
+        "color": 0,
+        "hoist": False,
+        "managed": False,
+        "mentionable": False,
+        "flags": 0,
+    }
+    bot_member = member_payload(APP_ID, "crosspath")
+    del bot_member["permissions"]
+    bot_member["user"] = BOT_USER
+    return {
+        "id": str(GUILD),
+        "name": "Crosspath test server",
+        "icon": None,
+        "owner_id": "1",
+        "region": "europe",
+        "afk_channel_id": None,
+        "afk_timeout": 300,
+        "verification_level": 0,
+        "default_message_notifications": 0,
+        "explicit_content_filter": 0,
+        "roles": [everyone],
+        "emojis": [],
+        "stickers": [],
+        "features": [],
+        "mfa_level": 0,
+        "system_channel_id": None,
+        "system_channel_flags": 0,
+        "rules_channel_id": None,
+        "vanity_url_code": None,
+        "description": None,
+        "banner": None,
+        "premium_tier": 0,
+        "preferred_locale": "en-US",
+        "public_updates_channel_id": None,
+        "nsfw_level": 0,
+        "premium_progress_bar_enabled": False,
+        "joined_at": "2026-01-01T00:00:00+00:00",
+        "large": False,
+        "unavailable": False,
+        "member_count": 5,
+        "voice_states": [],
+        "members": [bot_member],
+        "channels": [text_channel_payload(c) for c in TEXT_CHANNELS],
+        "threads": [],
+        "presences": [],
+        "stage_instances": [],
+        "guild_scheduled_events": [],
+        "soundboard_sounds": [],
+    }
 
 
 @dataclass(frozen=True)
@@ -365,11 +680,16 @@ class Payloads:
         self._ids = itertools.count(600000000000000001)
 
     def _base(
-        self, kind: int, player: Player, channel_id: int, channel_kind: int
+        self,
+        kind: int,
+        player: Player,
+        channel_id: int,
+        channel_kind: int,
+        message_id: int | None = None,
     ) -> dict[str, Any]:
         interaction_id = next(self._ids)
         token = f"token-{interaction_id}"
-        self.fake.register_interaction(token, channel_id)
+        self.fake.register_interaction(token, interaction_id, channel_id, message_id)
         return {
             "id": str(interaction_id),
             "application_id": str(APP_ID),
@@ -437,29 +757,17 @@ class Payloads:
         custom_id: str,
         player: Player,
         *,
-        channel_id: int = CHANNEL,
-        channel_kind: int = 0,
-        message_id: int | None = None,
-        ephemeral: bool = False,
+        message: dict[str, Any] | None = None,
+        channel_kind: int | None = None,
     ) -> dict[str, Any]:
-        payload = self._base(3, player, channel_id, channel_kind)
+        """A press of a button on a message the bot posted (found by its custom id)."""
+        message = message if message is not None else self.fake.message_with(custom_id)
+        assert custom_id in custom_ids_of(message), "that message has no such button"
+        channel_id = int(message["channel_id"])
+        if channel_kind is None:
+            channel_kind = 11 if channel_id in self.fake.threads else 0
+        payload = self._base(3, player, channel_id, channel_kind, int(message["id"]))
         payload["data"] = {"custom_id": custom_id, "component_type": 2}
-        message = self.fake._message(
-            {
-                "content": "",
-                "flags": EPHEMERAL if ephemeral else 0,
-                "components": [
-                    {
-                        "type": 1,
-                        "components": [
-                            {"type": 2, "style": 1, "label": "x", "custom_id": custom_id}
-                        ],
-                    }
-                ],
-            },
-            channel_id,
-            message_id or self.fake.next_id(),
-        )
         payload["message"] = message
         return payload
 
@@ -477,10 +785,7 @@ def _is_view_timer(task: asyncio.Task[Any]) -> bool:
     return "timeout_task" in getattr(coro, "__qualname__", "")
 
 
-async def deliver(bot: discord.Client, payload: dict[str, Any], timeout: float = 5) -> None:
-    """Hand a payload to the real gateway handler and wait for every task it started."""
-    before = asyncio.all_tasks()
-    bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+async def wait_for_new_tasks(before: set[asyncio.Task[Any]], timeout: float) -> None:
     loop = asyncio.get_running_loop()
     give_up = loop.time() + timeout
     while True:
@@ -495,25 +800,33 @@ async def deliver(bot: discord.Client, payload: dict[str, Any], timeout: float =
 
 
 # ----- a running bot over a real store, with the fake network edge --------------------------------
-@dataclass
+@dataclass(eq=False)
 class Harness:
-    """A real :class:`CrosspathBot` over a real SQLite store, with only the network faked."""
+    """A real :class:`CrosspathBot` over a real SQLite store, connected to :class:`FakeDiscord`."""
 
     bot: Any
     fake: FakeDiscord
     payloads: Payloads
     store: Any
     service: Any
+    gateway: asyncio.Task[None]
 
-    async def run(self, payload: dict[str, Any]) -> list[Sent]:
+    async def deliver(self, payload: dict[str, Any], timeout: float = 5) -> None:
+        """Send one INTERACTION_CREATE on the gateway; wait for every task it started."""
+        assert self.fake.socket is not None
+        before = asyncio.all_tasks()
+        await self.fake.socket.dispatch("INTERACTION_CREATE", payload)
+        await wait_for_new_tasks(before, timeout)
+
+    async def run(self, payload: dict[str, Any], timeout: float = 5) -> list[Sent]:
         """Deliver one interaction; return what the bot sent because of it."""
         start = len(self.fake.sent)
-        await deliver(self.bot, payload)
+        await self.deliver(payload, timeout)
         return self.fake.sent[start:]
 
     async def command(self, name: str, who: Player, /, **options: Any) -> list[Sent]:
         channel_id = options.pop("channel_id", CHANNEL)
-        channel_kind = options.pop("channel_kind", 0)
+        channel_kind = options.pop("channel_kind", 11 if channel_id in self.fake.threads else 0)
         members = [v for v in options.values() if isinstance(v, Player)]
         opts = [
             opt(k, str(v.id), 6) if isinstance(v, Player) else opt(k, v, _kind_of(v))
@@ -528,11 +841,22 @@ class Harness:
         return await self.run(self.payloads.button(custom_id, player, **kwargs))
 
     async def close(self) -> None:
-        for cog in list(self.bot.cogs.values()):
-            unload = getattr(cog, "cog_unload", None)
-            if unload is not None:
-                await unload()
+        _open.discard(self)
+        await self.bot.close()
+        await asyncio.wait_for(self.gateway, 5)
         await self.store.close()
+
+
+_open: set[Harness] = set()
+
+
+@pytest.fixture(autouse=True)
+async def close_harnesses() -> AsyncIterator[None]:
+    """Close any harness a failing test left open (its gateway heartbeat thread would
+    otherwise outlive the test's event loop)."""
+    yield
+    for harness in list(_open):
+        await harness.close()
 
 
 def _kind_of(value: Any) -> int:
@@ -546,31 +870,53 @@ def _kind_of(value: Any) -> int:
 async def open_harness(
     db_path: Any,
     clock: Any,
-    monkeypatch: Any,
+    monkeypatch: Any = None,
     fake: FakeDiscord | None = None,
     seed: int = 7,
     settings: Any = None,
 ) -> Harness:
-    """Start a bot the way ``crosspath run`` does, minus the gateway connection.
+    """Start a bot the way ``crosspath run`` does: ``login()``, then ``connect()``.
 
-    With ``settings`` the clock loop runs too (it starts once the bot is marked ready).
+    With ``settings`` the clock loop runs too (it starts once READY has been handled).
     """
-    import random
-
     from bot.discord.app import CrosspathBot
     from bot.service import GameService
     from bot.store import open_store
 
     store = await open_store(db_path)
     service = GameService(store, clock=clock, rng=random.Random(seed))
-    bot = CrosspathBot(service, settings, run_clock=settings is not None)
+    bot = CrosspathBot(service, settings, run_clock=settings is not None, guild_ready_timeout=0.01)
     fake = fake or FakeDiscord()
-    install(fake, bot, monkeypatch)
-    await bot._async_setup_hook()
-    # what READY would set: the bot's own user
-    bot._connection.user = discord.ClientUser(state=bot._connection, data=BOT_USER)
-    await bot.setup_hook()
-    return Harness(bot, fake, Payloads(fake), store, service)
+    with fake_sessions(fake) as sessions:
+        await bot.login(TOKEN)
+    fake.sessions += sessions
+    gateway = asyncio.create_task(bot.connect(), name="fake-gateway-connection")
+    await asyncio.wait_for(bot.wait_until_ready(), 5)
+    assert bot.get_guild(GUILD) is not None, "GUILD_CREATE filled the guild cache"
+    # exact autocomplete answers even on a loaded CI machine (the 50 ms budget has its own test)
+    bot.get_cog("PlayCog").autocomplete_budget = 1.0
+    fake.clear()
+    harness = Harness(bot, fake, Payloads(fake), store, service, gateway)
+    _open.add(harness)
+    return harness
+
+
+REFUSAL_SHAPES = (
+    ["reply"],  # answered at once
+    ["defer", "followup"],  # acknowledged privately first, then refused
+    ["defer", "delete_original", "followup"],  # public "thinking…" withdrawn, refused privately
+)
+
+
+def refusal(sent: list[Sent]) -> Sent:
+    """The one private answer a refused interaction gets, whichever way it was acknowledged."""
+    kinds = [s.kind for s in sent]
+    assert kinds in REFUSAL_SHAPES, kinds
+    answer = sent[-1]
+    assert answer.ephemeral and answer.content, answer
+    if kinds == ["defer", "followup"]:
+        assert sent[0].ephemeral, "a refusal after a public defer would be seen by everyone"
+    return answer
 
 
 # ----- players and shared steps for the Discord tests ------------------------------------------
@@ -578,16 +924,27 @@ ALICE = Player(310000000000000001, "Alice")
 BOB = Player(320000000000000002, "Bob")
 CAROL = Player(330000000000000003, "Carol")
 ADMIN = Player(340000000000000004, "Admin", MANAGE_GUILD)
-OTHER_CHANNEL = 810000000000000099
 
 
 @pytest.fixture
-async def h(db_path: Path, clock: Any, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Any]:
-    harness = await open_harness(db_path, clock, monkeypatch)
+async def h(db_path: Path, clock: Any) -> AsyncIterator[Any]:
+    harness = await open_harness(db_path, clock)
     try:
         yield harness
     finally:
         await harness.close()
+
+
+@pytest.fixture
+def fast_retries(monkeypatch: pytest.MonkeyPatch) -> ScaledRetries:
+    """discord.py's retry waits (HTTP and webhook adapter) at 1/100 of real time, recorded."""
+    import discord.http
+    import discord.webhook.async_
+
+    scaled = ScaledRetries(0.01)
+    monkeypatch.setattr(discord.http, "asyncio", scaled)
+    monkeypatch.setattr(discord.webhook.async_, "asyncio", scaled)
+    return scaled
 
 
 def winning_line(game: str, size: int, seed: int) -> list[str]:

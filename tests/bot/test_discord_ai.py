@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import discord_fakes as fakes
+import loop_guard as guard
 import pytest
 
 import ai
@@ -29,6 +30,8 @@ from rules import game_names, parse_record
 ALICE, BOB, ADMIN = fakes.ALICE, fakes.BOB, fakes.ADMIN
 CHANNEL, GUILD = fakes.CHANNEL, fakes.GUILD
 COMPUTER = fakes.Player(fakes.APP_ID, "crosspath")
+loop_guard = guard.loop_guard  # every test fails if a callback blocks the loop > 0.5 s
+close_harnesses = fakes.close_harnesses
 
 
 class Spy:
@@ -177,10 +180,6 @@ async def test_game_resumes_after_a_restart(
     second = await fakes.open_harness(db_path, clock, monkeypatch)
     spy = second.bot.computer.choose = Spy()
     try:
-        # what GUILD_CREATE from the gateway does after a restart
-        second.bot._connection._add_guild_from_data(
-            {"id": str(GUILD), "name": "test", "roles": [], "emojis": [], "features": []}
-        )
         second.fake.clear()
         await second.bot.get_cog("ClockCog").run_once()
         await second.bot.computer.idle()
@@ -206,9 +205,6 @@ async def test_a_game_stored_without_a_level_plays_the_fallback(h: Any) -> None:
     )
     started = await h.service.accept_challenge(created.id, COMPUTER.id)
     assert started.game.options == {} and started.game.to_move_id == COMPUTER.id
-    h.bot._connection._add_guild_from_data(
-        {"id": str(GUILD), "name": "test", "roles": [], "emojis": [], "features": []}
-    )
     await h.bot.get_cog("ClockCog").run_once()
     await h.bot.computer.idle()
     assert [level for _, level, _ in h.bot.computer.choose.calls] == [FALLBACK_LEVEL]
@@ -310,7 +306,7 @@ async def test_one_game_through_the_real_process_pool(
             ],
             members=[COMPUTER],
         )
-        await fakes.deliver(h.bot, payload, timeout=60)
+        await h.deliver(payload, timeout=60)
         await h.bot.computer.idle()
         info = await h.service.get_game(CHANNEL)
         assert len(info.moves) == 1 and info.to_move_id == ALICE.id

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, datetime
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.discord.positions import legal_choices, position_of
-from bot.service import GameInfo, Seat, TimeControl
-from rules import game_names, new_game
+from bot.discord.positions import legal_choices, matching_moves, position_of
+from bot.service import GameInfo, GameService, Seat, TimeControl
+from rules import game_names, new_game, parse_record
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
@@ -58,19 +59,21 @@ def test_choices_are_the_first_legal_moves_matching_the_prefix(
         if g.is_over:
             break
         g.play(rng.choice(g.legal_moves()))
-    info = info_for(g.record(), game, size)
-    choices = legal_choices(info, typed)
+    choices = matching_moves(parse_record(g.record()), typed)
     prefix = typed.strip().lower()
     matching = [m for m in g.legal_moves() if m.startswith(prefix)]
     assert choices == matching[:25]
     assert len(choices) <= 25 and len(set(choices)) == len(choices)
 
 
-def test_positions_are_private_copies_and_keyed_by_record() -> None:
-    a = info_for("minefield 5: c3", "minefield", 5, game_id=1)
-    first = position_of(a)
-    first.play("a1")  # mutating a copy must not leak into the cache
-    assert position_of(a).moves == ["c3"]
-    # same id and version but another record (another database): never the stale position
-    b = info_for("minefield 5: d4", "minefield", 5, game_id=1)
-    assert position_of(b).moves == ["d4"]
+async def test_positions_come_from_the_service_as_private_copies(
+    service: GameService, start_game: Any
+) -> None:
+    started = await start_game("minefield", 5)  # ALICE (11) moves first in channel 2000
+    moved = (await service.play_move(2000, 11, "c3")).game
+    first = await position_of(service, moved)
+    first.play("a1")  # mutating a copy must not leak into what the service holds
+    assert (await position_of(service, moved)).moves == ["c3"]
+    assert await legal_choices(service, moved, "c") == ["c1", "c2", "c4", "c5"]
+    # a snapshot older than the stored game: exactly its own position, never a newer one
+    assert (await position_of(service, started)).moves == []

@@ -11,6 +11,7 @@ import logging
 from typing import Any
 
 import discord_fakes as fakes
+import loop_guard as guard
 import pytest
 
 from bot.discord.replies import APOLOGY
@@ -18,15 +19,15 @@ from bot.discord.replies import APOLOGY
 ALICE, BOB, CAROL, ADMIN = fakes.ALICE, fakes.BOB, fakes.CAROL, fakes.ADMIN
 CHANNEL, OTHER_CHANNEL = fakes.CHANNEL, fakes.OTHER_CHANNEL
 h = fakes.h
+loop_guard = guard.loop_guard  # every test fails if a callback blocks the loop > 0.5 s
+close_harnesses = fakes.close_harnesses
 
 
 def only_refusal(sent: list[Any]) -> str:
-    """The single ephemeral reply an erroneous command must produce; returns its text."""
-    assert len(sent) == 1, [s.kind for s in sent]
-    [reply] = sent
-    assert reply.kind == "reply" and reply.ephemeral, reply
-    assert reply.content and reply.content != APOLOGY
-    return str(reply.content)
+    """The single private answer an erroneous command must produce; returns its text."""
+    answer = fakes.refusal(sent)
+    assert answer.content != APOLOGY
+    return str(answer.content)
 
 
 async def test_wrong_player_wrong_turn_and_bad_points_change_nothing(h: Any, snapshot: Any) -> None:
@@ -68,11 +69,11 @@ async def test_ended_game_refuses_moves_and_buttons(h: Any) -> None:
     info = await fakes.challenge_and_accept(h)
     [confirm] = await h.command("resign", BOB)
     yes = confirm.custom_ids[0]
-    await h.click(yes, BOB, ephemeral=True)
+    await h.click(yes, BOB)
     assert (await h.service.get_game_by_id(info.id)).status == "finished"
     assert "over" in only_refusal(await h.command("move", ALICE, point="c3"))
     # the same confirmation button again: the game is over, so it is stale
-    assert "out of date" in only_refusal(await h.click(yes, BOB, ephemeral=True))
+    assert "out of date" in only_refusal(await h.click(yes, BOB))
 
 
 async def test_stale_resign_button_after_a_move(h: Any, snapshot: Any) -> None:
@@ -80,7 +81,7 @@ async def test_stale_resign_button_after_a_move(h: Any, snapshot: Any) -> None:
     [confirm] = await h.command("resign", BOB)
     await h.command("move", ALICE, point="c3")
     before = snapshot()
-    text = only_refusal(await h.click(confirm.custom_ids[0], BOB, ephemeral=True))
+    text = only_refusal(await h.click(confirm.custom_ids[0], BOB))
     assert "moved on" in text
     assert snapshot() == before
 
@@ -94,8 +95,8 @@ async def test_challenge_buttons_only_for_the_right_people(h: Any, snapshot: Any
     assert only_refusal(await h.click(cancel, BOB))
     assert only_refusal(await h.click(accept, ALICE))
     assert snapshot() == before
-    # clicked on the very message the view was stored for: still exactly one answer
-    [update] = await h.click(cancel, ALICE, message_id=reply.message_id)
+    # clicked on the very message the bot posted (components and all): exactly one answer
+    [update] = await h.click(cancel, ALICE)
     assert (
         update.kind == "update" and update.custom_ids == [] and "Cancelled" in update.embed_text()
     )
@@ -129,7 +130,8 @@ async def test_admin_commands_are_refused_to_non_admins(h: Any, snapshot: Any) -
 
 async def test_admin_can_abort_and_list(h: Any) -> None:
     info = await fakes.challenge_and_accept(h)
-    [listing] = await h.command("admin active", ADMIN)
+    defer, listing = await h.command("admin active", ADMIN)
+    assert defer.kind == "defer" and defer.ephemeral, "a list query: Discord is answered first"
     assert listing.ephemeral and f"#{info.id}" in listing.content
     sent = await h.command("admin abort", ADMIN, reason="testing")
     assert sent[0].ephemeral and "aborted" in sent[0].content
@@ -144,7 +146,7 @@ async def test_board_refused_by_discord_after_commit_move_stands_and_board_recov
     h.fake.refuse_posts_in.add(CHANNEL)
     sent = await h.command("move", ALICE, point="c3")
     assert [s.kind for s in sent] == ["defer", "channel_message", "followup"]
-    assert sent[1].body.get("refused")
+    assert sent[1].status == 403
     assert sent[2].ephemeral and "/board" in sent[2].content
     info = await h.service.get_game(CHANNEL)
     assert info.moves == ("c3",), "the move stands"
@@ -164,8 +166,8 @@ async def test_unexpected_error_is_logged_with_context_and_apologised_for(
 
     monkeypatch.setattr(h.service, "get_game", broken)
     with caplog.at_level(logging.ERROR, logger="crosspath.discord"):
-        [reply] = await h.command("board", ALICE)
-    assert reply.ephemeral and reply.content == APOLOGY
+        reply = fakes.refusal(await h.command("board", ALICE))
+    assert reply.content == APOLOGY
     [record] = [r for r in caplog.records if r.name == "crosspath.discord"]
     assert record.exc_info and "database on fire" in str(record.exc_info[1])
     assert record.command == "board" and record.user_id == ALICE.id  # type: ignore[attr-defined]
@@ -190,8 +192,11 @@ async def test_missing_bot_permissions_are_explained(h: Any) -> None:
     await fakes.challenge_and_accept(h)
     h.fake.refuse_posts_in.add(CHANNEL)
     sent = await h.command("admin abort", ADMIN)
+    assert [s.kind for s in sent] == ["reply", "channel_message", "followup"]
     assert sent[0].ephemeral  # the admin is answered; the announcement was refused
-    assert h.fake.sent[-1].body.get("refused")
+    assert sent[1].status == 403
+    assert sent[2].ephemeral and sent[2].content.startswith("The game has ended, but")
+    assert "missing the Send Messages, Embed Links or Attach Files" in sent[2].content
 
 
 async def test_admin_award_forfeit_and_settings(h: Any) -> None:
@@ -257,7 +262,7 @@ async def test_a_committed_resign_is_announced_even_if_the_click_expired(h: Any)
     info = await fakes.challenge_and_accept(h)
     [confirm] = await h.command("resign", BOB)
     h.fake.expire_interactions = True
-    sent = await h.click(confirm.custom_ids[0], BOB, ephemeral=True)
+    sent = await h.click(confirm.custom_ids[0], BOB)
     assert [s.kind for s in sent] == ["update", "channel_message"]
     assert "resigned" in sent[1].content
     assert (await h.service.get_game_by_id(info.id)).status == "finished"

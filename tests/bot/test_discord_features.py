@@ -6,11 +6,14 @@ from pathlib import Path
 from typing import Any
 
 import discord_fakes as fakes
+import loop_guard as guard
 import pytest
 
 ALICE, BOB, CAROL, ADMIN = fakes.ALICE, fakes.BOB, fakes.CAROL, fakes.ADMIN
 CHANNEL, OTHER_CHANNEL = fakes.CHANNEL, fakes.OTHER_CHANNEL
 h = fakes.h
+loop_guard = guard.loop_guard  # every test fails if a callback blocks the loop > 0.5 s
+close_harnesses = fakes.close_harnesses
 
 
 def autocomplete(h: Any, who: Any, typed: str, channel_id: int = CHANNEL) -> dict[str, Any]:
@@ -51,19 +54,18 @@ async def test_autocomplete_leaves_out_minefield_mines(h: Any) -> None:
 
 
 def fakes_only_refusal(sent: list[Any]) -> str:
-    [reply] = sent
-    assert reply.kind == "reply" and reply.ephemeral
-    return str(reply.content)
+    return str(fakes.refusal(sent).content)
 
 
 async def test_buttons_work_after_a_restart(
     db_path: Path, clock: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    first = await fakes.open_harness(db_path, clock, monkeypatch)
+    discord_side = fakes.FakeDiscord()  # Discord keeps its messages while the bot restarts
+    first = await fakes.open_harness(db_path, clock, fake=discord_side)
     [reply] = await first.command("challenge", ALICE, game="minefield", opponent=BOB, size=5)
     await first.close()
 
-    second = await fakes.open_harness(db_path, clock, monkeypatch)
+    second = await fakes.open_harness(db_path, clock, fake=discord_side)
     second.fake.user_names[ALICE.id] = "Alice"
     sent = await second.click(reply.custom_ids[0], BOB)
     # the new process has not seen Alice yet: her name is fetched once for the board
@@ -75,7 +77,7 @@ async def test_buttons_work_after_a_restart(
     assert request.pingable == {BOB.id}
     await second.close()
 
-    third = await fakes.open_harness(db_path, clock, monkeypatch)
+    third = await fakes.open_harness(db_path, clock, fake=discord_side)
     try:
         sent = await third.click(request.custom_ids[0], BOB)
         assert sent[0].kind == "update" and "allowed" in sent[0].content
@@ -106,10 +108,10 @@ async def test_resign_asks_first_then_ends_the_game(h: Any) -> None:
     info = await fakes.challenge_and_accept(h)
     [confirm] = await h.command("resign", ALICE)
     assert confirm.ephemeral and len(confirm.custom_ids) == 2
-    [update] = await h.click(confirm.custom_ids[1], ALICE, ephemeral=True)
+    [update] = await h.click(confirm.custom_ids[1], ALICE)
     assert update.kind == "update" and "Play on" in update.content
     assert (await h.service.get_game(CHANNEL)) is not None
-    sent = await h.click(confirm.custom_ids[0], ALICE, ephemeral=True)
+    sent = await h.click(confirm.custom_ids[0], ALICE)
     assert sent[0].kind == "update" and "resigned" in sent[0].content
     assert "resigned" in sent[1].content and f"<@{BOB.id}> wins" in sent[1].content
     assert (await h.service.get_game_by_id(info.id)).result.winner_id == BOB.id
@@ -126,7 +128,7 @@ async def test_open_challenge_and_decline(h: Any) -> None:
     [direct] = await h.command(
         "challenge", BOB, game="minefield", opponent=ALICE, channel_id=OTHER_CHANNEL
     )
-    [update] = await h.click(direct.custom_ids[1], ALICE, channel_id=OTHER_CHANNEL)
+    [update] = await h.click(direct.custom_ids[1], ALICE)
     assert update.kind == "update" and "Declined" in update.embed_text()
 
 
@@ -186,7 +188,8 @@ async def test_swap_is_described_from_the_new_seats(h: Any) -> None:
 async def test_history_replay_games_rules_and_help(h: Any) -> None:
     info = await fakes.challenge_and_accept(h)
     await h.command("move", ALICE, point="c3")
-    [history] = await h.command("history", BOB)
+    defer, history = await h.command("history", BOB)
+    assert defer.kind == "defer" and not defer.ephemeral and not history.ephemeral
     assert "minefield 5: c3" in history.content
     [record] = history.files
     assert (
@@ -195,22 +198,23 @@ async def test_history_replay_games_rules_and_help(h: Any) -> None:
     sent = await h.command("replay", BOB)
     assert [s.kind for s in sent] == ["defer", "followup"]
     assert sent[1].files[0].data.startswith(b"GIF8")
-    [games] = await h.command("games", ALICE)
+    defer, games = await h.command("games", ALICE)
+    assert defer.kind == "defer" and defer.ephemeral
     assert games.ephemeral and f"#{info.id}" in games.content and "your move" not in games.content
     assert f"https://discord.com/channels/{fakes.GUILD}/{CHANNEL}" in games.content
     [rules] = await h.command("rules", CAROL, game="nakeddiagonal")
     assert "Mark Steere" in rules.embed_text() and rules.files[0].data.startswith(b"NAKED DIAGONAL")
     [help_reply] = await h.command("help", CAROL)
     assert "/challenge" in help_reply.embed_text()
-    [board] = (
-        await h.command("board", CAROL, game=info.id)[1:]
-        if False
-        else (await h.command("board", CAROL, game=info.id))[1:]
-    )
+    [board] = (await h.command("board", CAROL, game=info.id))[1:]
     assert board.files[0].data.startswith(b"\x89PNG")
 
 
 async def test_unknown_buttons_are_answered_not_left_failing(h: Any) -> None:
+    for custom_id in ("cp:duel:accept:5", "cp:chal:accept:notanumber"):
+        h.fake.posted_earlier(CHANNEL, {"content": "from an old version", "components": [
+            {"type": 1, "components": [
+                {"type": 2, "style": 1, "label": "Accept", "custom_id": custom_id}]}]})  # fmt: skip
     [answer] = await h.click("cp:duel:accept:5", ALICE)
     assert answer.ephemeral and "no longer works" in answer.content
     [answer] = await h.click("cp:chal:accept:notanumber", ALICE)
@@ -252,22 +256,24 @@ async def test_history_after_the_game_ended_in_this_channel(h: Any) -> None:
     info = await fakes.challenge_and_accept(h)
     await h.command("move", ALICE, point="c3")
     [confirm] = await h.command("resign", BOB)
-    await h.click(confirm.custom_ids[0], BOB, ephemeral=True)
-    [history] = await h.command("history", ALICE)
+    await h.click(confirm.custom_ids[0], BOB)
+    _, history = await h.command("history", ALICE)
     assert f"Game #{info.id}" in history.content and "c3" in history.content
-    [refusal] = await h.command("history", ALICE, channel_id=CHANNEL + 7)  # never had a game
-    assert refusal.ephemeral and "no game" in refusal.content.lower()
+    sent = await h.command("history", ALICE, channel_id=CHANNEL + 7)  # never had a game
+    # the public "thinking…" is withdrawn and the refusal is private
+    assert [s.kind for s in sent] == ["defer", "delete_original", "followup"]
+    assert "no game" in fakes.refusal(sent).content.lower()
 
 
 async def test_anyone_in_the_channel_sees_its_finished_game(h: Any) -> None:
     info = await fakes.challenge_and_accept(h)
     await h.command("move", ALICE, point="c3")
     [confirm] = await h.command("resign", BOB)
-    await h.click(confirm.custom_ids[0], BOB, ephemeral=True)
+    await h.click(confirm.custom_ids[0], BOB)
     assert CAROL.id not in info.player_ids
     sent = await h.command("board", CAROL)  # not her game, no number given
     assert [s.kind for s in sent] == ["defer", "followup"]
     assert sent[1].files[0].data.startswith(b"\x89PNG") and f"#{info.id}" in sent[1].embed_text()
-    [history] = await h.command("history", CAROL)
+    _, history = await h.command("history", CAROL)
     assert not history.ephemeral and f"Game #{info.id}" in history.content
     assert "minefield 5: c3" in history.content and b"resign" in history.files[0].data

@@ -1,15 +1,16 @@
-"""``crosspath sync`` sends exactly what ``crosspath commands --json`` prints (network faked)."""
+"""``crosspath sync`` sends exactly what ``crosspath commands --json`` prints.
+
+The network is faked at the wire (the aiohttp session, see discord_wire.py), so discord.py's
+own request code, status mapping (401 -> LoginFailure) and JSON encoding run."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
-import discord
 import pytest
-from discord.http import HTTPClient
+from discord_wire import WireRequest, WireResponse, fake_sessions
 
 from bot.config import SETTINGS
 from bot.discord import sync
@@ -31,29 +32,32 @@ APPLICATION = {
 
 
 class FakeHTTP:
+    """Discord's REST side for ``crosspath sync``, behind the wire-level fake session."""
+
     def __init__(self, token_ok: bool = True) -> None:
         self.token_ok = token_ok
         self.calls: list[tuple[str, str, Any]] = []
 
-    async def request(self, route: Any, **kwargs: Any) -> Any:
-        path = route.url.removeprefix(route.BASE)
-        body = kwargs.get("json")
-        self.calls.append((route.method, path, body))
+    async def handle(self, request: WireRequest) -> WireResponse:
+        path = request.path
+        body = request.json
+        self.calls.append((request.method, path, body))
+        assert request.headers["Authorization"] == "Bot token-for-tests"
         if path == "/users/@me":
             if not self.token_ok:
-                raise discord.HTTPException(
-                    SimpleNamespace(status=401, reason="Unauthorized"),  # type: ignore[arg-type]
-                    {"code": 0, "message": "401: Unauthorized"},
-                )
-            return USER
+                return WireResponse(401, {"code": 0, "message": "401: Unauthorized"})
+            return WireResponse(200, USER)
         if path == "/oauth2/applications/@me":
-            return APPLICATION
-        if route.method == "PUT" and path.endswith("/commands"):
-            return [
-                {**command, "id": str(i + 1), "application_id": APP_ID, "version": "1"}
-                for i, command in enumerate(body)
-            ]
-        raise AssertionError(f"unexpected request {route.method} {path}")
+            return WireResponse(200, APPLICATION)
+        if request.method == "PUT" and path.endswith("/commands"):
+            return WireResponse(
+                200,
+                [
+                    {**command, "id": str(i + 1), "application_id": APP_ID, "version": "1"}
+                    for i, command in enumerate(body)
+                ],
+            )
+        raise AssertionError(f"unexpected request {request.method} {path}")
 
 
 @pytest.fixture
@@ -68,8 +72,8 @@ def test_guild_sync_puts_the_exported_payloads(
     env: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     fake = FakeHTTP()
-    monkeypatch.setattr(HTTPClient, "request", lambda self, route, **kw: fake.request(route, **kw))
-    assert sync.main(["--guild", "42"]) == 0
+    with fake_sessions(fake):
+        assert sync.main(["--guild", "42"]) == 0
     [put] = [c for c in fake.calls if c[0] == "PUT"]
     assert put[1] == f"/applications/{APP_ID}/guilds/42/commands"
     assert put[2] == json.loads(json.dumps(command_payloads()))
@@ -80,11 +84,12 @@ def test_global_sync_and_rejected_token(
     env: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     fake = FakeHTTP()
-    monkeypatch.setattr(HTTPClient, "request", lambda self, route, **kw: fake.request(route, **kw))
-    assert sync.main(["--global"]) == 0
+    with fake_sessions(fake):
+        assert sync.main(["--global"]) == 0
     assert [c[1] for c in fake.calls if c[0] == "PUT"] == [f"/applications/{APP_ID}/commands"]
 
     fake.token_ok = False
-    assert sync.main(["--guild", "42"]) == 3
+    with fake_sessions(fake):
+        assert sync.main(["--guild", "42"]) == 3
     err = capsys.readouterr().err
     assert "rejected the token" in err and "Traceback" not in err

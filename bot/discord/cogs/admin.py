@@ -6,7 +6,7 @@ can override that, so every subcommand is also checked at run time.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -14,16 +14,21 @@ from discord.ext import commands
 
 from bot.service import AuditEntry, GameEnded, GuildSettings
 
-from ..flows import game_here, ids
-from ..posting import post_turn
+from ..context import game_here, ids
+from ..game_lists import send_first_page
+from ..posting import ENDED_DONE, not_posted, post_turn
+from ..replies import send_ephemeral
+from ..transformers import TimeOption
 from ..turns import mention
 from .choices import playable_games
 
 if TYPE_CHECKING:
     from ..app import CrosspathBot
 
-Interaction = discord.Interaction[Any]
+Interaction = discord.Interaction["CrosspathBot"]
 MANAGERS_ONLY = discord.Permissions(manage_guild=True)
+MANAGERS_CHECK = app_commands.checks.has_permissions(manage_guild=True)
+"""On every subcommand: server owners can override ``default_permissions`` in the client."""
 
 
 def settings_text(settings: GuildSettings) -> str:
@@ -53,21 +58,15 @@ class AdminCog(commands.Cog):
     def __init__(self, bot: CrosspathBot) -> None:
         self.bot = bot
 
-    async def interaction_check(self, interaction: Interaction) -> bool:
-        """Run-time check behind default_member_permissions (which server owners can override)."""
-        if interaction.guild_id is None:
-            raise app_commands.NoPrivateMessage()
-        if not interaction.permissions.manage_guild:
-            raise app_commands.MissingPermissions(["manage_guild"])
-        return True
-
     # ----- settings ----------------------------------------------------------------------
+    @MANAGERS_CHECK
     @settings.command(name="view", description="Show this server's Crosspath settings")
     async def settings_view(self, interaction: Interaction) -> None:
         guild_id, _ = ids(interaction)
         current = await self.bot.service.get_settings(guild_id)
         await interaction.response.send_message(settings_text(current), ephemeral=True)
 
+    @MANAGERS_CHECK
     @settings.command(name="set", description="Change threads, default clock or challenge expiry")
     @app_commands.describe(
         threads="start each game in its own thread",
@@ -78,7 +77,7 @@ class AdminCog(commands.Cog):
         self,
         interaction: Interaction,
         threads: bool | None = None,
-        time: app_commands.Range[str, 1, 20] | None = None,
+        time: TimeOption | None = None,
         expiry_hours: app_commands.Range[int, 1, 720] | None = None,
     ) -> None:
         guild_id, _ = ids(interaction)
@@ -91,6 +90,7 @@ class AdminCog(commands.Cog):
         )
         await interaction.response.send_message("Saved.\n" + settings_text(updated), ephemeral=True)
 
+    @MANAGERS_CHECK
     @settings.command(name="channel", description="Allow or disallow games in a channel")
     @app_commands.describe(
         action="allow or disallow the channel, or allow games anywhere", channel="the channel"
@@ -123,6 +123,7 @@ class AdminCog(commands.Cog):
         )
         await interaction.response.send_message("Saved.\n" + settings_text(updated), ephemeral=True)
 
+    @MANAGERS_CHECK
     @settings.command(name="size", description="Set a game's default board size (0 clears it)")
     @app_commands.describe(
         game="which game", size="default size; 0 goes back to the game's default"
@@ -143,8 +144,11 @@ class AdminCog(commands.Cog):
     # ----- moderation --------------------------------------------------------------------
     async def _announce(self, interaction: Interaction, ended: GameEnded, done: str) -> None:
         await interaction.response.send_message(done, ephemeral=True)
-        await post_turn(self.bot, ended.game)
+        posted = await post_turn(self.bot, ended.game)
+        if not posted.ok:
+            await send_ephemeral(interaction, not_posted(ENDED_DONE, posted))
 
+    @MANAGERS_CHECK
     @admin.command(name="abort", description="End the game in this channel with no result")
     @app_commands.describe(reason="why (recorded in the audit log)")
     async def abort(
@@ -156,6 +160,7 @@ class AdminCog(commands.Cog):
         )
         await self._announce(interaction, ended, f"Game #{ended.game.id} aborted.")
 
+    @MANAGERS_CHECK
     @admin.command(name="award", description="Award the game in this channel to a player")
     @app_commands.describe(player="the winner", reason="why (recorded in the audit log)")
     async def award(
@@ -172,6 +177,7 @@ class AdminCog(commands.Cog):
             interaction, ended, f"Game #{ended.game.id} awarded to {mention(player.id)}."
         )
 
+    @MANAGERS_CHECK
     @admin.command(name="forfeit", description="Forfeit a player of the game in this channel")
     @app_commands.describe(
         player="the player who forfeits", reason="why (recorded in the audit log)"
@@ -190,6 +196,7 @@ class AdminCog(commands.Cog):
             interaction, ended, f"{mention(player.id)} forfeited game #{ended.game.id}."
         )
 
+    @MANAGERS_CHECK
     @admin.command(name="audit", description="Recent moderator actions, with who did them")
     async def audit(self, interaction: Interaction) -> None:
         guild_id, _ = ids(interaction)
@@ -199,19 +206,10 @@ class AdminCog(commands.Cog):
             text[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
 
+    @MANAGERS_CHECK
     @admin.command(name="active", description="List every active game in this server")
     async def active(self, interaction: Interaction) -> None:
-        guild_id, _ = ids(interaction)
-        games = await self.bot.service.active_games(guild_id)
-        if not games:
-            await interaction.response.send_message("No games are running.", ephemeral=True)
-            return
-        lines = [
-            f"#{g.id} {g.title} {g.size}×{g.size} in <#{g.channel_id}>: "
-            f"{mention(g.player_ids[0])} vs {mention(g.player_ids[1])}, turn {g.turn_number}"
-            for g in games[:30]
-        ]
-        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+        await send_first_page(interaction, "active")
 
 
 __all__ = ["AdminCog", "game_here"]

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.service import InvalidChallenge
+from bot.service import ChannelBusy, InvalidChallenge
 
 from ..ai_opponent import LEVEL_CHOICES, LEVEL_HELP, LEVEL_ONLY_VS_COMPUTER
-from ..buttons import challenge_view
-from ..flows import ids
+from ..checks import can_post_boards
+from ..context import ids
+from ..flows import challenge_view
+from ..threads import thread_possible
+from ..transformers import TimeOption
 from ..turns import challenge_embed, mention
 from .choices import FIRST_CHOICES, playable_games
 
@@ -20,15 +23,16 @@ if TYPE_CHECKING:
     from ..app import CrosspathBot
 
 
-def missing_bot_permissions(interaction: discord.Interaction[Any]) -> list[str]:
-    """What the bot lacks here to post boards; checked before a game can start in a channel."""
-    perms = interaction.app_permissions
-    needed = {"embed_links": perms.embed_links, "attach_files": perms.attach_files}
+def busy_without_thread(interaction: discord.Interaction[CrosspathBot]) -> str:
+    """Why a game here would have to share this channel with the game already in it."""
     if isinstance(interaction.channel, discord.Thread):
-        needed["send_messages_in_threads"] = perms.send_messages_in_threads
+        why = "a game thread can't hold a second game"
     else:
-        needed["send_messages"] = perms.send_messages
-    return [name for name, granted in needed.items() if not granted]
+        why = "I can't start a thread for a new game here (I need Create Public Threads)"
+    return (
+        f"This channel already has a game in progress, and {why}. "
+        "Finish that game or challenge from another channel."
+    )
 
 
 class ChallengeCog(commands.Cog):
@@ -37,6 +41,7 @@ class ChallengeCog(commands.Cog):
 
     @app_commands.command(name="challenge", description="Challenge someone (or anyone) to a game")
     @app_commands.guild_only()
+    @can_post_boards()
     @app_commands.describe(
         game="which game to play",
         opponent="who you challenge; leave empty for an open challenge anyone can accept",
@@ -49,18 +54,23 @@ class ChallengeCog(commands.Cog):
     @app_commands.choices(level=LEVEL_CHOICES)
     async def challenge(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[CrosspathBot],
         game: app_commands.Choice[str],
         opponent: discord.Member | None = None,
         size: app_commands.Range[int, 3, 25] | None = None,
         first: app_commands.Choice[str] | None = None,
-        time: app_commands.Range[str, 1, 20] | None = None,
+        time: TimeOption | None = None,
         level: app_commands.Choice[int] | None = None,
     ) -> None:
         guild_id, channel_id = ids(interaction)
-        missing = missing_bot_permissions(interaction)
-        if missing:
-            raise app_commands.BotMissingPermissions(missing)
+        settings = await self.bot.service.get_settings(guild_id)
+        if (
+            settings.use_threads
+            and not thread_possible(interaction, settings.use_threads)
+            and await self.bot.service.get_game(channel_id) is not None
+        ):
+            # without a thread the game would be played right here: refuse now, not at Accept
+            raise ChannelBusy(busy_without_thread(interaction))
         self.bot.remember(interaction.user)
         who_first = first.value if first else "me"
         if opponent is not None and self.bot.computer.is_computer(opponent.id):

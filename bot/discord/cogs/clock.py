@@ -14,7 +14,7 @@ from discord.ext import commands, tasks
 
 from bot.service import DueOutcome
 
-from ..posting import messageable, post_turn
+from ..posting import messageable, post_turn, repost_unposted
 from ..turns import mention, relative_time
 
 if TYPE_CHECKING:
@@ -60,6 +60,10 @@ class ClockCog(commands.Cog):
                 log.exception(
                     "clock action failed", extra={"kind": action.kind, "game_id": action.game_id}
                 )
+        try:
+            await repost_unposted(self.bot)  # boards Discord failed to take (5xx) earlier
+        except Exception:
+            log.exception("could not re-post boards Discord failed to take")
         try:
             await self.bot.computer.resume()  # games where the computer is to move (restarts)
         except Exception:

@@ -4,25 +4,29 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+import render
 from bot.service import GameInfo, GameRecord, NoGameHere
 
-from ..flows import game_here, ids
+from ..context import game_here, ids
+from ..game_lists import send_first_page
 from ..positions import position_of
 from ..posting import build_turn_message
+from ..replies import defer_public, send_public
 from ..rules_text import TITLES, sheet_text, summary
-from ..turns import colour_names, mention
+from ..transformers import GamePick
+from ..turns import colour_names
 from .choices import rule_sheet_games
 
 if TYPE_CHECKING:
     from ..app import CrosspathBot
 
-Interaction = discord.Interaction[Any]
+Interaction = discord.Interaction["CrosspathBot"]
 GAME_NUMBER = "a game number from /games (default: the game in this channel)"
 
 
@@ -65,13 +69,12 @@ class InfoCog(commands.Cog):
     @app_commands.command(name="board", description="Show the current board again")
     @app_commands.guild_only()
     @app_commands.describe(game=GAME_NUMBER)
-    async def board(
-        self, interaction: Interaction, game: app_commands.Range[int, 1] | None = None
-    ) -> None:
+    async def board(self, interaction: Interaction, game: GamePick | None = None) -> None:
+        await defer_public(interaction)  # loading a game after a restart can take a while
         info = await self._pick(interaction, game)
-        await interaction.response.defer(thinking=True)
         message = await build_turn_message(self.bot, info)
-        await interaction.followup.send(
+        await send_public(
+            interaction,
             content=message.content,
             embed=message.embed,
             file=message.file() or discord.utils.MISSING,
@@ -81,51 +84,39 @@ class InfoCog(commands.Cog):
     @app_commands.command(name="history", description="The game record as text and as a file")
     @app_commands.guild_only()
     @app_commands.describe(game=GAME_NUMBER)
-    async def history(
-        self, interaction: Interaction, game: app_commands.Range[int, 1] | None = None
-    ) -> None:
+    async def history(self, interaction: Interaction, game: GamePick | None = None) -> None:
+        await defer_public(interaction)
         info = await self._pick(interaction, game)
         record = await self.bot.service.game_record(info.id)
         names = self.bot.names_for(info.player_ids, interaction.guild)
         text = record_text(record, names)
         file = discord.File(io.BytesIO(text.encode()), filename=f"crosspath-game-{info.id}.txt")
         shown = record.text if len(record.text) < 1800 else record.text[:1800] + " …"
-        await interaction.response.send_message(
-            f"Game #{info.id}, {info.title}: `{shown}`", file=file
-        )
+        content = f"Game #{info.id}, {info.title}: `{shown}`"
+        await send_public(interaction, content=content, file=file)
 
     @app_commands.command(name="replay", description="An animated replay of a game")
     @app_commands.guild_only()
     @app_commands.describe(game=GAME_NUMBER)
-    async def replay(
-        self, interaction: Interaction, game: app_commands.Range[int, 1] | None = None
-    ) -> None:
+    async def replay(self, interaction: Interaction, game: GamePick | None = None) -> None:
+        await defer_public(interaction)
         info = await self._pick(interaction, game)
-        await interaction.response.defer(thinking=True)
         names = colour_names(info, self.bot.names_for(info.player_ids, interaction.guild))
-        position = position_of(info)
-        import render
-
+        position = await position_of(self.bot.service, info)
         gif = await asyncio.to_thread(render.render_gif, position, names=names)
         file = discord.File(
             io.BytesIO(gif),
             filename=f"crosspath-{info.id}.gif",
             description=f"Replay of {info.title} game #{info.id}, {len(info.moves)} moves",
         )
-        await interaction.followup.send(f"Replay of game #{info.id} ({info.title}).", file=file)
+        await send_public(
+            interaction, content=f"Replay of game #{info.id} ({info.title}).", file=file
+        )
 
     @app_commands.command(name="games", description="Your games in this server, with links")
     @app_commands.guild_only()
     async def games(self, interaction: Interaction) -> None:
-        guild_id, _ = ids(interaction)
-        games = await self.bot.service.games_for_player(guild_id, interaction.user.id)
-        if not games:
-            await interaction.response.send_message(
-                "You have no games in this server yet. Start one with /challenge.", ephemeral=True
-            )
-            return
-        lines = [game_line(g, interaction.user.id) for g in games[:20]]
-        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+        await send_first_page(interaction, "mine")
 
     @app_commands.command(name="rules", description="The rules of a game, by Mark Steere")
     @app_commands.guild_only()
@@ -143,21 +134,6 @@ class InfoCog(commands.Cog):
     @app_commands.guild_only()
     async def help(self, interaction: Interaction) -> None:
         await interaction.response.send_message(embed=help_embed(), ephemeral=True)
-
-
-def game_line(info: GameInfo, user_id: int) -> str:
-    link = f"https://discord.com/channels/{info.guild_id}/{info.channel_id}"
-    try:
-        opponent = mention(info.opponent_of(user_id))
-    except KeyError:
-        opponent = "?"
-    if info.is_active:
-        state = "your move" if info.to_move_id == user_id else "their move"
-    elif info.result is None or info.result.winner_id is None:
-        state = info.result.reason if info.result else info.status
-    else:
-        state = "won" if info.result.winner_id == user_id else "lost"
-    return f"#{info.id} {info.title} {info.size}×{info.size} vs {opponent}: {state} · {link}"
 
 
 HELP = [

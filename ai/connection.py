@@ -1,0 +1,224 @@
+"""Connection knowledge on bitboards: who is closer to winning, and which points matter.
+
+Four of the five games (Clear Path, Minefield, Clearcut, Naked Diagonal) are won by an
+orthogonal path of one's own stones between one's two edges: the first player joins the bottom
+and top rows, the second the left and right columns.  For those, the *connection distance* of
+a player is the least number of empty points they still have to fill to complete such a path
+(own stones are free, enemy stones block).  It is computed as layers of a 0-1 breadth-first
+search on bitboards, a handful of shifts per layer, so it is cheap enough to run at every new
+tree node.
+
+Crosscut is won by a run of N−2 discs in a row or column.  The perimeter is always empty, so
+such a run is a whole interior row or column; its distance is the number of that line's points
+a player does not hold yet (enemy discs can be flipped, so they count, with a surcharge).
+
+The reference player (:mod:`ai.reference`) and the search's priors (:mod:`ai.search`) both
+read this module, so "closer to connecting" means the same thing in the yardstick and in the
+program measured against it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rules import Game
+from rules.geometry import Grid, grid
+
+INFINITE = 10_000
+PATH_GAMES = frozenset({"clearpath", "minefield", "clearcut", "nakeddiagonal"})
+RUN_GAMES = frozenset({"crosscut"})
+
+
+def stone_masks(game: Game) -> tuple[int, int]:
+    """Both players' stones as bitboards (first player, second player).
+
+    Read from :meth:`rules.Game.state_key`, the engine's public description of a position.
+    """
+    stones = game.state_key()[2]
+    return stones[0], stones[1]
+
+
+def mover_index(game: Game) -> int:
+    """0 if the first colour is to move, else 1 (the colour, not the person after a swap)."""
+    return 0 if game.to_move == game.players[0] else 1
+
+
+def edges(g: Grid, player: int) -> tuple[int, int]:
+    """The edges ``player`` joins: rows for the first player, columns for the second."""
+    return (g.bottom, g.top) if player == 0 else (g.left, g.right)
+
+
+def distance_layers(g: Grid, own: int, opp: int, edge_a: int, edge_b: int) -> list[int]:
+    """Layers of the 0-1 search from edge A: layer k holds every point reachable from edge A
+    by filling at most k empty points (own stones cost nothing, enemy stones block).  The list
+    stops at the first layer touching edge B, or when no layer grows (then B is unreachable).
+    """
+    free = g.full & ~opp
+    empty = free & ~own
+    seed = own & edge_a
+    reach = g.flood(seed, own) if seed else 0
+    layers = [reach]
+    while not reach & edge_b:
+        step = (g.dilate4(reach) | edge_a) & empty & ~reach
+        if not step:
+            break
+        reach = g.flood(reach | step, reach | step | own)
+        layers.append(reach)
+    return layers
+
+
+def path_distance(g: Grid, own: int, opp: int, player: int) -> int:
+    """Empty points ``player`` still needs for an orthogonal edge-to-edge path (INFINITE if
+    enemy stones already cut every path)."""
+    edge_a, edge_b = edges(g, player)
+    layers = distance_layers(g, own, opp, edge_a, edge_b)
+    return len(layers) - 1 if layers[-1] & edge_b else INFINITE
+
+
+def shortest_path_points(g: Grid, own: int, opp: int, player: int) -> tuple[int, int]:
+    """(distance, mask of the empty points that lie on at least one shortest path).
+
+    An empty point first reached from edge A at cost k (itself included) and from edge B at
+    cost D − k + 1 lies on a path of total cost D.
+    """
+    edge_a, edge_b = edges(g, player)
+    from_a = distance_layers(g, own, opp, edge_a, edge_b)
+    if not from_a[-1] & edge_b:
+        return INFINITE, 0
+    total = len(from_a) - 1
+    if total == 0:
+        return 0, 0
+    from_b = distance_layers(g, own, opp, edge_b, edge_a)
+    empty = g.full & ~(own | opp)
+    on_path = 0
+    for k in range(1, total + 1):
+        new_a = from_a[k] & ~from_a[k - 1] & empty
+        j = total - k + 1
+        if j < len(from_b):
+            new_b = from_b[j] & ~from_b[j - 1] & empty
+            on_path |= new_a & new_b
+    return total, on_path
+
+
+# ----- Crosscut: runs ------------------------------------------------------------------------
+
+
+def interior_lines(g: Grid) -> tuple[int, ...]:
+    """Every interior row and column (the only places a winning run of N−2 can stand)."""
+    inner = g.interior
+    rows = [row & inner for row in g.rows[1:-1]]
+    cols = [col & inner for col in g.cols[1:-1]]
+    return tuple(rows + cols)
+
+
+_LINES: dict[int, tuple[int, ...]] = {}
+
+
+def lines_of(size: int) -> tuple[int, ...]:
+    found = _LINES.get(size)
+    if found is None:
+        found = _LINES[size] = interior_lines(grid(size))
+    return found
+
+
+def run_distance(size: int, own: int, opp: int) -> float:
+    """Least over the interior lines of (points not held + ½ per enemy disc to flip)."""
+    best = float(INFINITE)
+    for line in lines_of(size):
+        need = line.bit_count() - (own & line).bit_count() + 0.5 * (opp & line).bit_count()
+        if need < best:
+            best = need
+    return best
+
+
+def line_pressure(size: int, own: int, opp: int) -> list[float]:
+    """Per point: how close the fuller side is to completing a line through it (0..1).
+
+    Used as a Crosscut prior: points on a line one side nearly owns matter to both sides
+    (to finish it, or to cut it by flipping or by taking an empty point first).
+    """
+    g = grid(size)
+    score = [0.0] * g.area
+    for line in lines_of(size):
+        length = line.bit_count()
+        mine, theirs = (own & line).bit_count(), (opp & line).bit_count()
+        value = max(mine if not theirs else mine - theirs, theirs if not mine else theirs - mine)
+        pressure = max(value, 0) / length
+        rest = line & ~(own | opp)
+        while rest:
+            low = rest & -rest
+            p = low.bit_length() - 1
+            if pressure > score[p]:
+                score[p] = pressure
+            rest ^= low
+    return score
+
+
+# ----- priors for the search --------------------------------------------------------------
+
+
+def move_priors(game: Game) -> list[float] | None:
+    """Per point, a prior in 0..1 of how much a placement there matters now, or None when the
+    game has no connection knowledge here.
+
+    Path games: points on a shortest path of the player to move (1.0 when also on one of the
+    opponent's, else 0.7), on one of the opponent's only (0.6, a block), else 0.  Crosscut:
+    :func:`line_pressure`.
+    """
+    stones = stone_masks(game)
+    player = mover_index(game)
+    own, opp = stones[player], stones[1 - player]
+    if game.name in PATH_GAMES:
+        g = game.grid
+        _, mine = shortest_path_points(g, own, opp, player)
+        _, theirs = shortest_path_points(g, opp, own, 1 - player)
+        priors = [0.0] * g.area
+        for mask, value in ((theirs, 0.6), (mine, 0.7), (mine & theirs, 1.0)):
+            while mask:
+                low = mask & -mask
+                priors[low.bit_length() - 1] = value
+                mask ^= low
+        return priors
+    if game.name in RUN_GAMES:
+        return line_pressure(game.size, own, opp)
+    return None
+
+
+CUTOFF_GAMES = frozenset({"minefield"})
+"""Games where stones are never removed and no game ends drawn, so a player whose every
+orthogonal path is cut can never win: the other player will.  Naked Diagonal qualifies too but
+gains nothing: a side cut off there has always lost already, since a cutting chain with a
+diagonal step would be a naked diagonal, so the cutting chain is an orthogonal (winning) path."""
+
+
+def decided_winner(game: Game) -> int | None:
+    """The colour index certain to win (a cut-off opponent), or None; CUTOFF_GAMES only."""
+    g = game.grid
+    stones = stone_masks(game)
+    for player in (0, 1):
+        if path_distance(g, stones[player], stones[1 - player], player) == INFINITE:
+            return 1 - player
+    return None
+
+
+def line_point(game: Game, rand: Callable[[], float]) -> int | None:
+    """Crosscut playout move: a random empty point of the interior line closest to being
+    completed by either side (to finish it, or to cut it), or None if no line has an empty
+    point.  Legality is the caller's to check (interior points are always legal in Crosscut).
+    """
+    red, blue = stone_masks(game)
+    occupied = red | blue
+    best = 0
+    best_value = -1.0
+    for line in lines_of(game.size):
+        rest = line & ~occupied
+        if not rest:
+            continue
+        r, b = (red & line).bit_count(), (blue & line).bit_count()
+        value = max(r - 0.5 * b, b - 0.5 * r) + rand() * 0.5
+        if value > best_value:
+            best, best_value = rest, value
+    if not best:
+        return None
+    points = [i for i in range(best.bit_length()) if best >> i & 1]
+    return points[int(rand() * len(points))]

@@ -1,0 +1,73 @@
+"""The connection-distance reference player: the yardstick the levels are rated against.
+
+It plays as a careful beginner would:
+
+1. a move that wins at once;
+2. otherwise only moves that do not hand the opponent a win with their next placement (when
+   any such move exists), which blocks every win in one;
+3. among those, the placement that most improves (opponent's distance − own distance) after
+   the move, ties broken at random.
+
+In the path games the distance is the number of empty points still needed for an orthogonal
+path between one's edges (:func:`ai.connection.path_distance`); in Crosscut it is how far a
+side is from owning a whole interior row or column (:func:`ai.connection.run_distance`).
+Every candidate is played through the engine and taken back, so it only ever considers legal
+moves and sees each game's side effects (Crosscut flips, Clearcut removals, Clear Path chains).
+It never plays Clear Path's ``swap`` unless that is the only legal move.
+"""
+
+from __future__ import annotations
+
+import random
+
+from rules import Game
+
+from .connection import (
+    INFINITE,
+    PATH_GAMES,
+    path_distance,
+    run_distance,
+    stone_masks,
+)
+from .moves import Move, legal_moves, move_name, play, prepare
+from .tactics import losing_moves, winning_moves
+
+
+def distance_score(game: Game, player: int) -> float:
+    """(opponent's distance − ``player``'s distance) in the current position; higher is better
+    for ``player``.  Unreachable goals count as one more than the board has points."""
+    stones = stone_masks(game)
+    own, opp = stones[player], stones[1 - player]
+    if game.name in PATH_GAMES:
+        cap = game.grid.area + 1
+        mine = min(path_distance(game.grid, own, opp, player), cap)
+        theirs = min(path_distance(game.grid, opp, own, 1 - player), cap)
+        return float(theirs - mine)
+    mine_run = min(run_distance(game.size, own, opp), INFINITE)
+    theirs_run = min(run_distance(game.size, opp, own), INFINITE)
+    return theirs_run - mine_run
+
+
+def distance_move(game: Game, rng: random.Random) -> str:
+    """The reference player's move for the player to move (``game`` is left unchanged)."""
+    work = game.copy()
+    prepare(work)
+    moves = legal_moves(work)
+    wins = winning_moves(work, moves)
+    if wins:
+        return move_name(work, wins[rng.randrange(len(wins))])
+    lost = set(losing_moves(work, moves))
+    safe = [m for m in moves if m not in lost] or moves
+    placements = [m for m in safe if isinstance(m, int)] or safe
+    player = 0 if work.to_move == work.players[0] else 1
+    best: list[Move] = []
+    best_score = -float("inf")
+    for move in placements:
+        record = play(work, move)
+        score = distance_score(work, player) if not record.swap else -float("inf")
+        work.pop()
+        if score > best_score:
+            best, best_score = [move], score
+        elif score == best_score:
+            best.append(move)
+    return move_name(work, best[rng.randrange(len(best))])

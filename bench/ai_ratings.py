@@ -1,0 +1,61 @@
+"""Rating estimates for the levels, fitted to the ladder matches in docs/ai.md.
+
+The match results below are copied from the ``bench/ai_bench.py`` runs listed in docs/ai.md
+(23 November 2026, 7×7, Crosscut 8×8, playout budgets only, seats alternating).  Each entry is
+(player, opponent, games, wins of player), pooled over the five games.  The fit is the usual
+Bradley–Terry/Elo maximum-likelihood estimate with the distance reference player fixed at
+1000, and one virtual draw added to every pairing, so a clean sweep gives a finite (and
+deliberately cautious) difference.  Prints the ratings; ai/levels.py carries them rounded.
+
+    python bench/ai_ratings.py
+"""
+
+from __future__ import annotations
+
+import math
+
+ANCHOR = "distance"
+ANCHOR_RATING = 1000.0
+
+# (player, opponent, games, wins), summed over Clear Path, Minefield, Crosscut, Clearcut and
+# Naked Diagonal; the per-game figures are in docs/ai.md.
+RESULTS: list[tuple[str, str, int, float]] = [
+    ("level 1", "distance", 60, 19.0),
+    ("level 2", "distance", 60, 46.0),
+    ("level 3", "distance", 60, 59.0),
+    ("level 2", "level 1", 50, 41.0),
+    ("level 3", "level 2", 30, 22.0),
+]
+
+
+def fit(results: list[tuple[str, str, int, float]], rounds: int = 20_000) -> dict[str, float]:
+    """Elo ratings maximising the likelihood of ``results`` (anchor fixed)."""
+    names = sorted({a for a, _, _, _ in results} | {b for _, b, _, _ in results})
+    rating = {name: ANCHOR_RATING for name in names}
+    # One virtual draw per pairing: half a win each way.
+    data = [(a, b, n + 1, w + 0.5) for a, b, n, w in results]
+    step = 2.0
+    for _ in range(rounds):
+        grad = dict.fromkeys(names, 0.0)
+        for a, b, n, w in data:
+            expected = n / (1 + 10 ** ((rating[b] - rating[a]) / 400))
+            grad[a] += w - expected
+            grad[b] -= w - expected
+        for name in names:
+            if name != ANCHOR:
+                rating[name] += step * grad[name]
+    return rating
+
+
+def main() -> int:
+    rating = fit(RESULTS)
+    for name, value in sorted(rating.items(), key=lambda item: item[1]):
+        print(f"{name:10s} {value:7.0f}")
+    for a, b, n, w in RESULTS:
+        expected = 1 / (1 + 10 ** ((rating[b] - rating[a]) / 400))
+        print(f"{a} vs {b}: measured {w / n:5.1%} over {n} games, fitted {expected:5.1%}")
+    return 0 if all(math.isfinite(v) for v in rating.values()) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

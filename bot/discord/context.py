@@ -1,0 +1,60 @@
+"""Helpers every flow shares: the bot, the ids, the game here, the game a button is for.
+
+This module imports no other module of ``bot.discord`` (only the service and discord.py), so
+flows, buttons, cogs and the computer opponent can all import it without cycles.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord import app_commands
+
+from bot.service import GameInfo, NoGameHere, StaleAction
+
+if TYPE_CHECKING:
+    from .app import CrosspathBot
+
+NO_GAME = "There is no game running in this channel. Start one with /challenge."
+STALE = "This button is out of date: the game has moved on or ended, so nothing was changed."
+
+
+def bot_of(interaction: discord.Interaction[Any]) -> CrosspathBot:
+    """The client of an interaction: always our :class:`CrosspathBot`."""
+    return cast("CrosspathBot", interaction.client)
+
+
+def ids(interaction: discord.Interaction[Any]) -> tuple[int, int]:
+    """(guild id, channel id).  The command tree refuses DMs before any command runs (see
+    ``CrosspathTree.interaction_check``) and buttons exist only in server messages."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise app_commands.NoPrivateMessage()
+    return interaction.guild_id, interaction.channel_id
+
+
+async def game_here(interaction: discord.Interaction[Any]) -> GameInfo:
+    """The active game in this channel, or a refusal that points to the player's games."""
+    guild_id, channel_id = ids(interaction)
+    service = bot_of(interaction).service
+    info = await service.get_game(channel_id)
+    if info is None:
+        # games often live in threads: point the player to theirs (answer Discord first: the
+        # refusal then arrives as a private follow-up)
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        page = await service.game_summaries(
+            guild_id, player_id=interaction.user.id, active_only=True, limit=3
+        )
+        where = ", ".join(f"#{g.id} in <#{g.channel_id}>" for g in page.games)
+        raise NoGameHere(f"{NO_GAME} Your games: {where}." if where else NO_GAME)
+    return info
+
+
+async def current_game(interaction: discord.Interaction[Any], game_id: int) -> GameInfo:
+    """The active game this button belongs to, or a :class:`StaleAction` refusal."""
+    channel_id = interaction.channel_id
+    info = await bot_of(interaction).service.get_game(channel_id) if channel_id else None
+    if info is None or info.id != game_id or not info.is_active:
+        raise StaleAction(STALE)
+    return info

@@ -1,0 +1,126 @@
+"""Search knowledge (priors, local playout moves, fast paths) keeps play legal and tactics exact."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ai import Budget, search
+from ai.connection import (
+    CUTOFF_GAMES,
+    decided_winner,
+    line_point,
+    move_priors,
+    shortest_path_points,
+    stone_masks,
+)
+from ai.moves import local_point, random_point
+from ai.search import CONFIGS, SearchConfig
+from rules import Game, new_game
+from rules.crosscut import Crosscut
+
+KNOWLEDGE = [CONFIGS["prior"], CONFIGS["local"], CONFIGS["prior-local"], CONFIGS["lines"]]
+
+
+def random_position(name: str, size: int, rng: random.Random, plies: int) -> Game:
+    game = new_game(name, size)
+    for _ in range(plies):
+        if game.is_over:
+            break
+        moves = game.legal_moves()
+        game.play(moves[rng.randrange(len(moves))])
+    return game
+
+
+@pytest.mark.parametrize(
+    ("name", "size"),
+    [("clearpath", 5), ("minefield", 5), ("crosscut", 6), ("clearcut", 5), ("nakeddiagonal", 5)],
+)
+@pytest.mark.parametrize("config", KNOWLEDGE, ids=["prior", "local", "prior-local", "lines"])
+def test_games_with_knowledge_stay_legal_to_the_end(
+    name: str, size: int, config: SearchConfig
+) -> None:
+    game = new_game(name, size)
+    plies = 0
+    while not game.is_over:
+        before = game.state_key()
+        result = search(game, Budget(playouts=12), seed=plies, config=config)
+        assert game.state_key() == before
+        game.play(result.move)  # IllegalMove would fail the test
+        plies += 1
+    assert game.winner is not None or game.is_draw
+
+
+@pytest.mark.parametrize("name", ["clearpath", "minefield", "clearcut", "nakeddiagonal"])
+def test_path_priors_mark_shortest_path_points_of_both_players(name: str) -> None:
+    rng = random.Random(4)
+    game = random_position(name, 7, rng, 10)
+    priors = move_priors(game)
+    assert priors is not None
+    stones = stone_masks(game)
+    mover = game.players.index(str(game.to_move))
+    _, mine = shortest_path_points(game.grid, stones[mover], stones[1 - mover], mover)
+    _, theirs = shortest_path_points(game.grid, stones[1 - mover], stones[mover], 1 - mover)
+    for p, value in enumerate(priors):
+        on_mine, on_theirs = bool(mine >> p & 1), bool(theirs >> p & 1)
+        expected = 1.0 if on_mine and on_theirs else 0.7 if on_mine else 0.6 if on_theirs else 0
+        assert value == expected
+    assert any(priors)
+
+
+def test_crosscut_priors_favour_the_line_a_side_nearly_owns() -> None:
+    stones = {"red": ["c3", "d3", "e3", "f3"], "blue": ["d6"]}
+    game = Crosscut.from_position(8, stones, to_move="blue")
+    priors = move_priors(game)
+    assert priors is not None
+    names = game.grid.names
+    ends = [names.index("b3"), names.index("g3")]
+    assert all(priors[p] == pytest.approx(4 / 6) for p in ends)
+    assert priors[names.index("e5")] < priors[ends[0]]
+
+
+@pytest.mark.parametrize("name", ["minefield", "nakeddiagonal", "crosscut"])
+def test_playout_move_samplers_return_legal_points(name: str) -> None:
+    rng = random.Random(9)
+    for _ in range(15):
+        game = random_position(name, 6, rng, rng.randrange(0, 20))
+        if game.is_over:
+            continue
+        legal = set(game.legal_points())
+        for _ in range(10):
+            point = random_point(game, rng.random)
+            assert point in legal
+            near = game.grid.ring_bits[rng.randrange(game.grid.area)]
+            got = local_point(game, near, rng.random)
+            expected = {p for p in legal if near >> p & 1}
+            assert (got in expected) if expected else got is None
+
+
+@pytest.mark.parametrize("name", sorted(CUTOFF_GAMES))
+def test_a_cut_off_player_never_wins_in_the_cutoff_games(name: str) -> None:
+    """The playout cutoff is exact: once a side is cut off, random play always ends with the
+    other side winning."""
+    rng = random.Random(21)
+    decided = 0
+    for _ in range(60):
+        game = new_game(name, 6)
+        verdict = None
+        while not game.is_over:
+            if verdict is None:
+                verdict = decided_winner(game)
+            points = game.legal_points()
+            game.play_index(points[rng.randrange(len(points))])
+        if verdict is not None:
+            decided += 1
+            assert game.winner == game.players[verdict]
+    assert decided > 0
+
+
+def test_crosscut_line_moves_go_to_the_line_nearest_completion() -> None:
+    stones = {"red": ["c3", "d3", "e3", "f3"], "blue": ["d6"]}
+    game = Crosscut.from_position(8, stones, to_move="blue")
+    names = game.grid.names
+    rng = random.Random(2)
+    got = {names[p] for p in (line_point(game, rng.random) for _ in range(40)) if p is not None}
+    assert got == {"b3", "g3"}

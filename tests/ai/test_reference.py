@@ -1,0 +1,205 @@
+"""Connection knowledge and the distance reference player, against independent brute force."""
+
+from __future__ import annotations
+
+import heapq
+import random
+
+import pytest
+
+from ai.connection import (
+    INFINITE,
+    path_distance,
+    run_distance,
+    shortest_path_points,
+    stone_masks,
+)
+from ai.reference import distance_move, distance_score
+from ai.tactics import win_candidates
+from rules import Game, new_game
+from rules.geometry import grid
+
+
+def dijkstra(size: int, own: int, opp: int, player: int, sources: list[int]) -> list[int]:
+    """Cost to reach every point from ``sources`` (each source's own cost included)."""
+    g = grid(size)
+    cost = [INFINITE] * g.area
+    heap: list[tuple[int, int]] = []
+    for p in sources:
+        if not opp >> p & 1:
+            c = 0 if own >> p & 1 else 1
+            if c < cost[p]:
+                cost[p] = c
+                heapq.heappush(heap, (c, p))
+    while heap:
+        c, p = heapq.heappop(heap)
+        if c > cost[p]:
+            continue
+        for q in g.orth[p]:
+            if opp >> q & 1:
+                continue
+            nc = c + (0 if own >> q & 1 else 1)
+            if nc < cost[q]:
+                cost[q] = nc
+                heapq.heappush(heap, (nc, q))
+    return cost
+
+
+def edge_points(size: int, player: int) -> tuple[list[int], list[int]]:
+    n = size
+    if player == 0:
+        return list(range(n)), [n * (n - 1) + c for c in range(n)]
+    return [r * n for r in range(n)], [r * n + n - 1 for r in range(n)]
+
+
+def brute_distance(size: int, own: int, opp: int, player: int) -> tuple[int, int]:
+    a, b = edge_points(size, player)
+    from_a = dijkstra(size, own, opp, player, a)
+    best = min(from_a[p] for p in b)
+    if best >= INFINITE:
+        return INFINITE, 0
+    from_b = dijkstra(size, own, opp, player, b)
+    on_path = 0
+    for p in range(size * size):
+        if (own | opp) >> p & 1:
+            continue
+        if from_a[p] + from_b[p] - 1 == best:
+            on_path |= 1 << p
+    return best, on_path
+
+
+def random_position(name: str, size: int, rng: random.Random, plies: int) -> Game:
+    game = new_game(name, size)
+    for _ in range(plies):
+        if game.is_over:
+            break
+        moves = game.legal_moves()
+        game.play(moves[rng.randrange(len(moves))])
+    return game
+
+
+@pytest.mark.parametrize("size", [4, 5, 7, 9])
+def test_distance_and_shortest_path_points_match_dijkstra(size: int) -> None:
+    rng = random.Random(size)
+    g = grid(size)
+    for _ in range(300):
+        own = opp = 0
+        for p in range(g.area):
+            roll = rng.random()
+            if roll < 0.3:
+                own |= 1 << p
+            elif roll < 0.55:
+                opp |= 1 << p
+        for player in (0, 1):
+            want_distance, want_points = brute_distance(size, own, opp, player)
+            assert path_distance(g, own, opp, player) == want_distance
+            got_distance, got_points = shortest_path_points(g, own, opp, player)
+            assert got_distance == want_distance
+            if want_distance not in (0, INFINITE):
+                assert got_points == want_points
+
+
+def test_empty_board_distances_and_a_blocked_player() -> None:
+    g = grid(5)
+    assert path_distance(g, 0, 0, 0) == 5 and path_distance(g, 0, 0, 1) == 5
+    wall = g.rows[2]  # a whole row of the opponent's stones cuts every bottom-top path
+    assert path_distance(g, 0, wall, 0) == INFINITE
+    assert path_distance(g, g.cols[0], 0, 0) == 0
+
+
+def test_run_distance_counts_missing_points_of_the_best_interior_line() -> None:
+    g = grid(8)
+    row = g.rows[3] & g.interior
+    four = sum(1 << p for p in list(_bits(row))[:4])
+    assert run_distance(8, four, 0) == 2
+    blocker = 1 << list(_bits(row))[5]
+    assert run_distance(8, four, blocker) == 2.5
+    assert run_distance(8, 0, 0) == 6
+
+
+def _bits(mask: int) -> list[int]:
+    return [i for i in range(mask.bit_length()) if mask >> i & 1]
+
+
+@pytest.mark.parametrize("name", ["clearpath", "minefield", "clearcut", "nakeddiagonal"])
+def test_win_candidates_contain_every_winning_point(name: str) -> None:
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(120):
+        game = random_position(name, 5, rng, rng.randrange(6, 26))
+        if game.is_over:
+            continue
+        mask = win_candidates(game)
+        assert mask is not None
+        mover = game.to_move
+        for p in game.legal_points():
+            record = game.play_index(p)
+            won = game.winner is not None and game.winner == record.player == mover
+            game.pop()
+            if won:
+                assert mask >> p & 1, (game.record(), p)
+                checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize(
+    ("name", "size"),
+    [("clearpath", 5), ("minefield", 5), ("crosscut", 6), ("clearcut", 5), ("nakeddiagonal", 5)],
+)
+def test_distance_player_plays_legal_games_to_the_end(name: str, size: int) -> None:
+    rng = random.Random(3)
+    game = new_game(name, size)
+    while not game.is_over:
+        before = game.state_key()
+        move = distance_move(game, rng)
+        assert game.state_key() == before, "the reference player must not change the game"
+        assert move in game.legal_moves()
+        game.play(move)
+    assert game.winner is not None or game.is_draw
+
+
+@pytest.mark.parametrize("name", ["minefield", "clearcut", "nakeddiagonal", "crosscut"])
+def test_distance_player_wins_at_once_blocks_and_else_maximises_the_score(name: str) -> None:
+    rng = random.Random(5)
+    size = 6 if name == "crosscut" else 5
+    seen = {"win": 0, "block": 0, "score": 0}
+    for _ in range(60):
+        game = random_position(name, size, rng, rng.randrange(2, 18))
+        if game.is_over:
+            continue
+        mover = game.to_move
+        player = game.players.index(str(mover))
+        move = distance_move(game, rng)
+        outcomes = {}
+        for m in game.legal_moves():
+            record = game.play(m)
+            won = game.winner == record.player == mover
+            score = distance_score(game, player)
+            threat = False
+            if not game.is_over and game.to_move != mover:
+                for reply in game.legal_moves():
+                    rec = game.play(reply)
+                    threat = threat or (game.winner is not None and game.winner == rec.player)
+                    game.pop()
+            game.pop()
+            outcomes[m] = (won, threat, score)
+        if any(w for w, _, _ in outcomes.values()):
+            assert outcomes[move][0]
+            seen["win"] += 1
+            continue
+        safe = [m for m, (_, t, _) in outcomes.items() if not t]
+        if safe and len(safe) < len(outcomes):
+            assert move in safe
+            seen["block"] += 1
+        pool = safe or list(outcomes)
+        assert outcomes[move][2] == max(outcomes[m][2] for m in pool)
+        seen["score"] += 1
+    assert seen["score"] > 0 and seen["win"] + seen["block"] > 0, seen
+
+
+def test_stone_masks_read_the_position() -> None:
+    game = new_game("minefield", 5)
+    game.play("a1")
+    game.play("e5")
+    black, white = stone_masks(game)
+    assert black == 1 and white == 1 << 24
