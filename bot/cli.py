@@ -27,6 +27,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "play": ("bot.console", "play a local game in the terminal, no Discord needed"),
     "render": ("render.cli", "draw a board image (and GIF replay) from a game record"),
     "db": ("bot.store.cli", "database maintenance: crosspath db backup PATH | copy SRC DST"),
+    "ratings": ("bot.ratings_cli", "ratings maintenance: crosspath ratings rebuild [--check]"),
+    "leaderboard": ("bot.leaderboard_cli", "print a server's leaderboard for one game"),
 }
 
 EXIT_USAGE = 2

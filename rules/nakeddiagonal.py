@@ -47,8 +47,12 @@ class NakedDiagonal(PathGame):
 
     def _reset_extra(self) -> None:
         super()._reset_extra()
-        self._solver: AreaSolver = area_solver(self.size)
         self._quick_turns = False
+
+    @property
+    def _solver(self) -> AreaSolver:
+        """This thread's area solver (see :func:`rules.nd_area.area_solver` for why)."""
+        return area_solver(self.size)
 
     # ----- fast paths for searches ------------------------------------------------------------
     def use_quick_turns(self) -> None:

@@ -27,8 +27,8 @@ sketches and measurements: docs/naked-diagonal.md.
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Iterable
-from functools import cache
 from typing import NamedTuple
 
 from .geometry import DIAGONAL, Grid, bits_list, grid
@@ -659,9 +659,27 @@ class AreaSolver:
         return [(p, c) for _, _, p, c in scored]
 
 
-@cache
+_PER_THREAD = threading.local()
+
+
 def area_solver(size: int) -> AreaSolver:
-    return AreaSolver(size)
+    """The calling thread's solver for ``size`` boards, made on first use and then kept.
+
+    Why per thread and not one per process: besides its caches, a solver carries the state of
+    the search in progress (the node budget of the current restart, its RNG, the hint pool).
+    The service replays cold games on worker threads while the event loop's thread checks
+    moves, so one shared solver let one search's budget cut another's short (an internal
+    ``_OutOfBudget`` escaped from ``Game.play``).  Games look their solver up at each use,
+    so a game made on one thread and played on another uses the right one.
+    """
+    solvers: dict[int, AreaSolver] | None = getattr(_PER_THREAD, "solvers", None)
+    if solvers is None:
+        solvers = {}
+        _PER_THREAD.solvers = solvers
+    solver = solvers.get(size)
+    if solver is None:
+        solver = solvers[size] = AreaSolver(size)
+    return solver
 
 
 def check_witness(size: int, area: int, red: int, blue: int, witness: Iterable[Move]) -> bool:

@@ -14,12 +14,21 @@ import discord
 
 from .flows import ChallengeButton, ResignButton, TakebackButton
 from .game_lists import NextPageButton
+from .leaderboards import LeaderboardPageButton
+from .rating_reset import ConfirmResetButton
 from .replies import send_ephemeral
 
 Interaction = discord.Interaction[Any]
 
 
-_KNOWN = (ChallengeButton, ResignButton, TakebackButton, NextPageButton)
+_KNOWN = (
+    ChallengeButton,
+    ResignButton,
+    TakebackButton,
+    NextPageButton,
+    LeaderboardPageButton,
+    ConfirmResetButton,
+)
 
 
 def _retired_template() -> str:

@@ -94,7 +94,8 @@ async def build_turn_message(
     names = await bot.fetch_names(info.player_ids, guild)
     game = await position_of(bot.service, info)
     board = await draw_board_async(game, colour_names(info, names))
-    return turn_message(info, game, names, board, headline, bot.computer.user_id)
+    rating = await bot.service.game_rating(info.id) if info.result is not None else None
+    return turn_message(info, game, names, board, headline, bot.computer.user_id, rating)
 
 
 async def send(

@@ -15,6 +15,7 @@ from datetime import datetime
 import discord
 
 from bot.service import Challenge, GameInfo, GameResult
+from bot.service.rating_types import GameRating
 from rules import Game
 
 from .words import describe_turn
@@ -118,6 +119,17 @@ def result_text(info: GameInfo, result: GameResult) -> str:
     return texts[result.reason]
 
 
+def rating_text(rating: GameRating, names: Mapping[int, str]) -> str:
+    """The game-over rating lines: one per player, or ``Unrated: why``."""
+    if not rating.rated:
+        return rating.text[:1].upper() + rating.text[1:]
+    lines = []
+    for line in rating.changes:
+        text = line.describe(names.get(line.user_id) or f"user {line.user_id}")
+        lines.append(text + (" (provisional)" if line.provisional else ""))
+    return "\n".join(lines)
+
+
 def turn_message(
     info: GameInfo,
     game: Game,
@@ -125,8 +137,12 @@ def turn_message(
     board: Board | None,
     headline: str | None = None,
     computer_id: int | None = None,
+    rating: GameRating | None = None,
 ) -> OutgoingMessage:
     """The message posted after every turn (and by ``/board``).
+
+    Once the game is over, ``rating`` (``service.game_rating``) adds each player's rating
+    change (``Alice 1512 → 1528, +16``) or says why the game was unrated.
 
     Only the player to move is mentioned, and only they may be pinged; at the end of a game
     both players are pinged with the result.  ``computer_id`` is the bot's own user (see
@@ -160,6 +176,8 @@ def turn_message(
         result = info.result
         content = result_text(info, result) if result else "The game is over."
         embed.add_field(name="Result", value=content, inline=False)
+        if rating is not None:
+            embed.add_field(name="Ratings", value=rating_text(rating, names)[:1024], inline=False)
         users = [discord.Object(uid) for uid in info.player_ids if uid != computer_id]
         allowed = discord.AllowedMentions(everyone=False, roles=False, users=users)
     if headline:
@@ -186,6 +204,7 @@ def challenge_embed(challenge: Challenge, note: str | None = None) -> discord.Em
     )
     embed.add_field(name="First move", value=first[challenge.first], inline=True)
     embed.add_field(name="Clock", value=challenge.time_control.describe(), inline=True)
+    embed.add_field(name="Rated", value="yes" if challenge.rated else "no", inline=True)
     if challenge.status == "open":
         embed.add_field(name="Expires", value=relative_time(challenge.expires_at), inline=True)
     else:

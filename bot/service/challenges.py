@@ -16,6 +16,7 @@ from ..store import (
 from . import convert
 from .checks import (
     MAX_GAME_NAME,
+    check_bool,
     check_id,
     check_optional_id,
     check_text,
@@ -64,12 +65,15 @@ class Challenges(ServiceCore):
         time_control: TimeControl | str | None = None,
         *,
         options: Mapping[str, str] | None = None,
+        rated: bool = True,
     ) -> Challenge:
         """Create a direct (``opponent_id``) or open (None) challenge.
 
         ``size``/``time_control`` default to the server's settings, then the game's default.
         ``options`` are per-game settings a front end needs back later (the computer's level),
-        stored with the challenge and copied to its game; the service does not read them.
+        stored with the challenge and copied to its game; the service reads only whether they
+        mark a game against the computer (never rated).  ``rated=False`` makes the game
+        unrated.
         Raises InvalidChallenge (self-challenge, unknown game, size the game does not allow,
         channel not allowed, bad options), InvalidTimeControl, ChannelBusy (no threads and the
         channel already has a game).
@@ -83,6 +87,7 @@ class Challenges(ServiceCore):
             raise InvalidChallenge(f"The board size must be a whole number, not {quote(size)}.")
         time_control = check_time_control(time_control)
         checked = checked_options(options)
+        check_bool(rated, "rated option", InvalidChallenge)
         if opponent_id is not None and opponent_id == challenger_id:
             raise InvalidChallenge("You can't challenge yourself.")
         try:
@@ -128,6 +133,7 @@ class Challenges(ServiceCore):
                     created_at=stamp,
                     expires_at=stamp + guild.challenge_expiry * 1_000_000,
                     options=tuple(sorted(checked.items())),
+                    rated=rated,
                 )
             )
         return convert.challenge(row)
@@ -195,6 +201,7 @@ class Challenges(ServiceCore):
                 challenge_id=found.id,
                 created_at=stamp,
                 options=tuple(sorted(found.options.items())),
+                rated=found.rated,
             )
             try:
                 row = await tx.insert_game(new)

@@ -66,6 +66,7 @@ def settings(row: SettingsRow | None, guild_id: int) -> GuildSettings:
         default_time_control=time_control(row.per_move, row.reminders),
         default_sizes=row.default_sizes,
         challenge_expiry=row.challenge_expiry,
+        ratings_enabled=row.ratings_enabled,
     )
 
 
@@ -81,6 +82,7 @@ def settings_row(settings: GuildSettings, updated_at: int) -> SettingsRow:
         default_sizes=settings.default_sizes,
         challenge_expiry=settings.challenge_expiry,
         updated_at=updated_at,
+        ratings_enabled=settings.ratings_enabled,
     )
 
 
@@ -102,6 +104,7 @@ def challenge(row: ChallengeRow) -> Challenge:
         game_id=row.game_id,
         accepted_by=row.accepted_by,
         options=dict(row.options),
+        rated=row.rated,
     )
 
 
@@ -133,6 +136,8 @@ def result(row: GameRow) -> GameResult | None:
         loser_id=row.loser_id,
         loser_colour=row.loser_colour,
         actor_id=row.result_actor,
+        rated=row.rated,
+        unrated_reason=row.unrated_reason,
     )
 
 
@@ -169,6 +174,7 @@ def game_info(row: GameRow, game: Game) -> GameInfo:
         updated_at=from_us(row.updated_at),
         challenge_id=row.challenge_id,
         options=dict(row.options),
+        rated=row.rated,
     )
 
 

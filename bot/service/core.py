@@ -39,6 +39,7 @@ from .errors import (
     OutOfTime,
     StaleAction,
 )
+from .rating_apply import rate_result
 from .types import (
     GameEnded,
     ResultReason,
@@ -335,11 +336,12 @@ class ServiceCore:
             loser_colour=colour_of(pair, loser_id),
             actor_id=actor_id,
         )
+        result, rating = await rate_result(tx, row, game, result, stamp)
         row = await tx.finish_game(row, result, at=stamp)
         await tx.add_event(row.id, stamp, reason, actor_id if actor_id else loser_id, detail)
         info = convert.game_info(row, game)
         assert info.result is not None
-        return row, GameEnded(info, info.result)
+        return row, GameEnded(info, info.result, rating)
 
 
 def time_control_of(row: GameRow) -> TimeControl:

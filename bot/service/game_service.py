@@ -21,9 +21,10 @@ from .core import clock_row, next_reminder, utc_now
 from .moderation import Moderation
 from .play import Play
 from .queries import Queries
+from .standings import Standings
 
 
-class GameService(Challenges, Play, Clocks, Moderation, Queries, TurnClaims):
+class GameService(Challenges, Play, Clocks, Moderation, Queries, Standings, TurnClaims):
     """Challenges, games, clocks and moderation.  Knows nothing of Discord or SQL.
 
     ``GameService(store, clock=None, rng=None)``: ``store`` is any :class:`bot.store.Store`

@@ -137,6 +137,7 @@ class Moderation(ServiceCore):
         default_time_control: TimeControl | str | None = None,
         default_sizes: dict[str, int | None] | None = None,
         challenge_expiry: int | None = None,
+        ratings_enabled: bool | None = None,
     ) -> GuildSettings:
         """Change the given settings (None leaves one as it is); audited.
 
@@ -150,6 +151,8 @@ class Moderation(ServiceCore):
             allowed_channels = check_channels(allowed_channels)
         if use_threads is not None:
             check_bool(use_threads, "use_threads setting", InvalidSettings)
+        if ratings_enabled is not None:
+            check_bool(ratings_enabled, "ratings_enabled setting", InvalidSettings)
         if default_sizes is not None:
             check_sizes(default_sizes)
         if challenge_expiry is not None and (
@@ -182,6 +185,7 @@ class Moderation(ServiceCore):
                 "default_time_control": default_time_control,
                 "default_sizes": tuple(sorted(sizes.items())),
                 "challenge_expiry": challenge_expiry,
+                "ratings_enabled": ratings_enabled,
             }
             updated = replace(current, **{k: v for k, v in given.items() if v is not None})
             changes = settings_diff(current, updated)

@@ -35,6 +35,8 @@ from .errors import (
     NotYourTurn,
     PermissionDenied,
 )
+from .rating_apply import rate_result
+from .rating_types import GameRating
 from .types import (
     GameEnded,
     MoveResult,
@@ -85,6 +87,7 @@ class Play(ServiceCore):
             stamp = to_us(now)
             after = convert.seats(row, game)
             result: ResultRow | None = None
+            rating: GameRating | None = None
             clock: ClockRow | None = None
             if game.is_over:
                 winner = convert.user_of(after, game.winner)
@@ -97,6 +100,7 @@ class Play(ServiceCore):
                     loser_id=loser,
                     loser_colour=colour_of(after, loser),
                 )
+                result, rating = await rate_result(tx, row, game, result, stamp)
             elif game.turn_number != turn_before:
                 clock = clock_row(time_control_of(row), stamp)
             row = await tx.record_moves(
@@ -120,6 +124,7 @@ class Play(ServiceCore):
                 next_colour=info.to_move_colour,
                 deadline=info.deadline,
                 result=info.result,
+                rating=rating,
             )
 
         return await self._game_action(channel_id, user_id, expected_version, act, game_id)

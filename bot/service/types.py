@@ -11,9 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from .errors import InvalidTimeControl
+
+if TYPE_CHECKING:
+    from .rating_types import GameRating
 
 FirstChoice = Literal["me", "them", "random"]
 """Who moves first in a challenge: the challenger ("me"), the opponent ("them") or random."""
@@ -107,6 +110,8 @@ class GuildSettings:
     default_sizes: tuple[tuple[str, int], ...] = ()
     challenge_expiry: int = 86400
     """Seconds an unanswered challenge stays open."""
+    ratings_enabled: bool = True
+    """Whether finished games change ratings in this server."""
 
     def size_for(self, game: str) -> int | None:
         """The server's default size for ``game`` (registry name), if it set one."""
@@ -141,6 +146,8 @@ class Challenge:
     options: dict[str, str] = field(default_factory=dict, hash=False)
     """Per-game options given by the front end (e.g. ``{"ai_level": "2"}``); copied to the
     game on acceptance.  A fresh dict per snapshot: changing it changes nothing stored."""
+    rated: bool = True
+    """Whether the game it starts is rated (``create_challenge(..., rated=False)``)."""
 
     @property
     def is_open(self) -> bool:
@@ -167,6 +174,10 @@ class GameResult:
     loser_colour: str | None
     actor_id: int | None = None
     """Who caused it when that is not the winner: the resigning player, or the admin."""
+    rated: bool = False
+    """Whether the game changed ratings (False after an admin reset them, too)."""
+    unrated_reason: str | None = None
+    """Why not, when it did not: see ``bot.service.rating_types.UnratedReason``."""
 
     @property
     def is_draw(self) -> bool:
@@ -216,6 +227,9 @@ class GameInfo:
     options: dict[str, str] = field(default_factory=dict, hash=False)
     """The options of the challenge that started the game, kept across restarts (empty for
     games stored before options existed).  A fresh dict per snapshot."""
+    rated: bool = True
+    """While active: whether it was created rated.  Once over: whether it changed ratings
+    (``result.unrated_reason`` says why not)."""
 
     @property
     def is_active(self) -> bool:
@@ -328,6 +342,8 @@ class MoveResult:
     next_colour: str | None
     deadline: datetime | None
     result: GameResult | None
+    rating: GameRating | None = None
+    """Once the move ended the game: each player's rating change, or unrated and why."""
 
     @property
     def is_over(self) -> bool:
@@ -348,6 +364,8 @@ class GameEnded:
 
     game: GameInfo
     result: GameResult
+    rating: GameRating | None = None
+    """Each player's rating change, or unrated and why."""
 
 
 @dataclass(frozen=True, slots=True)

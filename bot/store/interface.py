@@ -38,6 +38,9 @@ from .rows import (
     MoveRow,
     NewChallenge,
     NewGame,
+    RatedResult,
+    RatingHistoryRow,
+    RatingRow,
     ResultRow,
     SettingsRow,
     ShardFilter,
@@ -212,7 +215,85 @@ class Tx(Protocol):
         self, game_id: int, at: int, kind: str, user_id: int | None, detail: str = ""
     ) -> None: ...
 
-    # ----- turn claims (migration 4) --------------------------------------------------------
+    # ----- ratings ------------------------------------------------------------------------
+    async def lock_ratings(
+        self,
+        guild_id: int,
+        game: str,
+        user_ids: Sequence[int],
+        *,
+        initial: tuple[float, float],
+        at: int,
+    ) -> list[RatingRow]:
+        """The players' rating rows in one server and game, by user id, locked until the end
+        of this write block, so that two games finishing at once for one player apply one
+        after the other and neither update is lost.  A player without a row is absent from
+        the answer (an engine that locks rows may create one with ``initial`` ``(mu,
+        sigma)`` and no games; it counts as absent for every read).  Call it before
+        :meth:`next_rating_seq`."""
+        ...
+
+    async def next_rating_seq(self) -> int:
+        """The next ``rating_seq`` (larger than every one committed before the players' rows
+        were locked): the order a rebuild replays games in."""
+        ...
+
+    async def save_ratings(self, rows: Sequence[RatingRow]) -> None:
+        """Insert or replace these rating rows."""
+        ...
+
+    async def add_rating_history(self, rows: Sequence[RatingHistoryRow]) -> None: ...
+
+    async def leaderboard(
+        self, guild_id: int, game: str, limit: int, offset: int
+    ) -> list[RatingRow]:
+        """One page of players with rated games, ``mu`` DESC, ``games`` DESC, ``user_id``."""
+        ...
+
+    async def rank_of(self, row: RatingRow) -> int:
+        """``row``'s place (from 1) in its leaderboard's order."""
+        ...
+
+    async def player_ratings(self, guild_id: int, user_id: int) -> list[RatingRow]:
+        """The player's ratings in every game of a server with rated games, best first."""
+        ...
+
+    async def rating_history(
+        self, guild_id: int, user_id: int, game: str, limit: int
+    ) -> list[RatingHistoryRow]:
+        """The player's last ``limit`` history rows in one game, oldest first."""
+        ...
+
+    async def rating_changes(self, user_id: int, game_ids: Sequence[int]) -> list[RatingHistoryRow]:
+        """The player's history rows for these games (those that changed ratings)."""
+        ...
+
+    async def rated_games_until(self, guild_id: int, game: str, user_id: int, seq: int) -> int:
+        """How many rated games the player had in that server and game once the game with
+        ``rating_seq`` ``seq`` was applied (for a past game's provisional mark)."""
+        ...
+
+    async def finished_games_for_player(
+        self, guild_id: int, user_id: int, limit: int
+    ) -> list[GameRow]:
+        """The player's last finished or aborted games in a server, newest first."""
+        ...
+
+    async def reset_ratings(self, guild_id: int, game: str) -> int:
+        """Delete a server's ratings and history for one game and mark its rated games
+        unrated (``reset``), so a rebuild does not bring them back.  Returns how many
+        players had a rating."""
+        ...
+
+    async def all_ratings(self) -> list[RatingRow]:
+        """Every rating row with rated games, by server, game and user."""
+        ...
+
+    async def rated_results(self) -> list[RatedResult]:
+        """Every game that changed ratings, in ``rating_seq`` order (for a rebuild)."""
+        ...
+
+    # ----- turn claims (migration 5) --------------------------------------------------------
     async def claim_turn(
         self, game_id: int, version: int, claimant: str, now: int, until: int
     ) -> bool:
@@ -289,6 +370,18 @@ class Store(Protocol):
         that holds no rows yet (else :class:`~bot.store.errors.StoreNotEmpty`, nothing
         written).  Engines with id sequences move them past the largest id imported, so
         later inserts do not collide."""
+        ...
+
+    async def replace_ratings(
+        self,
+        ratings: Sequence[RatingRow],
+        history: Sequence[RatingHistoryRow],
+        *,
+        expect: tuple[int, int | None],
+    ) -> None:
+        """Replace every rating and history row (``crosspath ratings rebuild``), in one
+        transaction, if the games that changed ratings are still ``expect`` (their count and
+        last ``rating_seq``); else :class:`~bot.store.errors.WriteConflict`, nothing written."""
         ...
 
     async def backup(self, target: str | Path) -> None:

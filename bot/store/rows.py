@@ -19,6 +19,8 @@ class SettingsRow:
     default_sizes: tuple[tuple[str, int], ...]
     challenge_expiry: int
     updated_at: int
+    ratings_enabled: bool = True
+    """Whether finished games change ratings in this server (migration 4)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +43,8 @@ class ChallengeRow:
     game_id: int | None
     options: tuple[tuple[str, str], ...] = ()
     """Decoded from the JSON object column, sorted by key."""
+    rated: bool = True
+    """Whether the game it starts is rated (migration 4)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +85,13 @@ class GameRow:
     """The user to move (None once the game is over): after Clear Path's swap this is not
     simply the owner of ``to_move`` at the start, so the service stores it with each turn and
     lists read it without rebuilding the game (migration 3)."""
+    rated: bool = True
+    """While active: the game was created rated.  Once over: the game changed ratings
+    (False with ``unrated_reason`` when it did not, or after an admin reset them)."""
+    unrated_reason: str | None = None
+    rating_seq: int | None = None
+    """The order in which finished games' ratings were applied (global, increasing); None
+    for games that did not change ratings.  ``crosspath ratings rebuild`` replays in it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +158,7 @@ class NewChallenge:
     created_at: int
     expires_at: int
     options: tuple[tuple[str, str], ...] = ()
+    rated: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,11 +191,14 @@ class NewGame:
     created_at: int
     options: tuple[tuple[str, str], ...] = ()
     to_move_id: int | None = None
+    rated: bool = True
 
 
 @dataclass(frozen=True, slots=True)
 class ResultRow:
-    """How a game ended, as stored: ``status`` is ``finished`` or ``aborted``."""
+    """How a game ended, as stored: ``status`` is ``finished`` or ``aborted``; ``rated``,
+    ``unrated_reason`` and ``rating_seq`` say whether (and in which order) it changed
+    ratings."""
 
     status: str
     reason: str
@@ -192,6 +207,64 @@ class ResultRow:
     loser_id: int | None = None
     loser_colour: str | None = None
     actor_id: int | None = None
+    rated: bool = False
+    unrated_reason: str | None = None
+    rating_seq: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A player's rating in one game of one server (``ratings`` table, migration 4).
+
+    ``mu``/``sigma`` are the model's numbers as 8-byte floats; ``games`` is always
+    ``wins + losses + draws``; ``last_seq`` is the ``rating_seq`` of the last game applied.
+    """
+
+    guild_id: int
+    game: str
+    user_id: int
+    mu: float
+    sigma: float
+    wins: int
+    losses: int
+    draws: int
+    games: int
+    streak: int
+    best_streak: int
+    last_seq: int
+    updated_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatingHistoryRow:
+    """One player's rating before and after one rated game (``rating_history``)."""
+
+    game_id: int
+    user_id: int
+    guild_id: int
+    game: str
+    seq: int
+    opponent_id: int
+    outcome: str
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatedResult:
+    """A finished game that changed ratings, as a rebuild reads it (in ``rating_seq`` order)."""
+
+    game_id: int
+    guild_id: int
+    game: str
+    first_id: int
+    second_id: int
+    winner_id: int | None
+    finished_at: int
+    rating_seq: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +278,8 @@ class StoreContents:
     moves: tuple[MoveRow, ...]
     events: tuple[EventRow, ...]
     audit: tuple[AuditRow, ...]
+    ratings: tuple[RatingRow, ...] = ()
+    rating_history: tuple[RatingHistoryRow, ...] = ()
 
     def counts(self) -> dict[str, int]:
         """Rows per table, for messages and for checking a copy."""
@@ -215,4 +290,6 @@ class StoreContents:
             "moves": len(self.moves),
             "events": len(self.events),
             "audit": len(self.audit),
+            "ratings": len(self.ratings),
+            "rating_history": len(self.rating_history),
         }

@@ -135,7 +135,58 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             THEN first_id ELSE second_id END""",
         "CREATE INDEX games_by_to_move ON games (to_move_id, updated_at) WHERE status = 'active'",
     ),
-    # next (turn claims): the process thinking for the computer claims its turn, so two shard
+    # 4: ratings (issue 13).  ``games.rated``: created rated while active, changed ratings once
+    # over; ``rating_seq`` orders the games whose ratings were applied (a rebuild replays in
+    # it).  ``mu``/``sigma`` are REAL (8-byte floats), so a rebuild gives equal values.
+    (
+        "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 1",
+        "ALTER TABLE games ADD COLUMN unrated_reason TEXT",
+        "ALTER TABLE games ADD COLUMN rating_seq INTEGER",
+        # Games finished before ratings existed changed none.
+        "UPDATE games SET rated = 0, unrated_reason = 'before_ratings' WHERE status <> 'active'",
+        "CREATE UNIQUE INDEX games_by_rating_seq ON games (rating_seq)"
+        " WHERE rating_seq IS NOT NULL",
+        "ALTER TABLE challenges ADD COLUMN rated INTEGER NOT NULL DEFAULT 1",
+        "ALTER TABLE guild_settings ADD COLUMN ratings_enabled INTEGER NOT NULL DEFAULT 1",
+        """CREATE TABLE ratings (
+            guild_id INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            user_id INTEGER NOT NULL,
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            wins INTEGER NOT NULL DEFAULT 0,
+            losses INTEGER NOT NULL DEFAULT 0,
+            draws INTEGER NOT NULL DEFAULT 0,
+            games INTEGER NOT NULL DEFAULT 0,
+            streak INTEGER NOT NULL DEFAULT 0,
+            best_streak INTEGER NOT NULL DEFAULT 0,
+            last_seq INTEGER NOT NULL DEFAULT 0,
+            updated_at INTEGER NOT NULL,
+            PRIMARY KEY (guild_id, game, user_id),
+            CHECK (games = wins + losses + draws)
+        ) WITHOUT ROWID""",
+        # The leaderboard's order (and a rank is a count over it).
+        "CREATE INDEX ratings_leaderboard ON ratings (guild_id, game, mu DESC, games DESC,"
+        " user_id)",
+        "CREATE INDEX ratings_by_user ON ratings (guild_id, user_id)",
+        """CREATE TABLE rating_history (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            user_id INTEGER NOT NULL,
+            guild_id INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            opponent_id INTEGER NOT NULL,
+            outcome TEXT NOT NULL CHECK (outcome IN ('win', 'loss', 'draw')),
+            mu_before REAL NOT NULL,
+            sigma_before REAL NOT NULL,
+            mu_after REAL NOT NULL,
+            sigma_after REAL NOT NULL,
+            at INTEGER NOT NULL,
+            PRIMARY KEY (game_id, user_id)
+        ) WITHOUT ROWID""",
+        "CREATE INDEX rating_history_by_player ON rating_history (guild_id, user_id, game, seq)",
+    ),
+    # 5: turn claims. The process thinking for the computer claims its turn, so two shard
     # processes never both think for it; the claim holds for one version until a time (see
     # ``Tx.claim_turn``).  Self-contained: renumber freely when merging other migrations.
     (

@@ -22,7 +22,7 @@ import asyncio
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -37,10 +37,10 @@ from .errors import (
     StoreError,
     UnknownSchema,
 )
-from .rows import StoreContents
+from .rows import RatingHistoryRow, RatingRow, StoreContents
 from .schema import MIGRATIONS, SCHEMA_VERSION
 from .sqlite_errors import RESTORE, shown, translate
-from .sqlite_tx import SqliteTx, export_all, import_all
+from .sqlite_tx import SqliteTx, export_all, import_all, replace_ratings
 from .sqlite_worker import Worker
 
 T = TypeVar("T")
@@ -321,6 +321,16 @@ class SqliteStore:
     async def import_all(self, contents: StoreContents) -> None:
         async with self._lock:
             await self._call(import_all, contents)
+
+    async def replace_ratings(
+        self,
+        ratings: Sequence[RatingRow],
+        history: Sequence[RatingHistoryRow],
+        *,
+        expect: tuple[int, int | None],
+    ) -> None:
+        async with self._lock:
+            await self._call(replace_ratings, ratings, history, expect)
 
     async def backup(self, target: str | Path) -> None:
         """Copy the live database to ``target`` with SQLite's online backup API.

@@ -25,6 +25,9 @@ from .rows import (
     MoveRow,
     NewChallenge,
     NewGame,
+    RatedResult,
+    RatingHistoryRow,
+    RatingRow,
     ResultRow,
     SettingsRow,
     ShardFilter,
@@ -69,6 +72,7 @@ def settings_row(row: sqlite3.Row) -> SettingsRow:
         default_sizes=tuple(sorted((str(k), int(v)) for k, v in sizes.items())),
         challenge_expiry=row["challenge_expiry"],
         updated_at=row["updated_at"],
+        ratings_enabled=bool(row["ratings_enabled"]),
     )
 
 
@@ -76,6 +80,7 @@ def challenge_row(row: sqlite3.Row) -> ChallengeRow:
     data = dict(row)
     data["reminders"] = tuple(json.loads(data["reminders"]))
     data["options"] = _options(data["options"])
+    data["rated"] = bool(data["rated"])
     return ChallengeRow(**data)
 
 
@@ -83,7 +88,64 @@ def game_row(row: sqlite3.Row) -> GameRow:
     data = {k: row[k] for k in row.keys() if k in GameRow.__dataclass_fields__}  # noqa: SIM118
     data["reminders"] = tuple(json.loads(data["reminders"]))
     data["options"] = _options(data["options"])
+    data["rated"] = bool(data["rated"])
     return GameRow(**data)
+
+
+_RATING_COLUMNS = tuple(RatingRow.__dataclass_fields__)
+_HISTORY_COLUMNS = tuple(RatingHistoryRow.__dataclass_fields__)
+_RATING_SELECT = f"SELECT {', '.join(_RATING_COLUMNS)} FROM ratings"
+_HISTORY_SELECT = f"SELECT {', '.join(_HISTORY_COLUMNS)} FROM rating_history"
+_LEADERBOARD_ORDER = "ORDER BY mu DESC, games DESC, user_id"
+_UPSERT_RATING = (
+    f"INSERT INTO ratings ({', '.join(_RATING_COLUMNS)})"
+    f" VALUES ({', '.join('?' * len(_RATING_COLUMNS))})"
+    " ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
+    + ", ".join(f"{c} = excluded.{c}" for c in _RATING_COLUMNS[3:])
+)
+_INSERT_HISTORY = (
+    f"INSERT INTO rating_history ({', '.join(_HISTORY_COLUMNS)})"
+    f" VALUES ({', '.join('?' * len(_HISTORY_COLUMNS))})"
+)
+_RATED_RESULTS = (
+    "SELECT id, guild_id, game, first_id, second_id, winner_id, finished_at, rating_seq"
+    " FROM games WHERE rating_seq IS NOT NULL ORDER BY rating_seq"
+)
+
+
+def _values(row: Any, columns: Sequence[str]) -> tuple[Any, ...]:
+    return tuple(getattr(row, c) for c in columns)
+
+
+def rated_summary(raw: sqlite3.Connection) -> tuple[int, int | None]:
+    """How many games changed ratings, and the last ``rating_seq`` (a rebuild's guard)."""
+    found = raw.execute(
+        "SELECT COUNT(*), MAX(rating_seq) FROM games WHERE rating_seq IS NOT NULL"
+    ).fetchone()
+    return int(found[0]), found[1]
+
+
+def replace_ratings(
+    raw: sqlite3.Connection,
+    ratings: Sequence[RatingRow],
+    history: Sequence[RatingHistoryRow],
+    expect: tuple[int, int | None],
+) -> None:
+    """On the store's thread, in one ``BEGIN IMMEDIATE``: every rating and history row
+    replaced, if the rated games are still those the rebuild read (else WriteConflict)."""
+    raw.execute("BEGIN IMMEDIATE")
+    try:
+        if rated_summary(raw) != expect:
+            raise WriteConflict("games finished while the ratings were rebuilt; run it again")
+        raw.execute("DELETE FROM rating_history")
+        raw.execute("DELETE FROM ratings")
+        raw.executemany(_UPSERT_RATING, [_values(r, _RATING_COLUMNS) for r in ratings])
+        raw.executemany(_INSERT_HISTORY, [_values(h, _HISTORY_COLUMNS) for h in history])
+        raw.execute("COMMIT")
+    except BaseException:
+        if raw.in_transaction:
+            raw.execute("ROLLBACK")
+        raise
 
 
 def _shard_clause(shards: ShardFilter | None) -> tuple[str, tuple[int, ...]]:
@@ -173,8 +235,8 @@ class SqliteTx:
     async def save_settings(self, row: SettingsRow) -> None:
         self._defer(
             "INSERT OR REPLACE INTO guild_settings (guild_id, allowed_channels, use_threads,"
-            " per_move, reminders, default_sizes, challenge_expiry, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            " per_move, reminders, default_sizes, challenge_expiry, updated_at, ratings_enabled)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 row.guild_id,
                 _encode("allowed_channels", row.allowed_channels),
@@ -184,6 +246,7 @@ class SqliteTx:
                 _encode("default_sizes", row.default_sizes),
                 row.challenge_expiry,
                 row.updated_at,
+                int(row.ratings_enabled),
             ),
         )
 
@@ -191,8 +254,8 @@ class SqliteTx:
     async def insert_challenge(self, new: NewChallenge) -> ChallengeRow:
         challenge_id = await self._insert(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, game,"
-            " size, first, per_move, reminders, created_at, expires_at, options)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " size, first, per_move, reminders, created_at, expires_at, options, rated)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 new.guild_id,
                 new.channel_id,
@@ -206,6 +269,7 @@ class SqliteTx:
                 new.created_at,
                 new.expires_at,
                 _encode("options", new.options),
+                int(new.rated),
             ),
         )
         return ChallengeRow(
@@ -226,6 +290,7 @@ class SqliteTx:
             accepted_by=None,
             game_id=None,
             options=tuple(sorted(new.options)),
+            rated=new.rated,
         )
 
     async def challenge(self, challenge_id: int) -> ChallengeRow | None:
@@ -400,6 +465,7 @@ class SqliteTx:
             "created_at": new.created_at,
             "updated_at": new.created_at,
             "options": tuple(sorted(new.options)),
+            "rated": new.rated,
         }
         columns = list(values)
         game_id = await self._insert(
@@ -454,6 +520,9 @@ class SqliteTx:
             "loser_colour": result.loser_colour,
             "result_actor": result.actor_id,
             "finished_at": at,
+            "rated": result.rated,
+            "unrated_reason": result.unrated_reason,
+            "rating_seq": result.rating_seq,
             **_NO_CLOCK,
         }
 
@@ -553,6 +622,127 @@ class SqliteTx:
             (game_id, at, kind, user_id, detail),
         )
 
+    # ----- ratings ------------------------------------------------------------------------
+    async def lock_ratings(
+        self,
+        guild_id: int,
+        game: str,
+        user_ids: Sequence[int],
+        *,
+        initial: tuple[float, float],
+        at: int,
+    ) -> list[RatingRow]:
+        # BEGIN IMMEDIATE already holds the database's write lock: nothing else to lock.
+        del initial, at
+        marks = ", ".join("?" * len(user_ids))
+        rows = await self._all(
+            f"{_RATING_SELECT} WHERE guild_id = ? AND game = ? AND user_id IN ({marks})"
+            " ORDER BY user_id",
+            (guild_id, game, *user_ids),
+        )
+        return [RatingRow(*r) for r in rows]
+
+    async def next_rating_seq(self) -> int:
+        row = await self._one("SELECT COALESCE(MAX(rating_seq), 0) + 1 FROM games")
+        assert row is not None
+        return int(row[0])
+
+    async def save_ratings(self, rows: Sequence[RatingRow]) -> None:
+        self._defer(_UPSERT_RATING, [_values(r, _RATING_COLUMNS) for r in rows], "many")
+
+    async def add_rating_history(self, rows: Sequence[RatingHistoryRow]) -> None:
+        self._defer(_INSERT_HISTORY, [_values(h, _HISTORY_COLUMNS) for h in rows], "many")
+
+    async def leaderboard(
+        self, guild_id: int, game: str, limit: int, offset: int
+    ) -> list[RatingRow]:
+        rows = await self._all(
+            f"{_RATING_SELECT} WHERE guild_id = ? AND game = ? AND games > 0"
+            f" {_LEADERBOARD_ORDER} LIMIT ? OFFSET ?",
+            (guild_id, game, limit, offset),
+        )
+        return [RatingRow(*r) for r in rows]
+
+    async def rank_of(self, row: RatingRow) -> int:
+        found = await self._one(
+            "SELECT COUNT(*) + 1 FROM ratings WHERE guild_id = ? AND game = ? AND games > 0"
+            " AND (mu > ? OR (mu = ? AND (games > ? OR (games = ? AND user_id < ?))))",
+            (row.guild_id, row.game, row.mu, row.mu, row.games, row.games, row.user_id),
+        )
+        assert found is not None
+        return int(found[0])
+
+    async def player_ratings(self, guild_id: int, user_id: int) -> list[RatingRow]:
+        rows = await self._all(
+            f"{_RATING_SELECT} WHERE guild_id = ? AND user_id = ? AND games > 0"
+            " ORDER BY mu DESC, game",
+            (guild_id, user_id),
+        )
+        return [RatingRow(*r) for r in rows]
+
+    async def rating_history(
+        self, guild_id: int, user_id: int, game: str, limit: int
+    ) -> list[RatingHistoryRow]:
+        rows = await self._all(
+            f"SELECT * FROM ({_HISTORY_SELECT} WHERE guild_id = ? AND user_id = ? AND game = ?"
+            " ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+            (guild_id, user_id, game, limit),
+        )
+        return [RatingHistoryRow(*r) for r in rows]
+
+    async def rating_changes(self, user_id: int, game_ids: Sequence[int]) -> list[RatingHistoryRow]:
+        if not game_ids:
+            return []
+        marks = ", ".join("?" * len(game_ids))
+        rows = await self._all(
+            f"{_HISTORY_SELECT} WHERE user_id = ? AND game_id IN ({marks}) ORDER BY game_id",
+            (user_id, *game_ids),
+        )
+        return [RatingHistoryRow(*r) for r in rows]
+
+    async def rated_games_until(self, guild_id: int, game: str, user_id: int, seq: int) -> int:
+        found = await self._one(
+            "SELECT COUNT(*) FROM rating_history WHERE guild_id = ? AND user_id = ? AND game = ?"
+            " AND seq <= ?",
+            (guild_id, user_id, game, seq),
+        )
+        assert found is not None
+        return int(found[0])
+
+    async def finished_games_for_player(
+        self, guild_id: int, user_id: int, limit: int
+    ) -> list[GameRow]:
+        return await self._games(
+            "WHERE id IN (SELECT id FROM (SELECT id, updated_at FROM games"
+            " WHERE guild_id = ? AND first_id = ? AND status <> 'active'"
+            " UNION ALL SELECT id, updated_at FROM games"
+            " WHERE guild_id = ? AND second_id = ? AND status <> 'active')"
+            " ORDER BY updated_at DESC, id DESC LIMIT ?) ORDER BY updated_at DESC, id DESC",
+            (guild_id, user_id, guild_id, user_id, limit),
+        )
+
+    async def reset_ratings(self, guild_id: int, game: str) -> int:
+        found = await self._one(
+            "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ? AND games > 0",
+            (guild_id, game),
+        )
+        assert found is not None
+        self._defer(
+            "UPDATE games SET rated = 0, unrated_reason = 'reset', rating_seq = NULL"
+            " WHERE guild_id = ? AND game = ? AND rating_seq IS NOT NULL",
+            (guild_id, game),
+        )
+        self._defer("DELETE FROM rating_history WHERE guild_id = ? AND game = ?", (guild_id, game))
+        self._defer("DELETE FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game))
+        return int(found[0])
+
+    async def all_ratings(self) -> list[RatingRow]:
+        rows = await self._all(f"{_RATING_SELECT} WHERE games > 0 ORDER BY guild_id, game, user_id")
+        return [RatingRow(*r) for r in rows]
+
+    async def rated_results(self) -> list[RatedResult]:
+        return [RatedResult(*r) for r in await self._all(_RATED_RESULTS)]
+
     # ----- turn claims --------------------------------------------------------------------
     async def claim_turn(
         self, game_id: int, version: int, claimant: str, now: int, until: int
@@ -601,7 +791,16 @@ class SqliteTx:
 
 # ----- whole-store copies (``crosspath db copy``) -------------------------------------------
 
-_TABLES = ("guild_settings", "challenges", "games", "moves", "game_events", "audit_log")
+_TABLES = (
+    "guild_settings",
+    "challenges",
+    "games",
+    "moves",
+    "game_events",
+    "audit_log",
+    "ratings",
+    "rating_history",
+)
 
 
 def export_all(raw: sqlite3.Connection) -> StoreContents:
@@ -636,6 +835,14 @@ def export_all(raw: sqlite3.Connection) -> StoreContents:
                     " FROM audit_log ORDER BY id"
                 )
             ),
+            ratings=tuple(
+                RatingRow(*r)
+                for r in raw.execute(f"{_RATING_SELECT} ORDER BY guild_id, game, user_id")
+            ),
+            rating_history=tuple(
+                RatingHistoryRow(*r)
+                for r in raw.execute(f"{_HISTORY_SELECT} ORDER BY game_id, user_id")
+            ),
         )
     finally:
         raw.execute("COMMIT")
@@ -667,6 +874,8 @@ def import_all(raw: sqlite3.Connection, contents: StoreContents) -> None:
         _insert_rows(raw, "moves", contents.moves)
         _insert_rows(raw, "game_events", contents.events)
         _insert_rows(raw, "audit_log", contents.audit)
+        _insert_rows(raw, "ratings", contents.ratings)
+        _insert_rows(raw, "rating_history", contents.rating_history)
         raw.execute("COMMIT")
     except BaseException:
         if raw.in_transaction:

@@ -42,6 +42,21 @@ def tables(path: Path) -> dict[str, list[tuple[Any, ...]]]:
         conn.close()
 
 
+def undo_migration_4(conn: sqlite3.Connection) -> None:
+    """Take a database back to before the ratings migration (for tests of older ones)."""
+    for statement in (
+        "DROP TABLE rating_history",
+        "DROP TABLE ratings",
+        "DROP INDEX games_by_rating_seq",
+        "ALTER TABLE games DROP COLUMN rating_seq",
+        "ALTER TABLE games DROP COLUMN unrated_reason",
+        "ALTER TABLE games DROP COLUMN rated",
+        "ALTER TABLE challenges DROP COLUMN rated",
+        "ALTER TABLE guild_settings DROP COLUMN ratings_enabled",
+    ):
+        conn.execute(statement)
+
+
 async def test_migrations_from_an_empty_database(tmp_path: Path) -> None:
     path = tmp_path / "new.db"
     async with Store(path) as store:
@@ -57,6 +72,8 @@ async def test_migrations_from_an_empty_database(tmp_path: Path) -> None:
         "moves",
         "game_events",
         "audit_log",
+        "ratings",
+        "rating_history",
     }
     # Reopening applies nothing twice.
     async with Store(path) as store:
@@ -123,14 +140,18 @@ async def test_a_version_1_database_gains_empty_options_and_keeps_its_rows(
         assert game.player_ids == (ALICE, BOB) and game.to_move_id == ALICE
         await service.play_move(CHANNEL, ALICE, "c3")
     after = tables(path)
-    assert [row[-1] for row in after["challenges"]] == ["{}"]  # migration 2 added it last
+    # migration 2 added options, migration 4 rated (an active game stays rated)
+    assert [row[-2:] for row in after["challenges"]] == [("{}", 1)]
     conn = sqlite3.connect(path)
     try:  # by name: later migrations add more columns after these
-        added = conn.execute("SELECT options, to_move_id FROM games").fetchall()
+        added = conn.execute(
+            "SELECT options, to_move_id, rated, unrated_reason, rating_seq FROM games"
+        ).fetchall()
     finally:
         conn.close()
-    assert added == [("{}", BOB)]  # migration 2's options, then migration 3's to_move_id
-    assert [row[:-1] for row in after["challenges"]] == before["challenges"]
+    # options, then migration 3's to_move_id, then migration 4's rated, reason and sequence
+    assert added == [("{}", BOB, 1, None, None)]
+    assert [row[:-2] for row in after["challenges"]] == before["challenges"]
     assert after["games"][0][:7] == before["games"][0][:7]  # ids, game, size, seats unchanged
     assert after["moves"] and after["moves"][0][2] == "c3"
 
@@ -366,6 +387,7 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(db_path: Path, 
     conn = sqlite3.connect(db_path)
     for column in ("claimed_by", "claimed_version", "claimed_until"):  # the turn claims' later
         conn.execute(f"ALTER TABLE games DROP COLUMN {column}")  # migration: undone as well
+    undo_migration_4(conn)
     conn.execute("DROP INDEX games_by_to_move")
     conn.execute("ALTER TABLE games DROP COLUMN to_move_id")
     conn.execute("PRAGMA user_version = 2")

@@ -24,6 +24,8 @@ from bot.store import (
     MoveRow,
     NewChallenge,
     NewGame,
+    RatingHistoryRow,
+    RatingRow,
     ResultRow,
     SettingsRow,
     Store,
@@ -541,6 +543,20 @@ async def test_export_then_import_copies_every_row_with_its_ids(
         )
         await tx.add_event(row.id, 2, "started", BOB, "challenge 1")
         await tx.add_audit(guild_id=GUILD, actor_id=ADMIN, action="abort", at=4, detail="{}")
+    async with store.write() as tx:
+        row = await tx.finish_game(
+            row, ResultRow("finished", "resign", BOB, "w", BIG, "b", BIG, True, None, 7), at=5
+        )
+        await tx.save_ratings(
+            [RatingRow(GUILD, "minefield", BOB, 26.5, 7.5, 1, 0, 0, 1, 1, 1, 7, 5)]
+        )
+        await tx.add_rating_history(
+            [
+                RatingHistoryRow(
+                    row.id, BOB, GUILD, "minefield", 7, BIG, "win", 25.0, 8.3, 26.5, 7.5, 5
+                )
+            ]
+        )
     await inserted(store, channel_id=CHANNEL + 1)
     contents = await store.export_all()
     assert contents.counts() == {
@@ -550,6 +566,8 @@ async def test_export_then_import_copies_every_row_with_its_ids(
         "moves": 1,
         "events": 1,
         "audit": 1,
+        "ratings": 1,
+        "rating_history": 1,
     }
     async with await open_store(other_store_target) as other:
         await other.import_all(contents)
@@ -563,6 +581,9 @@ async def test_export_then_import_copies_every_row_with_its_ids(
             fresh = await tx.insert_challenge(new_challenge())
         assert newer.id > max(g.id for g in contents.games)
         assert fresh.id > challenge.id
+        async with other.write() as tx:  # so do new rating sequence numbers
+            await tx.lock_ratings(GUILD, "minefield", [ALICE], initial=(25.0, 8.0), at=6)
+            assert await tx.next_rating_seq() > 7
 
 
 async def test_the_snapshot_fixture_sees_every_kind_of_change(

@@ -506,6 +506,17 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(pg_url: str, cl
     try:
         for column in ("claimed_by", "claimed_version", "claimed_until"):  # the turn claims'
             await conn.execute(f"ALTER TABLE games DROP COLUMN {column}")  # later migration
+        for statement in (  # back to before migration 4 (ratings)
+            "DROP TABLE rating_history",
+            "DROP TABLE ratings",
+            "DROP SEQUENCE games_rating_seq",
+            "ALTER TABLE games DROP COLUMN rating_seq",
+            "ALTER TABLE games DROP COLUMN unrated_reason",
+            "ALTER TABLE games DROP COLUMN rated",
+            "ALTER TABLE challenges DROP COLUMN rated",
+            "ALTER TABLE guild_settings DROP COLUMN ratings_enabled",
+        ):
+            await conn.execute(statement)
         await conn.execute("DROP INDEX games_by_to_move")
         await conn.execute("ALTER TABLE games DROP COLUMN to_move_id")
         await conn.execute("UPDATE crosspath_schema SET version = 2")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,15 +18,17 @@ from hypothesis import strategies as st
 
 from rules import new_game
 from rules.nakeddiagonal import NakedDiagonal
-from rules.nd_area import AreaSolver
 
 
 def reference_mask(game: NakedDiagonal, player: int) -> int:
-    """The full-mask verdicts, from a copy whose solver shares no memo with the game's."""
+    """The full-mask verdicts, from a copy whose solver shares no memo with the game's.
+
+    Solvers are per thread, so a copy played on a thread of its own gets a fresh solver.
+    """
     ref = game.copy()
     assert isinstance(ref, NakedDiagonal)
-    ref._solver = AreaSolver(game.size)
-    return ref._legal_mask(player)
+    with ThreadPoolExecutor(max_workers=1) as fresh:
+        return fresh.submit(ref._legal_mask, player).result()
 
 
 def random_game(size: int, rnd: random.Random) -> NakedDiagonal:

@@ -9,5 +9,13 @@ from .challenge import ChallengeCog
 from .clock import ClockCog
 from .info import InfoCog
 from .play import PlayCog
+from .ratings import RatingsCog
 
-COGS: tuple[type[commands.Cog], ...] = (ChallengeCog, PlayCog, InfoCog, AdminCog, ClockCog)
+COGS: tuple[type[commands.Cog], ...] = (
+    ChallengeCog,
+    PlayCog,
+    InfoCog,
+    AdminCog,
+    ClockCog,
+    RatingsCog,
+)

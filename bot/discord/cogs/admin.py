@@ -17,6 +17,7 @@ from bot.service import AuditEntry, GameEnded, GuildSettings
 from ..context import game_here, ids
 from ..game_lists import send_first_page
 from ..posting import ENDED_DONE, not_posted, post_turn
+from ..rating_reset import confirm_view, question
 from ..replies import send_ephemeral
 from ..transformers import TimeOption
 from ..turns import mention
@@ -39,7 +40,8 @@ def settings_text(settings: GuildSettings) -> str:
         f"**Games in threads:** {'yes' if settings.use_threads else 'no'}\n"
         f"**Default clock:** {settings.default_time_control.describe()}\n"
         f"**Default sizes:** {sizes}\n"
-        f"**Challenges expire after:** {settings.challenge_expiry // 3600} h"
+        f"**Challenges expire after:** {settings.challenge_expiry // 3600} h\n"
+        f"**Ratings:** {'on' if settings.ratings_enabled else 'off'}"
     )
 
 
@@ -54,9 +56,20 @@ class AdminCog(commands.Cog):
     settings = app_commands.Group(
         name="settings", description="View or change settings", parent=admin
     )
+    ratings = app_commands.Group(name="ratings", description="Manage ratings", parent=admin)
 
     def __init__(self, bot: CrosspathBot) -> None:
         self.bot = bot
+
+    # ----- ratings -----------------------------------------------------------------------
+    @MANAGERS_CHECK
+    @ratings.command(name="reset", description="Clear this server's ratings in one game")
+    @app_commands.describe(game="whose ratings to clear (asks you to confirm)")
+    @app_commands.choices(game=playable_games())
+    async def ratings_reset(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
+        await interaction.response.send_message(
+            question(game.value), view=confirm_view(game.value, interaction.user.id), ephemeral=True
+        )
 
     # ----- settings ----------------------------------------------------------------------
     @MANAGERS_CHECK
@@ -72,6 +85,7 @@ class AdminCog(commands.Cog):
         threads="start each game in its own thread",
         time="default time per move, like 12h, 3d or none",
         expiry_hours="hours before an unanswered challenge expires",
+        ratings="whether finished games change ratings in this server",
     )
     async def settings_set(
         self,
@@ -79,6 +93,7 @@ class AdminCog(commands.Cog):
         threads: bool | None = None,
         time: TimeOption | None = None,
         expiry_hours: app_commands.Range[int, 1, 720] | None = None,
+        ratings: bool | None = None,
     ) -> None:
         guild_id, _ = ids(interaction)
         updated = await self.bot.service.update_settings(
@@ -87,6 +102,7 @@ class AdminCog(commands.Cog):
             use_threads=threads,
             default_time_control=time,
             challenge_expiry=expiry_hours * 3600 if expiry_hours else None,
+            ratings_enabled=ratings,
         )
         await interaction.response.send_message("Saved.\n" + settings_text(updated), ephemeral=True)
 

@@ -49,6 +49,7 @@ class ChallengeCog(commands.Cog):
         first="who moves first",
         time="time per move, like 12h, 3d or none (default: the server's setting)",
         level=LEVEL_HELP,
+        rated="whether the game changes ratings (default: yes; games vs the computer never do)",
     )
     @app_commands.choices(game=playable_games(), first=FIRST_CHOICES)
     @app_commands.choices(level=LEVEL_CHOICES)
@@ -61,6 +62,7 @@ class ChallengeCog(commands.Cog):
         first: app_commands.Choice[str] | None = None,
         time: TimeOption | None = None,
         level: app_commands.Choice[int] | None = None,
+        rated: bool = True,
     ) -> None:
         guild_id, channel_id = ids(interaction)
         settings = await self.bot.service.get_settings(guild_id)
@@ -93,6 +95,7 @@ class ChallengeCog(commands.Cog):
             size=size,
             first=who_first,  # type: ignore[arg-type]
             time_control=time,
+            rated=rated,
         )
         target = mention(opponent.id) if opponent else "Anyone"
         mentions = discord.AllowedMentions(users=[opponent] if opponent else [])

@@ -144,6 +144,7 @@ HELP = [
     ("/resign, /takeback", "resign (asks first) or ask to undo your last turn"),
     ("/board, /history, /replay", "the board again, the record file, an animated replay"),
     ("/games", "your games in this server"),
+    ("/leaderboard game, /profile", "this server's ratings: the top players, a player's record"),
     ("/rules game", "a summary and Mark Steere's full rule sheet"),
     ("/admin …", "server managers: settings, abort, award, forfeit, active games"),
 ]

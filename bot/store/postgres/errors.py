@@ -28,6 +28,7 @@ from ..errors import (
 
 ONE_ACTIVE_INDEX = "games_one_active_per_channel"
 MOVES_KEY = "moves_pkey"
+HISTORY_KEY = "rating_history_pkey"
 
 
 def translate(exc: BaseException, where: str) -> StoreError:
@@ -39,6 +40,8 @@ def translate(exc: BaseException, where: str) -> StoreError:
             return ChannelTaken("that channel already has an active game")
         if exc.constraint_name == MOVES_KEY:
             return WriteConflict("another command stored a move for this turn first")
+        if exc.constraint_name == HISTORY_KEY:
+            return WriteConflict("another command finished this game first")
         return DatabaseFailure(f"PostgreSQL at {where} refused a duplicate: {quoted(exc)}")
     if isinstance(exc, asyncpg.SerializationError | asyncpg.DeadlockDetectedError):
         return WriteConflict("another command changed the same game at the same time")

@@ -141,7 +141,58 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             THEN first_id ELSE second_id END""",
         "CREATE INDEX games_by_to_move ON games (to_move_id, updated_at) WHERE status = 'active'",
     ),
-    # next (turn claims): the process thinking for the computer claims its turn, so two shard
+    # 4: ratings (issue 13), as SQLite's migration 4; ``mu``/``sigma`` are DOUBLE PRECISION
+    # (``real`` would be 4 bytes and a rebuild would not give equal values).  The sequence
+    # hands out ``rating_seq`` after the players' rating rows are locked (see tx.py).
+    (
+        "ALTER TABLE games ADD COLUMN rated BOOLEAN NOT NULL DEFAULT TRUE",
+        "ALTER TABLE games ADD COLUMN unrated_reason TEXT",
+        "ALTER TABLE games ADD COLUMN rating_seq BIGINT",
+        "UPDATE games SET rated = FALSE, unrated_reason = 'before_ratings'"
+        " WHERE status <> 'active'",
+        "CREATE UNIQUE INDEX games_by_rating_seq ON games (rating_seq)"
+        " WHERE rating_seq IS NOT NULL",
+        "CREATE SEQUENCE games_rating_seq AS BIGINT",
+        "ALTER TABLE challenges ADD COLUMN rated BOOLEAN NOT NULL DEFAULT TRUE",
+        "ALTER TABLE guild_settings ADD COLUMN ratings_enabled BOOLEAN NOT NULL DEFAULT TRUE",
+        """CREATE TABLE ratings (
+            guild_id BIGINT NOT NULL,
+            game TEXT NOT NULL,
+            user_id BIGINT NOT NULL,
+            mu DOUBLE PRECISION NOT NULL,
+            sigma DOUBLE PRECISION NOT NULL,
+            wins INTEGER NOT NULL DEFAULT 0,
+            losses INTEGER NOT NULL DEFAULT 0,
+            draws INTEGER NOT NULL DEFAULT 0,
+            games INTEGER NOT NULL DEFAULT 0,
+            streak INTEGER NOT NULL DEFAULT 0,
+            best_streak INTEGER NOT NULL DEFAULT 0,
+            last_seq BIGINT NOT NULL DEFAULT 0,
+            updated_at BIGINT NOT NULL,
+            PRIMARY KEY (guild_id, game, user_id),
+            CHECK (games = wins + losses + draws)
+        )""",
+        "CREATE INDEX ratings_leaderboard ON ratings (guild_id, game, mu DESC, games DESC,"
+        " user_id)",
+        "CREATE INDEX ratings_by_user ON ratings (guild_id, user_id)",
+        """CREATE TABLE rating_history (
+            game_id BIGINT NOT NULL REFERENCES games (id),
+            user_id BIGINT NOT NULL,
+            guild_id BIGINT NOT NULL,
+            game TEXT NOT NULL,
+            seq BIGINT NOT NULL,
+            opponent_id BIGINT NOT NULL,
+            outcome TEXT NOT NULL CHECK (outcome IN ('win', 'loss', 'draw')),
+            mu_before DOUBLE PRECISION NOT NULL,
+            sigma_before DOUBLE PRECISION NOT NULL,
+            mu_after DOUBLE PRECISION NOT NULL,
+            sigma_after DOUBLE PRECISION NOT NULL,
+            at BIGINT NOT NULL,
+            PRIMARY KEY (game_id, user_id)
+        )""",
+        "CREATE INDEX rating_history_by_player ON rating_history (guild_id, user_id, game, seq)",
+    ),
+    # 5: turn claims. The process thinking for the computer claims its turn, so two shard
     # processes never both think for it; the claim holds for one version until a time (see
     # ``Tx.claim_turn``).  Self-contained: renumber freely when merging other migrations.
     (
@@ -153,5 +204,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
-TABLES = ("guild_settings", "challenges", "games", "moves", "game_events", "audit_log")
+TABLES = (
+    "guild_settings",
+    "challenges",
+    "games",
+    "moves",
+    "game_events",
+    "audit_log",
+    "ratings",
+    "rating_history",
+)
 """Every data table, parents before children (the order a copy inserts them in)."""

@@ -27,13 +27,14 @@ from ..errors import (
     StoreError,
     StoreNotEmpty,
     UnknownSchema,
+    WriteConflict,
     quoted,
 )
 from ..interface import Store, Tx
-from ..rows import StoreContents
+from ..rows import RatingHistoryRow, RatingRow, StoreContents
 from .errors import translate, translate_connect
 from .schema import MIGRATIONS, SCHEMA_VERSION, TABLES
-from .tx import GameLocks, PgTx
+from .tx import HISTORY_COLUMNS, RATING_COLUMNS, GameLocks, PgTx, values_of
 
 log = logging.getLogger(__name__)
 
@@ -256,11 +257,44 @@ class PostgresStore:
                     ("audit_log", contents.audit),
                 ):
                     await _insert_rows(conn, table, rows)
+                await _copy_ratings(conn, contents.ratings, contents.rating_history)
                 for table in ("challenges", "games", "game_events", "audit_log"):
                     await conn.execute(
                         f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                         f" COALESCE(MAX(id), 1), MAX(id) IS NOT NULL) FROM {table}"
                     )
+                await conn.execute(
+                    "SELECT setval('games_rating_seq', COALESCE(MAX(rating_seq), 1),"
+                    " MAX(rating_seq) IS NOT NULL) FROM games"
+                )
+        except StoreError:
+            raise
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            raise translate(exc, self.target) from exc
+
+    async def replace_ratings(
+        self,
+        ratings: Sequence[RatingRow],
+        history: Sequence[RatingHistoryRow],
+        *,
+        expect: tuple[int, int | None],
+    ) -> None:
+        """Replace every rating and history row in one transaction that first takes the
+        ratings table's EXCLUSIVE lock: games finishing meanwhile wait for it (at most the
+        lock timeout, then they are refused as busy and can be retried)."""
+        try:
+            async with self._connection() as conn, conn.transaction():
+                await conn.execute("LOCK TABLE ratings IN EXCLUSIVE MODE")
+                found = await conn.fetchrow(
+                    "SELECT COUNT(*), MAX(rating_seq) FROM games WHERE rating_seq IS NOT NULL"
+                )
+                if (int(found[0]), found[1]) != expect:
+                    raise WriteConflict(
+                        "games finished while the ratings were rebuilt; run it again"
+                    )
+                await conn.execute("DELETE FROM rating_history")
+                await conn.execute("DELETE FROM ratings")
+                await _copy_ratings(conn, ratings, history)
         except StoreError:
             raise
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
@@ -295,6 +329,27 @@ async def _insert_rows(conn: asyncpg.Connection, table: str, rows: Sequence[Any]
         f" VALUES ({', '.join(f'${i + 1}' for i in range(len(columns)))})",
         [[value(c, getattr(row, c)) for c in columns] for row in rows],
     )
+
+
+async def _copy_ratings(
+    conn: asyncpg.Connection,
+    ratings: Sequence[RatingRow],
+    history: Sequence[RatingHistoryRow],
+) -> None:
+    """Bulk-insert rating and history rows with COPY (a rebuild writes hundreds of
+    thousands; they are plain numbers and text, so binary COPY needs no codec)."""
+    if ratings:
+        await conn.copy_records_to_table(
+            "ratings",
+            records=[values_of(r, RATING_COLUMNS) for r in ratings],
+            columns=list(RATING_COLUMNS),
+        )
+    if history:
+        await conn.copy_records_to_table(
+            "rating_history",
+            records=[values_of(h, HISTORY_COLUMNS) for h in history],
+            columns=list(HISTORY_COLUMNS),
+        )
 
 
 async def _rollback(transaction: Any) -> None:

@@ -53,6 +53,9 @@ from ..rows import (
     MoveRow,
     NewChallenge,
     NewGame,
+    RatedResult,
+    RatingHistoryRow,
+    RatingRow,
     ResultRow,
     SettingsRow,
     ShardFilter,
@@ -97,7 +100,28 @@ def settings_row(record: Mapping[str, Any]) -> SettingsRow:
         default_sizes=tuple(sorted((str(k), int(v)) for k, v in sizes.items())),
         challenge_expiry=record["challenge_expiry"],
         updated_at=record["updated_at"],
+        ratings_enabled=bool(record["ratings_enabled"]),
     )
+
+
+RATING_COLUMNS = tuple(RatingRow.__dataclass_fields__)
+HISTORY_COLUMNS = tuple(RatingHistoryRow.__dataclass_fields__)
+_RATING_SELECT = f"SELECT {', '.join(RATING_COLUMNS)} FROM ratings"
+_HISTORY_SELECT = f"SELECT {', '.join(HISTORY_COLUMNS)} FROM rating_history"
+_UPSERT_RATING = (
+    f"INSERT INTO ratings ({', '.join(RATING_COLUMNS)})"
+    f" VALUES ({', '.join(f'${i + 1}' for i in range(len(RATING_COLUMNS)))})"
+    " ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
+    + ", ".join(f"{c} = EXCLUDED.{c}" for c in RATING_COLUMNS[3:])
+)
+_INSERT_HISTORY = (
+    f"INSERT INTO rating_history ({', '.join(HISTORY_COLUMNS)})"
+    f" VALUES ({', '.join(f'${i + 1}' for i in range(len(HISTORY_COLUMNS)))})"
+)
+
+
+def values_of(row: Any, columns: Sequence[str]) -> tuple[Any, ...]:
+    return tuple(getattr(row, c) for c in columns)
 
 
 def _shard_clause(shards: ShardFilter | None, first: int) -> tuple[str, tuple[Any, ...]]:
@@ -279,12 +303,13 @@ class PgTx:
         await self._begin()
         await self._execute(
             "INSERT INTO guild_settings (guild_id, allowed_channels, use_threads, per_move,"
-            " reminders, default_sizes, challenge_expiry, updated_at)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+            " reminders, default_sizes, challenge_expiry, updated_at, ratings_enabled)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
             " ON CONFLICT (guild_id) DO UPDATE SET allowed_channels = EXCLUDED.allowed_channels,"
             " use_threads = EXCLUDED.use_threads, per_move = EXCLUDED.per_move,"
             " reminders = EXCLUDED.reminders, default_sizes = EXCLUDED.default_sizes,"
-            " challenge_expiry = EXCLUDED.challenge_expiry, updated_at = EXCLUDED.updated_at",
+            " challenge_expiry = EXCLUDED.challenge_expiry, updated_at = EXCLUDED.updated_at,"
+            " ratings_enabled = EXCLUDED.ratings_enabled",
             row.guild_id,
             list(row.allowed_channels),
             row.use_threads,
@@ -293,6 +318,7 @@ class PgTx:
             dict(row.default_sizes),
             row.challenge_expiry,
             row.updated_at,
+            row.ratings_enabled,
         )
 
     # ----- challenges ---------------------------------------------------------------------
@@ -300,8 +326,8 @@ class PgTx:
         await self._begin()
         found = await self._fetchrow(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, game,"
-            " size, first, per_move, reminders, created_at, expires_at, options)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+            " size, first, per_move, reminders, created_at, expires_at, options, rated)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
             f" RETURNING {_CHALLENGE_COLUMNS}",
             new.guild_id,
             new.channel_id,
@@ -315,6 +341,7 @@ class PgTx:
             new.created_at,
             new.expires_at,
             dict(new.options),
+            new.rated,
         )
         assert found is not None
         return challenge_row(found)
@@ -539,8 +566,8 @@ class PgTx:
             "INSERT INTO games (guild_id, channel_id, game, size, first_id, second_id, status,"
             " version, record, to_move, per_move, reminders, turn_started_at, deadline_at,"
             " remind_at, reminders_sent, challenge_id, created_at, updated_at, options,"
-            " to_move_id) VALUES ($1, $2, $3, $4, $5, $6, 'active', 0, $7, $8, $9, $10, $11,"
-            f" $12, $13, $14, $15, $16, $16, $17, $18) RETURNING {_GAME_COLUMNS}",
+            " to_move_id, rated) VALUES ($1, $2, $3, $4, $5, $6, 'active', 0, $7, $8, $9, $10,"
+            f" $11, $12, $13, $14, $15, $16, $16, $17, $18, $19) RETURNING {_GAME_COLUMNS}",
             new.guild_id,
             new.channel_id,
             new.game,
@@ -559,6 +586,7 @@ class PgTx:
             new.created_at,
             dict(new.options),
             new.to_move_id,
+            new.rated,
         )
         assert found is not None
         return game_row(found)
@@ -713,7 +741,203 @@ class PgTx:
             moves=tuple(MoveRow(*r) for r in moves),
             events=tuple(EventRow(*r) for r in events),
             audit=tuple(AuditRow(*r) for r in audit),
+            ratings=tuple(
+                RatingRow(*r)
+                for r in await self._fetch(f"{_RATING_SELECT} ORDER BY guild_id, game, user_id")
+            ),
+            rating_history=tuple(
+                RatingHistoryRow(*r)
+                for r in await self._fetch(f"{_HISTORY_SELECT} ORDER BY game_id, user_id")
+            ),
         )
+
+    # ----- ratings ------------------------------------------------------------------------
+    async def lock_ratings(
+        self,
+        guild_id: int,
+        game: str,
+        user_ids: Sequence[int],
+        *,
+        initial: tuple[float, float],
+        at: int,
+    ) -> list[RatingRow]:
+        """Insert a row (initial values, no games) for players who have none, then lock
+        every player's row with ``SELECT … FOR UPDATE`` in user-id order.  A second game
+        finishing for one of these players (in any process) waits here until this block
+        commits, then reads the row as committed: no update is lost, and the fixed order
+        means two such games never deadlock on each other's rows."""
+        await self._begin()
+        ids = sorted(set(user_ids))
+        await self._execute(
+            "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, updated_at)"
+            " SELECT $1, $2, u, $4, $5, $6 FROM unnest($3::bigint[]) AS u ORDER BY u"
+            " ON CONFLICT (guild_id, game, user_id) DO NOTHING",
+            guild_id,
+            game,
+            ids,
+            initial[0],
+            initial[1],
+            at,
+        )
+        rows = await self._fetch(
+            f"{_RATING_SELECT} WHERE guild_id = $1 AND game = $2 AND user_id = ANY($3::bigint[])"
+            " ORDER BY user_id FOR UPDATE",
+            guild_id,
+            game,
+            ids,
+        )
+        return [RatingRow(*r) for r in rows if r["games"] > 0]
+
+    async def next_rating_seq(self) -> int:
+        await self._begin()
+        found = await self._fetchrow("SELECT nextval('games_rating_seq')")
+        assert found is not None
+        return int(found[0])
+
+    async def save_ratings(self, rows: Sequence[RatingRow]) -> None:
+        await self._begin()
+        try:
+            await self._conn.executemany(
+                _UPSERT_RATING, [values_of(r, RATING_COLUMNS) for r in rows]
+            )
+        except Exception as exc:
+            raise translate(exc, self._where) from exc
+
+    async def add_rating_history(self, rows: Sequence[RatingHistoryRow]) -> None:
+        await self._begin()
+        try:
+            await self._conn.executemany(
+                _INSERT_HISTORY, [values_of(h, HISTORY_COLUMNS) for h in rows]
+            )
+        except Exception as exc:
+            raise translate(exc, self._where) from exc
+
+    async def leaderboard(
+        self, guild_id: int, game: str, limit: int, offset: int
+    ) -> list[RatingRow]:
+        await self._reading(game=False)
+        rows = await self._fetch(
+            f"{_RATING_SELECT} WHERE guild_id = $1 AND game = $2 AND games > 0"
+            " ORDER BY mu DESC, games DESC, user_id LIMIT $3 OFFSET $4",
+            guild_id,
+            game,
+            limit,
+            offset,
+        )
+        return [RatingRow(*r) for r in rows]
+
+    async def rank_of(self, row: RatingRow) -> int:
+        await self._reading(game=False)
+        found = await self._fetchrow(
+            "SELECT COUNT(*) + 1 FROM ratings WHERE guild_id = $1 AND game = $2 AND games > 0"
+            " AND (mu > $3 OR (mu = $3 AND (games > $4 OR (games = $4 AND user_id < $5))))",
+            row.guild_id,
+            row.game,
+            row.mu,
+            row.games,
+            row.user_id,
+        )
+        assert found is not None
+        return int(found[0])
+
+    async def player_ratings(self, guild_id: int, user_id: int) -> list[RatingRow]:
+        await self._reading(game=False)
+        rows = await self._fetch(
+            f"{_RATING_SELECT} WHERE guild_id = $1 AND user_id = $2 AND games > 0"
+            " ORDER BY mu DESC, game",
+            guild_id,
+            user_id,
+        )
+        return [RatingRow(*r) for r in rows]
+
+    async def rating_history(
+        self, guild_id: int, user_id: int, game: str, limit: int
+    ) -> list[RatingHistoryRow]:
+        await self._reading(game=False)
+        rows = await self._fetch(
+            f"SELECT * FROM ({_HISTORY_SELECT} WHERE guild_id = $1 AND user_id = $2"
+            " AND game = $3 ORDER BY seq DESC LIMIT $4) AS last ORDER BY seq",
+            guild_id,
+            user_id,
+            game,
+            limit,
+        )
+        return [RatingHistoryRow(*r) for r in rows]
+
+    async def rating_changes(self, user_id: int, game_ids: Sequence[int]) -> list[RatingHistoryRow]:
+        await self._reading(game=False)
+        rows = await self._fetch(
+            f"{_HISTORY_SELECT} WHERE user_id = $1 AND game_id = ANY($2::bigint[])"
+            " ORDER BY game_id",
+            user_id,
+            list(game_ids),
+        )
+        return [RatingHistoryRow(*r) for r in rows]
+
+    async def rated_games_until(self, guild_id: int, game: str, user_id: int, seq: int) -> int:
+        await self._reading(game=False)
+        found = await self._fetchrow(
+            "SELECT COUNT(*) FROM rating_history WHERE guild_id = $1 AND user_id = $2"
+            " AND game = $3 AND seq <= $4",
+            guild_id,
+            user_id,
+            game,
+            seq,
+        )
+        assert found is not None
+        return int(found[0])
+
+    async def finished_games_for_player(
+        self, guild_id: int, user_id: int, limit: int
+    ) -> list[GameRow]:
+        await self._reading(game=False)
+        rows = await self._fetch(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE id IN (SELECT id FROM ("
+            " SELECT id, updated_at FROM games"
+            " WHERE guild_id = $1 AND first_id = $2 AND status <> 'active'"
+            " UNION ALL SELECT id, updated_at FROM games"
+            " WHERE guild_id = $1 AND second_id = $2 AND status <> 'active') AS mine"
+            " ORDER BY updated_at DESC, id DESC LIMIT $3) ORDER BY updated_at DESC, id DESC",
+            guild_id,
+            user_id,
+            limit,
+        )
+        return [game_row(r) for r in rows]
+
+    async def reset_ratings(self, guild_id: int, game: str) -> int:
+        await self._begin()
+        await self._execute(
+            "UPDATE games SET rated = FALSE, unrated_reason = 'reset', rating_seq = NULL"
+            " WHERE guild_id = $1 AND game = $2 AND rating_seq IS NOT NULL",
+            guild_id,
+            game,
+        )
+        await self._execute(
+            "DELETE FROM rating_history WHERE guild_id = $1 AND game = $2", guild_id, game
+        )
+        found = await self._fetchrow(
+            "WITH gone AS (DELETE FROM ratings WHERE guild_id = $1 AND game = $2"
+            " RETURNING games) SELECT COUNT(*) FROM gone WHERE games > 0",
+            guild_id,
+            game,
+        )
+        assert found is not None
+        return int(found[0])
+
+    async def all_ratings(self) -> list[RatingRow]:
+        await self._reading(game=False)
+        rows = await self._fetch(
+            f"{_RATING_SELECT} WHERE games > 0 ORDER BY guild_id, game, user_id"
+        )
+        return [RatingRow(*r) for r in rows]
+
+    async def rated_results(self) -> list[RatedResult]:
+        await self._reading(game=False)
+        rows = await self._fetch(
+            "SELECT id, guild_id, game, first_id, second_id, winner_id, finished_at, rating_seq"
+            " FROM games WHERE rating_seq IS NOT NULL ORDER BY rating_seq"
+        )
+        return [RatedResult(*r) for r in rows]
 
     # ----- audit --------------------------------------------------------------------------
     async def add_audit(
@@ -765,6 +989,9 @@ def _result(result: ResultRow, at: int) -> dict[str, Any]:
         "loser_colour": result.loser_colour,
         "result_actor": result.actor_id,
         "finished_at": at,
+        "rated": result.rated,
+        "unrated_reason": result.unrated_reason,
+        "rating_seq": result.rating_seq,
         **_NO_CLOCK,
     }
 

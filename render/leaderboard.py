@@ -1,0 +1,261 @@
+"""A leaderboard page as a PNG table in the boards' style, and the alt text that goes with it.
+
+Rows come from the caller as anything with a ``Standing``'s fields (``bot.service``'s
+``Standing`` fits; ``render`` does not import the bot), names as ``{user_id: display name}``.
+The table is drawn at final size: it is rectangles and text, which FreeType already smooths,
+so there is nothing to supersample.  Colours come from the board themes and the image goes
+through the same fixed colour table (:mod:`render.encode`), so equal pages give equal bytes
+and theme colours stay exact for the pixel tests.
+
+It is opaque and light with a thin dark frame, like a board, so it reads the same on
+Discord's dark and light backgrounds; rows are 54 px with 30 px figures, which stay readable
+when a phone shrinks the 960 px image to the width of its screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from PIL import Image, ImageDraw
+
+from .caption import MAX_ALT_TEXT, SEP, clean_name
+from .encode import png_bytes, to_indexed
+from .fonts import Font, bold, fit_text, text_width
+from .themes import DEFAULT_THEME, RGB, Palette, get_theme
+
+__all__ = [
+    "MAX_ROWS",
+    "LeaderboardLayout",
+    "StandingRow",
+    "leaderboard_alt_text",
+    "leaderboard_layout",
+    "render_leaderboard",
+]
+
+PLAYERS = ("red", "blue")
+"""The theme palette the table takes its colours from (panel, text, stripes, frame)."""
+
+MAX_ROWS = 25
+WIDTH = 960
+PAD = 20
+FRAME = 2
+TITLE_FONT = 34
+SUB_FONT = 22
+HEAD_FONT = 22
+ROW_FONT = 30
+SMALL_FONT = 22
+TITLE_Y = PAD + 24
+SUB_Y = TITLE_Y + 40
+HEAD_TOP = SUB_Y + 26
+HEAD_H = 40
+ROW_H = 54
+EMPTY_H = 90
+
+# Columns: (right edge of rank, left of name, right of the rating figure, left of "± u",
+# right of games, right of W–L–D).
+RANK_RIGHT = 84
+NAME_LEFT = 104
+NAME_RIGHT = 470
+RATING_RIGHT = 592
+PLUS_MINUS_LEFT = 600
+GAMES_RIGHT = 770
+RECORD_RIGHT = WIDTH - PAD - 8
+RECORD_ROOM = RECORD_RIGHT - GAMES_RIGHT - 24
+
+PROVISIONAL_MARK = "?"
+
+
+class StandingRow(Protocol):
+    """What the table needs from one leaderboard row (``bot.service``'s ``Standing``)."""
+
+    @property
+    def user_id(self) -> int: ...
+    @property
+    def rank(self) -> int: ...
+    @property
+    def rating(self) -> float: ...
+    @property
+    def uncertainty(self) -> float: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def wins(self) -> int: ...
+    @property
+    def losses(self) -> int: ...
+    @property
+    def draws(self) -> int: ...
+    @property
+    def provisional(self) -> bool: ...
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardLayout:
+    """Where the table's parts are, in pixels; kept apart so tests can probe them."""
+
+    rows: int
+    width: int
+    height: int
+    head_top: int
+    body_top: int
+
+    def row_box(self, index: int) -> tuple[int, int, int, int]:
+        """(left, top, right, bottom) of row ``index`` (0 = first on the page), exclusive."""
+        top = self.body_top + index * ROW_H
+        return (FRAME, top, self.width - FRAME, top + ROW_H)
+
+    def row_centre_y(self, index: int) -> float:
+        return self.body_top + index * ROW_H + ROW_H / 2
+
+
+def leaderboard_layout(rows: int) -> LeaderboardLayout:
+    body_top = HEAD_TOP + HEAD_H
+    body_h = rows * ROW_H if rows else EMPTY_H
+    return LeaderboardLayout(
+        rows=rows,
+        width=WIDTH,
+        height=body_top + body_h + PAD,
+        head_top=HEAD_TOP,
+        body_top=body_top,
+    )
+
+
+def _rating_text(row: StandingRow) -> str:
+    return f"{round(row.rating)}{PROVISIONAL_MARK if row.provisional else ''}"
+
+
+def _record(row: StandingRow) -> str:
+    return f"{row.wins}–{row.losses}–{row.draws}"
+
+
+def _name(names: Mapping[int, str], user_id: int) -> str:
+    return clean_name(names.get(user_id, "")) or f"user {user_id}"
+
+
+def _subtitle(rows: Sequence[StandingRow], total: int | None) -> str:
+    if not rows:
+        return f"{total} ranked players" if total else ""
+    first, last = rows[0].rank, rows[-1].rank
+    span = f"Rank {first}" if first == last else f"Ranks {first}–{last}"
+    of = f" of {total}" if total is not None else ""
+    return f"{span}{of}{SEP}{PROVISIONAL_MARK} provisional"
+
+
+def _empty(total: int | None) -> str:
+    return "No players on this page" if total else "Nobody has played a rated game yet"
+
+
+def stripe_colour(palette: Palette) -> RGB:
+    """Every other row's background: the board colour, or the perimeter shade where a theme's
+    board is the panel colour (high-contrast), so the stripes always show."""
+    return palette.board if palette.board != palette.panel else palette.perimeter
+
+
+def _fitting_font(text: str, size: int, room: float) -> Font:
+    """The largest font up to ``size`` in which ``text`` fits ``room`` (figures are never cut
+    short with an ellipsis)."""
+    while size > 12 and text_width(bold(size), text) > room:
+        size -= 2
+    return bold(size)
+
+
+def _check(rows: Sequence[StandingRow]) -> None:
+    if len(rows) > MAX_ROWS:
+        raise ValueError(f"a leaderboard page holds at most {MAX_ROWS} rows, not {len(rows)}")
+
+
+def render_leaderboard(
+    rows: Sequence[StandingRow],
+    names: Mapping[int, str],
+    *,
+    title: str,
+    total: int | None = None,
+    theme: str = DEFAULT_THEME,
+) -> bytes:
+    """One page of a leaderboard as PNG bytes.
+
+    ``title`` names the board (e.g. ``"Minefield"``); ``total`` is the number of ranked
+    players, for "Ranks 11–20 of 42".  Provisional ratings are shown muted with a ``?``.
+    """
+    _check(rows)
+    palette = get_theme(theme).palette(PLAYERS)
+    image = draw_leaderboard(rows, names, title=title, total=total, palette=palette)
+    return png_bytes(to_indexed(image, get_theme(theme).name, PLAYERS))
+
+
+def draw_leaderboard(
+    rows: Sequence[StandingRow],
+    names: Mapping[int, str],
+    *,
+    title: str,
+    total: int | None,
+    palette: Palette,
+) -> Image.Image:
+    """The table as an RGB image at final size."""
+    _check(rows)
+    lay = leaderboard_layout(len(rows))
+    image = Image.new("RGB", (lay.width, lay.height), palette.panel)
+    draw = ImageDraw.Draw(image)
+
+    def text(at: tuple[float, float], words: str, font: Font, colour: RGB, anchor: str) -> None:
+        draw.text(at, words, font=font, fill=colour, anchor=anchor)
+
+    room = lay.width - 2 * (PAD + 4)
+    heading = fit_text(bold(TITLE_FONT), clean_name(title) + f"{SEP}Leaderboard", room)
+    text((PAD + 4, TITLE_Y), heading, bold(TITLE_FONT), palette.text, "lm")
+    text((PAD + 4, SUB_Y), _subtitle(rows, total), bold(SUB_FONT), palette.muted, "lm")
+
+    head_y = lay.head_top + HEAD_H / 2
+    head = bold(HEAD_FONT)
+    text((RANK_RIGHT, head_y), "#", head, palette.muted, "rm")
+    text((NAME_LEFT, head_y), "Player", head, palette.muted, "lm")
+    text((RATING_RIGHT, head_y), "Rating", head, palette.muted, "rm")
+    text((GAMES_RIGHT, head_y), "Games", head, palette.muted, "rm")
+    text((RECORD_RIGHT, head_y), "W–L–D", head, palette.muted, "rm")
+    rule_y = lay.body_top - 2
+    draw.rectangle((PAD, rule_y, lay.width - PAD - 1, rule_y + 1), fill=palette.grid)
+
+    if not rows:
+        y = lay.body_top + EMPTY_H / 2
+        text((lay.width / 2, y), _empty(total), bold(26), palette.muted, "mm")
+    figures = bold(ROW_FONT)
+    small = bold(SMALL_FONT)
+    stripe = stripe_colour(palette)
+    for index, row in enumerate(rows):
+        left, top, right, bottom = lay.row_box(index)
+        if index % 2 == 1:
+            draw.rectangle((left, top, right - 1, bottom - 1), fill=stripe)
+        y = lay.row_centre_y(index)
+        text((RANK_RIGHT, y), str(row.rank), figures, palette.text, "rm")
+        name = fit_text(figures, _name(names, row.user_id), NAME_RIGHT - NAME_LEFT)
+        text((NAME_LEFT, y), name, figures, palette.text, "lm")
+        rating_colour = palette.muted if row.provisional else palette.text
+        text((RATING_RIGHT, y), _rating_text(row), figures, rating_colour, "rm")
+        text((PLUS_MINUS_LEFT, y + 2), f"± {round(row.uncertainty)}", small, palette.muted, "lm")
+        text((GAMES_RIGHT, y), str(row.games), figures, palette.text, "rm")
+        record = _record(row)
+        text((RECORD_RIGHT, y), record, _fitting_font(record, 26, RECORD_ROOM), palette.text, "rm")
+    draw.rectangle((0, 0, lay.width - 1, lay.height - 1), outline=palette.frame, width=FRAME)
+    return image
+
+
+def leaderboard_alt_text(
+    rows: Sequence[StandingRow], names: Mapping[int, str], *, title: str, total: int | None = None
+) -> str:
+    """What the table says, for screen readers: one short sentence per row."""
+    _check(rows)
+    head = f"{clean_name(title)} leaderboard"
+    if not rows:
+        return f"{head}: {_empty(total).lower()}."
+    parts = [f"{head}, {_subtitle(rows, total).split(SEP)[0].lower()}."]
+    for row in rows:
+        provisional = ", provisional" if row.provisional else ""
+        games = f"{row.games} game{'' if row.games == 1 else 's'}"
+        parts.append(
+            f"{row.rank}. {_name(names, row.user_id)}: {round(row.rating)} ± "
+            f"{round(row.uncertainty)}{provisional}, {games} "
+            f"({row.wins} won, {row.losses} lost, {row.draws} drawn)."
+        )
+    text = " ".join(parts)
+    return text if len(text) <= MAX_ALT_TEXT else text[: MAX_ALT_TEXT - 1] + "…"
