@@ -1,13 +1,15 @@
 """Bot settings, read once from the environment (and ``.env`` through python-dotenv).
 
 Every setting is listed in :data:`SETTINGS` with its meaning, so docs/operations.md and
-``.env.example`` can be checked against one source.  The token is kept out of ``repr`` so it
-never reaches a log line or a traceback.
+``.env.example`` can be checked against one source.  The token, and the database URL (which may
+hold a password), are kept out of ``repr`` so they never reach a log line or a traceback;
+:attr:`Settings.shown_database` is the form to log.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +17,21 @@ from pathlib import Path
 # name -> (default, meaning).  An empty default means "unset".
 SETTINGS: dict[str, tuple[str, str]] = {
     "DISCORD_TOKEN": ("", "bot token from the Discord developer portal (required for run/sync)"),
-    "CROSSPATH_DB": ("crosspath.sqlite3", "path of the SQLite database file"),
+    "CROSSPATH_DATABASE": (
+        "crosspath.sqlite3",
+        "the database: a SQLite file path, or a postgresql:// URL for several processes",
+    ),
+    "CROSSPATH_DB": ("", "older name of CROSSPATH_DATABASE, read when that is not set"),
+    "CROSSPATH_SHARD_COUNT": (
+        "",
+        "how many Discord shards the bot has in all (with CROSSPATH_SHARD_IDS); empty: "
+        "one process runs every shard, as many as Discord recommends",
+    ),
+    "CROSSPATH_SHARD_IDS": (
+        "",
+        "the shards this process runs, comma-separated, e.g. 0,1 (of CROSSPATH_SHARD_COUNT); "
+        "empty: all of them",
+    ),
     "CROSSPATH_LOG_LEVEL": ("INFO", "log level: DEBUG, INFO, WARNING or ERROR"),
     "CROSSPATH_LOG_FORMAT": ("json", "log line format: json (one object per line) or text"),
     "CROSSPATH_DEV_GUILD": ("", "guild id that `crosspath sync` targets when --guild is not given"),
@@ -30,15 +46,64 @@ class SettingsError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Settings:
     token: str = field(repr=False, default="")
-    database: Path = Path("crosspath.sqlite3")
+    database: str = field(repr=False, default="crosspath.sqlite3")
+    """A SQLite path or a ``postgresql://`` URL (which may hold a password: not in ``repr``;
+    show it with :attr:`shown_database`)."""
     log_level: str = "INFO"
     log_format: str = "json"
     dev_guild: int | None = None
     clock_seconds: float = 60.0
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+    """Both None: one process runs every shard.  Otherwise this process runs ``shard_ids``
+    of ``shard_count`` (ids None: all of them)."""
 
     @property
     def has_token(self) -> bool:
         return bool(self.token.strip())
+
+    @property
+    def shown_database(self) -> str:
+        """The database for logs and messages: a URL's password is replaced by ``***``."""
+        return shown_database(self.database)
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.database.startswith(POSTGRES_SCHEMES)
+
+    @property
+    def runs_every_shard(self) -> bool:
+        """Whether this process holds every server (no other process shares the database)."""
+        return (
+            self.shard_count is None
+            or self.shard_ids is None
+            or len(set(self.shard_ids)) == self.shard_count
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Settings(database={self.shown_database!r}, log_level={self.log_level!r}, "
+            f"log_format={self.log_format!r}, dev_guild={self.dev_guild!r}, "
+            f"clock_seconds={self.clock_seconds!r}, shard_count={self.shard_count!r}, "
+            f"shard_ids={self.shard_ids!r})"
+        )
+
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+_PASSWORD = re.compile(r"^(postgres(?:ql)?://[^:/@?#]*:)[^@/?#]*@")
+_QUERY_PASSWORD = re.compile(r"([?&]password=)[^&#]*", re.IGNORECASE)
+
+
+def shown_database(target: str) -> str:
+    """``target`` with any password hidden, cut to about 100 characters.
+
+    >>> shown_database("postgresql://bot:s3cret@db.local:5432/crosspath")
+    'postgresql://bot:***@db.local:5432/crosspath'
+    >>> shown_database("postgresql://bot@/crosspath?host=/run/pg&password=s3cret")
+    'postgresql://bot@/crosspath?host=/run/pg&password=***'
+    """
+    text = _QUERY_PASSWORD.sub(r"\1***", _PASSWORD.sub(r"\1***@", target))
+    return text if len(text) <= 100 else text[:99] + "…"
 
 
 def _int_or_none(name: str, raw: str) -> int | None:
@@ -60,6 +125,65 @@ def _positive_float(name: str, raw: str) -> float:
     return value
 
 
+def _database(env: Mapping[str, str]) -> str:
+    raw = env.get("CROSSPATH_DATABASE", "").strip() or env.get("CROSSPATH_DB", "").strip()
+    target = raw or SETTINGS["CROSSPATH_DATABASE"][0]
+    if "://" in target and not target.startswith(POSTGRES_SCHEMES):
+        scheme = target.split("://", 1)[0][:20]
+        raise SettingsError(
+            f"CROSSPATH_DATABASE must be a SQLite file path or a postgresql:// URL, "
+            f"not a {scheme}:// URL"
+        )
+    return target
+
+
+def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """CROSSPATH_SHARD_COUNT and CROSSPATH_SHARD_IDS, checked together."""
+    count_raw = env.get("CROSSPATH_SHARD_COUNT", "").strip()
+    ids_raw = env.get("CROSSPATH_SHARD_IDS", "").strip()
+    if not count_raw:
+        if ids_raw:
+            raise SettingsError(
+                "CROSSPATH_SHARD_IDS needs CROSSPATH_SHARD_COUNT: say how many shards there "
+                "are in all (for example CROSSPATH_SHARD_COUNT=4 with CROSSPATH_SHARD_IDS=0,1)"
+            )
+        return None, None
+    try:
+        count = int(count_raw)
+    except ValueError:
+        raise SettingsError(
+            f"CROSSPATH_SHARD_COUNT must be a whole number, not {count_raw[:100]!r}"
+        ) from None
+    if not 1 <= count <= MAX_SHARD_COUNT:
+        raise SettingsError(
+            f"CROSSPATH_SHARD_COUNT must be from 1 to {MAX_SHARD_COUNT}, not {count}"
+        )
+    if not ids_raw:
+        return count, None
+    ids: list[int] = []
+    for part in ids_raw.split(","):
+        text = part.strip()
+        try:
+            shard = int(text)
+        except ValueError:
+            raise SettingsError(
+                "CROSSPATH_SHARD_IDS must be shard numbers separated by commas (e.g. 0,1), "
+                f"not {ids_raw[:100]!r}"
+            ) from None
+        if not 0 <= shard < count:
+            raise SettingsError(
+                f"CROSSPATH_SHARD_IDS: shard {shard} does not exist; with "
+                f"CROSSPATH_SHARD_COUNT={count} the shards are 0 to {count - 1}"
+            )
+        if shard in ids:
+            raise SettingsError(f"CROSSPATH_SHARD_IDS names shard {shard} twice")
+        ids.append(shard)
+    return count, tuple(ids)
+
+
+MAX_SHARD_COUNT = 65_536
+
+
 def settings_from(env: Mapping[str, str]) -> Settings:
     """Build settings from a mapping (the environment in production, a dict in tests)."""
 
@@ -74,13 +198,16 @@ def settings_from(env: Mapping[str, str]) -> Settings:
     fmt = get("CROSSPATH_LOG_FORMAT").strip().lower()
     if fmt not in ("json", "text"):
         raise SettingsError(f"CROSSPATH_LOG_FORMAT must be json or text, not {fmt!r}")
+    shard_count, shard_ids = _shards(env)
     return Settings(
         token=get("DISCORD_TOKEN").strip(),
-        database=Path(get("CROSSPATH_DB")),
+        database=_database(env),
         log_level=level,
         log_format=fmt,
         dev_guild=_int_or_none("CROSSPATH_DEV_GUILD", get("CROSSPATH_DEV_GUILD")),
         clock_seconds=_positive_float("CROSSPATH_CLOCK_SECONDS", get("CROSSPATH_CLOCK_SECONDS")),
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )
 
 

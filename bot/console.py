@@ -35,6 +35,7 @@ from rules import Game, game_class, game_names
 from rules.errors import InvalidOptions, UnknownGame
 
 from .cli import clip
+from .config import shown_database
 from .service import (
     GameInfo,
     GameService,
@@ -42,7 +43,7 @@ from .service import (
     NoTakeback,
     ServiceError,
 )
-from .store import StoreError, open_store
+from .store import StoreError, is_postgres, open_store
 
 CONSOLE_GUILD = 1  # ids are 1..2^63-1 (the service refuses 0)
 PLAYER_ONE = 1
@@ -458,8 +459,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--db",
         default=None,
-        help="SQLite file to keep the game in (default: temporary); an unfinished game of the "
-        "same kind in it is resumed",
+        help="database to keep the game in: a SQLite file or a postgresql:// URL (default: a "
+        "temporary file); an unfinished game of the same kind in it is resumed",
     )
     p.add_argument(
         "--new",
@@ -528,9 +529,9 @@ def seating(args: argparse.Namespace, stored: dict[str, str] | None = None) -> S
 
 
 @asynccontextmanager
-async def open_service(db: Path) -> AsyncIterator[GameService]:
-    """The game service over the database file ``db`` (the one place the console opens a store;
-    tests read what the console stored through it too)."""
+async def open_service(db: Path | str) -> AsyncIterator[GameService]:
+    """The game service over the database ``db``, a file or a URL (the one place the console
+    opens a store; tests read what the console stored through it too)."""
     async with await open_store(db) as store:
         yield GameService(store)
 
@@ -542,7 +543,9 @@ async def play(
     seats: Seating,
 ) -> int:
     with tempfile.TemporaryDirectory(prefix="crosspath-") as scratch:
-        db = Path(args.db) if args.db else Path(scratch) / "console.sqlite3"
+        db: Path | str = Path(scratch) / "console.sqlite3"
+        if args.db:
+            db = args.db if is_postgres(args.db) else Path(args.db)
         async with open_service(db) as service:
             console = Console(
                 service,
@@ -557,8 +560,9 @@ async def play(
             if resumed is not None:
                 seats = seating(args, resumed.options)
                 console.say(
-                    f"Resuming the unfinished {resumed.title} game in {clip(str(db))} at turn "
-                    f"{resumed.turn_number} (add --new to start another)."
+                    f"Resuming the unfinished {resumed.title} game in "
+                    f"{shown_database(str(db))} at turn {resumed.turn_number} "
+                    "(add --new to start another)."
                 )
                 info = resumed
             else:
@@ -632,7 +636,9 @@ def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = N
         print(f"crosspath play: {exc}", file=err)
         return 2
     for flag, value, want_dir in (("--images", args.images, True), ("--db", args.db, False)):
-        problem = None if value is None else path_problem(flag, Path(value), want_dir)
+        if value is None or (flag == "--db" and is_postgres(value)):
+            continue
+        problem = path_problem(flag, Path(value), want_dir)
         if problem is not None:
             print(f"crosspath play: {problem}", file=err)
             return 2

@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import socket
+import uuid
 from collections.abc import Awaitable, Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
@@ -113,6 +116,8 @@ class ComputerOpponent:
         self.choose = choose
         self._turns: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
+        self.claimant = f"{socket.gethostname()[:40]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        """This process's name in turn claims (``service.claim_turn``)."""
 
     # ----- who the computer is -----------------------------------------------------------------
     @property
@@ -248,7 +253,8 @@ class ComputerOpponent:
                     if game_id in self._again:
                         continue
                     return
-                await self._move(info)
+                if not await self._move(info):
+                    return  # another process is thinking for this turn
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -258,25 +264,32 @@ class ComputerOpponent:
                 del self._turns[game_id]
             self._again.discard(game_id)
 
-    async def _move(self, info: GameInfo) -> None:
+    async def _move(self, info: GameInfo) -> bool:
+        """Claim the turn, think, play; False if another process holds the claim."""
         level = self.level_of(info)
         bot_id = self.user_id
         assert bot_id is not None
+        service = self.bot.service
+        if not await service.claim_turn(info.id, info.version, self.claimant):
+            return False  # the claim lapses when that process moves, or at its expiry
         try:
             move = await self.choose(info.record, level, info.id)
-        except BrokenProcessPool:
-            ai.shutdown(wait=False)  # the next search starts a fresh pool
+        except Exception as exc:
+            if isinstance(exc, BrokenProcessPool):
+                ai.shutdown(wait=False)  # the next search starts a fresh pool
+            await service.release_turn(info.id, self.claimant)  # the next tick tries again
             raise
         try:
-            result = await self.bot.service.play_move(
+            result = await service.play_move(
                 info.channel_id, bot_id, move, expected_version=info.version, game_id=info.id
             )
         except OutOfTime as exc:
             # the bot was down past its deadline: the loss is recorded, announce it
             await post_turn(self.bot, exc.ended.game)
-            return
+            return True
         except (StaleAction, NotYourTurn, NoGameHere, GameFinished):
-            return  # the game changed while thinking (resign, moderator): look again
+            await service.release_turn(info.id, self.claimant)
+            return True  # the game changed while thinking (resign, moderator): look again
         log.info(
             "the computer played",
             extra={"game_id": info.id, "move": move, "level": level},
@@ -285,6 +298,7 @@ class ComputerOpponent:
             log.warning(
                 "the computer's move is committed but was not posted", extra={"game_id": info.id}
             )
+        return True
 
     async def resume(self) -> list[asyncio.Task[None]]:
         """Start every game in the bot's servers where the computer is to move (restarts,

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.service import GameService
+from bot.service import GameService, ShardFilter
 
 from .ai_opponent import ComputerOpponent
 from .buttons import DYNAMIC_ITEMS
@@ -55,8 +55,24 @@ discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
 
-class CrosspathBot(commands.Bot):
-    """discord.py client wired to one :class:`GameService`."""
+def shard_options(settings: Settings) -> dict[str, Any]:
+    """``AutoShardedBot``'s ``shard_count``/``shard_ids`` from the settings (none: Discord's
+    recommended count, every shard in this process)."""
+    options: dict[str, Any] = {}
+    if settings.shard_count is not None:
+        options["shard_count"] = settings.shard_count
+        if settings.shard_ids is not None:
+            options["shard_ids"] = list(settings.shard_ids)
+    return options
+
+
+class CrosspathBot(commands.AutoShardedBot):
+    """discord.py client wired to one :class:`GameService`.
+
+    Sharded: with ``CROSSPATH_SHARD_COUNT``/``CROSSPATH_SHARD_IDS`` it runs those shards only
+    (one of several processes over one PostgreSQL database); with neither, every shard, as
+    many as Discord recommends.
+    """
 
     def __init__(
         self,
@@ -74,7 +90,7 @@ class CrosspathBot(commands.Bot):
             intents=bot_intents(),
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=CrosspathTree,
-            **client_options,
+            **{**shard_options(settings or Settings()), **client_options},
         )
         self.settings = settings or Settings()
         self._service = service
@@ -82,6 +98,15 @@ class CrosspathBot(commands.Bot):
         self.names = DisplayNames()
         self.unposted = Unposted()
         self.computer = ComputerOpponent(self)
+
+    @property
+    def held_shards(self) -> ShardFilter | None:
+        """The servers this process answers for, when other processes hold the rest."""
+        settings = self.settings
+        if settings.runs_every_shard or settings.shard_count is None:
+            return None
+        assert settings.shard_ids is not None
+        return ShardFilter(settings.shard_count, settings.shard_ids)
 
     @property
     def service(self) -> GameService:

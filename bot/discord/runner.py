@@ -26,6 +26,7 @@ log = logging.getLogger("crosspath.discord")
 EXIT_CONFIG = 2
 EXIT_LOGIN = 3
 EXIT_NETWORK = 4
+EXIT_DATABASE = 5
 # Message bodies shared by ``crosspath run`` and ``crosspath sync``; :func:`fail` adds the
 # command's name.
 NO_NETWORK = "cannot reach Discord; check the network and try again"
@@ -36,6 +37,14 @@ NO_TOKEN = (
 BAD_TOKEN = (
     "Discord rejected the token in DISCORD_TOKEN. Copy a fresh one from the "
     "developer portal (Bot > Reset Token) and try again."
+)
+
+
+ONE_PROCESS_ONLY = (
+    "CROSSPATH_SHARD_IDS={ids} runs only some of the {count} shards, so other processes must "
+    "run the rest, and a SQLite database serves one process only. Set CROSSPATH_DATABASE to a "
+    "postgresql:// URL (move the data with `crosspath db copy`; see docs/operations.md), or "
+    "unset CROSSPATH_SHARD_IDS to run every shard in this process."
 )
 
 
@@ -66,9 +75,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 async def serve(settings: Settings) -> int:
     """Run the bot over the database until it is closed; the store is always closed after."""
     from bot.service import GameService
-    from bot.store import open_store
+    from bot.store import StoreError, open_store
 
-    store = await open_store(settings.database)
+    try:
+        store = await open_store(settings.database)  # a URL's password stays in here
+    except StoreError as exc:  # its messages name the target without a password
+        log.error("cannot open the database", extra={"database": settings.shown_database})
+        fail("run", f"cannot open the database {settings.shown_database}: {exc}")
+        return EXIT_DATABASE
     bot = CrosspathBot(GameService(store), settings)
     loop = asyncio.get_running_loop()
     stopping: list[asyncio.Task[None]] = []
@@ -104,7 +118,7 @@ async def serve(settings: Settings) -> int:
         if not bot.is_closed():
             await bot.close()
         await store.close()
-        log.info("database closed", extra={"database": str(settings.database)})
+        log.info("database closed", extra={"database": settings.shown_database})
 
 
 def main(argv: list[str]) -> int:
@@ -112,8 +126,18 @@ def main(argv: list[str]) -> int:
     settings = settings_with_token("run", args.env_file)
     if settings is None:
         return EXIT_CONFIG
+    if not settings.is_postgres and not settings.runs_every_shard:
+        fail("run", ONE_PROCESS_ONLY.format(ids=settings.shard_ids, count=settings.shard_count))
+        return EXIT_CONFIG
     logs.configure(settings.log_level, settings.log_format, secret=settings.token)
-    log.info("starting", extra={"database": str(settings.database)})
+    log.info(
+        "starting",
+        extra={
+            "database": settings.shown_database,
+            "shard_count": settings.shard_count,
+            "shard_ids": list(settings.shard_ids) if settings.shard_ids else None,
+        },
+    )
     try:
         return asyncio.run(serve(settings))
     except KeyboardInterrupt:

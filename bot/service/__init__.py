@@ -9,6 +9,8 @@ Front ends depend on this package only (plus ``bot.store`` to open the database)
 
 from __future__ import annotations
 
+from ..store import ShardFilter
+from .claims import CLAIM_SECONDS
 from .errors import (
     ChallengeExpired,
     ChallengeNotFound,
@@ -61,6 +63,7 @@ from .types import (
 )
 
 __all__ = [
+    "CLAIM_SECONDS",
     "AuditEntry",
     "Challenge",
     "ChallengeExpired",
@@ -101,6 +104,7 @@ __all__ = [
     "ResultReason",
     "Seat",
     "ServiceError",
+    "ShardFilter",
     "StaleAction",
     "SummaryPage",
     "TakebackAnswer",

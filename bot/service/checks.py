@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ..store import ShardFilter
 from .errors import InvalidId, InvalidInput, InvalidSettings, InvalidTimeControl
 from .types import MAX_PER_MOVE, MIN_PER_MOVE, TimeControl
 
@@ -23,6 +24,8 @@ MAX_NOTE = 500
 MAX_REMINDERS = 10
 MAX_ALLOWED_CHANNELS = 500
 MAX_LIMIT = 10_000
+MAX_SHARDS = 65_536
+"""More shards than Discord would ever assign one bot (it recommends one per 1,000 servers)."""
 
 
 def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
@@ -76,6 +79,21 @@ def check_limit(value: object, what: str = "limit") -> int:
         raise InvalidInput(f"The {what} must be a whole number from 1 to {MAX_LIMIT}.")
     assert isinstance(value, int)
     return value
+
+
+def check_shards(value: object) -> None:
+    """None, or a :class:`ShardFilter` naming distinct shard ids below a count of at least 1."""
+    if value is None:
+        return
+    if not isinstance(value, ShardFilter):
+        raise InvalidInput(f"The shards must be a ShardFilter, not {quote(value)}.")
+    count, ids = value.count, value.ids
+    if not is_int(count) or not 1 <= count <= MAX_SHARDS:  # type: ignore[operator]
+        raise InvalidInput(f"The shard count must be from 1 to {MAX_SHARDS}, not {quote(count)}.")
+    if not ids or not all(is_int(i) and 0 <= i < count for i in ids) or len(set(ids)) != len(ids):
+        raise InvalidInput(
+            f"The shard ids must be distinct numbers from 0 to {count - 1}, not {quote(ids)}."
+        )
 
 
 def check_version(value: object) -> int | None:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from ..store import ShardFilter
 from . import convert
 from .checks import (
     check_limit,
+    check_shards,
     quote,
 )
 from .convert import from_us, to_us
@@ -31,15 +33,21 @@ class Clocks(ServiceCore):
     """Turn clocks and challenge expiry, driven by a scheduler calling ``run_due``."""
 
     @warms_engines
-    async def due(self, now: datetime | None = None, limit: int = 100) -> list[DueAction]:
-        """Reminders, losses on time and challenge expiries due at ``now`` (default: clock)."""
+    async def due(
+        self, now: datetime | None = None, limit: int = 100, shards: ShardFilter | None = None
+    ) -> list[DueAction]:
+        """Reminders, losses on time and challenge expiries due at ``now`` (default: clock).
+
+        ``shards``: only those of the servers this process holds (a bot running some of
+        Discord's shards); the store filters in its query, so no process reads the others'."""
         if now is not None and not isinstance(now, datetime):
             raise InvalidInput(f"'now' must be a datetime, not {quote(now)}.")
         check_limit(limit)
+        check_shards(shards)
         moment = to_us(now if now is not None else self._now())
         actions: list[DueAction] = []
         async with self.store.read() as tx:
-            for c in await tx.expiring_challenges(moment, limit):
+            for c in await tx.expiring_challenges(moment, limit, shards):
                 actions.append(
                     DueAction(
                         kind="challenge_expiry",
@@ -50,7 +58,7 @@ class Clocks(ServiceCore):
                         challenge_id=c.id,
                     )
                 )
-            for row in await tx.due_games(moment, limit):
+            for row in await tx.due_games(moment, limit, shards):
                 player = row.to_move_id  # stored with each turn: no engine on a clock tick
                 if player is None:  # cannot happen for an active game; rebuild to be sure
                     game = await self._engine(tx, row)
@@ -133,10 +141,12 @@ class Clocks(ServiceCore):
             reminder=Reminder(info, action.user_id, info.deadline, info.turn_started_at),
         )
 
-    async def run_due(self, now: datetime | None = None) -> list[DueOutcome]:
+    async def run_due(
+        self, now: datetime | None = None, shards: ShardFilter | None = None
+    ) -> list[DueOutcome]:
         """``due`` then ``apply_due`` for each; the outcomes that applied."""
         outcomes = []
-        for action in await self.due(now):
+        for action in await self.due(now, shards=shards):
             outcome = await self.apply_due(action)
             if outcome is not None:
                 outcomes.append(outcome)

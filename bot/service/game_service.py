@@ -7,13 +7,15 @@ the same turn.  Any refusal raises a :class:`~bot.service.errors.ServiceError` b
 is written, so the transaction rolls back and the state is unchanged.
 
 ``GameService`` is one facade over five concerns, each in its own module: ``challenges``,
-``play``, ``clocks``, ``moderation`` (and settings) and ``queries``, all sharing ``core``
+``play``, ``clocks``, ``moderation`` (and settings), ``queries`` and ``claims`` (which
+process thinks for the computer), all sharing ``core``
 (the store, the clock, the engine cache and the checks every player action shares).
 """
 
 from __future__ import annotations
 
 from .challenges import Challenges
+from .claims import TurnClaims
 from .clocks import Clocks
 from .core import clock_row, next_reminder, utc_now
 from .moderation import Moderation
@@ -22,7 +24,7 @@ from .queries import Queries
 from .standings import Standings
 
 
-class GameService(Challenges, Play, Clocks, Moderation, Queries, Standings):
+class GameService(Challenges, Play, Clocks, Moderation, Queries, Standings, TurnClaims):
     """Challenges, games, clocks and moderation.  Knows nothing of Discord or SQL.
 
     ``GameService(store, clock=None, rng=None)``: ``store`` is any :class:`bot.store.Store`

@@ -48,6 +48,7 @@ from .rows import (
     RatingRow,
     ResultRow,
     SettingsRow,
+    ShardFilter,
     StoreContents,
 )
 from .schema import MIGRATIONS, SCHEMA_VERSION
@@ -112,6 +113,7 @@ __all__ = [
     "ReadOnlyDatabase",
     "ResultRow",
     "SettingsRow",
+    "ShardFilter",
     "SqliteStore",
     "Store",
     "StoreClosed",

@@ -20,13 +20,16 @@ from .copy import copy_store, shown_target
 from .errors import StoreError
 from .sqlite import SqliteStore as Store
 
-DEFAULT_DB = "crosspath.sqlite3"  # same default as bot.config (CROSSPATH_DB)
-DB_ENV = "CROSSPATH_DB"
+DEFAULT_DB = "crosspath.sqlite3"  # same default as bot.config (CROSSPATH_DATABASE)
+DB_ENV = "CROSSPATH_DATABASE"
+OLD_DB_ENV = "CROSSPATH_DB"  # the older name, still read
 
 
 def default_db() -> str:
-    """The database the bot uses: $CROSSPATH_DB, else ``crosspath.db`` in the working directory."""
-    return os.environ.get(DB_ENV, DEFAULT_DB)
+    """The database the bot uses: $CROSSPATH_DATABASE (or its older name $CROSSPATH_DB), else
+    ``crosspath.sqlite3`` in the working directory."""
+    chosen = os.environ.get(DB_ENV, "").strip() or os.environ.get(OLD_DB_ENV, "").strip()
+    return chosen or DEFAULT_DB
 
 
 def parser() -> argparse.ArgumentParser:

@@ -43,6 +43,7 @@ from .rows import (
     RatingRow,
     ResultRow,
     SettingsRow,
+    ShardFilter,
     StoreContents,
 )
 
@@ -83,8 +84,11 @@ class Tx(Protocol):
         """Open challenges in a server (by or to ``user_id`` if given), oldest first."""
         ...
 
-    async def expiring_challenges(self, now: int, limit: int) -> list[ChallengeRow]:
-        """Open challenges whose ``expires_at <= now``, soonest first."""
+    async def expiring_challenges(
+        self, now: int, limit: int, shards: ShardFilter | None = None
+    ) -> list[ChallengeRow]:
+        """Open challenges whose ``expires_at <= now``, soonest first (of the servers in
+        ``shards`` only, if given)."""
         ...
 
     # ----- games: reads -------------------------------------------------------------------
@@ -122,8 +126,11 @@ class Tx(Protocol):
         ``(updated_at, id)`` of the last game of the previous page (keyset pagination)."""
         ...
 
-    async def due_games(self, now: int, limit: int) -> list[GameRow]:
-        """Active games whose deadline or next reminder is at or before ``now``, by id."""
+    async def due_games(
+        self, now: int, limit: int, shards: ShardFilter | None = None
+    ) -> list[GameRow]:
+        """Active games whose deadline or next reminder is at or before ``now``, by id (of the
+        servers in ``shards`` only, if given)."""
         ...
 
     async def next_times(self) -> list[int]:
@@ -284,6 +291,25 @@ class Tx(Protocol):
 
     async def rated_results(self) -> list[RatedResult]:
         """Every game that changed ratings, in ``rating_seq`` order (for a rebuild)."""
+        ...
+
+    # ----- turn claims (migration 5) --------------------------------------------------------
+    async def claim_turn(
+        self, game_id: int, version: int, claimant: str, now: int, until: int
+    ) -> bool:
+        """Claim the turn of the active game ``game_id`` at ``version`` for ``claimant`` (a
+        process token) until ``until``; True if this call holds the claim now.
+
+        One conditional update, so of several processes (or tasks) claiming at once exactly
+        one wins: it succeeds only if the game is still active at ``version`` and nobody else
+        holds an unexpired claim for that version.  A claim lapses by itself when the game's
+        version changes (the claimed move was played) or at ``until`` (its process died);
+        claiming again with the same ``claimant`` renews it.  Not versioned otherwise: the
+        game row's version and clock are left as they are."""
+        ...
+
+    async def release_turn(self, game_id: int, claimant: str) -> None:
+        """Drop ``claimant``'s claim on the game, if it still holds one (nothing otherwise)."""
         ...
 
     # ----- audit --------------------------------------------------------------------------

@@ -129,6 +129,20 @@ class AuditRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ShardFilter:
+    """The servers one bot process holds: those with ``(guild_id >> 22) % count`` in ``ids``
+    (Discord's shard of a server).  Reads that take one return only rows of those servers,
+    filtered in SQL, so each process's clock looks only at its own servers."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    def holds(self, guild_id: int) -> bool:
+        """The same test in Python (for callers that already hold a row)."""
+        return (guild_id >> 22) % self.count in self.ids
+
+
+@dataclass(frozen=True, slots=True)
 class NewChallenge:
     """A challenge to insert (the store gives it its id and status ``open``)."""
 

@@ -30,6 +30,7 @@ from .rows import (
     RatingRow,
     ResultRow,
     SettingsRow,
+    ShardFilter,
     StoreContents,
 )
 
@@ -145,6 +146,14 @@ def replace_ratings(
         if raw.in_transaction:
             raw.execute("ROLLBACK")
         raise
+
+
+def _shard_clause(shards: ShardFilter | None) -> tuple[str, tuple[int, ...]]:
+    """`` AND <the row's server is on one of these shards>`` and its parameters (or nothing)."""
+    if shards is None:
+        return "", ()
+    marks = ", ".join("?" * len(shards.ids))
+    return f" AND ((guild_id >> 22) % ?) IN ({marks})", (shards.count, *shards.ids)
 
 
 def run_batch(
@@ -319,11 +328,14 @@ class SqliteTx:
             )
         return [challenge_row(r) for r in rows]
 
-    async def expiring_challenges(self, now: int, limit: int) -> list[ChallengeRow]:
+    async def expiring_challenges(
+        self, now: int, limit: int, shards: ShardFilter | None = None
+    ) -> list[ChallengeRow]:
+        held, held_params = _shard_clause(shards)
         rows = await self._all(
-            "SELECT * FROM challenges WHERE status = 'open' AND expires_at <= ?"
+            f"SELECT * FROM challenges WHERE status = 'open' AND expires_at <= ?{held}"
             " ORDER BY expires_at, id LIMIT ?",
-            (now, limit),
+            (now, *held_params, limit),
         )
         return [challenge_row(r) for r in rows]
 
@@ -391,12 +403,15 @@ class SqliteTx:
             f"{clause} ORDER BY updated_at DESC, id DESC LIMIT ?", [*params, limit]
         )
 
-    async def due_games(self, now: int, limit: int) -> list[GameRow]:
+    async def due_games(
+        self, now: int, limit: int, shards: ShardFilter | None = None
+    ) -> list[GameRow]:
+        held, held_params = _shard_clause(shards)
         rows = await self._all(
-            "SELECT * FROM games WHERE status = 'active' AND deadline_at <= ?"
-            " UNION SELECT * FROM games WHERE status = 'active' AND remind_at <= ?"
+            f"SELECT * FROM games WHERE status = 'active' AND deadline_at <= ?{held}"
+            f" UNION SELECT * FROM games WHERE status = 'active' AND remind_at <= ?{held}"
             " ORDER BY id LIMIT ?",
-            (now, now, limit),
+            (now, *held_params, now, *held_params, limit),
         )
         return [game_row(r) for r in rows]
 
@@ -727,6 +742,25 @@ class SqliteTx:
 
     async def rated_results(self) -> list[RatedResult]:
         return [RatedResult(*r) for r in await self._all(_RATED_RESULTS)]
+
+    # ----- turn claims --------------------------------------------------------------------
+    async def claim_turn(
+        self, game_id: int, version: int, claimant: str, now: int, until: int
+    ) -> bool:
+        found = await self._one(
+            "UPDATE games SET claimed_by = ?, claimed_version = ?, claimed_until = ?"
+            " WHERE id = ? AND status = 'active' AND version = ? AND (claimed_by IS NULL"
+            " OR claimed_by = ? OR claimed_version <> ? OR claimed_until <= ?) RETURNING id",
+            (claimant, version, until, game_id, version, claimant, version, now),
+        )
+        return found is not None
+
+    async def release_turn(self, game_id: int, claimant: str) -> None:
+        self._defer(
+            "UPDATE games SET claimed_by = NULL, claimed_version = NULL, claimed_until = NULL"
+            " WHERE id = ? AND claimed_by = ?",
+            (game_id, claimant),
+        )
 
     # ----- audit --------------------------------------------------------------------------
     async def add_audit(

@@ -77,6 +77,17 @@ BOT_PERMISSIONS = (
     (1 << 10) | (1 << 11) | (1 << 14) | ATTACH_FILES | CREATE_PUBLIC_THREADS
 ) | SEND_MESSAGES_IN_THREADS
 NOT_FOUND = {"message": "404: Not Found", "code": 0}
+GATEWAY_BOT = {
+    "url": "wss://gateway.discord.gg",
+    "shards": 1,
+    "session_start_limit": {
+        "total": 1000,
+        "remaining": 999,
+        "reset_after": 14_400_000,
+        "max_concurrency": 1,
+    },
+}
+"""Discord's answer to ``GET /gateway/bot``: its recommended shard count and the gateway."""
 
 
 @dataclass
@@ -355,6 +366,8 @@ class FakeDiscord:
             return WireResponse(200, BOT_USER)
         if method == "GET" and path == "/oauth2/applications/@me":
             return WireResponse(200, APPLICATION)
+        if method == "GET" and path == "/gateway/bot":  # AutoShardedBot asks how many shards
+            return WireResponse(200, GATEWAY_BOT)
         if m := re.fullmatch(r"/users/(\d+)", path):
             user_id = int(m[1])
             if user_id in self.unknown_users:

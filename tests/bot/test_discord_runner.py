@@ -103,7 +103,7 @@ def test_sigterm_shuts_down_gracefully_and_closes_the_database(
 
 def test_settings_defaults_and_errors() -> None:
     settings = settings_from({})
-    assert settings.database == Path("crosspath.sqlite3") and not settings.has_token
+    assert settings.database == "crosspath.sqlite3" and not settings.has_token
     assert settings_from({"CROSSPATH_DEV_GUILD": "123"}).dev_guild == 123
     for bad in (
         {"CROSSPATH_DEV_GUILD": "home"},

@@ -504,6 +504,8 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(pg_url: str, cl
     assert expected == [11, 22, 22, 11, None]
     conn = await asyncpg.connect(pg_url)
     try:
+        for column in ("claimed_by", "claimed_version", "claimed_until"):  # the turn claims'
+            await conn.execute(f"ALTER TABLE games DROP COLUMN {column}")  # later migration
         for statement in (  # back to before migration 4 (ratings)
             "DROP TABLE rating_history",
             "DROP TABLE ratings",

@@ -192,6 +192,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX rating_history_by_player ON rating_history (guild_id, user_id, game, seq)",
     ),
+    # 5: turn claims. The process thinking for the computer claims its turn, so two shard
+    # processes never both think for it; the claim holds for one version until a time (see
+    # ``Tx.claim_turn``).  Self-contained: renumber freely when merging other migrations.
+    (
+        "ALTER TABLE games ADD COLUMN claimed_by TEXT",
+        "ALTER TABLE games ADD COLUMN claimed_version BIGINT",
+        "ALTER TABLE games ADD COLUMN claimed_until BIGINT",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -58,6 +58,7 @@ from ..rows import (
     RatingRow,
     ResultRow,
     SettingsRow,
+    ShardFilter,
     StoreContents,
 )
 from .errors import translate
@@ -121,6 +122,15 @@ _INSERT_HISTORY = (
 
 def values_of(row: Any, columns: Sequence[str]) -> tuple[Any, ...]:
     return tuple(getattr(row, c) for c in columns)
+
+
+def _shard_clause(shards: ShardFilter | None, first: int) -> tuple[str, tuple[Any, ...]]:
+    """`` AND <the row's server is on one of these shards>`` with parameters numbered from
+    ``first`` (or nothing)."""
+    if shards is None:
+        return "", ()
+    clause = f" AND ((guild_id >> 22) % ${first}) = ANY(${first + 1}::bigint[])"
+    return clause, (shards.count, list(shards.ids))
 
 
 class PgTx:
@@ -383,13 +393,17 @@ class PgTx:
             )
         return [challenge_row(r) for r in rows]
 
-    async def expiring_challenges(self, now: int, limit: int) -> list[ChallengeRow]:
+    async def expiring_challenges(
+        self, now: int, limit: int, shards: ShardFilter | None = None
+    ) -> list[ChallengeRow]:
         await self._reading(game=False)
+        held, held_args = _shard_clause(shards, 3)
         rows = await self._fetch(
             f"SELECT {_CHALLENGE_COLUMNS} FROM challenges"
-            " WHERE status = 'open' AND expires_at <= $1 ORDER BY expires_at, id LIMIT $2",
+            f" WHERE status = 'open' AND expires_at <= $1{held} ORDER BY expires_at, id LIMIT $2",
             now,
             limit,
+            *held_args,
         )
         return [challenge_row(r) for r in rows]
 
@@ -503,13 +517,17 @@ class PgTx:
         )
         return [game_row(r) for r in rows]
 
-    async def due_games(self, now: int, limit: int) -> list[GameRow]:
+    async def due_games(
+        self, now: int, limit: int, shards: ShardFilter | None = None
+    ) -> list[GameRow]:
         await self._reading(game=False)
+        held, held_args = _shard_clause(shards, 3)
         rows = await self._fetch(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active'"
-            " AND (deadline_at <= $1 OR remind_at <= $1) ORDER BY id LIMIT $2",
+            f" AND (deadline_at <= $1 OR remind_at <= $1){held} ORDER BY id LIMIT $2",
             now,
             limit,
+            *held_args,
         )
         return [game_row(r) for r in rows]
 
@@ -671,6 +689,34 @@ class PgTx:
         self, game_id: int, at: int, kind: str, user_id: int | None, detail: str = ""
     ) -> None:
         await self._defer(_Op("event", game_id, (at, kind, user_id, detail)))
+
+    # ----- turn claims --------------------------------------------------------------------
+    async def claim_turn(
+        self, game_id: int, version: int, claimant: str, now: int, until: int
+    ) -> bool:
+        # One UPDATE: under READ COMMITTED a racing claim waits for this row's lock, then
+        # re-checks the condition against the committed claim and matches nothing.
+        await self._begin()
+        found = await self._fetchrow(
+            "UPDATE games SET claimed_by = $3, claimed_version = $2, claimed_until = $5"
+            " WHERE id = $1 AND status = 'active' AND version = $2 AND (claimed_by IS NULL"
+            " OR claimed_by = $3 OR claimed_version <> $2 OR claimed_until <= $4) RETURNING id",
+            game_id,
+            version,
+            claimant,
+            now,
+            until,
+        )
+        return found is not None
+
+    async def release_turn(self, game_id: int, claimant: str) -> None:
+        await self._begin()
+        await self._execute(
+            "UPDATE games SET claimed_by = NULL, claimed_version = NULL, claimed_until = NULL"
+            " WHERE id = $1 AND claimed_by = $2",
+            game_id,
+            claimant,
+        )
 
     # ----- whole store ----------------------------------------------------------------------
     async def export_all(self) -> StoreContents:
