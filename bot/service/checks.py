@@ -88,7 +88,7 @@ def check_shards(value: object) -> None:
     if not isinstance(value, ShardFilter):
         raise InvalidInput(f"The shards must be a ShardFilter, not {quote(value)}.")
     count, ids = value.count, value.ids
-    if not is_int(count) or not 1 <= count <= MAX_SHARDS:  # type: ignore[operator]
+    if not is_int(count) or not 1 <= count <= MAX_SHARDS:
         raise InvalidInput(f"The shard count must be from 1 to {MAX_SHARDS}, not {quote(count)}.")
     if not ids or not all(is_int(i) and 0 <= i < count for i in ids) or len(set(ids)) != len(ids):
         raise InvalidInput(
