@@ -313,7 +313,11 @@ class ComputerOpponent:
         cursor: str | None = None
         while True:
             page = await self.bot.service.game_summaries(
-                to_move_id=bot_id, active_only=True, cursor=cursor, limit=100
+                to_move_id=bot_id,
+                active_only=True,
+                cursor=cursor,
+                limit=100,
+                shards=self.bot.held_shards,
             )
             for summary in page.games:
                 task = self.take_turn(summary) if summary.guild_id in guilds else None

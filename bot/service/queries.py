@@ -9,6 +9,7 @@ from rules import Game
 
 from ..store import (
     GameRow,
+    ShardFilter,
     Tx,
 )
 from . import convert
@@ -17,6 +18,7 @@ from .checks import (
     check_id,
     check_limit,
     check_optional_id,
+    check_shards,
     quote,
 )
 from .convert import from_us
@@ -101,19 +103,22 @@ class Queries(ServiceCore):
         active_only: bool = False,
         cursor: str | None = None,
         limit: int = 25,
+        shards: ShardFilter | None = None,
     ) -> SummaryPage:
         """One page of games, most recently updated first, from stored columns only.
 
         Filters combine: a server, a player (either seat), the user to move (active games),
-        active only.  This is what lists (``/games``, ``/admin active``, the computer looking
-        for its turns) should use: it never builds an engine, so it stays a single indexed
-        query however long the games are.  Raises InvalidId, InvalidInput (limit, cursor).
+        active only, servers on some shards (those the calling process holds).  This is what
+        lists (``/games``, ``/admin active``, the computer looking for its turns) should use:
+        it never builds an engine, so it stays a single indexed query however long the games
+        are.  Raises InvalidId, InvalidInput (limit, cursor, shards).
         """
         check_optional_id(guild_id, "server id")
         check_optional_id(player_id, "player id")
         check_optional_id(to_move_id, "user id")
         check_bool(active_only, "active_only flag")
         check_limit(limit)
+        check_shards(shards)
         after = _read_cursor(cursor)
         async with self.store.read() as tx:
             rows = await tx.find_games(
@@ -123,6 +128,7 @@ class Queries(ServiceCore):
                 active_only=active_only,
                 after=after,
                 limit=limit + 1,
+                shards=shards,
             )
         more = len(rows) > limit
         rows = rows[:limit]

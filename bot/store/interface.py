@@ -119,11 +119,13 @@ class Tx(Protocol):
         active_only: bool = False,
         after: tuple[int, int] | None = None,
         limit: int,
+        shards: ShardFilter | None = None,
     ) -> list[GameRow]:
         """One page of games matching every filter given, most recently updated first
         (``updated_at`` DESC, then ``id`` DESC).  ``player_id``: either seat;
         ``to_move_id``: active games that user is to move in.  ``after`` is the
-        ``(updated_at, id)`` of the last game of the previous page (keyset pagination)."""
+        ``(updated_at, id)`` of the last game of the previous page (keyset pagination);
+        ``shards``: games in servers on those shards only."""
         ...
 
     async def due_games(

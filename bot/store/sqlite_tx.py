@@ -381,6 +381,7 @@ class SqliteTx:
         active_only: bool = False,
         after: tuple[int, int] | None = None,
         limit: int,
+        shards: ShardFilter | None = None,
     ) -> list[GameRow]:
         where: list[str] = []
         params: list[Any] = []
@@ -398,6 +399,10 @@ class SqliteTx:
         if after is not None:
             where.append("(updated_at < ? OR (updated_at = ? AND id < ?))")
             params += [after[0], after[0], after[1]]
+        if shards is not None:
+            held, held_params = _shard_clause(shards)
+            where.append(held.removeprefix(" AND "))
+            params += held_params
         clause = f"WHERE {' AND '.join(where)}" if where else ""
         return await self._games(
             f"{clause} ORDER BY updated_at DESC, id DESC LIMIT ?", [*params, limit]

@@ -41,6 +41,25 @@ async def test_due_only_for_the_servers_of_these_shards(
     assert sorted(a.game_id for a in left) == sorted(games[s].id for s in (0, 1, 3))
 
 
+async def test_summaries_only_for_the_servers_of_these_shards(
+    service: GameService, start_game: StartGame
+) -> None:
+    """The computer's resume looks for its turns with this filter, in the store query."""
+    games = {
+        shard: await start_game(guild=guild_on(shard), channel=600 + shard) for shard in range(4)
+    }
+    to_move = games[0].to_move_id
+    assert to_move is not None and all(g.to_move_id == to_move for g in games.values())
+    page = await service.game_summaries(
+        to_move_id=to_move, active_only=True, shards=ShardFilter(4, (0, 2))
+    )
+    assert sorted(s.id for s in page.games) == sorted(games[s].id for s in (0, 2))
+    everything = await service.game_summaries(to_move_id=to_move, active_only=True)
+    assert sorted(s.id for s in everything.games) == sorted(g.id for g in games.values())
+    with pytest.raises(InvalidInput, match="shard ids"):
+        await service.game_summaries(shards=ShardFilter(4, ()))
+
+
 @pytest.mark.parametrize(
     ("shards", "says"),
     [

@@ -489,6 +489,7 @@ class PgTx:
         active_only: bool = False,
         after: tuple[int, int] | None = None,
         limit: int,
+        shards: ShardFilter | None = None,
     ) -> list[GameRow]:
         await self._reading(game=False)
         where: list[str] = []
@@ -509,6 +510,10 @@ class PgTx:
             where.append("status = 'active'")
         if after is not None:
             where.append(f"(updated_at, id) < ({arg(after[0])}, {arg(after[1])})")
+        if shards is not None:
+            held, held_args = _shard_clause(shards, len(args) + 1)
+            where.append(held.removeprefix(" AND "))
+            args += held_args
         clause = f" WHERE {' AND '.join(where)}" if where else ""
         rows = await self._fetch(
             f"SELECT {_GAME_COLUMNS} FROM games{clause}"
