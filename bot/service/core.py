@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import multiprocessing
 import random
+import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -123,19 +126,46 @@ def warms_engines(
     return wrapper
 
 
-_REPLAYS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="crosspath-replay")
-"""The one thread cold games are replayed on.
+_REPLAY_LOCK = threading.Lock()
+_replays: ProcessPoolExecutor | None = None
+_REPLAY_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="crosspath-replay")
 
-Why one: a replay is pure-Python work that holds the GIL in 5 ms slices, and the event loop
-competes for the GIL with every replay running at once.  After a restart many commands arrive
-for cold games together; replayed on one thread, the loop shares the GIL with one worker
-instead of several, so its stalls stay short, and the replays take the same total time.
-"""
+
+def _replay_pool() -> ProcessPoolExecutor:
+    """The one worker process cold games are replayed in, started on first use.
+
+    Why a process: a replay of a long Naked Diagonal game allocates enough for Python's full
+    garbage collections to run, and a full collection holds the GIL for tens of milliseconds
+    (71 ms measured after a restart in ``bench/interaction_latency.py``), stalling the event
+    loop whatever thread the replay runs on.  In its own process the replay's garbage, and
+    the area solver's warm caches, never touch the bot's heap.  ``spawn``, like the
+    computer's pool, so the pool never forks a process that runs threads.
+    """
+    global _replays
+    with _REPLAY_LOCK:
+        if _replays is None:
+            _replays = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn")
+            )
+        return _replays
 
 
 async def replay_off_loop(name: str, size: int, moves: Sequence[str]) -> Game:
-    """:func:`replay` on the replay thread."""
-    return await asyncio.get_running_loop().run_in_executor(_REPLAYS, replay, name, size, moves)
+    """:func:`replay` in the replay process; on the replay thread if that process is lost.
+
+    A worker that dies (killed, out of memory) breaks the pool; the pool is dropped so the
+    next replay starts a fresh one, and this replay runs on a thread instead of failing.
+    """
+    global _replays
+    loop = asyncio.get_running_loop()
+    pool = _replay_pool()
+    try:
+        return await loop.run_in_executor(pool, replay, name, size, list(moves))
+    except BrokenProcessPool:
+        with _REPLAY_LOCK:
+            if _replays is pool:
+                _replays = None
+        return await loop.run_in_executor(_REPLAY_THREAD, replay, name, size, moves)
 
 
 def replay(name: str, size: int, moves: Sequence[str]) -> Game:
