@@ -64,7 +64,15 @@ _MISSING = object()
 CACHE_LIMIT = 400_000
 SINGLE_COLOUR_LIMIT = 14
 WINDOW_LIMIT = 12
+SQUARE = ((5, 5),)
+"""The window tried first: the square of radius 2 around a point next to a stone."""
+WINDOW_SHAPES = ((3, 3), (3, 4), (4, 3), (4, 4), (3, 5), (5, 3), (2, 5), (5, 2), (2, 6), (6, 2))
+"""Rectangles tried as windows, smallest first, when the short restarts of the complete search
+could not settle an area (see ``_windows``): most areas that reach the search are fillable and
+a short run finds their fill, so the many windows are paid for only by the rare hard area."""
 RESTART_LIMITS = (30, 60, 120, 240, 480, 960)
+WINDOWS_AFTER = 3
+"""Restarts of the search tried before the rectangle windows (see WINDOW_SHAPES)."""
 
 
 def _shift(mask: int, off: int, valid: int) -> int:
@@ -114,6 +122,16 @@ class AreaSolver:
             (tuple(p for col in cols for p in col), -1),
             (tuple(p for col in reversed(cols) for p in col), 1),
         )
+        # Rectangles by shape, then by the index of their lower-left point (window tests).
+        self._rects: dict[tuple[int, int], dict[int, int]] = {}
+        for w, h in (*SQUARE, *WINDOW_SHAPES):
+            rects: dict[int, int] = {}
+            for x0 in range(n - w + 1):
+                for y0 in range(n - h + 1):
+                    rects[x0 + y0 * n] = sum(
+                        1 << g.index(x0 + dx, y0 + dy) for dx in range(w) for dy in range(h)
+                    )
+            self._rects[(w, h)] = rects
         self.cache: dict[CacheKey, Witness | None] = {}
         # Timelines of solved areas, by the same key: searches ask about one area many times.
         self.timelines: dict[CacheKey, Timeline | None] = {}
@@ -460,7 +478,9 @@ class AreaSolver:
 
         return go(0, cells)
 
-    def _window_refutes(self, area: int, red: int, blue: int) -> bool:
+    def _window_refutes(
+        self, area: int, red: int, blue: int, shapes: Iterable[tuple[int, int]]
+    ) -> bool:
         """Look for a small window of the area that cannot be filled even with help.
 
         Points of the area outside the window become ``wild``: they protect any pair at any
@@ -470,17 +490,34 @@ class AreaSolver:
         formations), which is found here far faster than by searching the whole area.
         """
         stones = red | blue
-        seeds = area & self.dilate8(stones)
+        seeds = bits_list(area & self.dilate8(stones))
         done: set[int] = set()
-        for p in bits_list(seeds):
-            window = self.dilate8(self.dilate8(1 << p)) & area
-            if window in done or window == area or window.bit_count() > WINDOW_LIMIT:
-                continue
-            done.add(window)
-            wild = area & ~window & self.dilate4(window)
-            if self.solve_relaxed(window, red, blue, wild) is None:
-                return True
+        for p in seeds:
+            for window in self._windows(p, shapes, area):
+                if window in done or window == area or window.bit_count() > WINDOW_LIMIT:
+                    continue
+                done.add(window)
+                wild = area & ~window & self.dilate4(window)
+                if self.solve_relaxed(window, red, blue, wild) is None:
+                    return True
         return False
+
+    def _windows(self, point: int, shapes: Iterable[tuple[int, int]], area: int) -> list[int]:
+        """The parts of ``area`` inside each rectangle of the given shapes that holds ``point``.
+
+        Why rectangles of several shapes and not only the square around ``point``: in an open
+        area the 5x5 square holds more than WINDOW_LIMIT points and is skipped, while the cause
+        of an NDE area can be a 3x4 knot of points (a column squeezed between alternating
+        stones, next to a crossing) that only a window the knot's shape isolates refutes.
+        """
+        col, row = self.grid.coords(point)
+        n = self.size
+        out: list[int] = []
+        for w, h in shapes:
+            for x0 in range(max(0, col - w + 1), min(col, n - w) + 1):
+                for y0 in range(max(0, row - h + 1), min(row, n - h) + 1):
+                    out.append(self._rects[(w, h)][x0 + y0 * n] & area)
+        return out
 
     def solve_relaxed(self, area: int, red: int, blue: int, wild: int) -> Witness | None:
         """Fill ``area`` where the ``wild`` points protect any pair and never block.
@@ -517,7 +554,7 @@ class AreaSolver:
                 result = self._striped(part, red, blue, wild)
                 if result is None and depth == 0:
                     result = self._greedy(part, red, blue, wild)
-                    if result is None and self._window_refutes(part, red, blue):
+                    if result is None and self._window_refutes(part, red, blue, SQUARE):
                         self._store(key, None)
                         return None
             if result is None:
@@ -541,7 +578,11 @@ class AreaSolver:
         """
         self._rng = random.Random(part ^ red ^ (blue << 1) ^ (wild << 2))
         try:
-            for limit in RESTART_LIMITS:
+            for k, limit in enumerate(RESTART_LIMITS):
+                if k == WINDOWS_AFTER and self.shortcuts:
+                    self._budget = None
+                    if self._window_refutes(part, red, blue, WINDOW_SHAPES):
+                        return None
                 self._budget = limit
                 try:
                     return self._search(part, red, blue, wild, 0)

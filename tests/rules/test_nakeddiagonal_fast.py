@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,6 +20,9 @@ from hypothesis import strategies as st
 
 from rules import new_game
 from rules.nakeddiagonal import NakedDiagonal
+from rules.nd_area import AreaSolver, check_witness
+
+T = TypeVar("T")
 
 
 def reference_mask(game: NakedDiagonal, player: int) -> int:
@@ -153,24 +158,95 @@ def test_budgeted_verdicts_agree_with_exact_ones_whenever_they_decide() -> None:
     assert decided > 0
 
 
-def test_a_hard_area_proof_is_passed_over_quickly_by_searches() -> None:
-    """After these moves, proving that red may not play e3 or e4 takes the complete area search
-    minutes (the full legal mask is that slow too).  A search skips the two points instead."""
-    game = new_game("nakeddiagonal", 7)
-    assert isinstance(game, NakedDiagonal)
-    game.use_quick_turns()
-    for move in ["b2", "e5", "d6", "d3", "b3", "b4", "b5", "b6"]:
-        game.play(move)
+KNOT = ["b2", "e5", "d6", "d3", "b3", "b4", "b5", "b6"]
+"""A 7x7 opening after which red e3 (or e4) leaves an NDE area whose cause is a small knot.
+
+With red on e3: column b reads b2 R, b3 R, b4 B, b5 R, b6 B, and d3 B, e3 R, e5 B, d6 R stand
+around column c.  c5 can take neither colour, whatever is placed first:
+
+* blue c5 needs blue c4 and c6 first (pairs with b4, b6); blue c4 needs blue c3 or d4 (pair
+  with d3), and blue c3 itself needs c4, so blue d4 comes before c4.  Blue d4 needs blue d5 or
+  e4 (pair with e5), and blue e4 needs d4 first (pair with d3, e3 red), so blue d5 comes
+  first.  Then d5 and c6, both blue and both before c5, form a naked pair (c5 empty, d6 red).
+* red c5 needs red c6 or d5 first (pair with d6), and red c6 needs c5, so red d5.  d4/e4 then:
+  blue d4 needs blue d5 or e4 first, so d4 is red only with e4 red before it, and red e4 with
+  red d5 needs d4 red first, so e4, d4, d5 in that order.  c4 must be red (blue c4 needs blue
+  c3 or d4) after c3 and c5; but red c3 and red d4 then form a naked pair (c4 empty, d3 blue).
+
+The complete search took minutes to find that out (it hung ``play("b6")``); the 3x4 window
+c3-e6 proves it (``AreaSolver._windows``).
+"""
+
+
+def _fresh(call: Callable[[], T]) -> T:
+    """Run ``call`` on a new thread, with a new area solver whose memo knows nothing yet."""
+    with ThreadPoolExecutor(max_workers=1) as fresh:
+        return fresh.submit(call).result()
+
+
+def test_an_area_with_a_small_knot_is_refused_quickly_and_exactly() -> None:
+    def play_and_report() -> tuple[NakedDiagonal, float, int]:
+        game = new_game("nakeddiagonal", 7)
+        assert isinstance(game, NakedDiagonal)
+        started = time.perf_counter()
+        for move in KNOT:
+            game.play(move)  # computes red's whole legal mask for the skip rule
+        return game, time.perf_counter() - started, game.legal_mask()
+
+    game, seconds, mask = _fresh(play_and_report)
     names = game.grid.names
-    hard = {names.index("e3"), names.index("e4")}
-    started = time.perf_counter()
-    proven, complete = game.proven_legal_mask(200)
-    assert not complete and not proven & sum(1 << p for p in hard)
-    assert all(game._point_legal(p, 0, 200) is None for p in hard)
-    rnd = random.Random(1)
-    for _ in range(50):
-        assert game.sample_legal_point(rnd.random, 200) in set(_bits(proven))
-    assert time.perf_counter() - started < 60  # generous: seconds here, minutes exactly
+    assert game.to_move == "red"
+    assert seconds < 30  # generous (about 0.1 s): the complete search alone took minutes
+    for name in ("e3", "e4"):
+        assert not mask >> names.index(name) & 1
+        assert "can't be filled without a naked diagonal" in game.explain(name)
+
+    # The proof, checked on its own: the window is unfillable even with help from every area
+    # point next to it, so the whole area is (a real fill restricted to it would fill it).
+    solver = AreaSolver(7)
+    red, blue = game._stones[0] | 1 << names.index("e3"), game._stones[1]
+    area = game.grid.full & ~(red | blue)
+    window = sum(1 << names.index(n) for n in ("c3", "c4", "c5", "c6", "d4", "d5", "e4", "e6"))
+    assert window & area == window
+    wild = area & ~window & solver.dilate4(window)
+    assert solver.solve_relaxed(window, red, blue, wild) is None
+
+    # Every other candidate is legal, each backed by a fill of every area that it leaves.
+    stones = game._stones
+    for p in range(game.grid.area):
+        if not mask >> p & 1:
+            continue
+        after = [stones[0] | 1 << p, stones[1]]
+        empty = game.grid.full & ~(after[0] | after[1])
+        for part in solver.components(empty, diagonal=False):
+            witness = solver.solve(part, after[0], after[1])
+            assert witness is not None
+            assert check_witness(7, part, after[0], after[1], witness)
+
+
+def test_a_hard_area_proof_is_passed_over_quickly_by_searches() -> None:
+    """Budgeted verdicts use the complete search alone (no rectangle windows, no restarts),
+    which on the knot position above needs far more than 200 nodes: a search skips e3 and e4
+    instead of waiting for the proof."""
+
+    def check() -> None:
+        game = new_game("nakeddiagonal", 7)
+        assert isinstance(game, NakedDiagonal)
+        game.use_quick_turns()
+        for move in KNOT:
+            game.play(move)
+        names = game.grid.names
+        hard = {names.index("e3"), names.index("e4")}
+        started = time.perf_counter()
+        proven, complete = game.proven_legal_mask(200)
+        assert not complete and not proven & sum(1 << p for p in hard)
+        assert all(game._point_legal(p, 0, 200) is None for p in hard)
+        rnd = random.Random(1)
+        for _ in range(50):
+            assert game.sample_legal_point(rnd.random, 200) in set(_bits(proven))
+        assert time.perf_counter() - started < 60  # generous: well under a second here
+
+    _fresh(check)
 
 
 def _bits(mask: int) -> list[int]:
