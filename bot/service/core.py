@@ -223,7 +223,7 @@ class ServiceCore:
     async def _engine(self, tx: Tx, row: GameRow) -> Game:
         """The live engine at ``row``'s version: cached, else replayed from the moves table.
 
-        A replay runs on a worker thread: a cold Naked Diagonal 13×13 takes about a second,
+        A replay runs in the replay process: a cold Naked Diagonal 13×13 takes about a second,
         which must never stall the event loop that serves every other command.  Inside a
         method marked :func:`warms_engines` a cold engine is not replayed here but raised as
         :class:`ColdEngines`, so the transaction ends (freeing the store for everyone else)
@@ -253,7 +253,7 @@ class ServiceCore:
         return [await self._engine(tx, row) for row in rows]
 
     async def warm(self, cold: ColdEngines) -> None:
-        """Replay what ``cold`` lists on a worker thread, outside any transaction."""
+        """Replay what ``cold`` lists in the replay process, outside any transaction."""
         jobs = [(row.game, row.size, moves) for row, moves in cold.games]
         games = [await replay_off_loop(*job) for job in jobs]
         for (row, _), game in zip(cold.games, games, strict=True):
