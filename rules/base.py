@@ -75,6 +75,10 @@ class Game(ABC):
     max_size: ClassVar[int] = 19
     default_size: ClassVar[int] = 9
     stone_word: ClassVar[str] = "stone"
+    costly_play: ClassVar[bool] = False
+    """True where ``play`` may search (Naked Diagonal's area checks): usually milliseconds, but
+    not bounded by a small constant.  A caller that must stay responsive, like the bot's event
+    loop, plays such games on another thread (on a copy, so readers never see one half done)."""
 
     def __init__(self, size: int | None = None) -> None:
         if size is None:

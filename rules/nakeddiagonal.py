@@ -44,6 +44,7 @@ class NakedDiagonal(PathGame):
     default_size = 7
     min_size = 4
     max_size = 13
+    costly_play = True
 
     def _reset_extra(self) -> None:
         super()._reset_extra()

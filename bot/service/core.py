@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from rules import Game, new_game
+from rules import Game, MoveRecord, new_game
 
 from ..store import (
     ClockRow,
@@ -168,6 +168,22 @@ async def replay_off_loop(name: str, size: int, moves: Sequence[str]) -> Game:
         return await loop.run_in_executor(_REPLAY_THREAD, replay, name, size, moves)
 
 
+_MOVE_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="crosspath-moves")
+"""The thread moves of games with a ``costly_play`` engine are played on.
+
+One thread, so Naked Diagonal's area solver (one per thread, with its memo) stays warm from
+move to move, as it would on the event loop.  A move is played on a copy of the cached engine
+(see :meth:`ServiceCore._game_action`), so nothing on the loop ever reads it half played.
+"""
+
+
+async def play_off_loop(game: Game, move: str) -> MoveRecord:
+    """``game.play(move)`` where it cannot stall the event loop when the engine may search."""
+    if not game.costly_play:
+        return game.play(move)
+    return await asyncio.get_running_loop().run_in_executor(_MOVE_THREAD, game.play, move)
+
+
 def replay(name: str, size: int, moves: Sequence[str]) -> Game:
     """A fresh engine with ``moves`` played (pure: safe on any thread)."""
     game = new_game(name, size)
@@ -296,6 +312,8 @@ class ServiceCore:
         expected_version: int | None,
         action: Callable[[Tx, GameRow, Game, datetime], Awaitable[tuple[GameRow, T]]],
         game_id: int | None = None,
+        *,
+        on_copy: bool = False,
     ) -> T:
         """Run a player's action in one write transaction, with the checks every action shares.
 
@@ -304,6 +322,10 @@ class ServiceCore:
         even when its ``expected_version`` matches the channel's new game.  A player whose
         clock ran out loses on time before anything else happens; that loss is committed and
         then reported as :class:`OutOfTime`.
+
+        With ``on_copy`` the action gets a copy of the cached engine, which becomes the cached
+        one only once the transaction commits: an action that awaits while the engine changes
+        (a move played on another thread) never shows readers a position half played.
         """
         check_id(channel_id, "channel id")
         check_id(user_id, "user id")
@@ -322,6 +344,8 @@ class ServiceCore:
                         "Look at the latest board."
                     )
                 game = await self._engine(tx, row)
+                if on_copy:
+                    game = game.copy()
                 plies = len(game.history)
                 pair = convert.seats(row, game)
                 if user_id not in (pair[0].user_id, pair[1].user_id):
@@ -341,7 +365,7 @@ class ServiceCore:
         except BaseException:
             # A refusal leaves the engine untouched; anything else after a change to it
             # (a failed commit, a cancelled task) must not leave a cached engine ahead of the db.
-            if game is not None and len(game.history) != plies:
+            if game is not None and not on_copy and len(game.history) != plies:
                 self._engines.pop(row.id, None)
             raise
         self._remember(row.id, row.version, game)

@@ -27,6 +27,7 @@ from .core import (
     colour_of,
     engine_sentence,
     other_player,
+    play_off_loop,
     time_control_of,
 )
 from .errors import (
@@ -81,7 +82,7 @@ class Play(ServiceCore):
                 raise NotYourTurn("It's not your turn.")
             turn_before = game.turn_number
             try:
-                record = game.play(move)
+                record = await play_off_loop(game, move)
             except IllegalMove as exc:
                 raise IllegalMoveError(engine_sentence(str(exc)), move) from exc
             stamp = to_us(now)
@@ -127,7 +128,9 @@ class Play(ServiceCore):
                 rating=rating,
             )
 
-        return await self._game_action(channel_id, user_id, expected_version, act, game_id)
+        return await self._game_action(
+            channel_id, user_id, expected_version, act, game_id, on_copy=True
+        )
 
     async def swap(
         self,
