@@ -12,6 +12,7 @@ import contextlib
 import logging
 import signal
 import sys
+from pathlib import Path
 
 import aiohttp
 import discord
@@ -73,7 +74,25 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 async def serve(settings: Settings) -> int:
-    """Run the bot over the database until it is closed; the store is always closed after."""
+    """Run the bot over the database until it is closed; the store is always closed after.
+
+    Over SQLite the process first takes the database's run lock, so a second ``crosspath run``
+    on the same file stops with one sentence before it opens the store or logs in.
+    """
+    from bot.store import StoreError, one_bot_process
+
+    with contextlib.ExitStack() as held:
+        if not settings.is_postgres:
+            try:
+                held.enter_context(one_bot_process(Path(settings.database)))
+            except StoreError as exc:
+                log.error("the database is in use", extra={"database": settings.shown_database})
+                fail("run", str(exc))
+                return EXIT_DATABASE
+        return await _serve(settings)
+
+
+async def _serve(settings: Settings) -> int:
     from bot.service import GameService
     from bot.store import StoreError, open_store
 

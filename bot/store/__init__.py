@@ -23,6 +23,7 @@ from .errors import (
     DamagedDatabase,
     DatabaseBusy,
     DatabaseFailure,
+    DatabaseInUse,
     DatabaseUnusable,
     DiskFull,
     NotADatabase,
@@ -51,6 +52,7 @@ from .rows import (
     ShardFilter,
     StoreContents,
 )
+from .run_lock import one_bot_process
 from .schema import MIGRATIONS, SCHEMA_VERSION
 from .sqlite import SqliteStore
 
@@ -99,6 +101,7 @@ __all__ = [
     "DamagedDatabase",
     "DatabaseBusy",
     "DatabaseFailure",
+    "DatabaseInUse",
     "DatabaseUnusable",
     "DiskFull",
     "EventRow",
@@ -124,5 +127,6 @@ __all__ = [
     "UnknownSchema",
     "WriteConflict",
     "is_postgres",
+    "one_bot_process",
     "open_store",
 ]

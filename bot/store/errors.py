@@ -74,6 +74,10 @@ class ReadOnlyDatabase(DatabaseUnusable):
     """The database (or its folder) cannot be written; the bot needs to write."""
 
 
+class DatabaseInUse(DatabaseUnusable):
+    """Another ``crosspath run`` serves this SQLite database (see :mod:`bot.store.run_lock`)."""
+
+
 class DatabaseBusy(StoreError):
     """Another process held the database's write lock for longer than the busy timeout."""
 
@@ -101,6 +105,7 @@ __all__ = [
     "DamagedDatabase",
     "DatabaseBusy",
     "DatabaseFailure",
+    "DatabaseInUse",
     "DatabaseUnusable",
     "DiskFull",
     "NotADatabase",
