@@ -70,9 +70,12 @@ WINDOW_SHAPES = ((3, 3), (3, 4), (4, 3), (4, 4), (3, 5), (5, 3), (2, 5), (5, 2),
 """Rectangles tried as windows, smallest first, when the short restarts of the complete search
 could not settle an area (see ``_windows``): most areas that reach the search are fillable and
 a short run finds their fill, so the many windows are paid for only by the rare hard area."""
+LARGE_WINDOW_SHAPES = ((4, 5), (5, 4), (3, 6), (6, 3), (5, 5), (4, 6), (6, 4))
+LARGE_WINDOW_LIMIT = 18
+"""Larger rectangles, of up to 18 area points, tried when every short restart failed too."""
 RESTART_LIMITS = (30, 60, 120, 240, 480, 960)
-WINDOWS_AFTER = 3
-"""Restarts of the search tried before the rectangle windows (see WINDOW_SHAPES)."""
+WINDOW_STAGES = {3: (WINDOW_SHAPES, WINDOW_LIMIT), 6: (LARGE_WINDOW_SHAPES, LARGE_WINDOW_LIMIT)}
+"""After how many failed restarts of the search which rectangle windows are tried."""
 
 
 def _shift(mask: int, off: int, valid: int) -> int:
@@ -124,7 +127,7 @@ class AreaSolver:
         )
         # Rectangles by shape, then by the index of their lower-left point (window tests).
         self._rects: dict[tuple[int, int], dict[int, int]] = {}
-        for w, h in (*SQUARE, *WINDOW_SHAPES):
+        for w, h in (*SQUARE, *WINDOW_SHAPES, *LARGE_WINDOW_SHAPES):
             rects: dict[int, int] = {}
             for x0 in range(n - w + 1):
                 for y0 in range(n - h + 1):
@@ -479,7 +482,12 @@ class AreaSolver:
         return go(0, cells)
 
     def _window_refutes(
-        self, area: int, red: int, blue: int, shapes: Iterable[tuple[int, int]]
+        self,
+        area: int,
+        red: int,
+        blue: int,
+        shapes: Iterable[tuple[int, int]],
+        limit: int = WINDOW_LIMIT,
     ) -> bool:
         """Look for a small window of the area that cannot be filled even with help.
 
@@ -494,7 +502,7 @@ class AreaSolver:
         done: set[int] = set()
         for p in seeds:
             for window in self._windows(p, shapes, area):
-                if window in done or window == area or window.bit_count() > WINDOW_LIMIT:
+                if window in done or window == area or window.bit_count() > limit:
                     continue
                 done.add(window)
                 wild = area & ~window & self.dilate4(window)
@@ -578,18 +586,18 @@ class AreaSolver:
         """
         self._rng = random.Random(part ^ red ^ (blue << 1) ^ (wild << 2))
         try:
-            for k, limit in enumerate(RESTART_LIMITS):
-                if k == WINDOWS_AFTER and self.shortcuts:
+            for k, limit in enumerate((*RESTART_LIMITS, None)):
+                stage = WINDOW_STAGES.get(k) if self.shortcuts else None
+                if stage is not None:
                     self._budget = None
-                    if self._window_refutes(part, red, blue, WINDOW_SHAPES):
+                    if self._window_refutes(part, red, blue, *stage):
                         return None
                 self._budget = limit
                 try:
                     return self._search(part, red, blue, wild, 0)
                 except _OutOfBudget:
                     self.stats["restarts"] += 1
-            self._budget = None
-            return self._search(part, red, blue, wild, 0)
+            raise AssertionError("the last run has no limit")  # pragma: no cover
         finally:
             self._budget = None
 
