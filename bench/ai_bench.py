@@ -168,10 +168,7 @@ def speed(game_name: str, size: int, seconds: float) -> tuple[float, float, floa
 
 def forget(size: int) -> None:
     """Empty the Naked Diagonal area solver's memo for ``size`` (a cold start)."""
-    solver = area_solver(size)
-    solver.cache.clear()
-    solver.timelines.clear()
-    solver.hint_pool.clear()
+    area_solver(size).forget()
 
 
 def elo_difference(wins: float, n: int) -> float:

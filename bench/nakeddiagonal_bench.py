@@ -42,7 +42,7 @@ def measure(size: int, games: int, seed: int) -> tuple[list[float], list[float]]
     """(in-play times, cold times) for ``games`` random playouts on a ``size`` board."""
     rnd = random.Random(seed * 1000 + size)
     solver = area_solver(size)
-    solver.cache.clear()
+    solver.forget()
     in_play: list[float] = []
     positions: list[list[str]] = []
     for _ in range(games):
@@ -62,7 +62,7 @@ def measure(size: int, games: int, seed: int) -> tuple[list[float], list[float]]
             game.play(move)
         if game.is_over:
             continue
-        solver.cache.clear()
+        solver.forget()
         game._legal = None  # measure the generation itself, not the position's cached answer
         started = time.perf_counter()
         game.legal_moves()
