@@ -41,7 +41,7 @@ class Level:
 LEVELS: dict[int, Level] = {
     1: Level(1, "easy", Budget(playouts=30, seconds=1.0), SearchConfig(block=False), 900),
     2: Level(2, "casual", Budget(playouts=200, seconds=2.0), rating=1210),
-    3: Level(3, "medium", Budget(playouts=1000, seconds=3.0), rating=1460),
+    3: Level(3, "medium", Budget(playouts=1000, seconds=3.0), rating=1450),
     4: Level(4, "hard", Budget(playouts=20_000, seconds=6.0)),
     5: Level(5, "expert", Budget(playouts=100_000, seconds=12.0)),
 }

@@ -22,9 +22,9 @@ ANCHOR_RATING = 1000.0
 RESULTS: list[tuple[str, str, int, float]] = [
     ("level 1", "distance", 60, 19.0),
     ("level 2", "distance", 60, 46.0),
-    ("level 3", "distance", 60, 59.0),
-    ("level 2", "level 1", 50, 41.0),
-    ("level 3", "level 2", 30, 22.0),
+    ("level 3", "distance", 584, 546.0),
+    ("level 2", "level 1", 64, 52.0),
+    ("level 3", "level 2", 72, 55.0),
 ]
 
 
