@@ -267,6 +267,20 @@ class RatedResult:
     rating_seq: int
 
 
+DATA_TABLES = (
+    "guild_settings",
+    "challenges",
+    "games",
+    "moves",
+    "game_events",
+    "audit_log",
+    "ratings",
+    "rating_history",
+)
+"""Every data table of either engine, parents before children (the order a copy inserts them
+in); the engines' schemas create exactly these, plus their own migration bookkeeping."""
+
+
 @dataclass(frozen=True, slots=True)
 class StoreContents:
     """Every row of a store with its own ids, in key order: what ``crosspath db copy`` moves

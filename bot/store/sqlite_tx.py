@@ -17,6 +17,7 @@ from typing import Any
 
 from .errors import StoreNotEmpty, WriteConflict
 from .rows import (
+    DATA_TABLES,
     AuditRow,
     ChallengeRow,
     ClockRow,
@@ -796,17 +797,6 @@ class SqliteTx:
 
 # ----- whole-store copies (``crosspath db copy``) -------------------------------------------
 
-_TABLES = (
-    "guild_settings",
-    "challenges",
-    "games",
-    "moves",
-    "game_events",
-    "audit_log",
-    "ratings",
-    "rating_history",
-)
-
 
 def export_all(raw: sqlite3.Connection) -> StoreContents:
     """On the store's thread: every row, from one read transaction."""
@@ -867,7 +857,7 @@ def import_all(raw: sqlite3.Connection, contents: StoreContents) -> None:
     """On the store's thread: every row with its ids, into empty tables, in one transaction."""
     raw.execute("BEGIN IMMEDIATE")
     try:
-        for table in _TABLES:
+        for table in DATA_TABLES:
             if raw.execute(f"SELECT EXISTS (SELECT 1 FROM {table})").fetchone()[0]:
                 raise StoreNotEmpty(
                     f"the target already holds data (its {table} table has rows); copy into a"

@@ -203,15 +203,3 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
-
-TABLES = (
-    "guild_settings",
-    "challenges",
-    "games",
-    "moves",
-    "game_events",
-    "audit_log",
-    "ratings",
-    "rating_history",
-)
-"""Every data table, parents before children (the order a copy inserts them in)."""

@@ -31,9 +31,9 @@ from ..errors import (
     quoted,
 )
 from ..interface import Store, Tx
-from ..rows import RatingHistoryRow, RatingRow, StoreContents
+from ..rows import DATA_TABLES, RatingHistoryRow, RatingRow, StoreContents
 from .errors import translate, translate_connect
-from .schema import MIGRATIONS, SCHEMA_VERSION, TABLES
+from .schema import MIGRATIONS, SCHEMA_VERSION
 from .tx import HISTORY_COLUMNS, RATING_COLUMNS, GameLocks, PgTx, values_of
 
 log = logging.getLogger(__name__)
@@ -242,7 +242,7 @@ class PostgresStore:
         is moved past the largest id imported, so later inserts do not collide."""
         try:
             async with self._connection() as conn, conn.transaction():
-                for table in TABLES:
+                for table in DATA_TABLES:
                     if await conn.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
                         raise StoreNotEmpty(
                             f"the target already holds data (its {table} table has rows);"
