@@ -266,8 +266,6 @@ class NakedDiagonal(PathGame):
     def _verdict(
         self, area: int, red: int, blue: int, hint: tuple[Move, ...], nodes: int | None
     ) -> Witness | Undecided | None:
-        if nodes is None:
-            return self._solver.solve(area, red, blue, hint)
         return self._solver.solve_within(area, red, blue, hint, nodes)
 
     def _why_illegal(self, point: int, player: int) -> str:

@@ -210,23 +210,15 @@ class AreaSolver:
         Empty points outside ``area`` stay empty throughout (stones there could never help).
         ``hint`` is an earlier witness worth repairing first (e.g. the enclosing area's).
         """
-        key = self.key(area, red, blue)
-        got = self.cache.get(key, _MISSING)
-        if got is not _MISSING:
-            self.stats["hits"] += 1
-            return got  # type: ignore[return-value]
-        result = self._repair(area, red, blue, hint) if self.shortcuts else None
-        if result is not None:
-            self.stats["hint"] += 1
-        else:
-            result = self._solve_set(area, red, blue, 0, 0)
-        self._store(key, result)
+        result = self.solve_within(area, red, blue, hint, None)
+        assert not isinstance(result, Undecided)  # no budget: the verdict is always exact
         return result
 
     def solve_within(
-        self, area: int, red: int, blue: int, hint: Iterable[Move], nodes: int
+        self, area: int, red: int, blue: int, hint: Iterable[Move], nodes: int | None
     ) -> Witness | Undecided | None:
-        """Like :meth:`solve`, but give up after ``nodes`` nodes of the complete search.
+        """Like :meth:`solve`, but give up after ``nodes`` nodes of the complete search
+        (``None``: never give up).
 
         Returns :data:`UNDECIDED` then (nothing wrong is stored: a search cut short stores no
         verdict, and every part it did settle is exact).  Searches use this so a rare area
@@ -238,7 +230,9 @@ class AreaSolver:
             self.stats["hits"] += 1
             return got  # type: ignore[return-value]
         result = self._repair(area, red, blue, hint) if self.shortcuts else None
-        if result is None:
+        if result is not None:
+            self.stats["hint"] += 1
+        else:
             self._budget = nodes
             try:
                 result = self._solve_set(area, red, blue, 0, 0)
