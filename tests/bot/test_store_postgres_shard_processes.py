@@ -17,7 +17,6 @@ store and service, started together behind a "go" file so that they really race:
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import subprocess
 import sys
@@ -27,8 +26,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import asyncpg
+from racing_children import finish, spawn, wait_for
 
-REPO = Path(__file__).resolve().parents[2]
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 GUILD, ALICE, BOB, COMPUTER = 1000, 11, 22, 33
 CHANNELS = range(100, 106)
@@ -37,31 +36,7 @@ PLAY_SECONDS, PLAY_MOVES = 4.0, 120
 
 
 def child(mode: str, url: str, *args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, __file__, mode, url, *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-        cwd=REPO,
-    )
-
-
-def finish(children: list[subprocess.Popen[str]], go: Path) -> list[str]:
-    time.sleep(1.0)  # every child is connected and waiting
-    go.touch()
-    try:
-        outputs = [c.communicate(timeout=120) for c in children]
-    finally:
-        for c in children:
-            c.kill()
-    assert [c.returncode for c in children] == [0] * len(children), outputs
-    return [out for out, _ in outputs]
-
-
-async def wait_for(go: Path) -> None:
-    while not go.exists():
-        await asyncio.sleep(0.005)
+    return spawn(__file__, mode, url, *args)
 
 
 # ----- the children -------------------------------------------------------------------------
