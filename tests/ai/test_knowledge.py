@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from positions import random_position
 
 from ai import Budget, search
 from ai.connection import (
@@ -17,20 +18,10 @@ from ai.connection import (
 )
 from ai.moves import local_point, random_point
 from ai.search import CONFIGS, SearchConfig
-from rules import Game, new_game
+from rules import new_game
 from rules.crosscut import Crosscut
 
 KNOWLEDGE = [CONFIGS["prior"], CONFIGS["local"], CONFIGS["prior-local"], CONFIGS["lines"]]
-
-
-def random_position(name: str, size: int, rng: random.Random, plies: int) -> Game:
-    game = new_game(name, size)
-    for _ in range(plies):
-        if game.is_over:
-            break
-        moves = game.legal_moves()
-        game.play(moves[rng.randrange(len(moves))])
-    return game
 
 
 @pytest.mark.parametrize(
@@ -55,7 +46,7 @@ def test_games_with_knowledge_stay_legal_to_the_end(
 @pytest.mark.parametrize("name", ["clearpath", "minefield", "clearcut", "nakeddiagonal"])
 def test_path_priors_mark_shortest_path_points_of_both_players(name: str) -> None:
     rng = random.Random(4)
-    game = random_position(name, 7, rng, 10)
+    game = random_position(new_game(name, 7), rng, 10)
     priors = move_priors(game)
     assert priors is not None
     stones = stone_masks(game)
@@ -84,7 +75,7 @@ def test_crosscut_priors_favour_the_line_a_side_nearly_owns() -> None:
 def test_playout_move_samplers_return_legal_points(name: str) -> None:
     rng = random.Random(9)
     for _ in range(15):
-        game = random_position(name, 6, rng, rng.randrange(0, 20))
+        game = random_position(new_game(name, 6), rng, rng.randrange(0, 20))
         if game.is_over:
             continue
         legal = set(game.legal_points())

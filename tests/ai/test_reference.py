@@ -6,6 +6,7 @@ import heapq
 import random
 
 import pytest
+from positions import random_position
 
 from ai.connection import (
     INFINITE,
@@ -16,7 +17,7 @@ from ai.connection import (
 )
 from ai.reference import distance_move, distance_score
 from ai.tactics import win_candidates
-from rules import Game, new_game
+from rules import new_game
 from rules.geometry import grid
 
 
@@ -68,16 +69,6 @@ def brute_distance(size: int, own: int, opp: int, player: int) -> tuple[int, int
     return best, on_path
 
 
-def random_position(name: str, size: int, rng: random.Random, plies: int) -> Game:
-    game = new_game(name, size)
-    for _ in range(plies):
-        if game.is_over:
-            break
-        moves = game.legal_moves()
-        game.play(moves[rng.randrange(len(moves))])
-    return game
-
-
 @pytest.mark.parametrize("size", [4, 5, 7, 9])
 def test_distance_and_shortest_path_points_match_dijkstra(size: int) -> None:
     rng = random.Random(size)
@@ -126,7 +117,7 @@ def test_win_candidates_contain_every_winning_point(name: str) -> None:
     rng = random.Random(11)
     checked = 0
     for _ in range(120):
-        game = random_position(name, 5, rng, rng.randrange(6, 26))
+        game = random_position(new_game(name, 5), rng, rng.randrange(6, 26))
         if game.is_over:
             continue
         mask = win_candidates(game)
@@ -164,7 +155,7 @@ def test_distance_player_wins_at_once_blocks_and_else_maximises_the_score(name: 
     size = 6 if name == "crosscut" else 5
     seen = {"win": 0, "block": 0, "score": 0}
     for _ in range(60):
-        game = random_position(name, size, rng, rng.randrange(2, 18))
+        game = random_position(new_game(name, size), rng, rng.randrange(2, 18))
         if game.is_over:
             continue
         mover = game.to_move

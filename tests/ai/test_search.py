@@ -7,6 +7,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from positions import random_position
 
 from ai import Budget, SearchConfig, choose_move, search
 from ai.search import PLAIN_UCT
@@ -20,15 +21,6 @@ FAST_GAMES = [
 
 def small_game(name: str) -> Game:
     return new_game(name, SMALL.get(name, 5))
-
-
-def random_position(game: Game, rng: random.Random, plies: int) -> Game:
-    for _ in range(plies):
-        if game.is_over:
-            break
-        moves = game.legal_moves()
-        game.play(moves[rng.randrange(len(moves))])
-    return game
 
 
 def wins_now(game: Game, move: str) -> bool:
