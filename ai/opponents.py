@@ -12,7 +12,7 @@ import random
 from rules import Game
 
 from .moves import legal_moves, move_name
-from .tactics import losing_moves, winning_moves
+from .tactics import safe_moves, winning_moves
 
 
 def random_move(game: Game, rng: random.Random) -> str:
@@ -27,6 +27,5 @@ def greedy_move(game: Game, rng: random.Random) -> str:
     wins = winning_moves(game, moves)
     if wins:
         return move_name(game, wins[rng.randrange(len(wins))])
-    lost = set(losing_moves(game, moves))
-    safe = [m for m in moves if m not in lost] or moves
+    safe = safe_moves(game, moves)
     return move_name(game, safe[rng.randrange(len(safe))])

@@ -30,7 +30,7 @@ from .connection import (
     stone_masks,
 )
 from .moves import Move, legal_moves, move_name, play, prepare
-from .tactics import losing_moves, winning_moves
+from .tactics import safe_moves, winning_moves
 
 
 def distance_score(game: Game, player: int) -> float:
@@ -56,8 +56,7 @@ def distance_move(game: Game, rng: random.Random) -> str:
     wins = winning_moves(work, moves)
     if wins:
         return move_name(work, wins[rng.randrange(len(wins))])
-    lost = set(losing_moves(work, moves))
-    safe = [m for m in moves if m not in lost] or moves
+    safe = safe_moves(work, moves)
     placements = [m for m in safe if isinstance(m, int)] or safe
     player = 0 if work.to_move == work.players[0] else 1
     best: list[Move] = []

@@ -113,3 +113,10 @@ def losing_moves(
         if opponent_can_win_after(game, move, deadline):
             found.append(move)
     return found
+
+
+def safe_moves(game: Game, moves: list[Move]) -> list[Move]:
+    """The moves that do not hand the opponent a win at once, or all of ``moves`` if every one
+    does (the reference players' "block when you must")."""
+    lost = set(losing_moves(game, moves))
+    return [m for m in moves if m not in lost] or moves
