@@ -121,6 +121,47 @@ def lines_of(size: int) -> tuple[int, ...]:
     return found
 
 
+def run_win_candidates(size: int, own: int, opp: int) -> int:
+    """Every point where a placement might complete an interior line of ``own`` (Crosscut's
+    win), a small superset confirmed by playing the move.
+
+    A placement changes a line by the placed disc plus flips.  Placed on the line, it fills
+    one empty point and may flip enemy discs along the line; placed off it, it can flip at most
+    the one line point its own row or column crosses.  So a line can be completed only if it
+    has one empty point (the placement goes there), or no empty point and (a) the discs to
+    flip start at one of its ends (the perimeter point beyond that end flips them), or (b)
+    one enemy disc (a placement on the crossing line through that disc flips it).
+    """
+    g = grid(size)
+    lines = lines_of(size)
+    rows = len(lines) // 2
+    empty = g.full & ~(own | opp)
+    found = 0
+    for index, line in enumerate(lines):
+        missing = line & ~own
+        if not missing:
+            continue
+        holes = missing & empty
+        if holes:
+            if holes & (holes - 1) == 0:
+                found |= holes
+            continue
+        found |= _line_ends(g, line, index < rows)
+        if missing & (missing - 1) == 0:
+            q = missing.bit_length() - 1
+            found |= (g.cols[q % size] if index < rows else g.rows[q // size]) & empty
+    return found & empty
+
+
+def _line_ends(g: Grid, line: int, is_row: bool) -> int:
+    """The two perimeter points just beyond an interior line's ends."""
+    low = line & -line
+    high = 1 << (line.bit_length() - 1)
+    if is_row:
+        return (low >> 1) | (high << 1)
+    return (low >> g.size) | (high << g.size)
+
+
 def run_distance(size: int, own: int, opp: int) -> float:
     """Least over the interior lines of (points not held + ½ per enemy disc to flip)."""
     best = float(INFINITE)

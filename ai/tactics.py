@@ -11,7 +11,14 @@ import time
 
 from rules import Game
 
-from .connection import PATH_GAMES, edges, mover_index, stone_masks
+from .connection import (
+    PATH_GAMES,
+    RUN_GAMES,
+    edges,
+    mover_index,
+    run_win_candidates,
+    stone_masks,
+)
 from .moves import Move, legal_among, legal_moves, play
 
 
@@ -20,15 +27,20 @@ def win_candidates(game: Game) -> int | None:
 
     In the path games a placement wins only by joining the mover's two edges, so it must touch
     both the stones already joined to edge A (or edge A itself) and those joined to edge B.
-    This is a superset, always confirmed by playing the move; it spares the engine a trial
-    placement on every other point.
+    In Crosscut a placement wins only by completing an interior line
+    (:func:`ai.connection.run_win_candidates`).  This is a superset, always confirmed by
+    playing the move; it spares the engine a trial placement on every other point.
     """
-    if game.name not in PATH_GAMES or game.is_over:
+    if game.is_over:
         return None
-    g = game.grid
     stones = stone_masks(game)
     player = mover_index(game)
     own = stones[player]
+    if game.name in RUN_GAMES:
+        return run_win_candidates(game.size, own, stones[1 - player])
+    if game.name not in PATH_GAMES:
+        return None
+    g = game.grid
     edge_a, edge_b = edges(g, player)
     seed_a, seed_b = own & edge_a, own & edge_b
     reach_a = g.flood(seed_a, own) if seed_a else 0

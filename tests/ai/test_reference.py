@@ -133,6 +133,32 @@ def test_win_candidates_contain_every_winning_point(name: str) -> None:
     assert checked > 0
 
 
+@pytest.mark.parametrize("size", [5, 6, 8])
+def test_crosscut_win_candidates_contain_every_winning_point(size: int) -> None:
+    """Random play rarely reaches a win in one, so half the moves are the distance player's,
+    which builds lines; every legal point is tried, perimeter flips included."""
+    rng = random.Random(size)
+    checked = 0
+    for _ in range(60):
+        game = new_game("crosscut", size)
+        while not game.is_over:
+            mask = win_candidates(game)
+            assert mask is not None
+            for p in game.legal_points():
+                record = game.play_index(p)
+                won = game.winner is not None and game.winner == record.player
+                game.pop()
+                if won:
+                    assert mask >> p & 1, (game.record(), game.grid.names[p])
+                    checked += 1
+            if rng.random() < 0.5:
+                game.play(distance_move(game, rng))
+            else:
+                moves = game.legal_moves()
+                game.play(moves[rng.randrange(len(moves))])
+    assert checked > 20
+
+
 @pytest.mark.parametrize(
     ("name", "size"),
     [("clearpath", 5), ("minefield", 5), ("crosscut", 6), ("clearcut", 5), ("nakeddiagonal", 5)],
