@@ -172,29 +172,6 @@ def run_distance(size: int, own: int, opp: int) -> float:
     return best
 
 
-def line_pressure(size: int, own: int, opp: int) -> list[float]:
-    """Per point: how close the fuller side is to completing a line through it (0..1).
-
-    Used as a Crosscut prior: points on a line one side nearly owns matter to both sides
-    (to finish it, or to cut it by flipping or by taking an empty point first).
-    """
-    g = grid(size)
-    score = [0.0] * g.area
-    for line in lines_of(size):
-        length = line.bit_count()
-        mine, theirs = (own & line).bit_count(), (opp & line).bit_count()
-        value = max(mine if not theirs else mine - theirs, theirs if not mine else theirs - mine)
-        pressure = max(value, 0) / length
-        rest = line & ~(own | opp)
-        while rest:
-            low = rest & -rest
-            p = low.bit_length() - 1
-            if pressure > score[p]:
-                score[p] = pressure
-            rest ^= low
-    return score
-
-
 # ----- priors for the search --------------------------------------------------------------
 
 
@@ -204,7 +181,7 @@ def move_priors(game: Game) -> list[float] | None:
 
     Path games: points on a shortest path of the player to move (1.0 when also on one of the
     opponent's, else 0.7), on one of the opponent's only (0.6, a block), else 0.  Crosscut:
-    :func:`line_pressure`.
+    :func:`run_move_priors`.
     """
     stones = stone_masks(game)
     player = mover_index(game)
@@ -221,8 +198,38 @@ def move_priors(game: Game) -> list[float] | None:
                 mask ^= low
         return priors
     if game.name in RUN_GAMES:
-        return line_pressure(game.size, own, opp)
+        return run_move_priors(game)
     return None
+
+
+def run_move_priors(game: Game) -> list[float]:
+    """Crosscut prior: each legal placement played through the engine and scored by what it
+    does to (opponent's run distance − own run distance), scaled to 0..1 over the legal
+    placements (illegal points get 0).
+
+    Flips decide Crosscut: a perimeter placement that flips a blocking disc back, or an
+    interior one that cuts a line by flipping, changes both distances at once.  Random
+    playouts almost never find those moves, so without this prior the search overlooks them
+    (the reference player, which scores every move this way, won that way).
+    """
+    player = mover_index(game)
+    size = game.size
+    scores: list[tuple[int, float]] = []
+    for point in game.legal_points():
+        game.play_index(point)
+        stones = stone_masks(game)
+        own, opp = stones[player], stones[1 - player]
+        scores.append((point, run_distance(size, opp, own) - run_distance(size, own, opp)))
+        game.pop()
+    priors = [0.0] * game.grid.area
+    if not scores:
+        return priors
+    low = min(score for _, score in scores)
+    spread = max(score for _, score in scores) - low
+    if spread > 0:
+        for point, score in scores:
+            priors[point] = (score - low) / spread
+    return priors
 
 
 CUTOFF_GAMES = frozenset({"minefield"})

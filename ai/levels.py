@@ -6,6 +6,13 @@ levels without enough games to rate say so in :meth:`Level.describe`.  The playo
 the weaker levels weak and reproducible on a fast machine; the seconds cap keeps the bot
 responsive on a slow one (or in Naked Diagonal, whose legality checks make playouts slower).
 Level 1 also skips the block check, so beginners can win by making a threat it ignores.
+
+Playout caps grow about fivefold from level to level up to level 4, which is what it takes for
+each level to beat the one below three times in four.  Levels 4 and 5 were once capped at
+20,000 and 100,000 playouts: caps their seconds never let them reach (about 1,300 playouts/s
+at best here, so 6 s and 12 s give at most about 8,000 and 16,000), which left them
+unmeasurable by playout-capped matches.  Their caps are now what their seconds allow on a
+quiet machine, so a match at the cap says how they play.
 """
 
 from __future__ import annotations
@@ -42,8 +49,8 @@ LEVELS: dict[int, Level] = {
     1: Level(1, "easy", Budget(playouts=30, seconds=1.0), SearchConfig(block=False), 900),
     2: Level(2, "casual", Budget(playouts=200, seconds=2.0), rating=1210),
     3: Level(3, "medium", Budget(playouts=1000, seconds=3.0), rating=1450),
-    4: Level(4, "hard", Budget(playouts=20_000, seconds=6.0)),
-    5: Level(5, "expert", Budget(playouts=100_000, seconds=12.0)),
+    4: Level(4, "hard", Budget(playouts=5_000, seconds=6.0)),
+    5: Level(5, "expert", Budget(playouts=15_000, seconds=12.0)),
 }
 DEFAULT_LEVEL = 3
 

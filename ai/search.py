@@ -31,7 +31,13 @@ from dataclasses import dataclass, replace
 from rules import Game
 from rules.geometry import bits_list
 
-from .connection import CUTOFF_GAMES, RUN_GAMES, decided_winner, line_point, move_priors
+from .connection import (
+    CUTOFF_GAMES,
+    RUN_GAMES,
+    decided_winner,
+    line_point,
+    move_priors,
+)
 from .moves import (
     Move,
     legal_moves,
@@ -42,7 +48,7 @@ from .moves import (
     random_point,
     tree_moves,
 )
-from .tactics import candidate_moves, losing_moves, winning_moves
+from .tactics import candidate_moves, losing_in_two, losing_moves, winning_moves
 
 DRAW = -1
 
@@ -78,6 +84,9 @@ class SearchConfig:
     exploration: float = 0.25
     rave_equivalence: float = 400.0
     block: bool = True
+    threat_games: frozenset[str] = frozenset()
+    """Games where the root also marks moves that lose in two (:func:`ai.tactics.loses_in_two`:
+    the opponent answers with a threat that cannot be stopped); needs ``block``."""
     first_play_urgency: float = 1.0
     win_check: bool = True
     """Look for a win in one whenever a tree node is expanded (see ``Searcher._expand``)."""
@@ -91,8 +100,14 @@ class SearchConfig:
     """Crosscut: chance that a playout move goes to the interior line closest to completion
     (:func:`ai.connection.line_point`) instead of a uniformly random point."""
     knowledge_games: frozenset[str] | None = frozenset({"clearpath"})
-    """The games where ``prior_weight`` and ``local_playouts`` apply (None: every game); the
-    A/B matches in docs/ai.md decide where the knowledge pays."""
+    """The games where ``prior_weight`` applies (None: every game); the A/B matches in
+    docs/ai.md decide where the knowledge pays."""
+    local_games: frozenset[str] | None = frozenset({"clearpath"})
+    """The games where ``local_playouts`` applies (None: every game)."""
+    perimeter_playouts: float = 0.0
+    """Crosscut: chance that a playout move is a perimeter placement when one is legal (a
+    perimeter placement is legal only if it flips, and uniform playouts almost never pick
+    one, so without this they overlook blocks flipped back from the edge)."""
     cutoff: int = 0
     """In games where a cut-off player can never win (:data:`ai.connection.CUTOFF_GAMES`),
     end a playout as soon as a side is cut off, checking every ``cutoff`` moves (0: never)."""
@@ -112,10 +127,16 @@ CONFIGS: dict[str, SearchConfig] = {
     "no-fast-paths": SearchConfig(fast_paths=False),
     "no-knowledge": SearchConfig(prior_weight=0.0, local_playouts=0.0),
     "prior": SearchConfig(prior_weight=1.0, local_playouts=0.0, knowledge_games=None),
-    "local": SearchConfig(prior_weight=0.0, local_playouts=0.5, knowledge_games=None),
-    "prior-local": SearchConfig(knowledge_games=None),
+    "local": SearchConfig(prior_weight=0.0, local_playouts=0.5, local_games=None),
+    "prior-local": SearchConfig(knowledge_games=None, local_games=None),
+    "crosscut-prior": SearchConfig(knowledge_games=frozenset({"clearpath", "crosscut"})),
     "cutoff": SearchConfig(cutoff=4),
     "lines": SearchConfig(line_playouts=0.5),
+    "perimeter": SearchConfig(perimeter_playouts=0.5),
+    "threats": SearchConfig(threat_games=frozenset({"crosscut"})),
+    "crosscut-prior-threats": SearchConfig(
+        knowledge_games=frozenset({"clearpath", "crosscut"}), threat_games=frozenset({"crosscut"})
+    ),
 }
 """Named configurations for A/B matches (``bench/ai_bench.py --opponent config``)."""
 
@@ -201,7 +222,9 @@ class Searcher:
             prepare(self.game)
         self.rng = random.Random(seed)
         if config.knowledge_games is not None and game.name not in config.knowledge_games:
-            config = replace(config, prior_weight=0.0, local_playouts=0.0)
+            config = replace(config, prior_weight=0.0)
+        if config.local_games is not None and game.name not in config.local_games:
+            config = replace(config, local_playouts=0.0)
         self.config = config
         self.colour_index = {colour: i for i, colour in enumerate(game.players)}
         me = self.colour_index[str(game.to_move)]
@@ -238,6 +261,11 @@ class Searcher:
             # The scan may use at most half of a time budget; what it proves by then still counts.
             scan_deadline = None if budget.seconds is None else start + budget.seconds / 2
             lost = set(losing_moves(game, moves, scan_deadline))
+            if game.name in self.config.threat_games and len(moves) - len(lost) > 1:
+                safe_now = [m for m in moves if m not in lost]
+                lost_in_two = losing_in_two(game, safe_now, scan_deadline)
+                if len(lost_in_two) < len(safe_now):
+                    lost.update(lost_in_two)
             if lost and len(lost) < len(moves):
                 for child in root.children:
                     if child.move in lost:
@@ -398,6 +426,8 @@ class Searcher:
         ring = game.grid.ring_bits
         every = self.config.cutoff if game.name in CUTOFF_GAMES else 0
         lines = self.config.line_playouts if game.name in RUN_GAMES else 0.0
+        edge = self.config.perimeter_playouts if game.name in RUN_GAMES else 0.0
+        perimeter = game.grid.perimeter
         moves_made = 0
         while not game.is_over:
             if deadline is not None and clock() > deadline:
@@ -411,6 +441,11 @@ class Searcher:
             point = None
             if local and last is not None and rand() < local:
                 point = local_point(game, ring[last], rand)
+            elif edge and rand() < edge:
+                flips = game.legal_mask() & perimeter
+                if flips:
+                    choices = bits_list(flips)
+                    point = choices[int(rand() * len(choices))]
             elif lines and rand() < lines:
                 point = line_point(game, rand)
                 if point is not None and not game.legal_mask() >> point & 1:

@@ -22,8 +22,9 @@ from .connection import (
 from .moves import Move, legal_among, legal_moves, play
 
 
-def win_candidates(game: Game) -> int | None:
-    """Points where the player to move could possibly win at once, or None if unknown.
+def win_candidates(game: Game, player: int | None = None) -> int | None:
+    """Points where the player to move (or colour index ``player``) could possibly win at once
+    by placing there, or None if unknown.
 
     In the path games a placement wins only by joining the mover's two edges, so it must touch
     both the stones already joined to edge A (or edge A itself) and those joined to edge B.
@@ -34,7 +35,8 @@ def win_candidates(game: Game) -> int | None:
     if game.is_over:
         return None
     stones = stone_masks(game)
-    player = mover_index(game)
+    if player is None:
+        player = mover_index(game)
     own = stones[player]
     if game.name in RUN_GAMES:
         return run_win_candidates(game.size, own, stones[1 - player])
@@ -132,3 +134,54 @@ def safe_moves(game: Game, moves: list[Move]) -> list[Move]:
     does (the reference players' "block when you must")."""
     lost = set(losing_moves(game, moves))
     return [m for m in moves if m not in lost] or moves
+
+
+def loses_in_two(game: Game, move: Move, deadline: float | None = None) -> bool:
+    """True if after ``move`` the opponent has a reply after which every answer lets them win
+    with their next placement: a double threat, or a threat whose block can be undone (in
+    Crosscut, a blocking disc flipped back from the perimeter).
+
+    Exact but one-sided: only replies that leave the opponent a possible winning point
+    (:func:`win_candidates`) are examined, and whenever a turn does not simply pass to the
+    other side (a Clear Path chain, a skip, a swap) the line is given up on as not lost.
+    Past ``deadline`` it answers False.
+    """
+    me = play(game, move).player
+    try:
+        if game.is_over:
+            return game.winner is not None and game.winner != me
+        opponent = game.to_move
+        if opponent == me:
+            return False
+        them = game.players.index(opponent)
+        for reply in game.legal_points():
+            if deadline is not None and time.perf_counter() > deadline:
+                return False
+            game.play_index(reply)
+            try:
+                if game.is_over:
+                    if game.winner == opponent:
+                        return True
+                    continue
+                if game.to_move != me or not win_candidates(game, them):
+                    continue
+                answers = legal_moves(game)
+                if all(opponent_can_win_after(game, answer) for answer in answers):
+                    return True
+            finally:
+                game.pop()
+        return False
+    finally:
+        game.pop()
+
+
+def losing_in_two(game: Game, moves: list[Move], deadline: float | None = None) -> list[Move]:
+    """The moves of ``moves`` that :func:`loses_in_two` proves lost (those found by
+    ``deadline``)."""
+    found: list[Move] = []
+    for move in moves:
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        if loses_in_two(game, move, deadline):
+            found.append(move)
+    return found

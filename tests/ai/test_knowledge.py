@@ -21,14 +21,15 @@ from ai.search import CONFIGS, SearchConfig
 from rules import new_game
 from rules.crosscut import Crosscut
 
-KNOWLEDGE = [CONFIGS["prior"], CONFIGS["local"], CONFIGS["prior-local"], CONFIGS["lines"]]
+KNOWLEDGE_NAMES = ["prior", "local", "prior-local", "lines", "perimeter", "crosscut-prior"]
+KNOWLEDGE = [CONFIGS[name] for name in KNOWLEDGE_NAMES]
 
 
 @pytest.mark.parametrize(
     ("name", "size"),
     [("clearpath", 5), ("minefield", 5), ("crosscut", 6), ("clearcut", 5), ("nakeddiagonal", 5)],
 )
-@pytest.mark.parametrize("config", KNOWLEDGE, ids=["prior", "local", "prior-local", "lines"])
+@pytest.mark.parametrize("config", KNOWLEDGE, ids=KNOWLEDGE_NAMES)
 def test_games_with_knowledge_stay_legal_to_the_end(
     name: str, size: int, config: SearchConfig
 ) -> None:
@@ -60,15 +61,21 @@ def test_path_priors_mark_shortest_path_points_of_both_players(name: str) -> Non
     assert any(priors)
 
 
-def test_crosscut_priors_favour_the_line_a_side_nearly_owns() -> None:
-    stones = {"red": ["c3", "d3", "e3", "f3"], "blue": ["d6"]}
-    game = Crosscut.from_position(8, stones, to_move="blue")
+def test_crosscut_priors_rank_the_flip_from_the_perimeter_first() -> None:
+    """Blue blocked red's row at its end (g3); h3 flips the block back and leaves red one
+    point short, which no uniform playout is likely to find."""
+    stones = {"red": ["c3", "d3", "e3", "f3"], "blue": ["g3", "d6"]}
+    game = Crosscut.from_position(8, stones, to_move="red")
+    before = game.state_key()
     priors = move_priors(game)
+    assert game.state_key() == before
     assert priors is not None
     names = game.grid.names
-    ends = [names.index("b3"), names.index("g3")]
-    assert all(priors[p] == pytest.approx(4 / 6) for p in ends)
-    assert priors[names.index("e5")] < priors[ends[0]]
+    assert priors[names.index("h3")] == 1.0
+    assert priors[names.index("b3")] == pytest.approx(2 / 3)
+    assert max(p for i, p in enumerate(priors) if names[i] != "h3") < 1.0
+    illegal = [i for i in range(game.grid.area) if not game.legal_mask() >> i & 1]
+    assert all(priors[i] == 0.0 for i in illegal)
 
 
 @pytest.mark.parametrize("name", ["minefield", "nakeddiagonal", "crosscut"])
