@@ -48,7 +48,13 @@ from .moves import (
     random_point,
     tree_moves,
 )
-from .tactics import candidate_moves, losing_in_two, losing_moves, winning_moves
+from .tactics import (
+    candidate_moves,
+    losing_in_two,
+    losing_moves,
+    winning_moves,
+    wins_in_two,
+)
 
 DRAW = -1
 
@@ -85,8 +91,9 @@ class SearchConfig:
     rave_equivalence: float = 400.0
     block: bool = True
     threat_games: frozenset[str] = frozenset()
-    """Games where the root also marks moves that lose in two (:func:`ai.tactics.loses_in_two`:
-    the opponent answers with a threat that cannot be stopped); needs ``block``."""
+    """Games where the root looks two moves deep: it plays a move that wins in two
+    (:func:`ai.tactics.wins_in_two`: a threat no answer stops) and, with ``block``, marks
+    moves that lose in two (:func:`ai.tactics.loses_in_two`) as lost."""
     first_play_urgency: float = 1.0
     win_check: bool = True
     """Look for a win in one whenever a tree node is expanded (see ``Searcher._expand``)."""
@@ -255,13 +262,21 @@ class Searcher:
         if wins:
             return done(wins[0], "wins at once", 1.0, 1)
 
+        threats = game.name in self.config.threat_games
+        if threats:
+            # Half a time budget at most, shared with the loss scan below.
+            scan_deadline = None if budget.seconds is None else start + budget.seconds / 2
+            for move in moves:
+                if wins_in_two(game, move, scan_deadline):
+                    return done(move, "wins in two", 1.0, 1)
+
         root.expand(moves, root.mover, self.rng)
         assert root.children is not None
         if self.config.block:
             # The scan may use at most half of a time budget; what it proves by then still counts.
             scan_deadline = None if budget.seconds is None else start + budget.seconds / 2
             lost = set(losing_moves(game, moves, scan_deadline))
-            if game.name in self.config.threat_games and len(moves) - len(lost) > 1:
+            if threats and len(moves) - len(lost) > 1:
                 safe_now = [m for m in moves if m not in lost]
                 lost_in_two = losing_in_two(game, safe_now, scan_deadline)
                 if len(lost_in_two) < len(safe_now):

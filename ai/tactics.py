@@ -185,3 +185,42 @@ def losing_in_two(game: Game, moves: list[Move], deadline: float | None = None) 
         if loses_in_two(game, move, deadline):
             found.append(move)
     return found
+
+
+def wins_in_two(game: Game, move: Move, deadline: float | None = None) -> bool:
+    """True if after ``move`` every reply of the opponent leaves the mover a winning
+    placement: ``move`` makes a threat that cannot be stopped (two threats at once, or a block
+    the mover can flip back).
+
+    Exact but one-sided, like :func:`loses_in_two`: if a turn does not simply pass to the
+    other side, or ``deadline`` passes, it answers False.
+    """
+    me = play(game, move).player
+    try:
+        if game.is_over:
+            return game.winner == me
+        opponent = game.to_move
+        if opponent == me:
+            return False
+        mine = game.players.index(me)
+        replies = legal_moves(game)
+        if not replies:
+            return False
+        for reply in replies:
+            if deadline is not None and time.perf_counter() > deadline:
+                return False
+            play(game, reply)
+            try:
+                if game.is_over:
+                    if game.winner == me:
+                        continue
+                    return False
+                if game.to_move != me or not win_candidates(game, mine):
+                    return False
+                if not winning_moves(game):
+                    return False
+            finally:
+                game.pop()
+        return True
+    finally:
+        game.pop()

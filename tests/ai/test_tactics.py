@@ -14,7 +14,7 @@ import pytest
 from ai.moves import legal_moves
 from ai.reference import distance_move
 from ai.search import Budget, SearchConfig, search
-from ai.tactics import loses_in_two, losing_in_two, losing_moves
+from ai.tactics import loses_in_two, losing_in_two, losing_moves, wins_in_two
 from rules import Game, new_game, parse_record
 
 
@@ -64,6 +64,30 @@ def _brute_loses_in_two(game: Game, move: str) -> bool:
         game.pop()
 
 
+def _brute_wins_in_two(game: Game, move: str) -> bool:
+    me = str(game.to_move)
+    game.play(move)
+    try:
+        if game.is_over:
+            return game.winner == me
+        replies = game.legal_moves()
+        if game.to_move == me or not replies:
+            return False
+        for reply in replies:
+            game.play(reply)
+            try:
+                if game.is_over:
+                    if game.winner != me:
+                        return False
+                elif game.to_move != me or not _wins_now(game):
+                    return False
+            finally:
+                game.pop()
+        return True
+    finally:
+        game.pop()
+
+
 def _positions(name: str, size: int, seed: int, count: int) -> list[Game]:
     """Mid-game positions, mostly from the distance player, which makes threats."""
     rng = random.Random(seed)
@@ -95,6 +119,20 @@ def test_loses_in_two_agrees_with_a_plain_search(name: str, size: int) -> None:
             lost += expected
         assert game.state_key() == before
     assert lost > 0
+
+
+@pytest.mark.parametrize(("name", "size"), [("crosscut", 6), ("minefield", 5), ("clearcut", 5)])
+def test_wins_in_two_agrees_with_a_plain_search(name: str, size: int) -> None:
+    won = 0
+    for game in _positions(name, size, seed=size + 1, count=12):
+        before = game.state_key()
+        for move in game.legal_moves():
+            index = game.grid.names.index(move) if move in game.grid.names else move
+            expected = _brute_wins_in_two(game, move)
+            assert wins_in_two(game, index) == expected, (game.record(), move)
+            won += expected
+        assert game.state_key() == before
+    assert won > 0
 
 
 def test_the_root_keeps_only_the_move_that_does_not_lose_in_two() -> None:
