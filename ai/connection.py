@@ -202,6 +202,12 @@ def move_priors(game: Game) -> list[float] | None:
     return None
 
 
+PRIOR_AFTER_VISITS: dict[str, int] = {"crosscut": 1}
+"""Visits a search node waits for before its children get priors, per game (default 0: at
+once).  Crosscut's prior plays every legal move through the engine, as much as a playout
+costs; most new nodes are leaves never visited again, so it is spent only on revisited ones."""
+
+
 def run_move_priors(game: Game) -> list[float]:
     """Crosscut prior: each legal placement played through the engine and scored by what it
     does to (opponent's run distance − own run distance), scaled to 0..1 over the legal

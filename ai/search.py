@@ -33,6 +33,7 @@ from rules.geometry import bits_list
 
 from .connection import (
     CUTOFF_GAMES,
+    PRIOR_AFTER_VISITS,
     RUN_GAMES,
     decided_winner,
     line_point,
@@ -137,12 +138,15 @@ CONFIGS: dict[str, SearchConfig] = {
     "local": SearchConfig(prior_weight=0.0, local_playouts=0.5, local_games=None),
     "prior-local": SearchConfig(knowledge_games=None, local_games=None),
     "crosscut-prior": SearchConfig(knowledge_games=frozenset({"clearpath", "crosscut"})),
+    "crosscut-prior-threats": SearchConfig(
+        knowledge_games=frozenset({"clearpath", "crosscut"}), threat_games=frozenset({"crosscut"})
+    ),
     "cutoff": SearchConfig(cutoff=4),
     "lines": SearchConfig(line_playouts=0.5),
     "perimeter": SearchConfig(perimeter_playouts=0.5),
     "threats": SearchConfig(threat_games=frozenset({"crosscut"})),
-    "crosscut-prior-threats": SearchConfig(
-        knowledge_games=frozenset({"clearpath", "crosscut"}), threat_games=frozenset({"crosscut"})
+    "threats-all": SearchConfig(
+        threat_games=frozenset({"clearpath", "minefield", "crosscut", "clearcut"})
     ),
 }
 """Named configurations for A/B matches (``bench/ai_bench.py --opponent config``)."""
@@ -175,6 +179,7 @@ class Node:
         "complete",
         "move",
         "mover",
+        "needs_prior",
         "person",
         "point_mask",
         "prior",
@@ -198,6 +203,7 @@ class Node:
         self.proven = 0
         self.terminal = False
         self.prior = 0.0
+        self.needs_prior = False
         self.complete = True
 
     def expand(self, moves: list[Move], mover: int, rng: random.Random) -> None:
@@ -334,6 +340,8 @@ class Searcher:
             if node.children is None:
                 self._expand(node, game, index[str(game.to_move)] ^ flip)
                 expanded = True
+            elif node.needs_prior and node.visits >= PRIOR_AFTER_VISITS[game.name]:
+                self._set_priors(node, game)
             child = self._select(node)
             record = play(game, child.move)
             if record.swap:
@@ -382,12 +390,21 @@ class Searcher:
                     break
         node.expand(moves, mover, self.rng)
         if self.config.prior_weight and len(moves) > 1:
-            priors = move_priors(game)
-            if priors is not None:
-                assert node.children is not None
-                for child in node.children:
-                    if isinstance(child.move, int):
-                        child.prior = priors[child.move]
+            if PRIOR_AFTER_VISITS.get(game.name, 0):
+                node.needs_prior = True
+            else:
+                self._set_priors(node, game)
+
+    @staticmethod
+    def _set_priors(node: Node, game: Game) -> None:
+        """Give the children of ``node`` (whose position ``game`` holds) their priors."""
+        node.needs_prior = False
+        priors = move_priors(game)
+        if priors is not None:
+            assert node.children is not None
+            for child in node.children:
+                if isinstance(child.move, int):
+                    child.prior = priors[child.move]
 
     @staticmethod
     def _proof_winner(node: Node) -> int:
