@@ -277,6 +277,7 @@ class Searcher:
                     return done(move, "wins in two", 1.0, 1)
 
         root.expand(moves, root.mover, self.rng)
+        self._attach_priors(root, game)
         assert root.children is not None
         if self.config.block:
             # The scan may use at most half of a time budget; what it proves by then still counts.
@@ -389,11 +390,18 @@ class Searcher:
                     moves = [move]
                     break
         node.expand(moves, mover, self.rng)
-        if self.config.prior_weight and len(moves) > 1:
-            if PRIOR_AFTER_VISITS.get(game.name, 0):
-                node.needs_prior = True
-            else:
-                self._set_priors(node, game)
+        self._attach_priors(node, game)
+
+    def _attach_priors(self, node: Node, game: Game) -> None:
+        """Give a newly expanded node's children their priors now, or mark the node to get
+        them once revisited (:data:`ai.connection.PRIOR_AFTER_VISITS`)."""
+        assert node.children is not None
+        if not self.config.prior_weight or len(node.children) < 2:
+            return
+        if PRIOR_AFTER_VISITS.get(game.name, 0):
+            node.needs_prior = True
+        else:
+            self._set_priors(node, game)
 
     @staticmethod
     def _set_priors(node: Node, game: Game) -> None:

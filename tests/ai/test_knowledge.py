@@ -10,6 +10,7 @@ from positions import random_position
 from ai import Budget, search
 from ai.connection import (
     CUTOFF_GAMES,
+    PRIOR_AFTER_VISITS,
     decided_winner,
     line_point,
     move_priors,
@@ -17,8 +18,8 @@ from ai.connection import (
     stone_masks,
 )
 from ai.moves import local_point, random_point
-from ai.search import CONFIGS, SearchConfig
-from rules import new_game
+from ai.search import CONFIGS, DEFAULT_CONFIG, SearchConfig, Searcher
+from rules import new_game, parse_record
 from rules.crosscut import Crosscut
 
 KNOWLEDGE_NAMES = ["prior", "local", "prior-local", "lines", "perimeter", "crosscut-prior"]
@@ -122,3 +123,38 @@ def test_crosscut_line_moves_go_to_the_line_nearest_completion() -> None:
     rng = random.Random(2)
     got = {names[p] for p in (line_point(game, rng.random) for _ in range(40)) if p is not None}
     assert got == {"b3", "g3"}
+
+
+def test_crosscut_priors_wait_for_a_second_visit() -> None:
+    """Crosscut's prior costs a trial placement per legal move, so a node gets it only once
+    it is visited again: leaves reached once keep none, revisited nodes all have theirs."""
+    game = parse_record("crosscut 8: d4 e5 c4 e4 f4 e6")
+    searcher = Searcher(game, seed=3, config=CONFIGS["crosscut-prior"])
+    assert searcher.run(Budget(playouts=60)).reason == "search"
+    root = searcher.root
+    assert root.children is not None and not root.needs_prior
+    priors = move_priors(game)
+    assert priors is not None and max(priors) == 1.0
+    assert all(child.prior == priors[child.move] for child in root.children)
+    nodes, waiting = [root], 0
+    while nodes:
+        node = nodes.pop()
+        for child in node.children or []:
+            nodes.append(child)
+            if child.children is not None and len(child.children) > 1:
+                assert child.needs_prior == (child.visits < PRIOR_AFTER_VISITS["crosscut"] + 1)
+                waiting += child.needs_prior
+    assert waiting > 0
+
+
+def test_the_root_has_priors_too() -> None:
+    """The root's children get their priors at once in a game whose prior is cheap (the
+    search used to give them none, so the prior only acted below the root)."""
+    game = random_position(new_game("clearpath", 7), random.Random(4), 8)
+    searcher = Searcher(game, seed=1, config=DEFAULT_CONFIG)
+    assert searcher.run(Budget(playouts=5)).reason == "search"
+    priors = move_priors(game)
+    assert priors is not None and any(priors)
+    children = searcher.root.children
+    assert children is not None
+    assert all(c.prior == priors[c.move] for c in children if isinstance(c.move, int))
