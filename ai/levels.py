@@ -5,7 +5,9 @@ Each level caps both playouts and seconds, and carries an estimated rating
 levels without enough games to rate say so in :meth:`Level.describe`.  The playout cap keeps
 the weaker levels weak and reproducible on a fast machine; the seconds cap keeps the bot
 responsive on a slow one (or in Naked Diagonal, whose legality checks make playouts slower).
-Level 1 also skips the block check, so beginners can win by making a threat it ignores.
+Level 1 also skips the block check, so beginners can win by making a threat it ignores;
+levels 1 and 2 look one move deep at the root (:data:`ai.search.BASIC_CONFIG`), levels 3 to 5
+also two moves deep where that pays (:data:`ai.search.DEFAULT_CONFIG`).
 
 Playout caps grow about fivefold from level to level up to level 4, which is what it takes for
 each level to beat the one below three times in four.  Levels 4 and 5 were once capped at
@@ -17,9 +19,9 @@ quiet machine, so a match at the cap says how they play.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from .search import DEFAULT_CONFIG, Budget, SearchConfig
+from .search import BASIC_CONFIG, DEFAULT_CONFIG, Budget, SearchConfig
 
 RATING_SCALE = "Elo, with the connection-distance reference player (ai.reference) at 1000"
 """What :attr:`Level.rating` means: estimated from the ladder matches in docs/ai.md."""
@@ -46,8 +48,8 @@ class Level:
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(1, "easy", Budget(playouts=30, seconds=1.0), SearchConfig(block=False), 900),
-    2: Level(2, "casual", Budget(playouts=200, seconds=2.0), rating=1210),
+    1: Level(1, "easy", Budget(playouts=30, seconds=1.0), replace(BASIC_CONFIG, block=False), 900),
+    2: Level(2, "casual", Budget(playouts=200, seconds=2.0), BASIC_CONFIG, 1210),
     3: Level(3, "medium", Budget(playouts=1000, seconds=3.0), rating=1450),
     4: Level(4, "hard", Budget(playouts=5_000, seconds=6.0)),
     5: Level(5, "expert", Budget(playouts=15_000, seconds=12.0)),
