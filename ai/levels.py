@@ -35,6 +35,8 @@ class Level:
     config: SearchConfig = DEFAULT_CONFIG
     rating: int | None = None
     """Estimated Elo (see :data:`RATING_SCALE`), None while the ladder has no measurement."""
+    provisional: bool = False
+    """The rating rests on a few dozen games only, and players are told so."""
 
     @property
     def label(self) -> str:
@@ -44,7 +46,8 @@ class Level:
         """The label with the estimated rating, for wherever a player picks a level."""
         if self.rating is None:
             return f"{self.number} ({self.name}, not rated yet)"
-        return f"{self.number} ({self.name}, about {self.rating} Elo)"
+        caveat = ", provisional" if self.provisional else ""
+        return f"{self.number} ({self.name}, about {self.rating} Elo{caveat})"
 
 
 LEVELS: dict[int, Level] = {

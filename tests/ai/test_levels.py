@@ -41,6 +41,8 @@ def test_describe_shows_the_rating_where_one_is_measured() -> None:
         assert text.startswith(f"{level.number} ({level.name}, ")
         if level.rating is None:
             assert text.endswith("not rated yet)")
+        elif level.provisional:
+            assert text.endswith(f"about {level.rating} Elo, provisional)")
         else:
             assert text.endswith(f"about {level.rating} Elo)")
     rated = [LEVELS[n].rating for n in sorted(LEVELS) if LEVELS[n].rating is not None]
