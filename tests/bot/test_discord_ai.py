@@ -342,7 +342,7 @@ async def test_a_resignation_while_the_computer_thinks_is_not_an_error(
 async def test_the_computer_keeps_moving_through_a_clear_path_chain(h: Any) -> None:
     """After a chain reaction the same player places again: the computer does not stop until
     the human is to move (skips go through the same re-read of who is to move)."""
-    await h.command("challenge", ALICE, game="clearpath", opponent=COMPUTER, size=5, level=1)
+    await h.command("challenge", ALICE, game="clearpath", opponent=COMPUTER, size=5, level=2)
     info = await h.service.get_game(CHANNEL)
     await play_out(h, info.id)
     record = await h.service.game_record(info.id)
