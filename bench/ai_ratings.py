@@ -1,11 +1,12 @@
 """Rating estimates for the levels, fitted to the ladder matches in docs/ai.md.
 
 The match results below are copied from the ``bench/ai_bench.py`` runs listed in docs/ai.md
-(23 November 2026, 7×7, Crosscut 8×8, playout budgets only, seats alternating).  Each entry is
-(player, opponent, games, wins of player), pooled over the five games.  The fit is the usual
-Bradley–Terry/Elo maximum-likelihood estimate with the distance reference player fixed at
-1000, and one virtual draw added to every pairing, so a clean sweep gives a finite (and
-deliberately cautious) difference.  Prints the ratings; ai/levels.py carries them rounded.
+(23 and 26 November 2026, 7×7, Crosscut 8×8, playout budgets only, seats alternating).  Each
+entry is (player, opponent, games, wins of player), pooled over the games named in its
+comment.  The fit is the usual Bradley–Terry/Elo maximum-likelihood estimate with the distance
+reference player fixed at 1000, and one virtual draw added to every pairing, so a clean sweep
+gives a finite (and deliberately cautious) difference.  Prints the ratings; ai/levels.py
+carries them rounded.
 
     python bench/ai_ratings.py
 """
@@ -17,14 +18,28 @@ import math
 ANCHOR = "distance"
 ANCHOR_RATING = 1000.0
 
-# (player, opponent, games, wins), summed over Clear Path, Minefield, Crosscut, Clearcut and
-# Naked Diagonal; the per-game figures are in docs/ai.md.
+# (player, opponent, games, wins).  Only games played by the search each level uses now: the
+# second round changed level 3 and up in Crosscut, so level 3's first-round Crosscut games are
+# left out and the second round's take their place.  Per-game figures are in docs/ai.md.
 RESULTS: list[tuple[str, str, int, float]] = [
+    # First round, all five games.
     ("level 1", "distance", 60, 19.0),
     ("level 2", "distance", 60, 46.0),
-    ("level 3", "distance", 584, 546.0),
     ("level 2", "level 1", 64, 52.0),
-    ("level 3", "level 2", 72, 55.0),
+    # First round without Crosscut: 100-game runs (97 + 96 + 94 + 95) and the small rounds
+    # (24/24, 12/12, 23/24, 11/12) in Clear Path, Minefield, Clearcut and Naked Diagonal.
+    ("level 3", "distance", 472, 452.0),
+    # Second round, Crosscut: seeds 43 and 44, 100 games each (90 and 94).
+    ("level 3", "distance", 200, 184.0),
+    # First round without Crosscut (6/6, 14/20, 5/6, 16/20), Minefield's second-round 28/40.
+    ("level 3", "level 2", 92, 69.0),
+    # Second round, Crosscut.
+    ("level 3", "level 2", 40, 31.0),
+    # Second round, at the new caps: Clear Path 7/8, Minefield 8/12, Crosscut 12/12,
+    # Clearcut 5/6, Naked Diagonal 3/6.
+    ("level 4", "level 3", 44, 35.0),
+    # Second round, Clearcut only.
+    ("level 5", "level 4", 6, 2.0),
 ]
 
 
