@@ -38,8 +38,8 @@ RESULTS: list[tuple[str, str, int, float]] = [
     # Second round, at the new caps: Clear Path 7/8, Minefield 8/12, Crosscut 12/12,
     # Clearcut 5/6, Naked Diagonal 3/6.
     ("level 4", "level 3", 44, 35.0),
-    # Second round, Clearcut only.
-    ("level 5", "level 4", 6, 2.0),
+    # Second round: Clearcut 2/6, Crosscut 5/6.
+    ("level 5", "level 4", 12, 7.0),
 ]
 
 
