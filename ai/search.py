@@ -282,10 +282,11 @@ class Searcher:
         if wins:
             return done(wins[0], "wins at once", 1.0, 1)
 
+        # The root scans may use at most half of a time budget; what they prove by then
+        # still counts.
+        scan_deadline = None if budget.seconds is None else start + budget.seconds / 2
         threats = game.name in self.config.threat_games
         if threats:
-            # Half a time budget at most, shared with the loss scan below.
-            scan_deadline = None if budget.seconds is None else start + budget.seconds / 2
             for move in moves:
                 if wins_in_two(game, move, scan_deadline):
                     return done(move, "wins in two", 1.0, 1)
@@ -294,8 +295,6 @@ class Searcher:
         self._attach_priors(root, game)
         assert root.children is not None
         if self.config.block:
-            # The scan may use at most half of a time budget; what it proves by then still counts.
-            scan_deadline = None if budget.seconds is None else start + budget.seconds / 2
             lost = set(losing_moves(game, moves, scan_deadline))
             if threats and len(moves) - len(lost) > 1:
                 safe_now = [m for m in moves if m not in lost]

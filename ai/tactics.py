@@ -215,9 +215,8 @@ def wins_in_two(game: Game, move: Move, deadline: float | None = None) -> bool:
                     if game.winner == me:
                         continue
                     return False
-                if game.to_move != me or not win_candidates(game, mine):
-                    return False
-                if not winning_moves(game):
+                mask = win_candidates(game, mine) if game.to_move == me else None
+                if not mask or not any(wins_at_once(game, p) for p in legal_among(game, mask)):
                     return False
             finally:
                 game.pop()
