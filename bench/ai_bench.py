@@ -15,7 +15,8 @@ even-numbered games).  Examples::
 (add ``--time-caps`` to keep it) so results do not depend on the machine's load.
 ``--opponent level`` plays another level the same way; ``--opponent config`` plays the same
 budget with a named configuration from :data:`ai.search.CONFIGS` (an A/B match: the AI side
-uses ``--config``, default ``default``).  ``--speed-seconds`` also measures the search with the
+uses ``--config``, default ``default``), or ``--opponent-playouts`` playouts to try a level's
+settings before it gets them.  ``--speed-seconds`` also measures the search with the
 engine fast paths off, in the same run, for a before/after figure.
 """
 
@@ -202,6 +203,8 @@ def opponent_label(args: argparse.Namespace) -> str:
     if args.opponent == "level":
         return f"level {args.opponent_level}"
     if args.opponent == "config":
+        if args.opponent_playouts is not None:
+            return f"config {args.opponent_config} at {args.opponent_playouts} playouts"
         return f"config {args.opponent_config}"
     return str(args.opponent)
 
@@ -219,6 +222,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent-level", type=int, choices=sorted(LEVELS), default=None)
     parser.add_argument("--config", choices=sorted(CONFIGS), default="default", help="AI config")
     parser.add_argument("--opponent-config", choices=sorted(CONFIGS), default="default")
+    parser.add_argument(
+        "--opponent-playouts",
+        type=int,
+        default=None,
+        help="playouts per move for --opponent config (default: the AI's budget)",
+    )
     parser.add_argument(
         "--time-caps", action="store_true", help="keep the levels' seconds caps (load-dependent)"
     )
@@ -255,6 +264,8 @@ def main(argv: list[str] | None = None) -> int:
         opponent_budget, opponent_config = level_budget(args.opponent_level, args.time_caps)
     elif args.opponent == "config":
         opponent_config = CONFIGS[args.opponent_config]
+        if args.opponent_playouts is not None:
+            opponent_budget = Budget(playouts=args.opponent_playouts)
     known = set(game_names())
     names = args.game or list(ALL_GAMES)
     print(
