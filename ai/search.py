@@ -85,8 +85,8 @@ class Budget:
 
 @dataclass(frozen=True, slots=True)
 class SearchConfig:
-    """Tuning knobs; the field defaults are :data:`BASIC_CONFIG` (levels 1 and 2), and
-    :data:`DEFAULT_CONFIG` adds what levels 3 to 5 use."""
+    """Tuning knobs; the field defaults are :data:`BASIC_CONFIG` (level 1), and
+    :data:`DEFAULT_CONFIG` adds what levels 2 to 5 use."""
 
     rave: bool = True
     exploration: float = 0.25
@@ -126,11 +126,11 @@ class SearchConfig:
 
 
 BASIC_CONFIG = SearchConfig()
-"""Levels 1 and 2: one move deep at the root (wins in one, and blocks at level 2)."""
+"""Level 1 (with ``block`` off): one move deep at the root, and no Crosscut knowledge."""
 DEFAULT_CONFIG = SearchConfig(
     knowledge_games=frozenset({"clearpath", "crosscut"}), threat_games=frozenset({"crosscut"})
 )
-"""Levels 3 to 5 and ``search()``: in Crosscut also two moves deep at the root and the
+"""Levels 2 to 5 and ``search()``: in Crosscut also two moves deep at the root and the
 engine-scored prior, where the A/B matches in docs/ai.md showed the gain (82 of 100 against
 the distance player at 1,000 playouts; 89 with the threat check, 87 with the prior, 90 with
 both)."""
