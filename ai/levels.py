@@ -53,10 +53,10 @@ class Level:
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(1, "easy", Budget(playouts=30, seconds=1.0), replace(BASIC_CONFIG, block=False), 910),
-    2: Level(2, "casual", Budget(playouts=200, seconds=2.0), rating=1230),
-    3: Level(3, "medium", Budget(playouts=1000, seconds=3.0), rating=1470),
-    4: Level(4, "hard", Budget(playouts=5_000, seconds=6.0), rating=1700, provisional=True),
+    1: Level(1, "easy", Budget(playouts=30, seconds=1.0), replace(BASIC_CONFIG, block=False), 920),
+    2: Level(2, "casual", Budget(playouts=200, seconds=2.0), rating=1320),
+    3: Level(3, "medium", Budget(playouts=1000, seconds=3.0), rating=1480),
+    4: Level(4, "hard", Budget(playouts=5_000, seconds=6.0), rating=1720, provisional=True),
     5: Level(5, "expert", Budget(playouts=15_000, seconds=12.0)),
 }
 DEFAULT_LEVEL = 3

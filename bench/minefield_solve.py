@@ -4,7 +4,7 @@ The level matches found that in Minefield the stronger the players, the more oft
 player wins at 7×7 (docs/ai.md, third round).  This asks the engine itself, on boards small
 enough to search to the end: a plain negamax with a table of positions (the owner of every
 point and the player to move), using only the public engine API.  4×4 takes about a minute
-and a half here; 5×5 did not finish in ten minutes.
+and a half here; 5×5 did not finish in nine minutes.
 
     python bench/minefield_solve.py 4
 """
