@@ -42,6 +42,8 @@ RESULTS: list[tuple[str, str, int, float]] = [
     ("level 3", "level 2", 92, 69.0),
     # Third round, Crosscut, against level 2 as it is now: seeds 71 (28/40) and 72 (25/40).
     ("level 3", "level 2", 80, 53.0),
+    # Third round, Clearcut, seed 77.
+    ("level 3", "level 2", 40, 29.0),
     # Second round, at the new caps: Clear Path 7/8, Minefield 8/12, Crosscut 12/12,
     # Clearcut 5/6, Naked Diagonal 3/6.
     ("level 4", "level 3", 44, 35.0),
