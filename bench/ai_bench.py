@@ -201,6 +201,8 @@ def level_budget(number: int, time_caps: bool) -> tuple[Budget, SearchConfig]:
 
 def opponent_label(args: argparse.Namespace) -> str:
     if args.opponent == "level":
+        if args.opponent_playouts is not None:
+            return f"level {args.opponent_level} at {args.opponent_playouts} playouts"
         return f"level {args.opponent_level}"
     if args.opponent == "config":
         if args.opponent_playouts is not None:
@@ -226,13 +228,19 @@ def main(argv: list[str] | None = None) -> int:
         "--opponent-playouts",
         type=int,
         default=None,
-        help="playouts per move for --opponent config (default: the AI's budget)",
+        help="playouts per move for --opponent config (default: the AI's budget) or "
+        "--opponent level (default: the level's cap)",
     )
     parser.add_argument(
         "--time-caps", action="store_true", help="keep the levels' seconds caps (load-dependent)"
     )
     parser.add_argument("--seconds", type=float, default=None, help="AI seconds per move")
-    parser.add_argument("--playouts", type=int, default=None, help="AI playouts per move")
+    parser.add_argument(
+        "--playouts",
+        type=int,
+        default=None,
+        help="AI playouts per move (with --level: instead of its cap)",
+    )
     parser.add_argument("--size", type=int, default=None, help="board size (default 7, Crosscut 8)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
@@ -252,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     config = CONFIGS[args.config]
     if args.level is not None:
         budget, config = level_budget(args.level, args.time_caps)
+        if args.playouts is not None:
+            budget = Budget(playouts=args.playouts, seconds=budget.seconds)
     else:
         budget = Budget(playouts=args.playouts, seconds=args.seconds)
     if args.no_win_check:
@@ -262,6 +272,10 @@ def main(argv: list[str] | None = None) -> int:
     opponent_config = PLAIN_UCT
     if args.opponent == "level":
         opponent_budget, opponent_config = level_budget(args.opponent_level, args.time_caps)
+        if args.opponent_playouts is not None:
+            opponent_budget = Budget(
+                playouts=args.opponent_playouts, seconds=opponent_budget.seconds
+            )
     elif args.opponent == "config":
         opponent_config = CONFIGS[args.opponent_config]
         if args.opponent_playouts is not None:
