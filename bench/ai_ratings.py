@@ -1,7 +1,7 @@
 """Rating estimates for the levels, fitted to the ladder matches in docs/ai.md.
 
 The match results below are copied from the ``bench/ai_bench.py`` runs listed in docs/ai.md (23
-and 26 November 2026, three rounds, 7×7, Crosscut 8×8, playout budgets only, seats alternating).
+and 26 November 2026, four rounds, 7×7, Crosscut 8×8, playout budgets only, seats alternating).
 Each entry is (player, opponent, games, wins of player), pooled over the games named in its
 comment.  The fit is the usual Bradley–Terry/Elo maximum-likelihood estimate with the distance
 reference player fixed at 1000, and one virtual draw added to every pairing, so a clean sweep
@@ -19,31 +19,27 @@ ANCHOR = "distance"
 ANCHOR_RATING = 1000.0
 
 # (player, opponent, games, wins).  Only games played by the search each level uses now: the
-# second round changed level 3 and up in Crosscut and the third round level 2 there, so the
-# earlier Crosscut games of those levels are left out and the newer ones take their place.
-# Per-game figures are in docs/ai.md.
+# second round changed level 3 and up in Crosscut, and the fourth round levels 1 and 2 (10 and
+# 80 playouts, level 2 without Crosscut's threat check), so earlier games of those levels are
+# left out and the newer ones take their place.  Per-game figures are in docs/ai.md.
 RESULTS: list[tuple[str, str, int, float]] = [
-    # First round, all five games.
-    ("level 1", "distance", 60, 19.0),
-    # First round without Crosscut (9/12, 10/12, 11/12, 12/12).
-    ("level 2", "distance", 48, 42.0),
-    # Third round, Crosscut, seed 71.
-    ("level 2", "distance", 60, 54.0),
-    # First round without Crosscut (8/10, 8/10, 10/10, 9/10).
-    ("level 2", "level 1", 40, 35.0),
-    # Third round, Crosscut, seed 71.
-    ("level 2", "level 1", 40, 34.0),
+    # Fourth round, seed 80, 20 games per game (Clear Path 6, Minefield 0,
+    # Crosscut 1, Clearcut 0, Naked Diagonal 0).
+    ("level 1", "distance", 100, 7.0),
+    # Fourth round, seed 80, 20 games per game (Clear Path 11, Minefield 15, Crosscut 12,
+    # Clearcut 17, Naked Diagonal 8).
+    ("level 2", "distance", 100, 63.0),
+    # Fourth round, seed 79: Clear Path 33/40, Minefield 39/40, Crosscut 39/40, Clearcut 40/40,
+    # Naked Diagonal 39/40.
+    ("level 2", "level 1", 200, 190.0),
     # First round without Crosscut: 100-game runs (97 + 96 + 94 + 95) and the small rounds
     # (24/24, 12/12, 23/24, 11/12) in Clear Path, Minefield, Clearcut and Naked Diagonal.
     ("level 3", "distance", 472, 452.0),
     # Second round, Crosscut: seeds 43 and 44, 100 games each (90 and 94).
     ("level 3", "distance", 200, 184.0),
-    # First round without Crosscut (6/6, 14/20, 5/6, 16/20), Minefield's second-round 28/40.
-    ("level 3", "level 2", 92, 69.0),
-    # Third round, Crosscut, against level 2 as it is now: seeds 71 (28/40) and 72 (25/40).
-    ("level 3", "level 2", 80, 53.0),
-    # Third round, Clearcut, seed 77.
-    ("level 3", "level 2", 40, 29.0),
+    # Fourth round, seed 78: Clear Path 33/40, Minefield 35/40, Crosscut 37/40, Clearcut 39/40,
+    # Naked Diagonal 19/20.
+    ("level 3", "level 2", 180, 163.0),
     # Second round, at the new caps: Clear Path 7/8, Minefield 8/12, Crosscut 12/12,
     # Clearcut 5/6, Naked Diagonal 3/6.
     ("level 4", "level 3", 44, 35.0),
