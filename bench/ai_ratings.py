@@ -43,8 +43,15 @@ RESULTS: list[tuple[str, str, int, float]] = [
     # Second round, at the new caps: Clear Path 7/8, Minefield 8/12, Crosscut 12/12,
     # Clearcut 5/6, Naked Diagonal 3/6.
     ("level 4", "level 3", 44, 35.0),
+    # Fourth round: Minefield 10/20 (seed 82), Clearcut 14/20 (seed 82), Clear Path 13/16
+    # (seed 84).  Minefield at 9×9 is left out: the ratings are for the 7×7 boards.
+    ("level 4", "level 3", 56, 37.0),
     # Second round: Clearcut 2/6, Crosscut 5/6.
     ("level 5", "level 4", 12, 7.0),
+    # Fourth round, Crosscut, seed 83.
+    ("level 5", "level 4", 10, 8.0),
+    # Fourth round, Clearcut, seeds 85 and 86 (3/7 and 2/3, both stopped for time).
+    ("level 5", "level 4", 10, 5.0),
     # Third round, seed 95: Crosscut, Clearcut and Minefield, 20/20 each.
     ("level 5", "distance", 60, 60.0),
 ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from ai import DEFAULT_LEVEL, LEVELS, AIPlayer, parse_level
@@ -47,3 +49,9 @@ def test_describe_shows_the_rating_where_one_is_measured() -> None:
             assert text.endswith(f"about {level.rating} Elo)")
     rated = [LEVELS[n].rating for n in sorted(LEVELS) if LEVELS[n].rating is not None]
     assert rated == sorted(rated), "a higher level must not be rated below a lower one"
+
+
+def test_a_level_without_a_rating_says_so() -> None:
+    """Every level is rated since the fourth round of issue 14; a new one starts unrated."""
+    unrated = replace(LEVELS[5], number=6, name="master", rating=None, provisional=False)
+    assert unrated.describe() == "6 (master, not rated yet)"
