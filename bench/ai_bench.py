@@ -191,12 +191,15 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def level_budget(number: int, time_caps: bool) -> tuple[Budget, SearchConfig]:
-    """A level's budget (playouts only unless ``time_caps``) and settings."""
+def level_budget(
+    number: int, time_caps: bool, playouts: int | None = None
+) -> tuple[Budget, SearchConfig]:
+    """A level's budget (playouts only unless ``time_caps``) and settings; ``playouts``, when
+    given, replaces the level's playout cap and keeps the rest."""
     level = LEVELS[number]
-    if time_caps:
-        return level.budget, level.config
-    return Budget(playouts=level.budget.playouts), level.config
+    seconds = level.budget.seconds if time_caps else None
+    cap = level.budget.playouts if playouts is None else playouts
+    return Budget(playouts=cap, seconds=seconds), level.config
 
 
 def opponent_label(args: argparse.Namespace) -> str:
@@ -259,9 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         args.seconds = 1.0
     config = CONFIGS[args.config]
     if args.level is not None:
-        budget, config = level_budget(args.level, args.time_caps)
-        if args.playouts is not None:
-            budget = Budget(playouts=args.playouts, seconds=budget.seconds)
+        budget, config = level_budget(args.level, args.time_caps, args.playouts)
     else:
         budget = Budget(playouts=args.playouts, seconds=args.seconds)
     if args.no_win_check:
@@ -271,11 +272,9 @@ def main(argv: list[str] | None = None) -> int:
     opponent_budget: Budget | None = None
     opponent_config = PLAIN_UCT
     if args.opponent == "level":
-        opponent_budget, opponent_config = level_budget(args.opponent_level, args.time_caps)
-        if args.opponent_playouts is not None:
-            opponent_budget = Budget(
-                playouts=args.opponent_playouts, seconds=opponent_budget.seconds
-            )
+        opponent_budget, opponent_config = level_budget(
+            args.opponent_level, args.time_caps, args.opponent_playouts
+        )
     elif args.opponent == "config":
         opponent_config = CONFIGS[args.opponent_config]
         if args.opponent_playouts is not None:
