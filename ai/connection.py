@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from rules import Game
 from rules.geometry import Grid, grid
+from rules.minefield import glyph_mask
 
 INFINITE = 10_000
 PATH_GAMES = frozenset({"clearpath", "minefield", "clearcut", "nakeddiagonal"})
@@ -175,21 +176,40 @@ def run_distance(size: int, own: int, opp: int) -> float:
 # ----- priors for the search --------------------------------------------------------------
 
 
-def move_priors(game: Game) -> list[float] | None:
+def barred_points(game: Game, own: int, opp: int) -> int:
+    """Empty points where the player holding ``own`` may not place now (0 where the game bars
+    nothing but occupied points, or where this module does not model it).
+
+    Minefield only: a point that would complete a hard corner or a switch for that player
+    (:func:`rules.minefield.glyph_mask`).  Such bars mostly last: a point between two enemy
+    stones on a diagonal stays barred to you until the enemy fills the other point between
+    them, which joins their stones anyway.  So a path through barred points is no path, and a
+    distance that ignores the bars calls diagonal enemy pairs cuttable when they are not.
+    """
+    if game.name != "minefield":
+        return 0
+    g = game.grid
+    return glyph_mask(g, own, opp, g.full & ~(own | opp))
+
+
+def move_priors(game: Game, legality_aware: bool = False) -> list[float] | None:
     """Per point, a prior in 0..1 of how much a placement there matters now, or None when the
     game has no connection knowledge here.
 
     Path games: points on a shortest path of the player to move (1.0 when also on one of the
-    opponent's, else 0.7), on one of the opponent's only (0.6, a block), else 0.  Crosscut:
-    :func:`run_move_priors`.
+    opponent's, else 0.7), on one of the opponent's only (0.6, a block), else 0; with
+    ``legality_aware`` each side's paths avoid the points barred to it (:func:`barred_points`).
+    Crosscut: :func:`run_move_priors`.
     """
     stones = stone_masks(game)
     player = mover_index(game)
     own, opp = stones[player], stones[1 - player]
     if game.name in PATH_GAMES:
         g = game.grid
-        _, mine = shortest_path_points(g, own, opp, player)
-        _, theirs = shortest_path_points(g, opp, own, 1 - player)
+        own_bars = barred_points(game, own, opp) if legality_aware else 0
+        opp_bars = barred_points(game, opp, own) if legality_aware else 0
+        _, mine = shortest_path_points(g, own, opp | own_bars, player)
+        _, theirs = shortest_path_points(g, opp, own | opp_bars, 1 - player)
         priors = [0.0] * g.area
         for mask, value in ((theirs, 0.6), (mine, 0.7), (mine & theirs, 1.0)):
             while mask:

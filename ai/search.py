@@ -108,6 +108,10 @@ class SearchConfig:
     line_playouts: float = 0.0
     """Crosscut: chance that a playout move goes to the interior line closest to completion
     (:func:`ai.connection.line_point`) instead of a uniformly random point."""
+    legality_aware: bool = False
+    """Priors from paths that avoid the points each side may not place on
+    (:func:`ai.connection.barred_points`: Minefield's glyphs) instead of the plain distance.
+    It only matters where Minefield has priors (``minefield-prior``, issue 14 fifth round)."""
     knowledge_games: frozenset[str] | None = frozenset({"clearpath"})
     """The games where ``prior_weight`` applies (None: every game); the A/B matches in
     docs/ai.md decide where the knowledge pays."""
@@ -154,6 +158,12 @@ CONFIGS: dict[str, SearchConfig] = {
         knowledge_games=frozenset({"clearpath", "minefield"}),
         local_games=frozenset({"clearpath", "minefield"}),
     ),
+    "minefield-prior": replace(
+        DEFAULT_CONFIG,
+        knowledge_games=frozenset({"clearpath", "crosscut", "minefield"}),
+        legality_aware=True,
+    ),
+    "rave-100": replace(DEFAULT_CONFIG, rave_equivalence=100.0),
     "cutoff": SearchConfig(cutoff=4),
     "lines": SearchConfig(line_playouts=0.5),
     "perimeter": SearchConfig(perimeter_playouts=0.5),
@@ -415,11 +425,10 @@ class Searcher:
         else:
             self._set_priors(node, game)
 
-    @staticmethod
-    def _set_priors(node: Node, game: Game) -> None:
+    def _set_priors(self, node: Node, game: Game) -> None:
         """Give the children of ``node`` (whose position ``game`` holds) their priors."""
         node.needs_prior = False
-        priors = move_priors(game)
+        priors = move_priors(game, self.config.legality_aware)
         if priors is not None:
             assert node.children is not None
             for child in node.children:

@@ -11,6 +11,7 @@ from ai import Budget, search
 from ai.connection import (
     CUTOFF_GAMES,
     PRIOR_AFTER_VISITS,
+    barred_points,
     decided_winner,
     line_point,
     move_priors,
@@ -21,8 +22,17 @@ from ai.moves import local_point, random_point
 from ai.search import CONFIGS, DEFAULT_CONFIG, SearchConfig, Searcher
 from rules import new_game, parse_record
 from rules.crosscut import Crosscut
+from rules.minefield import Minefield
 
-KNOWLEDGE_NAMES = ["prior", "local", "prior-local", "lines", "perimeter", "crosscut-prior"]
+KNOWLEDGE_NAMES = [
+    "prior",
+    "local",
+    "prior-local",
+    "lines",
+    "perimeter",
+    "crosscut-prior",
+    "minefield-prior",
+]
 KNOWLEDGE = [CONFIGS[name] for name in KNOWLEDGE_NAMES]
 
 
@@ -49,17 +59,63 @@ def test_games_with_knowledge_stay_legal_to_the_end(
 def test_path_priors_mark_shortest_path_points_of_both_players(name: str) -> None:
     rng = random.Random(4)
     game = random_position(new_game(name, 7), rng, 10)
-    priors = move_priors(game)
+    priors = move_priors(game, legality_aware=True)
     assert priors is not None
     stones = stone_masks(game)
     mover = game.players.index(str(game.to_move))
-    _, mine = shortest_path_points(game.grid, stones[mover], stones[1 - mover], mover)
-    _, theirs = shortest_path_points(game.grid, stones[1 - mover], stones[mover], 1 - mover)
+    own, opp = stones[mover], stones[1 - mover]
+    own_bars, opp_bars = barred_points(game, own, opp), barred_points(game, opp, own)
+    assert (own_bars | opp_bars) == 0 or name == "minefield"
+    if name != "minefield":
+        assert move_priors(game) == priors
+    _, mine = shortest_path_points(game.grid, own, opp | own_bars, mover)
+    _, theirs = shortest_path_points(game.grid, opp, own | opp_bars, 1 - mover)
     for p, value in enumerate(priors):
         on_mine, on_theirs = bool(mine >> p & 1), bool(theirs >> p & 1)
         expected = 1.0 if on_mine and on_theirs else 0.7 if on_mine else 0.6 if on_theirs else 0
         assert value == expected
     assert any(priors)
+
+
+def test_minefield_barred_points_are_the_engines_illegal_points_for_either_player() -> None:
+    """barred_points must agree with the engine for the player to move and for the other one
+    (the same stones with the other side to move), in many random positions."""
+    rng = random.Random(31)
+    checked = 0
+    for _ in range(40):
+        game = random_position(new_game("minefield", 7), rng, rng.randrange(4, 30))
+        if game.is_over:
+            continue
+        for colour in game.players:
+            stones = {c: game.stones(c) for c in game.players}
+            view = Minefield.from_position(7, stones, to_move=colour)
+            me = game.players.index(colour)
+            own, opp = stone_masks(view)[me], stone_masks(view)[1 - me]
+            empty = view.grid.full & ~(own | opp)
+            assert barred_points(view, own, opp) == empty & ~view.legal_mask()
+            checked += barred_points(view, own, opp) != 0
+    assert checked > 10
+
+
+def test_minefield_priors_route_paths_round_the_points_a_player_may_not_take() -> None:
+    """Black's d3 is diagonal to e2 and white holds d2, so a black stone on e2 (or c2) would
+    complete a hard corner.  Black's plain shortest paths all run up column e through e2;
+    the legality-aware ones go up column a or b instead, one point longer, and the priors
+    follow them."""
+    game = Minefield.from_position(5, {"black": ["d3", "e5"], "white": ["d2"]}, to_move="black")
+    g, names = game.grid, game.grid.names
+    black, white = stone_masks(game)
+    bars = barred_points(game, black, white)
+    assert {names[p] for p in range(g.area) if bars >> p & 1} == {"c2", "e2"}
+    plain_distance, plain_path = shortest_path_points(g, black, white, 0)
+    aware_distance, aware_path = shortest_path_points(g, black, white | bars, 0)
+    assert (plain_distance, aware_distance) == (4, 5)
+    assert {names[p] for p in range(g.area) if plain_path >> p & 1} == {"e1", "e2", "e3", "e4"}
+    assert {names[p][0] for p in range(g.area) if aware_path >> p & 1} == {"a", "b"}
+    aware, plain = move_priors(game, legality_aware=True), move_priors(game)
+    assert aware is not None and plain is not None
+    assert plain[names.index("e1")] == 0.7 and aware[names.index("e1")] == 0.0
+    assert plain[names.index("b1")] == 0.0 and aware[names.index("b1")] == 0.7
 
 
 def test_crosscut_priors_rank_the_flip_from_the_perimeter_first() -> None:
@@ -158,3 +214,14 @@ def test_the_root_has_priors_too() -> None:
     children = searcher.root.children
     assert children is not None
     assert all(c.prior == priors[c.move] for c in children if isinstance(c.move, int))
+
+
+def test_the_minefield_prior_config_gives_the_root_legality_aware_priors() -> None:
+    game = Minefield.from_position(5, {"black": ["d3", "e5"], "white": ["d2"]}, to_move="black")
+    searcher = Searcher(game, seed=1, config=CONFIGS["minefield-prior"])
+    assert searcher.run(Budget(playouts=5)).reason == "search"
+    aware, plain = move_priors(game, legality_aware=True), move_priors(game)
+    assert aware is not None and plain is not None and aware != plain
+    children = searcher.root.children
+    assert children is not None
+    assert all(c.prior == aware[c.move] for c in children if isinstance(c.move, int))
