@@ -275,6 +275,28 @@ def decided_winner(game: Game) -> int | None:
     return None
 
 
+EVAL_GAMES = frozenset({"minefield", "clearcut", "nakeddiagonal"})
+"""Path games where a playout may be cut short and judged by distance (not Clear Path, whose
+chains and swap make "the side to move" a poor tie-break)."""
+
+
+def distance_leader(game: Game) -> int:
+    """The colour index closer to connecting, by legality-aware distance (:func:`barred_points`);
+    on a tie, the player to move, who gets the next placement.  A heuristic verdict for
+    playouts cut short (``SearchConfig.distance_eval``), path games only."""
+    g = game.grid
+    stones = stone_masks(game)
+    distances = [
+        path_distance(
+            g, stones[p], stones[1 - p] | barred_points(game, stones[p], stones[1 - p]), p
+        )
+        for p in (0, 1)
+    ]
+    if distances[0] != distances[1]:
+        return 0 if distances[0] < distances[1] else 1
+    return mover_index(game)
+
+
 def line_point(game: Game, rand: Callable[[], float]) -> int | None:
     """Crosscut playout move: a random empty point of the interior line closest to being
     completed by either side (to finish it, or to cut it), or None if no line has an empty

@@ -33,9 +33,11 @@ from rules.geometry import bits_list
 
 from .connection import (
     CUTOFF_GAMES,
+    EVAL_GAMES,
     PRIOR_AFTER_VISITS,
     RUN_GAMES,
     decided_winner,
+    distance_leader,
     line_point,
     move_priors,
 )
@@ -124,6 +126,11 @@ class SearchConfig:
     cutoff: int = 0
     """In games where a cut-off player can never win (:data:`ai.connection.CUTOFF_GAMES`),
     end a playout as soon as a side is cut off, checking every ``cutoff`` moves (0: never)."""
+    distance_eval: int = 0
+    """In the path games but Clear Path, stop a playout after this many random moves (0:
+    never) and give it to the side closer to connecting (:func:`ai.connection.distance_leader`)
+    instead of playing it out: a random fill of a Minefield board says little about who was
+    ahead."""
     fast_paths: bool = True
     """Use the engine's search fast paths (Naked Diagonal's per-point legality and lazy skip
     rule) and try only possible winning points in the win check.  Off only to measure them."""
@@ -164,6 +171,7 @@ CONFIGS: dict[str, SearchConfig] = {
         legality_aware=True,
     ),
     "rave-100": replace(DEFAULT_CONFIG, rave_equivalence=100.0),
+    "distance-eval": replace(DEFAULT_CONFIG, distance_eval=6),
     "cutoff": SearchConfig(cutoff=4),
     "lines": SearchConfig(line_playouts=0.5),
     "perimeter": SearchConfig(perimeter_playouts=0.5),
@@ -486,6 +494,7 @@ class Searcher:
         local = self.config.local_playouts
         ring = game.grid.ring_bits
         every = self.config.cutoff if game.name in CUTOFF_GAMES else 0
+        judge_at = self.config.distance_eval if game.name in EVAL_GAMES else 0
         lines = self.config.line_playouts if game.name in RUN_GAMES else 0.0
         edge = self.config.perimeter_playouts if game.name in RUN_GAMES else 0.0
         perimeter = game.grid.perimeter
@@ -497,6 +506,8 @@ class Searcher:
                 winner = decided_winner(game)
                 if winner is not None:
                     return index[game.players[winner]] ^ flip
+            if moves_made == judge_at and judge_at:
+                return index[game.players[distance_leader(game)]] ^ flip
             moves_made += 1
             mover = index[str(game.to_move)] ^ flip
             point = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from positions import random_position
@@ -13,6 +14,7 @@ from ai.connection import (
     PRIOR_AFTER_VISITS,
     barred_points,
     decided_winner,
+    distance_leader,
     line_point,
     move_priors,
     shortest_path_points,
@@ -32,6 +34,7 @@ KNOWLEDGE_NAMES = [
     "perimeter",
     "crosscut-prior",
     "minefield-prior",
+    "distance-eval",
 ]
 KNOWLEDGE = [CONFIGS[name] for name in KNOWLEDGE_NAMES]
 
@@ -225,3 +228,29 @@ def test_the_minefield_prior_config_gives_the_root_legality_aware_priors() -> No
     children = searcher.root.children
     assert children is not None
     assert all(c.prior == aware[c.move] for c in children if isinstance(c.move, int))
+
+
+def test_distance_leader_is_the_side_closer_to_connecting_and_the_mover_on_a_tie() -> None:
+    """Black (bottom to top) needs 5 on 5×5 once the barred e2 and c2 are counted, white
+    (left to right) needs 4 along row 2 beside its d2: white leads whoever moves.  On an
+    empty board both need 5 and the mover leads."""
+    stones = {"black": ["d3", "e5"], "white": ["d2"]}
+    for mover in ("black", "white"):
+        assert distance_leader(Minefield.from_position(5, stones, to_move=mover)) == 1
+    empty = new_game("minefield", 5)
+    assert distance_leader(empty) == 0
+    empty.play("c3")
+    assert distance_leader(empty) == 0
+    assert distance_leader(Minefield.from_position(5, {"white": ["c3"]}, to_move="black")) == 1
+
+
+def test_a_distance_eval_playout_stops_after_its_moves_and_names_the_leader() -> None:
+    config = replace(CONFIGS["distance-eval"], rave=False)
+    game = new_game("minefield", 7)
+    searcher = Searcher(game, seed=3, config=config)
+    work = game.copy()
+    played: list[tuple[int, int]] = []
+    outcome = searcher._playout(work, 0, played, None)
+    assert len(played) == config.distance_eval
+    assert not work.is_over
+    assert outcome == distance_leader(work)
