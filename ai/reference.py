@@ -25,6 +25,7 @@ from rules import Game
 from .connection import (
     INFINITE,
     PATH_GAMES,
+    barred_points,
     path_distance,
     run_distance,
     stone_masks,
@@ -33,22 +34,28 @@ from .moves import Move, legal_moves, move_name, play, prepare
 from .tactics import safe_moves, winning_moves
 
 
-def distance_score(game: Game, player: int) -> float:
+def distance_score(game: Game, player: int, legality_aware: bool = False) -> float:
     """(opponent's distance − ``player``'s distance) in the current position; higher is better
-    for ``player``.  Unreachable goals count as one more than the board has points."""
+    for ``player``.  Unreachable goals count as one more than the board has points.
+
+    ``legality_aware`` makes each side's paths avoid the points barred to it
+    (:func:`ai.connection.barred_points`, Minefield only): not the yardstick, a measure of
+    that knowledge (``bench/distance_players.py``)."""
     stones = stone_masks(game)
     own, opp = stones[player], stones[1 - player]
     if game.name in PATH_GAMES:
         cap = game.grid.area + 1
-        mine = min(path_distance(game.grid, own, opp, player), cap)
-        theirs = min(path_distance(game.grid, opp, own, 1 - player), cap)
+        own_bars = barred_points(game, own, opp) if legality_aware else 0
+        opp_bars = barred_points(game, opp, own) if legality_aware else 0
+        mine = min(path_distance(game.grid, own, opp | own_bars, player), cap)
+        theirs = min(path_distance(game.grid, opp, own | opp_bars, 1 - player), cap)
         return float(theirs - mine)
     mine_run = min(run_distance(game.size, own, opp), INFINITE)
     theirs_run = min(run_distance(game.size, opp, own), INFINITE)
     return theirs_run - mine_run
 
 
-def distance_move(game: Game, rng: random.Random) -> str:
+def distance_move(game: Game, rng: random.Random, legality_aware: bool = False) -> str:
     """The reference player's move for the player to move (``game`` is left unchanged)."""
     work = game.copy()
     prepare(work)
@@ -63,7 +70,7 @@ def distance_move(game: Game, rng: random.Random) -> str:
     best_score = -float("inf")
     for move in placements:
         record = play(work, move)
-        score = distance_score(work, player) if not record.swap else -float("inf")
+        score = distance_score(work, player, legality_aware) if not record.swap else -float("inf")
         work.pop()
         if score > best_score:
             best, best_score = [move], score

@@ -220,3 +220,22 @@ def test_stone_masks_read_the_position() -> None:
     game.play("e5")
     black, white = stone_masks(game)
     assert black == 1 and white == 1 << 24
+
+
+def test_the_legality_aware_score_counts_minefield_points_a_player_may_not_take() -> None:
+    """Black's d3 and white's d2 bar e2 and c2 to black (hard corners), so black needs 5, not
+    4; white needs 4 either way.  The yardstick itself stays plain."""
+    from rules.minefield import Minefield
+
+    stones = {"black": ["d3", "e5"], "white": ["d2"]}
+    game = Minefield.from_position(5, stones, to_move="black")
+    assert distance_score(game, 0) == 0.0
+    assert distance_score(game, 0, legality_aware=True) == -1.0
+    assert distance_score(game, 1, legality_aware=True) == 1.0
+    # The plain player builds up column e, whose path needs the barred e2 (e1, e4); the
+    # aware one never does.
+    rng = random.Random(1)
+    plain_moves = {distance_move(game, rng) for _ in range(60)}
+    aware_moves = {distance_move(game, rng, legality_aware=True) for _ in range(60)}
+    assert {"e1", "e4"} <= plain_moves
+    assert aware_moves == {"a2", "b2", "e3"}
