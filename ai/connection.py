@@ -297,6 +297,29 @@ def distance_leader(game: Game) -> int:
     return mover_index(game)
 
 
+PATH_PLAYOUT_GAMES = frozenset({"minefield", "clearcut"})
+"""Path games whose whole legal mask is cheap enough for :func:`path_point` in a playout."""
+
+
+def path_point(game: Game, rand: Callable[[], float]) -> int | None:
+    """Playout move for the path games: a random legal point on a shortest legality-aware path
+    of either side (:func:`barred_points`), or None if there is none."""
+    g = game.grid
+    stones = stone_masks(game)
+    points = 0
+    for p in (0, 1):
+        own, opp = stones[p], stones[1 - p]
+        points |= shortest_path_points(g, own, opp | barred_points(game, own, opp), p)[1]
+    points &= game.legal_mask()
+    if not points:
+        return None
+    count = points.bit_count()
+    pick = int(rand() * count)
+    for _ in range(pick):
+        points &= points - 1
+    return (points & -points).bit_length() - 1
+
+
 def line_point(game: Game, rand: Callable[[], float]) -> int | None:
     """Crosscut playout move: a random empty point of the interior line closest to being
     completed by either side (to finish it, or to cut it), or None if no line has an empty

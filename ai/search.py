@@ -34,12 +34,14 @@ from rules.geometry import bits_list
 from .connection import (
     CUTOFF_GAMES,
     EVAL_GAMES,
+    PATH_PLAYOUT_GAMES,
     PRIOR_AFTER_VISITS,
     RUN_GAMES,
     decided_winner,
     distance_leader,
     line_point,
     move_priors,
+    path_point,
 )
 from .moves import (
     Move,
@@ -131,6 +133,10 @@ class SearchConfig:
     never) and give it to the side closer to connecting (:func:`ai.connection.distance_leader`)
     instead of playing it out: a random fill of a Minefield board says little about who was
     ahead."""
+    path_playouts: float = 0.0
+    """In Minefield and Clearcut: chance that a playout move is drawn from the points on either
+    side's shortest legality-aware paths (:func:`ai.connection.path_point`; Naked Diagonal's
+    full legal mask would cost more than the playout)."""
     fast_paths: bool = True
     """Use the engine's search fast paths (Naked Diagonal's per-point legality and lazy skip
     rule) and try only possible winning points in the win check.  Off only to measure them."""
@@ -172,6 +178,7 @@ CONFIGS: dict[str, SearchConfig] = {
     ),
     "rave-100": replace(DEFAULT_CONFIG, rave_equivalence=100.0),
     "distance-eval": replace(DEFAULT_CONFIG, distance_eval=6),
+    "path-playouts": replace(DEFAULT_CONFIG, distance_eval=6, path_playouts=0.75),
     "cutoff": SearchConfig(cutoff=4),
     "lines": SearchConfig(line_playouts=0.5),
     "perimeter": SearchConfig(perimeter_playouts=0.5),
@@ -495,6 +502,7 @@ class Searcher:
         ring = game.grid.ring_bits
         every = self.config.cutoff if game.name in CUTOFF_GAMES else 0
         judge_at = self.config.distance_eval if game.name in EVAL_GAMES else 0
+        on_paths = self.config.path_playouts if game.name in PATH_PLAYOUT_GAMES else 0.0
         lines = self.config.line_playouts if game.name in RUN_GAMES else 0.0
         edge = self.config.perimeter_playouts if game.name in RUN_GAMES else 0.0
         perimeter = game.grid.perimeter
@@ -518,6 +526,8 @@ class Searcher:
                 if flips:
                     choices = bits_list(flips)
                     point = choices[int(rand() * len(choices))]
+            elif on_paths and rand() < on_paths:
+                point = path_point(game, rand)
             elif lines and rand() < lines:
                 point = line_point(game, rand)
                 if point is not None and not game.legal_mask() >> point & 1:

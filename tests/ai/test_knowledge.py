@@ -17,6 +17,7 @@ from ai.connection import (
     distance_leader,
     line_point,
     move_priors,
+    path_point,
     shortest_path_points,
     stone_masks,
 )
@@ -35,6 +36,7 @@ KNOWLEDGE_NAMES = [
     "crosscut-prior",
     "minefield-prior",
     "distance-eval",
+    "path-playouts",
 ]
 KNOWLEDGE = [CONFIGS[name] for name in KNOWLEDGE_NAMES]
 
@@ -254,3 +256,28 @@ def test_a_distance_eval_playout_stops_after_its_moves_and_names_the_leader() ->
     assert len(played) == config.distance_eval
     assert not work.is_over
     assert outcome == distance_leader(work)
+
+
+@pytest.mark.parametrize("name", ["minefield", "clearcut"])
+def test_path_playout_moves_are_legal_points_on_a_shortest_aware_path(name: str) -> None:
+    rng = random.Random(12)
+    drawn = 0
+    for _ in range(20):
+        game = random_position(new_game(name, 7), rng, rng.randrange(0, 25))
+        if game.is_over:
+            continue
+        stones = stone_masks(game)
+        paths = 0
+        for p in (0, 1):
+            own, opp = stones[p], stones[1 - p]
+            bars = barred_points(game, own, opp)
+            paths |= shortest_path_points(game.grid, own, opp | bars, p)[1]
+        expected = paths & game.legal_mask()
+        for _ in range(5):
+            point = path_point(game, rng.random)
+            if expected:
+                assert point is not None and expected >> point & 1
+                drawn += 1
+            else:
+                assert point is None
+    assert drawn > 50
