@@ -129,14 +129,18 @@ class SearchConfig:
     """In games where a cut-off player can never win (:data:`ai.connection.CUTOFF_GAMES`),
     end a playout as soon as a side is cut off, checking every ``cutoff`` moves (0: never)."""
     distance_eval: int = 0
-    """In the path games but Clear Path, stop a playout after this many random moves (0:
-    never) and give it to the side closer to connecting (:func:`ai.connection.distance_leader`)
-    instead of playing it out: a random fill of a Minefield board says little about who was
-    ahead."""
+    """Stop a playout after this many moves (0: never) and give it to the side closer to
+    connecting (:func:`ai.connection.distance_leader`) instead of playing it out: a random
+    fill of a Minefield board says little about who was ahead.  In ``playout_games`` that
+    are :data:`ai.connection.EVAL_GAMES` (not Clear Path, whose chains and swap make the
+    side to move a poor tie-break)."""
     path_playouts: float = 0.0
-    """In Minefield and Clearcut: chance that a playout move is drawn from the points on either
-    side's shortest legality-aware paths (:func:`ai.connection.path_point`; Naked Diagonal's
-    full legal mask would cost more than the playout)."""
+    """Chance that a playout move is drawn from the points on either side's shortest
+    legality-aware paths (:func:`ai.connection.path_point`), in ``playout_games`` that are
+    :data:`ai.connection.PATH_PLAYOUT_GAMES` (Minefield, Clearcut: Naked Diagonal's full legal
+    mask would cost more than the playout)."""
+    playout_games: frozenset[str] = frozenset()
+    """The games where ``distance_eval`` and ``path_playouts`` apply."""
     fast_paths: bool = True
     """Use the engine's search fast paths (Naked Diagonal's per-point legality and lazy skip
     rule) and try only possible winning points in the win check.  Off only to measure them."""
@@ -177,8 +181,10 @@ CONFIGS: dict[str, SearchConfig] = {
         legality_aware=True,
     ),
     "rave-100": replace(DEFAULT_CONFIG, rave_equivalence=100.0),
-    "distance-eval": replace(DEFAULT_CONFIG, distance_eval=6),
-    "path-playouts": replace(DEFAULT_CONFIG, distance_eval=6, path_playouts=0.75),
+    "distance-eval": replace(DEFAULT_CONFIG, distance_eval=6, playout_games=EVAL_GAMES),
+    "path-playouts": replace(
+        DEFAULT_CONFIG, distance_eval=6, path_playouts=0.75, playout_games=EVAL_GAMES
+    ),
     "cutoff": SearchConfig(cutoff=4),
     "lines": SearchConfig(line_playouts=0.5),
     "perimeter": SearchConfig(perimeter_playouts=0.5),
@@ -501,8 +507,9 @@ class Searcher:
         local = self.config.local_playouts
         ring = game.grid.ring_bits
         every = self.config.cutoff if game.name in CUTOFF_GAMES else 0
-        judge_at = self.config.distance_eval if game.name in EVAL_GAMES else 0
-        on_paths = self.config.path_playouts if game.name in PATH_PLAYOUT_GAMES else 0.0
+        guided = game.name in self.config.playout_games
+        judge_at = self.config.distance_eval if guided and game.name in EVAL_GAMES else 0
+        on_paths = self.config.path_playouts if guided and game.name in PATH_PLAYOUT_GAMES else 0.0
         lines = self.config.line_playouts if game.name in RUN_GAMES else 0.0
         edge = self.config.perimeter_playouts if game.name in RUN_GAMES else 0.0
         perimeter = game.grid.perimeter
