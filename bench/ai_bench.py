@@ -202,6 +202,14 @@ def level_budget(
     return Budget(playouts=cap, seconds=seconds), level.config
 
 
+def ai_label(args: argparse.Namespace) -> str:
+    """The AI side's search: with ``--level`` the level's own configuration (``--config`` is
+    not used then)."""
+    if args.level is not None:
+        return f"level {args.level} (its own config)"
+    return f"config {args.config}"
+
+
 def opponent_label(args: argparse.Namespace) -> str:
     if args.opponent == "level":
         if args.opponent_playouts is not None:
@@ -285,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
         f"AI (UCT, RAVE {not args.no_rave}, solver, root tactics, "
         f"win check {not args.no_win_check}; "
         f"exploration {config.exploration}) vs "
-        f"{opponent_label(args)}; AI level {args.level} config {args.config}; budget {budget}; "
+        f"{opponent_label(args)}; AI {ai_label(args)}; budget {budget}; "
         f"{args.games} games per game type, seats alternate"
     )
     summary: list[str] = []
