@@ -6,9 +6,10 @@ levels without enough games to rate say so in :meth:`Level.describe`.  The playo
 the weaker levels weak and reproducible on a fast machine; the seconds cap keeps the bot
 responsive on a slow one (or in Naked Diagonal, whose legality checks make playouts slower).
 Level 1 also skips the block check, so beginners can win by making a threat it ignores;
-level 2 blocks.  Both look only one move deep at the root and use no Crosscut knowledge
-(:data:`ai.search.BASIC_CONFIG`); levels 3 to 5 also look two moves deep where that pays, in
-Crosscut, and score new Crosscut nodes with the engine (:data:`ai.search.DEFAULT_CONFIG`).
+level 2 blocks.  Both look only one move deep at the root and use no Crosscut or Minefield
+knowledge (:data:`ai.search.BASIC_CONFIG`); levels 3 to 5 also look two moves deep where that
+pays, in Crosscut, score new Crosscut nodes with the engine, and in Minefield play playouts
+along both sides' shortest legality-aware paths (:data:`ai.search.DEFAULT_CONFIG`).
 
 Why the caps are 10, 80, 1,000, 5,000 and 15,000 playouts (issue 14, fourth round; the matches
 are in docs/ai.md): the ladder asks each level to beat the one below three times in four in

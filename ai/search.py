@@ -90,7 +90,7 @@ class Budget:
 @dataclass(frozen=True, slots=True)
 class SearchConfig:
     """Tuning knobs; the field defaults are :data:`BASIC_CONFIG` (level 1), and
-    :data:`DEFAULT_CONFIG` adds what levels 2 to 5 use."""
+    :data:`DEFAULT_CONFIG` adds what levels 3 to 5 use."""
 
     rave: bool = True
     exploration: float = 0.25
@@ -148,13 +148,23 @@ class SearchConfig:
 
 BASIC_CONFIG = SearchConfig()
 """Level 1 (with ``block`` off): one move deep at the root, and no Crosscut knowledge."""
-DEFAULT_CONFIG = SearchConfig(
+CROSSCUT_CONFIG = SearchConfig(
     knowledge_games=frozenset({"clearpath", "crosscut"}), threat_games=frozenset({"crosscut"})
 )
-"""Levels 2 to 5 and ``search()``: in Crosscut also two moves deep at the root and the
-engine-scored prior, where the A/B matches in docs/ai.md showed the gain (82 of 100 against
-the distance player at 1,000 playouts; 89 with the threat check, 87 with the prior, 90 with
-both)."""
+"""Levels 3 to 5 until issue 14's fifth round: in Crosscut also two moves deep at the root and
+the engine-scored prior, where the A/B matches in docs/ai.md showed the gain (82 of 100
+against the distance player at 1,000 playouts; 89 with the threat check, 87 with the prior,
+90 with both)."""
+DEFAULT_CONFIG = replace(
+    CROSSCUT_CONFIG,
+    distance_eval=6,
+    path_playouts=0.75,
+    playout_games=frozenset({"minefield"}),
+)
+"""Levels 3 to 5 and ``search()``: :data:`CROSSCUT_CONFIG`, and in Minefield playouts that
+mostly follow both sides' shortest legality-aware paths and stop after six moves with the
+side closer to connecting as the winner (fifth round: 30 of 40 against the search without
+them at 1,000 playouts, 9×9; the same in Clearcut lost, so it is Minefield only)."""
 # Plain UCT needs more exploration than UCT+RAVE, whose AMAF term already spreads visits.
 PLAIN_UCT = SearchConfig(rave=False, exploration=0.7)
 NO_WIN_CHECK = SearchConfig(win_check=False)
@@ -169,21 +179,22 @@ CONFIGS: dict[str, SearchConfig] = {
     "local": SearchConfig(prior_weight=0.0, local_playouts=0.5, local_games=None),
     "prior-local": SearchConfig(knowledge_games=None, local_games=None),
     "crosscut-prior": SearchConfig(knowledge_games=frozenset({"clearpath", "crosscut"})),
-    # The second round's name for what became DEFAULT_CONFIG; docs/ai.md's A/B tables use it.
-    "crosscut-prior-threats": DEFAULT_CONFIG,
+    # The second round's name for what became DEFAULT_CONFIG, and was "default" until the
+    # fifth round added Minefield's path playouts; docs/ai.md's A/B tables use it.
+    "crosscut-prior-threats": CROSSCUT_CONFIG,
     "minefield-knowledge": SearchConfig(
         knowledge_games=frozenset({"clearpath", "minefield"}),
         local_games=frozenset({"clearpath", "minefield"}),
     ),
     "minefield-prior": replace(
-        DEFAULT_CONFIG,
+        CROSSCUT_CONFIG,
         knowledge_games=frozenset({"clearpath", "crosscut", "minefield"}),
         legality_aware=True,
     ),
-    "rave-100": replace(DEFAULT_CONFIG, rave_equivalence=100.0),
-    "distance-eval": replace(DEFAULT_CONFIG, distance_eval=6, playout_games=EVAL_GAMES),
+    "rave-100": replace(CROSSCUT_CONFIG, rave_equivalence=100.0),
+    "distance-eval": replace(CROSSCUT_CONFIG, distance_eval=6, playout_games=EVAL_GAMES),
     "path-playouts": replace(
-        DEFAULT_CONFIG, distance_eval=6, path_playouts=0.75, playout_games=EVAL_GAMES
+        CROSSCUT_CONFIG, distance_eval=6, path_playouts=0.75, playout_games=EVAL_GAMES
     ),
     "cutoff": SearchConfig(cutoff=4),
     "lines": SearchConfig(line_playouts=0.5),
