@@ -33,6 +33,17 @@ def test_levels_get_stronger_and_all_have_a_time_cap() -> None:
     assert not LEVELS[1].config.block and all(LEVELS[n].config.block for n in range(2, 6))
 
 
+def test_minefield_path_playouts_start_at_level_3_and_only_in_minefield() -> None:
+    """The fifth round's A/B matches kept them in Minefield and dropped them in Clearcut; the
+    bottom levels stay plain so the steps to level 3 keep their width."""
+    for n, level in LEVELS.items():
+        config = level.config
+        guided = "minefield" in config.playout_games and config.path_playouts > 0
+        assert guided == (n >= 3)
+        assert guided == (config.distance_eval > 0)
+        assert config.playout_games <= {"minefield"}
+
+
 def test_player_repr_names_its_level() -> None:
     assert repr(AIPlayer("hard")) == "AIPlayer(level=4 (hard))"
 
