@@ -19,9 +19,10 @@ ANCHOR = "distance"
 ANCHOR_RATING = 1000.0
 
 # (player, opponent, games, wins).  Only games played by the search each level uses now: the
-# second round changed level 3 and up in Crosscut, and the fourth round levels 1 and 2 (10 and
-# 80 playouts, level 2 without Crosscut's threat check), so earlier games of those levels are
-# left out and the newer ones take their place.  Per-game figures are in docs/ai.md.
+# second round changed level 3 and up in Crosscut, the fourth round levels 1 and 2 (10 and 80
+# playouts, level 2 without Crosscut's threat check), and the fifth round level 3 and up in
+# Minefield (path playouts), so earlier games of those levels are left out and the newer ones
+# take their place.  Per-game figures are in docs/ai.md.
 RESULTS: list[tuple[str, str, int, float]] = [
     # Fourth round, seed 80, 20 games per game (Clear Path 6, Minefield 0,
     # Crosscut 1, Clearcut 0, Naked Diagonal 0).
@@ -32,28 +33,35 @@ RESULTS: list[tuple[str, str, int, float]] = [
     # Fourth round, seed 79: Clear Path 33/40, Minefield 39/40, Crosscut 39/40, Clearcut 40/40,
     # Naked Diagonal 39/40.
     ("level 2", "level 1", 200, 190.0),
-    # First round without Crosscut: 100-game runs (97 + 96 + 94 + 95) and the small rounds
-    # (24/24, 12/12, 23/24, 11/12) in Clear Path, Minefield, Clearcut and Naked Diagonal.
-    ("level 3", "distance", 472, 452.0),
+    # First round without Crosscut and Minefield: 100-game runs (97 + 94 + 95) and the small
+    # rounds (24/24, 23/24, 11/12) in Clear Path, Clearcut and Naked Diagonal.
+    ("level 3", "distance", 360, 344.0),
+    # Fifth round, Minefield, seed 113.
+    ("level 3", "distance", 100, 99.0),
     # Second round, Crosscut: seeds 43 and 44, 100 games each (90 and 94).
     ("level 3", "distance", 200, 184.0),
-    # Fourth round, seed 78: Clear Path 33/40, Minefield 35/40, Crosscut 37/40, Clearcut 39/40,
-    # Naked Diagonal 19/20.
-    ("level 3", "level 2", 180, 163.0),
-    # Second round, at the new caps: Clear Path 7/8, Minefield 8/12, Crosscut 12/12,
-    # Clearcut 5/6, Naked Diagonal 3/6.
-    ("level 4", "level 3", 44, 35.0),
-    # Fourth round: Minefield 10/20 (seed 82), Clearcut 14/20 (seed 82), Clear Path 13/16
-    # (seed 84).  Minefield at 9×9 is left out: the ratings are for the 7×7 boards.
-    ("level 4", "level 3", 56, 37.0),
+    # Fourth round, seed 78: Clear Path 33/40, Crosscut 37/40, Clearcut 39/40, Naked Diagonal
+    # 19/20.
+    ("level 3", "level 2", 140, 128.0),
+    # Fifth round, Minefield, seed 114.
+    ("level 3", "level 2", 40, 37.0),
+    # Second round, at the new caps: Clear Path 7/8, Crosscut 12/12, Clearcut 5/6, Naked
+    # Diagonal 3/6.
+    ("level 4", "level 3", 32, 27.0),
+    # Fourth round: Clearcut 14/20 (seed 82), Clear Path 13/16 (seed 84).
+    ("level 4", "level 3", 36, 27.0),
+    # Fifth round, Minefield 7×7, seed 112.  Minefield at 9×9 is left out: the ratings are for
+    # the 7×7 boards.
+    ("level 4", "level 3", 20, 12.0),
     # Second round: Clearcut 2/6, Crosscut 5/6.
     ("level 5", "level 4", 12, 7.0),
     # Fourth round, Crosscut, seed 83.
     ("level 5", "level 4", 10, 8.0),
     # Fourth round, Clearcut, seeds 85 and 86 (3/7 and 2/3, both stopped for time).
     ("level 5", "level 4", 10, 5.0),
-    # Third round, seed 95: Crosscut, Clearcut and Minefield, 20/20 each.
-    ("level 5", "distance", 60, 60.0),
+    # Third round, seed 95: Crosscut and Clearcut, 20/20 each (Minefield's 20/20 was the search
+    # before path playouts).
+    ("level 5", "distance", 40, 40.0),
 ]
 
 
