@@ -62,6 +62,8 @@ RESULTS: list[tuple[str, str, int, float]] = [
     # Third round, seed 95: Crosscut and Clearcut, 20/20 each (Minefield's 20/20 was the search
     # before path playouts).
     ("level 5", "distance", 40, 40.0),
+    # Fifth round, Minefield with path playouts, seed 117.
+    ("level 5", "distance", 10, 10.0),
 ]
 
 
