@@ -147,7 +147,8 @@ class SearchConfig:
 
 
 BASIC_CONFIG = SearchConfig()
-"""Level 1 (with ``block`` off): one move deep at the root, and no Crosscut knowledge."""
+"""Levels 1 (with ``block`` off) and 2: one move deep at the root, no Crosscut knowledge and
+plain Minefield playouts."""
 CROSSCUT_CONFIG = SearchConfig(
     knowledge_games=frozenset({"clearpath", "crosscut"}), threat_games=frozenset({"crosscut"})
 )
@@ -163,8 +164,8 @@ DEFAULT_CONFIG = replace(
 )
 """Levels 3 to 5 and ``search()``: :data:`CROSSCUT_CONFIG`, and in Minefield playouts that
 mostly follow both sides' shortest legality-aware paths and stop after six moves with the
-side closer to connecting as the winner (fifth round: 30 of 40 against the search without
-them at 1,000 playouts, 9×9; the same in Clearcut lost, so it is Minefield only)."""
+side closer to connecting as the winner (fifth round, at 1,000 playouts against the search
+without them: 30 of 40 at 7×7, 31 of 40 at 9×9; in Clearcut they lost, so Minefield only)."""
 # Plain UCT needs more exploration than UCT+RAVE, whose AMAF term already spreads visits.
 PLAIN_UCT = SearchConfig(rave=False, exploration=0.7)
 NO_WIN_CHECK = SearchConfig(win_check=False)
