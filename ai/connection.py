@@ -184,7 +184,7 @@ def barred_points(game: Game, own: int, opp: int) -> int:
     (:func:`rules.minefield.glyph_mask`).  Such bars mostly last: a point between two enemy
     stones on a diagonal stays barred to you until the enemy fills the other point between
     them, which joins their stones anyway.  So a path through barred points is no path, and a
-    distance that ignores the bars calls diagonal enemy pairs cuttable when they are not.
+    distance that ignores the bars counts paths a side can never complete.
     """
     if game.name != "minefield":
         return 0
