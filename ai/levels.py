@@ -60,8 +60,8 @@ LEVELS: dict[int, Level] = {
     1: Level(1, "easy", Budget(playouts=10, seconds=1.0), replace(BASIC_CONFIG, block=False), 580),
     2: Level(2, "casual", Budget(playouts=80, seconds=2.0), BASIC_CONFIG, 1090),
     3: Level(3, "medium", Budget(playouts=1000, seconds=3.0), rating=1500),
-    4: Level(4, "hard", Budget(playouts=5_000, seconds=6.0), rating=1680),
-    5: Level(5, "expert", Budget(playouts=15_000, seconds=12.0), rating=1750, provisional=True),
+    4: Level(4, "hard", Budget(playouts=5_000, seconds=6.0), rating=1640),
+    5: Level(5, "expert", Budget(playouts=15_000, seconds=12.0), rating=1720, provisional=True),
 }
 DEFAULT_LEVEL = 3
 

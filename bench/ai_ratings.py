@@ -53,6 +53,8 @@ RESULTS: list[tuple[str, str, int, float]] = [
     # Fifth round, Minefield 7×7, seed 112.  Minefield at 9×9 is left out: the ratings are for
     # the 7×7 boards.
     ("level 4", "level 3", 20, 12.0),
+    # Fifth round, Clearcut 7×7, seeds 118 and 119 (5/10 each).
+    ("level 4", "level 3", 20, 10.0),
     # Second round: Clearcut 2/6, Crosscut 5/6.
     ("level 5", "level 4", 12, 7.0),
     # Fourth round, Crosscut, seed 83.
