@@ -192,6 +192,13 @@ def barred_points(game: Game, own: int, opp: int) -> int:
     return glyph_mask(g, own, opp, g.full & ~(own | opp))
 
 
+def closed_points(game: Game, own: int, opp: int) -> int:
+    """The points the player holding ``own`` cannot route a path through now: enemy stones and
+    the points barred to that player (:func:`barred_points`).  The legality-aware distance is
+    the plain one with these as the blocking stones."""
+    return opp | barred_points(game, own, opp)
+
+
 def move_priors(game: Game, legality_aware: bool = False) -> list[float] | None:
     """Per point, a prior in 0..1 of how much a placement there matters now, or None when the
     game has no connection knowledge here.
@@ -206,10 +213,10 @@ def move_priors(game: Game, legality_aware: bool = False) -> list[float] | None:
     own, opp = stones[player], stones[1 - player]
     if game.name in PATH_GAMES:
         g = game.grid
-        own_bars = barred_points(game, own, opp) if legality_aware else 0
-        opp_bars = barred_points(game, opp, own) if legality_aware else 0
-        _, mine = shortest_path_points(g, own, opp | own_bars, player)
-        _, theirs = shortest_path_points(g, opp, own | opp_bars, 1 - player)
+        own_block = closed_points(game, own, opp) if legality_aware else opp
+        opp_block = closed_points(game, opp, own) if legality_aware else own
+        _, mine = shortest_path_points(g, own, own_block, player)
+        _, theirs = shortest_path_points(g, opp, opp_block, 1 - player)
         priors = [0.0] * g.area
         for mask, value in ((theirs, 0.6), (mine, 0.7), (mine & theirs, 1.0)):
             while mask:
@@ -287,9 +294,7 @@ def distance_leader(game: Game) -> int:
     g = game.grid
     stones = stone_masks(game)
     distances = [
-        path_distance(
-            g, stones[p], stones[1 - p] | barred_points(game, stones[p], stones[1 - p]), p
-        )
+        path_distance(g, stones[p], closed_points(game, stones[p], stones[1 - p]), p)
         for p in (0, 1)
     ]
     if distances[0] != distances[1]:
@@ -298,26 +303,19 @@ def distance_leader(game: Game) -> int:
 
 
 PATH_PLAYOUT_GAMES = frozenset({"minefield", "clearcut"})
-"""Path games whose whole legal mask is cheap enough for :func:`path_point` in a playout."""
+"""Path games where path playouts (:func:`path_points`) were tried; Naked Diagonal was not."""
 
 
-def path_point(game: Game, rand: Callable[[], float]) -> int | None:
-    """Playout move for the path games: a random legal point on a shortest legality-aware path
-    of either side (:func:`barred_points`), or None if there is none."""
+def path_points(game: Game) -> int:
+    """The points on a shortest legality-aware path of either side (:func:`closed_points`), as
+    a mask: where path playouts draw their moves (legality is the sampler's to check)."""
     g = game.grid
     stones = stone_masks(game)
     points = 0
     for p in (0, 1):
         own, opp = stones[p], stones[1 - p]
-        points |= shortest_path_points(g, own, opp | barred_points(game, own, opp), p)[1]
-    points &= game.legal_mask()
-    if not points:
-        return None
-    count = points.bit_count()
-    pick = int(rand() * count)
-    for _ in range(pick):
-        points &= points - 1
-    return (points & -points).bit_length() - 1
+        points |= shortest_path_points(g, own, closed_points(game, own, opp), p)[1]
+    return points
 
 
 def line_point(game: Game, rand: Callable[[], float]) -> int | None:

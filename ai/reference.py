@@ -25,7 +25,7 @@ from rules import Game
 from .connection import (
     INFINITE,
     PATH_GAMES,
-    barred_points,
+    closed_points,
     path_distance,
     run_distance,
     stone_masks,
@@ -39,16 +39,16 @@ def distance_score(game: Game, player: int, legality_aware: bool = False) -> flo
     for ``player``.  Unreachable goals count as one more than the board has points.
 
     ``legality_aware`` makes each side's paths avoid the points barred to it
-    (:func:`ai.connection.barred_points`, Minefield only): not the yardstick, a measure of
+    (:func:`ai.connection.closed_points`, Minefield only): not the yardstick, a measure of
     that knowledge (``bench/distance_players.py``)."""
     stones = stone_masks(game)
     own, opp = stones[player], stones[1 - player]
     if game.name in PATH_GAMES:
         cap = game.grid.area + 1
-        own_bars = barred_points(game, own, opp) if legality_aware else 0
-        opp_bars = barred_points(game, opp, own) if legality_aware else 0
-        mine = min(path_distance(game.grid, own, opp | own_bars, player), cap)
-        theirs = min(path_distance(game.grid, opp, own | opp_bars, 1 - player), cap)
+        own_block = closed_points(game, own, opp) if legality_aware else opp
+        opp_block = closed_points(game, opp, own) if legality_aware else own
+        mine = min(path_distance(game.grid, own, own_block, player), cap)
+        theirs = min(path_distance(game.grid, opp, opp_block, 1 - player), cap)
         return float(theirs - mine)
     mine_run = min(run_distance(game.size, own, opp), INFINITE)
     theirs_run = min(run_distance(game.size, opp, own), INFINITE)

@@ -41,7 +41,7 @@ from .connection import (
     distance_leader,
     line_point,
     move_priors,
-    path_point,
+    path_points,
 )
 from .moves import (
     Move,
@@ -135,10 +135,9 @@ class SearchConfig:
     are :data:`ai.connection.EVAL_GAMES` (not Clear Path, whose chains and swap make the
     side to move a poor tie-break)."""
     path_playouts: float = 0.0
-    """Chance that a playout move is drawn from the points on either side's shortest
-    legality-aware paths (:func:`ai.connection.path_point`), in ``playout_games`` that are
-    :data:`ai.connection.PATH_PLAYOUT_GAMES` (Minefield, Clearcut: Naked Diagonal's full legal
-    mask would cost more than the playout)."""
+    """Chance that a playout move is a random legal point on either side's shortest
+    legality-aware paths (:func:`ai.connection.path_points`), in ``playout_games`` that are
+    :data:`ai.connection.PATH_PLAYOUT_GAMES` (Minefield and Clearcut, where it was tried)."""
     playout_games: frozenset[str] = frozenset()
     """The games where ``distance_eval`` and ``path_playouts`` apply."""
     fast_paths: bool = True
@@ -546,7 +545,7 @@ class Searcher:
                     choices = bits_list(flips)
                     point = choices[int(rand() * len(choices))]
             elif on_paths and rand() < on_paths:
-                point = path_point(game, rand)
+                point = local_point(game, path_points(game), rand)
             elif lines and rand() < lines:
                 point = line_point(game, rand)
                 if point is not None and not game.legal_mask() >> point & 1:

@@ -17,7 +17,7 @@ from ai.connection import (
     distance_leader,
     line_point,
     move_priors,
-    path_point,
+    path_points,
     shortest_path_points,
     stone_masks,
 )
@@ -272,9 +272,10 @@ def test_path_playout_moves_are_legal_points_on_a_shortest_aware_path(name: str)
             own, opp = stones[p], stones[1 - p]
             bars = barred_points(game, own, opp)
             paths |= shortest_path_points(game.grid, own, opp | bars, p)[1]
+        assert path_points(game) == paths
         expected = paths & game.legal_mask()
         for _ in range(5):
-            point = path_point(game, rng.random)
+            point = local_point(game, path_points(game), rng.random)  # as the playouts draw
             if expected:
                 assert point is not None and expected >> point & 1
                 drawn += 1
