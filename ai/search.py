@@ -138,6 +138,10 @@ class SearchConfig:
     """Chance that a playout move is a random legal point on either side's shortest
     legality-aware paths (:func:`ai.connection.path_points`), in ``playout_games`` that are
     :data:`ai.connection.PATH_PLAYOUT_GAMES` (Minefield and Clearcut, where it was tried)."""
+    capture_playouts: float = 0.0
+    """Clearcut: chance that a playout move is a legal crosscut (a capture of two enemy
+    checkers, ``Clearcut.capture_mask``) whenever one exists; uniform playouts overlook most
+    of them."""
     playout_games: frozenset[str] = frozenset()
     """The games where ``distance_eval`` and ``path_playouts`` apply."""
     fast_paths: bool = True
@@ -196,6 +200,7 @@ CONFIGS: dict[str, SearchConfig] = {
     "path-playouts": replace(
         CROSSCUT_CONFIG, distance_eval=6, path_playouts=0.75, playout_games=EVAL_GAMES
     ),
+    "captures": replace(CROSSCUT_CONFIG, capture_playouts=0.75),
     "cutoff": SearchConfig(cutoff=4),
     "lines": SearchConfig(line_playouts=0.5),
     "perimeter": SearchConfig(perimeter_playouts=0.5),
@@ -524,6 +529,8 @@ class Searcher:
         lines = self.config.line_playouts if game.name in RUN_GAMES else 0.0
         edge = self.config.perimeter_playouts if game.name in RUN_GAMES else 0.0
         perimeter = game.grid.perimeter
+        capture_mask = getattr(game, "capture_mask", None) if self.config.capture_playouts else None
+        capture = self.config.capture_playouts
         moves_made = 0
         while not game.is_over:
             if deadline is not None and clock() > deadline:
@@ -537,7 +544,14 @@ class Searcher:
             moves_made += 1
             mover = index[str(game.to_move)] ^ flip
             point = None
-            if local and last is not None and rand() < local:
+            if capture_mask is not None and rand() < capture:
+                captures = capture_mask()
+                if captures:
+                    choices = bits_list(captures)
+                    point = choices[int(rand() * len(choices))]
+            if point is not None:
+                pass
+            elif local and last is not None and rand() < local:
                 point = local_point(game, ring[last], rand)
             elif edge and rand() < edge:
                 flips = game.legal_mask() & perimeter

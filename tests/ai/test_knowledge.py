@@ -24,6 +24,7 @@ from ai.connection import (
 from ai.moves import local_point, random_point
 from ai.search import CONFIGS, DEFAULT_CONFIG, SearchConfig, Searcher
 from rules import new_game, parse_record
+from rules.clearcut import Clearcut
 from rules.crosscut import Crosscut
 from rules.minefield import Minefield
 
@@ -282,3 +283,30 @@ def test_path_playout_moves_are_legal_points_on_a_shortest_aware_path(name: str)
             else:
                 assert point is None
     assert drawn > 50
+
+
+def test_capture_playouts_take_a_clearcut_capture_when_one_exists() -> None:
+    """With ``capture_playouts`` 1, every playout move is a capture while one is legal."""
+    config = replace(CONFIGS["captures"], capture_playouts=1.0, rave=False)
+    rng = random.Random(14)
+    checked = 0
+    for _ in range(30):
+        game = random_position(new_game("clearcut", 7), rng, rng.randrange(10, 30))
+        if game.is_over:
+            continue
+        searcher = Searcher(game, seed=rng.randrange(1000), config=config)
+        work = game.copy()
+        played: list[tuple[int, int]] = []
+        searcher._playout(work, 0, played, None)
+        replay = game.copy()
+        for point, _ in played:
+            captures = replay.capture_mask()
+            assert not captures or captures >> point & 1
+            checked += bool(captures)
+            replay.play_index(point)
+    assert checked > 20
+
+
+def test_only_the_captures_config_has_capture_playouts() -> None:
+    assert CONFIGS["captures"].capture_playouts > 0
+    assert DEFAULT_CONFIG.capture_playouts == 0

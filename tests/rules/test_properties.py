@@ -10,6 +10,7 @@ from reference import minefield_glyphs
 from rules_helpers import FOUR_GAMES, random_playout
 
 from rules import IllegalMove, new_game, parse_record
+from rules.clearcut import Clearcut
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 games = st.sampled_from(FOUR_GAMES)
@@ -144,3 +145,29 @@ def test_a_copy_and_its_original_never_share_state_after_pops() -> None:
         move = game.legal_moves()[0]
         game.play(move)
         assert clone.state_key() == key, name
+
+
+@SETTINGS
+@given(seed=seeds)
+def test_clearcut_capture_mask_is_every_legal_placement_that_removes_checkers(seed: int) -> None:
+    """The search's playouts trust ``capture_mask``; here each point is played on a copy."""
+    rnd = random.Random(seed)
+    game = new_game("clearcut", rnd.choice([4, 5, 7]))
+    for g in random_playout(game, rnd):
+        mask = g.capture_mask()
+        for p in g.legal_points():
+            assert bool(mask >> p & 1) == bool(g.copy().play_index(p).removed)
+        assert not mask & ~g.legal_mask()
+    assert game.capture_mask() == 0  # the game is over
+
+
+def test_clearcut_capture_mask_holds_only_crosscuts_the_rule_allows() -> None:
+    """b2 captures for Red only while Red's new group would outgrow Blue's crosscut groups."""
+    stones = {"red": ["a1", "c2"], "blue": ["b1", "a2"]}
+    game = Clearcut.from_position(5, stones, to_move="red")
+    names = game.grid.names
+    assert [names[p] for p in range(game.grid.area) if game.capture_mask() >> p & 1] == ["b2"]
+    stones["blue"].append("a3")  # Blue's a2 group grows to 2, as big as Red's b2-c2
+    game = Clearcut.from_position(5, stones, to_move="red")
+    assert game.capture_mask() == 0
+    assert not game.legal_mask() >> names.index("b2") & 1
