@@ -140,8 +140,9 @@ class SearchConfig:
     :data:`ai.connection.PATH_PLAYOUT_GAMES` (Minefield and Clearcut, where it was tried)."""
     capture_playouts: float = 0.0
     """Clearcut: chance that a playout move is a legal crosscut (a capture of two enemy
-    checkers, ``Clearcut.capture_mask``) whenever one exists; uniform playouts overlook most
-    of them."""
+    checkers, ``Clearcut.capture_mask``), uniform among them, if there is one.  Uniform
+    playouts overlook most captures; the A/B match in docs/ai.md (sixth round) found that
+    taking them greedily is worse, so no level uses it."""
     playout_games: frozenset[str] = frozenset()
     """The games where ``distance_eval`` and ``path_playouts`` apply."""
     fast_paths: bool = True
@@ -545,12 +546,7 @@ class Searcher:
             mover = index[str(game.to_move)] ^ flip
             point = None
             if capture_mask is not None and rand() < capture:
-                captures = capture_mask()
-                if captures:
-                    choices = bits_list(captures)
-                    point = choices[int(rand() * len(choices))]
-            if point is not None:
-                pass
+                point = local_point(game, capture_mask(), rand)  # None if there is no capture
             elif local and last is not None and rand() < local:
                 point = local_point(game, ring[last], rand)
             elif edge and rand() < edge:
