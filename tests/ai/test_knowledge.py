@@ -24,7 +24,6 @@ from ai.connection import (
 from ai.moves import local_point, random_point
 from ai.search import CONFIGS, DEFAULT_CONFIG, SearchConfig, Searcher
 from rules import new_game, parse_record
-from rules.clearcut import Clearcut
 from rules.crosscut import Crosscut
 from rules.minefield import Minefield
 
