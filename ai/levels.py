@@ -61,7 +61,7 @@ LEVELS: dict[int, Level] = {
     2: Level(2, "casual", Budget(playouts=80, seconds=2.0), BASIC_CONFIG, 1090),
     3: Level(3, "medium", Budget(playouts=1000, seconds=3.0), rating=1500),
     4: Level(4, "hard", Budget(playouts=5_000, seconds=6.0), rating=1640),
-    5: Level(5, "expert", Budget(playouts=15_000, seconds=12.0), rating=1720, provisional=True),
+    5: Level(5, "expert", Budget(playouts=15_000, seconds=12.0), rating=1730, provisional=True),
 }
 DEFAULT_LEVEL = 3
 

@@ -1,7 +1,7 @@
 """Rating estimates for the levels, fitted to the ladder matches in docs/ai.md.
 
 The match results below are copied from the ``bench/ai_bench.py`` runs listed in docs/ai.md (23
-and 26 November 2026, four rounds, 7×7, Crosscut 8×8, playout budgets only, seats alternating).
+and 26 November 2026, six rounds, 7×7, Crosscut 8×8, playout budgets only, seats alternating).
 Each entry is (player, opponent, games, wins of player), pooled over the games named in its
 comment.  The fit is the usual Bradley–Terry/Elo maximum-likelihood estimate with the distance
 reference player fixed at 1000, and one virtual draw added to every pairing, so a clean sweep
@@ -66,6 +66,12 @@ RESULTS: list[tuple[str, str, int, float]] = [
     ("level 5", "distance", 40, 40.0),
     # Fifth round, Minefield with path playouts, seed 117.
     ("level 5", "distance", 10, 10.0),
+    # Sixth round, Minefield, seed 120 (stopped for time after 55 games).
+    ("level 5", "distance", 55, 55.0),
+    # Sixth round, Naked Diagonal, seeds 129 (3/6) and 130 (4/5), both stopped for time.
+    ("level 4", "level 3", 11, 7.0),
+    # Sixth round: Minefield 6/10 (seed 131), Clear Path 3/4 (seed 121, stopped for time).
+    ("level 5", "level 4", 14, 9.0),
 ]
 
 
