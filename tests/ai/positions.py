@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 
 from rules import Game
 
@@ -15,3 +16,15 @@ def random_position(game: Game, rng: random.Random, plies: int) -> Game:
         moves = game.legal_moves()
         game.play(moves[rng.randrange(len(moves))])
     return game
+
+
+def live_positions(
+    make: Callable[[], Game], rng: random.Random, count: int, plies: tuple[int, int]
+) -> Iterator[Game]:
+    """Of ``count`` fresh games from ``make``, each after ``rng.randrange(*plies)`` random
+    moves, the ones still being played (the random draws are the same whether or not the
+    caller draws from ``rng`` between them)."""
+    for _ in range(count):
+        game = random_position(make(), rng, rng.randrange(*plies))
+        if not game.is_over:
+            yield game

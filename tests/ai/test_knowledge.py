@@ -6,7 +6,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from positions import random_position
+from positions import live_positions, random_position
 
 from ai import Budget, search
 from ai.connection import (
@@ -87,10 +87,7 @@ def test_minefield_barred_points_are_the_engines_illegal_points_for_either_playe
     (the same stones with the other side to move), in many random positions."""
     rng = random.Random(31)
     checked = 0
-    for _ in range(40):
-        game = random_position(new_game("minefield", 7), rng, rng.randrange(4, 30))
-        if game.is_over:
-            continue
+    for game in live_positions(lambda: new_game("minefield", 7), rng, 40, (4, 30)):
         for colour in game.players:
             stones = {c: game.stones(c) for c in game.players}
             view = Minefield.from_position(7, stones, to_move=colour)
@@ -143,10 +140,7 @@ def test_crosscut_priors_rank_the_flip_from_the_perimeter_first() -> None:
 @pytest.mark.parametrize("name", ["minefield", "nakeddiagonal", "crosscut"])
 def test_playout_move_samplers_return_legal_points(name: str) -> None:
     rng = random.Random(9)
-    for _ in range(15):
-        game = random_position(new_game(name, 6), rng, rng.randrange(0, 20))
-        if game.is_over:
-            continue
+    for game in live_positions(lambda: new_game(name, 6), rng, 15, (0, 20)):
         legal = set(game.legal_points())
         for _ in range(10):
             point = random_point(game, rng.random)
@@ -262,10 +256,7 @@ def test_a_distance_eval_playout_stops_after_its_moves_and_names_the_leader() ->
 def test_path_playout_moves_are_legal_points_on_a_shortest_aware_path(name: str) -> None:
     rng = random.Random(12)
     drawn = 0
-    for _ in range(20):
-        game = random_position(new_game(name, 7), rng, rng.randrange(0, 25))
-        if game.is_over:
-            continue
+    for game in live_positions(lambda: new_game(name, 7), rng, 20, (0, 25)):
         stones = stone_masks(game)
         paths = 0
         for p in (0, 1):
@@ -289,10 +280,7 @@ def test_capture_playouts_take_a_clearcut_capture_when_one_exists() -> None:
     config = replace(CONFIGS["captures"], capture_playouts=1.0, rave=False)
     rng = random.Random(14)
     checked = 0
-    for _ in range(30):
-        game = random_position(new_game("clearcut", 7), rng, rng.randrange(10, 30))
-        if game.is_over:
-            continue
+    for game in live_positions(lambda: new_game("clearcut", 7), rng, 30, (10, 30)):
         searcher = Searcher(game, seed=rng.randrange(1000), config=config)
         work = game.copy()
         played: list[tuple[int, int]] = []

@@ -6,7 +6,7 @@ import heapq
 import random
 
 import pytest
-from positions import random_position
+from positions import live_positions
 
 from ai.connection import (
     INFINITE,
@@ -116,10 +116,7 @@ def _bits(mask: int) -> list[int]:
 def test_win_candidates_contain_every_winning_point(name: str) -> None:
     rng = random.Random(11)
     checked = 0
-    for _ in range(120):
-        game = random_position(new_game(name, 5), rng, rng.randrange(6, 26))
-        if game.is_over:
-            continue
+    for game in live_positions(lambda: new_game(name, 5), rng, 120, (6, 26)):
         mask = win_candidates(game)
         assert mask is not None
         mover = game.to_move
@@ -180,10 +177,7 @@ def test_distance_player_wins_at_once_blocks_and_else_maximises_the_score(name: 
     rng = random.Random(5)
     size = 6 if name == "crosscut" else 5
     seen = {"win": 0, "block": 0, "score": 0}
-    for _ in range(60):
-        game = random_position(new_game(name, size), rng, rng.randrange(2, 18))
-        if game.is_over:
-            continue
+    for game in live_positions(lambda: new_game(name, size), rng, 60, (2, 18)):
         mover = game.to_move
         player = game.players.index(str(mover))
         move = distance_move(game, rng)

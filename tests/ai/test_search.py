@@ -7,7 +7,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from positions import random_position
+from positions import live_positions, random_position
 
 from ai import Budget, SearchConfig, choose_move, search
 from ai.search import PLAIN_UCT
@@ -51,10 +51,7 @@ def positions_where(name: str, want: str, count: int, seed: int) -> list[Game]:
     lose at once and some do not ("block")."""
     rng = random.Random(seed)
     found: list[Game] = []
-    for _ in range(400):
-        game = random_position(small_game(name), rng, rng.randrange(4, 30))
-        if game.is_over:
-            continue
+    for game in live_positions(lambda: small_game(name), rng, 400, (4, 30)):
         moves = game.legal_moves()
         if want == "win":
             ok = any(wins_now(game, m) for m in moves)
