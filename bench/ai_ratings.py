@@ -68,6 +68,8 @@ RESULTS: list[tuple[str, str, int, float]] = [
     ("level 5", "distance", 10, 10.0),
     # Sixth round, Minefield, seed 120 (stopped for time after 55 games).
     ("level 5", "distance", 55, 55.0),
+    # Sixth round, Minefield, seeds 132 and 133 (17 games each, stopped for time).
+    ("level 5", "distance", 34, 34.0),
     # Sixth round, Naked Diagonal, seeds 129 (3/6) and 130 (4/5), both stopped for time.
     ("level 4", "level 3", 11, 7.0),
     # Sixth round: Minefield 6/10 (seed 131), Clear Path 3/4 (seed 121, stopped for time).
