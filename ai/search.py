@@ -550,10 +550,7 @@ class Searcher:
             elif local and last is not None and rand() < local:
                 point = local_point(game, ring[last], rand)
             elif edge and rand() < edge:
-                flips = game.legal_mask() & perimeter
-                if flips:
-                    choices = bits_list(flips)
-                    point = choices[int(rand() * len(choices))]
+                point = local_point(game, perimeter, rand)  # None if no perimeter point flips
             elif on_paths and rand() < on_paths:
                 point = local_point(game, path_points(game), rand)
             elif lines and rand() < lines:

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from positions import live_positions, random_position
 
-from ai import Budget, search
+from ai import LEVELS, Budget, search
 from ai.connection import (
     CUTOFF_GAMES,
     PRIOR_AFTER_VISITS,
@@ -297,3 +297,4 @@ def test_capture_playouts_take_a_clearcut_capture_when_one_exists() -> None:
 def test_only_the_captures_config_has_capture_playouts() -> None:
     assert CONFIGS["captures"].capture_playouts > 0
     assert DEFAULT_CONFIG.capture_playouts == 0
+    assert all(level.config.capture_playouts == 0 for level in LEVELS.values())
