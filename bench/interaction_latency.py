@@ -90,8 +90,10 @@ async def build_database(path: Path, finished: int, active: int, players: int) -
         challenge = await service.create_challenge(fakes.GUILD, channel, a, b, GAME, SIZE)
         info = (await service.accept_challenge(challenge.id, b)).game
         for move in line:
+            assert info.to_move_id is not None, "an active game has a player to move"
             info = (await service.play_move(channel, info.to_move_id, move)).game
         if finish and info.is_active:
+            assert info.to_move_id is not None, "an active game has a player to move"
             await service.resign(channel, info.to_move_id)
         if not finish:
             position = await asyncio.to_thread(parse_record, info.record)
@@ -150,7 +152,7 @@ async def first_response(h: Any, payload: dict[str, Any]) -> float:
     start = time.perf_counter()
     sent = await h.run(payload, timeout=60)
     first = next(s for s in sent if s.kind in FIRST_CALLBACKS)
-    return (first.at - start) * 1000
+    return float(first.at - start) * 1000
 
 
 async def bench(finished: int, active: int, players: int) -> None:

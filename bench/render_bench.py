@@ -38,7 +38,7 @@ def percentile(values: list[float], q: float) -> float:
 def positions(game: Game, count: int) -> list[Game]:
     """``count`` distinct positions from the end of ``game``, legal moves already computed
     (that is the rules engine's cost, not the renderer's)."""
-    found = []
+    found: list[Game] = []
     g = game.copy()
     while len(found) < count and g.history:
         g.legal_mask()

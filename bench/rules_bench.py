@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> None:
             flush=True,
         )
     try:
-        import nakeddiagonal_bench  # type: ignore[import-not-found]
+        import nakeddiagonal_bench
     except ImportError:
         return
     if args.game is None or "nakeddiagonal" in args.game:
