@@ -43,6 +43,24 @@ class Level:
     """Estimated Elo (see :data:`RATING_SCALE`), None while the ladder has no measurement."""
     provisional: bool = False
     """The rating rests on a few dozen games only, and players are told so."""
+    board_playouts: tuple[tuple[str, int, int], ...] = ()
+    """Playout caps for single boards, as (rules game name, board size, playouts), where the
+    level's own cap would make it much stronger there than elsewhere; see :meth:`budget_for`."""
+
+    def budget_for(self, game: str, size: int) -> Budget:
+        """The budget on ``game``'s ``size`` board: the level's own, with that board's playout
+        cap if it has one.
+
+        A playout buys different strength on different boards, so one cap everywhere spaces the
+        ladder unevenly: on Minefield 7×7 level 3 at 1,000 playouts won 99 % against the
+        distance player (92–98 % in the other games) and, as the second player, held level 4
+        off; at 200 it wins 93 % and level 4 beats it three games in four.  At 9×9 the same 200
+        would leave level 3 only 70 % against level 2, so the cap is per board (issue 14,
+        seventh round; docs/ai.md)."""
+        for name, board, playouts in self.board_playouts:
+            if (name, board) == (game, size):
+                return replace(self.budget, playouts=playouts)
+        return self.budget
 
     @property
     def label(self) -> str:

@@ -60,7 +60,7 @@ def think(
     chosen = parse_level(level)
     return search(
         game,
-        budget or chosen.budget,
+        budget or chosen.budget_for(game.name, game.size),
         seed=move_seed(seed, game.record()),
         config=chosen.config,
     )

@@ -192,13 +192,14 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def level_budget(
-    number: int, time_caps: bool, playouts: int | None = None
+    number: int, time_caps: bool, playouts: int | None = None, game: str = "", size: int = 0
 ) -> tuple[Budget, SearchConfig]:
-    """A level's budget (playouts only unless ``time_caps``) and settings; ``playouts``, when
-    given, replaces the level's playout cap and keeps the rest."""
+    """A level's budget on ``game``'s ``size`` board (playouts only unless ``time_caps``) and
+    settings; ``playouts``, when given, replaces the level's playout cap and keeps the rest."""
     level = LEVELS[number]
-    seconds = level.budget.seconds if time_caps else None
-    cap = level.budget.playouts if playouts is None else playouts
+    own = level.budget_for(game, size)
+    seconds = own.seconds if time_caps else None
+    cap = own.playouts if playouts is None else playouts
     return Budget(playouts=cap, seconds=seconds), level.config
 
 
@@ -318,16 +319,25 @@ def main(argv: list[str] | None = None) -> int:
         if args.games <= 0:
             continue
         started = time.perf_counter()
+        game_budget, game_opponent_budget = budget, opponent_budget
+        if args.level is not None:
+            game_budget = level_budget(args.level, args.time_caps, args.playouts, name, size)[0]
+        if args.opponent == "level":
+            game_opponent_budget = level_budget(
+                args.opponent_level, args.time_caps, args.opponent_playouts, name, size
+            )[0]
+        if (game_budget, game_opponent_budget) != (budget, opponent_budget):
+            print(f"{name}: budget {game_budget} vs {game_opponent_budget} (the levels' own)")
         jobs = [
             (
                 name,
                 size,
                 i,
                 args.opponent,
-                budget,
+                game_budget,
                 args.seed,
                 config,
-                opponent_budget,
+                game_opponent_budget,
                 opponent_config,
             )
             for i in range(args.games)

@@ -6,7 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from ai import DEFAULT_LEVEL, LEVELS, AIPlayer, parse_level
+from ai import DEFAULT_LEVEL, LEVELS, AIPlayer, Budget, parse_level
+from ai.pool import think
+from rules import game_names, new_game
 
 
 @pytest.mark.parametrize(
@@ -23,14 +25,41 @@ def test_unknown_levels_are_refused_with_the_choices(text: int | str) -> None:
         parse_level(text)
 
 
-def test_levels_get_stronger_and_all_have_a_time_cap() -> None:
-    budgets = [LEVELS[n].budget for n in sorted(LEVELS)]
+@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("size", [7, 8, 9])
+def test_levels_get_stronger_on_every_board_and_all_have_a_time_cap(game: str, size: int) -> None:
+    budgets = [LEVELS[n].budget_for(game, size) for n in sorted(LEVELS)]
     playouts = [b.playouts or 0 for b in budgets]
     seconds = [b.seconds or 0.0 for b in budgets]
     assert all(playouts) and all(seconds), "every level needs both caps to stay responsive"
     assert playouts == sorted(playouts) and len(set(playouts)) == len(playouts)
     assert seconds == sorted(seconds)
     assert not LEVELS[1].config.block and all(LEVELS[n].config.block for n in range(2, 6))
+
+
+def test_board_playout_caps_name_real_boards_and_change_only_playouts() -> None:
+    for level in LEVELS.values():
+        for game, size, playouts in level.board_playouts:
+            assert game in game_names() and new_game(game, size).size == size
+            assert level.budget_for(game, size) == replace(level.budget, playouts=playouts)
+    level = replace(LEVELS[3], board_playouts=(("minefield", 7, 200),))
+    assert level.budget_for("minefield", 7) == Budget(playouts=200, seconds=level.budget.seconds)
+    assert level.budget_for("minefield", 9) == level.budget
+    assert level.budget_for("clearpath", 7) == level.budget
+    assert level.budget_for("no such game", 7) == level.budget
+
+
+def test_the_search_stops_at_the_boards_own_cap() -> None:
+    """``think`` (behind choose_move, ai_move and AIPlayer) asks the level for the budget of
+    the board it is given, not the level's general one."""
+    level = replace(
+        LEVELS[3],
+        budget=Budget(playouts=400, seconds=None),
+        board_playouts=(("minefield", 7, 37),),
+    )
+    assert think(new_game("minefield", 7), level, seed=1).playouts == 37
+    assert think(new_game("minefield", 9), level, seed=1).playouts == 400
+    assert think(new_game("clearcut", 7), level, seed=1).playouts == 400
 
 
 def test_minefield_path_playouts_start_at_level_3_and_only_in_minefield() -> None:
