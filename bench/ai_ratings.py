@@ -1,7 +1,7 @@
 """Rating estimates for the levels, fitted to the ladder matches in docs/ai.md.
 
 The match results below are copied from the ``bench/ai_bench.py`` runs listed in docs/ai.md (23
-and 26 November 2026, six rounds, 7×7, Crosscut 8×8, playout budgets only, seats alternating).
+and 26 November 2026, seven rounds, 7×7, Crosscut 8×8, playout budgets only, seats alternating).
 Each entry is (player, opponent, games, wins of player), pooled over the games named in its
 comment.  The fit is the usual Bradley–Terry/Elo maximum-likelihood estimate with the distance
 reference player fixed at 1000, and one virtual draw added to every pairing, so a clean sweep
@@ -20,9 +20,10 @@ ANCHOR_RATING = 1000.0
 
 # (player, opponent, games, wins).  Only games played by the search each level uses now: the
 # second round changed level 3 and up in Crosscut, the fourth round levels 1 and 2 (10 and 80
-# playouts, level 2 without Crosscut's threat check), and the fifth round level 3 and up in
-# Minefield (path playouts), so earlier games of those levels are left out and the newer ones
-# take their place.  Per-game figures are in docs/ai.md.
+# playouts, level 2 without Crosscut's threat check), the fifth round level 3 and up in
+# Minefield (path playouts), and the seventh round level 3 on Minefield 7×7 (200 playouts), so
+# earlier games of those levels are left out and the newer ones take their place.  Per-game
+# figures are in docs/ai.md.
 RESULTS: list[tuple[str, str, int, float]] = [
     # Fourth round, seed 80, 20 games per game (Clear Path 6, Minefield 0,
     # Crosscut 1, Clearcut 0, Naked Diagonal 0).
@@ -36,23 +37,23 @@ RESULTS: list[tuple[str, str, int, float]] = [
     # First round without Crosscut and Minefield: 100-game runs (97 + 94 + 95) and the small
     # rounds (24/24, 23/24, 11/12) in Clear Path, Clearcut and Naked Diagonal.
     ("level 3", "distance", 360, 344.0),
-    # Fifth round, Minefield, seed 113.
-    ("level 3", "distance", 100, 99.0),
+    # Seventh round, Minefield 7×7 at level 3's own cap there (200 playouts), seed 137.
+    ("level 3", "distance", 100, 93.0),
     # Second round, Crosscut: seeds 43 and 44, 100 games each (90 and 94).
     ("level 3", "distance", 200, 184.0),
     # Fourth round, seed 78: Clear Path 33/40, Crosscut 37/40, Clearcut 39/40, Naked Diagonal
     # 19/20.
     ("level 3", "level 2", 140, 128.0),
-    # Fifth round, Minefield, seed 114.
-    ("level 3", "level 2", 40, 37.0),
+    # Seventh round, Minefield 7×7 at 200 playouts, seed 138.
+    ("level 3", "level 2", 40, 34.0),
     # Second round, at the new caps: Clear Path 7/8, Crosscut 12/12, Clearcut 5/6, Naked
     # Diagonal 3/6.
     ("level 4", "level 3", 32, 27.0),
     # Fourth round: Clearcut 14/20 (seed 82), Clear Path 13/16 (seed 84).
     ("level 4", "level 3", 36, 27.0),
-    # Fifth round, Minefield 7×7, seed 112.  Minefield at 9×9 is left out: the ratings are for
-    # the 7×7 boards.
-    ("level 4", "level 3", 20, 12.0),
+    # Seventh round, Minefield 7×7 against level 3 at 200 playouts, seeds 139 and 143 (23/30,
+    # 24/30).  Minefield at 9×9 is left out: the ratings are for the 7×7 boards.
+    ("level 4", "level 3", 60, 47.0),
     # Fifth round, Clearcut 7×7, seeds 118 and 119 (5/10 each).
     ("level 4", "level 3", 20, 10.0),
     # Second round: Clearcut 2/6, Crosscut 5/6.
@@ -70,6 +71,8 @@ RESULTS: list[tuple[str, str, int, float]] = [
     ("level 5", "distance", 55, 55.0),
     # Sixth round, Minefield, seeds 132 and 133 (17 games each, stopped for time).
     ("level 5", "distance", 34, 34.0),
+    # Seventh round: Minefield 2/2 (seed 134), Crosscut 10/10 (seed 135, stopped for time).
+    ("level 5", "distance", 12, 12.0),
     # Sixth round, Naked Diagonal, seeds 129 (3/6) and 130 (4/5), both stopped for time.
     ("level 4", "level 3", 11, 7.0),
     # Sixth round: Minefield 6/10 (seed 131), Clear Path 3/4 (seed 121, stopped for time).
