@@ -71,12 +71,15 @@ RESULTS: list[tuple[str, str, int, float]] = [
     ("level 5", "distance", 55, 55.0),
     # Sixth round, Minefield, seeds 132 and 133 (17 games each, stopped for time).
     ("level 5", "distance", 34, 34.0),
-    # Seventh round: Minefield 2/2 (seed 134), Crosscut 10/10 (seed 135, stopped for time).
-    ("level 5", "distance", 12, 12.0),
+    # Seventh round: Minefield 2/2 (seed 134), Crosscut 10/10 and 22/22 (seeds 135 and 151,
+    # both stopped for time).
+    ("level 5", "distance", 34, 34.0),
     # Sixth round, Naked Diagonal, seeds 129 (3/6) and 130 (4/5), both stopped for time.
     ("level 4", "level 3", 11, 7.0),
     # Sixth round: Minefield 6/10 (seed 131), Clear Path 3/4 (seed 121, stopped for time).
     ("level 5", "level 4", 14, 9.0),
+    # Seventh round: Minefield 13/20 (seed 150).
+    ("level 5", "level 4", 20, 13.0),
 ]
 
 
