@@ -54,14 +54,8 @@ class Level:
 
     def budget_for(self, game: str, size: int) -> Budget:
         """The budget on ``game``'s ``size`` board: the level's own, with that board's playout
-        cap if it has one.
-
-        A playout buys different strength on different boards, so one cap everywhere spaces the
-        ladder unevenly: on Minefield 7×7 level 3 at 1,000 playouts won 99 % against the
-        distance player (92–98 % in the other games) and, as the second player, held level 4
-        off; at 200 it wins 93 % and level 4 beats it three games in four.  At 9×9 the same 200
-        would leave level 3 only 70 % against level 2, so the cap is per board (issue 14,
-        seventh round; docs/ai.md)."""
+        cap if it has one.  A playout buys different strength on different boards, so one cap
+        everywhere would space the ladder unevenly (the module docstring says where and why)."""
         for name, board, playouts in self.board_playouts:
             if (name, board) == (game, size):
                 return replace(self.budget, playouts=playouts)
