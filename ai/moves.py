@@ -54,12 +54,16 @@ def move_name(game: Game, move: Move) -> str:
     return game.grid.names[move] if isinstance(move, int) else move
 
 
-def prepare(game: Game) -> None:
+def prepare(game: Game, rand: Callable[[], float] | None = None) -> None:
     """Switch a search's private copy of a game to the engine's search fast paths, if any
-    (Naked Diagonal's lazy skip rule); play stays exactly the same."""
+    (Naked Diagonal's lazy skip rule); play stays exactly the same.
+
+    With ``rand`` (the search's random source) the skip check also draws the next random
+    placement, which :func:`random_point` then takes at no further cost.
+    """
     quick = getattr(game, "use_quick_turns", None)
     if quick is not None:
-        quick()
+        quick(rand)
 
 
 def legal_among(game: Game, mask: int) -> list[int]:

@@ -146,6 +146,10 @@ class SearchConfig:
     playout_games: frozenset[str] = frozenset()
     """The games where ``distance_eval`` and ``path_playouts`` apply."""
     fast_paths: bool = True
+    drawn_playouts: bool = True
+    """Naked Diagonal: the lazy skip check tries points in a random order and the playout
+    plays the legal point it found (uniform, as before, at one verdict per move instead of
+    two or more).  Off only to measure it (issue 14, eighth round)."""
     """Use the engine's search fast paths (Naked Diagonal's per-point legality and lazy skip
     rule) and try only possible winning points in the win check.  Off only to measure them."""
 
@@ -292,9 +296,9 @@ class Searcher:
         if game.is_over:
             raise ValueError("the game is over: there is no move to choose")
         self.game = game.copy()
-        if config.fast_paths:
-            prepare(self.game)
         self.rng = random.Random(seed)
+        if config.fast_paths:
+            prepare(self.game, self.rng.random if config.drawn_playouts else None)
         if config.knowledge_games is not None and game.name not in config.knowledge_games:
             config = replace(config, prior_weight=0.0)
         if config.local_games is not None and game.name not in config.local_games:

@@ -137,9 +137,10 @@ def _opponent_move(
     return search(game, budget, seed=seed, config=config).move
 
 
-def speed(game_name: str, size: int, seconds: float) -> tuple[float, float, float]:
+def speed(game_name: str, size: int, seconds: float) -> tuple[float, float, float, float | None]:
     """(random playouts/s through the engine alone, search playouts/s from a mid-opening
-    position including the root tactics, the same with the engine fast paths off)."""
+    position including the root tactics, the same with the engine fast paths off, and in
+    Naked Diagonal with only the skip check's drawn playout moves off (else None))."""
     rng = random.Random(0)
     started = time.perf_counter()
     count = 0
@@ -162,9 +163,14 @@ def speed(game_name: str, size: int, seconds: float) -> tuple[float, float, floa
     plain = replace(CONFIGS["default"], fast_paths=False)
     forget(size)
     slow = search(game, Budget(seconds=seconds), seed=0, config=plain)
+    undrawn: float | None = None
+    if hasattr(game, "use_quick_turns"):
+        forget(size)
+        without = replace(CONFIGS["default"], drawn_playouts=False)
+        undrawn = search(game, Budget(seconds=seconds), seed=0, config=without).playouts_per_second
     forget(size)
     result = search(game, Budget(seconds=seconds), seed=0)
-    return raw, result.playouts_per_second, slow.playouts_per_second
+    return raw, result.playouts_per_second, slow.playouts_per_second, undrawn
 
 
 def forget(size: int) -> None:
@@ -309,11 +315,12 @@ def main(argv: list[str] | None = None) -> int:
             continue
         size = args.size or BENCH_SIZE.get(name, 7)
         if args.speed_seconds > 0:
-            raw, searched, slow = speed(name, size, args.speed_seconds)
+            raw, searched, slow, undrawn = speed(name, size, args.speed_seconds)
+            drawn = "" if undrawn is None else f", {undrawn:.0f} without drawn playout moves"
             print(
                 f"{name} {size}x{size} speed: {raw:.0f} random playouts/s (engine only), "
                 f"{searched:.0f} search playouts/s (tree + root tactics), "
-                f"{slow:.0f} with the engine fast paths off",
+                f"{slow:.0f} with the engine fast paths off{drawn}",
                 flush=True,
             )
         if args.games <= 0:

@@ -14,7 +14,9 @@ Searches need far fewer verdicts than a whole legal mask: a random playout asks 
 random point legal?" and "does the next player have any legal placement?" (the skip rule).
 :meth:`NakedDiagonal.point_is_legal` answers for one point from the areas next to it only, and
 :meth:`NakedDiagonal.use_quick_turns` makes the skip rule stop at the first legal placement
-found instead of computing the full mask at every placement.  Both give exactly the verdicts of
+found instead of computing the full mask at every placement; given the search's random source,
+it scans in a random order, so the point it finds is also the next random playout move and a
+playout pays for one verdict per move instead of two.  Both give exactly the verdicts of
 :meth:`_legal_mask` (tests/rules/test_nakeddiagonal_fast.py checks them against it); the
 witnesses behind them are memoised by the area solver across playouts.
 
@@ -27,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .base import Effects
+from .base import Effects, Game
 from .nd_area import UNDECIDED, AreaSolver, Move, Timeline, Undecided, Witness, area_solver
 from .path_game import PathGame
 from .registry import register
@@ -49,6 +51,12 @@ class NakedDiagonal(PathGame):
     def _reset_extra(self) -> None:
         super()._reset_extra()
         self._quick_turns = False
+        self._quick_rand: Callable[[], float] | None = None
+        self._drawn: tuple[int, int, int, int] | None = None
+
+    def _copy_extra_from(self, other: Game) -> None:
+        super()._copy_extra_from(other)
+        self._drawn = None  # a pending draw belongs to one game object: handed out once
 
     @property
     def _solver(self) -> AreaSolver:
@@ -56,14 +64,20 @@ class NakedDiagonal(PathGame):
         return area_solver(self.size)
 
     # ----- fast paths for searches ------------------------------------------------------------
-    def use_quick_turns(self) -> None:
+    def use_quick_turns(self, rand: Callable[[], float] | None = None) -> None:
         """Apply the skip rule lazily from now on (this game object and its copies only).
 
         After a placement the next player's legal mask is left to be computed on demand; the
         skip check stops at the first legal placement it finds.  Play is unchanged: the same
         moves are legal and the same turns are skipped.
+
+        With ``rand`` the skip check tries the points in a random order.  The first legal
+        point of a random order is a uniformly random legal point, so
+        :meth:`sample_legal_point` hands it out as its next draw instead of deciding more
+        points: a random playout then pays for one verdict per move, not two or more.
         """
         self._quick_turns = True
+        self._quick_rand = rand
 
     def point_is_legal(self, point: int, nodes: int | None = None) -> bool:
         """Exactly ``legal_mask() >> point & 1``, deciding only this point when the mask is not
@@ -115,20 +129,39 @@ class NakedDiagonal(PathGame):
             return points[int(rand() * len(points))] if points else None
         player = self._turn
         red, blue = self._stones
+        drawn = self._drawn
+        if drawn is not None and drawn[:3] == (red, blue, player):
+            self._drawn = None  # a draw is handed out once
+            return drawn[3]
         empty = self.grid.full & ~(red | blue)
         points = _bits(empty & ~self._solver.naked_mask(self._stones[player]))
+        found, undecided = self._first_legal(points, player, nodes, rand)
+        if found is not None:
+            return found
+        return next((p for p in undecided if self._point_legal(p, player)), None)
+
+    def _first_legal(
+        self,
+        points: list[int],
+        player: int,
+        nodes: int | None,
+        rand: Callable[[], float] | None,
+    ) -> tuple[int | None, list[int]]:
+        """The first of ``points`` proven legal within ``nodes`` (None if none is), tried in
+        index order or, with ``rand``, in a random order (it is then a uniformly random one
+        of them); and the points passed over as undecided.  ``points`` is used up."""
         undecided: list[int] = []
         while points:
-            i = int(rand() * len(points))
+            i = int(rand() * len(points)) if rand is not None else len(points) - 1
             p = points[i]
             verdict = self._point_legal(p, player, nodes)
             if verdict is True:
-                return p
+                return p, undecided
             if verdict is None:
                 undecided.append(p)
             points[i] = points[-1]
             points.pop()
-        return next((p for p in undecided if self._point_legal(p, player)), None)
+        return None, undecided
 
     def _pass_turn(self, mover: int) -> tuple[int | None, bool]:
         if self._quick_turns and self._has_legal(1 - mover):
@@ -141,13 +174,11 @@ class NakedDiagonal(PathGame):
         red, blue = self._stones
         empty = self.grid.full & ~(red | blue)
         candidates = _bits(empty & ~self._solver.naked_mask(self._stones[player]))
-        undecided: list[int] = []
-        for p in candidates:
-            verdict = self._point_legal(p, player, QUICK_NODES)
-            if verdict is True:
-                return True
-            if verdict is None:
-                undecided.append(p)
+        found, undecided = self._first_legal(candidates, player, QUICK_NODES, self._quick_rand)
+        if found is not None:
+            if self._quick_rand is not None:
+                self._drawn = (red, blue, player, found)
+            return True
         return any(self._point_legal(p, player) for p in undecided)
 
     def _point_legal(self, point: int, player: int, nodes: int | None = None) -> bool | None:

@@ -78,14 +78,19 @@ def test_many_positions_on_a_seven_board_agree_including_area_refusals() -> None
     assert area_refusals > 0, "no position exercised the area check"
 
 
+@pytest.mark.parametrize("drawn", [False, True])
 @pytest.mark.parametrize("size", [5, 7, 9])
-def test_quick_turns_play_exactly_like_the_engine(size: int) -> None:
+def test_quick_turns_play_exactly_like_the_engine(size: int, drawn: bool) -> None:
     rnd = random.Random(size)
     for _ in range(3 if size < 9 else 1):
         plain = random_game(size, rnd)
         quick = random_game(size, rnd)
-        quick.use_quick_turns()
+        quick.use_quick_turns(random.Random(size + 1).random if drawn else None)
         while not plain.is_over:
+            if drawn:  # the skip check's draw is a legal point, handed out once
+                first = quick.sample_legal_point(rnd.random)
+                assert first in plain.legal_points()
+                assert quick._drawn is None
             assert quick.legal_moves() == plain.legal_moves()
             move = rnd.choice(plain.legal_moves())
             assert plain.play(move) == quick.play(move)
@@ -114,6 +119,33 @@ def test_sampling_returns_only_legal_points_and_reaches_all_of_them() -> None:
         assert point in legal
         seen.add(point)
     assert seen == legal
+
+
+def test_the_skip_checks_draw_is_uniform_over_the_legal_points() -> None:
+    """With a random source, the point the lazy skip check finds becomes the next playout move;
+    it must be as uniform as rejection sampling, or playouts would lean to some points."""
+    base = random_game(7, random.Random(3))
+    for move in ("b3", "d6", "f6", "b2", "b5", "g6"):
+        base.play(move)
+    base.use_quick_turns(random.Random(11).random)
+    reply = "e1"
+    after = base.copy()
+    after.play(reply)
+    legal = after.legal_points()
+    assert 20 < len(legal) < 42  # some points are barred, so uniformity over them is tested
+    counts = dict.fromkeys(legal, 0)
+    trials = 40 * len(legal)
+    for _ in range(trials):
+        game = base.copy()
+        game.play(reply)
+        point = game.sample_legal_point(lambda: 0.0)  # takes the draw, never this source
+        assert point is not None
+        counts[point] += 1
+    expected = trials / len(legal)
+    chi2 = sum((n - expected) ** 2 / expected for n in counts.values())
+    # Fixed seeds, so this never flakes; 2.0 x the degrees of freedom is far beyond p = 0.001
+    # for 20-40 degrees of freedom (this draw scores 0.9 x); a fixed order scores 1,280 x.
+    assert chi2 < 2.0 * (len(legal) - 1), (chi2, counts)
 
 
 def test_quick_turns_still_skip_a_player_without_placements(
