@@ -151,6 +151,8 @@ class NakedDiagonal(PathGame):
         index order or, with ``rand``, in a random order (it is then a uniformly random one
         of them); and the points passed over as undecided.  ``points`` is used up."""
         undecided: list[int] = []
+        if rand is None:
+            points.reverse()  # taken from the end: index order
         while points:
             i = int(rand() * len(points)) if rand is not None else len(points) - 1
             p = points[i]
