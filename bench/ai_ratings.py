@@ -83,12 +83,22 @@ RESULTS: list[tuple[str, str, int, float]] = [
 ]
 
 
+def pooled(results: list[tuple[str, str, int, float]]) -> list[tuple[str, str, int, float]]:
+    """The rows of ``results`` summed per pairing (player, opponent), in first-seen order."""
+    totals: dict[tuple[str, str], tuple[int, float]] = {}
+    for a, b, n, w in results:
+        games, wins = totals.get((a, b), (0, 0.0))
+        totals[(a, b)] = (games + n, wins + w)
+    return [(a, b, n, w) for (a, b), (n, w) in totals.items()]
+
+
 def fit(results: list[tuple[str, str, int, float]], rounds: int = 20_000) -> dict[str, float]:
     """Elo ratings maximising the likelihood of ``results`` (anchor fixed)."""
     names = sorted({a for a, _, _, _ in results} | {b for _, b, _, _ in results})
     rating = {name: ANCHOR_RATING for name in names}
-    # One virtual draw per pairing: half a win each way.
-    data = [(a, b, n + 1, w + 0.5) for a, b, n, w in results]
+    # One virtual draw per pairing (not per row: a pairing measured in more batches must not
+    # get more of them): half a win each way.
+    data = [(a, b, n + 1, w + 0.5) for a, b, n, w in pooled(results)]
     step = 2.0
     for _ in range(rounds):
         grad = dict.fromkeys(names, 0.0)
@@ -106,7 +116,7 @@ def main() -> int:
     rating = fit(RESULTS)
     for name, value in sorted(rating.items(), key=lambda item: item[1]):
         print(f"{name:10s} {value:7.0f}")
-    for a, b, n, w in RESULTS:
+    for a, b, n, w in pooled(RESULTS):
         expected = 1 / (1 + 10 ** ((rating[b] - rating[a]) / 400))
         print(f"{a} vs {b}: measured {w / n:5.1%} over {n} games, fitted {expected:5.1%}")
     return 0 if all(math.isfinite(v) for v in rating.values()) else 1
