@@ -1,7 +1,7 @@
 """Rating estimates for the levels, fitted to the ladder matches in docs/ai.md.
 
 The match results below are copied from the ``bench/ai_bench.py`` runs listed in docs/ai.md (23
-and 26 November 2026, seven rounds, 7×7, Crosscut 8×8, playout budgets only, seats alternating).
+and 26 November 2026, eight rounds, 7×7, Crosscut 8×8, playout budgets only, seats alternating).
 Each entry is (player, opponent, games, wins of player), pooled over the games named in its
 comment.  The fit is the usual Bradley–Terry/Elo maximum-likelihood estimate with the distance
 reference player fixed at 1000, and one virtual draw added to every pairing, so a clean sweep
@@ -80,6 +80,9 @@ RESULTS: list[tuple[str, str, int, float]] = [
     ("level 5", "level 4", 14, 9.0),
     # Seventh round: Minefield 13/20 (seed 150).
     ("level 5", "level 4", 20, 13.0),
+    # Eighth round: Crosscut 48/48 (seed 152), Clearcut 6/6, 47/47 and 37/38 (seeds 153, 156
+    # and 157, the first and last stopped for time).
+    ("level 5", "distance", 139, 138.0),
 ]
 
 
