@@ -146,12 +146,12 @@ class SearchConfig:
     playout_games: frozenset[str] = frozenset()
     """The games where ``distance_eval`` and ``path_playouts`` apply."""
     fast_paths: bool = True
+    """Use the engine's search fast paths (Naked Diagonal's per-point legality and lazy skip
+    rule) and try only possible winning points in the win check.  Off only to measure them."""
     drawn_playouts: bool = True
     """Naked Diagonal: the lazy skip check tries points in a random order and the playout
     plays the legal point it found (uniform, as before, at one verdict per move instead of
     two or more).  Off only to measure it (issue 14, eighth round)."""
-    """Use the engine's search fast paths (Naked Diagonal's per-point legality and lazy skip
-    rule) and try only possible winning points in the win check.  Off only to measure them."""
 
 
 BASIC_CONFIG = SearchConfig()
