@@ -42,6 +42,7 @@ from .connection import (
     line_point,
     move_priors,
     path_points,
+    stone_masks,
 )
 from .moves import (
     Move,
@@ -152,6 +153,12 @@ class SearchConfig:
     """Naked Diagonal: the lazy skip check tries points in a random order and the playout
     plays the legal point it found (uniform, as before, at one verdict per move instead of
     two or more).  Off only to measure it (issue 14, eighth round)."""
+    survivor_amaf: frozenset[str] = frozenset()
+    """Games where RAVE credits a person only with the points they still hold when the
+    playout ends.  In Clearcut a crosscut removes two checkers, so a point placed and then
+    captured within a playout would otherwise share the win of a game it did not help win
+    (issue 14, ninth round: the sixth round's guess at why Clearcut gains so little from
+    more playouts)."""
 
 
 BASIC_CONFIG = SearchConfig()
@@ -210,6 +217,8 @@ CONFIGS: dict[str, SearchConfig] = {
     "lines": SearchConfig(line_playouts=0.5),
     "perimeter": SearchConfig(perimeter_playouts=0.5),
     "threats": SearchConfig(threat_games=frozenset({"crosscut"})),
+    "survivors": replace(DEFAULT_CONFIG, survivor_amaf=frozenset({"clearcut"})),
+    "clearcut-threats": replace(DEFAULT_CONFIG, threat_games=frozenset({"crosscut", "clearcut"})),
     "threats-all": SearchConfig(
         threat_games=frozenset({"clearpath", "minefield", "crosscut", "clearcut"})
     ),
@@ -309,6 +318,7 @@ class Searcher:
         self.root = Node("", 1 - me)  # the root's move is never played
         self.root.mover = me
         self.playouts = 0
+        self.end_flip = 0  # ``flip`` where the last playout ended (a swap in it changes it)
 
     # ----- the main loop --------------------------------------------------------------------
     def run(self, budget: Budget) -> SearchResult:
@@ -424,10 +434,15 @@ class Searcher:
             if expanded:
                 last = child.move if isinstance(child.move, int) else None
                 outcome = self._playout(game, flip, played, deadline, last)
+                flip = self.end_flip
                 break
         if outcome is None:
             return False
-        self._backup(path, played, outcome)
+        keep = None
+        if game.name in self.config.survivor_amaf:
+            stones = stone_masks(game)
+            keep = (stones[flip], stones[1 ^ flip])  # person p holds colour p ^ flip now
+        self._backup(path, played, outcome, keep)
         if path[-1].proven:
             self._prove_upwards(path)
         return True
@@ -537,6 +552,7 @@ class Searcher:
         capture_mask = getattr(game, "capture_mask", None) if self.config.capture_playouts else None
         capture = self.config.capture_playouts
         moves_made = 0
+        self.end_flip = flip
         while not game.is_over:
             if deadline is not None and clock() > deadline:
                 return None
@@ -577,11 +593,21 @@ class Searcher:
                 moves = game.legal_moves()
                 if game.play(moves[int(rand() * len(moves))]).swap:
                     flip ^= 1
+                    self.end_flip = flip
         if game.winner is None:
             return DRAW
         return index[game.winner] ^ flip
 
-    def _backup(self, path: list[Node], played: list[tuple[int, int]], outcome: int) -> None:
+    def _backup(
+        self,
+        path: list[Node],
+        played: list[tuple[int, int]],
+        outcome: int,
+        keep: tuple[int, int] | None = None,
+    ) -> None:
+        """Count the outcome in every node of ``path`` and, with RAVE, in the siblings whose
+        point the same person took later in the iteration (only the points in ``keep``, the
+        persons' stones at the end, when it is given: ``SearchConfig.survivor_amaf``)."""
         for node in path:
             node.visits += 1
             node.wins += _reward(node.person, outcome)
@@ -591,6 +617,7 @@ class Searcher:
         seen = [0, 0]
         for point, person in played:
             seen[person] |= 1 << point
+        held = keep if keep is not None else (-1, -1)
         for i in range(len(path) - 1, -1, -1):
             node = path[i]
             if i + 1 < len(path):
@@ -599,7 +626,7 @@ class Searcher:
                     seen[step.person] |= 1 << step.move
             if node.children is None:
                 continue
-            hits = seen[node.mover] & node.point_mask
+            hits = seen[node.mover] & node.point_mask & held[node.mover]
             if not hits:
                 continue
             reward = _reward(node.mover, outcome)

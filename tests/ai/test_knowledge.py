@@ -22,7 +22,7 @@ from ai.connection import (
     stone_masks,
 )
 from ai.moves import local_point, random_point
-from ai.search import CONFIGS, DEFAULT_CONFIG, SearchConfig, Searcher
+from ai.search import CONFIGS, DEFAULT_CONFIG, Node, SearchConfig, Searcher
 from rules import new_game, parse_record
 from rules.crosscut import Crosscut
 from rules.minefield import Minefield
@@ -298,3 +298,67 @@ def test_only_the_captures_config_has_capture_playouts() -> None:
     assert CONFIGS["captures"].capture_playouts > 0
     assert DEFAULT_CONFIG.capture_playouts == 0
     assert all(level.config.capture_playouts == 0 for level in LEVELS.values())
+
+
+class _BackupSpy(Searcher):
+    """Records what each backup was given, so a test can check it against a replay."""
+
+    calls: list[tuple[list[object], list[tuple[int, int]], tuple[int, int] | None]]
+
+    def _backup(
+        self,
+        path: list[Node],
+        played: list[tuple[int, int]],
+        outcome: int,
+        keep: tuple[int, int] | None = None,
+    ) -> None:
+        self.calls.append(([node.move for node in path[1:]], list(played), keep))
+        super()._backup(path, played, outcome, keep)
+
+
+def test_survivor_amaf_keeps_the_stones_each_person_holds_when_the_playout_ends() -> None:
+    """``keep`` is the end position of the iteration, by person, and RAVE credits only it."""
+    config = CONFIGS["survivors"]
+    rng = random.Random(15)
+    captured = 0
+    for game in live_positions(lambda: new_game("clearcut", 7), rng, 12, (8, 24)):
+        spy = _BackupSpy(game, seed=rng.randrange(1000), config=config)
+        spy.calls = []
+        spy.run(Budget(playouts=40))
+        assert spy.calls
+        for moves, played, keep in spy.calls:
+            replay = game.copy()
+            placed = [0, 0]
+            for move in moves:
+                assert isinstance(move, int)
+                replay.play_index(move)
+            for point, person in played:
+                replay.play_index(point)
+                placed[person] |= 1 << point
+            assert keep == stone_masks(replay)  # no swap in Clearcut: person p is colour p
+            captured += any(placed[p] & ~keep[p] for p in (0, 1))
+    assert captured > 20  # playouts where some placed checker was removed again
+
+
+def test_survivor_amaf_credits_no_point_its_person_lost() -> None:
+    game = new_game("clearcut", 7)
+    searcher = Searcher(game, seed=1, config=CONFIGS["survivors"])
+    moves = game.legal_points()
+    searcher.root.expand(list(moves), searcher.root.mover, random.Random(1))
+    root = searcher.root
+    first, gone, kept = moves[0], moves[1], moves[2]
+    child = root.by_point[first]
+    me = root.mover
+    played = [(gone, me), (kept, me)]
+    held = 1 << first | 1 << kept
+    searcher._backup([root, child], played, me, (held, 0) if me == 0 else (0, held))
+    assert root.by_point[kept].amaf_visits == 1
+    assert root.by_point[gone].amaf_visits == 0
+    searcher._backup([root, child], played, me)  # without ``keep``: every point placed
+    assert root.by_point[kept].amaf_visits == 2
+    assert root.by_point[gone].amaf_visits == 1
+
+
+def test_only_the_survivors_config_keeps_survivors() -> None:
+    assert CONFIGS["survivors"].survivor_amaf == frozenset({"clearcut"})
+    assert DEFAULT_CONFIG.survivor_amaf == frozenset()
