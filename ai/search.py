@@ -320,7 +320,6 @@ class Searcher:
         self.root = Node("", 1 - me)  # the root's move is never played
         self.root.mover = me
         self.playouts = 0
-        self.end_flip = 0  # ``flip`` where the last playout ended (a swap in it changes it)
 
     # ----- the main loop --------------------------------------------------------------------
     def run(self, budget: Budget) -> SearchResult:
@@ -409,7 +408,7 @@ class Searcher:
         index = self.colour_index
         expanded = False
         played: list[tuple[int, int]] = []
-        outcome: int | None
+        outcome: int
         while True:
             if node is not self.root and (node.proven or node.terminal):
                 outcome = DRAW if node.proven == 0 else self._proof_winner(node)
@@ -435,11 +434,11 @@ class Searcher:
             node = child
             if expanded:
                 last = child.move if isinstance(child.move, int) else None
-                outcome = self._playout(game, flip, played, deadline, last)
-                flip = self.end_flip
+                ended = self._playout(game, flip, played, deadline, last)
+                if ended is None:
+                    return False
+                outcome, flip = ended
                 break
-        if outcome is None:
-            return False
         keep = None
         if game.name in self.config.survivor_amaf:
             stones = stone_masks(game)
@@ -535,9 +534,9 @@ class Searcher:
         played: list[tuple[int, int]],
         deadline: float | None,
         last: int | None = None,
-    ) -> int | None:
-        """Uniformly random legal moves to the end: the winning person, DRAW, or None if the
-        deadline passed first."""
+    ) -> tuple[int, int] | None:
+        """Uniformly random legal moves to the end: (the winning person or DRAW, ``flip`` where
+        the playout ended, which a swap in it changes), or None if the deadline passed first."""
         rand = self.rng.random
         index = self.colour_index
         clock = time.perf_counter
@@ -554,16 +553,15 @@ class Searcher:
         capture_mask = getattr(game, "capture_mask", None) if self.config.capture_playouts else None
         capture = self.config.capture_playouts
         moves_made = 0
-        self.end_flip = flip
         while not game.is_over:
             if deadline is not None and clock() > deadline:
                 return None
             if every and moves_made % every == every - 1:
                 winner = decided_winner(game)
                 if winner is not None:
-                    return index[game.players[winner]] ^ flip
+                    return index[game.players[winner]] ^ flip, flip
             if moves_made == judge_at and judge_at:
-                return index[game.players[distance_leader(game)]] ^ flip
+                return index[game.players[distance_leader(game)]] ^ flip, flip
             moves_made += 1
             mover = index[str(game.to_move)] ^ flip
             point = None
@@ -595,10 +593,9 @@ class Searcher:
                 moves = game.legal_moves()
                 if game.play(moves[int(rand() * len(moves))]).swap:
                     flip ^= 1
-                    self.end_flip = flip
         if game.winner is None:
-            return DRAW
-        return index[game.winner] ^ flip
+            return DRAW, flip
+        return index[game.winner] ^ flip, flip
 
     def _backup(
         self,

@@ -246,10 +246,10 @@ def test_a_distance_eval_playout_stops_after_its_moves_and_names_the_leader() ->
     searcher = Searcher(game, seed=3, config=config)
     work = game.copy()
     played: list[tuple[int, int]] = []
-    outcome = searcher._playout(work, 0, played, None)
+    ended = searcher._playout(work, 0, played, None)
     assert len(played) == config.distance_eval
     assert not work.is_over
-    assert outcome == distance_leader(work)
+    assert ended == (distance_leader(work), 0)
 
 
 @pytest.mark.parametrize("name", ["minefield", "clearcut"])
