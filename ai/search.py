@@ -210,6 +210,10 @@ CONFIGS: dict[str, SearchConfig] = {
         legality_aware=True,
     ),
     "rave-100": replace(CROSSCUT_CONFIG, rave_equivalence=100.0),
+    # Tenth round: level 4's budget in Clearcut with less exploration or more RAVE, to see
+    # whether 5,000 playouts pay more with other settings (docs/ai.md); neither was kept.
+    "explore-0.1": replace(DEFAULT_CONFIG, exploration=0.1),
+    "rave-1500": replace(DEFAULT_CONFIG, rave_equivalence=1500.0),
     "distance-eval": replace(CROSSCUT_CONFIG, distance_eval=6, playout_games=EVAL_GAMES),
     "path-playouts": replace(
         CROSSCUT_CONFIG, distance_eval=6, path_playouts=0.75, playout_games=EVAL_GAMES
