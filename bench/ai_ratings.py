@@ -83,6 +83,8 @@ RESULTS: list[tuple[str, str, int, float]] = [
     # Eighth round: Crosscut 48/48 (seed 152), Clearcut 6/6, 47/47 and 37/38 (seeds 153, 156
     # and 157, the first and last stopped for time).
     ("level 5", "distance", 139, 138.0),
+    # Tenth round: Crosscut 23/30 and 8/14 (seeds 168 and 169, both stopped for time).
+    ("level 5", "level 4", 44, 31.0),
 ]
 
 
