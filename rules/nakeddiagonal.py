@@ -86,11 +86,30 @@ class NakedDiagonal(PathGame):
         With ``nodes``, a point whose area check needs more than that many nodes of the
         complete search counts as not legal (a search may skip it; it never plays it).
         """
+        return self.point_verdict(point, nodes) is True
+
+    def point_verdict(self, point: int, nodes: int | None = None) -> bool | None:
+        """:meth:`point_is_legal` with a third answer: None when ``nodes`` search nodes of the
+        complete area search did not settle the point (never without ``nodes``)."""
         if self._over:
             return False
         if self._legal is not None:
             return bool(self._legal >> point & 1)
-        return self._point_legal(point, self._turn, nodes) is True
+        return self._point_legal(point, self._turn, nodes)
+
+    def candidate_mask(self) -> int:
+        """The empty points where the player to move forms no naked diagonal: every legal
+        placement is among them, and finding them takes a few bitboard shifts and no area
+        check.  A search tree node lists these and decides a point (:meth:`point_verdict`)
+        only when the search first tries it, so a node visited once pays for one or two
+        verdicts instead of a whole mask."""
+        if self._over:
+            return 0
+        if self._legal is not None:
+            return self._legal
+        red, blue = self._stones
+        empty = self.grid.full & ~(red | blue)
+        return empty & ~self._solver.naked_mask(self._stones[self._turn])
 
     def proven_legal_mask(self, nodes: int) -> tuple[int, bool]:
         """(legal points proven within ``nodes`` search nodes each, True if that is all of
@@ -101,10 +120,8 @@ class NakedDiagonal(PathGame):
         if self._legal is not None:
             return self._legal, True
         player = self._turn
-        red, blue = self._stones
-        empty = self.grid.full & ~(red | blue)
         mask, complete = 0, True
-        for p in _bits(empty & ~self._solver.naked_mask(self._stones[player])):
+        for p in _bits(self.candidate_mask()):
             verdict = self._point_legal(p, player, nodes)
             if verdict is True:
                 mask |= 1 << p

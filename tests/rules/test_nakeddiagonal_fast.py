@@ -190,6 +190,35 @@ def test_budgeted_verdicts_agree_with_exact_ones_whenever_they_decide() -> None:
     assert decided > 0
 
 
+def test_candidates_hold_every_legal_point_and_verdicts_match_the_mask() -> None:
+    """What a lazy search tree node lists (``candidate_mask``) and how it decides a point
+    (``point_verdict``): the candidates are the empty points that form no naked diagonal, a
+    superset of the legal mask, and a verdict is the mask's bit, or None only with a node
+    budget too small to settle it (the knot position below shows one)."""
+    rnd = random.Random(7)
+    outside = 0
+    for _ in range(6):
+        game = random_game(7, rnd)
+        while not game.is_over:
+            player = game._turn
+            mask = reference_mask(game, player)
+            fresh = game.copy()
+            fresh._legal = None  # as a search's copy holds it: no legal mask computed yet
+            candidates = fresh.candidate_mask()  # type: ignore[attr-defined]
+            empty = game.grid.full & ~(game._stones[0] | game._stones[1])
+            naked = game._solver.naked_mask(game._stones[player])
+            assert candidates == empty & ~naked, game.moves
+            assert mask & ~candidates == 0, game.moves
+            assert game.candidate_mask() == mask  # type: ignore[attr-defined]  # mask known
+            outside += (candidates & ~mask).bit_count()
+            for p in range(game.grid.area):
+                assert fresh.point_verdict(p) == bool(mask >> p & 1), (game.moves, p)  # type: ignore[attr-defined]
+                verdict = fresh.point_verdict(p, 5)  # type: ignore[attr-defined]
+                assert verdict is None or verdict == bool(mask >> p & 1), (game.moves, p)
+            game.play(rnd.choice(game.legal_moves()))
+    assert outside > 0, "no candidate was refused for an area reason"
+
+
 KNOT = ["b2", "e5", "d6", "d3", "b3", "b4", "b5", "b6"]
 """A 7x7 opening after which red e3 (or e4) leaves an NDE area whose cause is a small knot.
 
@@ -333,6 +362,8 @@ def test_a_hard_area_proof_is_passed_over_quickly_by_searches() -> None:
         proven, complete = game.proven_legal_mask(200)
         assert not complete and not proven & sum(1 << p for p in hard)
         assert all(game._point_legal(p, 0, 200) is None for p in hard)
+        assert all(game.point_verdict(p, 200) is None for p in hard)
+        assert all(game.candidate_mask() >> p & 1 for p in hard)  # listed, then passed over
         rnd = random.Random(1)
         for _ in range(50):
             assert game.sample_legal_point(rnd.random, 200) in set(_bits(proven))
