@@ -32,6 +32,24 @@ def tree_moves(game: Game) -> tuple[list[Move], bool]:
     return legal_moves(game), True
 
 
+def lazy_candidates(game: Game) -> int | None:
+    """For games that decide legality point by point (Naked Diagonal): the points a tree node
+    may list before deciding them, a superset of the legal placements (see
+    :func:`point_verdict`); None for the games whose nodes list their legal moves at once."""
+    candidates = getattr(game, "candidate_mask", None)
+    if candidates is None:
+        return None
+    mask: int = candidates()
+    return mask
+
+
+def point_verdict(game: Game, point: int) -> bool | None:
+    """Whether ``point`` is a legal placement, None if :data:`SEARCH_NODES` did not settle it;
+    only for the games :func:`lazy_candidates` answers for."""
+    verdict: bool | None = game.point_verdict(point, SEARCH_NODES)  # type: ignore[attr-defined]
+    return verdict
+
+
 def legal_moves(game: Game) -> list[Move]:
     """Every legal move: placements in index order, then special moves such as ``swap``."""
     points: list[Move] = list(game.legal_points())

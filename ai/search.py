@@ -46,10 +46,12 @@ from .connection import (
 )
 from .moves import (
     Move,
+    lazy_candidates,
     legal_moves,
     local_point,
     move_name,
     play,
+    point_verdict,
     prepare,
     random_point,
     tree_moves,
@@ -153,6 +155,12 @@ class SearchConfig:
     """Naked Diagonal: the lazy skip check tries points in a random order and the playout
     plays the legal point it found (uniform, as before, at one verdict per move instead of
     two or more).  Off only to measure it (issue 14, eighth round)."""
+    lazy_moves: bool = True
+    """Naked Diagonal: a new tree node lists the points that form no naked diagonal and
+    decides whether one is legal only when the search first selects it (``Searcher._select``)
+    instead of deciding every point at expansion, which most nodes, visited once, never
+    needed.  The tree still plays only points proven legal.  Off only to measure it (issue
+    14, eleventh round)."""
     survivor_amaf: frozenset[str] = frozenset()
     """Games where RAVE credits a person only with the points they still hold when the
     playout ends.  In Clearcut a crosscut removes two checkers, so a point placed and then
@@ -265,6 +273,7 @@ class Node:
         "prior",
         "proven",
         "terminal",
+        "unchecked",
         "visits",
         "wins",
     )
@@ -285,6 +294,8 @@ class Node:
         self.prior = 0.0
         self.needs_prior = False
         self.complete = True
+        self.unchecked = 0
+        """Points among the children not yet proven legal (``SearchConfig.lazy_moves``)."""
 
     def expand(self, moves: list[Move], mover: int, rng: random.Random) -> None:
         # Shuffled once so ties among unvisited moves do not favour one corner of the board.
@@ -422,7 +433,7 @@ class Searcher:
                 expanded = True
             elif node.needs_prior and node.visits >= PRIOR_AFTER_VISITS[game.name]:
                 self._set_priors(node, game)
-            child = self._select(node)
+            child = self._select(node, game)
             record = play(game, child.move)
             if record.swap:
                 flip ^= 1
@@ -460,20 +471,39 @@ class Searcher:
         but makes refutations by double threats provable with one visit per defence instead of
         needing the winning reply to be found by sampling (it decides most Crosscut games).
         """
-        if self.config.fast_paths:
+        lazy = None
+        if self.config.fast_paths and self.config.lazy_moves:
+            lazy = lazy_candidates(game) or None
+        if lazy is not None:
+            moves: list[Move] = list(bits_list(lazy))
+        elif self.config.fast_paths:
             moves, node.complete = tree_moves(game)
         else:
             moves = legal_moves(game)
+        checked = 0  # lazy points proven legal by the win check
         if self.config.win_check:
             tried = candidate_moves(game, moves) if self.config.fast_paths else moves
-            for move in tried:
+            for move in list(tried):
+                if lazy is not None and isinstance(move, int):
+                    verdict = point_verdict(game, move)
+                    if not verdict:
+                        if verdict is None:
+                            node.complete = False
+                        moves.remove(move)
+                        continue
+                    checked |= 1 << move
                 record = play(game, move)
                 won = game.winner is not None and game.winner == record.player
                 game.pop()
                 if won:
                     moves = [move]
                     break
+        if not moves:  # every candidate the win check tried was passed over
+            moves, node.complete = tree_moves(game)
+            lazy = None
         node.expand(moves, mover, self.rng)
+        if lazy is not None:
+            node.unchecked = node.point_mask & ~checked
         self._attach_priors(node, game)
 
     def _attach_priors(self, node: Node, game: Game) -> None:
@@ -501,7 +531,40 @@ class Searcher:
     def _proof_winner(node: Node) -> int:
         return node.person if node.proven == 1 else 1 - node.person
 
-    def _select(self, node: Node) -> Node:
+    def _select(self, node: Node, game: Game) -> Node:
+        """The child to play next from ``node`` (whose position ``game`` holds): UCT with RAVE
+        and progressive bias.  A child not yet proven legal (``Node.unchecked``) is decided
+        when first chosen; one that is not legal, or not proven within the search's node
+        budget, leaves the tree, and the choice is made again without it."""
+        while True:
+            best = self._uct_choice(node)
+            if not node.unchecked or not isinstance(best.move, int):
+                return best
+            bit = 1 << best.move
+            if not node.unchecked & bit:
+                return best
+            node.unchecked &= ~bit
+            verdict = point_verdict(game, best.move)
+            if verdict:
+                return best
+            if verdict is None:
+                node.complete = False
+            self._drop(node, best, game)
+
+    def _drop(self, node: Node, child: Node, game: Game) -> None:
+        """Take a placement found not to be legal out of ``node``'s children; if none is left,
+        list the node's moves as a node that decides them all at once would."""
+        assert node.children is not None and isinstance(child.move, int)
+        node.children.remove(child)
+        del node.by_point[child.move]
+        node.point_mask &= ~(1 << child.move)
+        if not node.children:
+            moves, node.complete = tree_moves(game)
+            node.by_point, node.point_mask, node.unchecked = {}, 0, 0
+            node.expand(moves, node.mover, self.rng)
+            self._attach_priors(node, game)
+
+    def _uct_choice(self, node: Node) -> Node:
         children = node.children
         assert children is not None
         config = self.config

@@ -137,10 +137,12 @@ def _opponent_move(
     return search(game, budget, seed=seed, config=config).move
 
 
-def speed(game_name: str, size: int, seconds: float) -> tuple[float, float, float, float | None]:
+def speed(
+    game_name: str, size: int, seconds: float
+) -> tuple[float, float, float, list[tuple[str, float]]]:
     """(random playouts/s through the engine alone, search playouts/s from a mid-opening
     position including the root tactics, the same with the engine fast paths off, and in
-    Naked Diagonal with only the skip check's drawn playout moves off (else None))."""
+    Naked Diagonal the search with one fast path off at a time: (what is off, playouts/s))."""
     rng = random.Random(0)
     started = time.perf_counter()
     count = 0
@@ -163,14 +165,18 @@ def speed(game_name: str, size: int, seconds: float) -> tuple[float, float, floa
     plain = replace(CONFIGS["default"], fast_paths=False)
     forget(size)
     slow = search(game, Budget(seconds=seconds), seed=0, config=plain)
-    undrawn: float | None = None
+    without: list[tuple[str, float]] = []
     if hasattr(game, "use_quick_turns"):
-        forget(size)
-        without = replace(CONFIGS["default"], drawn_playouts=False)
-        undrawn = search(game, Budget(seconds=seconds), seed=0, config=without).playouts_per_second
+        for label, config in (
+            ("drawn playout moves", replace(CONFIGS["default"], drawn_playouts=False)),
+            ("lazy tree moves", replace(CONFIGS["default"], lazy_moves=False)),
+        ):
+            forget(size)
+            rate = search(game, Budget(seconds=seconds), seed=0, config=config).playouts_per_second
+            without.append((label, rate))
     forget(size)
     result = search(game, Budget(seconds=seconds), seed=0)
-    return raw, result.playouts_per_second, slow.playouts_per_second, undrawn
+    return raw, result.playouts_per_second, slow.playouts_per_second, without
 
 
 def forget(size: int) -> None:
@@ -315,8 +321,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         size = args.size or BENCH_SIZE.get(name, 7)
         if args.speed_seconds > 0:
-            raw, searched, slow, undrawn = speed(name, size, args.speed_seconds)
-            drawn = "" if undrawn is None else f", {undrawn:.0f} without drawn playout moves"
+            raw, searched, slow, without = speed(name, size, args.speed_seconds)
+            drawn = "".join(f", {rate:.0f} without {label}" for label, rate in without)
             print(
                 f"{name} {size}x{size} speed: {raw:.0f} random playouts/s (engine only), "
                 f"{searched:.0f} search playouts/s (tree + root tactics), "
