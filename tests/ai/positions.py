@@ -28,3 +28,27 @@ def live_positions(
         game = random_position(make(), rng, rng.randrange(*plies))
         if not game.is_over:
             yield game
+
+
+def wins_now(game: Game, move: str) -> bool:
+    """Brute force, independent of ai.tactics: does ``move`` win at once for the mover?"""
+    mover = game.to_move
+    game.play(move)
+    try:
+        return game.winner is not None and game.winner == mover
+    finally:
+        game.pop()
+
+
+def opponent_wins_after(game: Game, move: str) -> bool:
+    """Brute force, independent of ai.tactics: can the other colour win with one placement?"""
+    mover = game.to_move
+    game.play(move)
+    try:
+        if game.is_over:
+            return game.winner not in (None, mover)
+        if game.to_move == mover:
+            return False
+        return any(wins_now(game, reply) for reply in game.legal_moves())
+    finally:
+        game.pop()

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import pytest
-from positions import live_positions
+from positions import live_positions, opponent_wins_after, wins_now
 
 from ai import Budget, search
 from ai.search import DEFAULT_CONFIG, Node, SearchConfig, Searcher
@@ -61,7 +61,12 @@ def test_every_node_keeps_each_legal_move_and_only_plays_legal_ones(size: int, s
             listed = node.point_mask
             nodes += 1
             only = node.children[0].move
-            if len(node.children) == 1 and isinstance(only, int) and wins_now(position, only):
+            names = position.grid.names
+            if (
+                len(node.children) == 1
+                and isinstance(only, int)
+                and wins_now(position, names[only])
+            ):
                 # The win check keeps only the winning child: a legal point.
                 assert legal >> only & 1
                 continue
@@ -95,38 +100,17 @@ def test_a_node_visited_once_decides_only_what_it_plays() -> None:
         assert decided <= 3, decided
 
 
-def wins_now(game: Game, point: int) -> bool:
+def wins_in_two(game: Game, move: str) -> bool:
+    """``move`` does not win at once, the other side must reply, and every reply leaves the
+    mover a win at once (brute force over the engine's legal moves)."""
     mover = game.to_move
-    game.play_index(point)
-    try:
-        return game.winner is not None and game.winner == mover
-    finally:
-        game.pop()
-
-
-def answered_by_a_win(game: Game, point: int) -> bool:
-    """After ``point`` the other side is to move and can win at once."""
-    mover = game.to_move
-    game.play_index(point)
-    try:
-        if game.is_over or game.to_move == mover:
-            return False
-        return any(wins_now(game, reply) for reply in game.legal_points())
-    finally:
-        game.pop()
-
-
-def wins_in_two(game: Game, point: int) -> bool:
-    """``point`` does not win at once, the other side must reply, and every reply leaves the
-    mover a win at once (brute force over the engine's legal points)."""
-    mover = game.to_move
-    if wins_now(game, point):
+    if wins_now(game, move):
         return False
-    game.play_index(point)
+    game.play(move)
     try:
         if game.is_over or game.to_move == mover:
             return False
-        return all(answered_by_a_win(game, reply) for reply in game.legal_points())
+        return all(opponent_wins_after(game, reply) for reply in game.legal_moves())
     finally:
         game.pop()
 
@@ -134,12 +118,12 @@ def wins_in_two(game: Game, point: int) -> bool:
 def first_position(test: str, seed: int) -> Game:
     rng = random.Random(seed)
     for game in live_positions(lambda: new_game("nakeddiagonal", 5), rng, 3_000, (6, 16)):
-        points = game.legal_points()
-        if len(points) < 2 or any(wins_now(game, p) for p in points):
+        moves = game.legal_moves()
+        if len(moves) < 2 or any(wins_now(game, m) for m in moves):
             continue
-        if test == "lost" and all(answered_by_a_win(game, p) for p in points):
+        if test == "lost" and all(opponent_wins_after(game, m) for m in moves):
             return game
-        if test == "won" and any(wins_in_two(game, p) for p in points):
+        if test == "won" and any(wins_in_two(game, m) for m in moves):
             return game
     raise AssertionError(f"no {test} position found")
 
@@ -158,7 +142,7 @@ def test_the_solver_proves_a_win_in_two(config: SearchConfig) -> None:
     game = first_position("won", 12)
     result = search(game, Budget(playouts=5_000), seed=3, config=config)
     assert (result.proven, result.reason) == (1, "proven win")
-    assert wins_in_two(game, game.grid.names.index(result.move))
+    assert wins_in_two(game, result.move)
 
 
 def test_the_eager_config_lists_every_point_at_once() -> None:

@@ -7,7 +7,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from positions import live_positions, random_position
+from positions import live_positions, opponent_wins_after, random_position, wins_now
 
 from ai import Budget, SearchConfig, choose_move, search
 from ai.search import PLAIN_UCT
@@ -21,29 +21,6 @@ FAST_GAMES = [
 
 def small_game(name: str) -> Game:
     return new_game(name, SMALL.get(name, 5))
-
-
-def wins_now(game: Game, move: str) -> bool:
-    mover = game.to_move
-    game.play(move)
-    try:
-        return game.winner is not None and game.winner == mover
-    finally:
-        game.pop()
-
-
-def opponent_wins_after(game: Game, move: str) -> bool:
-    """Brute force, independent of ai.tactics: can the other colour win with one placement?"""
-    mover = game.to_move
-    game.play(move)
-    try:
-        if game.is_over:
-            return game.winner not in (None, mover)
-        if game.to_move == mover:
-            return False
-        return any(wins_now(game, reply) for reply in game.legal_moves())
-    finally:
-        game.pop()
 
 
 def positions_where(name: str, want: str, count: int, seed: int) -> list[Game]:
