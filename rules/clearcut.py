@@ -9,25 +9,37 @@ crosscut, so a bitboard expression finds the few candidates and only those get g
 from __future__ import annotations
 
 from .base import Effects
-from .geometry import DIAGONAL, iter_bits
 from .path_game import PathGame
+from .quick_turns import QuickTurns
 from .registry import register
 
 
 @register
-class Clearcut(PathGame):
+class Clearcut(QuickTurns, PathGame):
     name = "clearcut"
     title = "Clearcut"
     default_size = 9
     stone_word = "checker"
 
     def _crosscut_candidates(self, player: int) -> int:
+        """Empty points where ``player`` would form a crosscut: an own checker diagonally
+        next to them and enemy checkers on both points beside that diagonal.  The shifts are
+        written out (see :meth:`Grid.shift` for the general one): the skip rule and every
+        playout move ask for this mask."""
         g = self.grid
+        n, full, not_left, not_right = g.size, g.full, g.not_left, g.not_right
         own, opp = self._stones[player], self._stones[1 - player]
-        found = 0
-        for dx, dy in DIAGONAL:
-            found |= g.shift(own, dx, dy) & g.shift(opp, dx, 0) & g.shift(opp, 0, dy)
-        return found & g.full & ~(own | opp)
+        east = opp >> 1 & not_right  # bit p: an enemy checker one column right of p
+        west = opp << 1 & not_left
+        north = opp >> n
+        south = opp << n & full
+        found = (
+            (own >> (n + 1) & not_right & east & north)
+            | (own << (n - 1) & not_right & east & south)
+            | (own >> (n - 1) & not_left & west & north)
+            | (own << (n + 1) & not_left & west & south)
+        )
+        return found & full & ~(own | opp)
 
     def crosscuts(self, point: int, player: int) -> list[tuple[int, int]]:
         """The enemy checker pairs of every crosscut a placement on ``point`` would form."""
@@ -62,15 +74,15 @@ class Clearcut(PathGame):
         new_size, sizes = self.group_sizes(point, player)
         return all(new_size > a and new_size > b for _, a, _, b in sizes)
 
-    def _legal_mask(self, player: int) -> int:
-        g = self.grid
-        empty = g.full & ~(self._stones[0] | self._stones[1])
+    def _quick_masks(self, player: int) -> tuple[int, int]:
+        """A placement forming no crosscut is always legal; one forming a crosscut needs the
+        group sizes (:meth:`_allowed`).  The legal mask is built from these too."""
+        empty = self.grid.full & ~(self._stones[0] | self._stones[1])
         candidates = self._crosscut_candidates(player)
-        legal = empty & ~candidates
-        for p in iter_bits(candidates):
-            if self._allowed(p, player):
-                legal |= 1 << p
-        return legal
+        return empty & ~candidates, candidates
+
+    def _maybe_legal(self, point: int, player: int) -> bool:
+        return self._allowed(point, player)
 
     def _place(self, point: int, player: int) -> Effects:
         removed = sorted({i for pair in self.crosscuts(point, player) for i in pair})

@@ -18,6 +18,7 @@ from .base import Effects, Game, MoveRecord
 from .connectivity import EdgeReach
 from .errors import IllegalMove, RuleViolation
 from .geometry import Grid, iter_bits
+from .quick_turns import QuickTurns
 from .registry import register
 
 SWAP = "swap"
@@ -34,7 +35,7 @@ def surrounded_mask(g: Grid, occupied: int) -> int:
 
 
 @register
-class ClearPath(Game):
+class ClearPath(QuickTurns):
     name = "clearpath"
     title = "Clear Path"
     default_size = 9
@@ -90,17 +91,34 @@ class ClearPath(Game):
         wins, finals, chained = self._classify(player)
         legal = wins | finals
         if chained:
-            # Fast exact case: a chain stone that joins neither edge's 8-connected reach leaves
-            # the ODIP picture unchanged, and only makes its own orthogonal neighbours more
-            # surrounded, so any other safe final placement still ends the turn.
-            odip = self._odip[player]
-            touching = odip.frontier_a() | odip.frontier_b()
-            orth = self.grid.orth_bits
+            touching = self._odip_touching(player)
             for p in iter_bits(chained):
-                quick = not touching >> p & 1 and finals & ~(1 << p | orth[p])
-                if quick or self._can_finish_after(p, player):
+                if self._chain_legal(p, player, finals, touching):
                     legal |= 1 << p
         return legal
+
+    def _odip_touching(self, player: int) -> int:
+        odip = self._odip[player]
+        return odip.frontier_a() | odip.frontier_b()
+
+    def _chain_legal(self, point: int, player: int, finals: int, touching: int) -> bool:
+        """Is a surrounded, non-winning ``point`` legal: can the turn still end after it?"""
+        # Fast exact case: a chain stone that joins neither edge's 8-connected reach leaves
+        # the ODIP picture unchanged, and only makes its own orthogonal neighbours more
+        # surrounded, so any other safe final placement still ends the turn.
+        if not touching >> point & 1 and finals & ~(1 << point | self.grid.orth_bits[point]):
+            return True
+        return self._can_finish_after(point, player)
+
+    def _quick_masks(self, player: int) -> tuple[int, int]:
+        """Winning points and safe final placements are legal; a surrounded point is legal
+        only if the turn can still end after it (:meth:`_chain_legal`)."""
+        wins, finals, chained = self._classify(player)
+        return wins | finals, chained
+
+    def _maybe_legal(self, point: int, player: int) -> bool:
+        _, finals, _ = self._classify(player)
+        return self._chain_legal(point, player, finals, self._odip_touching(player))
 
     def _can_finish_after(self, point: int, player: int) -> bool:
         """Can the turn still end legally after a (non-winning) chain placement on ``point``?
