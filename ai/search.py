@@ -155,6 +155,12 @@ class SearchConfig:
     """Naked Diagonal: the lazy skip check tries points in a random order and the playout
     plays the legal point it found (uniform, as before, at one verdict per move instead of
     two or more).  Off only to measure it (issue 14, eighth round)."""
+    quick_turns: bool = True
+    """Apply the skip rule lazily on the search's copy of the game and draw playout moves
+    by rejection (the engine's ``use_quick_turns``: Naked Diagonal, and since issue 14's
+    eleventh round Clearcut and Clear Path, where the mask a placement used to compute for
+    the skip rule was half of a search's time or more).  Play and draws are exactly as
+    before.  Off only to measure it."""
     lazy_moves: bool = True
     """Naked Diagonal: a new tree node lists the points that form no naked diagonal and
     decides whether one is legal only when the search first selects it (``Searcher._select``)
@@ -323,7 +329,7 @@ class Searcher:
             raise ValueError("the game is over: there is no move to choose")
         self.game = game.copy()
         self.rng = random.Random(seed)
-        if config.fast_paths:
+        if config.fast_paths and config.quick_turns:
             prepare(self.game, self.rng.random if config.drawn_playouts else None)
         if config.knowledge_games is not None and game.name not in config.knowledge_games:
             config = replace(config, prior_weight=0.0)

@@ -142,7 +142,8 @@ def speed(
 ) -> tuple[float, float, float, list[tuple[str, float]]]:
     """(random playouts/s through the engine alone, search playouts/s from a mid-opening
     position including the root tactics, the same with the engine fast paths off, and in
-    Naked Diagonal the search with one fast path off at a time: (what is off, playouts/s))."""
+    the search with one of the engine's search fast paths off at a time, in the games that
+    have them: (what is off, playouts/s))."""
     rng = random.Random(0)
     started = time.perf_counter()
     count = 0
@@ -166,14 +167,16 @@ def speed(
     forget(size)
     slow = search(game, Budget(seconds=seconds), seed=0, config=plain)
     without: list[tuple[str, float]] = []
+    switches: list[tuple[str, SearchConfig]] = []
     if hasattr(game, "use_quick_turns"):
-        for label, config in (
-            ("drawn playout moves", replace(CONFIGS["default"], drawn_playouts=False)),
-            ("lazy tree moves", replace(CONFIGS["default"], lazy_moves=False)),
-        ):
-            forget(size)
-            rate = search(game, Budget(seconds=seconds), seed=0, config=config).playouts_per_second
-            without.append((label, rate))
+        switches.append(("quick turns", replace(CONFIGS["default"], quick_turns=False)))
+    if hasattr(game, "candidate_mask"):
+        switches.append(("drawn playout moves", replace(CONFIGS["default"], drawn_playouts=False)))
+        switches.append(("lazy tree moves", replace(CONFIGS["default"], lazy_moves=False)))
+    for label, config in switches:
+        forget(size)
+        rate = search(game, Budget(seconds=seconds), seed=0, config=config).playouts_per_second
+        without.append((label, rate))
     forget(size)
     result = search(game, Budget(seconds=seconds), seed=0)
     return raw, result.playouts_per_second, slow.playouts_per_second, without
