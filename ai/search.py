@@ -47,6 +47,7 @@ from .connection import (
 from .moves import (
     Move,
     lazy_candidates,
+    legal_among,
     legal_moves,
     local_point,
     move_name,
@@ -648,7 +649,7 @@ class Searcher:
                 point = local_point(game, path_points(game), rand)
             elif lines and rand() < lines:
                 point = line_point(game, rand)
-                if point is not None and not game.legal_mask() >> point & 1:
+                if point is not None and not legal_among(game, 1 << point):
                     point = None
             if point is not None:
                 pass

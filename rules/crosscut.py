@@ -9,8 +9,9 @@ A perimeter placement is legal only if it flips, and the perimeter disc is then 
 
 from __future__ import annotations
 
-from .base import Effects, Game
+from .base import Effects
 from .geometry import ORTHOGONAL, Grid, iter_bits
+from .quick_turns import QuickTurns
 from .registry import register
 
 
@@ -59,7 +60,7 @@ def flanked_segments(g: Grid, own: int, opp: int, point: int) -> list[list[int]]
 
 
 @register
-class Crosscut(Game):
+class Crosscut(QuickTurns):
     name = "crosscut"
     title = "Crosscut"
     min_size = 5
@@ -83,17 +84,17 @@ class Crosscut(Game):
         cut = longest_run(g, opp, flanked)
         return (flanked if created > cut else []), created, cut
 
-    def _legal_mask(self, player: int) -> int:
+    def _quick_masks(self, player: int) -> tuple[int, int]:
+        """Every empty interior point is legal; a perimeter point is legal only if it flips
+        (:meth:`_maybe_legal`), which needs an enemy disc inwards of it.  The legal mask is
+        built from these too."""
         g = self.grid
         own, opp = self._stones[player], self._stones[1 - player]
         empty = g.full & ~(own | opp)
-        legal = empty & g.interior
-        # A perimeter point can only flip inwards: its inward neighbour must be an enemy disc.
-        near_enemy = g.dilate4(opp) & empty & g.perimeter
-        for p in iter_bits(near_enemy):
-            if self.flips(p, player)[0]:
-                legal |= 1 << p
-        return legal
+        return empty & g.interior, g.dilate4(opp) & empty & g.perimeter
+
+    def _maybe_legal(self, point: int, player: int) -> bool:
+        return bool(self.flips(point, player)[0])
 
     def _place(self, point: int, player: int) -> Effects:
         g = self.grid
