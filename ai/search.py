@@ -159,8 +159,8 @@ class SearchConfig:
     quick_turns: bool = True
     """Apply the skip rule lazily on the search's copy of the game and draw playout moves
     by rejection (the engine's ``use_quick_turns``: Naked Diagonal, and since issue 14's
-    eleventh round Clearcut and Clear Path, where the mask a placement used to compute for
-    the skip rule was half of a search's time or more).  Play and draws are exactly as
+    eleventh round Clearcut, Clear Path and Crosscut, where the mask a placement used to
+    compute for the skip rule was a third to half of a search's time or more).  Play and draws are exactly as
     before.  Off only to measure it."""
     lazy_moves: bool = True
     """Naked Diagonal: a new tree node lists the points that form no naked diagonal and

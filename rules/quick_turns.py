@@ -2,10 +2,10 @@
 
 After every placement the engine computes the next player's whole legal mask, because the
 skip rule (a player with no legal placement is skipped) needs to know whether it is empty.
-A random playout then uses the mask once, to draw one point.  In Clearcut and Clear Path most
-of the mask is cheap bitboard work, but some points need a costly test each (group sizes of
-a crosscut; whether a chain can still end the turn), and the mask was half of a search's
-time or more.
+A random playout then uses the mask once, to draw one point.  In Clearcut, Clear Path and
+Crosscut most of the mask is cheap bitboard work, but some points need a costly test each
+(group sizes of a crosscut; whether a chain can still end the turn; whether a perimeter
+placement flips), and the mask was a third to half of a search's time or more.
 
 A game using :class:`QuickTurns` splits its legal placements into points that are surely
 legal and points that need the costly test (:meth:`QuickTurns._quick_masks`).  After
