@@ -160,8 +160,8 @@ class SearchConfig:
     """Apply the skip rule lazily on the search's copy of the game and draw playout moves
     by rejection (the engine's ``use_quick_turns``: Naked Diagonal, and since issue 14's
     eleventh round Clearcut, Clear Path and Crosscut, where the mask a placement used to
-    compute for the skip rule was a third to half of a search's time or more).  Play and draws are exactly as
-    before.  Off only to measure it."""
+    compute for the skip rule was a third to half of a search's time or more).  Play and
+    draws are exactly as before.  Off only to measure it."""
     lazy_moves: bool = True
     """Naked Diagonal: a new tree node lists the points that form no naked diagonal and
     decides whether one is legal only when the search first selects it (``Searcher._select``)
