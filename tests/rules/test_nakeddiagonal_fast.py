@@ -17,6 +17,7 @@ from typing import TypeVar
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rules_helpers import end_alike, step_alike
 
 from rules import new_game
 from rules.nakeddiagonal import NakedDiagonal
@@ -91,16 +92,8 @@ def test_quick_turns_play_exactly_like_the_engine(size: int, drawn: bool) -> Non
                 first = quick.sample_legal_point(rnd.random)
                 assert first in plain.legal_points()
                 assert quick._drawn is None
-            assert quick.legal_moves() == plain.legal_moves()
-            move = rnd.choice(plain.legal_moves())
-            assert plain.play(move) == quick.play(move)
-            assert quick.state_key() == plain.state_key()
-        assert quick.is_over and quick.winner == plain.winner
-        assert quick.record() == plain.record()
-        while quick.history:
-            quick.pop()
-            plain.pop()
-            assert quick.state_key() == plain.state_key()
+            step_alike(plain, quick, rnd)
+        end_alike(plain, quick)
 
 
 def test_sampling_returns_only_legal_points_and_reaches_all_of_them() -> None:

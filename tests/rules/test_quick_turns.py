@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from rules_helpers import end_alike, step_alike
 
 from rules import Game, new_game
 from rules.clearcut import Clearcut
@@ -47,16 +48,8 @@ def test_quick_turns_play_exactly_like_the_engine(name: str, size: int) -> None:
                 point = probe.sample_legal_point(rnd.random)
                 assert point is not None and mask >> point & 1, (plain.moves, point)
                 refused += (probe._quick_masks(probe._turn)[1] & ~mask).bit_count()
-            assert quick.legal_moves() == plain.legal_moves()
-            move = rnd.choice(plain.legal_moves())
-            assert plain.play(move) == quick.play(move)
-            assert quick.state_key() == plain.state_key()
-        assert quick.is_over and quick.winner == plain.winner
-        assert quick.record() == plain.record()
-        while quick.history:
-            quick.pop()
-            plain.pop()
-            assert quick.state_key() == plain.state_key()
+            step_alike(plain, quick, rnd)
+        end_alike(plain, quick)
     assert lazy > 30
     if size == 7:
         assert refused > 0, "no point needing the costly test was refused by it"
