@@ -1,7 +1,8 @@
 """Rating estimates for the levels, fitted to the ladder matches in docs/ai.md.
 
 The match results below are copied from the ``bench/ai_bench.py`` runs listed in docs/ai.md (23
-and 26 November 2026, eight rounds, 7×7, Crosscut 8×8, playout budgets only, seats alternating).
+and 26–27 November 2026, eleven rounds, 7×7, Crosscut 8×8, playout budgets only, seats
+alternating).
 Each entry is (player, opponent, games, wins of player), pooled over the games named in its
 comment.  The fit is the usual Bradley–Terry/Elo maximum-likelihood estimate with the distance
 reference player fixed at 1000, and one virtual draw added to every pairing, so a clean sweep
@@ -85,6 +86,8 @@ RESULTS: list[tuple[str, str, int, float]] = [
     ("level 5", "distance", 139, 138.0),
     # Tenth round: Crosscut 23/30 and 8/14 (seeds 168 and 169, both stopped for time).
     ("level 5", "level 4", 44, 31.0),
+    # Eleventh round: Crosscut 9/14 (seed 170, stopped) and 51/60 (seed 173).
+    ("level 5", "level 4", 74, 60.0),
 ]
 
 
