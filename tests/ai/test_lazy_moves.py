@@ -42,8 +42,10 @@ def walk(node: Node, game: Game, seen: list[tuple[Node, Game]]) -> None:
             walk(child, below, seen)
 
 
-def searched_tree(game: Game, playouts: int, seed: int) -> list[tuple[Node, Game]]:
-    searcher = Searcher(game, seed, DEFAULT_CONFIG)
+def searched_tree(
+    game: Game, playouts: int, seed: int, config: SearchConfig = DEFAULT_CONFIG
+) -> list[tuple[Node, Game]]:
+    searcher = Searcher(game, seed, config)
     searcher.run(Budget(playouts=playouts))
     seen: list[tuple[Node, Game]] = []
     walk(searcher.root, parse_record(game.record()), seen)
@@ -147,11 +149,8 @@ def test_the_solver_proves_a_win_in_two(config: SearchConfig) -> None:
 
 def test_the_eager_config_lists_every_point_at_once() -> None:
     game = nd_positions(7, 3, 8)[0]
-    searcher = Searcher(game, 8, EAGER)
-    searcher.run(Budget(playouts=100))
-    seen: list[tuple[Node, Game]] = []
-    walk(searcher.root, parse_record(game.record()), seen)
-    assert all(node.unchecked == 0 for node, _ in seen)
+    seen = searched_tree(game, 100, 8, EAGER)
+    assert seen and all(node.unchecked == 0 for node, _ in seen)
 
 
 KNOT = ["b2", "e5", "d6", "d3", "b3", "b4", "b5", "b6"]
