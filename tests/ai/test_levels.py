@@ -8,6 +8,7 @@ import pytest
 
 from ai import DEFAULT_LEVEL, LEVELS, AIPlayer, Budget, parse_level
 from ai.pool import think
+from bench import ai_ratings
 from rules import game_names, new_game
 
 
@@ -95,3 +96,29 @@ def test_a_level_without_a_rating_says_so() -> None:
     """Every level is rated since the fourth round of issue 14; a new one starts unrated."""
     unrated = replace(LEVELS[5], number=6, name="master", rating=None, provisional=False)
     assert unrated.describe() == "6 (master, not rated yet)"
+
+
+def test_displayed_ratings_are_the_ladder_fit_rounded() -> None:
+    """ai/levels.py carries the ratings bench/ai_ratings.py fits to the recorded matches, so a
+    new match in the fit without a new rating on show (or the other way round) fails here."""
+    fitted = ai_ratings.fit(ai_ratings.RESULTS)
+    for number, level in LEVELS.items():
+        assert level.rating == round(fitted[f"level {number}"], -1), number
+
+
+def test_the_ladder_table_marks_each_cell_against_its_target() -> None:
+    rows = [
+        ("level 5", "distance", "clearpath", 100, 99.0),
+        ("level 5", "level 4", "clearpath", 4, 2.0),
+        ("level 1", "distance", "clearpath", 20, 6.0),
+    ]
+    timed = [("level 5", "distance", "nakeddiagonal", 53, 52.0)]
+    table = ai_ratings.ladder_table(rows, timed)
+    assert len(table) == 2 + len(ai_ratings.GAMES)
+    clear_path = table[2].split(" | ")
+    assert clear_path[1] == "6/20 (30%)"  # no target for level 1
+    assert clear_path[4] == "99/100 (99%) ✔"
+    assert clear_path[8] == "2/4 (50%) ✘ |"
+    naked = table[-1].split(" | ")
+    assert naked[4] == "52/53 (98%)* ✘"  # fewer than 100 games
+    assert naked[1] == "not run"
