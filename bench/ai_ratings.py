@@ -126,6 +126,12 @@ TIME_CAPPED: list[tuple[str, str, str, int, float]] = [
     # Diagonal seeds 172 and 175 (stopped).
     ("level 5", "distance", CP, 32, 32.0),
     ("level 5", "distance", ND, 53, 52.0),
+    # Twelfth round, on a host about half as fast: Naked Diagonal seeds 176 (28/29) and 179
+    # (19/21), both stopped once the cell reached 100 games.
+    ("level 5", "distance", ND, 50, 47.0),
+    # Twelfth round, same host: Clear Path seeds 177 (2/2), 178 (7/8), 180 (21/21) and 181
+    # (22/22), all stopped for time or to give Naked Diagonal the cores.
+    ("level 5", "distance", CP, 53, 52.0),
 ]
 
 # The targets: (player, opponent, least share won, least games; 0 = no minimum).
