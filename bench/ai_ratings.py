@@ -18,12 +18,19 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
+from typing import TypeVar
+
+K = TypeVar("K")
 
 ANCHOR = "distance"
 ANCHOR_RATING = 1000.0
 
 CP, MF, CC, CLC, ND = "clearpath", "minefield", "crosscut", "clearcut", "nakeddiagonal"
 GAMES = (CP, MF, CC, CLC, ND)
+
+Row = tuple[str, str, str, int, float]
+"""(player, opponent, game, games, wins of player)."""
 
 # (player, opponent, game, games, wins).  Only games played by the search each level uses now:
 # the second round changed level 3 and up in Crosscut, the fourth round levels 1 and 2 (10 and
@@ -32,7 +39,7 @@ GAMES = (CP, MF, CC, CLC, ND)
 # earlier games of those levels are left out and the newer ones take their place.  Per-run
 # figures are in docs/ai.md.  Minefield and Clearcut at 9×9 are left out: the ratings are for
 # the 7×7 boards.
-RESULTS: list[tuple[str, str, str, int, float]] = [
+RESULTS: list[Row] = [
     # Fourth round, seed 80, 20 games per game.
     ("level 1", "distance", CP, 20, 6.0),
     ("level 1", "distance", MF, 20, 0.0),
@@ -119,7 +126,7 @@ RESULTS: list[tuple[str, str, str, int, float]] = [
 # Diagonal and Clear Path a level-5 move at its playout cap takes 25 s to minutes here, so
 # these are the only measurements there.  A time cap only ever takes playouts away, so they
 # understate the level at its playout cap.  Shown in the ladder table, left out of the fit.
-TIME_CAPPED: list[tuple[str, str, str, int, float]] = [
+TIME_CAPPED: list[Row] = [
     # Eighth round, seeds 154 and 155.
     ("level 3", "distance", ND, 100, 94.0),
     # Eleventh round: Clear Path seeds 171 (old code, stopped) and 174 (stopped); Naked
@@ -145,26 +152,23 @@ TARGETS: list[tuple[str, str, float, int]] = [
 ]
 
 
-Row = tuple[str, str, str, int, float]
+def summed(results: list[Row], key: Callable[[Row], K]) -> dict[K, tuple[int, float]]:
+    """(games, wins) of the rows of ``results`` summed per ``key(row)``, in first-seen order."""
+    totals: dict[K, tuple[int, float]] = {}
+    for row in results:
+        games, wins = totals.get(key(row), (0, 0.0))
+        totals[key(row)] = (games + row[3], wins + row[4])
+    return totals
 
 
 def pooled(results: list[Row]) -> list[tuple[str, str, int, float]]:
-    """The rows of ``results`` summed per pairing (player, opponent) over games and runs, in
-    first-seen order."""
-    totals: dict[tuple[str, str], tuple[int, float]] = {}
-    for a, b, _, n, w in results:
-        games, wins = totals.get((a, b), (0, 0.0))
-        totals[(a, b)] = (games + n, wins + w)
-    return [(a, b, n, w) for (a, b), (n, w) in totals.items()]
+    """The rows of ``results`` summed per pairing (player, opponent) over games and runs."""
+    return [(a, b, n, w) for (a, b), (n, w) in summed(results, lambda r: (r[0], r[1])).items()]
 
 
 def per_game(results: list[Row]) -> dict[tuple[str, str, str], tuple[int, float]]:
     """The rows of ``results`` summed per (player, opponent, game)."""
-    totals: dict[tuple[str, str, str], tuple[int, float]] = {}
-    for a, b, game, n, w in results:
-        games, wins = totals.get((a, b, game), (0, 0.0))
-        totals[(a, b, game)] = (games + n, wins + w)
-    return totals
+    return summed(results, lambda r: (r[0], r[1], r[2]))
 
 
 def fit(results: list[Row], rounds: int = 20_000) -> dict[str, float]:
