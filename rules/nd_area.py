@@ -750,6 +750,14 @@ def area_solver(size: int) -> AreaSolver:
     return solver
 
 
+def forget_memos() -> None:
+    """Empty the memos of every solver the calling thread has made (tests use it so one
+    module's searches do not leave hundreds of thousands of entries to the next)."""
+    solvers: dict[int, AreaSolver] = getattr(_PER_THREAD, "solvers", {})
+    for solver in solvers.values():
+        solver.forget()
+
+
 def check_witness(size: int, area: int, red: int, blue: int, witness: Iterable[Move]) -> bool:
     """Replay a witness from scratch: it must fill exactly ``area`` without a naked diagonal."""
     solver = area_solver(size)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.nd_area import area_solver
+from rules.nd_area import forget_memos
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -26,6 +26,5 @@ def _forget_naked_diagonal_memos() -> Iterator[None]:
     guard (tests/bot/loop_guard.py) in tests that have nothing to do with the search.
     """
     yield
-    for size in range(4, 20):
-        area_solver(size).forget()
+    forget_memos()
     gc.collect()
