@@ -225,9 +225,7 @@ class NakedDiagonal(PathGame):
                 shortcut = False
         if shortcut:
             return True
-        hints = {
-            a: (t.witness if t is not None else ()) for a, t in zip(areas, timelines, strict=True)
-        }
+        hints = {a: (t[0] if t is not None else ()) for a, t in zip(areas, timelines, strict=True)}
         blocked = self._blocking_area(point, player, empty, areas, hints, nodes)
         if blocked is UNDECIDED:
             return None

@@ -30,7 +30,7 @@ import random
 import threading
 from collections import deque
 from collections.abc import Iterable
-from typing import NamedTuple, TypeVar
+from typing import TypeVar
 
 from .geometry import DIAGONAL, Grid, bits_list, grid
 
@@ -40,12 +40,17 @@ CacheKey = tuple[int, int, int, int]
 V = TypeVar("V")
 
 
-class Timeline(NamedTuple):
-    """A witness with the step of each point and the stones present before each step."""
+Timeline = tuple[Witness, str, tuple[tuple[int, int], ...]]
+"""A witness, the step of each board point in it (``ord(steps[point])``, the solver's
+``no_step`` for points not in it), and the stones (red, blue) present before each step; see
+:meth:`AreaSolver.timeline`.
 
-    witness: Witness
-    steps: dict[int, int]
-    before: list[tuple[int, int]]
+Why a plain tuple of a tuple, a str and a tuple: the garbage collector stops tracking an exact
+tuple once everything in it is untracked (ints, str, such tuples), but never a tuple subclass
+nor a tuple holding a dict or a list.  A search memoises hundreds of thousands of timelines;
+as NamedTuples holding a dict and a list they all stayed tracked and one full collection took
+0.7-0.9 s (``bench/nd_memo_gc.py``).  A str indexes as fast as a dict looks up here, and takes
+one byte a point up to 15x15 (``no_step`` is 255 there), two on larger boards."""
 
 
 class Undecided:
@@ -94,6 +99,8 @@ class AreaSolver:
         self.shortcuts = shortcuts
         g: Grid = grid(size)
         self.grid = g
+        # The step code of points outside a timeline's witness, above every step (see Timeline).
+        self.no_step = 0xFF if g.area <= 0xFF else 0xFFFF
         self.size = size
         self.full = g.full
         n = size
@@ -268,14 +275,14 @@ class AreaSolver:
 
     def timeline(self, red: int, blue: int, witness: Witness) -> Timeline:
         """Per step of a witness: its point's step index, and the stones present before it."""
-        steps: dict[int, int] = {}
+        steps = [self.no_step] * self.grid.area
         before: list[tuple[int, int]] = []
         stones = [red, blue]
         for k, (p, c) in enumerate(witness):
             steps[p] = k
             before.append((stones[0], stones[1]))
             stones[c] |= 1 << p
-        return Timeline(witness, steps, before)
+        return witness, "".join(map(chr, steps)), tuple(before)
 
     def still_fills(self, timeline: Timeline, point: int, colour: int) -> bool:
         """Does the witness, minus ``point``, still work once ``colour`` holds ``point``?
@@ -286,13 +293,13 @@ class AreaSolver:
         parts stay empty, since empty points never protect and never block.
         """
         bit = 1 << point
-        own_step = timeline.steps.get(point, -1)
-        old_colour = timeline.witness[own_step][1] if own_step >= 0 else -1
-        witness, before, steps = timeline.witness, timeline.before, timeline.steps
-        forms = self.forms_naked
+        witness, steps, before = timeline
+        own_step = ord(steps[point])
+        old_colour = witness[own_step][1] if own_step != self.no_step else -1
+        forms, no_step = self.forms_naked, self.no_step
         for q in self.grid.ring[point]:
-            k = steps.get(q)
-            if k is None:
+            k = ord(steps[q])
+            if k == no_step:
                 continue
             c = witness[k][1]
             stones = before[k][c]
