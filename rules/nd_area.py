@@ -101,6 +101,7 @@ class AreaSolver:
         self.grid = g
         # The step code of points outside a timeline's witness, above every step (see Timeline).
         self.no_step = 0xFF if g.area <= 0xFF else 0xFFFF
+        self._no_steps = bytes([0xFF]) * g.area
         self.size = size
         self.full = g.full
         n = size
@@ -275,14 +276,21 @@ class AreaSolver:
 
     def timeline(self, red: int, blue: int, witness: Witness) -> Timeline:
         """Per step of a witness: its point's step index, and the stones present before it."""
-        steps = [self.no_step] * self.grid.area
+        # One byte a point up to 15x15 (a bytearray decodes to a str fastest), else a list.
+        codes: bytearray | list[int] = bytearray(self._no_steps)
+        if self.no_step > 0xFF:
+            codes = [self.no_step] * self.grid.area
         before: list[tuple[int, int]] = []
         stones = [red, blue]
         for k, (p, c) in enumerate(witness):
-            steps[p] = k
+            codes[p] = k
             before.append((stones[0], stones[1]))
             stones[c] |= 1 << p
-        return witness, "".join(map(chr, steps)), tuple(before)
+        if isinstance(codes, bytearray):
+            steps = codes.decode("latin-1")
+        else:
+            steps = "".join(map(chr, codes))
+        return witness, steps, tuple(before)
 
     def still_fills(self, timeline: Timeline, point: int, colour: int) -> bool:
         """Does the witness, minus ``point``, still work once ``colour`` holds ``point``?
