@@ -139,6 +139,8 @@ TIME_CAPPED: list[Row] = [
     # Twelfth round, same host: Clear Path seeds 177 (2/2), 178 (7/8), 180 (21/21) and 181
     # (22/22), all stopped for time or to give Naked Diagonal the cores.
     ("level 5", "distance", CP, 53, 52.0),
+    # Thirteenth round: Clear Path seed 182 (15/16, run to the end).
+    ("level 5", "distance", CP, 16, 15.0),
 ]
 
 # The targets: (player, opponent, least share won, least games; 0 = no minimum).
