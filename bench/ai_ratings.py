@@ -141,6 +141,8 @@ TIME_CAPPED: list[Row] = [
     ("level 5", "distance", CP, 53, 52.0),
     # Thirteenth round: Clear Path seed 182 (15/16, run to the end).
     ("level 5", "distance", CP, 16, 15.0),
+    # Thirteenth round: Naked Diagonal, both levels at their seconds caps, seed 183 (17/30).
+    ("level 5", "level 4", ND, 30, 17.0),
 ]
 
 # The targets: (player, opponent, least share won, least games; 0 = no minimum).
