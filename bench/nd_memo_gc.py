@@ -6,9 +6,9 @@ one board until ``--seconds`` have passed, which leaves the calling thread's sol
 what an AI worker process or the AI tests hold after a while (hundreds of thousands of area
 verdicts and timelines).  It then prints the memo sizes, the objects the collector tracks, and
 the time of three full collections.  Memo entries are built so the collector can stop tracking
-them (see ``rules.nd_area.Timeline``); before that, 200,000 timelines kept 435,000 objects
-tracked and one full collection took 0.7-0.9 s on a 2-core host, which is long enough to stall
-an event loop on the same thread.
+them (see ``rules.nd_area.Timeline``); before that, 200,000 timelines kept 418,000 objects
+tracked and one full collection took 0.8-1.1 s on a 2-core host (0.17-0.25 s since), long
+enough to stall an event loop on the same thread or eat into a level's time cap.
 
 Usage: ``python bench/nd_memo_gc.py [--size 7] [--seconds 60]``.
 """

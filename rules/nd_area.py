@@ -49,7 +49,7 @@ Why a plain tuple of a tuple, a str and a tuple: the garbage collector stops tra
 tuple once everything in it is untracked (ints, str, such tuples), but never a tuple subclass
 nor a tuple holding a dict or a list.  A search memoises hundreds of thousands of timelines;
 as NamedTuples holding a dict and a list they all stayed tracked and one full collection took
-0.7-0.9 s (``bench/nd_memo_gc.py``).  A str indexes as fast as a dict looks up here, and takes
+0.8-1.1 s (``bench/nd_memo_gc.py``).  A str indexes as fast as a dict looks up here, and takes
 one byte a point up to 15x15 (``no_step`` is 255 there), two on larger boards."""
 
 
@@ -101,7 +101,7 @@ class AreaSolver:
         self.grid = g
         # The step code of points outside a timeline's witness, above every step (see Timeline).
         self.no_step = 0xFF if g.area <= 0xFF else 0xFFFF
-        self._no_steps = bytes([0xFF]) * g.area
+        self._no_steps = bytes([0xFF]) * g.area if self.no_step == 0xFF else b""
         self.size = size
         self.full = g.full
         n = size
@@ -277,8 +277,10 @@ class AreaSolver:
     def timeline(self, red: int, blue: int, witness: Witness) -> Timeline:
         """Per step of a witness: its point's step index, and the stones present before it."""
         # One byte a point up to 15x15 (a bytearray decodes to a str fastest), else a list.
-        codes: bytearray | list[int] = bytearray(self._no_steps)
-        if self.no_step > 0xFF:
+        codes: bytearray | list[int]
+        if self.no_step == 0xFF:
+            codes = bytearray(self._no_steps)
+        else:
             codes = [self.no_step] * self.grid.area
         before: list[tuple[int, int]] = []
         stones = [red, blue]

@@ -272,7 +272,7 @@ def test_a_full_memo_forgets_its_oldest_entries_one_at_a_time(
 def test_memoised_timelines_are_left_alone_by_the_garbage_collector() -> None:
     """Memo entries hold nothing the collector must keep tracking, so a process whose searches
     memoise hundreds of thousands of areas does not pay for them in every full collection
-    (0.7-0.9 s at 200,000 timelines while they were NamedTuples holding a dict and a list)."""
+    (0.8-1.1 s at 200,000 timelines while they were NamedTuples holding a dict and a list)."""
     import gc
 
     solver = AreaSolver(5)
