@@ -139,8 +139,10 @@ TIME_CAPPED: list[Row] = [
     # Twelfth round, same host: Clear Path seeds 177 (2/2), 178 (7/8), 180 (21/21) and 181
     # (22/22), all stopped for time or to give Naked Diagonal the cores.
     ("level 5", "distance", CP, 53, 52.0),
-    # Thirteenth round: Clear Path seed 182 (15/16, run to the end).
+    # Thirteenth round: Clear Path seeds 182 (15/16, run to the end) and 185 (9/9, stopped for
+    # the session's time).
     ("level 5", "distance", CP, 16, 15.0),
+    ("level 5", "distance", CP, 9, 9.0),
     # Thirteenth round: Naked Diagonal, both levels at their seconds caps, seed 183 (17/30).
     ("level 5", "level 4", ND, 30, 17.0),
 ]
