@@ -304,9 +304,9 @@ class AreaSolver:
         """
         bit = 1 << point
         witness, steps, before = timeline
-        own_step = ord(steps[point])
-        old_colour = witness[own_step][1] if own_step != self.no_step else -1
         forms, no_step = self.forms_naked, self.no_step
+        own_step = ord(steps[point])
+        old_colour = witness[own_step][1] if own_step != no_step else -1
         for q in self.grid.ring[point]:
             k = ord(steps[q])
             if k == no_step:
