@@ -65,6 +65,8 @@ class GameResult:
     ai_playouts: int
     ai_seconds: float
     opponent_seconds: float
+    moves: tuple[str, ...] = ()
+    """The game's moves in order, so a lost game can be replayed (``--show-losses``)."""
 
 
 def play_one(
@@ -117,6 +119,7 @@ def play_one(
         ai_playouts=ai_playouts,
         ai_seconds=ai_seconds,
         opponent_seconds=opp_seconds,
+        moves=tuple(record.move for record in game.history),
     )
 
 
@@ -277,6 +280,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-rave", action="store_true", help="AI without RAVE (plain UCT)")
     parser.add_argument("--quiet", action="store_true", help="no per-game lines")
     parser.add_argument(
+        "--show-losses",
+        action="store_true",
+        help="after each game the AI lost, print its moves (to replay it; time-capped games "
+        "cannot be reproduced from their seed)",
+    )
+    parser.add_argument(
         "--speed-seconds", type=float, default=3.0, help="seconds per speed measurement (0: none)"
     )
     args = parser.parse_args(argv)
@@ -377,6 +386,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"(opponent {r.opponent_seconds / max(r.plies - r.ai_moves, 1):5.2f} s/move)",
                     flush=True,
                 )
+                if args.show_losses and not r.ai_won:
+                    print(f"  moves: {' '.join(r.moves)}", flush=True)
         wins = sum(r.ai_won for r in done) + 0.5 * sum(r.draw for r in done)
         n = len(done)
         low, high = wilson(wins, n)
