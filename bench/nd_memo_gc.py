@@ -5,10 +5,12 @@ Prints figures only; it never fails on time.  Level-5 searches play a Naked Diag
 one board until ``--seconds`` have passed, which leaves the calling thread's solver holding
 what an AI worker process or the AI tests hold after a while (hundreds of thousands of area
 verdicts and timelines).  It then prints the memo sizes, the objects the collector tracks, and
-the time of three full collections.  Memo entries are built so the collector can stop tracking
-them (see ``rules.nd_area.Timeline``); before that, 200,000 timelines kept 418,000 objects
-tracked and one full collection took 0.8-1.1 s on a 2-core host (0.17-0.25 s since), long
-enough to stall an event loop on the same thread or eat into a level's time cap.
+the time of three full collections.  Memo keys are ints and values strs or None, so the memo
+dicts are never tracked (see ``rules.nd_area.Timeline``).  While timelines were NamedTuples
+holding a dict and a list, 200,000 of them kept 418,000 objects tracked and one full
+collection took 0.8-1.1 s on a 2-core host; as plain tuples 0.16-0.27 s; with int keys and str
+values (issue 14, fourteenth round) 56-64 ms, long enough before to stall an event loop on the
+same thread or eat into a level's time cap.
 
 Usage: ``python bench/nd_memo_gc.py [--size 7] [--seconds 60]``.
 """
@@ -17,9 +19,11 @@ from __future__ import annotations
 
 import argparse
 import gc
+import resource
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -39,16 +43,40 @@ def fill(size: int, seconds: float) -> int:
     return plies
 
 
+class CollectionClock:
+    """CPU time spent in garbage collections while it is installed (``gc.callbacks``)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.process_time()
+        else:
+            self.seconds += time.process_time() - self._started
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=7, help="board size (default 7)")
     parser.add_argument("--seconds", type=float, default=60.0, help="searching time (default 60)")
     args = parser.parse_args(argv)
+    clock = CollectionClock()
+    gc.callbacks.append(clock)
+    cpu = time.process_time()
     plies = fill(args.size, args.seconds)
+    cpu = time.process_time() - cpu
+    gc.callbacks.remove(clock)
     solver = area_solver(args.size)
     print(
         f"Naked Diagonal {args.size}x{args.size}, {plies} plies of level-5 search: "
         f"{len(solver.cache):,} verdicts and {len(solver.timelines):,} timelines memoised"
+    )
+    print(
+        f"collections during the search: {clock.seconds:.1f} s of {cpu:.1f} s CPU "
+        f"({clock.seconds / cpu:.0%}); peak RSS "
+        f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
     )
     times = []
     for _ in range(3):

@@ -225,7 +225,10 @@ class NakedDiagonal(PathGame):
                 shortcut = False
         if shortcut:
             return True
-        hints = {a: (t[0] if t is not None else ()) for a, t in zip(areas, timelines, strict=True)}
+        hints = {
+            a: (solver.timeline_witness(t) if t is not None else ())
+            for a, t in zip(areas, timelines, strict=True)
+        }
         blocked = self._blocking_area(point, player, empty, areas, hints, nodes)
         if blocked is UNDECIDED:
             return None

@@ -36,21 +36,49 @@ from .geometry import DIAGONAL, Grid, bits_list, grid
 
 Move = tuple[int, int]  # (point index, colour: 0 = first player, 1 = second)
 Witness = tuple[Move, ...]
-CacheKey = tuple[int, int, int, int]
+CacheKey = int
+"""An area and the stones on its ring, packed into one int (see :meth:`AreaSolver.key`)."""
 V = TypeVar("V")
 
 
-Timeline = tuple[Witness, str, tuple[tuple[int, int], ...]]
-"""A witness, the step of each board point in it (``ord(steps[point])``, the solver's
-``no_step`` for points not in it), and the stones (red, blue) present before each step; see
-:meth:`AreaSolver.timeline`.
+Timeline = str
+"""A witness as two runs of one char a board point (see :meth:`AreaSolver.timeline`):
+``ord(t[p])`` is the step at which the witness fills point ``p`` (:data:`NO_STEP` if it does
+not), and ``ord(t[area + p])`` is that step's colour (bit 9) and, in the low nine bits, which
+points of the 3x3 block around ``p`` held that colour just before the step (bit
+``3 * (dy + 1) + dx + 1`` for the neighbour at ``(dx, dy)``).  That block is all a naked
+diagonal at ``p`` depends on, so :meth:`AreaSolver.still_fills` reads one table per
+neighbour instead of replaying stones.
 
-Why a plain tuple of a tuple, a str and a tuple: the garbage collector stops tracking an exact
-tuple once everything in it is untracked (ints, str, such tuples), but never a tuple subclass
-nor a tuple holding a dict or a list.  A search memoises hundreds of thousands of timelines;
-as NamedTuples holding a dict and a list they all stayed tracked and one full collection took
-0.8-1.1 s (``bench/nd_memo_gc.py``).  A str indexes as fast as a dict looks up here, and takes
-one byte a point up to 15x15 (``no_step`` is 255 there), two on larger boards."""
+Why one str and not a tuple: a memo whose keys and values are ints, strs and None holds no
+object the garbage collector tracks, so the dict itself is never tracked and a collection
+never walks it.  A search fills the memos (400,000 entries each) within one game; with tuple
+keys and timelines every full collection walked them all, and collections took a sixth to a
+quarter of a Naked Diagonal search's time (``bench/nd_memo_gc.py``)."""
+
+NO_STEP = 0xFFFF
+"""The step code of a point outside a timeline's witness (above any step on any board)."""
+
+
+def _naked_table() -> bytes:
+    """For each 3x3 pattern of like-coloured stones (as in :data:`Timeline`), whether a
+    stone at its centre forms a naked diagonal: a diagonal neighbour with neither of the two
+    points it shares with the centre.  Off-board points are never in a pattern, and a
+    diagonal on the board has both shared points on the board, so one table serves every
+    point of every board."""
+
+    def bit(dx: int, dy: int) -> int:
+        return 1 << 3 * (dy + 1) + dx + 1
+
+    table = bytearray(512)
+    for pattern in range(512):
+        table[pattern] = any(
+            pattern & bit(dx, dy) and not pattern & (bit(dx, 0) | bit(0, dy)) for dx, dy in DIAGONAL
+        )
+    return bytes(table)
+
+
+NAKED = _naked_table()
 
 
 class Undecided:
@@ -99,10 +127,17 @@ class AreaSolver:
         self.shortcuts = shortcuts
         g: Grid = grid(size)
         self.grid = g
-        # The step code of points outside a timeline's witness, above every step (see Timeline).
-        self.no_step = 0xFF if g.area <= 0xFF else 0xFFFF
-        self._no_steps = bytes([0xFF]) * g.area if self.no_step == 0xFF else b""
         self.size = size
+        self.area = g.area
+        # Per point p: (neighbour q, the bit of p in q's 3x3 pattern), for still_fills.
+        self.ring_bits_of: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+            tuple(
+                (q, 1 << 3 * (p // size - q // size + 1) + p % size - q % size + 1)
+                for q in g.ring[p]
+            )
+            for p in range(g.area)
+        )
+        self._no_steps = chr(NO_STEP) * g.area
         self.full = g.full
         n = size
 
@@ -146,7 +181,7 @@ class AreaSolver:
                         1 << g.index(x0 + dx, y0 + dy) for dx in range(w) for dy in range(h)
                     )
             self._rects[(w, h)] = rects
-        self.cache: dict[CacheKey, Witness | None] = {}
+        self.cache: dict[CacheKey, str | None] = {}  # witnesses packed by _pack
         self._cache_order: deque[CacheKey] = deque()
         # Timelines of solved areas, by the same key: searches ask about one area many times.
         self.timelines: dict[CacheKey, Timeline | None] = {}
@@ -208,8 +243,10 @@ class AreaSolver:
         return parts
 
     def key(self, area: int, red: int, blue: int, wild: int = 0) -> CacheKey:
+        """The area and the stones on its ring (all that decides its verdict) as one int."""
         ring = self.dilate8(area) & ~area
-        return (area, red & ring, blue & ring, wild & ring)
+        a = self.area
+        return area | (red & ring) << a | (blue & ring) << 2 * a | (wild & ring) << 3 * a
 
     # ----- public entry -----------------------------------------------------------------------
     def solve(self, area: int, red: int, blue: int, hint: Iterable[Move] = ()) -> Witness | None:
@@ -236,7 +273,7 @@ class AreaSolver:
         got = self.cache.get(key, _MISSING)
         if got is not _MISSING:
             self.stats["hits"] += 1
-            return got  # type: ignore[return-value]
+            return None if got is None else _unpack(got)  # type: ignore[arg-type]
         result = self._repair(area, red, blue, hint) if self.shortcuts else None
         if result is not None:
             self.stats["hint"] += 1
@@ -270,59 +307,61 @@ class AreaSolver:
             for old in [old for old in pool if old & area]:
                 del pool[old]
             pool[area] = witness
-        result = None if witness is None else self.timeline(key[1], key[2], witness)
+        result = None if witness is None else self.timeline(red, blue, witness)
         _remember(self.timelines, self._timeline_order, key, result)
         return result
 
     def timeline(self, red: int, blue: int, witness: Witness) -> Timeline:
-        """Per step of a witness: its point's step index, and the stones present before it."""
-        # One byte a point up to 15x15 (a bytearray decodes to a str fastest), else a list.
-        codes: bytearray | list[int]
-        if self.no_step == 0xFF:
-            codes = bytearray(self._no_steps)
-        else:
-            codes = [self.no_step] * self.grid.area
-        before: list[tuple[int, int]] = []
+        """The :data:`Timeline` of a witness: each point's step, and its colour and 3x3
+        pattern of like-coloured stones just before that step."""
+        steps = list(self._no_steps)
+        codes = ["\0"] * self.area
         stones = [red, blue]
+        ring_bits = self.grid.ring_bits
+        n = self.size
         for k, (p, c) in enumerate(witness):
-            codes[p] = k
-            before.append((stones[0], stones[1]))
+            steps[p] = chr(k)
+            near = stones[c] & ring_bits[p]
+            low = p - n - 1
+            b = near >> low if low >= 0 else near << -low
+            codes[p] = chr(c << 9 | b & 7 | (b >> n & 7) << 3 | (b >> 2 * n & 7) << 6)
             stones[c] |= 1 << p
-        if isinstance(codes, bytearray):
-            steps = codes.decode("latin-1")
-        else:
-            steps = "".join(map(chr, codes))
-        return witness, steps, tuple(before)
+        return "".join(steps) + "".join(codes)
+
+    def timeline_witness(self, timeline: Timeline) -> Witness:
+        """The witness a timeline was made from (its steps in order, with their colours)."""
+        a = self.area
+        order = sorted((ord(timeline[p]), p) for p in range(a) if ord(timeline[p]) != NO_STEP)
+        return tuple((p, ord(timeline[a + p]) >> 9) for _, p in order)
 
     def still_fills(self, timeline: Timeline, point: int, colour: int) -> bool:
         """Does the witness, minus ``point``, still work once ``colour`` holds ``point``?
 
         Only placements sharing a 2x2 block with ``point`` can change legality, so only the
-        witness steps on its (up to 8) neighbours are replayed.  When this holds, every part
-        the area splits into is fillable too: a part's own steps stay legal when the other
-        parts stay empty, since empty points never protect and never block.
+        witness steps on its (up to 8) neighbours are checked, each from its 3x3 pattern with
+        ``point`` changed.  When this holds, every part the area splits into is fillable too:
+        a part's own steps stay legal when the other parts stay empty, since empty points
+        never protect and never block.
         """
-        bit = 1 << point
-        witness, steps, before = timeline
-        forms, no_step = self.forms_naked, self.no_step
-        own_step = ord(steps[point])
-        old_colour = witness[own_step][1] if own_step != no_step else -1
-        for q in self.grid.ring[point]:
-            k = ord(steps[q])
-            if k == no_step:
+        a = self.area
+        own_step = ord(timeline[point])
+        old_colour = ord(timeline[a + point]) >> 9 if own_step != NO_STEP else -1
+        for q, here in self.ring_bits_of[point]:
+            k = ord(timeline[q])
+            if k == NO_STEP:
                 continue
-            c = witness[k][1]
-            stones = before[k][c]
+            code = ord(timeline[a + q])
+            c = code >> 9
             if c == old_colour and own_step < k:
-                stones &= ~bit
+                code &= ~here
             if c == colour:
-                stones |= bit
-            if forms(q, stones):
+                code |= here
+            if NAKED[code & 0x1FF]:
                 return False
         return True
 
     def _store(self, key: CacheKey, result: Witness | None) -> None:
-        _remember(self.cache, self._cache_order, key, result)
+        _remember(self.cache, self._cache_order, key, None if result is None else _pack(result))
 
     def forget(self) -> None:
         """Empty every memo (benchmarks measure cold starts with it)."""
@@ -569,7 +608,7 @@ class AreaSolver:
         key = self.key(part, red, blue, wild)
         got = self.cache.get(key, _MISSING)
         if got is not _MISSING:
-            return got  # type: ignore[return-value]
+            return None if got is None else _unpack(got)  # type: ignore[arg-type]
         result: Witness | None = None
         if part & (part - 1) == 0:
             p = part.bit_length() - 1
@@ -726,6 +765,15 @@ class AreaSolver:
                 scored.append((-score, rnd(), p, c))
         scored.sort()
         return [(p, c) for _, _, p, c in scored]
+
+
+def _pack(witness: Witness) -> str:
+    """A witness as a str, one char a move (point times two plus colour), for the memo."""
+    return "".join([chr(p << 1 | c) for p, c in witness])
+
+
+def _unpack(packed: str) -> Witness:
+    return tuple([(o >> 1, o & 1) for o in map(ord, packed)])
 
 
 def _remember(memo: dict[CacheKey, V], order: deque[CacheKey], key: CacheKey, value: V) -> None:

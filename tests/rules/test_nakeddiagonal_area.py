@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from rules.nd_area import AreaSolver, area_solver, check_witness
+from rules.nd_area import NO_STEP, AreaSolver, area_solver, check_witness
 
 
 def _naked(size: int, point: int, own: int, wild: int = 0) -> bool:
@@ -248,7 +248,7 @@ def test_a_full_memo_forgets_its_oldest_entries_one_at_a_time(
 
     monkeypatch.setattr(nd, "CACHE_LIMIT", 40)
     small = AreaSolver(5)
-    keys: list[tuple[int, int, int, int]] = []
+    keys: list[int] = []
     sizes: list[int] = []
     for size, area, red, blue in corpus(8, 150, 12):
         if size != 5:
@@ -270,23 +270,68 @@ def test_a_full_memo_forgets_its_oldest_entries_one_at_a_time(
     assert not small.cache and not small.timelines and not small.hint_pool
 
 
-def test_memoised_timelines_are_left_alone_by_the_garbage_collector() -> None:
-    """Memo entries hold nothing the collector must keep tracking, so a process whose searches
-    memoise hundreds of thousands of areas does not pay for them in every full collection
-    (0.8-1.1 s at 200,000 timelines while they were NamedTuples holding a dict and a list)."""
-    solver = AreaSolver(5)
-    for size, area, red, blue in corpus(21, 120, 14):
-        if size == 5:
-            solver.area_timeline(area, red, blue)
-    timelines = [t for t in solver.timelines.values() if t is not None]
-    assert len(timelines) >= 30 and solver.cache
-    # A collection untracks a tuple only if its items are untracked already, and may meet the
-    # outer tuple first: three passes settle the three levels (move, witness, timeline).
-    for _ in range(3):
-        gc.collect()
-    assert not any(gc.is_tracked(t) for t in timelines)
-    assert not any(gc.is_tracked(w) for w in solver.cache.values() if w is not None)
-    assert not any(gc.is_tracked(k) for k in (*solver.cache, *solver.timelines))
+def test_the_memos_are_never_tracked_by_the_garbage_collector() -> None:
+    """Memo keys are ints and values strs or None, so the memo dicts are never tracked and a
+    collection never walks them.  With tuple keys and values (even once untracked) every full
+    collection walked all 800,000 entries: 0.2-0.5 s each, and a sixth to a quarter of a
+    Naked Diagonal search's time (bench/nd_memo_gc.py).  No collection runs in this test: the
+    dicts must stay untracked as they fill, not only become so after a collection."""
+    gc.disable()
+    try:
+        solver = AreaSolver(5)
+        for size, area, red, blue in corpus(21, 120, 14):
+            if size == 5:
+                solver.area_timeline(area, red, blue)
+        timelines = [t for t in solver.timelines.values() if t is not None]
+        packed = [w for w in solver.cache.values() if w is not None]
+        assert len(timelines) >= 30 and len(packed) >= 30
+        assert not gc.is_tracked(solver.cache) and not gc.is_tracked(solver.timelines)
+        assert all(type(k) is int for k in (*solver.cache, *solver.timelines))
+        assert all(type(v) is str for v in (*timelines, *packed))
+    finally:
+        gc.enable()
+
+
+def _replay_still_works(
+    size: int, witness: tuple[tuple[int, int], ...], red: int, blue: int, point: int, colour: int
+) -> bool:
+    """still_fills from its definition: with ``point`` held by ``colour``, does every other
+    step of the witness, in order, avoid a naked diagonal?"""
+    stones = [red, blue]
+    stones[colour] |= 1 << point
+    for p, c in witness:
+        if p == point:
+            continue
+        if _naked(size, p, stones[c]):
+            return False
+        stones[c] |= 1 << p
+    return True
+
+
+def test_still_fills_answers_as_replaying_the_witness_does() -> None:
+    """The 3x3 patterns a timeline stores give exactly what replaying the witness gives, for
+    every point of the area and both colours, on boards of several sizes."""
+    checked = {True: 0, False: 0}
+    rng = random.Random(34)
+    larger = []
+    for size in (7, 9, 7, 9):
+        red, blue = random_stones(rng, size, size * size // 3)
+        larger += [(size, area, red, blue) for area in empty_areas(size, red, blue)]
+    for size, area, red, blue in corpus(33, 160, 16) + larger:
+        solver = area_solver(size)
+        witness = solver.solve(area, red, blue)
+        if witness is None:
+            continue
+        timeline = solver.timeline(red, blue, witness)
+        assert solver.timeline_witness(timeline) == witness
+        for point in range(size * size):
+            if not area >> point & 1:
+                continue
+            for colour in (0, 1):
+                want = _replay_still_works(size, witness, red, blue, point, colour)
+                assert solver.still_fills(timeline, point, colour) == want
+                checked[want] += 1
+    assert checked[True] >= 100 and checked[False] >= 100
 
 
 def test_timeline_steps_reach_past_255_points_on_large_boards() -> None:
@@ -299,10 +344,10 @@ def test_timeline_steps_reach_past_255_points_on_large_boards() -> None:
     area = full & ~red
     timeline = solver.area_timeline(area, red, 0)
     assert timeline is not None
-    witness, steps, _ = timeline
-    assert len(witness) == 288 and solver.no_step == 0xFFFF
-    assert [ord(steps[p]) for p, _ in witness] == list(range(288))
-    assert ord(steps[0]) == solver.no_step
+    witness = solver.timeline_witness(timeline)
+    assert len(witness) == 288 and len(timeline) == 2 * 289
+    assert [ord(timeline[p]) for p, _ in witness] == list(range(288))
+    assert ord(timeline[0]) == NO_STEP
     # still_fills is a sufficient test: whenever it says the rest of the area still fills, it
     # does.  Points late in the witness (steps past 255) are the ones the encoding could break.
     checked = 0
