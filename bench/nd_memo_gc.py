@@ -12,13 +12,19 @@ collection took 0.8-1.1 s on a 2-core host; as plain tuples 0.16-0.27 s; with in
 values (issue 14, fourteenth round) 56-64 ms, long enough before to stall an event loop on the
 same thread or eat into a level's time cap.
 
-Usage: ``python bench/nd_memo_gc.py [--size 7] [--seconds 60]``.
+``--games N`` instead plays N whole games of level-5 self-play at ``--playouts`` a move (no
+time cap, so the moves depend only on the seeds) and prints, per game, its CPU time, the part
+spent in collections, the process's memory and a digest of the moves: run it in a checkout of
+another commit to compare the two on the same games (issue 14, fourteenth round).
+
+Usage: ``python bench/nd_memo_gc.py [--size 7] [--seconds 60 | --games 4 [--playouts 1000]]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import hashlib
 import resource
 import sys
 import time
@@ -28,6 +34,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ai import Budget, choose_move
+from ai.levels import LEVELS
+from ai.search import search
 from rules import new_game
 from rules.nd_area import area_solver
 
@@ -57,11 +65,60 @@ class CollectionClock:
             self.seconds += time.process_time() - self._started
 
 
+def current_rss_mb() -> float:
+    """The process's resident memory now (Linux ``/proc``; the peak elsewhere)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def self_play(size: int, games: int, playouts: int) -> None:
+    """Whole games of level-5 self-play in this process, one line each (see the module doc)."""
+    clock = CollectionClock()
+    gc.callbacks.append(clock)
+    total_cpu = total_gc = 0.0
+    for index in range(games):
+        game = new_game("nakeddiagonal", size)
+        clock.seconds = 0.0
+        cpu = time.process_time()
+        done = 0
+        while not game.is_over:
+            seed = f"{index}:{len(game.history)}"
+            result = search(game, Budget(playouts=playouts), seed=seed, config=LEVELS[5].config)
+            done += result.playouts
+            game.play(result.move)
+        cpu = time.process_time() - cpu
+        total_cpu += cpu
+        total_gc += clock.seconds
+        moves = " ".join(record.move for record in game.history)
+        digest = hashlib.sha256(moves.encode()).hexdigest()[:8]
+        print(
+            f"game {index + 1}: {len(game.history)} plies, moves {digest}, {cpu:.1f} s CPU "
+            f"({done / cpu:.0f} playouts a CPU second), {clock.seconds:.1f} s in collections, "
+            f"{current_rss_mb():.0f} MB",
+            flush=True,
+        )
+    gc.callbacks.remove(clock)
+    print(
+        f"all {games} games: {total_cpu:.1f} s CPU, {total_gc:.1f} s in collections "
+        f"({total_gc / max(total_cpu, 1e-9):.1%})"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=7, help="board size (default 7)")
     parser.add_argument("--seconds", type=float, default=60.0, help="searching time (default 60)")
+    parser.add_argument("--games", type=int, default=0, help="self-play games instead (0: none)")
+    parser.add_argument("--playouts", type=int, default=1000, help="playouts a move with --games")
     args = parser.parse_args(argv)
+    if args.games > 0:
+        self_play(args.size, args.games, args.playouts)
+        return 0
     clock = CollectionClock()
     gc.callbacks.append(clock)
     cpu = time.process_time()
