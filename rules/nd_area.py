@@ -294,7 +294,7 @@ class AreaSolver:
         """The timeline of a witness for ``area`` (None if it is NDE), memoised.
 
         Only stones next to the area affect :meth:`still_fills` on its points, so the timeline
-        is keyed like the verdict, and the stones beyond the ring are dropped from it.
+        is keyed like the verdict: the 3x3 blocks it keeps lie within the area and its ring.
         """
         key = self.key(area, red, blue)
         got = self.timelines.get(key, _MISSING)
@@ -773,6 +773,7 @@ def _pack(witness: Witness) -> str:
 
 
 def _unpack(packed: str) -> Witness:
+    """The witness :func:`_pack` packed."""
     return tuple([(o >> 1, o & 1) for o in map(ord, packed)])
 
 

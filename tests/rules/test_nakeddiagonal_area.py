@@ -334,6 +334,39 @@ def test_still_fills_answers_as_replaying_the_witness_does() -> None:
     assert checked[True] >= 100 and checked[False] >= 100
 
 
+def test_a_memoised_timeline_serves_every_position_with_the_same_key() -> None:
+    """The memo shares a timeline between positions that differ only beyond the area's ring
+    (same key); its answers must hold for all of them, so every block it keeps must lie
+    within the area and its ring."""
+    rng = random.Random(35)
+    shared = 0
+    for size in (5, 6, 7) * 6:
+        solver = AreaSolver(size)
+        red, blue = random_stones(rng, size, size * size // 3)
+        for area in empty_areas(size, red, blue):
+            ring = solver.dilate8(area) & ~area
+            outside = solver.full & ~(solver.dilate8(area) | red | blue)
+            if not outside or solver.solve(area, red, blue) is None:
+                continue
+            far = [i for i in range(size * size) if outside >> i & 1]
+            extra = [rng.choice(far) for _ in range(3)]
+            red2 = red | 1 << extra[0] | 1 << extra[1]
+            blue2 = blue | ((1 << extra[2]) & ~red2)
+            assert solver.key(area, red, blue) == solver.key(area, red2, blue2)
+            assert red2 & ring == red & ring
+            first = solver.area_timeline(area, red, blue)
+            assert first is not None
+            assert solver.area_timeline(area, red2, blue2) is first
+            witness = solver.timeline_witness(first)
+            for point in range(size * size):
+                if area >> point & 1:
+                    for colour in (0, 1):
+                        want = _replay_still_works(size, witness, red2, blue2, point, colour)
+                        assert solver.still_fills(first, point, colour) == want
+            shared += 1
+    assert shared >= 10
+
+
 def test_timeline_steps_reach_past_255_points_on_large_boards() -> None:
     """A timeline maps points to steps in a str, one char a point: on a 17x17 board an empty
     area has 289 points, so step numbers pass 255 and the code must not wrap or collide."""
