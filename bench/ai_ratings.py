@@ -145,6 +145,10 @@ TIME_CAPPED: list[Row] = [
     ("level 5", "distance", CP, 9, 9.0),
     # Thirteenth round: Naked Diagonal, both levels at their seconds caps, seed 183 (17/30).
     ("level 5", "level 4", ND, 30, 17.0),
+    # Fourteenth round, with Naked Diagonal's memos out of the collector's way: seeds 190
+    # (20/22; both losses as the first player) and 191 (22/22), stopped for the session's time.
+    ("level 5", "distance", ND, 22, 20.0),
+    ("level 5", "distance", ND, 22, 22.0),
 ]
 
 # The targets: (player, opponent, least share won, least games; 0 = no minimum).
