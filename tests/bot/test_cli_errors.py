@@ -294,6 +294,14 @@ def test_unknown_command(tmp_path: Path) -> None:
     assert proc.stderr.startswith("crosspath: unknown command 'frobnicate'")
 
 
+def _default_sigint() -> None:
+    """In the child before exec: Ctrl-C as a terminal delivers it.  A shell's background job
+    (``cmd &`` without job control, as a CI runner may start the tests) inherits SIGINT
+    ignored, and the console rightly keeps an ignored SIGINT ignored, so without this the
+    signal below would do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_while_waiting_for_a_move_ends_quietly(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "bot.cli", "play", "minefield", "--size", "4", "--db", "g.db"],
@@ -302,6 +310,7 @@ def test_ctrl_c_while_waiting_for_a_move_ends_quietly(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         cwd=tmp_path,
         env={**os.environ, "PYTHONPATH": str(REPO)},
+        preexec_fn=_default_sigint,
     )
     assert proc.stdout is not None and proc.stderr is not None
     seen = b""
@@ -310,10 +319,8 @@ def test_ctrl_c_while_waiting_for_a_move_ends_quietly(tmp_path: Path) -> None:
         assert chunk, seen
         seen += chunk
     proc.send_signal(signal.SIGINT)
-    # Wait for the exit before communicate() closes stdin, so an end of input cannot race the
-    # signal (it would end the game as "input ended", exit 1).  The test once exited 1 under
-    # load in CI, cause not seen and not reproduced in 40 runs beside two busy processes;
-    # the assertion now shows the output if it happens again.
+    # Wait for the exit before communicate() closes stdin: had the signal been ignored, the
+    # end of input would end the game as "input ended" (exit 1) and hide why.
     proc.wait(timeout=60)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, (out[-300:], err[-300:])
