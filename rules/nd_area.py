@@ -60,6 +60,11 @@ NO_STEP = 0xFFFF
 """The step code of a point outside a timeline's witness (above any step on any board)."""
 
 
+def _block_bit(dx: int, dy: int) -> int:
+    """The bit of the neighbour at ``(dx, dy)`` in a 3x3 pattern (see :data:`Timeline`)."""
+    return 1 << 3 * (dy + 1) + dx + 1
+
+
 def _naked_table() -> bytes:
     """For each 3x3 pattern of like-coloured stones (as in :data:`Timeline`), whether a
     stone at its centre forms a naked diagonal: a diagonal neighbour with neither of the two
@@ -67,9 +72,7 @@ def _naked_table() -> bytes:
     diagonal on the board has both shared points on the board, so one table serves every
     point of every board."""
 
-    def bit(dx: int, dy: int) -> int:
-        return 1 << 3 * (dy + 1) + dx + 1
-
+    bit = _block_bit
     table = bytearray(512)
     for pattern in range(512):
         table[pattern] = any(
@@ -131,10 +134,7 @@ class AreaSolver:
         self.area = g.area
         # Per point p: (neighbour q, the bit of p in q's 3x3 pattern), for still_fills.
         self.ring_bits_of: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-            tuple(
-                (q, 1 << 3 * (p // size - q // size + 1) + p % size - q % size + 1)
-                for q in g.ring[p]
-            )
+            tuple((q, _block_bit(p % size - q % size, p // size - q // size)) for q in g.ring[p])
             for p in range(g.area)
         )
         self._no_steps = chr(NO_STEP) * g.area
