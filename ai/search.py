@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from rules import Game
 from rules.geometry import bits_list
 
+from .book import book_reply
 from .connection import (
     CUTOFF_GAMES,
     EVAL_GAMES,
@@ -168,6 +169,10 @@ class SearchConfig:
     instead of deciding every point at expansion, which most nodes, visited once, never
     needed.  The tree still plays only points proven legal.  Off only to measure it (issue
     14, eleventh round)."""
+    book: bool = False
+    """Play the opening book's move (:mod:`ai.book`) where it has one, without searching.
+    Level 5 only (issue 14, fifteenth round): the book's moves come from searches far longer
+    than any level's, so a lower level using it would play its openings as level 5 does."""
     survivor_amaf: frozenset[str] = frozenset()
     """Games where RAVE credits a person only with the points they still hold when the
     playout ends.  In Clearcut a crosscut removes two checkers, so a point placed and then
@@ -203,6 +208,7 @@ PLAIN_UCT = SearchConfig(rave=False, exploration=0.7)
 NO_WIN_CHECK = SearchConfig(win_check=False)
 CONFIGS: dict[str, SearchConfig] = {
     "default": DEFAULT_CONFIG,
+    "book": replace(DEFAULT_CONFIG, book=True),
     "basic": BASIC_CONFIG,
     "plain-uct": PLAIN_UCT,
     "no-win-check": NO_WIN_CHECK,
@@ -365,6 +371,10 @@ class Searcher:
         wins = winning_moves(game, moves, deadline)
         if wins:
             return done(wins[0], "wins at once", 1.0, 1)
+        if self.config.book:
+            found = book_reply(game)
+            if found is not None:
+                return done(found[0], "opening book", found[1].value, 0)
 
         # The root scans may use at most half of a time budget; what they prove by then
         # still counts.
