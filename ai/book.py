@@ -1,17 +1,23 @@
 """Opening book: the first moves of a game, chosen once by long searches and then played at once.
 
-Why (issue 14, fifteenth round): in Naked Diagonal 7×7 level 5 gets about 2,000 playouts a move
-from its 12 s cap, and every game it lost to the connection-distance player was lost as the
-first player, decided at its second move: there, searches of 10,000 playouts block the
-opponent's row where a 2,000-playout search sometimes did not (docs/ai.md).  Those opening
-choices are close, the same for every game, and too dear to search well in 12 s, so
-``bench/build_book.py`` searches them once, with far more playouts than a move ever gets, and
-stores the answers in ``books/`` beside this module, one file per game and board size.
+Why it was tried (issue 14, fifteenth round): in Naked Diagonal 7×7 level 5 gets about 2,000
+playouts a move from its 12 s cap, and every game it lost to the connection-distance player was
+lost as the first player, in the opening: in the two studied, searches of 10,000 playouts
+blocked the opponent's row at red's second move where a 2,000-playout search had not.  So
+``bench/build_book.py`` searches the first moves once, with far more playouts than a move ever
+gets, and stores the answers in ``books/`` beside this module, one file per game and board size.
+
+Why no level uses it (docs/ai.md): with the book, level 5 lost more games as the first player,
+not fewer.  Its second move against the distance player's usual reply (c4 after d4 d5, value
+0.55 in a 20,000-playout search) lets blue extend its row (c5), and a search just as long of
+that position gives red 0.49: the searches that choose book moves misjudge this opening much
+as the 12 s ones do, only more consistently.  The book stays for A/B matches
+(``--config book``) and for a better-built book later.
 
 A book line is a position (the moves played so far) and the move to play there.  Lookups go
 through the board symmetries that keep each side's edges (:data:`SYMMETRIES`), so one line
 serves up to four mirrored positions.  Only positions reached by placements are in the book: a
-game with a special move (Clear Path's ``swap``) is out of book.  Levels use the book through
+game with a special move (Clear Path's ``swap``) is out of book.  A search uses the book with
 :attr:`ai.search.SearchConfig.book`.
 """
 

@@ -171,8 +171,9 @@ class SearchConfig:
     14, eleventh round)."""
     book: bool = False
     """Play the opening book's move (:mod:`ai.book`) where it has one, without searching.
-    Level 5 only (issue 14, fifteenth round): the book's moves come from searches far longer
-    than any level's, so a lower level using it would play its openings as level 5 does."""
+    Tried for level 5 in issue 14's fifteenth round and not kept: as Naked Diagonal's first
+    player it lost more games to the distance player with the book than without it
+    (docs/ai.md), so no level uses it; ``--config book`` in ``bench/ai_bench.py``."""
     survivor_amaf: frozenset[str] = frozenset()
     """Games where RAVE credits a person only with the points they still hold when the
     playout ends.  In Clearcut a crosscut removes two checkers, so a point placed and then

@@ -23,7 +23,7 @@ from ai.book import (
 )
 from ai.levels import LEVELS
 from ai.pool import think
-from ai.search import Budget
+from ai.search import CONFIGS, Budget, search
 from bench import build_book
 from rules import Game, game_names, new_game
 
@@ -181,22 +181,23 @@ def test_the_shipped_book_is_legal_canonical_and_covers_every_reply() -> None:
         assert line.playouts >= 10_000
 
 
-def test_level_5_plays_the_book_at_once_and_level_4_searches() -> None:
+def test_the_book_config_plays_book_moves_at_once_and_no_level_uses_it() -> None:
+    """The book was tried for level 5 and not kept (docs/ai.md); ``--config book`` plays it."""
+    config = CONFIGS["book"]
     game = new_game("nakeddiagonal", 7)
-    result = think(game, 5, seed=1)
+    result = search(game, Budget(playouts=5_000), seed=1, config=config)
     expected = book_reply(game)
     assert expected is not None
     assert (result.move, result.reason, result.playouts) == (expected[0], "opening book", 0)
     game.play(result.move)
     game.play("b2")
-    answer = think(game, 5, seed=1)
+    answer = search(game, Budget(playouts=5_000), seed=1, config=config)
     assert answer.reason == "opening book"
     assert answer.move == book_reply(game)[0]  # type: ignore[index]
-    assert LEVELS[5].config.book
-    assert not any(LEVELS[number].config.book for number in (1, 2, 3, 4))
-    searched = think(new_game("nakeddiagonal", 7), 4, seed=1, budget=Budget(playouts=50))
+    assert not any(level.config.book for level in LEVELS.values())
+    searched = think(new_game("nakeddiagonal", 7), 5, seed=1, budget=Budget(playouts=50))
     assert searched.reason != "opening book"
-    assert searched.playouts > 0
+    assert searched.playouts == 50
 
 
 def test_the_builder_writes_a_book_that_reads_back(
