@@ -533,12 +533,18 @@ class AreaSolver:
                     if stones & d and not guards & prot:
                         break
                 else:
-                    if go(placed | low, left ^ low):
+                    if go(placed | low, left ^ low):  # noqa: F821 (bound until the del below)
                         return True
             dead.add(placed)
             return False
 
-        return go(0, cells)
+        try:
+            return go(0, cells)
+        finally:
+            # ``go`` calls itself through its closure, a reference cycle; clearing the name
+            # breaks it, so reference counting frees ``go`` and ``dead`` at once (the search
+            # pauses the cyclic collector while it runs: ai.search.SearchConfig.pause_gc).
+            del go
 
     def _window_refutes(
         self,
