@@ -1,8 +1,8 @@
 """Opening book: the first moves of a game, chosen once by long searches and then played at once.
 
 Why it was tried (issue 14, fifteenth round): in Naked Diagonal 7×7 level 5 gets about 2,000
-playouts a move from its 12 s cap, and every game it lost to the connection-distance player was
-lost as the first player, in the opening: in the two studied, searches of 10,000 playouts
+playouts a move from its 12 s cap, and every game it had lost to the connection-distance player
+was lost as the first player, in the opening: in the two studied, searches of 10,000 playouts
 blocked the opponent's row at red's second move where a 2,000-playout search had not.  So
 ``bench/build_book.py`` searches the first moves once, with far more playouts than a move ever
 gets, and stores the answers in ``books/`` beside this module, one file per game and board size.
