@@ -146,9 +146,9 @@ def main(argv: list[str] | None = None) -> int:
         if first is None:  # the replies wait for the empty board's choice
             search_all([()], [None])
             first = lines[0].reply
-        positions: list[tuple[str, ...]] = [] if args.first is None else [()]
-        positions += replies(args.game, args.size, first)
-        print(f"answers to the replies to {first}: {len(positions)} positions", flush=True)
+        answers = replies(args.game, args.size, first)
+        print(f"answers to the replies to {first}: {len(answers)} positions", flush=True)
+        positions: list[tuple[str, ...]] = ([] if args.first is None else [()]) + answers
         if args.second:
             openings = first_moves(args.game, args.size)
             print(f"answers to the first moves: {len(openings)} positions", flush=True)

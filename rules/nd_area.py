@@ -542,8 +542,8 @@ class AreaSolver:
             return go(0, cells)
         finally:
             # ``go`` calls itself through its closure, a reference cycle; clearing the name
-            # breaks it, so reference counting frees ``go`` and ``dead`` at once (the search
-            # pauses the cyclic collector while it runs: ai.search.SearchConfig.pause_gc).
+            # breaks it, so reference counting frees ``go`` and ``dead`` at once instead of
+            # leaving them to the cyclic collector, which a caller may have paused.
             del go
 
     def _window_refutes(
