@@ -24,10 +24,13 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+# nd_memo_gc is a sibling script, found in the script's own directory (bench/), which Python
+# puts on sys.path for every script.
+from nd_memo_gc import CollectionClock
 
 from ai.levels import LEVELS
 from ai.search import Budget, Searcher
@@ -35,20 +38,6 @@ from rules import game_names, new_game
 from rules.nd_area import forget_memos
 
 BENCH_SIZE = {"crosscut": 8}
-
-
-class CollectionClock:
-    """CPU seconds spent inside collections, from the collector's own callbacks."""
-
-    def __init__(self) -> None:
-        self.seconds = 0.0
-        self._started = 0.0
-
-    def __call__(self, phase: str, info: dict[str, Any]) -> None:
-        if phase == "start":
-            self._started = time.process_time()
-        else:
-            self.seconds += time.process_time() - self._started
 
 
 def main(argv: list[str] | None = None) -> int:
