@@ -29,7 +29,7 @@ from functools import cache
 from importlib import resources
 
 from rules import Game
-from rules.notation import point_names
+from rules.notation import parse_point, point_names
 
 BOOK_DIR = "books"
 
@@ -79,15 +79,13 @@ class BookLine:
 
 def mirror(name: str, size: int, symmetry: tuple[bool, bool]) -> str:
     """``name`` (a point such as ``c6``) under ``symmetry`` on a ``size`` board."""
-    names = point_names(size)
-    index = names.index(name)
-    row, col = divmod(index, size)
+    row, col = divmod(parse_point(name, size), size)
     flip_cols, flip_rows = symmetry
     if flip_cols:
         col = size - 1 - col
     if flip_rows:
         row = size - 1 - row
-    return names[row * size + col]
+    return point_names(size)[row * size + col]
 
 
 def mirrored(moves: Iterable[str], size: int, symmetry: tuple[bool, bool]) -> tuple[str, ...]:
