@@ -302,8 +302,9 @@ def distance_leader(game: Game) -> int:
     return mover_index(game)
 
 
-PATH_PLAYOUT_GAMES = frozenset({"minefield", "clearcut"})
-"""Path games where path playouts (:func:`path_points`) were tried; Naked Diagonal was not."""
+PATH_PLAYOUT_GAMES = frozenset({"minefield", "clearcut", "nakeddiagonal"})
+"""Path games where path playouts (:func:`path_points`) were tried (Naked Diagonal since issue
+14's sixteenth round; the config's ``playout_games`` says where they are played)."""
 
 
 def path_points(game: Game) -> int:

@@ -143,7 +143,8 @@ class SearchConfig:
     path_playouts: float = 0.0
     """Chance that a playout move is a random legal point on either side's shortest
     legality-aware paths (:func:`ai.connection.path_points`), in ``playout_games`` that are
-    :data:`ai.connection.PATH_PLAYOUT_GAMES` (Minefield and Clearcut, where it was tried)."""
+    :data:`ai.connection.PATH_PLAYOUT_GAMES` (Minefield, Clearcut and Naked Diagonal, where it was
+    tried)."""
     capture_playouts: float = 0.0
     """Clearcut: chance that a playout move is a legal crosscut (a capture of two enemy
     checkers, ``Clearcut.capture_mask``), uniform among them, if there is one.  Uniform
@@ -249,6 +250,8 @@ CONFIGS: dict[str, SearchConfig] = {
     "path-playouts": replace(
         CROSSCUT_CONFIG, distance_eval=6, path_playouts=0.75, playout_games=EVAL_GAMES
     ),
+    # Sixteenth round: Minefield's path playouts (and six-move cut-off) in Naked Diagonal too.
+    "nd-paths": replace(DEFAULT_CONFIG, playout_games=frozenset({"minefield", "nakeddiagonal"})),
     "captures": replace(CROSSCUT_CONFIG, capture_playouts=0.75),
     "cutoff": SearchConfig(cutoff=4),
     "lines": SearchConfig(line_playouts=0.5),
