@@ -37,6 +37,7 @@ KNOWLEDGE_NAMES = [
     "minefield-prior",
     "distance-eval",
     "path-playouts",
+    "nd-paths",
 ]
 KNOWLEDGE = [CONFIGS[name] for name in KNOWLEDGE_NAMES]
 
@@ -242,9 +243,14 @@ def test_distance_leader_is_the_side_closer_to_connecting_and_the_mover_on_a_tie
     assert distance_leader(Minefield.from_position(5, {"white": ["c3"]}, to_move="black")) == 1
 
 
-def test_a_distance_eval_playout_stops_after_its_moves_and_names_the_leader() -> None:
-    config = replace(CONFIGS["distance-eval"], rave=False)
-    game = new_game("minefield", 7)
+@pytest.mark.parametrize(
+    ("name", "config_name"), [("minefield", "distance-eval"), ("nakeddiagonal", "nd-paths")]
+)
+def test_a_distance_eval_playout_stops_after_its_moves_and_names_the_leader(
+    name: str, config_name: str
+) -> None:
+    config = replace(CONFIGS[config_name], rave=False)
+    game = new_game(name, 7)
     searcher = Searcher(game, seed=3, config=config)
     work = game.copy()
     played: list[tuple[int, int]] = []
@@ -254,7 +260,7 @@ def test_a_distance_eval_playout_stops_after_its_moves_and_names_the_leader() ->
     assert ended == (distance_leader(work), 0)
 
 
-@pytest.mark.parametrize("name", ["minefield", "clearcut"])
+@pytest.mark.parametrize("name", ["minefield", "clearcut", "nakeddiagonal"])
 def test_path_playout_moves_are_legal_points_on_a_shortest_aware_path(name: str) -> None:
     rng = random.Random(12)
     drawn = 0
