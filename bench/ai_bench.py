@@ -222,11 +222,23 @@ def level_budget(
 
 
 def ai_label(args: argparse.Namespace) -> str:
-    """The AI side's search: with ``--level`` the level's own configuration (``--config`` is
-    not used then)."""
+    """The AI side's search: with ``--level`` the level's budget, and its own configuration
+    unless ``--config`` names one (an A/B of a change at a level's real caps)."""
     if args.level is not None:
-        return f"level {args.level} (its own config)"
-    return f"config {args.config}"
+        if args.config is None:
+            return f"level {args.level} (its own config)"
+        return f"level {args.level} with config {args.config}"
+    return f"config {args.config or 'default'}"
+
+
+def ai_settings(args: argparse.Namespace) -> tuple[Budget, SearchConfig]:
+    """The AI side's budget and search settings: ``--level``'s budget (and its own settings
+    unless ``--config`` is given), else ``--playouts``/``--seconds`` with ``--config``."""
+    config = CONFIGS[args.config or "default"]
+    if args.level is None:
+        return Budget(playouts=args.playouts, seconds=args.seconds), config
+    budget, own = level_budget(args.level, args.time_caps, args.playouts)
+    return budget, own if args.config is None else config
 
 
 def opponent_label(args: argparse.Namespace) -> str:
@@ -252,7 +264,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--level", type=int, choices=sorted(LEVELS), help="AI plays this level")
     parser.add_argument("--opponent-level", type=int, choices=sorted(LEVELS), default=None)
-    parser.add_argument("--config", choices=sorted(CONFIGS), default="default", help="AI config")
+    parser.add_argument(
+        "--config",
+        choices=sorted(CONFIGS),
+        default=None,
+        help="AI config (default: 'default', or with --level the level's own)",
+    )
     parser.add_argument("--opponent-config", choices=sorted(CONFIGS), default="default")
     parser.add_argument(
         "--opponent-playouts",
@@ -293,11 +310,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--opponent level needs --opponent-level")
     if args.seconds is None and args.playouts is None and args.level is None:
         args.seconds = 1.0
-    config = CONFIGS[args.config]
-    if args.level is not None:
-        budget, config = level_budget(args.level, args.time_caps, args.playouts)
-    else:
-        budget = Budget(playouts=args.playouts, seconds=args.seconds)
+    budget, config = ai_settings(args)
     if args.no_win_check:
         config = replace(config, win_check=NO_WIN_CHECK.win_check)
     if args.no_rave:

@@ -1,14 +1,17 @@
-"""``bench/ai_bench.py --show-losses`` prints a game's moves so a lost game can be studied
+"""``bench/ai_bench.py``: ``--show-losses`` prints a game's moves so a lost game can be studied
 after a time-capped run, which its seed cannot reproduce.  The moves must replay to the same
-end, including Clear Path's chains and swap and Naked Diagonal's skipped turns."""
+end, including Clear Path's chains and swap and Naked Diagonal's skipped turns.  And
+``--level N --config C`` plays level N's budget with config C, an A/B at a level's caps."""
 
 from __future__ import annotations
 
 import re
+from argparse import Namespace
 
 import pytest
 
-from ai.search import Budget
+from ai.levels import LEVELS
+from ai.search import CONFIGS, Budget
 from bench import ai_bench
 from rules import new_game
 
@@ -63,3 +66,14 @@ def test_show_losses_prints_the_moves_of_lost_games_only(
     assert len(won) + len(lost) == 4
     for i in won:
         assert not lines[i + 1].startswith("  moves: ")
+
+
+def test_a_level_plays_its_own_config_unless_one_is_named() -> None:
+    plain = Namespace(level=5, config=None, time_caps=True, playouts=None, seconds=None)
+    assert ai_bench.ai_settings(plain) == (Budget(playouts=15_000, seconds=12.0), LEVELS[5].config)
+    named = Namespace(level=5, config="book", time_caps=True, playouts=None, seconds=None)
+    budget, config = ai_bench.ai_settings(named)
+    assert budget == Budget(playouts=15_000, seconds=12.0)
+    assert config == CONFIGS["book"] != LEVELS[5].config
+    bare = Namespace(level=None, config=None, time_caps=False, playouts=300, seconds=None)
+    assert ai_bench.ai_settings(bare) == (Budget(playouts=300), CONFIGS["default"])
