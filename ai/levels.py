@@ -8,8 +8,9 @@ responsive on a slow one (or in Naked Diagonal, whose legality checks make playo
 Level 1 also skips the block check, so beginners can win by making a threat it ignores;
 level 2 blocks.  Both look only one move deep at the root and use no Crosscut or Minefield
 knowledge (:data:`ai.search.BASIC_CONFIG`); levels 3 to 5 also look two moves deep where that
-pays, in Crosscut, score new Crosscut nodes with the engine, and in Minefield play playouts
-along both sides' shortest legality-aware paths (:data:`ai.search.DEFAULT_CONFIG`).
+pays, in Crosscut, score new Crosscut nodes with the engine, and in Minefield and (since the
+sixteenth round) Naked Diagonal play playouts along both sides' shortest paths, cut short
+after six moves (:data:`ai.search.DEFAULT_CONFIG`).
 
 Why the caps are 10, 80, 1,000, 5,000 and 15,000 playouts (issue 14, fourth round; the matches
 are in docs/ai.md): the ladder asks each level to beat the one below three times in four in
