@@ -63,15 +63,15 @@ def test_the_search_stops_at_the_boards_own_cap() -> None:
     assert think(new_game("clearcut", 7), level, seed=1).playouts == 400
 
 
-def test_minefield_path_playouts_start_at_level_3_and_only_in_minefield() -> None:
-    """The fifth round's A/B matches kept them in Minefield and dropped them in Clearcut; the
-    bottom levels stay plain so the steps to level 3 keep their width."""
+def test_path_playouts_start_at_level_3_in_minefield_and_naked_diagonal_only() -> None:
+    """The fifth round's A/B matches kept them in Minefield and dropped them in Clearcut, the
+    sixteenth's added Naked Diagonal; the bottom levels stay plain so the steps to level 3 keep
+    their width."""
     for n, level in LEVELS.items():
         config = level.config
-        guided = "minefield" in config.playout_games and config.path_playouts > 0
+        guided = config.path_playouts > 0 and config.distance_eval > 0
         assert guided == (n >= 3)
-        assert guided == (config.distance_eval > 0)
-        assert config.playout_games <= {"minefield"}
+        assert config.playout_games == ({"minefield", "nakeddiagonal"} if guided else set())
 
 
 def test_player_repr_names_its_level() -> None:
