@@ -176,6 +176,11 @@ def speed(
     if hasattr(game, "candidate_mask"):
         switches.append(("drawn playout moves", replace(CONFIGS["default"], drawn_playouts=False)))
         switches.append(("lazy tree moves", replace(CONFIGS["default"], lazy_moves=False)))
+    guided = CONFIGS["default"].playout_games
+    if game_name in guided and CONFIGS["default"].path_playouts:
+        # Path playouts stop after a few moves, so they are shorter as well as guided.
+        plain_playouts = replace(CONFIGS["default"], playout_games=guided - {game_name})
+        switches.append(("path playouts", plain_playouts))
     for label, config in switches:
         forget(size)
         rate = search(game, Budget(seconds=seconds), seed=0, config=config).playouts_per_second
