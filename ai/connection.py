@@ -24,6 +24,7 @@ from collections.abc import Callable
 from rules import Game
 from rules.geometry import Grid, grid
 from rules.minefield import glyph_mask
+from rules.nd_area import area_solver
 
 INFINITE = 10_000
 PATH_GAMES = frozenset({"clearpath", "minefield", "clearcut", "nakeddiagonal"})
@@ -176,27 +177,44 @@ def run_distance(size: int, own: int, opp: int) -> float:
 # ----- priors for the search --------------------------------------------------------------
 
 
-def barred_points(game: Game, own: int, opp: int) -> int:
-    """Empty points where the player holding ``own`` may not place now (0 where the game bars
-    nothing but occupied points, or where this module does not model it).
+BARRED_GAMES = frozenset({"minefield"})
+"""The games whose bars :func:`barred_points` models unless told otherwise (Naked Diagonal's
+are modelled too, but used only where a search's ``SearchConfig.barred_games`` asks)."""
 
-    Minefield only: a point that would complete a hard corner or a switch for that player
+
+def barred_points(game: Game, own: int, opp: int, games: frozenset[str] = BARRED_GAMES) -> int:
+    """Empty points where the player holding ``own`` may not place now (0 where the game bars
+    nothing but occupied points, or where this module does not model it, or ``game`` is not
+    among ``games``).
+
+    Minefield: a point that would complete a hard corner or a switch for that player
     (:func:`rules.minefield.glyph_mask`).  Such bars mostly last: a point between two enemy
     stones on a diagonal stays barred to you until the enemy fills the other point between
     them, which joins their stones anyway.  So a path through barred points is no path, and a
     distance that ignores the bars counts paths a side can never complete.
+
+    Naked Diagonal: a point that would form a naked diagonal one of whose shared points the
+    enemy holds (:meth:`rules.nd_area.AreaSolver.naked_beside_mask`).  Your stone beside an
+    enemy row bars you from the row's points diagonal to it until you take the other shared
+    point, which the enemy can take first: how the distance player wins with a straight row.
+    Naked diagonals with both shared points empty are left out: the path itself may fill one.
     """
-    if game.name != "minefield":
+    if game.name not in games:
         return 0
     g = game.grid
-    return glyph_mask(g, own, opp, g.full & ~(own | opp))
+    empty = g.full & ~(own | opp)
+    if game.name == "minefield":
+        return glyph_mask(g, own, opp, empty)
+    if game.name == "nakeddiagonal":
+        return area_solver(g.size).naked_beside_mask(own, opp) & empty
+    return 0
 
 
-def closed_points(game: Game, own: int, opp: int) -> int:
+def closed_points(game: Game, own: int, opp: int, games: frozenset[str] = BARRED_GAMES) -> int:
     """The points the player holding ``own`` cannot route a path through now: enemy stones and
-    the points barred to that player (:func:`barred_points`).  The legality-aware distance is
-    the plain one with these as the blocking stones."""
-    return opp | barred_points(game, own, opp)
+    the points barred to that player (:func:`barred_points` for ``games``).  The
+    legality-aware distance is the plain one with these as the blocking stones."""
+    return opp | barred_points(game, own, opp, games)
 
 
 def move_priors(game: Game, legality_aware: bool = False) -> list[float] | None:
@@ -287,14 +305,14 @@ EVAL_GAMES = frozenset({"minefield", "clearcut", "nakeddiagonal"})
 chains and swap make "the side to move" a poor tie-break)."""
 
 
-def distance_leader(game: Game) -> int:
-    """The colour index closer to connecting, by legality-aware distance (:func:`barred_points`);
-    on a tie, the player to move, who gets the next placement.  A heuristic verdict for
-    playouts cut short (``SearchConfig.distance_eval``), path games only."""
+def distance_leader(game: Game, games: frozenset[str] = BARRED_GAMES) -> int:
+    """The colour index closer to connecting, by legality-aware distance (:func:`barred_points`
+    for ``games``); on a tie, the player to move, who gets the next placement.  A heuristic
+    verdict for playouts cut short (``SearchConfig.distance_eval``), path games only."""
     g = game.grid
     stones = stone_masks(game)
     distances = [
-        path_distance(g, stones[p], closed_points(game, stones[p], stones[1 - p]), p)
+        path_distance(g, stones[p], closed_points(game, stones[p], stones[1 - p], games), p)
         for p in (0, 1)
     ]
     if distances[0] != distances[1]:
@@ -307,15 +325,16 @@ PATH_PLAYOUT_GAMES = frozenset({"minefield", "clearcut", "nakeddiagonal"})
 14's sixteenth round; the config's ``playout_games`` says where they are played)."""
 
 
-def path_points(game: Game) -> int:
-    """The points on a shortest legality-aware path of either side (:func:`closed_points`), as
-    a mask: where path playouts draw their moves (legality is the sampler's to check)."""
+def path_points(game: Game, games: frozenset[str] = BARRED_GAMES) -> int:
+    """The points on a shortest legality-aware path of either side (:func:`closed_points` for
+    ``games``), as a mask: where path playouts draw their moves (legality is the sampler's to
+    check)."""
     g = game.grid
     stones = stone_masks(game)
     points = 0
     for p in (0, 1):
         own, opp = stones[p], stones[1 - p]
-        points |= shortest_path_points(g, own, closed_points(game, own, opp), p)[1]
+        points |= shortest_path_points(g, own, closed_points(game, own, opp, games), p)[1]
     return points
 
 

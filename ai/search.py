@@ -34,6 +34,7 @@ from rules.geometry import bits_list
 
 from .book import book_reply
 from .connection import (
+    BARRED_GAMES,
     CUTOFF_GAMES,
     EVAL_GAMES,
     PATH_PLAYOUT_GAMES,
@@ -152,6 +153,10 @@ class SearchConfig:
     taking them greedily is worse, so no level uses it."""
     playout_games: frozenset[str] = frozenset()
     """The games where ``distance_eval`` and ``path_playouts`` apply."""
+    barred_games: frozenset[str] = BARRED_GAMES
+    """The games whose bars the distances of ``distance_eval`` and ``path_playouts`` route
+    around (:func:`ai.connection.barred_points`): Minefield's; Naked Diagonal's bars beside
+    enemy stones were tried in the sixteenth round (``nd-bars``)."""
     fast_paths: bool = True
     """Use the engine's search fast paths (Naked Diagonal's per-point legality and lazy skip
     rule) and try only possible winning points in the win check.  Off only to measure them."""
@@ -264,6 +269,7 @@ CONFIGS: dict[str, SearchConfig] = {
     # default before it, without them in Naked Diagonal.
     "nd-paths": DEFAULT_CONFIG,
     "minefield-paths": MINEFIELD_PATHS_CONFIG,
+    "nd-bars": replace(DEFAULT_CONFIG, barred_games=frozenset({"minefield", "nakeddiagonal"})),
     "captures": replace(CROSSCUT_CONFIG, capture_playouts=0.75),
     "cutoff": SearchConfig(cutoff=4),
     "lines": SearchConfig(line_playouts=0.5),
@@ -666,6 +672,7 @@ class Searcher:
         guided = game.name in self.config.playout_games
         judge_at = self.config.distance_eval if guided and game.name in EVAL_GAMES else 0
         on_paths = self.config.path_playouts if guided and game.name in PATH_PLAYOUT_GAMES else 0.0
+        bars = self.config.barred_games
         lines = self.config.line_playouts if game.name in RUN_GAMES else 0.0
         edge = self.config.perimeter_playouts if game.name in RUN_GAMES else 0.0
         perimeter = game.grid.perimeter
@@ -680,7 +687,7 @@ class Searcher:
                 if winner is not None:
                     return index[game.players[winner]] ^ flip, flip
             if moves_made == judge_at and judge_at:
-                return index[game.players[distance_leader(game)]] ^ flip, flip
+                return index[game.players[distance_leader(game, bars)]] ^ flip, flip
             moves_made += 1
             mover = index[str(game.to_move)] ^ flip
             point = None
@@ -691,7 +698,7 @@ class Searcher:
             elif edge and rand() < edge:
                 point = local_point(game, perimeter, rand)  # None if no perimeter point flips
             elif on_paths and rand() < on_paths:
-                point = local_point(game, path_points(game), rand)
+                point = local_point(game, path_points(game, bars), rand)
             elif lines and rand() < lines:
                 point = line_point(game, rand)
                 if point is not None and not legal_among(game, 1 << point):

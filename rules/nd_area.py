@@ -216,6 +216,19 @@ class AreaSolver:
                 out |= d & ~o[h] & ~o[v]
         return out & self.full
 
+    def naked_beside_mask(self, own: int, other: int) -> int:
+        """Every point where a stone of the colour ``own`` would form a naked diagonal one of
+        whose two shared points holds a stone of ``other``: a bar that its player can lift
+        only by first taking the other shared point, a move the opponent can take first."""
+        o = [_shift(own, off, valid) for off, valid in self.orth]
+        e = [_shift(other, off, valid) for off, valid in self.orth]
+        out = 0
+        for off, valid, h, v in self.diags:
+            d = _shift(own, off, valid)
+            if d:
+                out |= d & ~o[h] & ~o[v] & (e[h] | e[v])
+        return out & self.full
+
     # ----- area helpers -----------------------------------------------------------------------
     def dilate8(self, m: int) -> int:
         return self.grid.dilate8(m)

@@ -10,6 +10,7 @@ from positions import live_positions, random_position
 
 from ai import LEVELS, Budget, search
 from ai.connection import (
+    BARRED_GAMES,
     CUTOFF_GAMES,
     PRIOR_AFTER_VISITS,
     barred_points,
@@ -26,6 +27,7 @@ from ai.search import CONFIGS, DEFAULT_CONFIG, Node, SearchConfig, Searcher
 from rules import new_game, parse_record
 from rules.crosscut import Crosscut
 from rules.minefield import Minefield
+from rules.notation import parse_point
 
 KNOWLEDGE_NAMES = [
     "prior",
@@ -38,6 +40,7 @@ KNOWLEDGE_NAMES = [
     "distance-eval",
     "path-playouts",
     "nd-paths",
+    "nd-bars",
 ]
 KNOWLEDGE = [CONFIGS[name] for name in KNOWLEDGE_NAMES]
 
@@ -370,3 +373,54 @@ def test_survivor_amaf_credits_no_point_its_person_lost() -> None:
 def test_only_the_survivors_config_keeps_survivors() -> None:
     assert CONFIGS["survivors"].survivor_amaf == frozenset({"clearcut"})
     assert DEFAULT_CONFIG.survivor_amaf == frozenset()
+
+
+def _naked_beside_by_hand(size: int, own: int, other: int) -> int:
+    """Independent of the solver: empty points where an ``own`` stone would be diagonal to an
+    ``own`` stone with neither shared point ``own`` and one of them ``other``."""
+    out = 0
+    for c in range(size):
+        for r in range(size):
+            p = r * size + c
+            if (own | other) >> p & 1:
+                continue
+            for dc, dr in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+                qc, qr = c + dc, r + dr
+                if not (0 <= qc < size and 0 <= qr < size) or not own >> (qr * size + qc) & 1:
+                    continue
+                shared = (r * size + qc, qr * size + c)
+                if not any(own >> s & 1 for s in shared) and any(other >> s & 1 for s in shared):
+                    out |= 1 << p
+    return out
+
+
+def test_naked_diagonal_bars_beside_enemy_stones_match_a_hand_count() -> None:
+    rng = random.Random(16)
+    found = 0
+    for game in live_positions(lambda: new_game("nakeddiagonal", 7), rng, 40, (2, 30)):
+        for p in (0, 1):
+            stones = stone_masks(game)
+            own, other = stones[p], stones[1 - p]
+            both = frozenset({"minefield", "nakeddiagonal"})
+            expected = _naked_beside_by_hand(7, own, other)
+            assert barred_points(game, own, other, both) == expected
+            assert barred_points(game, own, other) == 0  # not in the default BARRED_GAMES
+            found += bin(expected).count("1")
+    assert "nakeddiagonal" not in BARRED_GAMES
+    assert found > 40
+
+
+def test_nd_bars_routes_the_path_playouts_around_a_row_red_can_no_longer_cross() -> None:
+    """Red's c6 and f4 beside blue's c5 and f5 bar red from b5, d5, e5 and g5 (the other
+    shared points are empty), so red's aware path must cross row 5 at a5."""
+    game = new_game("nakeddiagonal", 7)
+    for move in ["c6", "c5", "f4", "f5"]:
+        game.play(move)
+    red, blue = stone_masks(game)
+    both = frozenset({"minefield", "nakeddiagonal"})
+    bars = barred_points(game, red, blue, both)
+    assert bars == sum(1 << parse_point(n, 7) for n in ("b5", "d5", "e5", "g5"))
+    row5 = sum(1 << parse_point(f"{c}5", 7) for c in "abcdefg")
+    _, aware = shortest_path_points(game.grid, red, blue | bars, 0)
+    assert aware & row5 == 1 << parse_point("a5", 7)
+    assert path_points(game, both) != path_points(game)
