@@ -88,8 +88,8 @@ LEVELS: dict[int, Level] = {
         rating=1480,
         board_playouts=(("minefield", 7, 200),),
     ),
-    4: Level(4, "hard", Budget(playouts=5_000, seconds=6.0), rating=1670),
-    5: Level(5, "expert", Budget(playouts=15_000, seconds=12.0), rating=1840, provisional=True),
+    4: Level(4, "hard", Budget(playouts=5_000, seconds=6.0), rating=1690),
+    5: Level(5, "expert", Budget(playouts=15_000, seconds=12.0), rating=1860, provisional=True),
 }
 DEFAULT_LEVEL = 3
 
