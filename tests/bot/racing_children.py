@@ -28,9 +28,22 @@ def spawn(script: str, mode: str, url: str, *args: str) -> subprocess.Popen[str]
     )
 
 
+READY_SECONDS = 60.0
+"""How long :func:`finish` waits for every child to say it is ready before starting anyway."""
+
+
 def finish(children: list[subprocess.Popen[str]], go: Path) -> list[str]:
-    """Start the race, wait for every child, and return their outputs (all must exit 0)."""
-    time.sleep(1.0)  # every child is connected and waiting
+    """Start the race once every child is ready (connected, its setup read: see
+    :func:`wait_for`), wait for every child, and return their outputs (all must exit 0).
+
+    A fixed pause used to stand in for "ready"; on a loaded machine a child could still be
+    importing when the others had already played, and then read a position the race had
+    changed."""
+    deadline = time.monotonic() + READY_SECONDS
+    while len(list(go.parent.glob(f"{go.name}.ready-*"))) < len(children):
+        if time.monotonic() > deadline or any(c.poll() is not None for c in children):
+            break  # a child failed early, or is stuck: its output will say why
+        time.sleep(0.01)
     go.touch()
     try:
         outputs = [c.communicate(timeout=120) for c in children]
@@ -42,6 +55,7 @@ def finish(children: list[subprocess.Popen[str]], go: Path) -> list[str]:
 
 
 async def wait_for(go: Path) -> None:
-    """In a child: wait for the start."""
+    """In a child: say it is ready, then wait for the start."""
+    go.with_name(f"{go.name}.ready-{os.getpid()}").touch()
     while not go.exists():
         await asyncio.sleep(0.005)
