@@ -139,9 +139,10 @@ TIME_CAPPED: list[Row] = [
     # Naked Diagonal's time-capped games before the sixteenth round (level 3 94/100, level 5
     # 175/183 against the distance player and 17/30 against level 4) were played without path
     # playouts, so they are left out.  Sixteenth round, with them: level 5 against the
-    # distance player, seed 199 (`--playouts 15000 --seconds 12`), stopped for the session's
-    # time.
+    # distance player, seeds 199 (`--playouts 15000 --seconds 12`, 54/55) and 204 (`--level 5
+    # --time-caps`, 11/11), both stopped for the session's time.
     ("level 5", "distance", ND, 55, 54.0),
+    ("level 5", "distance", ND, 11, 11.0),
 ]
 
 # The targets: (player, opponent, least share won, least games; 0 = no minimum).
