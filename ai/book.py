@@ -29,7 +29,7 @@ from functools import cache
 from importlib import resources
 
 from rules import Game
-from rules.notation import parse_point, point_names
+from rules.notation import MAX_SIZE, parse_point, point_names
 
 BOOK_DIR = "books"
 
@@ -69,6 +69,11 @@ class BookLine:
     """The building search's estimate that ``reply`` wins, for the player who plays it."""
     playouts: int
     """How many playouts the building search spent on this position."""
+
+    @property
+    def key(self) -> BookKey:
+        """Where the line sits in :func:`book`'s mapping."""
+        return (self.game, self.size, self.moves)
 
     def format(self) -> str:
         return (
@@ -114,6 +119,8 @@ def parse_book(text: str) -> Iterator[BookLine]:
             )
         except ValueError as error:
             raise BookError(f"opening book line {number} is malformed: {raw[:80]!r}") from error
+        if not 1 <= entry.size <= MAX_SIZE:
+            raise BookError(f"opening book line {number} has a board size outside 1 to {MAX_SIZE}")
         names = point_names(entry.size)
         if any(move not in names for move in (*entry.moves, entry.reply)):
             raise BookError(f"opening book line {number} names a point off the board")
@@ -127,7 +134,7 @@ def book() -> dict[BookKey, BookLine]:
     for path in resources.files("ai").joinpath(BOOK_DIR).iterdir():
         if path.name.endswith(".txt"):
             for line in parse_book(path.read_text(encoding="utf-8")):
-                lines[(line.game, line.size, line.moves)] = line
+                lines[line.key] = line
     return lines
 
 

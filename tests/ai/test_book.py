@@ -31,7 +31,7 @@ Lines = dict[BookKey, BookLine]
 
 
 def as_lines(text: str) -> Lines:
-    return {(line.game, line.size, line.moves): line for line in parse_book(text)}
+    return {line.key: line for line in parse_book(text)}
 
 
 def mirrored_game(game: Game, symmetry: tuple[bool, bool]) -> Game:
@@ -111,6 +111,8 @@ def test_a_book_file_reads_lines_and_skips_comments() -> None:
         ("nakeddiagonal seven | d4 | c5 | 0.5 | 10", "line 1 is malformed"),
         ("\nnakeddiagonal 7 | d4 | c5 | lots | 10", "line 2 is malformed"),
         ("nakeddiagonal 7 | d4 | h8 | 0.5 | 10", "line 1 names a point off the board"),
+        ("nakeddiagonal 27 | d4 | c5 | 0.5 | 10", "line 1 has a board size outside 1 to 26"),
+        ("nakeddiagonal 0 |  | a1 | 0.5 | 10", "line 1 has a board size outside 1 to 26"),
     ],
 )
 def test_a_malformed_book_line_is_refused_with_its_number(text: str, reason: str) -> None:

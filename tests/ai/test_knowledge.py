@@ -394,6 +394,10 @@ def _naked_beside_by_hand(size: int, own: int, other: int) -> int:
     return out
 
 
+BARS_WITH_ND = BARRED_GAMES | {"nakeddiagonal"}
+"""The games whose bars ``nd-bars`` models: the default's and Naked Diagonal's."""
+
+
 def test_naked_diagonal_bars_beside_enemy_stones_match_a_hand_count() -> None:
     rng = random.Random(16)
     found = 0
@@ -401,9 +405,8 @@ def test_naked_diagonal_bars_beside_enemy_stones_match_a_hand_count() -> None:
         for p in (0, 1):
             stones = stone_masks(game)
             own, other = stones[p], stones[1 - p]
-            both = frozenset({"minefield", "nakeddiagonal"})
             expected = _naked_beside_by_hand(7, own, other)
-            assert barred_points(game, own, other, both) == expected
+            assert barred_points(game, own, other, BARS_WITH_ND) == expected
             assert barred_points(game, own, other) == 0  # not in the default BARRED_GAMES
             found += bin(expected).count("1")
     assert "nakeddiagonal" not in BARRED_GAMES
@@ -417,10 +420,9 @@ def test_nd_bars_routes_the_path_playouts_around_a_row_red_can_no_longer_cross()
     for move in ["c6", "c5", "f4", "f5"]:
         game.play(move)
     red, blue = stone_masks(game)
-    both = frozenset({"minefield", "nakeddiagonal"})
-    bars = barred_points(game, red, blue, both)
+    bars = barred_points(game, red, blue, BARS_WITH_ND)
     assert bars == sum(1 << parse_point(n, 7) for n in ("b5", "d5", "e5", "g5"))
     row5 = sum(1 << parse_point(f"{c}5", 7) for c in "abcdefg")
     _, aware = shortest_path_points(game.grid, red, blue | bars, 0)
     assert aware & row5 == 1 << parse_point("a5", 7)
-    assert path_points(game, both) != path_points(game)
+    assert path_points(game, BARS_WITH_ND) != path_points(game)
