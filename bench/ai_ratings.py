@@ -144,10 +144,11 @@ TIME_CAPPED: list[Row] = [
     ("level 5", "distance", ND, 55, 54.0),
     ("level 5", "distance", ND, 11, 11.0),
     # Seventeenth round, all `--time-caps`: level 5 against the distance player, seed 205
-    # (35/35, stopped at 101 games in all), and level 4 against level 3, seed 206 (27/44,
-    # stopped for time).
+    # (35/35, stopped at 101 games in all); level 4 against level 3, seed 206 (27/44), and
+    # level 5 against level 4, seeds 207 (10/22) and 208 (2/5), all stopped for time.
     ("level 5", "distance", ND, 35, 35.0),
     ("level 4", "level 3", ND, 44, 27.0),
+    ("level 5", "level 4", ND, 27, 12.0),
 ]
 
 # The targets: (player, opponent, least share won, least games; 0 = no minimum).
