@@ -1,7 +1,8 @@
 """Strength and speed of the AI: playouts per second and win rates against reference players.
 
 Prints figures; never fails on them.  Seats alternate game by game (the AI moves first in
-even-numbered games).  Examples::
+odd-numbered games); ``--seat first`` or ``--seat second`` plays only the AI's games from that
+seat, the same games an alternating run with the seed plays there.  Examples::
 
     python bench/ai_bench.py --opponent random --games 100 --playouts 100
     python bench/ai_bench.py --opponent greedy --games 100 --seconds 1
@@ -226,6 +227,16 @@ def level_budget(
     return Budget(playouts=cap, seconds=seconds), level.config
 
 
+def game_indices(games: int, seat: str) -> range:
+    """The indices of the games to play: the AI moves first in games with an even index, so one
+    seat alone is every other index, and ``--seat first`` with a seed plays exactly the games the
+    alternating run with that seed played from the first seat (reproducible without time caps)."""
+    if seat == "both":
+        return range(games)
+    start = 0 if seat == "first" else 1
+    return range(start, start + 2 * games, 2)
+
+
 def ai_label(args: argparse.Namespace) -> str:
     """The AI side's search: with ``--level`` the level's budget, and its own configuration
     unless ``--config`` names one (an A/B of a change at a level's real caps)."""
@@ -295,6 +306,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--size", type=int, default=None, help="board size (default 7, Crosscut 8)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--seat",
+        choices=("both", "first", "second"),
+        default="both",
+        help="the AI's seat: alternating (default), or only first or only second; a match "
+        "in the seat a game favours says little about a step decided by the seats",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
     parser.add_argument(
         "--no-win-check", action="store_true", help="AI without the win check at expansion"
@@ -337,7 +355,8 @@ def main(argv: list[str] | None = None) -> int:
         f"win check {not args.no_win_check}; "
         f"exploration {config.exploration}) vs "
         f"{opponent_label(args)}; AI {ai_label(args)}; budget {budget}; "
-        f"{args.games} games per game type, seats alternate"
+        f"{args.games} games per game type, "
+        + ("seats alternate" if args.seat == "both" else f"AI always {args.seat}")
     )
     summary: list[str] = []
     pool = (
@@ -383,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
                 game_opponent_budget,
                 opponent_config,
             )
-            for i in range(args.games)
+            for i in game_indices(args.games, args.seat)
         ]
         results: Iterator[GameResult]
         if pool is None:
@@ -391,7 +410,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             results = pool.map(play_one, *zip(*jobs, strict=True))
         done: list[GameResult] = []
-        for i, r in enumerate(results):
+        for job, r in zip(jobs, results, strict=True):
+            i = job[2]
             done.append(r)
             if not args.quiet:
                 rate = r.ai_playouts / r.ai_seconds if r.ai_seconds else 0.0

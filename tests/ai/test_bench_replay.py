@@ -77,3 +77,26 @@ def test_a_level_plays_its_own_config_unless_one_is_named() -> None:
     assert config == CONFIGS["book"] != LEVELS[5].config
     bare = Namespace(level=None, config=None, time_caps=False, playouts=300, seconds=None)
     assert ai_bench.ai_settings(bare) == (Budget(playouts=300), CONFIGS["default"])
+
+
+def _game_lines(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[int, str]:
+    """Each printed game's number and outcome, without its timings."""
+    ai_bench.main(argv)
+    found = re.findall(
+        r"^clearcut 5x5 game +(\d+): (AI \w+ +\w+ +in +\d+ plies)", capsys.readouterr().out, re.M
+    )
+    return {int(number): outcome for number, outcome in found}
+
+
+@pytest.mark.parametrize("seat", ["first", "second"])
+def test_one_seat_plays_the_alternating_run_s_games_from_that_seat(
+    seat: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    common = ["--game", "clearcut", "--size", "5", "--playouts", "6", "--opponent", "greedy"]
+    common += ["--speed-seconds", "0", "--seed", "11"]
+    both = _game_lines([*common, "--games", "6"], capsys)
+    alone = _game_lines([*common, "--games", "3", "--seat", seat], capsys)
+    expected = {n: line for n, line in both.items() if (seat == "first") == (n % 2 == 1)}
+    assert len(expected) == 3
+    assert alone == expected
+    assert all(line.startswith(f"AI {seat}") for line in alone.values())
