@@ -390,6 +390,7 @@ def main(argv: list[str] | None = None) -> int:
             )[0]
         if (game_budget, game_opponent_budget) != (budget, opponent_budget):
             print(f"{name}: budget {game_budget} vs {game_opponent_budget} (the levels' own)")
+        indices = game_indices(args.games, args.seat)
         jobs = [
             (
                 name,
@@ -402,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
                 game_opponent_budget,
                 opponent_config,
             )
-            for i in game_indices(args.games, args.seat)
+            for i in indices
         ]
         results: Iterator[GameResult]
         if pool is None:
@@ -410,8 +411,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             results = pool.map(play_one, *zip(*jobs, strict=True))
         done: list[GameResult] = []
-        for job, r in zip(jobs, results, strict=True):
-            i = job[2]
+        for i, r in zip(indices, results, strict=True):
             done.append(r)
             if not args.quiet:
                 rate = r.ai_playouts / r.ai_seconds if r.ai_seconds else 0.0
