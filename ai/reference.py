@@ -14,6 +14,14 @@ side is from owning a whole interior row or column (:func:`ai.connection.run_dis
 Every candidate is played through the engine and taken back, so it only ever considers legal
 moves and sees each game's side effects (Crosscut flips, Clearcut removals, Clear Path chains).
 It never plays Clear Path's ``swap`` unless that is the only legal move.
+
+:func:`shadow_move` is a second yardstick for the path games, made for Naked Diagonal (issue
+14, eighteenth round): it answers the opponent's last stone on the point next to it across the
+opponent's way (above or below a stone of the north–south player, beside one of the east–west
+player) whenever that point is legal and safe, and plays the distance player's move otherwise.
+In Naked Diagonal a stone there bars both diagonal steps past it until the stone's owner
+fills a point beside it first, and it is how the levels' searches beat each other from the
+second seat.
 """
 
 from __future__ import annotations
@@ -21,11 +29,13 @@ from __future__ import annotations
 import random
 
 from rules import Game
+from rules.notation import parse_point
 
 from .connection import (
     INFINITE,
     PATH_GAMES,
     closed_points,
+    mover_index,
     path_distance,
     run_distance,
     stone_masks,
@@ -57,6 +67,36 @@ def distance_score(game: Game, player: int, legality_aware: bool = False) -> flo
 
 def distance_move(game: Game, rng: random.Random, legality_aware: bool = False) -> str:
     """The reference player's move for the player to move (``game`` is left unchanged)."""
+    return _distance_choice(game, rng, legality_aware, shadow=False)
+
+
+def shadow_move(game: Game, rng: random.Random) -> str:
+    """The shadow player's move: the distance player's, except that it answers the opponent's
+    last stone on a point next to it across the opponent's way when one is legal and safe (the
+    better of the two by the distance score).  Outside the path games it is the distance
+    player."""
+    return _distance_choice(game, rng, False, shadow=game.name in PATH_GAMES)
+
+
+def shadow_points(game: Game) -> list[int]:
+    """The points next to the opponent's last stone across the opponent's way, on the board and
+    empty or not (legality is the caller's).  None when the last move placed no stone of the
+    opponent's (an opening, a swap, or the mover's own earlier stone before a skipped turn)."""
+    if not game.history:
+        return []
+    last = game.history[-1]
+    if last.point is None or last.player == str(game.to_move) or not last.stays:
+        return []
+    g = game.grid
+    point = parse_point(last.point, g.size)
+    col, row = point % g.size, point // g.size
+    opponent = 1 - mover_index(game)
+    # The north-south player (index 0) is stopped from above and below, the other beside.
+    steps = ((0, -1), (0, 1)) if opponent == 0 else ((-1, 0), (1, 0))
+    return [g.index(col + dx, row + dy) for dx, dy in steps if g.on_board(col + dx, row + dy)]
+
+
+def _distance_choice(game: Game, rng: random.Random, legality_aware: bool, shadow: bool) -> str:
     work = game.copy()
     prepare(work)
     moves = legal_moves(work)
@@ -65,7 +105,10 @@ def distance_move(game: Game, rng: random.Random, legality_aware: bool = False) 
         return move_name(work, wins[rng.randrange(len(wins))])
     safe = safe_moves(work, moves)
     placements = [m for m in safe if isinstance(m, int)] or safe
-    player = 0 if work.to_move == work.players[0] else 1
+    if shadow:
+        answers = set(shadow_points(work))
+        placements = [m for m in placements if m in answers] or placements
+    player = mover_index(work)
     best: list[Move] = []
     best_score = -float("inf")
     for move in placements:

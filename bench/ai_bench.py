@@ -11,7 +11,9 @@ seat, the same games an alternating run with the seed plays there.  Examples::
     python bench/ai_bench.py --playouts 300 --opponent config --opponent-config no-prior
     python bench/ai_bench.py --opponent uct --games 50 --playouts 300   # RAVE vs plain UCT
 
-``--opponent distance`` is the connection-distance reference player (:mod:`ai.reference`).
+``--opponent distance`` is the connection-distance reference player (:mod:`ai.reference`);
+``--opponent shadow`` is that player answering each enemy stone beside it across the enemy's
+way (:func:`ai.reference.shadow_move`, made for Naked Diagonal's second seat).
 ``--level L`` gives the AI that level's playout cap and settings; its seconds cap is left out
 (add ``--time-caps`` to keep it) so results do not depend on the machine's load.
 ``--opponent level`` plays another level the same way; ``--opponent config`` plays the same
@@ -39,7 +41,7 @@ if __package__ in (None, ""):
 
 from ai.levels import LEVELS
 from ai.opponents import greedy_move, random_move
-from ai.reference import distance_move
+from ai.reference import distance_move, shadow_move
 from ai.search import (
     CONFIGS,
     DEFAULT_CONFIG,
@@ -138,6 +140,8 @@ def _opponent_move(
         return greedy_move(game, rng)
     if opponent == "distance":
         return distance_move(game, rng)
+    if opponent == "shadow":
+        return shadow_move(game, rng)
     return search(game, budget, seed=seed, config=config).move
 
 
@@ -275,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100, help="games per game type")
     parser.add_argument(
         "--opponent",
-        choices=("random", "greedy", "distance", "uct", "level", "config"),
+        choices=("random", "greedy", "distance", "shadow", "uct", "level", "config"),
         default="random",
     )
     parser.add_argument("--level", type=int, choices=sorted(LEVELS), help="AI plays this level")

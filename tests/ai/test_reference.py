@@ -15,7 +15,7 @@ from ai.connection import (
     shortest_path_points,
     stone_masks,
 )
-from ai.reference import distance_move, distance_score
+from ai.reference import distance_move, distance_score, shadow_move, shadow_points
 from ai.tactics import win_candidates
 from rules import new_game
 from rules.geometry import grid
@@ -233,3 +233,54 @@ def test_the_legality_aware_score_counts_minefield_points_a_player_may_not_take(
     aware_moves = {distance_move(game, rng, legality_aware=True) for _ in range(60)}
     assert {"e1", "e4"} <= plain_moves
     assert aware_moves == {"a2", "b2", "e3"}
+
+
+def test_shadow_points_lie_across_the_last_stone_s_way() -> None:
+    """Red (north-south) is answered above or below its stone, Blue beside it; nothing
+    answers an empty history or the mover's own stone."""
+    game = new_game("nakeddiagonal", 7)
+    assert shadow_points(game) == []
+    game.play("d4")  # Red
+    assert sorted(game.grid.names[p] for p in shadow_points(game)) == ["d3", "d5"]
+    game.play("b1")  # Blue on the edge: one neighbour is off the board
+    assert sorted(game.grid.names[p] for p in shadow_points(game)) == ["a1", "c1"]
+    edge = new_game("nakeddiagonal", 7)
+    edge.play("g7")
+    assert [edge.grid.names[p] for p in shadow_points(edge)] == ["g6"]
+
+
+def test_the_shadow_player_answers_beside_the_stone_when_it_can() -> None:
+    """Naked Diagonal: Blue answers Red's stone above or below it; when both points are taken
+    it falls back on the distance player's choice."""
+    game = new_game("nakeddiagonal", 7)
+    game.play("b6")
+    for seed in range(5):
+        assert shadow_move(game, random.Random(seed)) in {"b5", "b7"}
+        assert distance_move(game, random.Random(seed)) not in {"b5", "b7"}
+    game = new_game("nakeddiagonal", 7)
+    for move in ("d3", "c4", "d5", "e4", "d4"):  # Red d3, d5 around Red's d4; Blue c4, e4
+        game.play(move)
+    red, blue = stone_masks(game)
+    assert shadow_points(game) and all((red | blue) >> p & 1 for p in shadow_points(game))
+    for seed in range(5):
+        assert shadow_move(game, random.Random(seed)) == distance_move(game, random.Random(seed))
+
+
+def test_the_shadow_player_still_wins_and_blocks_first() -> None:
+    """A win in one beats a shadow answer, and so does blocking the opponent's win in one."""
+    game = new_game("nakeddiagonal", 5)
+    for move in ("c1", "a1", "c2", "a3", "c3", "a5", "c4", "e1"):
+        game.play(move)
+    assert shadow_move(game, random.Random(0)) == "c5"  # Red wins rather than shadow e1
+    game = new_game("nakeddiagonal", 5)
+    for move in ("c1", "a1", "c2", "a3", "c3", "a5", "c4", "e1", "e4"):
+        game.play(move)
+    assert sorted(game.grid.names[p] for p in shadow_points(game)) == ["e3", "e5"]
+    assert shadow_move(game, random.Random(0)) == "c5"  # Blue blocks rather than shadow e4
+
+
+def test_outside_the_path_games_the_shadow_player_is_the_distance_player() -> None:
+    game = new_game("crosscut", 8)
+    game.play("d4")
+    for seed in range(3):
+        assert shadow_move(game, random.Random(seed)) == distance_move(game, random.Random(seed))
