@@ -80,7 +80,7 @@ def shadow_move(game: Game, rng: random.Random) -> str:
 
 def shadow_points(game: Game) -> list[int]:
     """The points next to the opponent's last stone across the opponent's way, on the board and
-    empty or not (legality is the caller's).  None when the last move placed no stone of the
+    empty or not (legality is the caller's).  Empty when the last move placed no stone of the
     opponent's (an opening, a swap, or the mover's own earlier stone before a skipped turn)."""
     if not game.history:
         return []

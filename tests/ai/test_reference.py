@@ -247,6 +247,11 @@ def test_shadow_points_lie_across_the_last_stone_s_way() -> None:
     edge = new_game("nakeddiagonal", 7)
     edge.play("g7")
     assert [edge.grid.names[p] for p in shadow_points(edge)] == ["g6"]
+    chain = new_game("clearpath", 7)
+    for move in ("a2", "g7"):
+        chain.play(move)
+    assert chain.play("a1").continues  # a1 is surrounded: Red places again
+    assert shadow_points(chain) == []
 
 
 def test_the_shadow_player_answers_beside_the_stone_when_it_can() -> None:
