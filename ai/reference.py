@@ -89,11 +89,10 @@ def shadow_points(game: Game) -> list[int]:
         return []
     g = game.grid
     point = parse_point(last.point, g.size)
-    col, row = point % g.size, point // g.size
-    opponent = 1 - mover_index(game)
-    # The north-south player (index 0) is stopped from above and below, the other beside.
-    steps = ((0, -1), (0, 1)) if opponent == 0 else ((-1, 0), (1, 0))
-    return [g.index(col + dx, row + dy) for dx, dy in steps if g.on_board(col + dx, row + dy)]
+    # The north-south player (index 0) is stopped from above and below (its stone's column),
+    # the east-west player beside it.
+    vertical = mover_index(game) == 1
+    return [q for q in g.orth[point] if (q % g.size == point % g.size) == vertical]
 
 
 def _distance_choice(game: Game, rng: random.Random, legality_aware: bool, shadow: bool) -> str:
