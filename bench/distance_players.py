@@ -45,15 +45,15 @@ def match(
     won_first = won_second = first_won = 0
     for number in range(games):
         game = new_game(name, size)
-        aware_seat = number % 2
+        variant_seat = number % 2
         while not game.is_over:
             seat = game.players.index(str(game.to_move))
-            mover = variant_move if seat == aware_seat else distance_move
+            mover = variant_move if seat == variant_seat else distance_move
             game.play(mover(game, rng))
         if game.winner == game.players[0]:
             first_won += 1
-        if game.winner == game.players[aware_seat]:
-            if aware_seat == 0:
+        if game.winner == game.players[variant_seat]:
+            if variant_seat == 0:
                 won_first += 1
             else:
                 won_second += 1
