@@ -20,6 +20,7 @@ program measured against it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 from rules import Game
 from rules.geometry import Grid, grid
@@ -336,6 +337,24 @@ def path_points(game: Game, games: frozenset[str] = BARRED_GAMES) -> int:
         own, opp = stones[p], stones[1 - p]
         points |= shortest_path_points(g, own, closed_points(game, own, opp, games), p)[1]
     return points
+
+
+SHADOW_GAMES = frozenset({"minefield", "clearcut", "nakeddiagonal"})
+"""Path games where playouts may answer a stone across its owner's way
+(``SearchConfig.shadow_playouts``, issue 14 nineteenth round)."""
+
+
+@cache
+def across_bits(size: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """For each colour, each point's orthogonal neighbours across that colour's way, as masks:
+    above and below for the first colour (which joins bottom and top), beside for the second.
+    A stone there is the shadow player's answer (:func:`ai.reference.shadow_points`): it
+    stands in the way of the stone's next straight step."""
+    g = grid(size)
+    n = g.size
+    vertical = tuple(g.orth_bits[p] & g.cols[p % n] for p in range(g.area))
+    horizontal = tuple(g.orth_bits[p] & g.rows[p // n] for p in range(g.area))
+    return vertical, horizontal
 
 
 def line_point(game: Game, rand: Callable[[], float]) -> int | None:

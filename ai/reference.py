@@ -29,11 +29,13 @@ from __future__ import annotations
 import random
 
 from rules import Game
+from rules.geometry import bits_list
 from rules.notation import parse_point
 
 from .connection import (
     INFINITE,
     PATH_GAMES,
+    across_bits,
     closed_points,
     mover_index,
     path_distance,
@@ -87,12 +89,8 @@ def shadow_points(game: Game) -> list[int]:
     last = game.history[-1]
     if last.point is None or last.player == str(game.to_move) or not last.stays:
         return []
-    g = game.grid
-    point = parse_point(last.point, g.size)
-    # The north-south player (index 0) is stopped from above and below (its stone's column),
-    # the east-west player beside it.
-    vertical = mover_index(game) == 1
-    return [q for q in g.orth[point] if (q % g.size == point % g.size) == vertical]
+    point = parse_point(last.point, game.size)
+    return bits_list(across_bits(game.size)[1 - mover_index(game)][point])
 
 
 def _distance_choice(game: Game, rng: random.Random, legality_aware: bool, shadow: bool) -> str:

@@ -40,6 +40,8 @@ from .connection import (
     PATH_PLAYOUT_GAMES,
     PRIOR_AFTER_VISITS,
     RUN_GAMES,
+    SHADOW_GAMES,
+    across_bits,
     decided_winner,
     distance_leader,
     line_point,
@@ -189,6 +191,11 @@ class SearchConfig:
     Tried for level 5 in issue 14's fifteenth round and not kept: as Naked Diagonal's first
     player it lost more games to the distance player with the book than without it
     (docs/ai.md), so no level uses it; ``--config book`` in ``bench/ai_bench.py``."""
+    shadow_playouts: float = 0.0
+    """In :data:`ai.connection.SHADOW_GAMES`: chance that a playout move answers the
+    opponent's last stone on a legal point next to it across the opponent's way
+    (:func:`ai.connection.across_bits`), the shadow player's answer (:mod:`ai.reference`),
+    before any other playout rule is tried (issue 14, nineteenth round)."""
     survivor_amaf: frozenset[str] = frozenset()
     """Games where RAVE credits a person only with the points they still hold when the
     playout ends.  In Clearcut a crosscut removes two checkers, so a point placed and then
@@ -275,6 +282,7 @@ CONFIGS: dict[str, SearchConfig] = {
     "lines": SearchConfig(line_playouts=0.5),
     "perimeter": SearchConfig(perimeter_playouts=0.5),
     "threats": SearchConfig(threat_games=frozenset({"crosscut"})),
+    "shadow-playouts": replace(DEFAULT_CONFIG, shadow_playouts=0.5),
     "survivors": replace(DEFAULT_CONFIG, survivor_amaf=frozenset({"clearcut"})),
     "clearcut-threats": replace(DEFAULT_CONFIG, threat_games=frozenset({"crosscut", "clearcut"})),
     "threats-all": SearchConfig(
@@ -678,6 +686,12 @@ class Searcher:
         perimeter = game.grid.perimeter
         capture_mask = getattr(game, "capture_mask", None) if self.config.capture_playouts else None
         capture = self.config.capture_playouts
+        shadow = self.config.shadow_playouts if game.name in SHADOW_GAMES else 0.0
+        across = across_bits(game.size)
+        last_colour = -1  # the colour of the stone on ``last``; -1: none to answer
+        if shadow and last is not None:
+            stones = stone_masks(game)
+            last_colour = 0 if stones[0] >> last & 1 else 1 if stones[1] >> last & 1 else -1
         moves_made = 0
         while not game.is_over:
             if deadline is not None and clock() > deadline:
@@ -689,9 +703,14 @@ class Searcher:
             if moves_made == judge_at and judge_at:
                 return index[game.players[distance_leader(game, bars)]] ^ flip, flip
             moves_made += 1
-            mover = index[str(game.to_move)] ^ flip
+            colour = index[str(game.to_move)]
+            mover = colour ^ flip
             point = None
-            if capture_mask is not None and rand() < capture:
+            if shadow and last_colour == 1 - colour and last is not None and rand() < shadow:
+                point = local_point(game, across[last_colour][last], rand)
+            if point is not None:
+                pass
+            elif capture_mask is not None and rand() < capture:
                 point = local_point(game, capture_mask(), rand)  # None if there is no capture
             elif local and last is not None and rand() < local:
                 point = local_point(game, ring[last], rand)
@@ -714,7 +733,7 @@ class Searcher:
             if point is not None:
                 game.play_index(point)
                 played.append((point, mover))
-                last = point
+                last, last_colour = point, colour
             else:
                 moves = game.legal_moves()
                 if game.play(moves[int(rand() * len(moves))]).swap:

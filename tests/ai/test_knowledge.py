@@ -23,6 +23,7 @@ from ai.connection import (
     stone_masks,
 )
 from ai.moves import local_point, random_point
+from ai.reference import shadow_points
 from ai.search import CONFIGS, DEFAULT_CONFIG, Node, SearchConfig, Searcher
 from rules import new_game, parse_record
 from rules.crosscut import Crosscut
@@ -303,6 +304,35 @@ def test_capture_playouts_take_a_clearcut_capture_when_one_exists() -> None:
             checked += bool(captures)
             replay.play_index(point)
     assert checked > 20
+
+
+@pytest.mark.parametrize("name", ["minefield", "clearcut", "nakeddiagonal"])
+def test_shadow_playouts_answer_across_the_opponent_s_last_stone_when_they_can(
+    name: str,
+) -> None:
+    """With ``shadow_playouts`` 1, every playout move after an opponent's stone is one of the
+    shadow player's answers (:func:`ai.reference.shadow_points`) while one is legal."""
+    config = replace(CONFIGS["shadow-playouts"], shadow_playouts=1.0, rave=False)
+    rng = random.Random(19)
+    answered = 0
+    for game in live_positions(lambda: new_game(name, 7), rng, 20, (1, 25)):
+        searcher = Searcher(game, seed=rng.randrange(1000), config=config)
+        work = game.copy()
+        played: list[tuple[int, int]] = []
+        last = game.history[-1].point
+        searcher._playout(work, 0, played, None, parse_point(last, 7) if last else None)
+        replay = game.copy()
+        for point, _ in played:
+            answers = {p for p in shadow_points(replay) if replay.legal_mask() >> p & 1}
+            assert not answers or point in answers
+            answered += bool(answers)
+            replay.play_index(point)
+    assert answered > 20
+
+
+def test_only_the_shadow_playouts_config_answers_in_playouts() -> None:
+    assert CONFIGS["shadow-playouts"].shadow_playouts > 0
+    assert all(level.config.shadow_playouts == 0 for level in LEVELS.values())
 
 
 def test_only_the_captures_config_has_capture_playouts() -> None:
