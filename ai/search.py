@@ -196,6 +196,9 @@ class SearchConfig:
     opponent's last stone on a legal point next to it across the opponent's way
     (:func:`ai.connection.across_bits`), the shadow player's answer (:mod:`ai.reference`),
     before any other playout rule is tried (issue 14, nineteenth round)."""
+    shadow_games: frozenset[str] = SHADOW_GAMES
+    """The games where ``shadow_playouts`` applies (only those of
+    :data:`ai.connection.SHADOW_GAMES` can)."""
     survivor_amaf: frozenset[str] = frozenset()
     """Games where RAVE credits a person only with the points they still hold when the
     playout ends.  In Clearcut a crosscut removes two checkers, so a point placed and then
@@ -686,7 +689,8 @@ class Searcher:
         perimeter = game.grid.perimeter
         capture_mask = getattr(game, "capture_mask", None) if self.config.capture_playouts else None
         capture = self.config.capture_playouts
-        shadow = self.config.shadow_playouts if game.name in SHADOW_GAMES else 0.0
+        shadowed = game.name in SHADOW_GAMES and game.name in self.config.shadow_games
+        shadow = self.config.shadow_playouts if shadowed else 0.0
         across = across_bits(game.size)
         last_colour = -1  # the colour of the stone on ``last``; -1: none to answer
         if shadow and last is not None:

@@ -330,6 +330,26 @@ def test_shadow_playouts_answer_across_the_opponent_s_last_stone_when_they_can(
     assert answered > 20
 
 
+def test_shadow_playouts_play_only_in_their_games() -> None:
+    """Outside ``shadow_games`` a playout is move for move the one without shadow answers."""
+    game = new_game("clearcut", 7)
+    game.play("d4")
+    playouts = []
+    for config in (
+        replace(DEFAULT_CONFIG, rave=False),
+        replace(DEFAULT_CONFIG, rave=False, shadow_playouts=1.0, shadow_games=frozenset()),
+        replace(DEFAULT_CONFIG, rave=False, shadow_playouts=1.0),
+    ):
+        played: list[tuple[int, int]] = []
+        Searcher(game, seed=5, config=config)._playout(
+            game.copy(), 0, played, None, parse_point("d4", 7)
+        )
+        playouts.append([point for point, _ in played])
+    assert playouts[0] == playouts[1]
+    assert playouts[2][0] in {parse_point("d3", 7), parse_point("d5", 7)}  # Red goes north
+    assert playouts[2] != playouts[0]
+
+
 def test_only_the_shadow_playouts_config_answers_in_playouts() -> None:
     assert CONFIGS["shadow-playouts"].shadow_playouts > 0
     assert all(level.config.shadow_playouts == 0 for level in LEVELS.values())
