@@ -195,7 +195,11 @@ class SearchConfig:
     """In :data:`ai.connection.SHADOW_GAMES`: chance that a playout move answers the
     opponent's last stone on a legal point next to it across the opponent's way
     (:func:`ai.connection.across_bits`), the shadow player's answer (:mod:`ai.reference`),
-    before any other playout rule is tried (issue 14, nineteenth round)."""
+    before any other playout rule is tried (issue 14, nineteenth round).  No level uses it:
+    against the shadow player itself it won no more games than the default in any game, and
+    it lost to the default in Minefield and in Naked Diagonal at level 3's budget; in Clearcut
+    it beat the default 52 of 80 times, which docs/ai.md leaves for a round that can measure
+    Clearcut's ladder again."""
     shadow_games: frozenset[str] = SHADOW_GAMES
     """The games where ``shadow_playouts`` applies (only those of
     :data:`ai.connection.SHADOW_GAMES` can)."""
