@@ -388,6 +388,8 @@ class Searcher:
             config = replace(config, prior_weight=0.0)
         if config.local_games is not None and game.name not in config.local_games:
             config = replace(config, local_playouts=0.0)
+        if game.name not in config.shadow_games & SHADOW_GAMES:
+            config = replace(config, shadow_playouts=0.0)
         self.config = config
         self.colour_index = {colour: i for i, colour in enumerate(game.players)}
         me = self.colour_index[str(game.to_move)]
@@ -693,8 +695,7 @@ class Searcher:
         perimeter = game.grid.perimeter
         capture_mask = getattr(game, "capture_mask", None) if self.config.capture_playouts else None
         capture = self.config.capture_playouts
-        shadowed = game.name in SHADOW_GAMES and game.name in self.config.shadow_games
-        shadow = self.config.shadow_playouts if shadowed else 0.0
+        shadow = self.config.shadow_playouts
         across = across_bits(game.size)
         last_colour = -1  # the colour of the stone on ``last``; -1: none to answer
         if shadow and last is not None:
