@@ -323,7 +323,8 @@ def test_shadow_playouts_answer_across_the_opponent_s_last_stone_when_they_can(
         searcher._playout(work, 0, played, None, parse_point(last, 7) if last else None)
         replay = game.copy()
         for point, _ in played:
-            answers = {p for p in shadow_points(replay) if replay.legal_mask() >> p & 1}
+            legal = replay.legal_mask()
+            answers = {p for p in shadow_points(replay) if legal >> p & 1}
             assert not answers or point in answers
             answered += bool(answers)
             replay.play_index(point)
