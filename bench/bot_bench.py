@@ -3,7 +3,7 @@
 Each sample is one /move delivered as a raw INTERACTION_CREATE payload to the real bot:
 command tree, service validation and commit in a real SQLite file, board rendering in a worker
 thread, turn message building, and serialising the requests to Discord.  Only the network
-is replaced (by the test suite's wire-level fake, tests/bot/discord_fakes.py), so the figure
+is replaced (by the test suite's wire-level fake, tests/support/discord_fakes.py), so the figure
 is the bot's own share of the latency a player sees.
 
 Run: python bench/bot_bench.py [--moves 200] [--game minefield]
@@ -27,8 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def load_fakes() -> Any:
-    """The test suite's wire-level fake of Discord (tests/bot/discord_fakes.py)."""
-    sys.path.insert(0, str(ROOT / "tests" / "bot"))
+    """The test suite's wire-level fake of Discord (tests/support/discord_fakes.py)."""
+    sys.path.insert(0, str(ROOT / "tests" / "support"))
     return importlib.import_module("discord_fakes")
 
 

@@ -10,7 +10,7 @@ engine through the real service.  It is built once and cached under the temp dir
 (``crosspath-bench/``); every run copies it, so each run starts from the same cold state.
 
 The bot is the real one, started as ``crosspath run`` does (``login()``, READY, GUILD_CREATE)
-against the test suite's wire-level fake of Discord (tests/bot/discord_fakes.py); a new bot
+against the test suite's wire-level fake of Discord (tests/support/discord_fakes.py); a new bot
 process is simulated by opening a new store and service, so no engine is cached.  It then
 drives, in rounds, autocomplete and ``/move`` in every active game, ``/board`` in channels of
 finished games and ``/games`` for every player, while a probe task measures how late a 5 ms
@@ -42,8 +42,8 @@ FIRST_CALLBACKS = ("defer", "reply", "autocomplete", "update")
 
 
 def load_fakes() -> Any:
-    """The test suite's wire-level fake of Discord (tests/bot/discord_fakes.py)."""
-    sys.path.insert(0, str(ROOT / "tests" / "bot"))
+    """The test suite's wire-level fake of Discord (tests/support/discord_fakes.py)."""
+    sys.path.insert(0, str(ROOT / "tests" / "support"))
     return importlib.import_module("discord_fakes")
 
 

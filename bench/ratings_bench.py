@@ -121,7 +121,7 @@ def bench_update(ratings: dict[int, R.Rating], samples: int, seed: int) -> None:
 
 def check_repeatable(games: list[R.RatedGame], ratings: dict[int, R.Rating]) -> None:
     """Two rebuilds of the same history agree float for float (the rebuild == incremental
-    property itself is tested on random histories in tests/bot/test_ratings_model.py)."""
+    property itself is tested on random histories in tests/service/test_ratings_model.py)."""
     again = R.rebuild(games)
     same = all(
         again[uid].mu.hex() == r.mu.hex() and again[uid].sigma.hex() == r.sigma.hex()
@@ -257,7 +257,7 @@ def main() -> None:
     parser.add_argument(
         "--pg",
         default=None,
-        help="also load an EMPTY PostgreSQL database at this URL (python tests/pg_server.py"
+        help="also load an EMPTY PostgreSQL database at this URL (python tests/support/pg_server.py"
         " --durable prints one)",
     )
     parser.add_argument("--no-store", action="store_true", help="time the model only")

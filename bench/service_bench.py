@@ -8,7 +8,7 @@ Move lists are generated beforehand with the engine, so only the service is time
     python bench/service_bench.py --db postgresql://crosspath@/crosspath?host=/run/postgresql
     python bench/service_bench.py --db URL --processes 1 2 4   # SQLite beside PostgreSQL xN
 
-(``python tests/pg_server.py --durable`` starts a throwaway server and prints such a URL.)
+(``python tests/support/pg_server.py --durable`` starts a throwaway server and prints such a URL.)
 
 Prints moves/s and p50/p95/p99 latency per move.  Targets: >= 500 moves/s, p95 <= 10 ms.
 """

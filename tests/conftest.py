@@ -1,4 +1,5 @@
-"""Fixtures shared by every test folder: a throwaway PostgreSQL server (see ``pg_server.py``).
+"""Fixtures shared by every test folder: a throwaway PostgreSQL server (see
+``support/pg_server.py``), and the game fixtures of ``support/game_fixtures.py``.
 
 * ``pg_server`` (session): starts on first use and is always stopped at the end of the session.
   Without PostgreSQL binaries the tests that need it are skipped with one line saying how to
@@ -9,29 +10,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
+# The tests' own helpers (the PostgreSQL server, the Discord fakes, the game fixtures) live in
+# tests/support/ and import by plain name.  pytest runs with --import-mode=importlib, which puts
+# no test folder on sys.path, and tests/ itself must stay off it (tests/rules would shadow the
+# real ``rules`` package), so only that one folder is added.
+sys.path.insert(0, str(Path(__file__).with_name("support")))
 
-def _load_pg_server() -> object:
-    """Import ``tests/pg_server.py`` as ``pg_server`` without putting ``tests/`` on sys.path
-    (that would let ``tests/rules`` shadow the real ``rules`` package)."""
-    if "pg_server" not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            "pg_server", Path(__file__).with_name("pg_server.py")
-        )
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["pg_server"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["pg_server"]
-
-
-_load_pg_server()
+pytest_plugins = ["game_fixtures"]
 
 from pg_server import (  # noqa: E402
     ENABLE_HINT,

@@ -20,7 +20,7 @@ Why openskill (Weng-Lin, Plackett-Luce model) and not glicko2
   (``bench/ratings_bench.py``).
 
 Upgrading openskill may change the floats it returns; the pinned hand-worked values in
-``tests/bot/test_ratings_model.py`` will say so, and ``crosspath ratings rebuild`` should then
+``tests/service/test_ratings_model.py`` will say so, and ``crosspath ratings rebuild`` should then
 be run once so stored ratings and a later rebuild agree again.
 
 The library's defaults are used unchanged (``mu`` 25, ``sigma`` 25/3, ``beta`` 25/6, ``tau``

@@ -2,7 +2,7 @@
 
 The game service speaks only to these two protocols and to the rows in :mod:`bot.store.rows`;
 SQL, drivers and column names stay inside each engine.  An engine is correct when it passes
-``tests/bot/test_store_contract.py`` and the service tests run over it.
+``tests/store/test_contract.py`` and the service tests run over it.
 
 Guarantees every engine gives:
 

@@ -23,7 +23,7 @@ def _forget_naked_diagonal_memos() -> Iterator[None]:
     A search fills them towards their 400,000-entry limit, and they live as long as the
     thread: left behind, they made every later full garbage collection in the test process
     slow (0.4–0.5 s with 100,000 entries on a slow host), which tripped the bot tests' loop
-    guard (tests/bot/loop_guard.py) in tests that have nothing to do with the search.
+    guard (tests/support/loop_guard.py) in tests that have nothing to do with the search.
     """
     yield
     forget_memos()

@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+SUPPORT = Path(__file__).resolve().parent
+"""Where this module lives: a child runs a test file as a script and imports it from here."""
 
 
 def spawn(script: str, mode: str, url: str, *args: str) -> subprocess.Popen[str]:
@@ -23,7 +25,7 @@ def spawn(script: str, mode: str, url: str, *args: str) -> subprocess.Popen[str]
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(SUPPORT)])},
         cwd=REPO,
     )
 

@@ -13,7 +13,7 @@ import pytest
 from bot.config import Settings
 from bot.service import ShardFilter
 
-from .test_discord_ai import COMPUTER, Spy, alice_plays_first_legal_move
+from .test_ai import COMPUTER, Spy, alice_plays_first_legal_move
 
 ALICE, CHANNEL, GUILD = fakes.ALICE, fakes.CHANNEL, fakes.GUILD
 

@@ -17,7 +17,7 @@ of tests do not fill the disk.  ``stop()`` is idempotent and also registered wit
 
 Usable on its own for manual work::
 
-    python tests/pg_server.py [--durable]   # prints a database URL; stops on Enter or EOF
+    python tests/support/pg_server.py [--durable]   # prints a database URL; stops on Enter or EOF
 
 (``--durable`` keeps fsync and synchronous commits on, for honest benchmark figures.)
 """

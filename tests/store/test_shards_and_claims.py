@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.store import ClockRow, GameRow, MoveRow, ShardFilter, Store, open_store
 
-from .test_store_contract import inserted, new_challenge
+from .test_contract import inserted, new_challenge
 
 BIG = 2**63 - 1
 

@@ -17,6 +17,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+from cli_runner import crosspath
 from PIL import Image
 
 from bot.config import Settings
@@ -26,28 +27,6 @@ from render.layout import board_layout
 
 REPO = Path(__file__).resolve().parents[2]
 LONG = "x" * 3000
-
-
-def crosspath(
-    cwd: Path, *args: str, stdin: str = "", env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    clean = {
-        k: v
-        for k, v in os.environ.items()
-        if k != "DISCORD_TOKEN" and not k.startswith("CROSSPATH_")
-    }
-    proc = subprocess.run(
-        [sys.executable, "-m", "bot.cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env={**clean, "PYTHONPATH": str(REPO), **(env or {})},
-        timeout=120,
-    )
-    assert "Traceback" not in proc.stderr, proc.stderr
-    assert "Traceback" not in proc.stdout, proc.stdout
-    return proc
 
 
 def one_sentence(proc: subprocess.CompletedProcess[str]) -> str:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from conftest import CHANNEL, StartGame
+from game_fixtures import CHANNEL, StartGame
 
 from bot.service import GameService, IllegalMoveError
 from rules import MoveRecord

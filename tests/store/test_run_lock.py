@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_cli_errors import crosspath
+from cli_runner import crosspath
 
 from bot.store import DatabaseInUse, one_bot_process
 from bot.store.run_lock import lock_path

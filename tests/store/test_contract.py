@@ -1,6 +1,6 @@
 """The store contract: what every engine (``bot.store.interface``) must do, run on each engine.
 
-The ``store_target`` fixture (tests/bot/conftest.py) is parametrised over ``ENGINES``; an
+The ``store_target`` fixture (tests/support/game_fixtures.py) is parametrised over ``ENGINES``; an
 engine is done when this module and the service tests pass on it.  Every write returns the row
 as it now is, and a fresh read must agree with it exactly, so the service never re-reads.
 """

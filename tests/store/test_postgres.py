@@ -1,7 +1,7 @@
 """What only the PostgreSQL engine has: its migrations, its URLs, its locks and its errors.
 
 Everything both engines share is in the store contract and service tests, which run on both.
-These tests use a real server started by the tests (``tests/pg_server.py``).
+These tests use a real server started by the tests (``tests/support/pg_server.py``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Several bot processes on one PostgreSQL database, continued (see
-``test_store_postgres_processes.py`` for the turn race, the clock race and SIGKILL).
+``test_postgres_processes.py`` for the turn race, the clock race and SIGKILL).
 
 The tests run this file as a script in child processes (``MODE URL GO …``), each with its own
 store and service, started together behind a "go" file so that they really race:

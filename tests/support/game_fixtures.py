@@ -1,6 +1,7 @@
-"""Shared fixtures for bot tests: a real SQLite store in ``tmp_path`` and a service on a fake clock.
+"""Shared fixtures for the bot's tests: a real store in ``tmp_path`` and a service on a fake clock.
 
-Use them from any test in ``tests/bot/`` (the Discord adapter tests reuse them):
+The root ``tests/conftest.py`` loads this module as a plugin, so every test folder may use them
+(the service, store, Discord, console and CLI tests do):
 
 * ``clock`` - a :class:`FakeClock`; call ``clock.advance(hours=2)`` to move time.
 * ``db_path`` - the database file path inside ``tmp_path``.
@@ -20,18 +21,12 @@ from __future__ import annotations
 
 import random
 import sqlite3
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-# Test helpers beside this file (discord_fakes.py) import by plain name; pytest runs with
-# --import-mode=importlib, which does not put test folders on sys.path by itself.
-sys.path.insert(0, str(Path(__file__).parent))
-
 from pg_server import table_rows as pg_table_rows
 
 from bot.service import FirstChoice, GameInfo, GameService, TimeControl
@@ -93,10 +88,10 @@ ENGINES = ["sqlite", "postgresql"]
 """The store engines the store and service tests run on; each needs a branch in
 ``store_target`` and ``snapshot``."""
 
-ALL_ENGINE_MODULES = ("test_service_", "test_store")
-"""Test modules that run on every engine; the others (the Discord adapter, the console) test
-their own layer and run on SQLite only.  ``@pytest.mark.engines("sqlite")`` narrows a test
-that reads an engine's files directly."""
+ALL_ENGINE_FOLDERS = ("service", "store")
+"""Test folders whose tests run on every engine; the others (the Discord adapter, the console,
+the CLI) test their own layer and run on SQLite only.  ``@pytest.mark.engines("sqlite")`` narrows
+a test that reads an engine's files directly."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -111,7 +106,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     marker = metafunc.definition.get_closest_marker("engines")
     if marker is not None:
         names = list(marker.args)
-    elif metafunc.module.__name__.rsplit(".", 1)[-1].startswith(ALL_ENGINE_MODULES):
+    elif metafunc.definition.path.parent.name in ALL_ENGINE_FOLDERS:
         names = ENGINES
     else:
         names = ["sqlite"]

@@ -9,11 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import StartGame
 
 from bot.service import GameService, InvalidId, InvalidInput, ShardFilter
 from bot.store import open_store
-
-from .conftest import StartGame
 
 ALICE, BOB = 11, 22
 

@@ -1,8 +1,8 @@
 """``crosspath db copy`` across engines: SQLite → PostgreSQL → SQLite keeps every row.
 
-Real files and a real PostgreSQL server (``tests/pg_server.py``); the databases are filled
+Real files and a real PostgreSQL server (``tests/support/pg_server.py``); the databases are filled
 through the service, so every kind of row the bot writes is copied.  (SQLite → SQLite and the
-command's other refusals are in ``test_store_copy.py``.)
+command's other refusals are in ``test_copy.py``.)
 """
 
 from __future__ import annotations
