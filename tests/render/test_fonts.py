@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import io
 import os
+from dataclasses import dataclass
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 import render
-from render import fonts
+from render import fonts, leaderboard
 from render.board import caption_plan
 from render.caption import caption_for
 from render.layout import board_layout
@@ -147,3 +148,43 @@ def test_a_mixed_name_is_measured_as_drawn() -> None:
     assert plan.chips[0].text == "Red: Zoë 張偉明 🐉"
     width = fonts.text_width(plan.chips[0].text, plan.chips[0].size)
     assert width > fonts.text_width("Red: Zoë ", plan.chips[0].size) + 3 * plan.chips[0].size
+
+
+@dataclass(frozen=True)
+class Row:
+    user_id: int
+    rank: int
+    rating: float = 1000.0
+    uncertainty: float = 80.0
+    games: int = 3
+    wins: int = 2
+    losses: int = 1
+    draws: int = 0
+    provisional: bool = False
+
+
+def test_a_leaderboard_name_in_another_script_is_drawn() -> None:
+    rows = [Row(1, 1), Row(2, 2)]
+
+    def name_cell(name: str) -> Image.Image:
+        data = leaderboard.render_leaderboard(rows, {1: name, 2: "Bob"}, title="Minefield")
+        image = Image.open(io.BytesIO(data)).convert("RGB")
+        _, top, _, bottom = leaderboard.leaderboard_layout(2).row_box(0)
+        return image.crop((leaderboard.NAME_LEFT, top, leaderboard.NAME_RIGHT, bottom))
+
+    shown, unknown = name_cell("張偉明 🐉"), name_cell(NO_FONT)
+    panel = get_theme(render.THEMES[0]).palette(leaderboard.PLAYERS).panel
+    blank = Image.new("RGB", shown.size, panel)
+    assert ImageChops.difference(shown, blank).getbbox() is not None
+    assert ImageChops.difference(unknown, blank).getbbox() is None  # left out, no boxes
+
+
+def test_names_in_any_script_render_the_same_bytes_every_time() -> None:
+    game = new_game("crosscut", 6)
+    game.play("c3")
+    names = {"red": "Zoë 張偉明 🐉", "blue": "👨‍👩‍👧 नमस्ते"}
+    first = render.render_board(game, names=names)
+    fonts.runs.cache_clear()
+    fonts._emoji_mask.cache_clear()
+    render.render_board(new_game("clearpath", 13), names={"red": "🌸" * 9})
+    assert render.render_board(game, names=names) == first
