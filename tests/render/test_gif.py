@@ -53,7 +53,7 @@ def test_the_last_frame_shows_the_final_position(random_game: Games) -> None:
     image = open_gif(render.render_gif(game))
     image.seek(image.n_frames - 1)
     frame = image.convert("RGB")
-    lay = board_layout(9, gif.SCALES[0])
+    lay = board_layout(9, gif.scales(9)[0])
     palette = get_theme("okabe-ito").palette(game.players)
     d = lay.radius * PIECE_SAMPLE / math.sqrt(2)
     for index, owner in enumerate(game.cells()):
