@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import math
-import random
 from collections.abc import Callable
 from typing import Any
 
@@ -73,17 +72,6 @@ def test_caption_letters_read_at_phone_width(name: str, size: int, random_game: 
 LONG_WORD = "xXx_DragonSlayer_9000_TheGrea"
 
 
-def won(name: str, size: int) -> Game:
-    for seed in range(60):
-        game = new_game(name, size)
-        rnd = random.Random(seed)
-        while not game.is_over:
-            game.play(rnd.choice(game.legal_moves()))
-        if game.winner is not None:
-            return game
-    raise AssertionError(f"no won {name} {size} game")
-
-
 SIZES = [
     (name, size)
     for name in sorted(game_names())
@@ -92,8 +80,10 @@ SIZES = [
 
 
 @pytest.mark.parametrize(("name", "size"), SIZES)
-def test_a_long_one_word_name_is_shortened_never_dropped(name: str, size: int) -> None:
-    game = won(name, size)
+def test_a_long_one_word_name_is_shortened_never_dropped(
+    name: str, size: int, turn_finder: Games
+) -> None:
+    game = turn_finder(name, lambda g, _: g.winner is not None, size)
     names = {colour: LONG_WORD for colour in game.players}
     plan = caption_plan(board_layout(size), caption_for(game, names))
     for colour, line in zip(game.players, plan.chips, strict=True):
@@ -101,18 +91,6 @@ def test_a_long_one_word_name_is_shortened_never_dropped(name: str, size: int) -
         label = line.text.removesuffix("  ★ winner").removesuffix("  ★")
         assert label.startswith(f"{word}: {LONG_WORD[:6]}"), line.text
         assert label == f"{word}: {LONG_WORD}" or label.endswith("…"), line.text
-
-
-def long_chain(size: int, at_least: int) -> Game:
-    for seed in range(300):
-        game = new_game("clearpath", size)
-        rnd = random.Random(seed)
-        while not game.is_over:
-            game.play(rnd.choice(game.legal_moves()))
-            move = game.last_move
-            if move is not None and not move.continues and len(game.last_turn()) >= at_least:
-                return game
-    raise AssertionError(f"no chain of {at_least} on {size}x{size}")
 
 
 def ink_box(image: Image.Image, lay: Layout, point: int, colour: RGB) -> tuple[int, int]:
@@ -131,8 +109,13 @@ def ink_box(image: Image.Image, lay: Layout, point: int, colour: RGB) -> tuple[i
     return max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
 
 
-def test_two_digit_chain_numbers_read_at_phone_width() -> None:
-    game = long_chain(19, 12)
+def long_chain(turn_finder: Games) -> Game:
+    game: Game = turn_finder("clearpath", lambda _, turn: len(turn) >= 12, 19)
+    return game
+
+
+def test_two_digit_chain_numbers_read_at_phone_width(turn_finder: Games) -> None:
+    game = long_chain(turn_finder)
     turn = game.last_turn()
     image = board_image(game)
     lay = board_layout(19)
@@ -145,8 +128,8 @@ def test_two_digit_chain_numbers_read_at_phone_width() -> None:
         assert width < lay.radius * 2 * 0.75, number  # inside the piece, clear of its rim
 
 
-def test_the_last_placement_of_a_chain_is_ringed() -> None:
-    game = long_chain(19, 12)
+def test_the_last_placement_of_a_chain_is_ringed(turn_finder: Games) -> None:
+    game = long_chain(turn_finder)
     turn = game.last_turn()
     image = board_image(game)
     lay = board_layout(19)
