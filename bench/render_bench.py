@@ -47,22 +47,31 @@ def positions(game: Game, count: int) -> list[Game]:
     return found
 
 
-def bench_png(name: str, size: int, turns: int, runs: int) -> None:
+LATIN_NAMES = {"red": "Ann", "blue": "Bob", "black": "Ann", "white": "Bob"}
+# Names drawn from the fallback faces: an emoji sequence, CJK, Devanagari.
+WORLD_NAMES = {"red": "Zoë 張偉明", "blue": "👨‍👩‍👧 नमस्ते", "black": "Zoë 張偉明", "white": "🐉 Ana"}
+
+
+def bench_png(
+    name: str, size: int, turns: int, runs: int, names: dict[str, str] = LATIN_NAMES
+) -> None:
     game = random_game(name, size, turns, seed=size)
     boards = positions(game, 20)
-    render.render_board(game, show_illegal=True)  # warm caches (fonts, static layer, tiles)
+    # Warm caches (fonts, static layer, tiles).
+    render.render_board(game, show_illegal=True, names=names)
     times: list[float] = []
     sizes: list[int] = []
     for k in range(runs):
         g = boards[k % len(boards)]
         start = time.perf_counter()
-        data = render.render_board(g, show_illegal=True, names={"red": "Ann", "blue": "Bob"})
+        data = render.render_board(g, show_illegal=True, names=names)
         times.append((time.perf_counter() - start) * 1000)
         sizes.append(len(data))
     print(
         f"{name:<10} {size:>2}x{size:<2} PNG  p50 {statistics.median(times):6.1f} ms"
         f"  p95 {percentile(times, 0.95):6.1f} ms  size max {max(sizes) / 1024:6.1f} KB"
-        f"  ({game.turn_number - 1} turns, {runs} runs over {len(boards)} positions)"
+        f"  ({game.turn_number - 1} turns, {runs} runs over {len(boards)} positions"
+        f"{', emoji/CJK names' if names is WORLD_NAMES else ''})"
     )
 
 
@@ -93,6 +102,7 @@ def main() -> None:
     args = parser.parse_args()
     for name, size in (("minefield", 9), ("clearpath", 9), ("minefield", 19), ("clearcut", 19)):
         bench_png(name, size, 60 if size == 9 else 150, args.runs)
+    bench_png("minefield", 19, 150, args.runs, WORLD_NAMES)
     bench_cold("clearcut", 13)
     bench_gif("minefield", 9, 100)
     bench_gif("minefield", 19, 100)

@@ -18,8 +18,8 @@ from PIL import Image
 from rules import Game
 from rules.notation import COLUMNS, parse_point
 
-from .caption import Caption, caption_for
-from .fonts import bold, fit_options, text_width
+from .caption import Caption, PlayerChip, caption_for
+from .fonts import fit_options, text_width
 from .layout import Layout, board_layout
 from .looks import Look, look_for
 from .pen import Pen
@@ -138,8 +138,10 @@ def cell_tiles(
         add(i, flip=mark_colour(i))
     for number, i in enumerate(notes.chain, start=1):
         add(i, number=number, mark=mark_colour(i))
-    if notes.last is not None and not notes.chain:
-        # In a chain the highest number already marks the last placement.
+    if notes.chain:
+        # The highest number is the last placement; in a long chain a ring singles it out.
+        add(notes.chain[-1], halo=mark_colour(notes.chain[-1]))
+    elif notes.last is not None:
         add(notes.last, ring=mark_colour(notes.last))
     return tiles
 
@@ -200,6 +202,29 @@ class CaptionPlan:
     title: CaptionLine
     chips: tuple[CaptionLine, CaptionLine]
     event: CaptionLine
+    split: float
+    """Where the second player's chip starts, from the caption's left margin."""
+
+
+def chip_split(lay: Layout, cap: Caption) -> float:
+    """Where the second chip starts: half-way, unless one name needs more room than half and
+    the other leaves it (a long name beside a short one stays whole)."""
+    room = lay.width - 2 * (lay.pad + 4)
+    half = room / 2
+    overhead = lay.body_font * (0.9 + CHIP_GAP)
+    first, second = (text_width(chip.text, lay.body_font) + overhead for chip in cap.players)
+    if first <= half and second <= half:
+        return half
+    if first + second <= room:
+        return min(max(half, first), room - second)
+    if first <= half:
+        return first
+    if second <= half:
+        return room - second
+    return half
+
+
+CHIP_GAP = 0.8  # em between the end of the first chip's text and the second chip
 
 
 def caption_plan(lay: Layout, cap: Caption) -> CaptionPlan:
@@ -207,19 +232,28 @@ def caption_plan(lay: Layout, cap: Caption) -> CaptionPlan:
     left = lay.pad + 4
     room = lay.width - 2 * left
     chip_r = lay.body_font * 0.45
-    chip_room = room / 2 - chip_r * 2 - 16
+    split = chip_split(lay, cap)
+    overhead = chip_r * 2 + lay.body_font * CHIP_GAP
+    rooms = (split - overhead, room - split - overhead)
 
-    def line(options: tuple[str, ...], size: int, width: float) -> CaptionLine:
-        text, pixels = fit_options(options, size, width)
+    def line(options: tuple[str, ...], size: int, width: float, suffix: str = "") -> CaptionLine:
+        text, pixels = fit_options(options, size, width, suffix, smallest=lay.min_font)
         return CaptionLine(text, pixels, width)
 
+    def chip_line(chip: PlayerChip, width: float) -> CaptionLine:
+        # The full winner mark while the name keeps a whole word; else the short mark, and
+        # only then is the name cut.
+        for mark in chip.marks[:-1]:
+            if text_width(chip.labels[-1] + mark, lay.min_font) <= width:
+                return line(chip.labels, lay.body_font, width, mark)
+        return line(chip.labels, lay.body_font, width, chip.marks[-1])
+
+    first, second = cap.players
     return CaptionPlan(
         line(cap.title_options, lay.title_font, room),
-        (
-            line(cap.players[0].options, lay.body_font, chip_room),
-            line(cap.players[1].options, lay.body_font, chip_room),
-        ),
+        (chip_line(first, rooms[0]), chip_line(second, rooms[1])),
         line(cap.event_options, lay.body_font, room),
+        split,
     )
 
 
@@ -233,14 +267,12 @@ def _caption(
     # round chips come from supersampled sprites.
     pen = Pen(box[2] - box[0], box[3] - box[1], 1, palette.panel, origin=box[:2])
     left = lay.pad + 4
-    room = lay.width - 2 * left
     y = float(lay.title_y)
     pen.text((left, y), plan.title.text, plan.title.size, palette.text, anchor="lm")
     y = lay.chips_y
-    x = float(left)
     chip_r = lay.body_font * 0.45
-    half = room / 2
-    for chip, label in zip(cap.players, plan.chips, strict=True):
+    for chip, label, start in zip(cap.players, plan.chips, (0, plan.split), strict=True):
+        x = left + start
         colours = palette.pieces[chip.colour]
         chip_image = _chip(colours, round(chip_r), palette.panel)
         pen.image.paste(chip_image, (round(x - box[0]), round(y - chip_image.height / 2 - box[1])))
@@ -248,12 +280,11 @@ def _caption(
         pen.text((tx, y), label.text, label.size, palette.text, anchor="lm")
         if chip.to_move or chip.winner:
             # Underline the player whose turn it is, in their colour, cased for light colours.
-            w = text_width(bold(label.size), label.text)
+            w = text_width(label.text, label.size)
             top = y + lay.body_font * 0.62
             thick = max(3.0, lay.body_font * 0.16)
             pen.rect((tx - 1, top - 1, tx + w + 1, top + thick + 1), fill=colours.outline)
             pen.rect((tx, top, tx + w, top + thick), fill=colours.fill)
-        x += half
     y = lay.event_y
     pen.text((left, y), plan.event.text, plan.event.size, palette.muted, anchor="lm")
     return box, pen.finish()

@@ -5,15 +5,17 @@ Pure text, so the strip and the screen-reader description always say the same th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from rules import Game
+from rules.notation import parse_point
 
 SEP = " · "
 
 
 WINNER_MARK = "★ winner"
+SHORT_WINNER_MARK = "★"
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,18 +26,33 @@ class PlayerChip:
     winner: bool
     shorter: tuple[str, ...] = ()
     """Ever shorter forms of the label, each made of whole words (names lose words at the
-    end, marked "…"), for a chip too narrow for the label."""
+    end, marked "…"), for a chip too narrow for the label.  The name is never dropped: a chip
+    too narrow for the shortest form cuts it with "…"."""
+
+    @property
+    def mark(self) -> str:
+        """What follows the label: the winner mark for the winner, always whole."""
+        return f"  {WINNER_MARK}" if self.winner else ""
+
+    @property
+    def marks(self) -> tuple[str, ...]:
+        """The mark, then its short form for a chip too narrow for the name and the mark."""
+        return (self.mark, f"  {SHORT_WINNER_MARK}") if self.winner else ("",)
 
     @property
     def text(self) -> str:
         """The chip's full text: the label, and the winner mark for the winner."""
-        return self.label + (f"  {WINNER_MARK}" if self.winner else "")
+        return self.label + self.mark
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The label from longest to shortest form, without the mark."""
+        return (self.label, *self.shorter)
 
     @property
     def options(self) -> tuple[str, ...]:
         """The chip's text from longest to shortest, the winner mark always whole."""
-        mark = f"  {WINNER_MARK}" if self.winner else ""
-        return tuple(label + mark for label in (self.label, *self.shorter))
+        return tuple(label + self.mark for label in self.labels)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,16 +98,15 @@ def player_label(colour: str, names: Mapping[str, str] | None) -> str:
 
 
 def shorter_labels(colour: str, names: Mapping[str, str] | None) -> tuple[str, ...]:
-    """The label with the name losing whole words from the end, then the colour alone.
+    """The label with the name losing whole words from the end, down to its first word.
 
     >>> shorter_labels("red", {"red": "Ada Lovelace King"})
-    ('Red: Ada Lovelace…', 'Red: Ada…', 'Red')
+    ('Red: Ada Lovelace…', 'Red: Ada…')
     """
     name = clean_name(names.get(colour, "")) if names else ""
     words = name.rstrip("…").split()
     word = colour_word(colour)
-    kept = [f"{word}: {' '.join(words[:n])}…" for n in range(len(words) - 1, 0, -1)]
-    return (*kept, word) if name else ()
+    return tuple(f"{word}: {' '.join(words[:n])}…" for n in range(len(words) - 1, 0, -1))
 
 
 def status(game: Game) -> str:
@@ -104,6 +120,15 @@ def status(game: Game) -> str:
 
 def _counted(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _points(points: Iterable[str], size: int) -> str:
+    """Points in board order, column by column (a1 a2 b1), so a list reads like the board.
+
+    >>> _points(["e3", "f3", "c3", "c10"], 11)
+    'c3 c10 e3 f3'
+    """
+    return " ".join(sorted(points, key=lambda p: divmod(parse_point(p, size), size)[::-1]))
 
 
 def describe_last_turn(game: Game, chain_limit: int | None = None, counts: bool = False) -> str:
@@ -133,10 +158,10 @@ def describe_last_turn(game: Game, chain_limit: int | None = None, counts: bool 
             parts.append(f"{who} played {points[0]}{gone}")
     last = records[-1]
     if last.flipped:
-        flips = _counted(len(last.flipped), word) if counts else " ".join(last.flipped)
+        flips = _counted(len(last.flipped), word) if counts else _points(last.flipped, game.size)
         parts.append(f"flipped {flips}")
     if last.removed:
-        gone = _counted(len(last.removed), word) if counts else " ".join(last.removed)
+        gone = _counted(len(last.removed), word) if counts else _points(last.removed, game.size)
         parts.append(f"removed {gone}")
     if last.skipped is not None:
         parts.append(f"{colour_word(last.skipped)} is skipped (no legal move)")

@@ -1,8 +1,7 @@
 """Animated replays: one frame per turn from the empty board, the final position held.
 
 Discord refuses attachments of 8 MiB and more, so frames are capped (evenly thinned, always
-keeping the first and last) and the board is drawn smaller; if an encoded replay still comes
-out too big it is redrawn smaller again.
+keeping the first and last); if an encoded replay comes out too big it is redrawn smaller.
 """
 
 from __future__ import annotations
@@ -26,7 +25,18 @@ MAX_FRAMES = 150
 REPLAY_MS = 60_000
 MIN_FRAME_MS, MAX_FRAME_MS = 250, 800
 LAST_FRAME_MS = 4000
-SCALES = (0.75, 0.55, 0.4)
+SCALES = (1.0, 0.75, 0.55, 0.4)
+FULL_SIZE_FROM = 13
+"""Boards this large are replayed at full size: their cells are at the 44-px floor, and a
+smaller frame blurs 19×19 numbers and rings past reading.  Smaller boards have cells of 55 px
+and more, so they start at 0.75×, which halves their encoding time."""
+
+
+def scales(size: int) -> tuple[float, ...]:
+    """The frame scales to try for a ``size``×``size`` board, largest first."""
+    return SCALES if size >= FULL_SIZE_FROM else SCALES[1:]
+
+
 # Palette index left out of every colour table, so unchanged pixels can be see-through.
 TRANSPARENT = 255
 
@@ -141,7 +151,7 @@ def fit_gif(
     """The largest replay within ``budget`` bytes, else the first one under ``limit``: smaller
     boards first, then fewer frames."""
     data = b""
-    for scale in SCALES:
+    for scale in scales(game.size):
         data = encode_gif(replay_frames(game, names=names, theme=theme, scale=scale))
         if len(data) <= budget:
             return data

@@ -2,15 +2,31 @@
 
 Kept apart from drawing so tests can ask where a point's cell is and check the pixels there.
 Cells stay between 44 and 80 pixels so coordinates and pieces stay readable when a phone
-shrinks the image to the width of the screen.
+shrinks the image to the width of the screen (:data:`PHONE_WIDTH`); caption text and edge bars
+are sized by the image width for the same reason.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 TARGET_BOARD_PX = 720
 MIN_CELL, MAX_CELL = 44, 80
+
+PHONE_WIDTH = 400
+"""The width a phone shows an image at; caption text is sized to read there."""
+TITLE_PHONE_PX, BODY_PHONE_PX = 15.0, 13.5
+READABLE_PHONE_PX = 12.0
+"""No caption text is drawn smaller than this at :data:`PHONE_WIDTH` (it shrinks only this far
+before it loses words)."""
+BAR_SHARE = 0.017
+"""Owned edge bars are at least this share of the board: about 6 px at phone width."""
+
+
+def phone_px(pixels: float, width: int) -> float:
+    """How tall ``pixels`` of an image ``width`` wide are when a phone shows it."""
+    return pixels * PHONE_WIDTH / width
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +39,7 @@ class Layout:
     coord_font: int
     title_font: int
     body_font: int
+    min_font: int
     title_y: int
     chips_y: int
     event_y: int
@@ -67,13 +84,15 @@ def board_layout(size: int, scale: float = 1.0) -> Layout:
         return max(floor, round(value * scale))
 
     coord_font = s(max(22, min(30, round(base_cell * 0.42))), 8)
-    bar = s(max(9, round(base_cell * 0.2)), 3)
+    bar = s(max(9, round(base_cell * 0.2), round(size * base_cell * BAR_SHARE)), 3)
     band = round(coord_font * 1.6)
     pad = s(10, 2)
     board_px = size * cell
     width = 2 * (pad + band + bar) + board_px
-    title_font = max(9, min(s(30), round(width / 27)))
-    body_font = max(8, min(s(24), round(width / 34)))
+    # Caption text scales with the image, since a phone shrinks every image to its width.
+    title_font = round(width * TITLE_PHONE_PX / PHONE_WIDTH)
+    body_font = round(width * BODY_PHONE_PX / PHONE_WIDTH)
+    min_font = math.ceil(width * READABLE_PHONE_PX / PHONE_WIDTH)
     # Caption lines, by their vertical centres: title, player chips, last turn; then a rule.
     title_y = pad + round(title_font * 0.65)
     chips_y = title_y + round(title_font * 0.75 + body_font * 0.9)
@@ -92,6 +111,7 @@ def board_layout(size: int, scale: float = 1.0) -> Layout:
         coord_font=coord_font,
         title_font=title_font,
         body_font=body_font,
+        min_font=min_font,
         title_y=title_y,
         chips_y=chips_y,
         event_y=event_y,

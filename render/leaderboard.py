@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw
 
 from .caption import MAX_ALT_TEXT, SEP, clean_name
 from .encode import png_bytes, to_indexed
-from .fonts import Font, bold, fit_text, text_width
+from .fonts import draw_text, fit_text, text_width
 from .themes import DEFAULT_THEME, RGB, Palette, get_theme
 
 __all__ = [
@@ -152,12 +152,12 @@ def stripe_colour(palette: Palette) -> RGB:
     return palette.board if palette.board != palette.panel else palette.perimeter
 
 
-def _fitting_font(text: str, size: int, room: float) -> Font:
-    """The largest font up to ``size`` in which ``text`` fits ``room`` (figures are never cut
-    short with an ellipsis)."""
-    while size > 12 and text_width(bold(size), text) > room:
+def _fitting_size(text: str, size: int, room: float) -> int:
+    """The largest font size up to ``size`` in which ``text`` fits ``room`` (figures are never
+    cut short with an ellipsis)."""
+    while size > 12 and text_width(text, size) > room:
         size -= 2
-    return bold(size)
+    return size
 
 
 def _check(rows: Sequence[StandingRow]) -> None:
@@ -198,16 +198,16 @@ def draw_leaderboard(
     image = Image.new("RGB", (lay.width, lay.height), palette.panel)
     draw = ImageDraw.Draw(image)
 
-    def text(at: tuple[float, float], words: str, font: Font, colour: RGB, anchor: str) -> None:
-        draw.text(at, words, font=font, fill=colour, anchor=anchor)
+    def text(at: tuple[float, float], words: str, size: int, colour: RGB, anchor: str) -> None:
+        draw_text(image, at, words, size, colour, anchor)
 
     room = lay.width - 2 * (PAD + 4)
-    heading = fit_text(bold(TITLE_FONT), clean_name(title) + f"{SEP}Leaderboard", room)
-    text((PAD + 4, TITLE_Y), heading, bold(TITLE_FONT), palette.text, "lm")
-    text((PAD + 4, SUB_Y), _subtitle(rows, total), bold(SUB_FONT), palette.muted, "lm")
+    heading = fit_text(clean_name(title), TITLE_FONT, room, f"{SEP}Leaderboard")
+    text((PAD + 4, TITLE_Y), heading, TITLE_FONT, palette.text, "lm")
+    text((PAD + 4, SUB_Y), _subtitle(rows, total), SUB_FONT, palette.muted, "lm")
 
     head_y = lay.head_top + HEAD_H / 2
-    head = bold(HEAD_FONT)
+    head = HEAD_FONT
     text((RANK_RIGHT, head_y), "#", head, palette.muted, "rm")
     text((NAME_LEFT, head_y), "Player", head, palette.muted, "lm")
     text((RATING_RIGHT, head_y), "Rating", head, palette.muted, "rm")
@@ -218,9 +218,9 @@ def draw_leaderboard(
 
     if not rows:
         y = lay.body_top + EMPTY_H / 2
-        text((lay.width / 2, y), _empty(total), bold(26), palette.muted, "mm")
-    figures = bold(ROW_FONT)
-    small = bold(SMALL_FONT)
+        text((lay.width / 2, y), _empty(total), 26, palette.muted, "mm")
+    figures = ROW_FONT
+    small = SMALL_FONT
     stripe = stripe_colour(palette)
     for index, row in enumerate(rows):
         left, top, right, bottom = lay.row_box(index)
@@ -228,14 +228,14 @@ def draw_leaderboard(
             draw.rectangle((left, top, right - 1, bottom - 1), fill=stripe)
         y = lay.row_centre_y(index)
         text((RANK_RIGHT, y), str(row.rank), figures, palette.text, "rm")
-        name = fit_text(figures, _name(names, row.user_id), NAME_RIGHT - NAME_LEFT)
+        name = fit_text(_name(names, row.user_id), figures, NAME_RIGHT - NAME_LEFT)
         text((NAME_LEFT, y), name, figures, palette.text, "lm")
         rating_colour = palette.muted if row.provisional else palette.text
         text((RATING_RIGHT, y), _rating_text(row), figures, rating_colour, "rm")
         text((PLUS_MINUS_LEFT, y + 2), f"± {round(row.uncertainty)}", small, palette.muted, "lm")
         text((GAMES_RIGHT, y), str(row.games), figures, palette.text, "rm")
         record = _record(row)
-        text((RECORD_RIGHT, y), record, _fitting_font(record, 26, RECORD_ROOM), palette.text, "rm")
+        text((RECORD_RIGHT, y), record, _fitting_size(record, 26, RECORD_ROOM), palette.text, "rm")
     draw.rectangle((0, 0, lay.width - 1, lay.height - 1), outline=palette.frame, width=FRAME)
     return image
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from .fonts import bold
+from .fonts import bold, draw_text
 from .themes import RGB
 
 Point = tuple[float, float]
@@ -94,9 +94,23 @@ class Pen:
 
     def text(self, at: Point, text: str, size: int, colour: RGB, anchor: str = "mm") -> None:
         x, y = at
-        self.draw.text(
-            (self._x(x), self._y(y)), text, font=bold(size * self.k), fill=colour, anchor=anchor
-        )
+        draw_text(self.image, (self._x(x), self._y(y)), text, size * self.k, colour, anchor)
+
+    def squeezed_text(self, at: Point, text: str, size: int, colour: RGB, squeeze: float) -> None:
+        """DejaVu text centred on ``at``, narrowed to ``squeeze`` of its width (numbers that
+        must fit inside a piece while staying tall enough to read)."""
+        if squeeze >= 1:
+            self.text(at, text, size, colour)
+            return
+        font = bold(size * self.k)
+        left, top, right, bottom = (round(v) for v in font.getbbox(text, anchor="mm"))
+        mask = Image.new("L", (right - left, bottom - top), 0)
+        ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255, anchor="mm")
+        size_x = max(1, round(mask.width * squeeze))
+        narrow = mask.resize((size_x, mask.height), Image.Resampling.BOX)
+        x = self._x(at[0]) - round(narrow.width / 2)
+        y = self._y(at[1]) + top
+        self.image.paste(colour, (x, y, x + narrow.width, y + narrow.height), narrow)
 
     def finish(self) -> Image.Image:
         return self.image.reduce(self.k) if self.k > 1 else self.image

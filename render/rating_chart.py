@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw
 
 from .caption import MAX_ALT_TEXT, SEP, clean_name
 from .encode import png_bytes, to_indexed
-from .fonts import bold, fit_text
+from .fonts import bold, draw_text, fit_text
 from .pen import Pen
 from .themes import DEFAULT_THEME, Palette, get_theme
 
@@ -201,8 +201,8 @@ def draw_rating_chart(
 
     draw = ImageDraw.Draw(image)
     room = WIDTH - 2 * (PAD + 4)
-    title = fit_text(bold(TITLE_FONT), _title(player, game), room)
-    draw.text((PAD + 4, TITLE_Y), title, font=bold(TITLE_FONT), fill=palette.text, anchor="lm")
+    title = fit_text(_title(player, game), TITLE_FONT, room)
+    draw_text(image, (PAD + 4, TITLE_Y), title, TITLE_FONT, palette.text, "lm")
     draw.text(
         (PAD + 4, SUB_Y), _summary(points), font=bold(SUB_FONT), fill=palette.muted, anchor="lm"
     )

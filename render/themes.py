@@ -2,8 +2,9 @@
 
 Every theme must survive greyscale and colour-vision deficiency: the pairs of colours that
 players must tell apart differ in luminance, not only in hue (see :func:`contrast_pairs`, which
-the tests check).  The default theme uses Okabe–Ito hues (vermillion, blue, yellow), darkened
-or lightened where luminance needed room.
+the tests check).  The default theme starts from Okabe–Ito's blue and yellow; its red is a true
+red rather than Okabe–Ito's orange-leaning vermillion (players read "Red" pieces as orange), which
+the luminance gap keeps apart from blue under every colour-vision deficiency.
 """
 
 from __future__ import annotations
@@ -105,8 +106,8 @@ OKABE_ITO = Theme(
     {
         ("red", "blue"): _palette(
             {
-                "red": _piece("#E0601A", "#7A2E05", "#B84A0E", "#FFFFFF"),
-                "blue": _piece("#00588A", "#002A45", "#003F66", "#FFFFFF"),
+                "red": _piece("#E0402C", "#7A1A10", "#B02A1C", "#FFFFFF"),
+                "blue": _piece("#004B7D", "#002A45", "#003A61", "#FFFFFF"),
             },
             panel="#F5F1E8",
             board="#E9DFC9",
@@ -143,7 +144,7 @@ HIGH_CONTRAST = Theme(
     {
         ("red", "blue"): _palette(
             {
-                "red": _piece("#FF7A45", "#000000", "#C2410C", "#000000"),
+                "red": _piece("#FF5C5C", "#000000", "#C42A2A", "#000000"),
                 "blue": _piece("#0033A0", "#000000", "#001F66", "#FFFFFF"),
             },
             panel="#FFFFFF",

@@ -25,7 +25,12 @@ PIECE_RADIUS = 0.42  # of the cell
 MARK_RING = 0.4
 PIECE_SAMPLE = 0.72
 GHOST_RING = 0.9
-BADGE_RADIUS = 0.62  # the disc behind a chain number on the winning path
+BADGE_RADIUS = 0.66  # the disc behind a chain number or last-move ring on the winning path
+HALO_RING = 0.9  # the ring that singles out a chain's last placement, over the piece's rim
+# Chain numbers by digit count: font size (share of the cell) and horizontal squeeze, so two
+# digits stay as tall as one and still clear PIECE_SAMPLE (the digits end above it).
+NUMBER_STYLE = {1: (0.5, 1.0), 2: (0.5, 0.72)}
+LONG_NUMBER_STYLE = (0.38, 0.7)
 
 # Directions a winning path leaves a cell by, as offsets in image space.
 DIRECTIONS = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
@@ -53,6 +58,7 @@ class Tile:
     number: int | None = None
     ring: RGB | None = None
     mark: RGB | None = None  # colour of the number
+    halo: RGB | None = None  # a chain's last placement
 
 
 @lru_cache(maxsize=1024)
@@ -81,20 +87,25 @@ def draw_tile(tile: Tile) -> Image.Image:
         _ghost(pen, centre, r, tile.ghost, c)
     if tile.path is not None and tile.path_colours is not None:
         _path(pen, centre, c, tile.path, tile.path_colours)
+    on_path = tile.path is not None and tile.path_colours is not None and tile.piece is not None
+    if on_path and (tile.number is not None or tile.ring is not None or tile.flip is not None):
+        # On the winning path a number, flip mark or the last-move ring sits on a badge of the
+        # piece's colour above the line, so the line never hides it (the mark colour is chosen
+        # against the piece, not against the yellow line).
+        assert tile.path_colours is not None and tile.piece is not None
+        casing = tile.path_colours[1]
+        pen.circle(centre, r * BADGE_RADIUS, tile.piece.fill, casing, max(1.5, c / 30))
     if tile.flip is not None:
         x, y = centre
         d = r * 0.34
         pen.polygon([(x, y - d), (x + d, y), (x, y + d), (x - d, y)], tile.flip)
     if tile.number is not None and tile.mark is not None:
-        if tile.path is not None and tile.path_colours is not None and tile.piece is not None:
-            # On the winning path the number sits on a badge of the piece's colour above the
-            # line, so the line never hides it (the mark colour is chosen against the piece).
-            casing = tile.path_colours[1]
-            pen.circle(centre, r * BADGE_RADIUS, tile.piece.fill, casing, max(1.5, c / 30))
-        size = max(8, round(c * (0.42 if tile.number < 10 else 0.34)))
-        pen.text(centre, str(tile.number), size, tile.mark)
+        share, squeeze = NUMBER_STYLE.get(len(str(tile.number)), LONG_NUMBER_STYLE)
+        pen.squeezed_text(centre, str(tile.number), round(c * share), tile.mark, squeeze)
     if tile.ring is not None:
         pen.ring(centre, r * MARK_RING, tile.ring, max(2.0, c / 14))
+    if tile.halo is not None:
+        pen.ring(centre, r * HALO_RING, tile.halo, max(2.0, c / 11))
     return pen.finish()
 
 

@@ -18,9 +18,9 @@ from PIL import Image
 
 import render
 from render.board import CaptionLine, caption_plan
-from render.caption import WINNER_MARK, caption_for
-from render.fonts import SMALLEST_SHARE, bold, text_width
-from render.layout import Layout, board_layout
+from render.caption import caption_for
+from render.fonts import text_width
+from render.layout import READABLE_PHONE_PX, Layout, board_layout, phone_px
 from render.themes import RGB, get_theme
 from rules import Game, game_class, game_names, new_game
 from rules.notation import parse_point
@@ -80,10 +80,15 @@ def words(text: str) -> set[str]:
     return set(text.split())
 
 
-def check_line(line: CaptionLine, full_size: int, options: tuple[str, ...]) -> None:
+def check_line(line: CaptionLine, lay: Layout, full_size: int, options: tuple[str, ...]) -> None:
     assert line.text in options, line.text  # one of the whole-word forms, never cut
-    assert full_size * SMALLEST_SHARE - 1 <= line.size <= full_size
-    assert text_width(bold(line.size), line.text) <= line.room
+    check_size(line, lay, full_size)
+
+
+def check_size(line: CaptionLine, lay: Layout, full_size: int) -> None:
+    assert lay.min_font <= line.size <= full_size
+    assert phone_px(line.size, lay.width) >= READABLE_PHONE_PX
+    assert text_width(line.text, line.size) <= line.room
 
 
 @pytest.mark.parametrize(("case", "make"), POSITIONS, ids=[c for c, _ in POSITIONS])
@@ -92,14 +97,21 @@ def test_every_caption_line_fits_in_whole_words(case: str, make: Callable[[], Ga
     lay = board_layout(game.size)
     cap = caption_for(game, NAMES)
     plan = caption_plan(lay, cap)
-    check_line(plan.title, lay.title_font, cap.title_options)
+    check_line(plan.title, lay, lay.title_font, cap.title_options)
     assert words(plan.title.text) <= words(cap.title)
     for chip, line in zip(cap.players, plan.chips, strict=True):
-        check_line(line, lay.body_font, chip.options)
-        kept = words(line.text.replace("…", " "))
-        assert kept <= words(chip.text), line.text
-        assert line.text.endswith(f"  {WINNER_MARK}") == chip.winner
-    check_line(plan.event, lay.body_font, cap.event_options)
+        check_size(line, lay, lay.body_font)
+        mark = next((m for m in chip.marks if m and line.text.endswith(m)), "")
+        assert bool(mark) == chip.winner, line.text
+        label = line.text.removesuffix(mark)
+        if label not in chip.labels:
+            # Too narrow for even the first word: the shortest form cut, the name kept.
+            shortest = chip.labels[-1].removesuffix("…")
+            assert label.endswith("…") and shortest.startswith(label[:-1]), line.text
+            assert len(label) > len(f"{chip.colour}: …"), line.text
+        kept = words(label.replace("…", " "))
+        assert kept <= words(chip.text) or label.endswith("…"), line.text
+    check_line(plan.event, lay, lay.body_font, cap.event_options)
     turn = game.last_turn()
     points = {r.point for r in turn} | {p for r in turn for p in (*r.flipped, *r.removed)}
     for token in plan.event.text.replace(":", " ").split():
@@ -149,7 +161,7 @@ def test_nothing_is_drawn_past_a_lines_room(case: str, make: Callable[[], Game])
             )
         assert inked, f"no text drawn at y={y}"
     # The first chip's text stops before the second chip begins.
-    second_chip = left + (right - left) / 2
+    second_chip = left + plan.split
     for yy in band(lay, lay.chips_y, plan.chips[0].size):
         for x in range(round(second_chip) - 6, round(second_chip) - 1):
             assert rgb(image, x, yy) == palette.panel, (x, yy)

@@ -53,7 +53,7 @@ def test_the_last_frame_shows_the_final_position(random_game: Games) -> None:
     image = open_gif(render.render_gif(game))
     image.seek(image.n_frames - 1)
     frame = image.convert("RGB")
-    lay = board_layout(9, gif.SCALES[0])
+    lay = board_layout(9, gif.scales(9)[0])
     palette = get_theme("okabe-ito").palette(game.players)
     d = lay.radius * PIECE_SAMPLE / math.sqrt(2)
     for index, owner in enumerate(game.cells()):
@@ -68,7 +68,11 @@ def test_a_100_turn_replay_stays_under_the_limit(random_game: Games) -> None:
     assert game.turn_number > 100
     data = render.render_gif(game)
     assert len(data) < 8 * 1024 * 1024
-    assert open_gif(data).n_frames == min(game.turn_number, gif.MAX_FRAMES)
+    image = open_gif(data)
+    assert image.n_frames == min(game.turn_number, gif.MAX_FRAMES)
+    # Within the budget the frames are the board at full size, as readable as the PNG.
+    assert len(data) <= gif.SIZE_BUDGET
+    assert image.size == (board_layout(19).width, board_layout(19).height)
 
 
 def test_frames_are_thinned_evenly_keeping_both_ends() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import colorsys
 import io
 from collections.abc import Callable
 from typing import Any
@@ -84,3 +85,14 @@ def test_unknown_colour_pairs_fall_back_to_red_and_blue() -> None:
     reference = get_theme("okabe-ito").palette(("red", "blue"))
     assert palette.pieces["green"] == reference.pieces["red"]
     assert palette.pieces["gold"] == reference.pieces["blue"]
+
+
+@pytest.mark.parametrize("theme", render.THEMES)
+def test_red_pieces_look_red_not_orange(theme: str) -> None:
+    """Hue within 10° of pure red: at 20° (Okabe–Ito vermillion) players saw orange."""
+    red = get_theme(theme).palette(("red", "blue")).pieces["red"]
+    for colour in (red.fill, red.shade):
+        hue, _, saturation = colorsys.rgb_to_hls(*(v / 255 for v in colour))
+        degrees = hue * 360
+        assert min(degrees, 360 - degrees) <= 10, (theme, colour, round(degrees))
+        assert saturation > 0.5, (theme, colour)

@@ -138,7 +138,12 @@ class InfoCog(commands.Cog):
 
 
 HELP = [
-    ("/challenge", "challenge someone (or anyone) to Clear Path, Minefield, Crosscut, Clearcut…"),
+    (
+        "/challenge",
+        "challenge someone (or anyone) to "
+        + ", ".join(list(TITLES.values())[:-1])
+        + f" or {list(TITLES.values())[-1]}",
+    ),
     ("/challenge opponent:@me", "play the computer (pick a level); it answers every move"),
     (
         "Computer levels",
