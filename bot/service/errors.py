@@ -13,6 +13,26 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .types import GameEnded
 
+QUOTE_LIMIT = 100
+"""At most this many characters of what was given are quoted in a message."""
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``value`` quoted for a message, cut to ``limit`` characters.
+
+    Here, beside the errors, so that everything that words a refusal (the checks, and
+    ``TimeControl.parse`` which front ends call before the service) quotes the same way.
+
+    >>> quote("c3")
+    "'c3'"
+    >>> len(quote("x" * 5000)) <= 110
+    True
+    """
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) > limit:
+        text = text[:limit] + "…"
+    return f"'{text}'"
+
 
 class ServiceError(Exception):
     """Base of every refusal by the service.  ``str(exc)`` is a sentence for players."""
