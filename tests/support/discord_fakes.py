@@ -180,6 +180,12 @@ class Sent:
         return list((self.body.get("data") or {}).get("choices") or [])
 
 
+def message_with_buttons(*custom_ids: str) -> list[dict[str, Any]]:
+    """The ``components`` of a message showing one button per custom id, in one row."""
+    buttons = [{"type": 2, "style": 2, "label": "…", "custom_id": c} for c in custom_ids]
+    return [{"type": 1, "components": buttons}]
+
+
 def custom_ids_of(message: dict[str, Any]) -> list[str]:
     ids = []
     for row in message.get("components") or []:
