@@ -23,7 +23,7 @@ from bot.service import (
 )
 
 from .context import NO_GAME, STALE, bot_of, current_game, game_here, ids
-from .persistent import ConfirmButton, PersistentButton, check_place
+from .persistent import ConfirmButton, PersistentButton, check_place, refuse_origin
 from .posting import (
     MOVE_DONE,
     RESIGN_DONE,
@@ -258,10 +258,30 @@ class ChallengeButton(
         bot_of(interaction).remember(interaction.user)
         challenge = await bot_of(interaction).service.get_challenge(self.challenge_id)
         check_place(interaction, challenge.guild_id, challenge.channel_id)
+        if names_another_challenge(interaction.message, challenge.id):
+            raise refuse_origin(interaction, ANOTHER_CHALLENGE)
         if self.action == "accept":
             await accept_challenge(interaction, challenge)
         else:
             await close_challenge(interaction, challenge.id, self.action)
+
+
+ANOTHER_CHALLENGE = "That button belongs to another challenge's message, so nothing was changed."
+_CHALLENGE_NUMBER = re.compile(r"challenge #([0-9]+)$")
+
+
+def names_another_challenge(message: discord.Message | None, challenge_id: int) -> bool:
+    """True when ``message`` is the message of a challenge other than ``challenge_id``.
+
+    The challenge row does not store its message's id; its embed title ends with
+    ``challenge #N`` (see ``turns.challenge_embed``), which is as close as the message says.
+    A message without that title (an older version's) is not refused for it.
+    """
+    for embed in message.embeds if message is not None else ():
+        found = _CHALLENGE_NUMBER.search(embed.title or "")
+        if found is not None:
+            return int(found[1]) != challenge_id
+    return False
 
 
 def challenge_view(challenge_id: int, is_open: bool) -> discord.ui.View:

@@ -127,4 +127,5 @@ __all__ = [
     "PersistentButton",
     "check_message",
     "check_place",
+    "refuse_origin",
 ]

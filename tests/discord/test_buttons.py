@@ -64,6 +64,26 @@ async def test_a_forged_accept_on_another_challenge_message_changes_nothing(
     assert record.custom_id == f"cp:chal:accept:{first_id}"  # type: ignore[attr-defined]
 
 
+async def test_a_forged_accept_on_another_challenge_message_in_the_same_channel(
+    h: Any, snapshot: Any
+) -> None:
+    """Same server, same channel: the message still names its own challenge (its embed
+    title says ``challenge #N``), so a press for another challenge is refused there too."""
+    [first] = await h.command("challenge", ALICE, game="minefield", opponent=BOB, size=5)
+    [second] = await h.command("challenge", CAROL, game="crosscut", opponent=BOB)
+    first_id = int(first.custom_ids[0].rsplit(":", 1)[1])
+    target = h.fake.message_with(second.custom_ids[0])
+    before, shown_before = snapshot(), message_state(h, int(target["id"]))
+    sent = await h.run(pressed_on(h, target, f"cp:chal:accept:{first_id}", BOB))
+    assert "another challenge" in fakes.refusal(sent).content
+    assert snapshot() == before
+    assert message_state(h, int(target["id"])) == shown_before
+    # a message without a challenge number (an older version's) is not refused for that
+    old = h.fake.posted_earlier(CHANNEL, {"content": "Accept?"})
+    await h.run(pressed_on(h, old, f"cp:chal:accept:{first_id}", BOB))
+    assert (await h.service.get_challenge(first_id)).status == "accepted"
+
+
 async def test_a_challenge_button_pressed_in_another_server_is_refused(
     h: Any, snapshot: Any
 ) -> None:
