@@ -27,12 +27,13 @@ from .persistent import ConfirmButton, PersistentButton, check_place, refuse_ori
 from .posting import (
     MOVE_DONE,
     RESIGN_DONE,
+    START_DONE,
     TAKEBACK_DONE,
     announce_start,
     not_posted,
     post_turn,
 )
-from .replies import send_ephemeral
+from .replies import recorded, send_ephemeral
 from .threads import delete_unused_thread, open_game_thread, thread_possible
 from .turns import challenge_embed, mention
 
@@ -84,6 +85,7 @@ async def accept_challenge(interaction: Interaction, challenge: Challenge) -> No
     except Exception:
         await delete_unused_thread(thread)
         raise
+    recorded(interaction, START_DONE)
     await announce_start(bot, interaction, started, mention(interaction.user.id))
 
 
@@ -120,6 +122,7 @@ async def play(interaction: Interaction, move: str) -> None:
     except OutOfTime as exc:
         await post_turn(bot, exc.ended.game)  # the loss on time is recorded: announce it
         raise
+    recorded(interaction, MOVE_DONE)
     posted = await post_turn(bot, result.game)
     bot.computer.take_turn(result.game)  # a game against the computer: its reply, off this task
     if not acknowledged:
@@ -179,6 +182,7 @@ async def confirm_resign(interaction: Interaction, game_id: int, version: int) -
     ended = await bot.service.resign(
         info.channel_id, interaction.user.id, expected_version=version, game_id=info.id
     )
+    recorded(interaction, RESIGN_DONE)
     await update_message(interaction, content="You resigned.", view=None)
     posted = await post_turn(bot, ended.game)
     if not posted.ok:
@@ -209,6 +213,7 @@ async def answer_takeback(
         info.channel_id, interaction.user.id, accept, game_id=info.id
     )
     verdict = "allowed" if answer.accepted else "refused"
+    recorded(interaction, TAKEBACK_DONE if answer.accepted else "You refused the takeback")
     await update_message(
         interaction, content=f"Takeback {verdict} by {mention(interaction.user.id)}.", view=None
     )

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..store.errors import ChannelTaken, StoreError, WriteConflict
+
 if TYPE_CHECKING:
     from .types import GameEnded
 
@@ -120,3 +122,24 @@ class PermissionDenied(ServiceError):
 
 class NoTakeback(ServiceError):
     """A takeback cannot be requested or answered now."""
+
+
+def database_fault(error: BaseException) -> str | None:
+    """The store's own sentence when ``error`` says the database itself failed, else None.
+
+    A fault is an operational store error reaching the caller as it is (the database is down,
+    full, damaged, locked, read-only or closed): nothing of the failed call was recorded, and
+    no player caused it.  The store's refusals (``WriteConflict``, ``ChannelTaken``) never
+    count: the service turns them into :class:`StaleAction` and :class:`ChannelBusy`.  Front
+    ends ask this instead of importing ``bot.store``, to tell players the database is
+    unavailable and log the sentence for the operator, with no traceback (it is no bug).
+
+    >>> from bot.store.errors import DiskFull
+    >>> database_fault(DiskFull("the disk holding the database is full"))
+    'the disk holding the database is full'
+    >>> database_fault(KeyError("boom")) is None
+    True
+    """
+    if isinstance(error, StoreError) and not isinstance(error, WriteConflict | ChannelTaken):
+        return str(error)
+    return None
