@@ -66,15 +66,21 @@ async def send_public(interaction: discord.Interaction[Any], **message: Any) -> 
     await interaction.followup.send(**message)
 
 
+async def send_private(interaction: discord.Interaction[Any], **message: Any) -> None:
+    """The answer after :func:`defer_public` when only the caller may see it: the public
+    "thinking…" is removed and the answer follows privately."""
+    if interaction.extras.pop(PUBLIC_DEFER, False):
+        await interaction.delete_original_response()
+    await interaction.followup.send(ephemeral=True, **message)
+
+
 async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
     """Reply privately whether or not the interaction was already answered or deferred."""
     try:
         if not interaction.response.is_done():
             await interaction.response.send_message(text, ephemeral=True)
             return
-        if interaction.extras.pop(PUBLIC_DEFER, False):
-            await interaction.delete_original_response()  # the public "thinking…" goes
-        await interaction.followup.send(text, ephemeral=True)
+        await send_private(interaction, content=text)
     except discord.HTTPException:
         log.warning("could not deliver a reply", extra=context_of(interaction), exc_info=True)
 
