@@ -1,8 +1,9 @@
 """Every persistent button the bot registers, and an answer for retired ones.
 
 Each button lives beside its flow (challenges, resign and takeback in ``flows``, list pages in
-``game_lists``); this module only collects them for ``add_dynamic_items`` and answers custom
-ids that no current button accepts (from an older or newer version of the bot).
+``game_lists``) and derives from ``persistent.PersistentButton`` (one origin check, one error
+path); this module only collects them for ``add_dynamic_items`` and answers custom ids that
+no current button accepts (from an older or newer version of the bot).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import discord
 from .flows import ChallengeButton, ResignButton, TakebackButton
 from .game_lists import NextPageButton
 from .leaderboards import LeaderboardPageButton
+from .persistent import PersistentButton
 from .rating_reset import ConfirmResetButton
 from .replies import send_ephemeral
 
@@ -40,13 +42,11 @@ def _retired_template() -> str:
     return rf"(?!(?:{known}))cp:.*"
 
 
-class RetiredButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=_retired_template()
-):
+class RetiredButton(PersistentButton, template=_retired_template()):
     """Answers buttons this version no longer understands, instead of letting them fail."""
 
     def __init__(self, custom_id: str) -> None:
-        super().__init__(discord.ui.Button(label="retired", custom_id=custom_id))
+        super().__init__(custom_id, "retired", discord.ButtonStyle.secondary)
 
     @classmethod
     async def from_custom_id(
@@ -54,12 +54,12 @@ class RetiredButton(
     ) -> RetiredButton:
         return cls(match.string)
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def act(self, interaction: Interaction) -> None:
         await send_ephemeral(
             interaction, "This button is from an older version of the bot and no longer works."
         )
 
 
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*_KNOWN, RetiredButton)
+DYNAMIC_ITEMS: tuple[type[PersistentButton], ...] = (*_KNOWN, RetiredButton)
 
 __all__ = ["DYNAMIC_ITEMS", "RetiredButton"]

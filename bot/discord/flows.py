@@ -23,15 +23,17 @@ from bot.service import (
 )
 
 from .context import NO_GAME, STALE, bot_of, current_game, game_here, ids
+from .persistent import ConfirmButton, PersistentButton, check_place, refuse_origin
 from .posting import (
     MOVE_DONE,
     RESIGN_DONE,
+    START_DONE,
     TAKEBACK_DONE,
     announce_start,
     not_posted,
     post_turn,
 )
-from .replies import handle_error, send_ephemeral
+from .replies import recorded, send_ephemeral
 from .threads import delete_unused_thread, open_game_thread, thread_possible
 from .turns import challenge_embed, mention
 
@@ -67,10 +69,10 @@ async def _wants_thread(interaction: Interaction, challenge: Challenge) -> bool:
     return thread_possible(interaction, settings.use_threads)
 
 
-async def accept_challenge(interaction: Interaction, challenge_id: int) -> None:
+async def accept_challenge(interaction: Interaction, challenge: Challenge) -> None:
+    """Accept ``challenge`` (as read for the press): a thread first if the server wants one."""
     bot = bot_of(interaction)
     service = bot.service
-    challenge = await service.get_challenge(challenge_id)
     thread = None
     if await _wants_thread(interaction, challenge):
         await interaction.response.defer()  # creating a thread is a slow round trip
@@ -78,11 +80,12 @@ async def accept_challenge(interaction: Interaction, challenge_id: int) -> None:
         thread = await open_game_thread(interaction, name, interaction.message)
     try:
         started = await service.accept_challenge(
-            challenge_id, interaction.user.id, thread.id if thread else None
+            challenge.id, interaction.user.id, thread.id if thread else None
         )
     except Exception:
         await delete_unused_thread(thread)
         raise
+    recorded(interaction, START_DONE)
     await announce_start(bot, interaction, started, mention(interaction.user.id))
 
 
@@ -119,6 +122,7 @@ async def play(interaction: Interaction, move: str) -> None:
     except OutOfTime as exc:
         await post_turn(bot, exc.ended.game)  # the loss on time is recorded: announce it
         raise
+    recorded(interaction, MOVE_DONE)
     posted = await post_turn(bot, result.game)
     bot.computer.take_turn(result.game)  # a game against the computer: its reply, off this task
     if not acknowledged:
@@ -162,7 +166,7 @@ async def ask_resign(interaction: Interaction) -> None:
         raise NotAPlayer("Only the two players of this game can resign it.")
     await interaction.response.send_message(
         f"Resign game #{info.id} ({info.title})? This cannot be undone.",
-        view=resign_view(info.id, info.version),
+        view=ResignButton.pair(info.id, info.version),
         ephemeral=True,
     )
 
@@ -178,6 +182,7 @@ async def confirm_resign(interaction: Interaction, game_id: int, version: int) -
     ended = await bot.service.resign(
         info.channel_id, interaction.user.id, expected_version=version, game_id=info.id
     )
+    recorded(interaction, RESIGN_DONE)
     await update_message(interaction, content="You resigned.", view=None)
     posted = await post_turn(bot, ended.game)
     if not posted.ok:
@@ -192,7 +197,7 @@ async def request_takeback(interaction: Interaction) -> None:
     opponent = info.opponent_of(interaction.user.id)
     await interaction.response.send_message(
         f"{mention(opponent)}, {mention(interaction.user.id)} asks to take back their last turn.",
-        view=takeback_view(info.id, request.version),
+        view=TakebackButton.pair(info.id, request.version),
         allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent)]),
     )
 
@@ -208,6 +213,7 @@ async def answer_takeback(
         info.channel_id, interaction.user.id, accept, game_id=info.id
     )
     verdict = "allowed" if answer.accepted else "refused"
+    recorded(interaction, TAKEBACK_DONE if answer.accepted else "You refused the takeback")
     await update_message(
         interaction, content=f"Takeback {verdict} by {mention(interaction.user.id)}.", view=None
     )
@@ -218,17 +224,19 @@ async def answer_takeback(
 
 
 # ----- the persistent buttons of these flows ----------------------------------------------------
-# Their custom ids carry what they act on, so they survive restarts: discord.py matches a
-# clicked id against the template and rebuilds the item, even in a new process.  What a click
-# may do is decided by the service from the current state: a button for a finished game or an
-# older position is answered privately and changes nothing.
+# Their custom ids carry what they act on, so they survive restarts (see ``persistent``).  What
+# a click may do is decided by the service from the current state: a button for a finished game
+# or an older position is answered privately and changes nothing.
 
 
 class ChallengeButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"cp:chal:(?P<action>accept|decline|cancel):(?P<id>[0-9]+)",
+    PersistentButton, template=r"cp:chal:(?P<action>accept|decline|cancel):(?P<id>[0-9]+)"
 ):
-    """Accept (challenged player, or anyone if open), Decline (challenged), Cancel (challenger)."""
+    """Accept (challenged player, or anyone if open), Decline (challenged), Cancel (challenger).
+
+    Acts only in the challenge's own server and channel: challenge ids are sequential, so the
+    id alone would let a doctored press reach another server's challenge.
+    """
 
     STYLES: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
         "accept": ("Accept", discord.ButtonStyle.success),
@@ -238,11 +246,7 @@ class ChallengeButton(
 
     def __init__(self, action: str, challenge_id: int) -> None:
         label, style = self.STYLES[action]
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=style, custom_id=f"cp:chal:{action}:{challenge_id}"
-            )
-        )
+        super().__init__(f"cp:chal:{action}:{challenge_id}", label, style)
         self.action = action
         self.challenge_id = challenge_id
 
@@ -255,15 +259,34 @@ class ChallengeButton(
     ) -> ChallengeButton:
         return cls(match["action"], int(match["id"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            bot_of(interaction).remember(interaction.user)
-            if self.action == "accept":
-                await accept_challenge(interaction, self.challenge_id)
-            else:
-                await close_challenge(interaction, self.challenge_id, self.action)
-        except Exception as exc:
-            await handle_error(interaction, exc)
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        bot_of(interaction).remember(interaction.user)
+        challenge = await bot_of(interaction).service.get_challenge(self.challenge_id)
+        check_place(interaction, challenge.guild_id, challenge.channel_id)
+        if names_another_challenge(interaction.message, challenge.id):
+            raise refuse_origin(interaction, ANOTHER_CHALLENGE)
+        if self.action == "accept":
+            await accept_challenge(interaction, challenge)
+        else:
+            await close_challenge(interaction, challenge.id, self.action)
+
+
+ANOTHER_CHALLENGE = "That button belongs to another challenge's message, so nothing was changed."
+_CHALLENGE_NUMBER = re.compile(r"challenge #([0-9]+)$")
+
+
+def names_another_challenge(message: discord.Message | None, challenge_id: int) -> bool:
+    """True when ``message`` is the message of a challenge other than ``challenge_id``.
+
+    The challenge row does not store its message's id; its embed title ends with
+    ``challenge #N`` (see ``turns.challenge_embed``), which is as close as the message says.
+    A message without that title (an older version's) is not refused for it.
+    """
+    for embed in message.embeds if message is not None else ():
+        found = _CHALLENGE_NUMBER.search(embed.title or "")
+        if found is not None:
+            return int(found[1]) != challenge_id
+    return False
 
 
 def challenge_view(challenge_id: int, is_open: bool) -> discord.ui.View:
@@ -274,97 +297,31 @@ def challenge_view(challenge_id: int, is_open: bool) -> discord.ui.View:
     return view
 
 
-class ResignButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"cp:resign:(?P<action>yes|no):(?P<game>[0-9]+):(?P<version>[0-9]+)",
-):
+class ResignButton(ConfirmButton, prefix="resign"):
     """The confirmation shown (privately) after ``/resign``."""
 
-    def __init__(self, action: str, game_id: int, version: int) -> None:
-        label, style = (
-            ("Yes, resign", discord.ButtonStyle.danger)
-            if action == "yes"
-            else ("No, keep playing", discord.ButtonStyle.secondary)
-        )
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=style, custom_id=f"cp:resign:{action}:{game_id}:{version}"
-            )
-        )
-        self.action = action
-        self.game_id = game_id
-        self.version = version
+    LABELS: ClassVar[dict[bool, tuple[str, discord.ButtonStyle]]] = {
+        True: ("Yes, resign", discord.ButtonStyle.danger),
+        False: ("No, keep playing", discord.ButtonStyle.secondary),
+    }
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> ResignButton:
-        return cls(match["action"], int(match["game"]), int(match["version"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            if self.action == "no":
-                await interaction.response.edit_message(
-                    content="Not resigning. Play on!", view=None
-                )
-                return
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        if self.yes:
             await confirm_resign(interaction, self.game_id, self.version)
-        except Exception as exc:
-            await handle_error(interaction, exc)
+        else:
+            await interaction.response.edit_message(content="Not resigning. Play on!", view=None)
 
 
-def resign_view(game_id: int, version: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(ResignButton("yes", game_id, version))
-    view.add_item(ResignButton("no", game_id, version))
-    return view
-
-
-class TakebackButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"cp:takeback:(?P<action>yes|no):(?P<game>[0-9]+):(?P<version>[0-9]+)",
-):
+class TakebackButton(ConfirmButton, prefix="takeback"):
     """The opponent's answer to a takeback request."""
 
-    def __init__(self, action: str, game_id: int, version: int) -> None:
-        label, style = (
-            ("Allow takeback", discord.ButtonStyle.success)
-            if action == "yes"
-            else ("Refuse", discord.ButtonStyle.danger)
-        )
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=style, custom_id=f"cp:takeback:{action}:{game_id}:{version}"
-            )
-        )
-        self.action = action
-        self.game_id = game_id
-        self.version = version
+    LABELS: ClassVar[dict[bool, tuple[str, discord.ButtonStyle]]] = {
+        True: ("Allow takeback", discord.ButtonStyle.success),
+        False: ("Refuse", discord.ButtonStyle.danger),
+    }
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> TakebackButton:
-        return cls(match["action"], int(match["game"]), int(match["version"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await answer_takeback(interaction, self.game_id, self.version, self.action == "yes")
-        except Exception as exc:
-            await handle_error(interaction, exc)
-
-
-def takeback_view(game_id: int, version: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(TakebackButton("yes", game_id, version))
-    view.add_item(TakebackButton("no", game_id, version))
-    return view
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        await answer_takeback(interaction, self.game_id, self.version, self.yes)
 
 
 __all__ = [
@@ -377,6 +334,4 @@ __all__ = [
     "challenge_view",
     "close_challenge",
     "play",
-    "resign_view",
-    "takeback_view",
 ]

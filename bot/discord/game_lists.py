@@ -16,7 +16,7 @@ from discord import app_commands
 
 from bot.service import GameSummary, PermissionDenied, SummaryPage
 
-from .replies import handle_error
+from .persistent import PersistentButton
 from .turns import mention
 
 if TYPE_CHECKING:
@@ -104,18 +104,14 @@ async def send_first_page(interaction: Interaction, kind: ListKind) -> None:
 
 
 class NextPageButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    PersistentButton,
     template=r"cp:list:(?P<kind>mine|active):(?P<user>[0-9]+):(?P<cursor>-?[0-9]+\.[0-9]+)",
 ):
     """Next page of a list; the list is re-read at the cursor, so it is always current."""
 
     def __init__(self, kind: ListKind, user_id: int, cursor: str) -> None:
         super().__init__(
-            discord.ui.Button(
-                label="Next ›",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"cp:list:{kind}:{user_id}:{cursor}",
-            )
+            f"cp:list:{kind}:{user_id}:{cursor}", "Next ›", discord.ButtonStyle.secondary
         )
         self.kind: ListKind = kind
         self.user_id = user_id
@@ -128,21 +124,18 @@ class NextPageButton(
         kind: ListKind = "mine" if match["kind"] == "mine" else "active"
         return cls(kind, int(match["user"]), match["cursor"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
         # discord.py types items against any client; ours is always a CrosspathBot
-        try:
-            if self.kind == "mine" and interaction.user.id != self.user_id:
-                raise PermissionDenied(NOT_YOURS)
-            if self.kind == "active" and not interaction.permissions.manage_guild:
-                raise app_commands.MissingPermissions(["manage_guild"])
-            assert interaction.guild_id is not None  # list buttons live in server channels
-            page = await fetch_page(
-                interaction.client, self.kind, interaction.guild_id, self.user_id, self.cursor
-            )
-            await interaction.response.edit_message(
-                content=page_text(self.kind, page, self.user_id),
-                view=page_view(self.kind, page, self.user_id),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-        except Exception as exc:
-            await handle_error(interaction, exc)
+        if self.kind == "mine" and interaction.user.id != self.user_id:
+            raise PermissionDenied(NOT_YOURS)
+        if self.kind == "active" and not interaction.permissions.manage_guild:
+            raise app_commands.MissingPermissions(["manage_guild"])
+        assert interaction.guild_id is not None  # checked with the message
+        page = await fetch_page(
+            interaction.client, self.kind, interaction.guild_id, self.user_id, self.cursor
+        )
+        await interaction.response.edit_message(
+            content=page_text(self.kind, page, self.user_id),
+            view=page_view(self.kind, page, self.user_id),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )

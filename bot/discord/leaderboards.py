@@ -21,7 +21,7 @@ from render.leaderboard import leaderboard_alt_text, render_leaderboard
 from render.rating_chart import rating_chart_alt_text, render_rating_chart
 from rules import game_class
 
-from .replies import handle_error
+from .persistent import PersistentButton
 
 if TYPE_CHECKING:
     from .app import CrosspathBot
@@ -67,19 +67,12 @@ async def leaderboard_page(
 
 
 class LeaderboardPageButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"cp:lb:(?P<game>[a-z]{1,40}):(?P<offset>[0-9]{1,7})",
+    PersistentButton, template=r"cp:lb:(?P<game>[a-z]{1,40}):(?P<offset>[0-9]{1,7})"
 ):
     """Another page of a leaderboard, read again when clicked."""
 
     def __init__(self, game: str, offset: int, label: str = "Page") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"cp:lb:{game}:{offset}",
-            )
-        )
+        super().__init__(f"cp:lb:{game}:{offset}", label, discord.ButtonStyle.secondary)
         self.game = game
         self.offset = offset
 
@@ -89,20 +82,17 @@ class LeaderboardPageButton(
     ) -> LeaderboardPageButton:
         return cls(match["game"], int(match["offset"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            assert interaction.guild_id is not None  # leaderboards live in server channels
-            await interaction.response.defer()
-            embed, file, view = await leaderboard_page(
-                interaction.client, interaction.guild_id, self.game, self.offset
-            )
-            await interaction.edit_original_response(
-                embed=embed,
-                attachments=[file] if file else [],
-                view=view,
-            )
-        except Exception as exc:
-            await handle_error(interaction, exc)
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        assert interaction.guild_id is not None  # checked with the message
+        await interaction.response.defer()
+        embed, file, view = await leaderboard_page(
+            interaction.client, interaction.guild_id, self.game, self.offset
+        )
+        await interaction.edit_original_response(
+            embed=embed,
+            attachments=[file] if file else [],
+            view=view,
+        )
 
 
 def profile_embed(

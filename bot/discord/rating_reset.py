@@ -16,7 +16,7 @@ from discord import app_commands
 from bot.service import PermissionDenied
 from rules import game_class
 
-from .replies import handle_error
+from .persistent import PersistentButton
 
 NOT_YOURS = "Only the admin who asked for this reset can confirm it."
 
@@ -36,19 +36,12 @@ def question(game: str) -> str:
 
 
 class ConfirmResetButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"cp:rr:(?P<game>[a-z]{1,40}):(?P<actor>[0-9]{1,20})",
+    PersistentButton, template=r"cp:rr:(?P<game>[a-z]{1,40}):(?P<actor>[0-9]{1,20})"
 ):
     """Confirms a ratings reset; only the admin who asked may press it."""
 
     def __init__(self, game: str, actor_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Confirm reset",
-                style=discord.ButtonStyle.danger,
-                custom_id=f"cp:rr:{game}:{actor_id}",
-            )
-        )
+        super().__init__(f"cp:rr:{game}:{actor_id}", "Confirm reset", discord.ButtonStyle.danger)
         self.game = game
         self.actor_id = actor_id
 
@@ -58,19 +51,16 @@ class ConfirmResetButton(
     ) -> ConfirmResetButton:
         return cls(match["game"], int(match["actor"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            if interaction.user.id != self.actor_id:
-                raise PermissionDenied(NOT_YOURS)
-            if not interaction.permissions.manage_guild:
-                raise app_commands.MissingPermissions(["manage_guild"])
-            assert interaction.guild_id is not None  # admin commands are guild-only
-            players = await interaction.client.service.ratings_reset(
-                interaction.guild_id, self.game, interaction.user.id
-            )
-            title = game_class(self.game).title
-            await interaction.response.edit_message(
-                content=f"Reset: {players} players' {title} ratings were cleared.", view=None
-            )
-        except Exception as exc:
-            await handle_error(interaction, exc)
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.user.id != self.actor_id:
+            raise PermissionDenied(NOT_YOURS)
+        if not interaction.permissions.manage_guild:
+            raise app_commands.MissingPermissions(["manage_guild"])
+        assert interaction.guild_id is not None  # checked with the message
+        players = await interaction.client.service.ratings_reset(
+            interaction.guild_id, self.game, interaction.user.id
+        )
+        title = game_class(self.game).title
+        await interaction.response.edit_message(
+            content=f"Reset: {players} players' {title} ratings were cleared.", view=None
+        )

@@ -1,8 +1,10 @@
 """Answering interactions safely: ephemeral refusals, and an apology when something breaks.
 
 Every path that can fail ends here, so a player never sees "This interaction failed": known
-refusals become a specific ephemeral sentence, anything unexpected is logged with its context
-(never the token) and answered with a short apology.
+refusals become a specific ephemeral sentence; a database fault (down, full, damaged) is no
+bug, so players are told the database is unavailable and the store's sentence is logged
+without a traceback; anything else is logged with its context (never the token) and a
+traceback, and answered with a short apology.
 """
 
 from __future__ import annotations
@@ -13,17 +15,35 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.service.errors import ServiceError
+from bot.service import ServiceError, database_fault
 
 log = logging.getLogger("crosspath.discord")
 
 APOLOGY = (
     "Sorry, something went wrong on my side. It has been logged; please try again in a moment."
 )
+DATABASE_DOWN = (
+    "Sorry, the bot's database is unavailable right now, so your move or action was not "
+    "recorded. Please try again shortly."
+)
+RECORDED_THEN_DOWN = (
+    "{done}, but the bot's database became unavailable right after, so I couldn't finish. "
+    "Once it is back, /board shows the game."
+)
 MISSING_BOT_PERMISSIONS = (
     "I'm missing a permission in this channel ({perms}). "
     "Ask a server admin to let me send messages, attach files and use threads here."
 )
+
+
+RECORDED = "crosspath_recorded"
+"""``interaction.extras`` key: what the service committed for this interaction (set by
+:func:`recorded`), so a database fault afterwards is not reported as "not recorded"."""
+
+
+def recorded(interaction: discord.Interaction[Any], done: str) -> None:
+    """Note that ``done`` (e.g. "Your move counts") was committed for this interaction."""
+    interaction.extras[RECORDED] = done
 
 
 PUBLIC_DEFER = "crosspath_public_defer"
@@ -46,15 +66,21 @@ async def send_public(interaction: discord.Interaction[Any], **message: Any) -> 
     await interaction.followup.send(**message)
 
 
+async def send_private(interaction: discord.Interaction[Any], **message: Any) -> None:
+    """The answer after :func:`defer_public` when only the caller may see it: the public
+    "thinking…" is removed and the answer follows privately."""
+    if interaction.extras.pop(PUBLIC_DEFER, False):
+        await interaction.delete_original_response()
+    await interaction.followup.send(ephemeral=True, **message)
+
+
 async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
     """Reply privately whether or not the interaction was already answered or deferred."""
     try:
         if not interaction.response.is_done():
             await interaction.response.send_message(text, ephemeral=True)
             return
-        if interaction.extras.pop(PUBLIC_DEFER, False):
-            await interaction.delete_original_response()  # the public "thinking…" goes
-        await interaction.followup.send(text, ephemeral=True)
+        await send_private(interaction, content=text)
     except discord.HTTPException:
         log.warning("could not deliver a reply", extra=context_of(interaction), exc_info=True)
 
@@ -104,17 +130,28 @@ def refusal_for(error: BaseException) -> str | None:
     return None
 
 
+def log_failure(what: str, error: BaseException, **context: Any) -> None:
+    """Log a failure at ERROR: a database fault as the store's sentence (an operator's
+    matter, no traceback), anything else with its traceback (a bug)."""
+    fault = database_fault(error)
+    if fault is not None:
+        log.error("%s: the database is unavailable: %s", what, fault, extra=context)
+    else:
+        log.error(what, extra=context, exc_info=(type(error), error, error.__traceback__))
+
+
 async def handle_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """The single error path for commands, autocomplete and buttons."""
     text = refusal_for(error)
     if text is None:
         original = getattr(error, "original", error)
-        log.error(
-            "unexpected error handling an interaction",
-            extra=context_of(interaction),
-            exc_info=(type(original), original, original.__traceback__),
-        )
-        text = APOLOGY
+        log_failure("could not handle an interaction", original, **context_of(interaction))
+        if database_fault(original) is None:
+            text = APOLOGY
+        elif RECORDED in interaction.extras:
+            text = RECORDED_THEN_DOWN.format(done=interaction.extras[RECORDED])
+        else:
+            text = DATABASE_DOWN
     if interaction.type is discord.InteractionType.autocomplete:
         return  # autocomplete cannot show messages; an empty list is already the answer
     await send_ephemeral(interaction, text)

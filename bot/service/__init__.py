@@ -30,6 +30,7 @@ from .errors import (
     PermissionDenied,
     ServiceError,
     StaleAction,
+    database_fault,
 )
 from .game_service import GameService
 from .types import (
@@ -110,5 +111,6 @@ __all__ = [
     "TakebackAnswer",
     "TakebackRequest",
     "TimeControl",
+    "database_fault",
     "format_duration",
 ]

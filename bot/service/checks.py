@@ -3,7 +3,7 @@
 Every public service call checks its arguments here first, so a bad id, an overlong text or a
 malformed setting is refused with a specific :class:`~bot.service.errors.InvalidInput` (never
 a ``TypeError`` from deep inside, an ``OverflowError`` from the driver, or a half-done write).
-Messages quote at most :data:`QUOTE_LIMIT` characters of what was given.
+Messages quote at most :data:`~bot.service.errors.QUOTE_LIMIT` characters of what was given.
 """
 
 from __future__ import annotations
@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..store import ShardFilter
+from .errors import QUOTE_LIMIT as QUOTE_LIMIT  # re-exported: one way of quoting input
 from .errors import InvalidId, InvalidInput, InvalidSettings, InvalidTimeControl
+from .errors import quote as quote
 from .types import MAX_PER_MOVE, MIN_PER_MOVE, TimeControl
 
 MAX_ID = 2**63 - 1
 """Ids are Discord snowflakes (or small ints in the console): positive 64-bit signed ints."""
-QUOTE_LIMIT = 100
 MAX_GAME_NAME = 40
 MAX_MOVE_TEXT = 16
 MAX_NOTE = 500
@@ -26,20 +27,6 @@ MAX_ALLOWED_CHANNELS = 500
 MAX_LIMIT = 10_000
 MAX_SHARDS = 65_536
 """More shards than Discord would ever assign one bot (it recommends one per 1,000 servers)."""
-
-
-def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
-    """``value`` quoted for a message, cut to ``limit`` characters.
-
-    >>> quote("c3")
-    "'c3'"
-    >>> len(quote("x" * 5000)) <= 110
-    True
-    """
-    text = value if isinstance(value, str) else repr(value)
-    if len(text) > limit:
-        text = text[:limit] + "…"
-    return f"'{text}'"
 
 
 def is_int(value: object) -> bool:
@@ -134,10 +121,6 @@ def check_time_control(value: object) -> TimeControl | None:
     if value is None:
         return None
     if isinstance(value, str):
-        if len(value) > QUOTE_LIMIT:
-            raise InvalidTimeControl(
-                f"{quote(value)} is not a time per move: write it like 12h, 3d or 1d12h"
-            )
         return TimeControl.parse(value)
     if not isinstance(value, TimeControl):
         raise InvalidTimeControl(

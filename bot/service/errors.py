@@ -10,8 +10,30 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..store.errors import ChannelTaken, StoreError, WriteConflict
+
 if TYPE_CHECKING:
     from .types import GameEnded
+
+QUOTE_LIMIT = 100
+"""At most this many characters of what was given are quoted in a message."""
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``value`` quoted for a message, cut to ``limit`` characters.
+
+    Here, beside the errors, so that everything that words a refusal (the checks, and
+    ``TimeControl.parse`` which front ends call before the service) quotes the same way.
+
+    >>> quote("c3")
+    "'c3'"
+    >>> len(quote("x" * 5000)) <= 110
+    True
+    """
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) > limit:
+        text = text[:limit] + "…"
+    return f"'{text}'"
 
 
 class ServiceError(Exception):
@@ -100,3 +122,24 @@ class PermissionDenied(ServiceError):
 
 class NoTakeback(ServiceError):
     """A takeback cannot be requested or answered now."""
+
+
+def database_fault(error: BaseException) -> str | None:
+    """The store's own sentence when ``error`` says the database itself failed, else None.
+
+    A fault is an operational store error reaching the caller as it is (the database is down,
+    full, damaged, locked, read-only or closed): nothing of the failed call was recorded, and
+    no player caused it.  The store's refusals (``WriteConflict``, ``ChannelTaken``) never
+    count: the service turns them into :class:`StaleAction` and :class:`ChannelBusy`.  Front
+    ends ask this instead of importing ``bot.store``, to tell players the database is
+    unavailable and log the sentence for the operator, with no traceback (it is no bug).
+
+    >>> from bot.store.errors import DiskFull
+    >>> database_fault(DiskFull("the disk holding the database is full"))
+    'the disk holding the database is full'
+    >>> database_fault(KeyError("boom")) is None
+    True
+    """
+    if isinstance(error, StoreError) and not isinstance(error, WriteConflict | ChannelTaken):
+        return str(error)
+    return None

@@ -14,6 +14,7 @@ from ..store import (
 )
 from . import convert
 from .checks import (
+    MAX_ID,
     check_bool,
     check_id,
     check_limit,
@@ -186,11 +187,18 @@ class Queries(ServiceCore):
 
 
 def _read_cursor(cursor: object) -> tuple[int, int] | None:
-    """The ``(updated_at, id)`` a cursor from :meth:`Queries.game_summaries` stands for."""
+    """The ``(updated_at, id)`` a cursor from :meth:`Queries.game_summaries` stands for.
+
+    Both numbers are 64-bit columns: a cursor comes back from a button's custom id, which a
+    client can forge, so a number the database cannot hold is refused here rather than
+    reaching the driver as a database failure.
+    """
     if cursor is None:
         return None
     if isinstance(cursor, str) and len(cursor) <= 40:
         stamp, _, game_id = cursor.partition(".")
         if stamp.lstrip("-").isdigit() and game_id.isdigit():
-            return int(stamp), int(game_id)
+            after = int(stamp), int(game_id)
+            if -(2**63) <= after[0] <= MAX_ID and after[1] <= MAX_ID:
+                return after
     raise InvalidInput(f"{quote(cursor)} is not a page cursor from a game list.")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
-from .errors import InvalidTimeControl
+from .errors import QUOTE_LIMIT, InvalidTimeControl, quote
 
 if TYPE_CHECKING:
     from .rating_types import GameRating
@@ -30,6 +30,8 @@ _UNITS = {"m": 60, "h": 3600, "d": 86400}
 _TIME_RE = re.compile(r"(\d+)\s*([mhd])")
 MIN_PER_MOVE = 60
 MAX_PER_MOVE = 30 * 86400
+MAX_TIME_TEXT = QUOTE_LIMIT
+"""Longer text is no time control: refused before it is parsed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,22 +63,20 @@ class TimeControl:
 
     @classmethod
     def parse(cls, text: str) -> TimeControl:
-        """Read ``none``, ``12h``, ``3d``, ``1d12h`` or ``90m`` (days, hours, minutes)."""
+        """Read ``none``, ``12h``, ``3d``, ``1d12h`` or ``90m`` (days, hours, minutes).
+
+        Front ends call this on what a player typed before the service checks anything, so
+        text longer than any time control is refused unread, and a refusal quotes at most
+        :data:`~bot.service.errors.QUOTE_LIMIT` characters of it.
+        """
+        if len(text) > MAX_TIME_TEXT:
+            raise unreadable_time(text)
         cleaned = text.strip().lower().replace(" ", "")
         if cleaned in ("", "none", "off", "untimed", "no", "0"):
             return cls.untimed()
-        pos = 0
-        total = 0
-        for match in _TIME_RE.finditer(cleaned):
-            if match.start() != pos:
-                break
-            total += int(match.group(1)) * _UNITS[match.group(2)]
-            pos = match.end()
-        if pos != len(cleaned) or total == 0:
-            raise InvalidTimeControl(
-                f"'{text.strip()}' is not a time per move: write it like 12h, 3d or 1d12h, "
-                "or 'none' for no clock"
-            )
+        total = parse_duration(cleaned)
+        if total is None or total == 0:
+            raise unreadable_time(text)
         return cls.per_move_of(total)
 
     def describe(self) -> str:
@@ -84,6 +84,26 @@ class TimeControl:
         if self.per_move is None:
             return "no clock"
         return f"{format_duration(self.per_move)} per move"
+
+
+def parse_duration(text: str) -> int | None:
+    """Seconds in lower-case, space-free text such as ``1d12h`` (None if it is not one)."""
+    pos = 0
+    total = 0
+    for match in _TIME_RE.finditer(text):
+        if match.start() != pos:
+            return None
+        total += int(match.group(1)) * _UNITS[match.group(2)]
+        pos = match.end()
+    return total if pos == len(text) else None
+
+
+def unreadable_time(text: str) -> InvalidTimeControl:
+    """The refusal for time control text that could not be read, quoting little of it."""
+    return InvalidTimeControl(
+        f"{quote(text.strip())} is not a time per move: write it like 12h, 3d or 1d12h, "
+        "or 'none' for no clock"
+    )
 
 
 def format_duration(seconds: int) -> str:

@@ -110,6 +110,9 @@ async def test_self_challenge_and_bad_size_and_bad_clock(h: Any) -> None:
     assert "19" in text
     text = only_refusal(await h.command("challenge", ALICE, game="minefield", time="soon"))
     assert "soon" in text
+    # a client may send more than the option's 20 characters: the refusal still quotes little
+    text = only_refusal(await h.command("challenge", ALICE, game="minefield", time="y" * 5000))
+    assert "yyyy" in text and len(text) < 300
 
 
 async def test_admin_commands_are_refused_to_non_admins(h: Any, snapshot: Any) -> None:

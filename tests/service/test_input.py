@@ -193,6 +193,17 @@ async def test_a_bad_default_stored_earlier_is_refused_at_the_challenge_not_the_
     await service.create_challenge(GUILD, CHANNEL, ALICE, BOB, "minefield", 5, "me", "1d")
 
 
+@pytest.mark.parametrize("text", ["x" * 5000, "1d" * 2500, " " * 4000 + "soon" + "!" * 4000])
+def test_time_control_text_is_quoted_briefly_where_it_is_parsed(text: str) -> None:
+    """Front ends parse typed text before the service sees it (the Discord transformer does),
+    so ``parse`` itself must bound what it quotes."""
+    with pytest.raises(InvalidTimeControl, match="time per move") as refusal:
+        TimeControl.parse(text)
+    message = str(refusal.value)
+    assert len(message) <= LONGEST_MESSAGE, f"{len(message)} characters: {message[:300]}"
+    assert text.strip()[:20] in message  # still says what was typed
+
+
 async def test_good_time_controls_still_work(service: GameService) -> None:
     for tc in ("none", "1m", "30d", TimeControl(3600, (1800, 3240)), TimeControl(None, (60,))):
         await service.create_challenge(GUILD, CHANNEL, ALICE, BOB, "minefield", 5, "me", tc)

@@ -138,6 +138,32 @@ async def test_bad_cursors_are_refused(service: GameService, snapshot: Snapshot)
     assert snapshot() == before
 
 
+@pytest.mark.parametrize(
+    "cursor",
+    [
+        "99999999999999999999.1",  # the stamp does not fit a 64-bit column
+        f"{2**63}.1",
+        f"-{2**63 + 1}.1",
+        f"1.{2**63}",  # nor does the game id
+        "1." + "9" * 30,
+    ],
+)
+async def test_cursors_beyond_64_bits_are_refused_before_the_database(
+    service: GameService, snapshot: Snapshot, cursor: str
+) -> None:
+    """A forged list button carries any digits; the driver must never see them."""
+    before = snapshot()
+    with pytest.raises(InvalidInput, match="cursor") as refused:
+        await service.game_summaries(GUILD, cursor=cursor)
+    assert len(str(refused.value)) < 200
+    assert snapshot() == before
+    # the largest cursors that do fit are read, not refused
+    page = await service.game_summaries(GUILD, cursor=f"{2**63 - 1}.{2**63 - 1}")
+    assert page.games == ()
+    page = await service.game_summaries(GUILD, cursor=f"-{2**63}.0")
+    assert page.games == ()
+
+
 async def test_a_cold_position_is_rebuilt_off_the_event_loop(
     service: GameService, start_game: StartGame, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -66,7 +66,10 @@ APPLICATION = {
 GUILD = 800000000000000001
 CHANNEL = 810000000000000001
 OTHER_CHANNEL = 810000000000000099
-TEXT_CHANNELS = (CHANNEL, OTHER_CHANNEL, CHANNEL + 7)
+PRIVATE_CHANNEL = 810000000000000050
+"""A channel only the bot, Alice and Bob can see (@everyone is denied View Channel)."""
+TEXT_CHANNELS = (CHANNEL, OTHER_CHANNEL, CHANNEL + 7, PRIVATE_CHANNEL)
+VIEW_CHANNEL = 1 << 10
 MANAGE_GUILD = 1 << 5
 EPHEMERAL = 1 << 6
 CREATE_PUBLIC_THREADS = 1 << 35
@@ -178,6 +181,12 @@ class Sent:
     @property
     def choices(self) -> list[dict[str, Any]]:
         return list((self.body.get("data") or {}).get("choices") or [])
+
+
+def message_with_buttons(*custom_ids: str) -> list[dict[str, Any]]:
+    """The ``components`` of a message showing one button per custom id, in one row."""
+    buttons = [{"type": 2, "style": 2, "label": "…", "custom_id": c} for c in custom_ids]
+    return [{"type": 1, "components": buttons}]
 
 
 def custom_ids_of(message: dict[str, Any]) -> list[str]:
@@ -551,6 +560,14 @@ def message_payload(body: dict[str, Any], channel_id: int, message_id: int) -> d
     }
 
 
+def private_overwrites() -> list[dict[str, Any]]:
+    """@everyone may not view the channel; the bot, Alice and Bob may."""
+    denied = {"id": str(GUILD), "type": 0, "allow": "0", "deny": str(VIEW_CHANNEL)}
+    members = (APP_ID, ALICE.id, BOB.id)
+    allowed = [{"id": str(m), "type": 1, "allow": str(VIEW_CHANNEL), "deny": "0"} for m in members]
+    return [denied, *allowed]
+
+
 def text_channel_payload(channel_id: int) -> dict[str, Any]:
     return {
         "id": str(channel_id),
@@ -558,7 +575,7 @@ def text_channel_payload(channel_id: int) -> dict[str, Any]:
         "guild_id": str(GUILD),
         "name": f"games-{channel_id % 100}",
         "position": channel_id % 100,
-        "permission_overwrites": [],
+        "permission_overwrites": private_overwrites() if channel_id == PRIVATE_CHANNEL else [],
         "nsfw": False,
         "parent_id": None,
         "topic": None,

@@ -18,7 +18,7 @@ from ..context import game_here, ids
 from ..game_lists import send_first_page
 from ..posting import ENDED_DONE, not_posted, post_turn
 from ..rating_reset import confirm_view, question
-from ..replies import send_ephemeral
+from ..replies import recorded, send_ephemeral
 from ..transformers import TimeOption
 from ..turns import mention
 from .choices import playable_games
@@ -159,6 +159,7 @@ class AdminCog(commands.Cog):
 
     # ----- moderation --------------------------------------------------------------------
     async def _announce(self, interaction: Interaction, ended: GameEnded, done: str) -> None:
+        recorded(interaction, ENDED_DONE)
         await interaction.response.send_message(done, ephemeral=True)
         posted = await post_turn(self.bot, ended.game)
         if not posted.ok:

@@ -6,7 +6,6 @@ while the bot was down.  A failure on one item is logged and the loop carries on
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING
 
 import discord
@@ -15,12 +14,11 @@ from discord.ext import commands, tasks
 from bot.service import DueOutcome
 
 from ..posting import messageable, post_turn, repost_unposted
+from ..replies import log_failure
 from ..turns import mention, relative_time
 
 if TYPE_CHECKING:
     from ..app import CrosspathBot
-
-log = logging.getLogger("crosspath.discord")
 
 
 class ClockCog(commands.Cog):
@@ -39,8 +37,8 @@ class ClockCog(commands.Cog):
     async def tick(self) -> None:
         try:
             await self.run_once()
-        except Exception:  # a locked database or an outage must not stop the clock for good
-            log.exception("clock tick failed; retrying at the next tick")
+        except Exception as exc:  # a locked database or an outage must not stop the clock
+            log_failure("clock tick failed; retrying at the next tick", exc)
 
     @tick.before_loop
     async def _wait_until_ready(self) -> None:
@@ -56,18 +54,16 @@ class ClockCog(commands.Cog):
                 if outcome is not None:
                     outcomes.append(outcome)
                     await self.announce(outcome)
-            except Exception:
-                log.exception(
-                    "clock action failed", extra={"kind": action.kind, "game_id": action.game_id}
-                )
+            except Exception as exc:
+                log_failure("clock action failed", exc, kind=action.kind, game_id=action.game_id)
         try:
             await repost_unposted(self.bot)  # boards Discord failed to take (5xx) earlier
-        except Exception:
-            log.exception("could not re-post boards Discord failed to take")
+        except Exception as exc:
+            log_failure("could not re-post boards Discord failed to take", exc)
         try:
             await self.bot.computer.resume()  # games where the computer is to move (restarts)
-        except Exception:
-            log.exception("could not look for the computer's pending moves")
+        except Exception as exc:
+            log_failure("could not look for the computer's pending moves", exc)
         return outcomes
 
     async def announce(self, outcome: DueOutcome) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -14,11 +15,12 @@ import ai
 import render
 from bot.service import GameInfo, GameRecord, NoGameHere
 
+from ..access import Audience, audience
 from ..context import game_here, ids
 from ..game_lists import send_first_page
 from ..positions import position_of
 from ..posting import build_turn_message
-from ..replies import defer_public, send_public
+from ..replies import defer_public, send_private, send_public
 from ..rules_text import TITLES, sheet_text, summary
 from ..transformers import GamePick
 from ..turns import colour_names
@@ -28,6 +30,8 @@ if TYPE_CHECKING:
     from ..app import CrosspathBot
 
 Interaction = discord.Interaction["CrosspathBot"]
+Send = Callable[..., Awaitable[None]]
+"""How the answer goes out: ``send_public`` or ``send_private`` (after ``defer_public``)."""
 GAME_NUMBER = "a game number from /games (default: the game in this channel)"
 
 
@@ -55,26 +59,32 @@ class InfoCog(commands.Cog):
     def __init__(self, bot: CrosspathBot) -> None:
         self.bot = bot
 
-    async def _pick(self, interaction: Interaction, game_id: int | None) -> GameInfo:
-        """The game asked for: by number, else this channel's latest game, finished or not, for
-        anyone here (so /board and /history work in a thread after the game ended)."""
+    async def _pick(self, interaction: Interaction, game_id: int | None) -> tuple[GameInfo, Send]:
+        """The game asked for, and how to answer with it.
+
+        Without a number: this channel's latest game, finished or not, for anyone here (so
+        /board and /history work in a thread after the game ended).  By number: a game of this
+        server, answered publicly or privately as its channel allows (see ``access``).
+        """
         guild_id, channel_id = ids(interaction)
         if game_id is None:
             latest = await self.bot.service.latest_game(channel_id)
-            return latest if latest is not None else await game_here(interaction)
+            return (latest if latest is not None else await game_here(interaction)), send_public
         info = await self.bot.service.get_game_by_id(game_id)
         if info.guild_id != guild_id:
             raise NoGameHere(f"There is no game #{game_id} in this server.")
-        return info
+        if await audience(interaction, info) is Audience.CALLER:
+            return info, send_private
+        return info, send_public
 
     @app_commands.command(name="board", description="Show the current board again")
     @app_commands.guild_only()
     @app_commands.describe(game=GAME_NUMBER)
     async def board(self, interaction: Interaction, game: GamePick | None = None) -> None:
         await defer_public(interaction)  # loading a game after a restart can take a while
-        info = await self._pick(interaction, game)
+        info, send = await self._pick(interaction, game)
         message = await build_turn_message(self.bot, info)
-        await send_public(
+        await send(
             interaction,
             content=message.content,
             embed=message.embed,
@@ -87,21 +97,21 @@ class InfoCog(commands.Cog):
     @app_commands.describe(game=GAME_NUMBER)
     async def history(self, interaction: Interaction, game: GamePick | None = None) -> None:
         await defer_public(interaction)
-        info = await self._pick(interaction, game)
+        info, send = await self._pick(interaction, game)
         record = await self.bot.service.game_record(info.id)
         names = self.bot.names_for(info.player_ids, interaction.guild)
         text = record_text(record, names)
         file = discord.File(io.BytesIO(text.encode()), filename=f"crosspath-game-{info.id}.txt")
         shown = record.text if len(record.text) < 1800 else record.text[:1800] + " …"
         content = f"Game #{info.id}, {info.title}: `{shown}`"
-        await send_public(interaction, content=content, file=file)
+        await send(interaction, content=content, file=file)
 
     @app_commands.command(name="replay", description="An animated replay of a game")
     @app_commands.guild_only()
     @app_commands.describe(game=GAME_NUMBER)
     async def replay(self, interaction: Interaction, game: GamePick | None = None) -> None:
         await defer_public(interaction)
-        info = await self._pick(interaction, game)
+        info, send = await self._pick(interaction, game)
         names = colour_names(info, self.bot.names_for(info.player_ids, interaction.guild))
         position = await position_of(self.bot.service, info)
         gif = await asyncio.to_thread(render.render_gif, position, names=names)
@@ -110,9 +120,7 @@ class InfoCog(commands.Cog):
             filename=f"crosspath-{info.id}.gif",
             description=f"Replay of {info.title} game #{info.id}, {len(info.moves)} moves",
         )
-        await send_public(
-            interaction, content=f"Replay of game #{info.id} ({info.title}).", file=file
-        )
+        await send(interaction, content=f"Replay of game #{info.id} ({info.title}).", file=file)
 
     @app_commands.command(name="games", description="Your games in this server, with links")
     @app_commands.guild_only()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 from typing import TYPE_CHECKING
 
 import discord
@@ -12,12 +11,12 @@ from discord.ext import commands
 
 from ..flows import ask_resign, play, request_takeback
 from ..positions import legal_choices
+from ..replies import log_failure
 from ..transformers import PointOption
 
 if TYPE_CHECKING:
     from ..app import CrosspathBot
 
-log = logging.getLogger("crosspath.discord")
 
 AUTOCOMPLETE_BUDGET = 0.05
 """Seconds autocomplete waits for the legal moves before answering with what was typed."""
@@ -27,7 +26,7 @@ def _log_failure(lookup: asyncio.Future[list[str]]) -> None:
     """Autocomplete shows no errors: log one (also from a lookup that outlived its answer)."""
     error = None if lookup.cancelled() else lookup.exception()
     if error is not None:
-        log.error("autocomplete failed", exc_info=(type(error), error, error.__traceback__))
+        log_failure("autocomplete failed", error)
 
 
 class PlayCog(commands.Cog):

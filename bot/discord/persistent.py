@@ -1,0 +1,131 @@
+"""The base of every persistent button: one origin check and one error path, and the Yes/No pair.
+
+A persistent button is a discord.py ``DynamicItem``: its custom id carries what it acts on, so
+discord.py rebuilds it from the id alone, even in a new process.  Ids are plain text with
+sequential numbers in them, and a client chooses the id it presses.  discord.py builds the item
+only when the pressed message shows that id, so before any button acts, :class:`PersistentButton`
+also checks that the message is one the bot posted, in a server; buttons bound to a place (a
+challenge's) check that place too (:func:`check_place`).  Every refusal and failure of every
+button then takes the same path as commands' (:func:`~bot.discord.replies.handle_error`).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any, ClassVar, Self
+
+import discord
+
+from bot.service import StaleAction
+
+from .replies import context_of, handle_error
+
+log = logging.getLogger("crosspath.discord")
+Interaction = discord.Interaction[Any]
+
+NOT_MINE = "That isn't one of my buttons, so nothing was changed."
+ELSEWHERE = "That button belongs to another channel, so nothing was changed."
+_NEVER = r"(?!)"
+"""The template of the abstract bases: matches no custom id."""
+
+
+def refuse_origin(interaction: Interaction, text: str) -> StaleAction:
+    """Log a press from the wrong place (no traceback: it is a client's doing) and return the
+    refusal to raise."""
+    log.warning("refused a button pressed away from its own message", extra=context_of(interaction))
+    return StaleAction(text)
+
+
+def check_message(interaction: Interaction) -> None:
+    """The press came from a message this bot posted, in a server."""
+    message = interaction.message
+    me = interaction.client.user
+    if interaction.guild_id is None or message is None or me is None or message.author.id != me.id:
+        raise refuse_origin(interaction, NOT_MINE)
+
+
+def check_place(interaction: Interaction, guild_id: int, channel_id: int) -> None:
+    """The press came from the server and channel where the button's subject was posted."""
+    if (interaction.guild_id, interaction.channel_id) != (guild_id, channel_id):
+        raise refuse_origin(interaction, ELSEWHERE)
+
+
+class PersistentButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=_NEVER):
+    """A button that survives restarts.  Subclasses give a ``template`` and :meth:`act`.
+
+    :meth:`callback` is final: it checks the message, then acts, and hands any exception to
+    the one error handler, so a press is always answered.
+    """
+
+    def __init_subclass__(cls, *, template: str | None = None, **kwargs: Any) -> None:
+        # an intermediate base (no template of its own) matches nothing until a concrete
+        # button names its ids
+        super().__init_subclass__(template=template or _NEVER, **kwargs)
+
+    def __init__(self, custom_id: str, label: str, style: discord.ButtonStyle) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+
+    async def callback(self, interaction: Interaction) -> None:
+        try:
+            check_message(interaction)
+            await self.act(interaction)
+        except Exception as exc:
+            await handle_error(interaction, exc)
+
+    async def act(self, interaction: Interaction) -> None:
+        """What a press does, once the message is known to be the bot's."""
+        raise NotImplementedError
+
+
+CONFIRM_TEMPLATE = r"cp:{prefix}:(?P<action>yes|no):(?P<game>[0-9]+):(?P<version>[0-9]+)"
+
+
+class ConfirmButton(PersistentButton):
+    """One of a Yes/No pair about a game at one version (``cp:<prefix>:yes|no:<game>:<version>``).
+
+    The version makes an answer given after the game moved on stale.  A subclass names its
+    ``prefix`` and ``LABELS`` and acts on :attr:`yes`; :meth:`pair` makes the view.
+    """
+
+    PREFIX: ClassVar[str]
+    LABELS: ClassVar[dict[bool, tuple[str, discord.ButtonStyle]]]
+
+    def __init_subclass__(cls, *, prefix: str | None = None, **kwargs: Any) -> None:
+        if prefix is not None:
+            cls.PREFIX = prefix
+            kwargs["template"] = CONFIRM_TEMPLATE.format(prefix=re.escape(prefix))
+        super().__init_subclass__(**kwargs)
+
+    def __init__(self, yes: bool, game_id: int, version: int) -> None:
+        label, style = self.LABELS[yes]
+        action = "yes" if yes else "no"
+        super().__init__(f"cp:{self.PREFIX}:{action}:{game_id}:{version}", label, style)
+        self.yes = yes
+        self.game_id = game_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        return cls(match["action"] == "yes", int(match["game"]), int(match["version"]))
+
+    @classmethod
+    def pair(cls, game_id: int, version: int) -> discord.ui.View:
+        """The Yes and No buttons for ``game_id`` at ``version``."""
+        view = discord.ui.View(timeout=None)
+        view.add_item(cls(True, game_id, version))
+        view.add_item(cls(False, game_id, version))
+        return view
+
+
+__all__ = [
+    "ELSEWHERE",
+    "NOT_MINE",
+    "ConfirmButton",
+    "PersistentButton",
+    "check_message",
+    "check_place",
+    "refuse_origin",
+]
