@@ -76,6 +76,7 @@ CONFIGS: dict[str, SearchConfig] = {
     "local": SearchConfig(
         prior_weight=0.0, playouts=tuple((name, NEAR_LAST) for name in ALL_GAMES)
     ),
+    "crosscut-prior": SearchConfig(prior_games=frozenset({"clearpath", "crosscut"})),
     "crosscut-prior-threats": CROSSCUT_CONFIG,
     "distance-eval": replace(
         CROSSCUT_CONFIG,
