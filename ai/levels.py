@@ -22,6 +22,9 @@ time.  The top of the ladder is fixed by the seconds caps instead: 6 s and 12 s 
 20,000 playouts (about 1,300 playouts/s at best), so the caps of levels 4 and 5 are what their
 seconds allow on a quiet machine and a match at the cap says how they play.
 
+The seconds cap is per turn, not per placement: the placements of a Clear Path chain share it
+(:func:`placement_budget`), so a chain never makes the player wait longer than one move would.
+
 Level 3 plays Minefield 7×7 with 200 playouts: at 1,000 it won 99 % against the distance
 player there and level 4 beat it only 60 % of the time, since a strong second player holds
 that board; at 200 it still wins 93 % against the distance player and 85 % against level 2,
@@ -32,6 +35,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from rules import Game
+
+from .moves import chain_points, placements_this_turn
 from .search import BASIC_CONFIG, DEFAULT_CONFIG, Budget, SearchConfig
 
 RATING_SCALE = "Elo, with the connection-distance reference player (ai.reference) at 1000"
@@ -71,6 +77,27 @@ class Level:
             return f"{self.number} ({self.name}, not rated yet)"
         caveat = ", provisional" if self.provisional else ""
         return f"{self.number} ({self.name}, about {self.rating} Elo{caveat})"
+
+
+def placement_budget(turn: Budget, game: Game) -> Budget:
+    """The part of a turn's budget ``turn`` that the search for the placement now to be chosen
+    in ``game`` may use: its seconds are shared by every placement of the turn.
+
+    A placement after which the turn may go on (some legal placement would continue a chain)
+    gets half of the seconds left, and one that must end the turn gets them all.  What is left
+    is known from the position alone, since every earlier placement of a chain under way was
+    one of the first kind: after ``k`` of them, ``turn.seconds / 2**k``.  So the searches of
+    one turn never add up to more than its seconds, however long the chain, and the split
+    needs no clock carried from one search to the next (they may run in different processes,
+    or after a restart).  The playout cap is per placement: it sets a level's strength per
+    decision, and only seconds make a player wait.
+    """
+    if turn.seconds is None:
+        return turn
+    share = 0.5 ** placements_this_turn(game)
+    if chain_points(game):
+        share /= 2
+    return turn if share == 1 else replace(turn, seconds=turn.seconds * share)
 
 
 LEVELS: dict[int, Level] = {
