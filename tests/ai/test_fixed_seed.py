@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from positions import random_position
 
 from ai.levels import LEVELS
 from ai.search import Budget, search
@@ -40,15 +41,6 @@ PLAYOUTS = {1: 10, 2: 80, 3: 120, 4: 160, 5: 200}
 """Each level's playout budget here: its own cap where that is small, else a few hundred at
 most, so the whole check stays quick; levels 3 to 5 share their settings, so they get
 different budgets to exercise them at different depths."""
-
-
-def _random_play(game: Game, rng: random.Random, plies: int) -> Game:
-    for _ in range(plies):
-        if game.is_over:
-            break
-        moves = game.legal_moves()
-        game.play(moves[rng.randrange(len(moves))])
-    return game
 
 
 def _clearpath_specials(rng: random.Random) -> list[Game]:
@@ -89,7 +81,9 @@ def _chain_can_start(game: Game) -> bool:
 def positions() -> list[Game]:
     rng = random.Random(20260)
     games = [
-        _random_play(new_game(name, size), rng, plies) for name, size in BOARDS for plies in PLIES
+        random_position(new_game(name, size), rng, plies)
+        for name, size in BOARDS
+        for plies in PLIES
     ]
     return [g for g in games if not g.is_over] + _clearpath_specials(rng)
 
