@@ -83,21 +83,20 @@ def placement_budget(turn: Budget, game: Game) -> Budget:
     """The part of a turn's budget ``turn`` that the search for the placement now to be chosen
     in ``game`` may use: its seconds are shared by every placement of the turn.
 
-    A placement after which the turn may go on (some legal placement would continue a chain)
-    gets half of the seconds left, and one that must end the turn gets them all.  What is left
-    is known from the position alone, since every earlier placement of a chain under way was
-    one of the first kind: after ``k`` of them, ``turn.seconds / 2**k``.  So the searches of
-    one turn never add up to more than its seconds, however long the chain, and the split
-    needs no clock carried from one search to the next (they may run in different processes,
-    or after a restart).  The playout cap is per placement: it sets a level's strength per
-    decision, and only seconds make a player wait.
+    Where a placement could continue the turn (a Clear Path chain), the search may choose such
+    a placement only within half of the seconds left (``Budget.chain_seconds``); a placement
+    that ends the turn may take them all.  So what is left is known from the position alone:
+    every earlier placement of a chain under way took at most half of what was left before
+    it, which leaves ``turn.seconds / 2**k`` after ``k`` of them.  The searches of one turn
+    never add up to more than its seconds, however long the chain, and no clock is carried
+    from one search to the next (they may run in different processes, or after a restart).
+    The playout cap is per placement: it sets a level's strength per decision, and only
+    seconds make a player wait.
     """
     if turn.seconds is None:
         return turn
-    share = 0.5 ** placements_this_turn(game)
-    if chain_points(game):
-        share /= 2
-    return turn if share == 1 else replace(turn, seconds=turn.seconds * share)
+    left = turn.seconds * 0.5 ** placements_this_turn(game)
+    return replace(turn, seconds=left, chain_seconds=left / 2 if chain_points(game) else None)
 
 
 LEVELS: dict[int, Level] = {

@@ -36,6 +36,7 @@ from rules.geometry import bits_list
 from .connection import PRIOR_AFTER_VISITS, move_priors
 from .moves import (
     Move,
+    chain_points,
     lazy_candidates,
     legal_moves,
     move_name,
@@ -59,10 +60,17 @@ DRAW = -1
 @dataclass(frozen=True, slots=True)
 class Budget:
     """How long to think: a number of playouts, a number of seconds, or both (whichever ends
-    first).  A playout-only budget makes the search deterministic for a given seed."""
+    first).  A playout-only budget makes the search deterministic for a given seed.
+
+    ``chain_seconds`` (with ``seconds``): a move after which the same player places again (a
+    Clear Path chain placement, :func:`ai.moves.chain_points`) is chosen only within this many
+    seconds; a search still running then plays a move that ends the turn.  It lets the
+    placements of one turn share the turn's seconds (:func:`ai.levels.placement_budget`)
+    while a placement that ends the turn keeps them all."""
 
     playouts: int | None = None
     seconds: float | None = None
+    chain_seconds: float | None = None
 
     def __post_init__(self) -> None:
         if self.playouts is None and self.seconds is None:
@@ -77,6 +85,15 @@ class Budget:
             isinstance(self.seconds, int | float) and 0 < self.seconds < math.inf
         ):
             raise ValueError(f"seconds must be a positive number, not {self.seconds!r}")
+        if self.chain_seconds is not None and not (
+            isinstance(self.chain_seconds, int | float)
+            and self.seconds is not None
+            and 0 < self.chain_seconds <= self.seconds
+        ):
+            raise ValueError(
+                f"chain_seconds must be a positive number within seconds, not "
+                f"{self.chain_seconds!r}"
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +214,10 @@ class Node:
                 self.point_mask |= 1 << child.move
 
 
+def _in(move: Move, mask: int) -> bool:
+    return isinstance(move, int) and bool(mask >> move & 1)
+
+
 def _reward(person: int, outcome: int) -> float:
     if outcome == DRAW:
         return 0.5
@@ -264,9 +285,14 @@ class Searcher:
         if wins:
             return done(wins[0], "wins at once", 1.0, 1)
 
-        # The root scans may use at most half of a time budget; what they prove by then
-        # still counts.
+        # The root scans may use at most half of a time budget (of the seconds in which a
+        # chain placement may be chosen, if that is less); what they prove by then counts.
         scan_deadline = None if budget.seconds is None else start + budget.seconds / 2
+        chained = chain_points(game) if budget.chain_seconds is not None else 0
+        chain_deadline = None
+        if chained and budget.chain_seconds is not None:
+            chain_deadline = start + budget.chain_seconds
+            scan_deadline = start + budget.chain_seconds / 2
         threats = game.name in self.config.threat_games
         if threats:
             for move in moves:
@@ -292,29 +318,53 @@ class Searcher:
                 return done(safe.move, "only safe move", 0.5, 0)
 
         limit = budget.playouts
+        avoid = 0  # chain placements, once their time is up
         while root.proven == 0:
             if limit is not None and self.playouts >= limit:
                 break
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
+            if deadline is not None:
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+                if chain_deadline is not None and now >= chain_deadline:
+                    chain_deadline = None
+                    if self._chain_decided(chained):
+                        break
+                    avoid = chained
             if self._iterate(deadline):
                 self.playouts += 1
 
-        best = self._best_child()
+        best = self._best_child(avoid)
         value = best.wins / best.visits if best.visits else 0.5
         if best.proven == 1:
             return done(best.move, "proven win", 1.0, 1)
         reason = "proven loss" if root.proven else "search"
         return done(best.move, reason, value, -1 if root.proven else 0)
 
-    def _best_child(self) -> Node:
+    def _best_child(self, avoid: int = 0) -> Node:
+        """The root's child to play: a proven win, else the most visited of those not proven
+        lost, leaving out the placements in ``avoid`` while any other is left."""
         children = self.root.children
         assert children is not None
         won = [c for c in children if c.proven == 1]
         if won:
             return max(won, key=lambda c: (c.terminal, c.visits))
         alive = [c for c in children if c.proven != -1] or children
+        if avoid:
+            alive = [c for c in alive if not _in(c.move, avoid)] or alive
         return max(alive, key=lambda c: (c.visits, c.wins / c.visits if c.visits else 0.0))
+
+    def _chain_decided(self, chained: int) -> bool:
+        """At the end of a chain placement's time: whether to stop and play the best child,
+        a chain placement the search has visited or one of nothing but chain placements
+        left; otherwise the search goes on and plays a move that ends the turn."""
+        best = self._best_child()
+        if not _in(best.move, chained):
+            return False
+        children = self.root.children
+        assert children is not None
+        alive = [c for c in children if c.proven != -1]
+        return best.visits > 0 or all(_in(c.move, chained) for c in alive)
 
     # ----- one playout ----------------------------------------------------------------------
     def _iterate(self, deadline: float | None) -> bool:
