@@ -19,7 +19,6 @@ program measured against it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cache
 
 from rules import Game
@@ -179,8 +178,9 @@ def run_distance(size: int, own: int, opp: int) -> float:
 
 
 BARRED_GAMES = frozenset({"minefield"})
-"""The games whose bars :func:`barred_points` models unless told otherwise (Naked Diagonal's
-are modelled too, but used only where a search's ``SearchConfig.barred_games`` asks)."""
+"""The games whose bars :func:`barred_points` models unless told otherwise.  Naked Diagonal's
+are modelled too, but routing the levels' path playouts round them did not pay (``nd-bars`` in
+docs/ai-experiments.md)."""
 
 
 def barred_points(game: Game, own: int, opp: int, games: frozenset[str] = BARRED_GAMES) -> int:
@@ -218,13 +218,12 @@ def closed_points(game: Game, own: int, opp: int, games: frozenset[str] = BARRED
     return opp | barred_points(game, own, opp, games)
 
 
-def move_priors(game: Game, legality_aware: bool = False) -> list[float] | None:
+def move_priors(game: Game) -> list[float] | None:
     """Per point, a prior in 0..1 of how much a placement there matters now, or None when the
     game has no connection knowledge here.
 
     Path games: points on a shortest path of the player to move (1.0 when also on one of the
-    opponent's, else 0.7), on one of the opponent's only (0.6, a block), else 0; with
-    ``legality_aware`` each side's paths avoid the points barred to it (:func:`barred_points`).
+    opponent's, else 0.7), on one of the opponent's only (0.6, a block), else 0.
     Crosscut: :func:`run_move_priors`.
     """
     stones = stone_masks(game)
@@ -232,10 +231,8 @@ def move_priors(game: Game, legality_aware: bool = False) -> list[float] | None:
     own, opp = stones[player], stones[1 - player]
     if game.name in PATH_GAMES:
         g = game.grid
-        own_block = closed_points(game, own, opp) if legality_aware else opp
-        opp_block = closed_points(game, opp, own) if legality_aware else own
-        _, mine = shortest_path_points(g, own, own_block, player)
-        _, theirs = shortest_path_points(g, opp, opp_block, 1 - player)
+        _, mine = shortest_path_points(g, own, opp, player)
+        _, theirs = shortest_path_points(g, opp, own, 1 - player)
         priors = [0.0] * g.area
         for mask, value in ((theirs, 0.6), (mine, 0.7), (mine & theirs, 1.0)):
             while mask:
@@ -284,32 +281,10 @@ def run_move_priors(game: Game) -> list[float]:
     return priors
 
 
-CUTOFF_GAMES = frozenset({"minefield"})
-"""Games where stones are never removed and no game ends drawn, so a player whose every
-orthogonal path is cut can never win: the other player will.  Naked Diagonal qualifies too but
-gains nothing: a side cut off there has always lost already, since a cutting chain with a
-diagonal step would be a naked diagonal, so the cutting chain is an orthogonal (winning) path."""
-
-
-def decided_winner(game: Game) -> int | None:
-    """The colour index certain to win (a cut-off opponent), or None; CUTOFF_GAMES only."""
-    g = game.grid
-    stones = stone_masks(game)
-    for player in (0, 1):
-        if path_distance(g, stones[player], stones[1 - player], player) == INFINITE:
-            return 1 - player
-    return None
-
-
-EVAL_GAMES = frozenset({"minefield", "clearcut", "nakeddiagonal"})
-"""Path games where a playout may be cut short and judged by distance (not Clear Path, whose
-chains and swap make "the side to move" a poor tie-break)."""
-
-
 def distance_leader(game: Game, games: frozenset[str] = BARRED_GAMES) -> int:
     """The colour index closer to connecting, by legality-aware distance (:func:`barred_points`
     for ``games``); on a tie, the player to move, who gets the next placement.  A heuristic
-    verdict for playouts cut short (``SearchConfig.distance_eval``), path games only."""
+    verdict for playouts cut short (:class:`ai.playouts.Playout`), path games only."""
     g = game.grid
     stones = stone_masks(game)
     distances = [
@@ -319,11 +294,6 @@ def distance_leader(game: Game, games: frozenset[str] = BARRED_GAMES) -> int:
     if distances[0] != distances[1]:
         return 0 if distances[0] < distances[1] else 1
     return mover_index(game)
-
-
-PATH_PLAYOUT_GAMES = frozenset({"minefield", "clearcut", "nakeddiagonal"})
-"""Path games where path playouts (:func:`path_points`) were tried (Naked Diagonal since issue
-14's sixteenth round; the config's ``playout_games`` says where they are played)."""
 
 
 def path_points(game: Game, games: frozenset[str] = BARRED_GAMES) -> int:
@@ -339,11 +309,6 @@ def path_points(game: Game, games: frozenset[str] = BARRED_GAMES) -> int:
     return points
 
 
-SHADOW_GAMES = frozenset({"minefield", "clearcut", "nakeddiagonal"})
-"""Path games where playouts may answer a stone across its owner's way
-(``SearchConfig.shadow_playouts``, issue 14 nineteenth round)."""
-
-
 @cache
 def across_bits(size: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """For each colour, each point's orthogonal neighbours across that colour's way, as masks:
@@ -355,26 +320,3 @@ def across_bits(size: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     vertical = tuple(g.orth_bits[p] & g.cols[p % n] for p in range(g.area))
     horizontal = tuple(g.orth_bits[p] & g.rows[p // n] for p in range(g.area))
     return vertical, horizontal
-
-
-def line_point(game: Game, rand: Callable[[], float]) -> int | None:
-    """Crosscut playout move: a random empty point of the interior line closest to being
-    completed by either side (to finish it, or to cut it), or None if no line has an empty
-    point.  Legality is the caller's to check (interior points are always legal in Crosscut).
-    """
-    red, blue = stone_masks(game)
-    occupied = red | blue
-    best = 0
-    best_value = -1.0
-    for line in lines_of(game.size):
-        rest = line & ~occupied
-        if not rest:
-            continue
-        r, b = (red & line).bit_count(), (blue & line).bit_count()
-        value = max(r - 0.5 * b, b - 0.5 * r) + rand() * 0.5
-        if value > best_value:
-            best, best_value = rest, value
-    if not best:
-        return None
-    points = [i for i in range(best.bit_length()) if best >> i & 1]
-    return points[int(rand() * len(points))]

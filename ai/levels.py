@@ -6,37 +6,38 @@ levels without enough games to rate say so in :meth:`Level.describe`.  The playo
 the weaker levels weak and reproducible on a fast machine; the seconds cap keeps the bot
 responsive on a slow one (or in Naked Diagonal, whose legality checks make playouts slower).
 Level 1 also skips the block check, so beginners can win by making a threat it ignores;
-level 2 blocks.  Both look only one move deep at the root and use no Crosscut or Minefield
-knowledge (:data:`ai.search.BASIC_CONFIG`); levels 3 to 5 also look two moves deep where that
-pays, in Crosscut, score new Crosscut nodes with the engine, and in Minefield and (since the
-sixteenth round) Naked Diagonal play playouts along both sides' shortest paths, cut short
-after six moves (:data:`ai.search.DEFAULT_CONFIG`).
+level 2 blocks.  Both look only one move deep at the root and use no Crosscut, Minefield or
+Naked Diagonal knowledge (:data:`ai.search.BASIC_CONFIG`); levels 3 to 5 also look two moves
+deep in Crosscut, where that pays, score new Crosscut nodes with the engine, and in Minefield
+and Naked Diagonal play playouts along both sides' shortest paths, cut short after six moves
+(:data:`ai.search.DEFAULT_CONFIG`).
 
-Why the caps are 10, 80, 1,000, 5,000 and 15,000 playouts (issue 14, fourth round; the matches
-are in docs/ai.md): the ladder asks each level to beat the one below three times in four in
-every game.  With 30 and 200 playouts, and level 2 carrying Crosscut's threat check, three
-steps fell short: level 2 beat level 1 only 25 of 40 times in Clear Path, and level 3 beat
-level 2 70 % of the time in Clearcut and 66 % in Crosscut, where the threat check, not the
-playouts, decided the games.  At 10 and 80 playouts, with the threat check from level 3 up,
-every bottom step is won 82–100 % of the time.  The top of the ladder is fixed by the seconds
-caps instead: levels 4 and 5 were once capped at 20,000 and 100,000 playouts, which 6 s and
-12 s never reach (about 1,300 playouts/s at best here), so their caps are now what their
+Why the caps are 10, 80, 1,000, 5,000 and 15,000 playouts: the ladder asks each level to beat
+the one below three times in four in every game.  With 30 and 200 playouts, and level 2
+carrying Crosscut's threat check, three steps fell short: level 2 beat level 1 only 25 of 40
+times in Clear Path, and level 3 beat level 2 70 % of the time in Clearcut and 66 % in
+Crosscut, where the threat check, not the playouts, decided the games.  At 10 and 80
+playouts, with the threat check from level 3 up, every bottom step is won 82–100 % of the
+time.  The top of the ladder is fixed by the seconds caps instead: 6 s and 12 s never reach
+20,000 playouts (about 1,300 playouts/s at best), so the caps of levels 4 and 5 are what their
 seconds allow on a quiet machine and a match at the cap says how they play.
 
-Level 3 plays Minefield 7×7 with 200 playouts (seventh round): at 1,000 it won 99 % against
-the distance player there and level 4 beat it only 60 % of the time, since a strong second
-player holds that board; at 200 it still wins 93 % against the distance player and 85 %
-against level 2, and level 4 beats it about three games in four (:meth:`Level.budget_for`).
+The seconds cap is per turn, not per placement: the placements of a Clear Path chain share it
+(:func:`placement_budget`), so a chain never makes the player wait longer than one move would.
 
-No level plays the opening book (:mod:`ai.book`, fifteenth round, ``--config book`` in
-``bench/ai_bench.py``): with it level 5 lost more games as Naked Diagonal's first player, not
-fewer (docs/ai.md).
+Level 3 plays Minefield 7×7 with 200 playouts: at 1,000 it won 99 % against the distance
+player there and level 4 beat it only 60 % of the time, since a strong second player holds
+that board; at 200 it still wins 93 % against the distance player and 85 % against level 2,
+and level 4 beats it about three games in four (:meth:`Level.budget_for`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from rules import Game
+
+from .moves import chain_points, placements_this_turn
 from .search import BASIC_CONFIG, DEFAULT_CONFIG, Budget, SearchConfig
 
 RATING_SCALE = "Elo, with the connection-distance reference player (ai.reference) at 1000"
@@ -76,6 +77,26 @@ class Level:
             return f"{self.number} ({self.name}, not rated yet)"
         caveat = ", provisional" if self.provisional else ""
         return f"{self.number} ({self.name}, about {self.rating} Elo{caveat})"
+
+
+def placement_budget(turn: Budget, game: Game) -> Budget:
+    """The part of a turn's budget ``turn`` that the search for the placement now to be chosen
+    in ``game`` may use: its seconds are shared by every placement of the turn.
+
+    Where a placement could continue the turn (a Clear Path chain), the search may choose such
+    a placement only within half of the seconds left (``Budget.chain_seconds``); a placement
+    that ends the turn may take them all.  So what is left is known from the position alone:
+    every earlier placement of a chain under way took at most half of what was left before
+    it, which leaves ``turn.seconds / 2**k`` after ``k`` of them.  The searches of one turn
+    never add up to more than its seconds, however long the chain, and no clock is carried
+    from one search to the next (they may run in different processes, or after a restart).
+    The playout cap is per placement: it sets a level's strength per decision, and only
+    seconds make a player wait.
+    """
+    if turn.seconds is None:
+        return turn
+    left = turn.seconds * 0.5 ** placements_this_turn(game)
+    return replace(turn, seconds=left, chain_seconds=left / 2 if chain_points(game) else None)
 
 
 LEVELS: dict[int, Level] = {

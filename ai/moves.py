@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules import Game, MoveRecord
+from rules.clearpath import surrounded_mask
 from rules.geometry import bits_list
 
 Move = int | str
@@ -82,6 +83,22 @@ def prepare(game: Game, rand: Callable[[], float] | None = None) -> None:
     quick = getattr(game, "use_quick_turns", None)
     if quick is not None:
         quick(rand)
+
+
+def chain_points(game: Game) -> int:
+    """The legal placements after which the mover places again (Clear Path's chain reaction:
+    a placement on a surrounded point, unless it wins), as a mask; 0 in the other games."""
+    if game.name != "clearpath" or game.is_over:
+        return 0
+    stones = game.state_key()[2]
+    return surrounded_mask(game.grid, stones[0] | stones[1]) & game.legal_mask()
+
+
+def placements_this_turn(game: Game) -> int:
+    """How many placements the player to move has already made in this turn (a Clear Path
+    chain under way), 0 at the start of a turn."""
+    last = game.last_move
+    return len(game.last_turn()) if last is not None and last.continues else 0
 
 
 def legal_among(game: Game, mask: int) -> list[int]:

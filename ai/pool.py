@@ -16,7 +16,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 
 from rules import Game, parse_record
 
-from .levels import Level, parse_level
+from .levels import Level, parse_level, placement_budget
 from .search import Budget, SearchResult, search
 
 _pool: ProcessPoolExecutor | None = None
@@ -56,11 +56,15 @@ def think(
     seed: int | None = None,
     budget: Budget | None = None,
 ) -> SearchResult:
-    """The full search result for the player to move (used by the sync and async APIs)."""
+    """The full search result for the player to move (used by the sync and async APIs).
+
+    ``budget`` (default: the level's on this board) is for the whole turn: a placement in a
+    Clear Path chain gets its share (:func:`ai.levels.placement_budget`)."""
     chosen = parse_level(level)
+    turn = budget or chosen.budget_for(game.name, game.size)
     return search(
         game,
-        budget or chosen.budget_for(game.name, game.size),
+        placement_budget(turn, game),
         seed=move_seed(seed, game.record()),
         config=chosen.config,
     )

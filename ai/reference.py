@@ -15,10 +15,10 @@ Every candidate is played through the engine and taken back, so it only ever con
 moves and sees each game's side effects (Crosscut flips, Clearcut removals, Clear Path chains).
 It never plays Clear Path's ``swap`` unless that is the only legal move.
 
-:func:`shadow_move` is a second yardstick for the path games, made for Naked Diagonal (issue
-14, eighteenth round): it answers the opponent's last stone on the point next to it across the
-opponent's way (above or below a stone of the north–south player, beside one of the east–west
-player) whenever that point is legal and safe, and plays the distance player's move otherwise.
+:func:`shadow_move` is a second yardstick for the path games, made for Naked Diagonal: it
+answers the opponent's last stone on the point next to it across the opponent's way (above or
+below a stone of the north–south player, beside one of the east–west player) whenever that
+point is legal and safe, and plays the distance player's move otherwise.
 In Naked Diagonal a stone there bars both diagonal steps past it until the stone's owner
 fills a point beside it first, and it is how the levels' searches beat each other from the
 second seat.

@@ -17,10 +17,14 @@ way (:func:`ai.reference.shadow_move`, made for Naked Diagonal's second seat).
 ``--level L`` gives the AI that level's playout cap and settings; its seconds cap is left out
 (add ``--time-caps`` to keep it) so results do not depend on the machine's load.
 ``--opponent level`` plays another level the same way; ``--opponent config`` plays the same
-budget with a named configuration from :data:`ai.search.CONFIGS` (an A/B match: the AI side
-uses ``--config``, default ``default``), or ``--opponent-playouts`` playouts to try a level's
-settings before it gets them.  ``--speed-seconds`` also measures the search with the
-engine fast paths off, in the same run, for a before/after figure.
+budget with a named configuration from :data:`CONFIGS` (an A/B match: the AI side uses
+``--config``, default ``default``), or ``--opponent-playouts`` playouts to try a level's
+settings before it gets them.  ``--speed-seconds`` also measures the search without its
+game-specific playouts, in the same run, for a before/after figure.
+
+An A/B of a new idea adds a configuration to :data:`CONFIGS`: a new playout is a
+:class:`ai.playouts.PlayoutRule` or :class:`ai.playouts.Playout` class (in this file while it is
+only being tried), with no new switch in the search.  docs/ai-experiments.md keeps the record.
 """
 
 from __future__ import annotations
@@ -39,23 +43,74 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from ai.connection import BARRED_GAMES
 from ai.levels import LEVELS
 from ai.opponents import greedy_move, random_move
+from ai.playouts import NEAR_LAST, ON_PATHS, UNIFORM, OnPaths, Playout
 from ai.reference import distance_move, shadow_move
-from ai.search import (
-    CONFIGS,
-    DEFAULT_CONFIG,
-    NO_WIN_CHECK,
-    PLAIN_UCT,
-    Budget,
-    SearchConfig,
-    search,
-)
+from ai.search import BASIC_CONFIG, DEFAULT_CONFIG, Budget, SearchConfig, search
 from rules import Game, game_names, new_game
 from rules.nd_area import area_solver
 
 ALL_GAMES = ("clearpath", "minefield", "crosscut", "clearcut", "nakeddiagonal")
 BENCH_SIZE = {"crosscut": 8}
+
+PLAIN_UCT = SearchConfig(rave=False, exploration=0.7)
+"""The ``uct`` reference opponent: no RAVE, so more exploration (RAVE's AMAF term already
+spreads the visits)."""
+CROSSCUT_CONFIG = SearchConfig(
+    prior_games=frozenset({"clearpath", "crosscut"}), threat_games=frozenset({"crosscut"})
+)
+"""Levels 3 to 5 before Minefield's and Naked Diagonal's path playouts."""
+_CLEARPATH_LOCAL = ("clearpath", NEAR_LAST)
+_JUDGED = Playout(cut_after=6)
+_WITH_ND = BARRED_GAMES | {"nakeddiagonal"}
+_ND_BARS = Playout(rules=(OnPaths(0.75, _WITH_ND),), cut_after=6, barred=_WITH_ND)
+CONFIGS: dict[str, SearchConfig] = {
+    "default": DEFAULT_CONFIG,
+    "basic": BASIC_CONFIG,
+    "plain-uct": PLAIN_UCT,
+    "no-win-check": SearchConfig(win_check=False),
+    "no-knowledge": SearchConfig(prior_weight=0.0, playouts=()),
+    "prior": SearchConfig(prior_games=frozenset(ALL_GAMES), playouts=()),
+    "local": SearchConfig(
+        prior_weight=0.0, playouts=tuple((name, NEAR_LAST) for name in ALL_GAMES)
+    ),
+    "crosscut-prior": SearchConfig(prior_games=frozenset({"clearpath", "crosscut"})),
+    "crosscut-prior-threats": CROSSCUT_CONFIG,
+    "distance-eval": replace(
+        CROSSCUT_CONFIG,
+        playouts=(
+            _CLEARPATH_LOCAL,
+            *((n, _JUDGED) for n in ("minefield", "clearcut", "nakeddiagonal")),
+        ),
+    ),
+    "path-playouts": replace(
+        CROSSCUT_CONFIG,
+        playouts=(
+            _CLEARPATH_LOCAL,
+            *((n, ON_PATHS) for n in ("minefield", "clearcut", "nakeddiagonal")),
+        ),
+    ),
+    "minefield-paths": replace(
+        CROSSCUT_CONFIG, playouts=(_CLEARPATH_LOCAL, ("minefield", ON_PATHS))
+    ),
+    "nd-bars": replace(
+        DEFAULT_CONFIG,
+        playouts=(_CLEARPATH_LOCAL, ("minefield", _ND_BARS), ("nakeddiagonal", _ND_BARS)),
+    ),
+    "rave-100": replace(CROSSCUT_CONFIG, rave_equivalence=100.0),
+    "explore-0.1": replace(DEFAULT_CONFIG, exploration=0.1),
+    "rave-1500": replace(DEFAULT_CONFIG, rave_equivalence=1500.0),
+    "threats": SearchConfig(threat_games=frozenset({"crosscut"})),
+    "clearcut-threats": replace(DEFAULT_CONFIG, threat_games=frozenset({"crosscut", "clearcut"})),
+    "threats-all": SearchConfig(
+        threat_games=frozenset({"clearpath", "minefield", "crosscut", "clearcut"})
+    ),
+}
+"""Named configurations for A/B matches (``--config``, ``--opponent config``); each row of
+docs/ai-experiments.md names the one it measured.  Configurations that needed a switch the
+search no longer has are gone; the record says what they found."""
 
 
 @dataclass(frozen=True)
@@ -145,13 +200,10 @@ def _opponent_move(
     return search(game, budget, seed=seed, config=config).move
 
 
-def speed(
-    game_name: str, size: int, seconds: float
-) -> tuple[float, float, float, list[tuple[str, float]]]:
+def speed(game_name: str, size: int, seconds: float) -> tuple[float, float, float | None]:
     """(random playouts/s through the engine alone, search playouts/s from a mid-opening
-    position including the root tactics, the same with the engine fast paths off, and in
-    the search with one of the engine's search fast paths off at a time, in the games that
-    have them: (what is off, playouts/s))."""
+    position including the root tactics, and the same search with uniform playouts where
+    the default's are game-specific, else None)."""
     rng = random.Random(0)
     started = time.perf_counter()
     count = 0
@@ -171,28 +223,14 @@ def speed(
         moves = game.legal_moves()
         game.play(moves[rng.randrange(len(moves))])
     # Each search starts from an empty Naked Diagonal memo, so neither inherits the other's.
-    plain = replace(CONFIGS["default"], fast_paths=False)
-    forget(size)
-    slow = search(game, Budget(seconds=seconds), seed=0, config=plain)
-    without: list[tuple[str, float]] = []
-    switches: list[tuple[str, SearchConfig]] = []
-    if hasattr(game, "use_quick_turns"):
-        switches.append(("quick turns", replace(CONFIGS["default"], quick_turns=False)))
-    if hasattr(game, "candidate_mask"):
-        switches.append(("drawn playout moves", replace(CONFIGS["default"], drawn_playouts=False)))
-        switches.append(("lazy tree moves", replace(CONFIGS["default"], lazy_moves=False)))
-    guided = CONFIGS["default"].playout_games
-    if game_name in guided and CONFIGS["default"].path_playouts:
-        # Path playouts stop after a few moves, so they are shorter as well as guided.
-        plain_playouts = replace(CONFIGS["default"], playout_games=guided - {game_name})
-        switches.append(("path playouts", plain_playouts))
-    for label, config in switches:
+    uniform = None
+    if DEFAULT_CONFIG.playout_for(game_name) != UNIFORM:
+        plain = replace(DEFAULT_CONFIG, playouts=((game_name, UNIFORM),))
         forget(size)
-        rate = search(game, Budget(seconds=seconds), seed=0, config=config).playouts_per_second
-        without.append((label, rate))
+        uniform = search(game, Budget(seconds=seconds), seed=0, config=plain).playouts_per_second
     forget(size)
     result = search(game, Budget(seconds=seconds), seed=0)
-    return raw, result.playouts_per_second, slow.playouts_per_second, without
+    return raw, result.playouts_per_second, uniform
 
 
 def forget(size: int) -> None:
@@ -339,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
         args.seconds = 1.0
     budget, config = ai_settings(args)
     if args.no_win_check:
-        config = replace(config, win_check=NO_WIN_CHECK.win_check)
+        config = replace(config, win_check=False)
     if args.no_rave:
         config = replace(config, rave=False, exploration=PLAIN_UCT.exploration)
     opponent_budget: Budget | None = None
@@ -374,12 +412,11 @@ def main(argv: list[str] | None = None) -> int:
             continue
         size = args.size or BENCH_SIZE.get(name, 7)
         if args.speed_seconds > 0:
-            raw, searched, slow, without = speed(name, size, args.speed_seconds)
-            drawn = "".join(f", {rate:.0f} without {label}" for label, rate in without)
+            raw, searched, uniform = speed(name, size, args.speed_seconds)
+            plain = "" if uniform is None else f", {uniform:.0f} with uniform playouts"
             print(
                 f"{name} {size}x{size} speed: {raw:.0f} random playouts/s (engine only), "
-                f"{searched:.0f} search playouts/s (tree + root tactics), "
-                f"{slow:.0f} with the engine fast paths off{drawn}",
+                f"{searched:.0f} search playouts/s (tree + root tactics){plain}",
                 flush=True,
             )
         if args.games <= 0:

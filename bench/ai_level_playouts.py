@@ -4,9 +4,9 @@ builds alike.
 Levels 4 and 5 (and 3 in Naked Diagonal) are bound by their seconds cap in real play, so the
 playouts a search gets through in those seconds are its strength there.  The positions come
 from plain random play through the engine's public API only (``legal_moves`` and ``play``),
-so checking out an older commit and running this file from it measures the same positions:
-the before/after figures of issue 14's eleventh round in docs/ai.md come from it.  Prints
-figures; never fails on them.  Example::
+so checking out an older commit and running this file from it measures the same positions,
+for before/after figures of a change to the search's speed.  Prints figures; never fails on
+them.  Example::
 
     python bench/ai_level_playouts.py --level 4 --board clearpath:19 --board clearcut:9
 """

@@ -1,7 +1,7 @@
-"""Rating estimates for the levels, fitted to the ladder matches in docs/ai.md, and the ladder
+"""Rating estimates for the levels, fitted to the ladder matches, and the ladder
 per game against the issue's targets.
 
-The match results below are copied from the ``bench/ai_bench.py`` runs listed in docs/ai.md (23
+The match results below are copied from the ``bench/ai_bench.py`` runs of the A/B rounds (23
 and 26–27 November 2026, 7×7, Crosscut 8×8, seats alternating).  Each entry is (player,
 opponent, game, games, wins of player), summed over the runs named in its comment.  The fit
 uses playout-budget games only (:data:`RESULTS`), pooled per pairing over the games: the usual
@@ -37,9 +37,9 @@ Row = tuple[str, str, str, int, float]
 # 80 playouts, level 2 without Crosscut's threat check), the fifth round level 3 and up in
 # Minefield (path playouts), the seventh round level 3 on Minefield 7×7 (200 playouts), and
 # the sixteenth round level 3 and up in Naked Diagonal (path playouts), so earlier games of
-# those levels are left out and the newer ones take their place.  Per-run
-# figures are in docs/ai.md.  Minefield and Clearcut at 9×9 are left out: the ratings are for
-# the 7×7 boards.
+# those levels are left out and the newer ones take their place.  Per-run figures are in the
+# git history of docs/ai.md (docs/ai-experiments.md condenses the rounds).  Minefield and
+# Clearcut at 9×9 are left out: the ratings are for the 7×7 boards.
 RESULTS: list[Row] = [
     # Fourth round, seed 80, 20 games per game.
     ("level 1", "distance", CP, 20, 6.0),

@@ -5,10 +5,10 @@ Minefield a point that would complete a hard corner or a switch is barred to one
 path through it is no path (:func:`ai.connection.barred_points`).  This plays the reference
 player with the legality-aware distance against the plain one, seats alternating, and prints
 how often the aware one wins: a cheap test of the knowledge itself before it goes into the
-search (issue 14, fifth round; the results are in docs/ai.md).  ``--variant shadow`` plays the
+search (the results are in docs/ai-experiments.md).  ``--variant shadow`` plays the
 shadow player instead (:func:`ai.reference.shadow_move`: the distance player answering each
-enemy stone beside it across the enemy's way; eighteenth round), which asks how much of
-Naked Diagonal's second-seat strength is that one answer.
+enemy stone beside it across the enemy's way), which asks how much of Naked Diagonal's
+second-seat strength is that one answer.
 
     python bench/distance_players.py --game minefield --size 7 --games 40 --seed 1
     python bench/distance_players.py --game nakeddiagonal --variant shadow --games 100

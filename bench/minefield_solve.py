@@ -1,7 +1,7 @@
 """Who wins small Minefield boards with perfect play: an exhaustive search (prints figures).
 
 The level matches found that in Minefield the stronger the players, the more often the second
-player wins at 7×7 (docs/ai.md, third round).  This asks the engine itself, on boards small
+player wins at 7×7 (docs/ai.md, "Strength").  This asks the engine itself, on boards small
 enough to search to the end: a plain negamax with a table of positions (the owner of every
 point and the player to move), using only the public engine API.  4×4 takes about a minute
 and a half here; 5×5 did not finish in nine minutes.

@@ -1,9 +1,10 @@
-"""What pausing the garbage collector during a search saves (``SearchConfig.pause_gc``).
+"""What pausing the garbage collector during a search saves (``Searcher.run``).
 
 Prints figures only; it never fails on time.  For each game it plays ``--plies`` random moves
 on the benchmark board (7×7, Crosscut 8×8) and runs one unmeasured warm-up search.  Then it
 runs the same level-4 search (same seed, so the same playouts and move) ``--reps`` times with
-the collector paused and as many with it running, alternately.  It prints the mean CPU time of
+the collector paused (``Searcher.run``) and as many with it running
+(``Searcher.run_collecting``), alternately.  It prints the mean CPU time of
 each, the CPU spent in collections with the collector running, the ratio paused/running, and
 how many objects the paused searches left in reference cycles (the pause is safe only while
 that is 0).  CPU time (``time.process_time``) is used so that other jobs on the host matter
@@ -22,7 +23,6 @@ import gc
 import random
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
 if __package__ in (None, ""):
@@ -73,12 +73,13 @@ def main(argv: list[str] | None = None) -> int:
         moves = set()
         for rep in range(args.reps):
             for paused in (True, False):
-                searcher = Searcher(game, f"{args.seed}:{rep}", replace(config, pause_gc=paused))
+                searcher = Searcher(game, f"{args.seed}:{rep}", config)
+                run = searcher.run if paused else searcher.run_collecting
                 forget_memos()
                 gc.collect()
                 clock.seconds = 0.0
                 start = time.process_time()
-                result = searcher.run(Budget(playouts=args.playouts))
+                result = run(Budget(playouts=args.playouts))
                 cpu[paused] += time.process_time() - start
                 if paused:
                     left += gc.collect()  # objects the paused search left in reference cycles

@@ -128,9 +128,6 @@ class ComputerOpponent:
     def is_computer(self, user_id: int | None) -> bool:
         return user_id is not None and user_id == self.user_id
 
-    def plays_in(self, info: GameInfo) -> bool:
-        return self.user_id is not None and self.user_id in info.player_ids
-
     def ready(self) -> None:
         """Once the bot's user is known: name it in boards (turn messages never ping it)."""
         user = self.bot.user

@@ -11,7 +11,7 @@ from argparse import Namespace
 import pytest
 
 from ai.levels import LEVELS
-from ai.search import CONFIGS, Budget
+from ai.search import Budget
 from bench import ai_bench
 from rules import new_game
 
@@ -71,12 +71,12 @@ def test_show_losses_prints_the_moves_of_lost_games_only(
 def test_a_level_plays_its_own_config_unless_one_is_named() -> None:
     plain = Namespace(level=5, config=None, time_caps=True, playouts=None, seconds=None)
     assert ai_bench.ai_settings(plain) == (Budget(playouts=15_000, seconds=12.0), LEVELS[5].config)
-    named = Namespace(level=5, config="book", time_caps=True, playouts=None, seconds=None)
+    named = Namespace(level=5, config="explore-0.1", time_caps=True, playouts=None, seconds=None)
     budget, config = ai_bench.ai_settings(named)
     assert budget == Budget(playouts=15_000, seconds=12.0)
-    assert config == CONFIGS["book"] != LEVELS[5].config
+    assert config == ai_bench.CONFIGS["explore-0.1"] != LEVELS[5].config
     bare = Namespace(level=None, config=None, time_caps=False, playouts=300, seconds=None)
-    assert ai_bench.ai_settings(bare) == (Budget(playouts=300), CONFIGS["default"])
+    assert ai_bench.ai_settings(bare) == (Budget(playouts=300), ai_bench.CONFIGS["default"])
 
 
 def _game_lines(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[int, str]:

@@ -1,48 +1,35 @@
-"""Search knowledge (priors, local playout moves, fast paths) keeps play legal and tactics exact."""
+"""Search knowledge (priors, guided playouts, fast paths) keeps play legal and tactics exact."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
 from positions import live_positions, random_position
 
-from ai import LEVELS, Budget, search
+from ai import Budget, search
 from ai.connection import (
     BARRED_GAMES,
-    CUTOFF_GAMES,
     PRIOR_AFTER_VISITS,
     barred_points,
-    decided_winner,
     distance_leader,
-    line_point,
     move_priors,
     path_points,
     shortest_path_points,
     stone_masks,
 )
 from ai.moves import local_point, random_point
-from ai.reference import shadow_points
-from ai.search import CONFIGS, DEFAULT_CONFIG, Node, SearchConfig, Searcher
-from rules import new_game, parse_record
+from ai.playouts import NEAR_LAST, NearLast, OnPaths, Playout
+from ai.search import DEFAULT_CONFIG, SearchConfig, Searcher
+from bench.ai_bench import CONFIGS
+from rules import Game, new_game, parse_record
 from rules.crosscut import Crosscut
 from rules.minefield import Minefield
 from rules.notation import parse_point
 
-KNOWLEDGE_NAMES = [
-    "prior",
-    "local",
-    "prior-local",
-    "lines",
-    "perimeter",
-    "crosscut-prior",
-    "minefield-prior",
-    "distance-eval",
-    "path-playouts",
-    "nd-paths",
-    "nd-bars",
-]
+KNOWLEDGE_NAMES = ["default", "prior", "local", "distance-eval", "path-playouts", "nd-bars"]
 KNOWLEDGE = [CONFIGS[name] for name in KNOWLEDGE_NAMES]
 
 
@@ -69,17 +56,13 @@ def test_games_with_knowledge_stay_legal_to_the_end(
 def test_path_priors_mark_shortest_path_points_of_both_players(name: str) -> None:
     rng = random.Random(4)
     game = random_position(new_game(name, 7), rng, 10)
-    priors = move_priors(game, legality_aware=True)
+    priors = move_priors(game)
     assert priors is not None
     stones = stone_masks(game)
     mover = game.players.index(str(game.to_move))
     own, opp = stones[mover], stones[1 - mover]
-    own_bars, opp_bars = barred_points(game, own, opp), barred_points(game, opp, own)
-    assert (own_bars | opp_bars) == 0 or name == "minefield"
-    if name != "minefield":
-        assert move_priors(game) == priors
-    _, mine = shortest_path_points(game.grid, own, opp | own_bars, mover)
-    _, theirs = shortest_path_points(game.grid, opp, own | opp_bars, 1 - mover)
+    _, mine = shortest_path_points(game.grid, own, opp, mover)
+    _, theirs = shortest_path_points(game.grid, opp, own, 1 - mover)
     for p, value in enumerate(priors):
         on_mine, on_theirs = bool(mine >> p & 1), bool(theirs >> p & 1)
         expected = 1.0 if on_mine and on_theirs else 0.7 if on_mine else 0.6 if on_theirs else 0
@@ -104,11 +87,11 @@ def test_minefield_barred_points_are_the_engines_illegal_points_for_either_playe
     assert checked > 10
 
 
-def test_minefield_priors_route_paths_round_the_points_a_player_may_not_take() -> None:
+def test_minefield_aware_paths_route_round_the_points_a_player_may_not_take() -> None:
     """Black's d3 is diagonal to e2 and white holds d2, so a black stone on e2 (or c2) would
     complete a hard corner.  Black's plain shortest paths all run up column e through e2;
-    the legality-aware ones go up column a or b instead, one point longer, and the priors
-    follow them."""
+    the legality-aware ones, which the path playouts follow, go up column a or b instead, one
+    point longer."""
     game = Minefield.from_position(5, {"black": ["d3", "e5"], "white": ["d2"]}, to_move="black")
     g, names = game.grid, game.grid.names
     black, white = stone_masks(game)
@@ -119,10 +102,11 @@ def test_minefield_priors_route_paths_round_the_points_a_player_may_not_take() -
     assert (plain_distance, aware_distance) == (4, 5)
     assert {names[p] for p in range(g.area) if plain_path >> p & 1} == {"e1", "e2", "e3", "e4"}
     assert {names[p][0] for p in range(g.area) if aware_path >> p & 1} == {"a", "b"}
-    aware, plain = move_priors(game, legality_aware=True), move_priors(game)
-    assert aware is not None and plain is not None
-    assert plain[names.index("e1")] == 0.7 and aware[names.index("e1")] == 0.0
-    assert plain[names.index("b1")] == 0.0 and aware[names.index("b1")] == 0.7
+    assert (
+        path_points(game) & ~white
+        == aware_path
+        | (shortest_path_points(g, white, black | barred_points(game, white, black), 1)[1])
+    )
 
 
 def test_crosscut_priors_rank_the_flip_from_the_perimeter_first() -> None:
@@ -156,42 +140,13 @@ def test_playout_move_samplers_return_legal_points(name: str) -> None:
             assert (got in expected) if expected else got is None
 
 
-@pytest.mark.parametrize("name", sorted(CUTOFF_GAMES))
-def test_a_cut_off_player_never_wins_in_the_cutoff_games(name: str) -> None:
-    """The playout cutoff is exact: once a side is cut off, random play always ends with the
-    other side winning."""
-    rng = random.Random(21)
-    decided = 0
-    for _ in range(60):
-        game = new_game(name, 6)
-        verdict = None
-        while not game.is_over:
-            if verdict is None:
-                verdict = decided_winner(game)
-            points = game.legal_points()
-            game.play_index(points[rng.randrange(len(points))])
-        if verdict is not None:
-            decided += 1
-            assert game.winner == game.players[verdict]
-    assert decided > 0
-
-
-def test_crosscut_line_moves_go_to_the_line_nearest_completion() -> None:
-    stones = {"red": ["c3", "d3", "e3", "f3"], "blue": ["d6"]}
-    game = Crosscut.from_position(8, stones, to_move="blue")
-    names = game.grid.names
-    rng = random.Random(2)
-    got = {names[p] for p in (line_point(game, rng.random) for _ in range(40)) if p is not None}
-    assert got == {"b3", "g3"}
-
-
 def test_crosscut_priors_wait_for_a_second_visit() -> None:
     """Crosscut's prior costs a trial placement per legal move, so a node gets it only once
     it is visited again: leaves reached once keep none, revisited nodes all have theirs."""
     game = parse_record("crosscut 8: d4 e5 c4 e4 f4 e6")
     # The mover has a win here (b4 or g4) that the solver proves within about 60 to 110
     # playouts; this seed leaves the search unfinished at 60, as the test needs.
-    searcher = Searcher(game, seed=4, config=CONFIGS["crosscut-prior"])
+    searcher = Searcher(game, seed=4, config=replace(DEFAULT_CONFIG, threat_games=frozenset()))
     assert searcher.run(Budget(playouts=60)).reason == "search"
     root = searcher.root
     assert root.children is not None and not root.needs_prior
@@ -222,17 +177,6 @@ def test_the_root_has_priors_too() -> None:
     assert all(c.prior == priors[c.move] for c in children if isinstance(c.move, int))
 
 
-def test_the_minefield_prior_config_gives_the_root_legality_aware_priors() -> None:
-    game = Minefield.from_position(5, {"black": ["d3", "e5"], "white": ["d2"]}, to_move="black")
-    searcher = Searcher(game, seed=1, config=CONFIGS["minefield-prior"])
-    assert searcher.run(Budget(playouts=5)).reason == "search"
-    aware, plain = move_priors(game, legality_aware=True), move_priors(game)
-    assert aware is not None and plain is not None and aware != plain
-    children = searcher.root.children
-    assert children is not None
-    assert all(c.prior == aware[c.move] for c in children if isinstance(c.move, int))
-
-
 def test_distance_leader_is_the_side_closer_to_connecting_and_the_mover_on_a_tie() -> None:
     """Black (bottom to top) needs 5 on 5×5 once the barred e2 and c2 are counted, white
     (left to right) needs 4 along row 2 beside its d2: white leads whoever moves.  On an
@@ -248,9 +192,9 @@ def test_distance_leader_is_the_side_closer_to_connecting_and_the_mover_on_a_tie
 
 
 @pytest.mark.parametrize(
-    ("name", "config_name"), [("minefield", "distance-eval"), ("nakeddiagonal", "nd-paths")]
+    ("name", "config_name"), [("minefield", "distance-eval"), ("nakeddiagonal", "default")]
 )
-def test_a_distance_eval_playout_stops_after_its_moves_and_names_the_leader(
+def test_a_playout_cut_short_stops_after_its_moves_and_names_the_leader(
     name: str, config_name: str
 ) -> None:
     config = replace(CONFIGS[config_name], rave=False)
@@ -259,7 +203,7 @@ def test_a_distance_eval_playout_stops_after_its_moves_and_names_the_leader(
     work = game.copy()
     played: list[tuple[int, int]] = []
     ended = searcher._playout(work, 0, played, None)
-    assert len(played) == config.distance_eval
+    assert len(played) == config.playout_for(name).cut_after == 6
     assert not work.is_over
     assert ended == (distance_leader(work), 0)
 
@@ -287,59 +231,49 @@ def test_path_playout_moves_are_legal_points_on_a_shortest_aware_path(name: str)
     assert drawn > 50
 
 
-def test_capture_playouts_take_a_clearcut_capture_when_one_exists() -> None:
-    """With ``capture_playouts`` 1, every playout move is a capture while one is legal."""
-    config = replace(CONFIGS["captures"], capture_playouts=1.0, rave=False)
-    rng = random.Random(14)
-    checked = 0
-    for game in live_positions(lambda: new_game("clearcut", 7), rng, 30, (10, 30)):
-        searcher = Searcher(game, seed=rng.randrange(1000), config=config)
-        work = game.copy()
-        played: list[tuple[int, int]] = []
-        searcher._playout(work, 0, played, None)
-        replay = game.copy()
-        for point, _ in played:
-            captures = replay.capture_mask()
-            assert not captures or captures >> point & 1
-            checked += bool(captures)
-            replay.play_index(point)
-    assert checked > 20
+class _Answer(NearLast):
+    """A playout rule for the test: the point beside the last stone, to its east."""
+
+    def pick(self, game: Game, last: int | None, rand: Callable[[], float]) -> int | None:
+        assert last is not None
+        east = last + 1
+        if east % game.size and game.legal_mask() >> east & 1:
+            return east
+        return None
 
 
-@pytest.mark.parametrize("name", ["minefield", "clearcut", "nakeddiagonal"])
-def test_shadow_playouts_answer_across_the_opponent_s_last_stone_when_they_can(
-    name: str,
-) -> None:
-    """With ``shadow_playouts`` 1, every playout move after an opponent's stone is one of the
-    shadow player's answers (:func:`ai.reference.shadow_points`) while one is legal."""
-    config = replace(CONFIGS["shadow-playouts"], shadow_playouts=1.0, rave=False)
-    rng = random.Random(19)
-    answered = 0
-    for game in live_positions(lambda: new_game(name, 7), rng, 20, (1, 25)):
-        searcher = Searcher(game, seed=rng.randrange(1000), config=config)
-        work = game.copy()
-        played: list[tuple[int, int]] = []
-        last = game.history[-1].point
-        searcher._playout(work, 0, played, None, parse_point(last, 7) if last else None)
-        replay = game.copy()
-        for point, _ in played:
-            legal = replay.legal_mask()
-            answers = {p for p in shadow_points(replay) if legal >> p & 1}
-            assert not answers or point in answers
-            answered += bool(answers)
-            replay.play_index(point)
-    assert answered > 20
+def test_a_playout_rule_decides_the_moves_it_can_and_uniform_ones_the_rest() -> None:
+    """A rule with chance 1 picks every move it finds a point for; where it finds none the
+    move is uniform, so a playout never stalls."""
+    playout = Playout(rules=(_Answer(1.0),))
+    config = replace(DEFAULT_CONFIG, rave=False, playouts=(("clearcut", playout),))
+    game = new_game("clearcut", 7)
+    game.play("a4")
+    searcher = Searcher(game, seed=5, config=config)
+    played: list[tuple[int, int]] = []
+    searcher._playout(game.copy(), 0, played, None, parse_point("a4", 7))
+    replay, last, ruled = game.copy(), parse_point("a4", 7), 0
+    for point, _ in played:
+        east = last + 1
+        if east % 7 and replay.legal_mask() >> east & 1:
+            assert point == east
+            ruled += 1
+        replay.play_index(point)
+        last = point
+    assert ruled >= 3 and ruled < len(played)
 
 
-def test_shadow_playouts_play_only_in_their_games() -> None:
-    """Outside ``shadow_games`` a playout is move for move the one without shadow answers."""
+def test_playout_rules_are_tried_in_order_and_only_in_their_games() -> None:
+    """A playout named for one game leaves another game's playouts move for move as they
+    were, and the first rule whose chance comes up decides."""
     game = new_game("clearcut", 7)
     game.play("d4")
     playouts = []
+    first = Playout(rules=(_Answer(1.0), OnPaths(1.0)))
     for config in (
         replace(DEFAULT_CONFIG, rave=False),
-        replace(DEFAULT_CONFIG, rave=False, shadow_playouts=1.0, shadow_games=frozenset()),
-        replace(DEFAULT_CONFIG, rave=False, shadow_playouts=1.0),
+        replace(DEFAULT_CONFIG, rave=False, playouts=(("minefield", first),)),
+        replace(DEFAULT_CONFIG, rave=False, playouts=(("clearcut", first),)),
     ):
         played: list[tuple[int, int]] = []
         Searcher(game, seed=5, config=config)._playout(
@@ -347,83 +281,18 @@ def test_shadow_playouts_play_only_in_their_games() -> None:
         )
         playouts.append([point for point, _ in played])
     assert playouts[0] == playouts[1]
-    assert playouts[2][0] in {parse_point("d3", 7), parse_point("d5", 7)}  # Red goes north
+    assert playouts[2][0] == parse_point("e4", 7)
     assert playouts[2] != playouts[0]
 
 
-def test_only_the_shadow_playouts_config_answers_in_playouts() -> None:
-    assert CONFIGS["shadow-playouts"].shadow_playouts > 0
-    assert all(level.config.shadow_playouts == 0 for level in LEVELS.values())
-
-
-def test_only_the_captures_config_has_capture_playouts() -> None:
-    assert CONFIGS["captures"].capture_playouts > 0
-    assert DEFAULT_CONFIG.capture_playouts == 0
-    assert all(level.config.capture_playouts == 0 for level in LEVELS.values())
-
-
-class _BackupSpy(Searcher):
-    """Records what each backup was given, so a test can check it against a replay."""
-
-    calls: list[tuple[list[object], list[tuple[int, int]], tuple[int, int] | None]]
-
-    def _backup(
-        self,
-        path: list[Node],
-        played: list[tuple[int, int]],
-        outcome: int,
-        keep: tuple[int, int] | None = None,
-    ) -> None:
-        self.calls.append(([node.move for node in path[1:]], list(played), keep))
-        super()._backup(path, played, outcome, keep)
-
-
-def test_survivor_amaf_keeps_the_stones_each_person_holds_when_the_playout_ends() -> None:
-    """``keep`` is the end position of the iteration, by person, and RAVE credits only it."""
-    config = CONFIGS["survivors"]
-    rng = random.Random(15)
-    captured = 0
-    for game in live_positions(lambda: new_game("clearcut", 7), rng, 12, (8, 24)):
-        spy = _BackupSpy(game, seed=rng.randrange(1000), config=config)
-        spy.calls = []
-        spy.run(Budget(playouts=40))
-        assert spy.calls
-        for moves, played, keep in spy.calls:
-            replay = game.copy()
-            placed = [0, 0]
-            for move in moves:
-                assert isinstance(move, int)
-                replay.play_index(move)
-            for point, person in played:
-                replay.play_index(point)
-                placed[person] |= 1 << point
-            assert keep == stone_masks(replay)  # no swap in Clearcut: person p is colour p
-            captured += any(placed[p] & ~keep[p] for p in (0, 1))
-    assert captured > 20  # playouts where some placed checker was removed again
-
-
-def test_survivor_amaf_credits_no_point_its_person_lost() -> None:
-    game = new_game("clearcut", 7)
-    searcher = Searcher(game, seed=1, config=CONFIGS["survivors"])
-    moves = game.legal_points()
-    searcher.root.expand(list(moves), searcher.root.mover, random.Random(1))
-    root = searcher.root
-    first, gone, kept = moves[0], moves[1], moves[2]
-    child = root.by_point[first]
-    me = root.mover
-    played = [(gone, me), (kept, me)]
-    held = 1 << first | 1 << kept
-    searcher._backup([root, child], played, me, (held, 0) if me == 0 else (0, held))
-    assert root.by_point[kept].amaf_visits == 1
-    assert root.by_point[gone].amaf_visits == 0
-    searcher._backup([root, child], played, me)  # without ``keep``: every point placed
-    assert root.by_point[kept].amaf_visits == 2
-    assert root.by_point[gone].amaf_visits == 1
-
-
-def test_only_the_survivors_config_keeps_survivors() -> None:
-    assert CONFIGS["survivors"].survivor_amaf == frozenset({"clearcut"})
-    assert DEFAULT_CONFIG.survivor_amaf == frozenset()
+def test_the_levels_playouts() -> None:
+    """Clear Path plays next to the last stone at every level; the path playouts are levels
+    3 to 5's, in Minefield and Naked Diagonal."""
+    for config in (CONFIGS["basic"], DEFAULT_CONFIG):
+        assert config.playout_for("clearpath") == NEAR_LAST
+        assert config.playout_for("crosscut") == config.playout_for("clearcut") == Playout()
+    assert DEFAULT_CONFIG.playout_for("minefield").rules == (OnPaths(0.75),)
+    assert CONFIGS["basic"].playout_for("nakeddiagonal") == Playout()
 
 
 def _naked_beside_by_hand(size: int, own: int, other: int) -> int:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 
 import pytest
 from positions import live_positions, opponent_wins_after, wins_now
@@ -20,8 +19,6 @@ from ai import Budget, search
 from ai.search import DEFAULT_CONFIG, Node, SearchConfig, Searcher
 from rules import Game, new_game, parse_record
 from rules.geometry import bits_list
-
-EAGER = replace(DEFAULT_CONFIG, lazy_moves=False)
 
 
 def nd_positions(size: int, count: int, seed: int) -> list[Game]:
@@ -130,27 +127,19 @@ def first_position(test: str, seed: int) -> Game:
     raise AssertionError(f"no {test} position found")
 
 
-@pytest.mark.parametrize("config", [DEFAULT_CONFIG, EAGER], ids=["lazy", "eager"])
-def test_the_solver_proves_a_lost_position(config: SearchConfig) -> None:
+def test_the_solver_proves_a_lost_position() -> None:
     game = first_position("lost", 11)
-    result = search(game, Budget(playouts=2_000), seed=3, config=config)
+    result = search(game, Budget(playouts=2_000), seed=3)
     assert (result.proven, result.reason) == (-1, "proven loss")
 
 
-@pytest.mark.parametrize("config", [DEFAULT_CONFIG, EAGER], ids=["lazy", "eager"])
-def test_the_solver_proves_a_win_in_two(config: SearchConfig) -> None:
+def test_the_solver_proves_a_win_in_two() -> None:
     """The proof needs every reply in the opponent's node proved lost, so a lazy node must
     decide all its points (dropping the illegal ones) before it can be proved."""
     game = first_position("won", 12)
-    result = search(game, Budget(playouts=5_000), seed=3, config=config)
+    result = search(game, Budget(playouts=5_000), seed=3)
     assert (result.proven, result.reason) == (1, "proven win")
     assert wins_in_two(game, result.move)
-
-
-def test_the_eager_config_lists_every_point_at_once() -> None:
-    game = nd_positions(7, 3, 8)[0]
-    seen = searched_tree(game, 100, 8, EAGER)
-    assert seen and all(node.unchecked == 0 for node, _ in seen)
 
 
 KNOT = ["b2", "e5", "d6", "d3", "b3", "b4", "b5", "b6"]

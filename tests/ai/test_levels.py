@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 from ai import DEFAULT_LEVEL, LEVELS, AIPlayer, Budget, parse_level
+from ai.playouts import OnPaths
 from ai.pool import think
 from bench import ai_ratings
 from rules import game_names, new_game
@@ -64,14 +65,17 @@ def test_the_search_stops_at_the_boards_own_cap() -> None:
 
 
 def test_path_playouts_start_at_level_3_in_minefield_and_naked_diagonal_only() -> None:
-    """The fifth round's A/B matches kept them in Minefield and dropped them in Clearcut, the
-    sixteenth's added Naked Diagonal; the bottom levels stay plain so the steps to level 3 keep
-    their width."""
+    """The A/B matches kept them in Minefield and Naked Diagonal and dropped them in Clearcut
+    (docs/ai-experiments.md); the bottom levels stay plain so the steps to level 3 keep their
+    width."""
     for n, level in LEVELS.items():
-        config = level.config
-        guided = config.path_playouts > 0 and config.distance_eval > 0
-        assert guided == (n >= 3)
-        assert config.playout_games == ({"minefield", "nakeddiagonal"} if guided else set())
+        guided = {
+            game
+            for game in game_names()
+            if level.config.playout_for(game).cut_after
+            and any(isinstance(rule, OnPaths) for rule in level.config.playout_for(game).rules)
+        }
+        assert guided == ({"minefield", "nakeddiagonal"} if n >= 3 else set())
 
 
 def test_player_repr_names_its_level() -> None:
@@ -93,7 +97,7 @@ def test_describe_shows_the_rating_where_one_is_measured() -> None:
 
 
 def test_a_level_without_a_rating_says_so() -> None:
-    """Every level is rated since the fourth round of issue 14; a new one starts unrated."""
+    """Every level is rated now; a new one starts unrated."""
     unrated = replace(LEVELS[5], number=6, name="master", rating=None, provisional=False)
     assert unrated.describe() == "6 (master, not rated yet)"
 

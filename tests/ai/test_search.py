@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from positions import live_positions, opponent_wins_after, random_position, wins_now
 
 from ai import Budget, SearchConfig, choose_move, search
-from ai.search import PLAIN_UCT
+from bench.ai_bench import PLAIN_UCT
 from rules import Game, game_names, new_game, parse_record
 
 SMALL = {"crosscut": 6}

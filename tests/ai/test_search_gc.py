@@ -1,4 +1,4 @@
-"""The search pauses the cyclic garbage collector (``SearchConfig.pause_gc``), which is safe only
+"""The search pauses the cyclic garbage collector (``Searcher.run``), which is safe only
 because a search leaves no reference cycles behind: these tests check that in every game, and
 that the collector is paused during the search and restored after it."""
 
@@ -7,7 +7,6 @@ from __future__ import annotations
 import gc
 import random
 from collections.abc import Iterator
-from dataclasses import replace
 
 import pytest
 
@@ -79,9 +78,9 @@ def test_the_collector_is_paused_during_a_search_and_restored_after() -> None:
         searcher.run(budget)
         assert collections == []
         assert gc.isenabled()
-        searcher = Searcher(game, 1, replace(DEFAULT_CONFIG, pause_gc=False))
+        searcher = Searcher(game, 1, DEFAULT_CONFIG)
         collections.clear()
-        searcher.run(budget)
+        searcher.run_collecting(budget)
         assert len(collections) > 10  # without the pause the same search collects
         gc.disable()  # a caller that paused the collector itself keeps it paused
         Searcher(game, 1, DEFAULT_CONFIG).run(budget)
@@ -95,7 +94,5 @@ def test_the_pause_changes_no_move() -> None:
     for name in sorted(game_names()):
         game = opening(name, 3, 2)
         paused = search(game, Budget(playouts=150), seed=3)
-        running = search(
-            game, Budget(playouts=150), seed=3, config=replace(DEFAULT_CONFIG, pause_gc=False)
-        )
+        running = Searcher(game, 3, DEFAULT_CONFIG).run_collecting(Budget(playouts=150))
         assert (paused.move, paused.playouts) == (running.move, running.playouts)
