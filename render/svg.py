@@ -201,32 +201,40 @@ def sprite_def(sprite: Sprite) -> tuple[str, str]:
     return ident, _around("g", _attrs(sprite.role, id=ident), body)
 
 
-def layer_xml(layer: Layer) -> tuple[str, tuple[Sprite, ...]]:
-    """The layer as a ``<g>``, and the sprites it places (their defs go in ``<defs>``)."""
-    sprites: dict[Sprite, None] = {}
+def shape_xml(shape: Shape) -> str:
+    return _written(lambda out: write_shape(out, shape))
+
+
+@lru_cache(maxsize=4096)
+def use_xml(stamp: Stamp) -> str:
+    """A ``<use>`` of the stamp's sprite (cached: the same stones recur position after
+    position)."""
+    x, y = stamp.at
+    attrs = {"href": f"#{sprite_def(stamp.sprite)[0]}", "x": num(x), "y": num(y)}
+    if stamp.label:
+        attrs["data-label"] = xml_text(stamp.label)
 
     def write(out: XMLGenerator) -> None:
-        start(out, "g", {"class": layer.name})
-        if layer.background is not None:
-            left, top, right, bottom = layer.box
-            box = {"x": num(left), "y": num(top), "width": num(right - left)}
-            box |= {"height": num(bottom - top), "fill": colour(layer.background)}
-            start(out, "rect", box)
-            out.endElement("rect")
-        for item in layer.items:
-            if isinstance(item, Stamp):
-                sprites[item.sprite] = None
-                x, y = item.at
-                attrs = {"href": f"#{sprite_def(item.sprite)[0]}", "x": num(x), "y": num(y)}
-                if item.label:
-                    attrs["data-label"] = xml_text(item.label)
-                start(out, "use", attrs)
-                out.endElement("use")
-            else:
-                write_shape(out, item)
-        out.endElement("g")
+        start(out, "use", attrs)
+        out.endElement("use")
 
-    return _written(write), tuple(sprites)
+    return _written(write)
+
+
+def layer_xml(layer: Layer) -> tuple[str, tuple[Sprite, ...]]:
+    """The layer as a ``<g>``, and the sprites it places (their defs go in ``<defs>``)."""
+    parts: list[str] = []
+    sprites: dict[Sprite, None] = {}
+    if layer.background is not None:
+        left, top, right, bottom = layer.box
+        parts.append(shape_xml(Rect((left, top, right, bottom), layer.background)))
+    for item in layer.items:
+        if isinstance(item, Stamp):
+            sprites[item.sprite] = None
+            parts.append(use_xml(item))
+        else:
+            parts.append(shape_xml(item))
+    return _around("g", {"class": layer.name}, "".join(parts)), tuple(sprites)
 
 
 @lru_cache(maxsize=12)
