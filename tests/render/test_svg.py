@@ -20,12 +20,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 import render
 from render.board import board_scene
 from render.layout import Layout, board_layout
 from render.model import Circle
+from render.raster import scene_image
 from render.svg import xml_text
 from render.themes import RGB, get_theme
 from render.tiles import PIECE_SAMPLE
@@ -274,6 +275,20 @@ def test_without_caption_only_the_board_is_shown(random_game: Games) -> None:
     assert "caption" not in classes and {"board", "pieces"} <= classes
     with_caption = placed_shapes(parse(render.board_svg(game)))
     assert with_class(with_caption, "title") and not with_class(placed_shapes(root), "title")
+
+
+def test_without_caption_the_model_keeps_the_board_pixel_for_pixel(random_game: Games) -> None:
+    game = random_game("crosscut", 8, 12, 5)
+    lay = board_layout(8)
+    full = scene_image(board_scene(game))
+    board = scene_image(board_scene(game, caption=False))
+    assert board.size == (lay.width, lay.height - lay.rule_y)
+    below = (0, 2, lay.width, board.height)
+    assert not ImageChops.difference(
+        board.crop(below), full.crop((0, lay.rule_y + 2, *full.size))
+    ).getbbox()
+    frame = get_theme(render.THEMES[0]).palette(game.players).frame
+    assert board.crop((0, 0, lay.width, 2)).getcolors() == [(2 * lay.width, frame)]
 
 
 def test_same_state_same_svg(random_game: Games) -> None:
