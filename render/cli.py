@@ -70,7 +70,7 @@ def image_format(path: Path) -> ImageFormat:
     found = IMAGE_FORMATS.get(path.suffix.lower())
     if found is None:
         what = f"'{_quote(path.suffix)}' is not one" if path.suffix else "it has no extension"
-        raise ValueError(f"--out {_quote(str(path))}: write a .png or .svg (or .jpg) image; {what}")
+        raise ValueError(f"--out {_quote(str(path))}: write a .png, .svg or .jpg image; {what}")
     return found
 
 
