@@ -11,8 +11,9 @@ right and bottom exclusive, and an outline is drawn *inside* its rectangle or ci
 centred on a radius is a circle ``width / 2`` larger: :func:`ring`).  Angles are degrees
 clockwise from three o'clock, as in image coordinates (y grows downwards).
 
-Sprites and layers are compared by value but hash once, when built: the PNG output keeps their
-rasters in caches keyed by the model itself, and a board asks for hundreds of them per image.
+Sprites and layers are compared by value but hash only once (sprites when built, layers when
+first asked): both outputs keep their rasters or XML in caches keyed by the model itself, and a
+board looks up hundreds of sprites per image.
 """
 
 from __future__ import annotations
@@ -145,8 +146,8 @@ class Layer:
     A layer with a ``background`` is an opaque patch over ``box`` whose shapes are painted
     ``supersample`` times larger in the PNG output (stamps are pasted at final size).  A layer
     without one has only stamps, pasted straight onto the image.  A ``still`` layer is the same
-    for every position of a game (frame, edges, coordinates, the empty board): the PNG output
-    paints it once and reuses it.
+    for every position of a game (frame, edges, coordinates, the empty board): the outputs
+    paint or write it once and reuse it.
     """
 
     name: str
@@ -187,9 +188,3 @@ class Scene:
     @property
     def shown(self) -> tuple[int, int, int, int]:
         return self.view or (0, 0, self.width, self.height)
-
-    def layer(self, name: str) -> Layer:
-        for layer in self.layers:
-            if layer.name == name:
-                return layer
-        raise KeyError(name)

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import shutil
 import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -299,6 +301,35 @@ def test_same_state_same_svg(random_game: Games) -> None:
     assert render.board_svg(game.copy(), names={first: "Zoë 張偉明 🐉"}) == first_svg
     assert render.board_svg(game.copy(), names={first: "Zoë 张伟明 🐉"}) != first_svg
     assert render.board_svg(game.copy(), names={second: "Zoë 張偉明 🐉"}) != first_svg
+
+
+SVG_OF_A_GAME = """
+import random, sys, render
+from rules import new_game
+game = new_game("clearcut", 9)
+rnd = random.Random(3)
+while not game.is_over:
+    game.play(rnd.choice(game.legal_moves()))
+sys.stdout.write(render.board_svg(game, names={"red": "Zoë 🐉"}))
+"""
+
+
+def test_every_process_writes_the_same_svg() -> None:
+    """Sprite ids come from their content, never from Python's per-process string hashes."""
+    root = Path(render.__file__).resolve().parents[1]
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", SVG_OF_A_GAME],
+            cwd=root,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            check=True,
+            timeout=120,
+        ).stdout
+        for seed in ("1", "2")
+    }
+    assert len(outputs) == 1
+    assert parse(outputs.pop().decode()) is not None
 
 
 RSVG = shutil.which("rsvg-convert")
