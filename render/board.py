@@ -1,14 +1,18 @@
-"""Composes one position: the cached static layer, a tile per marked cell, the caption strip.
+"""Describes one position in the drawing model (:mod:`render.model`): three layers.
 
-The static layer (frame, owned edges, coordinates, empty board) depends only on the board size,
-game and theme, so it is drawn once.  Every piece and mark lies inside its cell, so the rest is
-pasting cached cell tiles (see :mod:`render.tiles`) and drawing the caption.
+1. ``board``, still: frame, owned edges, coordinates and the empty board's cells.  It depends
+   only on the board size, game and theme, so it is described (and painted) once.
+2. ``pieces``: a tile stamped on every cell that differs from the empty board.  Every piece and
+   mark lies inside its cell (see :mod:`render.tiles`).
+3. ``caption``: the strip of text above the board.
+
+The PNG and the SVG are both written from this one description.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 from typing import Any
@@ -16,23 +20,25 @@ from typing import Any
 from PIL import Image
 
 from rules import Game
-from rules.notation import COLUMNS, parse_point
+from rules.notation import COLUMNS, parse_point, point_names
 
 from .caption import Caption, PlayerChip, caption_for
 from .fonts import fit_options, text_width
 from .layout import Layout, board_layout
 from .looks import Look, look_for
-from .pen import Pen
+from .model import Circle, Layer, Rect, Scene, Shape, Sprite, Stamp, Text
+from .raster import scene_image
 from .themes import RGB, Palette, PieceColours, get_theme
-from .tiles import MARK_RING, PIECE_SAMPLE, SUPERSAMPLE, Background, Tile, draw_tile
+from .tiles import MARK_RING, PIECE_SAMPLE, SUPERSAMPLE, Background, Tile, tile_sprite
 
 __all__ = [
     "MARK_RING",
     "PIECE_SAMPLE",
+    "board_scene",
     "caption_plan",
     "draw_board",
     "last_turn_notes",
-    "static_layer",
+    "still_layer",
 ]
 
 
@@ -76,6 +82,37 @@ def last_turn_notes(game: Game, show_illegal: bool) -> Annotations:
     )
 
 
+def board_scene(
+    game: Game,
+    *,
+    names: Mapping[str, str] | None = None,
+    show_illegal: bool = False,
+    theme: str = "okabe-ito",
+    scale: float = 1.0,
+    caption: bool = True,
+) -> Scene:
+    """The position in the drawing model.  Without ``caption`` the scene shows only the board
+    (for a page that writes the caption itself): the strip is cut off under its rule."""
+    palette = get_theme(theme).palette(game.players)
+    lay = board_layout(game.size, scale)
+    look = look_for(game.name)
+    board = still_layer(game.size, scale, theme, game.players, game.name)
+    points = point_names(game.size)
+    stamps = tuple(
+        Stamp(tile_sprite(tile), lay.cell_box(i % lay.size, i // lay.size)[:2], points[i])
+        for i, tile in cell_tiles(game, lay, palette, look, show_illegal).items()
+    )
+    pieces = Layer("pieces", (0, 0, lay.width, lay.height), None, 1, stamps)
+    if caption:
+        strip = caption_layer(lay, palette, caption_for(game, names))
+        return Scene(lay.width, lay.height, (board, pieces, strip))
+    # The rule under the strip becomes the frame's top edge, across the whole width.
+    top = Layer("frame-top", (0, lay.rule_y, lay.width, lay.rule_y + 2), palette.frame, 1)
+    return Scene(
+        lay.width, lay.height, (board, pieces, top), (0, lay.rule_y, lay.width, lay.height)
+    )
+
+
 def draw_board(
     game: Game,
     *,
@@ -85,16 +122,8 @@ def draw_board(
     scale: float = 1.0,
 ) -> tuple[Image.Image, Palette]:
     """The board as an RGB image at final size, with the palette it was painted from."""
-    palette = get_theme(theme).palette(game.players)
-    lay = board_layout(game.size, scale)
-    look = look_for(game.name)
-    image = static_layer(game.size, scale, theme, game.players, game.name).copy()
-    for index, tile in cell_tiles(game, lay, palette, look, show_illegal).items():
-        left, top, _, _ = lay.cell_box(index % lay.size, index // lay.size)
-        image.paste(draw_tile(tile), (left, top))
-    box, patch = _caption(lay, palette, caption_for(game, names))
-    image.paste(patch, box[:2])
-    return image, palette
+    scene = board_scene(game, names=names, show_illegal=show_illegal, theme=theme, scale=scale)
+    return scene_image(scene), get_theme(theme).palette(game.players)
 
 
 def _background(lay: Layout, palette: Palette, look: Look, index: int) -> Background:
@@ -113,11 +142,10 @@ def cell_tiles(
     notes = last_turn_notes(game, show_illegal)
     cells = game.cells()
     ghosts = dict(notes.ghosts)
-    tiles: dict[int, Tile] = {}
+    marks: dict[int, dict[str, Any]] = {}
 
     def add(i: int, **changes: Any) -> None:
-        base = tiles.get(i) or Tile(lay.cell, _background(lay, palette, look, i), look.shape)
-        tiles[i] = replace(base, **changes)
+        marks.setdefault(i, {}).update(changes)
 
     def mark_colour(i: int) -> RGB:
         owner = cells[i]
@@ -143,7 +171,10 @@ def cell_tiles(
         add(notes.chain[-1], halo=mark_colour(notes.chain[-1]))
     elif notes.last is not None:
         add(notes.last, ring=mark_colour(notes.last))
-    return tiles
+    return {
+        i: Tile(lay.cell, _background(lay, palette, look, i), look.shape, **changes)
+        for i, changes in marks.items()
+    }
 
 
 STEP_NAMES = {(1, 0): "right", (-1, 0): "left", (0, 1): "up", (0, -1): "down"}
@@ -164,28 +195,38 @@ def _path_directions(path: tuple[int, ...], n: int) -> dict[int, tuple[str, ...]
 
 
 @lru_cache(maxsize=12)
-def static_layer(
+def still_layer(
     size: int, scale: float, theme: str, players: tuple[str, str], game_name: str
-) -> Image.Image:
-    """Everything that never changes during a game, at final size (drawn once per board)."""
+) -> Layer:
+    """Everything that never changes during a game (described once per board)."""
     palette = get_theme(theme).palette(players)
     lay = board_layout(size, scale)
     look = look_for(game_name)
-    pen = Pen(lay.width, lay.height, SUPERSAMPLE, palette.panel)
-    _frame(pen, lay, palette)
-    _edges(pen, lay, palette, look, players)
-    _coordinates(pen, lay, palette)
-    image = pen.finish()
-    for index in range(size * size):
-        left, top, _, _ = lay.cell_box(index % size, index // size)
-        image.paste(draw_tile(Tile(lay.cell, _background(lay, palette, look, index))), (left, top))
-    return image
+    side = lay.board_px
+    # The cells cover this square exactly.  Under them it keeps an SVG viewer's anti-aliasing
+    # from showing the panel through the seams between cells when the board is scaled.
+    under = Rect((lay.x0, lay.y0, lay.x0 + side, lay.y0 + side), palette.board, role="underlay")
+    shapes = [*_frame(lay, palette), *_edges(lay, palette, look, players), under]
+    shapes += _coordinates(lay, palette)
+    points = point_names(size)
+    stamps = tuple(
+        Stamp(
+            tile_sprite(Tile(lay.cell, _background(lay, palette, look, i))),
+            lay.cell_box(i % size, i // size)[:2],
+            points[i],
+        )
+        for i in range(size * size)
+    )
+    box = (0, 0, lay.width, lay.height)
+    return Layer("board", box, palette.panel, SUPERSAMPLE, (*shapes, *stamps), still=True)
 
 
-def _frame(pen: Pen, lay: Layout, palette: Palette) -> None:
-    pen.rect((0, 0, lay.width, lay.height), outline=palette.frame, width=2)
+def _frame(lay: Layout, palette: Palette) -> list[Shape]:
     y = lay.rule_y
-    pen.rect((lay.pad, y, lay.width - lay.pad, y + 2), fill=palette.frame)
+    return [
+        Rect((0, 0, lay.width, lay.height), outline=palette.frame, width=2, role="frame"),
+        Rect((lay.pad, y, lay.width - lay.pad, y + 2), fill=palette.frame, role="rule"),
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,71 +298,75 @@ def caption_plan(lay: Layout, cap: Caption) -> CaptionPlan:
     )
 
 
-def _caption(
-    lay: Layout, palette: Palette, cap: Caption
-) -> tuple[tuple[int, int, int, int], Image.Image]:
-    """The caption strip as a patch, and where it goes."""
+def caption_layer(lay: Layout, palette: Palette, cap: Caption) -> Layer:
+    """The caption strip over the top of the image."""
     box = (2, 2, lay.width - 2, lay.rule_y)
     plan = caption_plan(lay, cap)
-    # Text is anti-aliased by FreeType already, so the strip is drawn at final size; only the
-    # round chips come from supersampled sprites.
-    pen = Pen(box[2] - box[0], box[3] - box[1], 1, palette.panel, origin=box[:2])
     left = lay.pad + 4
-    y = float(lay.title_y)
-    pen.text((left, y), plan.title.text, plan.title.size, palette.text, anchor="lm")
+    title = plan.title
+    items: list[Shape | Stamp] = [
+        Text((left, lay.title_y), title.text, title.size, palette.text, "lm", role="title")
+    ]
     y = lay.chips_y
     chip_r = lay.body_font * 0.45
     for chip, label, start in zip(cap.players, plan.chips, (0, plan.split), strict=True):
         x = left + start
         colours = palette.pieces[chip.colour]
-        chip_image = _chip(colours, round(chip_r), palette.panel)
-        pen.image.paste(chip_image, (round(x - box[0]), round(y - chip_image.height / 2 - box[1])))
+        sprite = chip_sprite(colours, round(chip_r), palette.panel)
+        items.append(Stamp(sprite, (round(x), round(y - sprite.height / 2)), chip.colour))
         tx = x + chip_r * 2 + lay.body_font * 0.4
-        pen.text((tx, y), label.text, label.size, palette.text, anchor="lm")
+        items.append(Text((tx, y), label.text, label.size, palette.text, "lm", role="player"))
         if chip.to_move or chip.winner:
             # Underline the player whose turn it is, in their colour, cased for light colours.
             w = text_width(label.text, label.size)
             top = y + lay.body_font * 0.62
             thick = max(3.0, lay.body_font * 0.16)
-            pen.rect((tx - 1, top - 1, tx + w + 1, top + thick + 1), fill=colours.outline)
-            pen.rect((tx, top, tx + w, top + thick), fill=colours.fill)
-    y = lay.event_y
-    pen.text((left, y), plan.event.text, plan.event.size, palette.muted, anchor="lm")
-    return box, pen.finish()
+            box_out = (tx - 1, top - 1, tx + w + 1, top + thick + 1)
+            items.append(Rect(box_out, colours.outline, role="underline"))
+            items.append(Rect((tx, top, tx + w, top + thick), colours.fill, role="underline"))
+    event = plan.event
+    items.append(
+        Text((left, lay.event_y), event.text, event.size, palette.muted, "lm", role="event")
+    )
+    # Text is anti-aliased by FreeType already, so the strip is painted at final size; only the
+    # round chips are supersampled sprites.
+    return Layer("caption", box, palette.panel, 1, tuple(items))
 
 
 @lru_cache(maxsize=64)
-def _chip(colours: PieceColours, radius: int, panel: RGB) -> Image.Image:
-    """A player's colour chip for the caption, anti-aliased."""
+def chip_sprite(colours: PieceColours, radius: int, panel: RGB) -> Sprite:
+    """A player's colour chip for the caption."""
     size = 2 * radius + 2
-    pen = Pen(size, size, 4, panel)
-    pen.circle((size / 2, size / 2), radius, colours.fill, colours.outline, max(1.0, radius / 6))
-    return pen.finish()
+    chip = Circle((size / 2, size / 2), radius, colours.fill, colours.outline, max(1.0, radius / 6))
+    return Sprite(size, size, panel, (chip,), 4, "chip")
 
 
-def _edges(pen: Pen, lay: Layout, palette: Palette, look: Look, players: tuple[str, str]) -> None:
+def _edges(lay: Layout, palette: Palette, look: Look, players: tuple[str, str]) -> list[Shape]:
     x0, y0, side, b = lay.x0, lay.y0, lay.board_px, lay.bar
-    if look.owned_edges:
-        first, second = palette.pieces[players[0]], palette.pieces[players[1]]
-        edge = max(1.0, b / 5)
-        for box in ((x0, y0 - b, x0 + side, y0), (x0, y0 + side, x0 + side, y0 + side + b)):
-            pen.rect(box, fill=first.fill, outline=first.outline, width=edge)
-        for box in ((x0 - b, y0, x0, y0 + side), (x0 + side, y0, x0 + side + b, y0 + side)):
-            pen.rect(box, fill=second.fill, outline=second.outline, width=edge)
-    else:
-        pen.rect((x0 - 2, y0 - 2, x0 + side + 2, y0 + side + 2), fill=palette.grid)
+    if not look.owned_edges:
+        return [Rect((x0 - 2, y0 - 2, x0 + side + 2, y0 + side + 2), palette.grid, role="edge")]
+    first, second = palette.pieces[players[0]], palette.pieces[players[1]]
+    edge = max(1.0, b / 5)
+    shapes: list[Shape] = []
+    for box in ((x0, y0 - b, x0 + side, y0), (x0, y0 + side, x0 + side, y0 + side + b)):
+        shapes.append(Rect(box, first.fill, first.outline, edge, f"edge {players[0]}"))
+    for box in ((x0 - b, y0, x0, y0 + side), (x0 + side, y0, x0 + side + b, y0 + side)):
+        shapes.append(Rect(box, second.fill, second.outline, edge, f"edge {players[1]}"))
+    return shapes
 
 
-def _coordinates(pen: Pen, lay: Layout, palette: Palette) -> None:
+def _coordinates(lay: Layout, palette: Palette) -> list[Shape]:
     n, c = lay.size, lay.cell
     gap = lay.bar + lay.band / 2
     top, bottom = lay.y0 - gap, lay.y0 + lay.board_px + gap
     left, right = lay.x0 - gap, lay.x0 + lay.board_px + gap
+    shapes: list[Shape] = []
     for col in range(n):
         x = lay.x0 + col * c + c / 2
-        pen.text((x, top), COLUMNS[col], lay.coord_font, palette.text)
-        pen.text((x, bottom), COLUMNS[col], lay.coord_font, palette.text)
+        for y in (top, bottom):
+            shapes.append(Text((x, y), COLUMNS[col], lay.coord_font, palette.text, role="coord"))
     for row in range(n):
         y = lay.y0 + (n - 1 - row) * c + c / 2
-        pen.text((left, y), str(row + 1), lay.coord_font, palette.text)
-        pen.text((right, y), str(row + 1), lay.coord_font, palette.text)
+        for x in (left, right):
+            shapes.append(Text((x, y), str(row + 1), lay.coord_font, palette.text, role="coord"))
+    return shapes

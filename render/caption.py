@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from rules import Game
 from rules.notation import parse_point
 
+from .fonts import JOINERS
+
 SEP = " · "
 
 
@@ -86,8 +88,9 @@ MAX_ALT_TEXT = 1000
 
 def clean_name(name: str) -> str:
     """A display name made safe for one line: no control characters, no runs of spaces,
-    at most MAX_NAME characters."""
-    printable = "".join(ch if ch.isprintable() else " " for ch in name)
+    at most MAX_NAME characters.  Of the invisible format characters only the joiners of emoji
+    sequences stay (👨‍👩‍👧 is one emoji, not three); direction overrides and the like go."""
+    printable = "".join(ch if ch.isprintable() or ord(ch) in JOINERS else " " for ch in name)
     cleaned = " ".join(printable.split())
     return cleaned if len(cleaned) <= MAX_NAME else cleaned[: MAX_NAME - 1].rstrip() + "…"
 

@@ -1,9 +1,9 @@
-"""``crosspath render``: draw any game record as a PNG (and optionally a GIF replay).
+"""``crosspath render``: draw any game record as a PNG or SVG (and optionally a GIF replay).
 
 For outside tools and for people debugging a game::
 
     crosspath render --game minefield --size 9 --moves "e5 d4 c3" --out board.png
-    crosspath render --record "minefield 9: e5 d4" --out board.png --gif replay.gif
+    crosspath render --record "minefield 9: e5 d4" --out board.svg --gif replay.gif
 
 A bad record exits with status 1 and a message naming the first bad move.
 """
@@ -18,21 +18,22 @@ from typing import Literal
 from rules import Game, InvalidOptions, InvalidRecord, UnknownGame, new_game
 from rules.record import parse_record, replay
 
-from . import alt_text, render_board, render_gif
+from . import alt_text, board_svg, render_board, render_gif
 from .themes import DEFAULT_THEME, THEMES
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="crosspath render",
-        description="Render a game record as a board image (PNG) and/or an animated replay (GIF).",
+        description="Render a game record as a board image (PNG or SVG) and/or an animated "
+        "replay (GIF).",
     )
     source = p.add_argument_group("the game (either --game/--size/--moves or --record)")
     source.add_argument("--game", help="game name, e.g. minefield, clearpath, crosscut")
     source.add_argument("--size", type=int, help="board size (default: the game's default)")
     source.add_argument("--moves", default="", help='moves in order, e.g. "e5 d4 c3"')
     source.add_argument("--record", help='a whole record, e.g. "minefield 9: e5 d4"')
-    p.add_argument("--out", type=Path, help="where to write the PNG of the final position")
+    p.add_argument("--out", type=Path, help="where to write the final position: .png, .svg or .jpg")
     p.add_argument("--gif", type=Path, help="where to write an animated replay")
     p.add_argument("--show-illegal", action="store_true", help="mark points illegal to play")
     p.add_argument("--theme", default=DEFAULT_THEME, choices=THEMES, help="colour theme")
@@ -46,8 +47,10 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-IMAGE_FORMATS: dict[str, Literal["png", "jpeg"]] = {
+ImageFormat = Literal["png", "jpeg", "svg"]
+IMAGE_FORMATS: dict[str, ImageFormat] = {
     ".png": "png",
+    ".svg": "svg",
     ".jpg": "jpeg",
     ".jpeg": "jpeg",
 }
@@ -62,12 +65,12 @@ def _quote(text: str) -> str:
     return text[: QUOTE_LIMIT - len(tail)] + tail
 
 
-def image_format(path: Path) -> Literal["png", "jpeg"]:
+def image_format(path: Path) -> ImageFormat:
     """The format ``--out`` asks for by its extension; ValueError for one we do not write."""
     found = IMAGE_FORMATS.get(path.suffix.lower())
     if found is None:
         what = f"'{_quote(path.suffix)}' is not one" if path.suffix else "it has no extension"
-        raise ValueError(f"--out {_quote(str(path))}: write a .png (or .jpg) image; {what}")
+        raise ValueError(f"--out {_quote(str(path))}: write a .png, .svg or .jpg image; {what}")
     return found
 
 
@@ -117,13 +120,13 @@ def main(argv: list[str]) -> int:
         return 1
     try:
         if args.out is not None and kind is not None:
-            data = render_board(
-                game,
-                names=names,
-                show_illegal=args.show_illegal,
-                theme=args.theme,
-                image_format=kind,
-            )
+            illegal, theme = args.show_illegal, args.theme
+            if kind == "svg":
+                data = board_svg(game, names=names, show_illegal=illegal, theme=theme).encode()
+            else:
+                data = render_board(
+                    game, names=names, show_illegal=illegal, theme=theme, image_format=kind
+                )
             args.out.write_bytes(data)
             print(f"wrote {args.out} ({len(data)} bytes)")
         if args.gif is not None:

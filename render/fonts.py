@@ -43,15 +43,17 @@ FALLBACK_PACKAGES = ("fonts-noto-core", "fonts-noto-cjk", "fonts-noto-color-emoj
 
 @dataclass(frozen=True, slots=True)
 class Face:
-    """A fallback font file (looked up in :data:`FONT_DIRS`) and its face in a collection."""
+    """A fallback font file (looked up in :data:`FONT_DIRS`) and its face in a collection;
+    ``family`` is its CSS name, for SVG text."""
 
     file: str
+    family: str
     index: int = 0
     emoji: bool = False
 
 
-EMOJI = Face("NotoColorEmoji.ttf", emoji=True)
-CJK = Face("NotoSansCJK-Bold.ttc")
+EMOJI = Face("NotoColorEmoji.ttf", "Noto Color Emoji", emoji=True)
+CJK = Face("NotoSansCJK-Bold.ttc", "Noto Sans CJK JP")
 SCRIPTS = (
     "Arabic",
     "Hebrew",
@@ -73,13 +75,13 @@ SCRIPTS = (
     "Ethiopic",
 )
 FALLBACKS: tuple[Face, ...] = (
-    Face("NotoSans-Bold.ttf"),  # Latin, Greek and Cyrillic letters DejaVu lacks
-    *(Face(f"NotoSans{script}-Bold.ttf") for script in SCRIPTS),
+    Face("NotoSans-Bold.ttf", "Noto Sans"),  # Latin, Greek and Cyrillic letters DejaVu lacks
+    *(Face(f"NotoSans{script}-Bold.ttf", f"Noto Sans {script}") for script in SCRIPTS),
     CJK,
     EMOJI,
-    Face("NotoSansSymbols-Bold.ttf"),
-    Face("NotoSansSymbols2-Regular.ttf"),
-    Face("NotoSansMath-Regular.ttf"),
+    Face("NotoSansSymbols-Bold.ttf", "Noto Sans Symbols"),
+    Face("NotoSansSymbols2-Regular.ttf", "Noto Sans Symbols2"),
+    Face("NotoSansMath-Regular.ttf", "Noto Sans Math"),
 )
 """Tried in order for a character DejaVu Sans Bold lacks; emoji before the symbol faces, so a
 character both have is drawn as the emoji people typed."""
@@ -103,6 +105,37 @@ def bold(size: int) -> Font:
         return ImageFont.truetype(str(FONT_FILE), size)
     except OSError:
         return ImageFont.load_default(size=size)
+
+
+PRIMARY_FAMILY = "DejaVu Sans"
+
+
+def css_families(emoji: bool = False) -> str:
+    """The faces text is drawn in, in order, as a CSS ``font-family`` list (SVG text): the
+    text faces, or with ``emoji`` the emoji face.  Text lists leave the emoji face out, as
+    emoji fonts also have digits and some renderers (Pango) take them from there."""
+    faces = [face.family for face in FALLBACKS if face.emoji == emoji]
+    families = faces if emoji else [PRIMARY_FAMILY, *faces]
+    return ", ".join(f"'{family}'" for family in families) + (
+        ", emoji" if emoji else ", sans-serif"
+    )
+
+
+@cache
+def _middle_share() -> float:
+    """Pillow's vertical anchor "m" lies halfway between the ascender and descender lines;
+    this is how far the baseline lies below it, per pixel of size."""
+    try:
+        with TTFont(str(FONT_FILE), lazy=True) as font:
+            hhea = font["hhea"]
+            return float(hhea.ascent + hhea.descent) / 2 / float(font["head"].unitsPerEm)
+    except (OSError, KeyError):
+        return 0.35  # DejaVu Sans's own share, should the shipped file be missing
+
+
+def baseline_below_middle(size: float) -> float:
+    """How far below a text's vertical middle its baseline lies, at ``size`` pixels."""
+    return size * _middle_share()
 
 
 @cache

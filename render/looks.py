@@ -8,12 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-Shape = Literal["stone", "disc", "checker"]
+PieceShape = Literal["stone", "disc", "checker"]
 
 
 @dataclass(frozen=True, slots=True)
 class Look:
-    shape: Shape
+    shape: PieceShape
     # Connection games colour each player's two edges; Crosscut is won by a run anywhere.
     owned_edges: bool = True
     # Crosscut's perimeter is a zone of its own (discs there are removed at once).

@@ -67,11 +67,6 @@ class Pen:
         box = self._box(centre, radius)
         self.draw.ellipse(box, fill=fill, outline=outline, width=self._w(width) if outline else 0)
 
-    def ring(self, centre: Point, radius: float, colour: RGB, width: float) -> None:
-        """A circle's stroke centred on ``radius`` (Pillow strokes inward from the box)."""
-        box = self._box(centre, radius + width / 2)
-        self.draw.ellipse(box, outline=colour, width=self._w(width))
-
     def arc(
         self, centre: Point, radius: float, start: float, end: float, colour: RGB, width: float
     ) -> None:
@@ -111,6 +106,15 @@ class Pen:
         x = self._x(at[0]) - round(narrow.width / 2)
         y = self._y(at[1]) + top
         self.image.paste(colour, (x, y, x + narrow.width, y + narrow.height), narrow)
+
+    def paste(self, image: Image.Image, at: tuple[int, int]) -> None:
+        """A final-size image with its top-left at ``at``: enlarged ``k`` times, it shrinks
+        back to exactly its own pixels."""
+        if self.k > 1:
+            image = image.resize(
+                (image.width * self.k, image.height * self.k), Image.Resampling.NEAREST
+            )
+        self.image.paste(image, (self._x(at[0]), self._y(at[1])))
 
     def finish(self) -> Image.Image:
         return self.image.reduce(self.k) if self.k > 1 else self.image

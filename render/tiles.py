@@ -1,8 +1,10 @@
-"""One board cell as a small cached image: background, piece, and whatever marks it carries.
+"""One board cell as a sprite of the drawing model: background, piece, and whatever marks it
+carries.
 
-Everything a position draws lies inside its cells, so a board is the static layer with a tile
-pasted on every occupied or marked cell.  Each distinct tile is drawn once, supersampled and
-shrunk with ``Image.reduce``, then reused: rendering a position is mostly pasting.
+Everything a position draws lies inside its cells, so a board is the still layer with a tile
+stamped on every occupied or marked cell.  Each distinct tile is described once (and painted
+once by the PNG output, supersampled and shrunk with ``Image.reduce``), then reused: rendering
+a position is mostly pasting.
 """
 
 from __future__ import annotations
@@ -10,10 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import Image
-
-from .looks import Shape
-from .pen import Pen, Point
+from .looks import PieceShape
+from .model import Arc, Circle, Line, Point, Polygon, Rect, Shape, Sprite, Text, ring
 from .themes import RGB, PieceColours
 
 SUPERSAMPLE = 2  # the static layer (text and bars: 2x is plenty)
@@ -48,7 +48,7 @@ class Background:
 class Tile:
     cell: int
     background: Background
-    shape: Shape = "stone"
+    shape: PieceShape = "stone"
     piece: PieceColours | None = None
     ghost: PieceColours | None = None
     cross: RGB | None = None
@@ -62,31 +62,31 @@ class Tile:
 
 
 @lru_cache(maxsize=1024)
-def draw_tile(tile: Tile) -> Image.Image:
-    """The tile at final size (cached: a board needs only a few dozen distinct ones)."""
+def tile_sprite(tile: Tile) -> Sprite:
+    """The tile as shapes in its own pixels (cached: a board needs only a few dozen)."""
     c = tile.cell
     bg = tile.background
-    pen = Pen(c, c, TILE_SUPERSAMPLE, bg.colour)
+    shapes: list[Shape] = []
     half = bg.line / 2
     left, right, up, down = bg.sides
     if left:
-        pen.rect((0, 0, half, c), fill=bg.grid)
+        shapes.append(Rect((0, 0, half, c), bg.grid, role="grid"))
     if right:
-        pen.rect((c - half, 0, c, c), fill=bg.grid)
+        shapes.append(Rect((c - half, 0, c, c), bg.grid, role="grid"))
     if up:
-        pen.rect((0, 0, c, half), fill=bg.grid)
+        shapes.append(Rect((0, 0, c, half), bg.grid, role="grid"))
     if down:
-        pen.rect((0, c - half, c, c), fill=bg.grid)
+        shapes.append(Rect((0, c - half, c, c), bg.grid, role="grid"))
     centre = (c / 2, c / 2)
     r = c * PIECE_RADIUS
     if tile.cross is not None:
-        _cross(pen, centre, c * 0.2, tile.cross, c / 14)
+        shapes += _cross(centre, c * 0.2, tile.cross, c / 14)
     if tile.piece is not None:
-        _piece(pen, tile.shape, centre, r, tile.piece, c)
+        shapes += _piece(tile.shape, centre, r, tile.piece, c)
     if tile.ghost is not None:
-        _ghost(pen, centre, r, tile.ghost, c)
+        shapes += _ghost(centre, r, tile.ghost, c)
     if tile.path is not None and tile.path_colours is not None:
-        _path(pen, centre, c, tile.path, tile.path_colours)
+        shapes += _path(centre, c, tile.path, tile.path_colours)
     on_path = tile.path is not None and tile.path_colours is not None and tile.piece is not None
     if on_path and (tile.number is not None or tile.ring is not None or tile.flip is not None):
         # On the winning path a number, flip mark or the last-move ring sits on a badge of the
@@ -94,63 +94,74 @@ def draw_tile(tile: Tile) -> Image.Image:
         # against the piece, not against the yellow line).
         assert tile.path_colours is not None and tile.piece is not None
         casing = tile.path_colours[1]
-        pen.circle(centre, r * BADGE_RADIUS, tile.piece.fill, casing, max(1.5, c / 30))
+        badge = Circle(centre, r * BADGE_RADIUS, tile.piece.fill, casing, max(1.5, c / 30), "badge")
+        shapes.append(badge)
     if tile.flip is not None:
         x, y = centre
         d = r * 0.34
-        pen.polygon([(x, y - d), (x + d, y), (x, y + d), (x - d, y)], tile.flip)
+        shapes.append(Polygon(((x, y - d), (x + d, y), (x, y + d), (x - d, y)), tile.flip, "flip"))
     if tile.number is not None and tile.mark is not None:
         share, squeeze = NUMBER_STYLE.get(len(str(tile.number)), LONG_NUMBER_STYLE)
-        pen.squeezed_text(centre, str(tile.number), round(c * share), tile.mark, squeeze)
+        size = round(c * share)
+        shapes.append(Text(centre, str(tile.number), size, tile.mark, "mm", squeeze, "number"))
     if tile.ring is not None:
-        pen.ring(centre, r * MARK_RING, tile.ring, max(2.0, c / 14))
+        shapes.append(ring(centre, r * MARK_RING, tile.ring, max(2.0, c / 14), "last"))
     if tile.halo is not None:
-        pen.ring(centre, r * HALO_RING, tile.halo, max(2.0, c / 11))
-    return pen.finish()
+        shapes.append(ring(centre, r * HALO_RING, tile.halo, max(2.0, c / 11), "halo"))
+    return Sprite(c, c, bg.colour, tuple(shapes), TILE_SUPERSAMPLE, "cell")
 
 
-def _piece(pen: Pen, shape: Shape, at: Point, r: float, colours: PieceColours, cell: int) -> None:
+def _piece(shape: PieceShape, at: Point, r: float, colours: PieceColours, cell: int) -> list[Shape]:
+    """The piece: always one shape of role "piece" in the owner's fill colour, centred on the
+    cell, plus a disc's rim or a checker's groove."""
     outline = max(1.5, cell / 26)
     if shape == "disc":
         # A flat two-sided disc: a rim in the darker shade around the face.
-        pen.circle(at, r, colours.shade, colours.outline, outline)
-        pen.circle(at, r * 0.86, colours.fill)
-    elif shape == "checker":
-        pen.circle(at, r, colours.fill, colours.outline, outline)
-        pen.ring(at, r * 0.58, colours.shade, max(1.5, cell / 30))
-    else:
-        pen.circle(at, r, colours.fill, colours.outline, outline)
+        return [
+            Circle(at, r, colours.shade, colours.outline, outline, "rim"),
+            Circle(at, r * 0.86, colours.fill, role="piece"),
+        ]
+    face = Circle(at, r, colours.fill, colours.outline, outline, "piece")
+    if shape == "checker":
+        return [face, ring(at, r * 0.58, colours.shade, max(1.5, cell / 30), "groove")]
+    return [face]
 
 
-def _ghost(pen: Pen, at: Point, r: float, colours: PieceColours, cell: int) -> None:
+def _ghost(at: Point, r: float, colours: PieceColours, cell: int) -> list[Shape]:
     """A piece that just left the board: a dashed outline in its owner's colour."""
     width = max(2.0, cell / 16)
-    for k in range(12):
-        pen.arc(at, r * GHOST_RING, k * 30, k * 30 + 18, colours.fill, width)
+    return [
+        Arc(at, r * GHOST_RING, k * 30, k * 30 + 18, colours.fill, width, "ghost")
+        for k in range(12)
+    ]
 
 
-def _cross(pen: Pen, at: Point, arm: float, colour: RGB, width: float) -> None:
+def _cross(at: Point, arm: float, colour: RGB, width: float) -> list[Shape]:
     x, y = at
-    pen.line([(x - arm, y - arm), (x + arm, y + arm)], colour, width)
-    pen.line([(x - arm, y + arm), (x + arm, y - arm)], colour, width)
+    return [
+        Line(((x - arm, y - arm), (x + arm, y + arm)), colour, width, "illegal"),
+        Line(((x - arm, y + arm), (x + arm, y - arm)), colour, width, "illegal"),
+    ]
 
 
 def _path(
-    pen: Pen, at: Point, cell: int, directions: tuple[str, ...], colours: tuple[RGB, RGB]
-) -> None:
+    at: Point, cell: int, directions: tuple[str, ...], colours: tuple[RGB, RGB]
+) -> list[Shape]:
     """This cell's share of the winning path: from the centre to each neighbour's edge, so
     neighbouring tiles join seamlessly."""
     core, casing = colours
     x, y = at
     half = cell / 2
-    for width, colour in ((cell * 0.26, casing), (cell * 0.15, core)):
+    shapes: list[Shape] = []
+    for width, colour, role in ((cell * 0.26, casing, "path-casing"), (cell * 0.15, core, "path")):
         w = width / 2
-        pen.circle(at, w, colour)
+        shapes.append(Circle(at, w, colour, role=role))
         for name in directions:
             dx, dy = DIRECTIONS[name]
             if dx:
                 x1 = x + dx * half
-                pen.rect((min(x, x1), y - w, max(x, x1), y + w), fill=colour)
+                shapes.append(Rect((min(x, x1), y - w, max(x, x1), y + w), colour, role=role))
             else:
                 y1 = y + dy * half
-                pen.rect((x - w, min(y, y1), x + w, max(y, y1)), fill=colour)
+                shapes.append(Rect((x - w, min(y, y1), x + w, max(y, y1)), colour, role=role))
+    return shapes

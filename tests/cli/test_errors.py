@@ -353,8 +353,11 @@ def test_render_out_jpg_writes_a_jpeg(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("out", "says"),
     [
-        ("b.bmp", "crosspath render: --out b.bmp: write a .png (or .jpg) image; '.bmp' is not one"),
-        ("board", "crosspath render: --out board: write a .png (or .jpg) image; it has no ext"),
+        (
+            "b.bmp",
+            "crosspath render: --out b.bmp: write a .png, .svg or .jpg image; '.bmp' is not one",
+        ),
+        ("board", "crosspath render: --out board: write a .png, .svg or .jpg image; it has no ext"),
     ],
 )
 def test_render_refuses_other_extensions(tmp_path: Path, out: str, says: str) -> None:

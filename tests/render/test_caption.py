@@ -91,6 +91,13 @@ def test_caption_marks_the_player_to_move_and_shows_names() -> None:
 
 def test_clean_name_removes_control_characters() -> None:
     assert clean_name("  a\nb\x07  c ") == "a b c"
+    assert clean_name("evil\u202etxt.exe") == "evil txt.exe"  # no direction override
+
+
+def test_clean_name_keeps_emoji_sequences_whole() -> None:
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # 👨‍👩‍👧, joined by ZWJ
+    scotland = "\U0001f3f4" + "".join(chr(0xE0000 + ord(c)) for c in "gbsct") + "\U000e007f"
+    assert clean_name(f"{family} {scotland} Ann") == f"{family} {scotland} Ann"
 
 
 def test_long_text_is_ellipsised_to_fit() -> None:

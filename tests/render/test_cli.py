@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,18 @@ def test_renders_moves_to_png_and_gif(tmp_path: Path, capsys: pytest.CaptureFixt
     assert Image.open(replay).n_frames == 4
     printed = capsys.readouterr().out
     assert f"wrote {out}" in printed and "White to move" in printed
+
+
+def test_writes_svg_for_svg(tmp_path: Path) -> None:
+    out = tmp_path / "board.svg"
+    argv = ["--record", "minefield 9: e5 d4", "--out", str(out), "--name", "black=<b>Ann</b>"]
+    assert main(argv) == 0
+    root = ET.fromstring(out.read_text(encoding="utf-8"))
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert root.get("width") == str(board_layout(9).width)
+    texts = ["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert "Black: <b>Ann</b>" in texts
+    assert main(["--record", "minefield 9: e5", "--out", str(tmp_path / "b.bmp")]) == 1
 
 
 def test_accepts_a_whole_record(tmp_path: Path) -> None:
