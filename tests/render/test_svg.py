@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pg_server import ci_required
 from PIL import Image, ImageChops
 
 import render
@@ -335,10 +336,14 @@ def test_every_process_writes_the_same_svg() -> None:
 RSVG = shutil.which("rsvg-convert")
 
 
-@pytest.mark.skipif(RSVG is None, reason="optional: apt-get install librsvg2-bin")
 def test_rasterised_svg_matches_the_png(random_game: Games, tmp_path: Path) -> None:
-    """With librsvg at hand, the SVG drawn by a real renderer shows the PNG's colours at the
-    pieces, the empty cells and the edge bars."""
+    """The SVG drawn by a real renderer (librsvg) shows the PNG's colours at the pieces, the
+    empty cells and the edge bars.  CI installs librsvg (.ci/run), so there a missing renderer
+    fails; elsewhere the test says how to get it."""
+    if RSVG is None:
+        if ci_required():
+            pytest.fail("CI is set but rsvg-convert is missing: apt-get install librsvg2-bin")
+        pytest.skip("needs rsvg-convert: apt-get install librsvg2-bin")
     game = random_game("minefield", 9, 400, 11)
     assert game.winner is not None
     svg_file = tmp_path / "board.svg"
