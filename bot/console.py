@@ -77,54 +77,14 @@ INPUT_LIMIT = 100
 THINKING_TICK = 1.0
 """Seconds between updates of the "thinking…" line on a terminal."""
 
-PATH_GOAL = (
-    "join your two edges (X: top and bottom, O: left and right) with an unbroken orthogonal "
-    "path of your stones; diagonal steps do not count"
-)
-SPECIAL_MOVES: dict[str, str] = {
-    "clearpath": (
-        "a stone placed on a point closed in on 3 or 4 sides (by stones or the edge) makes you "
-        "place again (chain reaction); the last placement of a turn must not leave you with a "
-        "diagonal-only link between your edges unless you also have an orthogonal one "
-        "(clear-path rule); after the first player's first turn the second player may type "
-        "swap to take over the first colour (pie rule)"
-    ),
-    "minefield": (
-        "no placement may form a hard corner (in a 2×2: two diagonal stones of one colour, one "
-        "of the other, one gap) or a switch (two crossing diagonal pairs at the corners of an "
-        "otherwise empty 2×3 or 2×4); a player with no legal point is skipped"
-    ),
-    "crosscut": (
-        "placing so that you flank enemy discs in a row or column flips them, but only if the "
-        "run you create is longer than the longest enemy run you cut; an edge square may only "
-        "be played to flip, and that disc is then removed; a player with no legal point is "
-        "skipped"
-    ),
-    "nakeddiagonal": (
-        "no placement may form a naked diagonal (two diagonal stones of one colour with neither "
-        "shared neighbour of that colour) or leave an empty area that could only be filled by "
-        "forming one; a player with no legal point is skipped"
-    ),
-    "clearcut": (
-        "a crosscut (a 2×2 of two diagonal pairs) is allowed only if your new group is larger "
-        "than each enemy group in it; the crosscut's two enemy checkers are then removed; a "
-        "player with no legal point is skipped"
-    ),
-}
-
 
 def goal_line(game: str, size: int) -> str:
-    """The game's aim in one line (Crosscut's is a run of N−2, not an edge-to-edge path).
+    """The game's aim in one line, as the rules engine states it for this board.
 
     >>> goal_line("crosscut", 8)
     'Goal: a straight run of 6 of your discs in one row or column (N−2 on this 8×8 board).'
     """
-    if game == "crosscut":
-        return (
-            f"Goal: a straight run of {size - 2} of your discs in one row or column "
-            f"(N−2 on this {size}×{size} board)."
-        )
-    return f"Goal: {PATH_GOAL}."
+    return f"Goal: {game_class(game).goal(size)}."
 
 
 def commands_line(game: str, vs_computer: bool = False) -> str:
@@ -144,7 +104,7 @@ def rules_lines(game: str, size: int, vs_computer: bool = False) -> list[str]:
     """The ``rules``/``help`` answer: goal, special moves, commands."""
     return [
         goal_line(game, size),
-        f"Special moves: {SPECIAL_MOVES[game]}.",
+        f"Special rules: {game_class(game).special_rules}",
         commands_line(game, vs_computer),
     ]
 

@@ -70,6 +70,9 @@ class Game(ABC):
 
     name: ClassVar[str]
     title: ClassVar[str]
+    special_rules: ClassVar[str]
+    """What sets the game apart beyond its goal, in a few sentences for players: the one text
+    the bot's ``/rules`` and the console both show (see also :meth:`goal`)."""
     players: ClassVar[tuple[str, str]] = ("red", "blue")
     min_size: ClassVar[int] = 4
     max_size: ClassVar[int] = 19
@@ -102,6 +105,20 @@ class Game(ABC):
         self._legal: int | None = None
         self._set_up = False
         self._reset_extra()
+
+    @classmethod
+    def goal(cls, size: int | None = None) -> str:
+        """The aim of the game in one line (no final full stop); with ``size``, for that board.
+
+        >>> from rules import game_class
+        >>> game_class("minefield").goal()[:54]
+        'Black joins top and bottom, White joins left and right'
+        """
+        first, second = (player.capitalize() for player in cls.players)
+        return (
+            f"{first} joins top and bottom, {second} joins left and right, with an unbroken "
+            f"orthogonal path of {cls.stone_word}s; diagonal steps do not count"
+        )
 
     # ----- hooks for the games -------------------------------------------------------------
     def _reset_extra(self) -> None:

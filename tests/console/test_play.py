@@ -47,7 +47,7 @@ def test_goal_and_special_moves_at_the_start_and_on_rules(game: str) -> None:
     code, text = run([game, "--size", str(size)], ["rules", "help", "quit"])
     assert code == 1  # quit before the end
     goal = console.goal_line(game, size)
-    special = f"Special moves: {console.SPECIAL_MOVES[game]}."
+    special = f"Special rules: {game_class(game).special_rules}"
     assert text.count(goal) == 3 and text.count(special) == 3  # the start, rules, help
     lines = text.splitlines()
     legend = next(line for line in lines if line.startswith("X = "))
@@ -60,7 +60,7 @@ def test_goal_and_special_moves_at_the_start_and_on_rules(game: str) -> None:
         assert "top and bottom" not in legend and "edges" not in goal
         assert f"a run of {size - 2} in a row or column wins" in legend
     else:
-        assert "join your two edges" in goal
+        assert "joins top and bottom" in goal
         assert "joins top and bottom" in legend
     assert "undo (take back the last turn)" in commands
     assert ("swap" in commands) == (game == "clearpath")

@@ -13,16 +13,17 @@ from discord.ext import commands
 import ai
 import render
 from bot.service import GameInfo, GameRecord, NoGameHere
+from rules import game_class
 
 from ..context import game_here, ids
 from ..game_lists import send_first_page
 from ..positions import position_of
 from ..posting import build_turn_message
 from ..replies import defer_public, send_public
-from ..rules_text import TITLES, sheet_text, summary
+from ..rules_text import sheet_text, summary
 from ..transformers import GamePick
 from ..turns import colour_names
-from .choices import rule_sheet_games
+from .choices import playable_games
 
 if TYPE_CHECKING:
     from ..app import CrosspathBot
@@ -122,9 +123,10 @@ class InfoCog(commands.Cog):
     @app_commands.command(name="rules", description="The rules of a game, by Mark Steere")
     @app_commands.guild_only()
     @app_commands.describe(game="which game")
-    @app_commands.choices(game=rule_sheet_games())
+    @app_commands.choices(game=playable_games())
     async def rules(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
-        embed = discord.Embed(title=f"{TITLES[game.value]} rules", description=summary(game.value))
+        title = game_class(game.value).title
+        embed = discord.Embed(title=f"{title} rules", description=summary(game.value))
         embed.set_footer(text="The attached file is Mark Steere's full rule sheet.")
         file = discord.File(
             io.BytesIO(sheet_text(game.value).encode()), filename=f"{game.value}-rules.md"
