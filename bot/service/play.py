@@ -27,9 +27,9 @@ from .core import (
     colour_of,
     engine_sentence,
     other_player,
-    play_off_loop,
     time_control_of,
 )
+from .engines import play_off_loop
 from .errors import (
     IllegalMoveError,
     NoTakeback,
