@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 
 from .service import GameService, ServiceError
-from .service.rating_types import Standing
-from .service.standings import RebuildReport
+from .service.ratings.service import RebuildReport
+from .service.ratings.types import Standing
 from .store import WriteConflict, is_postgres, open_store
 from .store.cli import DEFAULT_DB, default_db
 
@@ -70,7 +70,7 @@ def ratings_parser() -> argparse.ArgumentParser:
 
 async def _check(target: str) -> tuple[int, int]:
     """(players whose stored rating differs from a rebuild, players rebuilt), nothing stored."""
-    from .service.rating_apply import rebuilt
+    from .service.ratings.apply import rebuilt
 
     async with await open_store(target) as store, store.read() as tx:
         results = await tx.rated_results()

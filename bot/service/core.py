@@ -37,7 +37,7 @@ from .errors import (
     OutOfTime,
     StaleAction,
 )
-from .rating_apply import rate_result
+from .ratings.apply import rate_result
 from .types import (
     GameEnded,
     ResultReason,

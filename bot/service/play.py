@@ -36,8 +36,8 @@ from .errors import (
     NotYourTurn,
     PermissionDenied,
 )
-from .rating_apply import rate_result
-from .rating_types import GameRating
+from .ratings.apply import rate_result
+from .ratings.types import GameRating
 from .types import (
     GameEnded,
     MoveResult,

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from bot.service import GameService
-from bot.service.ratings import RatedGame, outcome_for, rebuild, standings
+from bot.service.ratings.model import RatedGame, outcome_for, rebuild, standings
 from bot.store import open_store
 
 REPO = Path(__file__).resolve().parents[2]

@@ -1,6 +1,6 @@
 """Applying ratings when a game ends, and recomputing them all (``crosspath ratings rebuild``).
 
-Both sides go through the same helpers here and :func:`bot.service.ratings.apply_game`, in
+Both sides go through the same helpers here and :func:`bot.service.ratings.model.apply_game`, in
 the same order (``games.rating_seq``) and with the same inputs (the first seat as ``a``), so a
 rebuild writes rows equal, floats bit for bit, to the incremental ones.
 
@@ -22,10 +22,10 @@ from typing import cast
 
 from rules import Game
 
-from ..store import GameRow, RatedResult, RatingHistoryRow, RatingRow, ResultRow, Tx
-from . import convert
-from .rating_types import GameRating, Outcome, RatingLine, UnratedReason
-from .ratings import (
+from ...store import GameRow, RatedResult, RatingHistoryRow, RatingRow, ResultRow, Tx
+from .. import convert
+from ..types import ResultReason
+from .model import (
     INITIAL_MU,
     INITIAL_SIGMA,
     RatedGame,
@@ -36,7 +36,7 @@ from .ratings import (
     rated_verdict,
     unrated_text,
 )
-from .types import ResultReason
+from .types import GameRating, Outcome, RatingLine, UnratedReason
 
 COMPUTER_OPTIONS = ("ai_level", "console_computer_seat")
 """Game options that mark a game against the computer.  Every front end that seats the
