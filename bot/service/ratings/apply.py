@@ -16,7 +16,7 @@ larger, so a rebuild applies the two games in the order they really were.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import cast
 
@@ -224,7 +224,3 @@ def recent_outcome(row: GameRow, user_id: int) -> Outcome:
     if row.winner_id is None:
         return "draw"
     return "win" if row.winner_id == user_id else "loss"
-
-
-def ids_of(rows: Sequence[GameRow]) -> list[int]:
-    return [r.id for r in rows]
