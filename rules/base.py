@@ -61,6 +61,35 @@ class MoveRecord:
     draw: bool = False
 
 
+class _Snapshot:
+    """Everything :meth:`Game.pop` puts back, taken just before a move changes it.
+
+    As python-chess's ``_BoardState``: the snapshot copies the state out of the game and
+    :meth:`restore` writes it back, so the list of what is saved and what is restored is one
+    list, named, in one place.  Only immutable values are kept (copies share snapshots).
+    """
+
+    __slots__ = ("extra", "legal", "over", "stones", "turn", "turn_number", "winner")
+
+    def __init__(self, game: Game) -> None:
+        self.stones = tuple(game._stones)
+        self.turn = game._turn
+        self.over = game._over
+        self.winner = game._winner
+        self.turn_number = game._turn_number
+        self.legal = game._legal
+        self.extra = game._extra_state()
+
+    def restore(self, game: Game) -> None:
+        game._stones = list(self.stones)  # snapshots are shared with copies: never alias them
+        game._turn = self.turn
+        game._over = self.over
+        game._winner = self.winner
+        game._turn_number = self.turn_number
+        game._legal = self.legal
+        game._restore_extra(self.extra)
+
+
 class Game(ABC):
     """A mutable game position with full history, in the spirit of python-chess's Board.
 
@@ -101,7 +130,7 @@ class Game(ABC):
         self._winner: int | None = None
         self._turn_number = 1
         self._history: list[MoveRecord] = []
-        self._undo: list[tuple[Any, ...]] = []
+        self._undo: list[_Snapshot] = []
         self._legal: int | None = None
         self._set_up = False
         self._reset_extra()
@@ -318,17 +347,7 @@ class Game(ABC):
         if not self._history:
             raise IndexError("no move to undo")
         record = self._history.pop()
-        (
-            stones,
-            self._turn,
-            self._over,
-            self._winner,
-            self._turn_number,
-            self._legal,
-            extra,
-        ) = self._undo.pop()
-        self._stones = list(stones)  # snapshots are shared with copies: never alias them
-        self._restore_extra(extra)
+        self._undo.pop().restore(self)
         return record
 
     def copy(self) -> Game:
@@ -403,17 +422,7 @@ class Game(ABC):
         return f"the game is over: {self.players[self._winner]} won"
 
     def _save(self) -> None:
-        self._undo.append(
-            (
-                tuple(self._stones),
-                self._turn,
-                self._over,
-                self._winner,
-                self._turn_number,
-                self._legal,
-                self._extra_state(),
-            )
-        )
+        self._undo.append(_Snapshot(self))
 
     def _play_point(self, point: int) -> MoveRecord:
         self._save()
