@@ -11,7 +11,8 @@ is resumed (``--new`` starts another instead), with the computer's seat and leve
 Seats are users 1 and 2.  Each seat is driven by a :data:`MoveProvider`; ``None`` means a
 human typing on standard input.  Another front end plugs in by registering a factory in
 :data:`OPPONENTS`, without touching the game loop; ``--vs ai`` is the computer opponent, which
-thinks in a thread of this process while the loop counts the seconds on the "thinking…" line.
+thinks on a daemon thread of this process (abandoned at once on Ctrl-C) while the loop counts
+the seconds on the "thinking…" line.
 
 The package's parts: :mod:`.board` (the text board and what is printed), :mod:`.options` (the
 command line), :mod:`.seats` (who plays which seat), :mod:`.game` (the game loop),

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import tempfile
+import threading
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -35,6 +37,37 @@ INPUT_LIMIT = 100
 
 THINKING_TICK = 1.0
 """Seconds between updates of the "thinking…" line on a terminal."""
+
+
+def in_daemon_thread(provider: MoveProvider, position: Game) -> asyncio.Future[str]:
+    """``provider(position)`` on a daemon thread of its own, as a future of this loop.
+
+    Why not ``asyncio.to_thread``: when Ctrl-C ends the game, ``asyncio.run`` and then the
+    interpreter wait for every executor thread, so the console would hang until the computer
+    finished thinking (seconds at the higher levels).  A search works on a copy of the position
+    and writes nothing, so a daemon thread that is abandoned at exit loses nothing.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[str] = loop.create_future()
+
+    def settle(result: str | None, error: BaseException | None) -> None:
+        if future.done():  # cancelled while thinking
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result or "")
+
+    def work() -> None:
+        try:
+            move, error = provider(position), None
+        except BaseException as exc:  # handed to the awaiting loop, which re-raises it
+            move, error = None, exc
+        with contextlib.suppress(RuntimeError):  # the loop closed: the console was interrupted
+            loop.call_soon_threadsafe(settle, move, error)
+
+    threading.Thread(target=work, name="crosspath-thinking", daemon=True).start()
+    return future
 
 
 @dataclass
@@ -116,7 +149,7 @@ class Console:
         tty = self.out.isatty()
         self.out.write(f"{who} is thinking…")
         self.out.flush()
-        task = asyncio.ensure_future(asyncio.to_thread(provider, position))
+        task = in_daemon_thread(provider, position)
         while tty and not task.done():
             await asyncio.wait({task}, timeout=THINKING_TICK)
             elapsed = time.monotonic() - started

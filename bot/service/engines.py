@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import multiprocessing
+import signal
 import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
@@ -82,6 +83,16 @@ _replays: ProcessPoolExecutor | None = None
 _REPLAY_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="crosspath-replay")
 
 
+def ignore_interrupts() -> None:
+    """Worker initializer: leave Ctrl-C to the parent.
+
+    A terminal sends SIGINT to the whole process group, so a worker would otherwise die with a
+    ``KeyboardInterrupt`` traceback of its own while the parent (bot or console) is already
+    shutting down in order; the parent stops its workers itself.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _replay_pool() -> ProcessPoolExecutor:
     """The one worker process cold games are replayed in, started on first use.
 
@@ -96,7 +107,9 @@ def _replay_pool() -> ProcessPoolExecutor:
     with _REPLAY_LOCK:
         if _replays is None:
             _replays = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn")
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=ignore_interrupts,
             )
         return _replays
 
