@@ -130,6 +130,8 @@ def main(argv: list[str]) -> int:
             data = render_gif(game, names=names, theme=args.theme)
             args.gif.write_bytes(data)
             print(f"wrote {args.gif} ({len(data)} bytes)")
+    except BrokenPipeError:
+        raise  # the reader of standard output hung up: the crosspath command ends quietly
     except OSError as exc:
         where = f"{_quote(str(exc.filename))}: " if exc.filename else ""
         print(f"crosspath render: cannot write {where}{exc.strerror or exc}", file=sys.stderr)
