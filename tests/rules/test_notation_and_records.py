@@ -97,3 +97,13 @@ def test_every_game_states_its_title_goal_and_special_rules(name: str) -> None:
         goal = cls.goal(size)
         assert goal and not goal.endswith(".")
     assert cls.special_rules.endswith(".") and cls.special_rules[0].isupper()
+
+
+def test_a_leading_zero_is_named_as_such_not_off_the_board() -> None:
+    with pytest.raises(InvalidNotation) as refused:
+        parse_point("c03", 9)
+    assert str(refused.value) == "c03 has a leading zero: write c3"
+    with pytest.raises(InvalidNotation, match="off the board"):
+        parse_point("c00", 9)  # no point to suggest
+    with pytest.raises(InvalidNotation, match="off the board"):
+        parse_point("c10", 9)
