@@ -5,8 +5,10 @@ on standard input, so ``printf 'e5\\nd4\\n' | crosspath play minefield`` works. 
 printed starts with ``<colour> wins`` (against the computer followed by "You win!" or "The
 computer wins.") or is ``draw`` when the game ends.
 
-With ``--db FILE`` the game lives in that file, and an unfinished game of the same kind in it
-is resumed (``--new`` starts another instead), with the computer's seat and level as stored.
+With ``--db FILE`` the game lives in that file.  The file's one unfinished game is resumed
+when the command line fits it, with the computer's seat and level as stored; otherwise the
+unfinished games are listed and the player picks one with ``--game N`` or starts another with
+``--new``, so no game is ever left behind without a word.
 
 Seats are users 1 and 2.  Each seat is driven by a :data:`MoveProvider`; ``None`` means a
 human typing on standard input.  Another front end plugs in by registering a factory in

@@ -107,7 +107,7 @@ def text_board(game: Game, show_illegal: bool = True) -> str:
 
 def describe_event(event: MoveEvent) -> list[str]:
     if event.swap:
-        lines = [f"{event.colour} swaps: they now play the first colour"]
+        lines = [f"{event.colour} swaps (pie rule): the players exchange colours"]
     else:
         lines = [f"{event.colour} plays {event.move}"]
     if event.flipped:

@@ -7,14 +7,13 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from rules import game_class
+from rules import game_class, game_names
 from rules.errors import InvalidOptions, UnknownGame
 
 from ..cli import clip
 from ..store import StoreError, is_postgres
-from .game import play
+from .game import PickProblem, play
 from .options import parser, path_problem
-from .seats import seating
 from .signals import interrupt_at_once
 
 
@@ -22,22 +21,33 @@ def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = N
     p = parser()
     args = p.parse_args(argv)
     err = sys.stderr
-    if args.vs != "ai":
+    computer_options = [
+        flag
         for given, flag in (
             (args.level, "--level"),
             (args.seed, "--seed"),
             (args.ai_first, "--ai-first"),
-        ):
-            if given not in (None, False):
-                p.error(f"{flag} only applies to a game against the computer (--vs ai)")
+        )
+        if given not in (None, False)
+    ]
+    if computer_options and args.vs is None:
+        args.vs = "ai"  # only the computer has a level, a seed or a first move to take
+    elif computer_options and args.vs != "ai":
+        p.error(f"{computer_options[0]} only applies to a game against the computer (--vs ai)")
     if args.new and not args.db:
         p.error("--new only applies with --db (without it every game is new)")
-    try:
-        cls = game_class(args.game)
-        cls(args.size)
-    except (UnknownGame, InvalidOptions) as exc:
-        print(f"crosspath play: {exc}", file=err)
-        return 2
+    if args.game_id is not None and not args.db:
+        p.error("--game only applies with --db (it picks a game kept in that file)")
+    if args.game_id is not None and args.new:
+        p.error("--game resumes a game and --new starts one: give one of them")
+    if args.game is None and not args.db:
+        p.error(f"say which game to play: one of {', '.join(sorted(game_names()))}")
+    if args.game is not None:
+        try:
+            game_class(args.game)(args.size)
+        except (UnknownGame, InvalidOptions) as exc:
+            print(f"crosspath play: {exc}", file=err)
+            return 2
     for flag, value, want_dir in (("--images", args.images, True), ("--db", args.db, False)):
         if value is None or (flag == "--db" and is_postgres(value)):
             continue
@@ -58,7 +68,10 @@ def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = N
                 )
                 return 1
         with interrupt_at_once():
-            return asyncio.run(play(args, stdin or sys.stdin, stdout or sys.stdout, seating(args)))
+            return asyncio.run(play(args, stdin or sys.stdin, stdout or sys.stdout))
+    except PickProblem as exc:
+        print(f"crosspath play: {exc}", file=err)
+        return 2
     except StoreError as exc:
         print(f"crosspath play: {exc}", file=err)
         return 1

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from rules import Game, game_class
+from rules import Game, game_class, game_names
 
 from ..cli import clip
 from ..config import shown_database
@@ -23,12 +23,14 @@ from ..service import GameInfo, GameService, NoTakeback, ServiceError
 from ..store import is_postgres, open_store
 from .board import describe_event, rules_lines, text_board
 from .seats import (
+    COMPUTER_LABEL,
     CONSOLE_GUILD,
+    LEVEL_OPTION,
     OPPONENT_OPTION,
     PLAYER_ONE,
     PLAYER_TWO,
+    YOU,
     MoveProvider,
-    Seating,
     seating,
 )
 
@@ -82,6 +84,8 @@ class Console:
     labels: dict[int, str] = field(
         default_factory=lambda: {PLAYER_ONE: "player 1", PLAYER_TWO: "player 2"}
     )
+    kept_in: str | None = None
+    """The database the game is kept in (as shown), None for the temporary one."""
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -111,16 +115,12 @@ class Console:
         started = await self.service.accept_challenge(challenge.id, PLAYER_TWO)
         return started.game
 
-    async def unfinished(self, game: str, size: int | None, vs: str) -> GameInfo | None:
-        """The latest unfinished console game of this kind (and size, if given), if any."""
+    async def unfinished(self) -> list[GameInfo]:
+        """The unfinished console games in the database, oldest first."""
         active = await self.service.games_for_player(
             CONSOLE_GUILD, PLAYER_ONE, active_only=True, limit=10_000
         )
-        for info in active:  # most recently updated first
-            same_size = size is None or info.size == size
-            if info.game == game and same_size and info.options.get(OPPONENT_OPTION, "human") == vs:
-                return info
-        return None
+        return sorted(active, key=lambda info: info.id)
 
     def write_image(self, info: GameInfo, position: Game) -> None:
         if self.images is None:
@@ -168,6 +168,7 @@ class Console:
         self.say(f"{info.title} {info.size}×{info.size}, a game by Mark Steere.")
         for line in rules_lines(info.game, info.size, len(self.computer_seats) == 1):
             self.say(line)
+        self.say(self.seats_line(info))
         channel = info.channel_id
         position = await self.show(info)
         while info.is_active:
@@ -210,7 +211,7 @@ class Console:
                     self.say(" ".join(position.legal_moves()))
                     continue
                 if command in ("quit", "exit"):
-                    self.say("stopped: the game is not over")
+                    self.say(self.stopped_line(info))
                     return 1
                 if command == "resign":
                     ended = await self.service.resign(channel, user, game_id=info.id)
@@ -224,6 +225,8 @@ class Console:
                         for text in describe_event(event):
                             self.say(text)
                     info = result.game
+                    if any(event.swap for event in result.events):
+                        self.say(self.seats_line(info))
             except (ServiceError, ValueError) as exc:
                 self.say(str(exc))
                 if computer:
@@ -234,6 +237,36 @@ class Console:
             position = await self.show(info)
         self.say(final_line(info, self.computer_seats))
         return 0
+
+    def seats_line(self, info: GameInfo) -> str:
+        """Who plays which colour now, with the board's mark for it.
+
+        Against the computer the human is "you", so a swap says plainly which colour is yours.
+        """
+        parts = []
+        for seat, mark in zip(info.seats, "XO", strict=True):
+            label = self.labels.get(seat.user_id, str(seat.user_id))
+            if label == YOU:
+                parts.append(f"you play {seat.colour} ({mark})")
+            else:
+                who = "the computer" if label == COMPUTER_LABEL else label
+                parts.append(f"{who} plays {seat.colour} ({mark})")
+        if parts[1].startswith("you "):
+            parts.reverse()
+        text = ", ".join(parts) + "."
+        return text[0].upper() + text[1:]
+
+    def stopped_line(self, info: GameInfo) -> str:
+        """What ``quit`` leaves behind: the game kept in ``--db``, or discarded."""
+        if self.kept_in is None:
+            return (
+                "stopped: the game is not over, and it is discarded (it was in a temporary "
+                "file); play with --db FILE to keep a game you can come back to"
+            )
+        return (
+            f"stopped: the game is not over; it is kept in {self.kept_in}, resume it with "
+            f"--db {self.kept_in} --game {info.id}"
+        )
 
     async def undo(self, info: GameInfo) -> GameInfo:
         """Take back the last turn: its player asks, the other seat agrees (both are local).
@@ -282,37 +315,94 @@ async def open_service(db: Path | str) -> AsyncIterator[GameService]:
         yield GameService(store)
 
 
-async def play(
-    args: argparse.Namespace,
-    inp: TextIO,
-    out: TextIO,
-    seats: Seating,
-) -> int:
+class PickProblem(Exception):
+    """``--db`` holds unfinished games and the command line does not say which to play: the
+    message lists them (a usage error: nothing was changed)."""
+
+
+def opponent_words(info: GameInfo) -> str:
+    """How a stored console game was set up, for the list of unfinished games."""
+    if info.options.get(OPPONENT_OPTION, "human") == "human":
+        return "two players"
+    level = info.options.get(LEVEL_OPTION)
+    return "against the computer" + (f" (level {level})" if level else "")
+
+
+def unfinished_list(where: str, games: list[GameInfo]) -> str:
+    many = f"{len(games)} unfinished games" if len(games) > 1 else "an unfinished game"
+    lines = [f"{where} holds {many}; resume one with --game N, or start another with --new:"]
+    lines += [
+        f"  --game {info.id}: {info.title} {info.size}×{info.size}, {opponent_words(info)}, "
+        f"turn {info.turn_number}"
+        for info in games
+    ]
+    return "\n".join(lines)
+
+
+def pick_game(args: argparse.Namespace, where: str, waiting: list[GameInfo]) -> GameInfo | None:
+    """The unfinished game to resume, None to start a new one; PickProblem when unclear.
+
+    A game is resumed without being named only when it is the one unfinished game in the
+    file and matches what the command line asks for; anything else would leave a game behind
+    without a word, so the games are listed instead.
+    """
+    if args.game_id is not None:
+        found = next((info for info in waiting if info.id == args.game_id), None)
+        if found is None:
+            listing = f"\n{unfinished_list(where, waiting)}" if waiting else ""
+            raise PickProblem(f"{where} holds no unfinished game --game {args.game_id}{listing}")
+        if args.game is not None and game_class(args.game).name != found.game:
+            raise PickProblem(
+                f"--game {found.id} is a {found.title} game, not {game_class(args.game).title}"
+            )
+        return found
+    if args.new or not waiting:
+        return None
+    if len(waiting) == 1 and matches(waiting[0], args):
+        return waiting[0]
+    raise PickProblem(unfinished_list(where, waiting))
+
+
+def matches(info: GameInfo, args: argparse.Namespace) -> bool:
+    """Whether ``info`` is the game the command line describes (what it leaves open, any)."""
+    if args.game is not None and game_class(args.game).name != info.game:
+        return False
+    if args.size is not None and args.size != info.size:
+        return False
+    return args.vs is None or info.options.get(OPPONENT_OPTION, "human") == args.vs
+
+
+async def play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    """Open the database, pick or start the game, and play it (PickProblem: nothing done)."""
     with tempfile.TemporaryDirectory(prefix="crosspath-") as scratch:
         db: Path | str = Path(scratch) / "console.sqlite3"
         if args.db:
             db = args.db if is_postgres(args.db) else Path(args.db)
+        where = shown_database(str(db))
         async with open_service(db) as service:
             console = Console(
                 service,
                 out=out,
                 inp=inp,
                 images=Path(args.images) if args.images else None,
+                kept_in=where if args.db else None,
             )
-            game = game_class(args.game).name
-            resumed = None
-            if args.db and not args.new:
-                resumed = await console.unfinished(game, args.size, args.vs)
+            waiting = await console.unfinished() if args.db else []
+            resumed = pick_game(args, where, waiting)
             if resumed is not None:
                 seats = seating(args, resumed.options)
                 console.say(
-                    f"Resuming the unfinished {resumed.title} game in "
-                    f"{shown_database(str(db))} at turn {resumed.turn_number} "
-                    "(add --new to start another)."
+                    f"Resuming the unfinished {resumed.title} game in {where} at turn "
+                    f"{resumed.turn_number} (add --new to start another)."
                 )
                 info = resumed
+            elif args.game is None:
+                raise PickProblem(
+                    f"say which game to play: one of {', '.join(sorted(game_names()))}"
+                )
             else:
-                info = await console.start(game, args.size, seats.options)
+                seats = seating(args)
+                info = await console.start(game_class(args.game).name, args.size, seats.options)
             console.providers = seats.providers
             console.labels.update(seats.labels)
             return await console.run(info)

@@ -27,28 +27,42 @@ def level_choices() -> str:
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="crosspath play",
-        description="Play a local two-player game; one move per line on standard input.",
+        description="Play a game in the terminal, against another human at the same keyboard "
+        "or against the computer (--vs ai); one move per line on standard input.",
     )
-    p.add_argument("game", help=f"one of: {', '.join(sorted(game_names()))}")
+    p.add_argument(
+        "game",
+        nargs="?",
+        help=f"one of: {', '.join(sorted(game_names()))} (may be left out to resume with --db)",
+    )
     p.add_argument("--size", type=int, default=None, help="board size (default: the game's)")
     p.add_argument(
         "--db",
         default=None,
         help="database to keep the game in: a SQLite file or a postgresql:// URL (default: a "
-        "temporary file); an unfinished game of the same kind in it is resumed",
+        "temporary file, discarded at the end); its one unfinished game is resumed, and with "
+        "several they are listed to pick from",
+    )
+    p.add_argument(
+        "--game",
+        dest="game_id",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --db: resume the unfinished game number N (as listed)",
     )
     p.add_argument(
         "--new",
         action="store_true",
-        help="with --db: start a new game even if the file holds an unfinished one",
+        help="with --db: start a new game even if the file holds unfinished ones",
     )
     p.add_argument("--images", default=None, help="write a board PNG per turn into this folder")
     p.add_argument(
         "--vs",
-        default="human",
+        default=None,
         choices=sorted(OPPONENTS),
         help="who plays the other seat: human (another human at the same keyboard, the "
-        "default) or ai (the computer)",
+        "default) or ai (the computer; --level, --seed and --ai-first imply it)",
     )
     p.add_argument(
         "--level",

@@ -30,6 +30,8 @@ OPPONENTS: dict[str, OpponentFactory | None] = {"human": None, "ai": computer_op
 human)."""
 
 COMPUTER_LABEL = "computer"
+YOU = "you"
+"""The human's label in a game against the computer (two humans are "player 1" and "2")."""
 
 # Options stored with each console game, so ``--db`` can resume it as it was set up.
 OPPONENT_OPTION = "console_vs"
@@ -48,7 +50,12 @@ class Seating:
 
 def seating(args: argparse.Namespace, stored: dict[str, str] | None = None) -> Seating:
     """The seats for ``args``, or, for a resumed game, as its stored options say."""
-    vs: str = args.vs
+    if stored is not None:
+        vs = stored.get(OPPONENT_OPTION, "human")
+        if vs not in OPPONENTS:  # stored by a front end this console does not have
+            vs = "human"
+    else:
+        vs = args.vs or "human"
     providers: dict[int, MoveProvider | None] = {PLAYER_ONE: None, PLAYER_TWO: None}
     labels: dict[int, str] = {}
     options = {OPPONENT_OPTION: vs}
@@ -65,6 +72,7 @@ def seating(args: argparse.Namespace, stored: dict[str, str] | None = None) -> S
         seat = PLAYER_ONE if getattr(args, "ai_first", False) else PLAYER_TWO
     providers[seat] = factory(args)
     labels[seat] = COMPUTER_LABEL if vs == "ai" else vs
+    labels[PLAYER_TWO if seat == PLAYER_ONE else PLAYER_ONE] = YOU
     options[COMPUTER_SEAT_OPTION] = str(seat)
     level = getattr(args, "level", None)
     if vs == "ai":
