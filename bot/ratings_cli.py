@@ -5,7 +5,8 @@ that changed ratings, in the order they were applied, and stores the result (``-
 stores nothing and exits 1 if the stored ratings differ).  ``crosspath leaderboard --db
 TARGET --guild ID --game GAME [--limit N] [--offset N] [--json]`` prints one page of a
 server's leaderboard.  ``--db`` is a SQLite file or a ``postgresql://`` URL (default:
-``$CROSSPATH_DATABASE``, the bot's own setting).  Bad input ends with one sentence on standard error and status 2.
+``$CROSSPATH_DATABASE``, the bot's own setting).  Bad input ends with one sentence on standard
+error and status 2.
 """
 
 from __future__ import annotations

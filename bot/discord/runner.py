@@ -146,7 +146,12 @@ def main(argv: list[str]) -> int:
     if settings is None:
         return EXIT_CONFIG
     if not settings.is_postgres and not settings.runs_every_shard:
-        fail("run", ONE_PROCESS_ONLY.format(ids=settings.shard_ids, count=settings.shard_count))
+        shards = ONE_PROCESS_ONLY.format(ids=settings.shown_shard_ids, count=settings.shard_count)
+        fail("run", shards)
+        return EXIT_CONFIG
+    problem = settings.database_problem()
+    if problem is not None:
+        fail("run", problem)
         return EXIT_CONFIG
     logs.configure(settings.log_level, settings.log_format, secret=settings.token)
     log.info(
