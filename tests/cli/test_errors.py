@@ -390,3 +390,18 @@ def test_render_into_a_missing_folder(tmp_path: Path) -> None:
     proc = crosspath(tmp_path, "render", "--game", "minefield", "--out", "nowhere/b.png")
     assert proc.returncode == 1
     assert one_sentence(proc).startswith("crosspath render: cannot write nowhere/b.png: ")
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--out", "b.png"], "say which game: --game minefield"),
+        (["--moves", "c3", "--out", "b.png"], "say which game: --game minefield"),
+        (["--record", "minefield 5: c3", "--game", "minefield", "--out", "b.png"], "not both"),
+    ],
+)
+def test_render_without_a_game_is_a_usage_error(tmp_path: Path, args: list[str], says: str) -> None:
+    proc = crosspath(tmp_path, "render", *args)
+    assert proc.returncode == 2
+    assert says in proc.stderr and proc.stderr.startswith("usage: crosspath render")
+    assert not (tmp_path / "b.png").exists()
