@@ -62,9 +62,21 @@ def settings_with_token(command: str, env_file: str | None) -> Settings | None:
         fail(command, str(exc))
         return None
     if not settings.has_token:
-        fail(command, NO_TOKEN)
+        fail(command, no_token(env_file))
         return None
     return settings
+
+
+def no_token(env_file: str | None) -> str:
+    """What to do without a token: fill in the settings file when there is one (the README's
+    quick start makes ``.env`` from ``.env.example`` and stops here on the first run)."""
+    path = Path(env_file) if env_file is not None else Path(".env")
+    if path.is_file():
+        return (
+            f"DISCORD_TOKEN is empty: put your bot's token (Discord developer portal, Bot tab) "
+            f"after DISCORD_TOKEN= in {path}, then run this again (see docs/operations.md)."
+        )
+    return NO_TOKEN
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
