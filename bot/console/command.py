@@ -40,7 +40,8 @@ def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = N
         p.error("--game only applies with --db (it picks a game kept in that file)")
     if args.game_id is not None and args.new:
         p.error("--game resumes a game and --new starts one: give one of them")
-    if args.game is None and not args.db:
+    fresh_file = bool(args.db) and not is_postgres(args.db) and not Path(args.db).exists()
+    if args.game is None and (not args.db or fresh_file):  # nothing to resume: say which game
         p.error(f"say which game to play: one of {', '.join(sorted(game_names()))}")
     if args.game is not None:
         try:

@@ -353,3 +353,24 @@ def test_a_swap_against_the_computer_says_which_colour_is_yours() -> None:
     after = lines[lines.index("blue swaps (pie rule): the players exchange colours") + 1]
     assert after == "You play red (X), the computer plays blue (O)."
     assert "red (you) to move> resign" in lines
+
+
+def test_without_a_game_there_must_be_one_to_resume(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "empty.db"
+    run(["minefield", "--size", "4", "--db", str(db)], ["b2", "resign"])  # nothing unfinished
+    code, text = run(["--db", str(db)], ["quit"])
+    assert code == 2 and text == ""
+    assert capsys.readouterr().err.startswith("crosspath play: say which game to play: one of ")
+    missing = ["--db", str(tmp_path / "missing.db")]
+    for argv, says in (
+        ([], "say which game to play"),
+        (missing, "say which game to play"),
+        (["--game", "1"], "--game only applies"),
+    ):
+        with pytest.raises(SystemExit) as exit_info:
+            console.main(argv, stdin=io.StringIO(""), stdout=io.StringIO())
+        assert exit_info.value.code == 2
+        assert says in capsys.readouterr().err
+    assert not (tmp_path / "missing.db").exists()
