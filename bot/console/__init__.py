@@ -17,7 +17,8 @@ thinks on a daemon thread of this process (abandoned at once on Ctrl-C) while th
 the seconds on the "thinking…" line.
 
 The package's parts: :mod:`.board` (the text board and what is printed), :mod:`.options` (the
-command line), :mod:`.seats` (who plays which seat), :mod:`.game` (the game loop),
+command line), :mod:`.seats` (who plays which seat), :mod:`.resume` (which game ``--db`` plays),
+:mod:`.game` (the game loop),
 :mod:`.signals` (Ctrl-C) and :mod:`.command` (the entry point).
 """
 

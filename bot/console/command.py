@@ -12,8 +12,9 @@ from rules.errors import InvalidOptions, UnknownGame
 
 from ..cli import clip
 from ..store import StoreError, is_postgres
-from .game import PickProblem, play
+from .game import play
 from .options import parser, path_problem
+from .resume import PickProblem
 from .signals import interrupt_at_once
 
 
