@@ -154,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             result = _dispatch(args)
         except SystemExit as exc:  # argparse's --help and usage errors end this way
-            result = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+            result = exit_status(exc)
         # Output waits in a buffer when it goes to a pipe: flush it here, where a reader that
         # hung up can still be answered quietly, not at interpreter exit.
         sys.stdout.flush()
@@ -167,6 +167,18 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
     return result
+
+
+def exit_status(exc: SystemExit) -> int:
+    """The status ``exc`` would end the interpreter with (a message is printed, as Python would).
+
+    >>> exit_status(SystemExit(2)), exit_status(SystemExit(None))
+    (2, 0)
+    """
+    if exc.code is None or isinstance(exc.code, int):
+        return exc.code or 0
+    print(exc.code, file=sys.stderr)
+    return 1
 
 
 def _dispatch(args: list[str]) -> int:
