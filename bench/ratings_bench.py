@@ -36,8 +36,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.service import ratings as R
-from bot.service.rating_types import Outcome
+from bot.service.ratings import model as R
+from bot.service.ratings.types import Outcome
 
 GUILD = 1
 GAME = "minefield"
@@ -148,7 +148,7 @@ def store_contents(games: list[R.RatedGame]) -> Any:
     """The games as finished, rated rows of one server (1 ms apart, ``rating_seq`` = id), with
     the ratings and history the incremental updates would have written (``rebuilt``).  No
     moves: the rating queries never read them."""
-    from bot.service.rating_apply import rebuilt
+    from bot.service.ratings.apply import rebuilt
     from bot.store import GameRow, RatedResult, StoreContents
 
     base = 1_770_000_000_000_000

@@ -88,6 +88,30 @@ class ClippedStream:
         return getattr(self.inner, name)
 
 
+class WatchedStdout(ClippedStream):
+    """Standard output that remembers a reader hanging up, even where the writer swallows the
+    error: argparse's help ignores every OSError, so without this ``crosspath play --help |
+    head -1`` would end 0 or 141 depending on buffering.  Nothing is clipped on this stream."""
+
+    def __init__(self, inner: TextIO) -> None:
+        super().__init__(inner)
+        self.hung_up = False
+
+    def write(self, text: str) -> int:
+        try:
+            return self.inner.write(text)
+        except BrokenPipeError:
+            self.hung_up = True
+            raise
+
+    def flush(self) -> None:
+        try:
+            self.inner.flush()
+        except BrokenPipeError:
+            self.hung_up = True
+            raise
+
+
 def usage() -> str:
     lines = ["usage: crosspath <command> [options]", "", "commands:"]
     lines += [f"  {name:<10} {text}" for name, (_, text) in SUBCOMMANDS.items()]
@@ -123,7 +147,41 @@ def main(argv: list[str] | None = None) -> int:
     """The ``crosspath`` script (``argv`` None: the command line, with standard error clipped)."""
     if argv is None and not isinstance(sys.stderr, ClippedStream):
         sys.stderr = ClippedStream(sys.stderr)
+    if argv is None and not isinstance(sys.stdout, WatchedStdout):
+        sys.stdout = WatchedStdout(sys.stdout)
     args = sys.argv[1:] if argv is None else argv
+    try:
+        try:
+            result = _dispatch(args)
+        except SystemExit as exc:  # argparse's --help and usage errors end this way
+            result = exit_status(exc)
+        # Output waits in a buffer when it goes to a pipe: flush it here, where a reader that
+        # hung up can still be answered quietly, not at interpreter exit.
+        sys.stdout.flush()
+        if isinstance(sys.stdout, WatchedStdout) and sys.stdout.hung_up:
+            raise BrokenPipeError
+    except BrokenPipeError:
+        # The reader went away (``crosspath --help | head -1``): not an error worth a message.
+        # Point stdout at devnull so the interpreter's final flush stays quiet.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
+    return result
+
+
+def exit_status(exc: SystemExit) -> int:
+    """The status ``exc`` would end the interpreter with (a message is printed, as Python would).
+
+    >>> exit_status(SystemExit(2)), exit_status(SystemExit(None))
+    (2, 0)
+    """
+    if exc.code is None or isinstance(exc.code, int):
+        return exc.code or 0
+    print(exc.code, file=sys.stderr)
+    return 1
+
+
+def _dispatch(args: list[str]) -> int:
     if not args:
         print(usage(), file=sys.stderr)
         return EXIT_USAGE
@@ -141,13 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         module = importlib.import_module(entry[0])
         result: int = module.main(args[1:])
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # The reader went away (``crosspath commands --json | head``): not an error worth a
-        # traceback.  Point stdout at devnull so the interpreter's final flush stays quiet.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_BROKEN_PIPE
+    except (BrokenPipeError, SystemExit):
+        raise
     except KeyboardInterrupt:
         print(f"\ncrosspath {command}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

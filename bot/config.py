@@ -80,6 +80,34 @@ class Settings:
             or len(set(self.shard_ids)) == self.shard_count
         )
 
+    @property
+    def shown_shard_ids(self) -> str:
+        """CROSSPATH_SHARD_IDS as it is written: ``0,1`` (empty for all shards)."""
+        return ",".join(str(shard) for shard in self.shard_ids or ())
+
+    def database_problem(self) -> str | None:
+        """Why the SQLite database cannot be where the setting says, or None.
+
+        Checked before the store opens its file, whose own errors (a lock file it cannot
+        create) would point at permissions when the folder simply is not there.
+        """
+        if self.is_postgres:
+            return None
+        path = Path(self.database)
+        shown = self.shown_database
+        if path.is_dir():
+            return f"CROSSPATH_DATABASE={shown} is a folder: give the path of a database file"
+        folder = path.parent
+        if folder.is_dir():
+            return None
+        folder_shown = shown_database(str(folder))
+        if folder.exists():
+            return f"CROSSPATH_DATABASE={shown}: {folder_shown} is a file, not a folder"
+        return (
+            f"CROSSPATH_DATABASE={shown}: the folder {folder_shown} does not exist; create it, "
+            "or give a database path in a folder that exists"
+        )
+
     def __repr__(self) -> str:
         return (
             f"Settings(database={self.shown_database!r}, log_level={self.log_level!r}, "

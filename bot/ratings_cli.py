@@ -5,7 +5,8 @@ that changed ratings, in the order they were applied, and stores the result (``-
 stores nothing and exits 1 if the stored ratings differ).  ``crosspath leaderboard --db
 TARGET --guild ID --game GAME [--limit N] [--offset N] [--json]`` prints one page of a
 server's leaderboard.  ``--db`` is a SQLite file or a ``postgresql://`` URL (default:
-``$CROSSPATH_DB``).  Bad input ends with one sentence on standard error and status 2.
+``$CROSSPATH_DATABASE``, the bot's own setting).  Bad input ends with one sentence on standard
+error and status 2.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ import sys
 from pathlib import Path
 
 from .service import GameService, ServiceError
-from .service.rating_types import Standing
-from .service.standings import RebuildReport
+from .service.ratings.service import RebuildReport
+from .service.ratings.types import Standing
 from .store import WriteConflict, is_postgres, open_store
 from .store.cli import DEFAULT_DB, default_db
 
@@ -46,7 +47,8 @@ def _db_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--db",
         default=None,
-        help=f"a SQLite file or a postgresql:// URL (default: $CROSSPATH_DB or {DEFAULT_DB})",
+        help="a SQLite file or a postgresql:// URL (default: $CROSSPATH_DATABASE, the bot's "
+        f"setting, or {DEFAULT_DB})",
     )
 
 
@@ -70,7 +72,7 @@ def ratings_parser() -> argparse.ArgumentParser:
 
 async def _check(target: str) -> tuple[int, int]:
     """(players whose stored rating differs from a rebuild, players rebuilt), nothing stored."""
-    from .service.rating_apply import rebuilt
+    from .service.ratings.apply import rebuilt
 
     async with await open_store(target) as store, store.read() as tx:
         results = await tx.rated_results()

@@ -177,9 +177,6 @@ def cell_tiles(
     }
 
 
-STEP_NAMES = {(1, 0): "right", (-1, 0): "left", (0, 1): "up", (0, -1): "down"}
-
-
 def _path_directions(path: tuple[int, ...], n: int) -> dict[int, tuple[str, ...]]:
     """For each path point, the image directions of its neighbours along the path."""
     found: dict[int, list[str]] = {i: [] for i in path}

@@ -109,6 +109,11 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.out is None and args.gif is None:
         parser.error("nothing to write: give --out board.png and/or --gif replay.gif")
+    # Which game to draw is a usage question (status 2); a bad record is not (status 1).
+    if args.record is None and args.game is None:
+        parser.error("say which game: --game minefield --moves '...', or --record '...'")
+    if args.record is not None and (args.game is not None or args.moves):
+        parser.error("give either --record or --game/--moves, not both")
     try:
         kind = None if args.out is None else image_format(args.out)
         if args.gif is not None and args.gif.suffix.lower() != ".gif":
@@ -133,6 +138,8 @@ def main(argv: list[str]) -> int:
             data = render_gif(game, names=names, theme=args.theme)
             args.gif.write_bytes(data)
             print(f"wrote {args.gif} ({len(data)} bytes)")
+    except BrokenPipeError:
+        raise  # the reader of standard output hung up: the crosspath command ends quietly
     except OSError as exc:
         where = f"{_quote(str(exc.filename))}: " if exc.filename else ""
         print(f"crosspath render: cannot write {where}{exc.strerror or exc}", file=sys.stderr)

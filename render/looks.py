@@ -18,7 +18,6 @@ class Look:
     owned_edges: bool = True
     # Crosscut's perimeter is a zone of its own (discs there are removed at once).
     perimeter_zone: bool = False
-    piece_word: str = "stone"
 
 
 STONES = Look("stone")
@@ -27,8 +26,8 @@ LOOKS: dict[str, Look] = {
     "clearpath": STONES,
     "minefield": STONES,
     "nakeddiagonal": STONES,
-    "crosscut": Look("disc", owned_edges=False, perimeter_zone=True, piece_word="disc"),
-    "clearcut": Look("checker", piece_word="checker"),
+    "crosscut": Look("disc", owned_edges=False, perimeter_zone=True),
+    "clearcut": Look("checker"),
 }
 
 

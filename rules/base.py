@@ -61,6 +61,35 @@ class MoveRecord:
     draw: bool = False
 
 
+class _Snapshot:
+    """Everything :meth:`Game.pop` puts back, taken just before a move changes it.
+
+    As python-chess's ``_BoardState``: the snapshot copies the state out of the game and
+    :meth:`restore` writes it back, so the list of what is saved and what is restored is one
+    list, named, in one place.  Only immutable values are kept (copies share snapshots).
+    """
+
+    __slots__ = ("extra", "legal", "over", "stones", "turn", "turn_number", "winner")
+
+    def __init__(self, game: Game) -> None:
+        self.stones = tuple(game._stones)
+        self.turn = game._turn
+        self.over = game._over
+        self.winner = game._winner
+        self.turn_number = game._turn_number
+        self.legal = game._legal
+        self.extra = game._extra_state()
+
+    def restore(self, game: Game) -> None:
+        game._stones = list(self.stones)  # snapshots are shared with copies: never alias them
+        game._turn = self.turn
+        game._over = self.over
+        game._winner = self.winner
+        game._turn_number = self.turn_number
+        game._legal = self.legal
+        game._restore_extra(self.extra)
+
+
 class Game(ABC):
     """A mutable game position with full history, in the spirit of python-chess's Board.
 
@@ -70,6 +99,9 @@ class Game(ABC):
 
     name: ClassVar[str]
     title: ClassVar[str]
+    special_rules: ClassVar[str]
+    """What sets the game apart beyond its goal, in a few sentences for players: the one text
+    the bot's ``/rules`` and the console both show (see also :meth:`goal`)."""
     players: ClassVar[tuple[str, str]] = ("red", "blue")
     min_size: ClassVar[int] = 4
     max_size: ClassVar[int] = 19
@@ -98,10 +130,24 @@ class Game(ABC):
         self._winner: int | None = None
         self._turn_number = 1
         self._history: list[MoveRecord] = []
-        self._undo: list[tuple[Any, ...]] = []
+        self._undo: list[_Snapshot] = []
         self._legal: int | None = None
         self._set_up = False
         self._reset_extra()
+
+    @classmethod
+    def goal(cls, size: int | None = None) -> str:
+        """The aim of the game in one line (no final full stop); with ``size``, for that board.
+
+        >>> from rules import game_class
+        >>> game_class("minefield").goal()[:54]
+        'Black joins top and bottom, White joins left and right'
+        """
+        first, second = (player.capitalize() for player in cls.players)
+        return (
+            f"{first} joins top and bottom, {second} joins left and right, with an unbroken "
+            f"orthogonal path of {cls.stone_word}s; diagonal steps do not count"
+        )
 
     # ----- hooks for the games -------------------------------------------------------------
     def _reset_extra(self) -> None:
@@ -301,17 +347,7 @@ class Game(ABC):
         if not self._history:
             raise IndexError("no move to undo")
         record = self._history.pop()
-        (
-            stones,
-            self._turn,
-            self._over,
-            self._winner,
-            self._turn_number,
-            self._legal,
-            extra,
-        ) = self._undo.pop()
-        self._stones = list(stones)  # snapshots are shared with copies: never alias them
-        self._restore_extra(extra)
+        self._undo.pop().restore(self)
         return record
 
     def copy(self) -> Game:
@@ -386,17 +422,7 @@ class Game(ABC):
         return f"the game is over: {self.players[self._winner]} won"
 
     def _save(self) -> None:
-        self._undo.append(
-            (
-                tuple(self._stones),
-                self._turn,
-                self._over,
-                self._winner,
-                self._turn_number,
-                self._legal,
-                self._extra_state(),
-            )
-        )
+        self._undo.append(_Snapshot(self))
 
     def _play_point(self, point: int) -> MoveRecord:
         self._save()

@@ -18,6 +18,11 @@ from .registry import register
 class Clearcut(QuickTurns, PathGame):
     name = "clearcut"
     title = "Clearcut"
+    special_rules = (
+        "A crosscut (a 2×2 of two diagonal pairs) is allowed only if your new crosscut group is "
+        "larger than each enemy crosscut group in it; the crosscut's two enemy checkers are then "
+        "removed. A player with no legal point is skipped."
+    )
     default_size = 9
     stone_word = "checker"
 

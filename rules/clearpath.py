@@ -38,6 +38,13 @@ def surrounded_mask(g: Grid, occupied: int) -> int:
 class ClearPath(QuickTurns):
     name = "clearpath"
     title = "Clear Path"
+    special_rules = (
+        "You may never cut your opponent off completely (with a diagonal-only link between your "
+        "edges) unless that same turn completes your orthogonal path and wins (clear-path "
+        "rule). Placing on a point closed in on 3 or 4 sides by stones or the edge makes you "
+        "place again (chain reaction). After Red's first turn, Blue may answer swap to take "
+        "over Red's colour (pie rule)."
+    )
     default_size = 9
 
     def _reset_extra(self) -> None:

@@ -66,8 +66,6 @@ class Grid:
             )
             for i in range(self.area)
         )
-        # Off-board sides per point, for Clear Path's "surrounded" count.
-        self.off_board_sides = tuple(4 - len(nb) for nb in self.orth)
 
     def _neighbours(self, i: int, steps: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
         n = self.size

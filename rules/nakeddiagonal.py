@@ -43,6 +43,11 @@ QUICK_NODES = 400
 class NakedDiagonal(PathGame):
     name = "nakeddiagonal"
     title = "Naked Diagonal"
+    special_rules = (
+        "No placement may form a naked diagonal (two diagonal stones of one colour with neither "
+        "shared neighbour of that colour) or leave an empty area that could only be filled by "
+        "forming one. A player with no legal point is skipped."
+    )
     default_size = 7
     min_size = 4
     max_size = 13

@@ -45,6 +45,8 @@ def parse_point(text: str, size: int) -> int:
     if not cleaned:
         raise InvalidNotation("no point given: name one like c3", text)
     col, row = cleaned[:1], cleaned[1:]
+    if col in COLUMNS and row.isdigit() and row.startswith("0") and int(row) > 0:
+        raise InvalidNotation(f"{cleaned} has a leading zero: write {col}{int(row)}", text)
     if col in COLUMNS and row.isdigit():
         raise InvalidNotation(
             f"{cleaned} is off the board: this {size}×{size} board has {describe_board(size)}",

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.service.rating_types import Profile, Standing
+from bot.service.ratings.types import Profile, Standing
 from render.leaderboard import leaderboard_alt_text, render_leaderboard
 from render.rating_chart import rating_chart_alt_text, render_rating_chart
 from rules import game_class

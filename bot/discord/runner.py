@@ -62,9 +62,21 @@ def settings_with_token(command: str, env_file: str | None) -> Settings | None:
         fail(command, str(exc))
         return None
     if not settings.has_token:
-        fail(command, NO_TOKEN)
+        fail(command, no_token(env_file))
         return None
     return settings
+
+
+def no_token(env_file: str | None) -> str:
+    """What to do without a token: fill in the settings file when there is one (the README's
+    quick start makes ``.env`` from ``.env.example`` and stops here on the first run)."""
+    path = Path(env_file) if env_file is not None else Path(".env")
+    if path.is_file():
+        return (
+            f"DISCORD_TOKEN is empty: put your bot's token (Discord developer portal, Bot tab) "
+            f"after DISCORD_TOKEN= in {path}, then run this again (see docs/operations.md)."
+        )
+    return NO_TOKEN
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -146,7 +158,12 @@ def main(argv: list[str]) -> int:
     if settings is None:
         return EXIT_CONFIG
     if not settings.is_postgres and not settings.runs_every_shard:
-        fail("run", ONE_PROCESS_ONLY.format(ids=settings.shard_ids, count=settings.shard_count))
+        shards = ONE_PROCESS_ONLY.format(ids=settings.shown_shard_ids, count=settings.shard_count)
+        fail("run", shards)
+        return EXIT_CONFIG
+    problem = settings.database_problem()
+    if problem is not None:
+        fail("run", problem)
         return EXIT_CONFIG
     logs.configure(settings.log_level, settings.log_format, secret=settings.token)
     log.info(

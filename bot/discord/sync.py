@@ -1,7 +1,10 @@
-"""``crosspath sync [--guild ID]``: publish the slash commands, on purpose, not at every start.
+"""``crosspath sync --guild ID | --global``: publish the slash commands, on purpose, not at
+every start.
 
-A guild sync shows changes instantly in that server (use it while developing); a global sync
-can take a while to reach every client.  Syncing too often is rate limited by Discord.
+A guild sync shows changes instantly in that server (use it while developing; with
+CROSSPATH_DEV_GUILD set, ``crosspath sync`` alone goes there); a global sync can take a while to
+reach every client, so it happens only when ``--global`` asks for it.  Syncing too often is
+rate limited by Discord.
 """
 
 from __future__ import annotations
@@ -46,8 +49,15 @@ async def sync(settings: Settings, guild_id: int | None) -> list[str]:
     return [command.name for command in synced]
 
 
-def target(args: argparse.Namespace, settings: Settings) -> tuple[int | None, str]:
-    """Where a sync goes (a guild id, or None for global) and a sentence saying so and why."""
+NOWHERE = (
+    "say where to sync: --guild ID for one server (instant; or set CROSSPATH_DEV_GUILD), or "
+    "--global for every server (clients may take a while to see it)"
+)
+
+
+def target(args: argparse.Namespace, settings: Settings) -> tuple[int | None, str] | None:
+    """Where a sync goes (a guild id, or None for global) and a sentence saying so and why;
+    None when nothing names a place, since a global sync must be asked for."""
     if args.everywhere:
         return None, "syncing globally (--global); clients may take a while to see it"
     if args.guild:
@@ -57,10 +67,7 @@ def target(args: argparse.Namespace, settings: Settings) -> tuple[int | None, st
             f"syncing to server {settings.dev_guild} (CROSSPATH_DEV_GUILD; "
             "--global syncs everywhere)"
         )
-    return None, (
-        "syncing globally: neither --guild nor CROSSPATH_DEV_GUILD names a server "
-        "(clients may take a while to see it)"
-    )
+    return None
 
 
 def main(argv: list[str]) -> int:
@@ -68,7 +75,11 @@ def main(argv: list[str]) -> int:
     settings = settings_with_token("sync", args.env_file)
     if settings is None:
         return EXIT_CONFIG
-    guild_id, plan = target(args, settings)
+    chosen = target(args, settings)
+    if chosen is None:
+        fail("sync", NOWHERE)
+        return EXIT_CONFIG
+    guild_id, plan = chosen
     print(plan, flush=True)
     try:
         names = asyncio.run(sync(settings, guild_id))

@@ -15,7 +15,7 @@ from datetime import datetime
 import discord
 
 from bot.service import Challenge, GameInfo, GameResult
-from bot.service.rating_types import GameRating
+from bot.service.ratings.types import GameRating
 from rules import Game
 
 from .words import describe_turn

@@ -16,8 +16,8 @@ from .core import (
     ServiceCore,
     next_reminder,
     time_control_of,
-    warms_engines,
 )
+from .engines import warms_engines
 from .errors import (
     InvalidInput,
     StaleAction,

@@ -21,7 +21,7 @@ from .core import clock_row, next_reminder, utc_now
 from .moderation import Moderation
 from .play import Play
 from .queries import Queries
-from .standings import Standings
+from .ratings.service import Standings
 
 
 class GameService(Challenges, Play, Clocks, Moderation, Queries, Standings, TurnClaims):

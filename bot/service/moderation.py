@@ -27,8 +27,8 @@ from .convert import to_us
 from .core import (
     ServiceCore,
     engine_sentence,
-    warms_engines,
 )
+from .engines import warms_engines
 from .errors import (
     InvalidSettings,
     NoGameHere,

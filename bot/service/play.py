@@ -27,17 +27,17 @@ from .core import (
     colour_of,
     engine_sentence,
     other_player,
-    play_off_loop,
     time_control_of,
 )
+from .engines import play_off_loop
 from .errors import (
     IllegalMoveError,
     NoTakeback,
     NotYourTurn,
     PermissionDenied,
 )
-from .rating_apply import rate_result
-from .rating_types import GameRating
+from .ratings.apply import rate_result
+from .ratings.types import GameRating
 from .types import (
     GameEnded,
     MoveResult,

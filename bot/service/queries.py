@@ -23,10 +23,8 @@ from .checks import (
     quote,
 )
 from .convert import from_us
-from .core import (
-    ServiceCore,
-    warms_engines,
-)
+from .core import ServiceCore
+from .engines import warms_engines
 from .errors import (
     InvalidInput,
     NoGameHere,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Literal
 from .errors import QUOTE_LIMIT, InvalidTimeControl, quote
 
 if TYPE_CHECKING:
-    from .rating_types import GameRating
+    from .ratings.types import GameRating
 
 FirstChoice = Literal["me", "them", "random"]
 """Who moves first in a challenge: the challenger ("me"), the opponent ("them") or random."""
@@ -197,7 +197,7 @@ class GameResult:
     rated: bool = False
     """Whether the game changed ratings (False after an admin reset them, too)."""
     unrated_reason: str | None = None
-    """Why not, when it did not: see ``bot.service.rating_types.UnratedReason``."""
+    """Why not, when it did not: see ``bot.service.ratings.types.UnratedReason``."""
 
     @property
     def is_draw(self) -> bool:

@@ -207,7 +207,6 @@ def test_sync_guild_and_global_are_contradictory(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("argv", "dev_guild", "guild", "says"),
     [
-        ([], None, None, "syncing globally: neither --guild nor CROSSPATH_DEV_GUILD"),
         ([], 42, 42, "syncing to server 42 (CROSSPATH_DEV_GUILD; --global syncs everywhere)"),
         (["--guild", "7"], 42, 7, "syncing to server 7 (--guild)"),
         (["--global"], 42, None, "syncing globally (--global)"),
@@ -219,9 +218,22 @@ def test_sync_says_what_it_syncs(
     from bot.discord.sync import parse_args
 
     args: argparse.Namespace = parse_args(argv)
-    where, sentence = target(args, Settings(token="t", dev_guild=dev_guild))
+    chosen = target(args, Settings(token="t", dev_guild=dev_guild))
+    assert chosen is not None
+    where, sentence = chosen
     assert where == guild
     assert sentence.startswith(says)
+
+
+def test_sync_without_a_server_or_global_asks_where(tmp_path: Path) -> None:
+    """A global sync reaches every server and takes a while: it must be asked for."""
+    proc = crosspath(tmp_path, "sync", env={"DISCORD_TOKEN": "t"})
+    assert proc.returncode == 2
+    assert one_sentence(proc) == (
+        "crosspath sync: say where to sync: --guild ID for one server (instant; or set "
+        "CROSSPATH_DEV_GUILD), or --global for every server (clients may take a while to see it)"
+    )
+    assert proc.stdout == ""
 
 
 def test_plain_sync_says_what_it_syncs_before_it_goes_online(
@@ -242,9 +254,9 @@ def test_plain_sync_says_what_it_syncs_before_it_goes_online(
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DISCORD_TOKEN", "token-for-tests")
     monkeypatch.setattr(HTTPClient, "request", offline)
-    assert main(["sync"]) == 4
+    assert main(["sync", "--global"]) == 4
     out, err = capsys.readouterr()
-    assert out.startswith("syncing globally: neither --guild nor CROSSPATH_DEV_GUILD names")
+    assert out.startswith("syncing globally (--global)")
     assert err.startswith("crosspath sync: cannot reach Discord") and "Traceback" not in err
     monkeypatch.setenv("CROSSPATH_DEV_GUILD", "42")
     assert main(["sync"]) == 4
@@ -381,3 +393,18 @@ def test_render_into_a_missing_folder(tmp_path: Path) -> None:
     proc = crosspath(tmp_path, "render", "--game", "minefield", "--out", "nowhere/b.png")
     assert proc.returncode == 1
     assert one_sentence(proc).startswith("crosspath render: cannot write nowhere/b.png: ")
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--out", "b.png"], "say which game: --game minefield"),
+        (["--moves", "c3", "--out", "b.png"], "say which game: --game minefield"),
+        (["--record", "minefield 5: c3", "--game", "minefield", "--out", "b.png"], "not both"),
+    ],
+)
+def test_render_without_a_game_is_a_usage_error(tmp_path: Path, args: list[str], says: str) -> None:
+    proc = crosspath(tmp_path, "render", *args)
+    assert proc.returncode == 2
+    assert says in proc.stderr and proc.stderr.startswith("usage: crosspath render")
+    assert not (tmp_path / "b.png").exists()

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from bot.service import GameService
-from bot.service.ratings import RatedGame, outcome_for, rebuild, standings
+from bot.service.ratings.model import RatedGame, outcome_for, rebuild, standings
 from bot.store import open_store
 
 REPO = Path(__file__).resolve().parents[2]
@@ -158,3 +158,13 @@ async def test_bad_input_gets_one_sentence_and_creates_nothing(tmp_path: Path) -
     refused = crosspath(tmp_path, "ratings", "rebuild", "--db", str(junk))
     assert refused.returncode == 1 and "notes.txt" in one_sentence(refused)
     assert junk.read_text() == "not a database\n" * 100
+
+
+def test_the_help_names_the_database_setting_the_bot_reads() -> None:
+    from bot.config import SETTINGS
+    from bot.ratings_cli import leaderboard_parser, ratings_parser
+
+    rebuild_help = ratings_parser()._subparsers._group_actions[0].choices["rebuild"].format_help()  # type: ignore[union-attr]
+    for text in (leaderboard_parser().format_help(), rebuild_help):
+        assert "$CROSSPATH_DATABASE" in text and "$CROSSPATH_DB " not in text
+    assert "CROSSPATH_DATABASE" in SETTINGS

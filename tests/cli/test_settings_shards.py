@@ -101,13 +101,19 @@ def test_the_bot_runs_the_configured_shards() -> None:
     assert (counted.shard_count, counted.shard_ids, counted.held_shards) == (3, None, None)
 
 
-def test_sqlite_across_processes_is_refused_before_connecting(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def never_connect(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot fails the test if it tries to log in: the refusal must come before."""
+
     async def must_not_start(self: CrosspathBot, token: str, *, reconnect: bool = True) -> None:
         raise AssertionError("connected to Discord")
 
     monkeypatch.setattr(CrosspathBot, "start", must_not_start)
+
+
+def test_sqlite_across_processes_is_refused_before_connecting(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    never_connect(monkeypatch)
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     monkeypatch.setenv("CROSSPATH_DATABASE", str(tmp_path / "bot.db"))
     monkeypatch.setenv("CROSSPATH_SHARD_COUNT", "4")
@@ -172,3 +178,33 @@ def test_env_example_and_operations_document_every_setting() -> None:
     for name in SETTINGS:
         assert re.search(rf"^#?\s*{name}=", example, re.MULTILINE), name
         assert f"`{name}`" in operations, name
+
+
+def test_the_shard_ids_are_echoed_as_they_are_written(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("CROSSPATH_DATABASE", str(tmp_path / "bot.db"))
+    monkeypatch.setenv("CROSSPATH_SHARD_COUNT", "2")
+    monkeypatch.setenv("CROSSPATH_SHARD_IDS", "0")
+    assert runner.main([]) == runner.EXIT_CONFIG
+    err = capsys.readouterr().err
+    assert "CROSSPATH_SHARD_IDS=0 runs only some of the 2 shards" in err
+    assert "(0,)" not in err
+
+
+def test_a_database_in_a_missing_folder_is_named_as_such(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    never_connect(monkeypatch)
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    database = tmp_path / "no-such-folder" / "bot.db"
+    monkeypatch.setenv("CROSSPATH_DATABASE", str(database))
+    assert runner.main([]) == runner.EXIT_CONFIG
+    err = capsys.readouterr().err
+    assert err.strip() == (
+        f"crosspath run: CROSSPATH_DATABASE={database}: the folder {database.parent} does not "
+        "exist; create it, or give a database path in a folder that exists"
+    )
+    assert "in use" not in err and "write access" not in err
+    assert not database.parent.exists()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -96,12 +97,12 @@ def test_whole_game_against_the_ai_through_stdin(tmp_path: Path, game: str, size
     chosen = ai_lines(lines)
     assert chosen and len(chosen) + len(inp.played) == len(final.history)
     printed = [
-        "swap" if " swaps" in line else line.rsplit(" ", 1)[1]
+        "swap" if " swaps " in line else line.rsplit(" ", 1)[1]
         for line in lines
-        if " plays " in line or " swaps: " in line
+        if re.fullmatch(r"[a-z]+ plays [a-z]+[0-9]+", line) or " swaps (pie rule)" in line
     ]
     assert printed == [r.move for r in final.history]
-    assert "(player 1) to move>" in out.getvalue()
+    assert "(you) to move>" in out.getvalue()
 
 
 def test_ai_moves_are_legal_in_the_position_it_was_shown(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -144,7 +145,8 @@ def test_ai_first_takes_seat_one() -> None:
     lines = out.getvalue().splitlines()
     assert code == 0
     assert any(line.startswith("black (computer) chooses") for line in lines)
-    assert "white (player 2) to move> resign" in lines
+    assert "You play white (O), the computer plays black (X)." in lines
+    assert "white (you) to move> resign" in lines
     assert lines[-1] == "black wins. The computer wins."
 
 
@@ -189,8 +191,11 @@ def test_same_seed_same_game() -> None:
     [
         (["minefield", "--vs", "ai", "--level", "grandmaster"], "unknown AI level 'grandmaster'"),
         (["minefield", "--vs", "ai", "--level", "0"], "1 (easy), 2 (casual)"),
-        (["minefield", "--level", "2"], "--level only applies to a game against the computer"),
-        (["minefield", "--seed", "2"], "--seed only applies"),
+        (
+            ["minefield", "--vs", "human", "--level", "2"],
+            "--level only applies to a game against the computer",
+        ),
+        (["minefield", "--vs", "human", "--seed", "2"], "--seed only applies"),
         (["minefield", "--vs", "robot"], "invalid choice: 'robot'"),
     ],
 )

@@ -47,7 +47,7 @@ def test_goal_and_special_moves_at_the_start_and_on_rules(game: str) -> None:
     code, text = run([game, "--size", str(size)], ["rules", "help", "quit"])
     assert code == 1  # quit before the end
     goal = console.goal_line(game, size)
-    special = f"Special moves: {console.SPECIAL_MOVES[game]}."
+    special = f"Special rules: {game_class(game).special_rules}"
     assert text.count(goal) == 3 and text.count(special) == 3  # the start, rules, help
     lines = text.splitlines()
     legend = next(line for line in lines if line.startswith("X = "))
@@ -60,7 +60,7 @@ def test_goal_and_special_moves_at_the_start_and_on_rules(game: str) -> None:
         assert "top and bottom" not in legend and "edges" not in goal
         assert f"a run of {size - 2} in a row or column wins" in legend
     else:
-        assert "join your two edges" in goal
+        assert "joins top and bottom" in goal
         assert "joins top and bottom" in legend
     assert "undo (take back the last turn)" in commands
     assert ("swap" in commands) == (game == "clearpath")
@@ -159,7 +159,7 @@ def test_undo_against_the_computer_takes_back_both_turns(tmp_path: Path) -> None
     after = lines[lines.index(f"took back c3 {reply}") :]
     # the human is asked again at once: the computer does not move between the undo and quit
     assert not any("chooses" in line for line in after)
-    assert "black (player 1) to move> quit" in after
+    assert "black (you) to move> quit" in after
     (info,) = stored_games(db)
     assert info.moves == () and info.to_move_id == console.PLAYER_ONE
 
@@ -238,14 +238,84 @@ def test_new_starts_another_game_and_keeps_the_old_one(tmp_path: Path) -> None:
     assert old.is_active and new.is_active and old.channel_id != new.channel_id
 
 
-def test_only_a_game_of_the_same_kind_is_resumed(tmp_path: Path) -> None:
+def test_another_kind_of_game_lists_the_unfinished_one_instead_of_leaving_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = tmp_path / "kinds.db"
     run(["minefield", "--size", "5", "--db", str(db)], ["e5"])
-    code, text = run(["clearcut", "--size", "5", "--db", str(db)], ["quit"])
-    assert "Resuming" not in text
-    code, text = run(["minefield", "--size", "7", "--db", str(db)], ["quit"])
-    assert code == 1 and "Resuming" not in text
-    assert [info.game for info in stored_games(db)] == ["minefield", "clearcut", "minefield"]
+    for other in (["clearcut", "--size", "5"], ["minefield", "--size", "7"], ["minefield"]):
+        if other == ["minefield"]:  # the same kind, but now against the computer
+            other = ["minefield", "--vs", "ai"]
+        code, text = run([*other, "--db", str(db)], ["quit"])
+        assert code == 2 and text == ""
+        assert capsys.readouterr().err.splitlines() == [
+            f"crosspath play: {db} holds an unfinished game; resume one with --game N, or "
+            "start another with --new:",
+            "  --game 1: Minefield 5×5, two players, turn 2",
+        ]
+    assert [info.game for info in stored_games(db)] == ["minefield"]
+
+
+def test_several_unfinished_games_are_listed_and_one_is_picked_with_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "several.db"
+    run(["minefield", "--size", "5", "--db", str(db)], ["e5"])
+    run(["clearcut", "--size", "5", "--level", "2", "--db", str(db), "--new"], [])
+    code, text = run(["minefield", "--size", "5", "--db", str(db)], ["quit"])
+    assert code == 2 and text == ""
+    listing = capsys.readouterr().err.splitlines()
+    assert listing[0].endswith(
+        "holds 2 unfinished games; resume one with --game N, or start another with --new:"
+    )
+    assert listing[1:] == [
+        "  --game 1: Minefield 5×5, two players, turn 2",
+        "  --game 2: Clearcut 5×5, against the computer (level 2), turn 1",
+    ]
+    # the game number alone resumes it, as it was set up: against the computer at level 2
+    code, text = run(["--db", str(db), "--game", "2"], ["quit"])
+    assert code == 1
+    assert text.splitlines()[0].startswith("Resuming the unfinished Clearcut game")
+    assert "(you) to move> quit" in text
+    assert text.splitlines()[-1].endswith(f"resume it with --db {db} --game 2")
+    code, text = run(["clearcut", "--db", str(db), "--game", "1"], ["quit"])
+    assert code == 2
+    assert capsys.readouterr().err.strip() == (
+        "crosspath play: --game 1 is a Minefield game, not Clearcut"
+    )
+    code, text = run(["--db", str(db), "--game", "7"], ["quit"])
+    assert code == 2
+    assert capsys.readouterr().err.startswith(
+        f"crosspath play: {db} holds no unfinished game --game 7\n"
+    )
+    assert len(stored_games(db)) == 2
+
+
+def test_quit_says_whether_the_game_is_kept(tmp_path: Path) -> None:
+    code, text = run(["minefield", "--size", "5"], ["e5", "quit"])
+    assert code == 1
+    assert text.splitlines()[-1] == (
+        "stopped: the game is not over, and it is discarded (it was in a temporary file); "
+        "play with --db FILE to keep a game you can come back to"
+    )
+    db = tmp_path / "kept.db"
+    code, text = run(["minefield", "--size", "5", "--db", str(db)], ["e5", "quit"])
+    assert text.splitlines()[-1] == (
+        f"stopped: the game is not over; it is kept in {db}, resume it with --db {db} --game 1"
+    )
+
+
+def test_a_computer_option_implies_vs_ai() -> None:
+    code, text = run(["minefield", "--size", "4", "--level", "hard", "--seed", "1"], ["resign"])
+    assert code == 0
+    assert "You play black (X), the computer plays white (O)." in text
+    assert text.splitlines()[-1] == "white wins. The computer wins."
+
+
+def test_play_help_says_the_computer_can_play() -> None:
+    text = console.parser().format_help()
+    assert "local two-player game" not in text
+    assert "against the computer" in text
 
 
 def test_a_game_against_the_computer_resumes_with_its_seat_and_level(tmp_path: Path) -> None:
@@ -260,7 +330,7 @@ def test_a_game_against_the_computer_resumes_with_its_seat_and_level(tmp_path: P
     code, text = run(["minefield", "--size", "5", "--vs", "ai", "--db", str(db)], ["quit"])
     assert code == 1
     assert text.splitlines()[0].startswith("Resuming the unfinished Minefield game")
-    assert "white (player 2) to move> quit" in text
+    assert "white (you) to move> quit" in text
     (info,) = stored_games(db)
     assert len(info.moves) == 1
 
@@ -270,3 +340,37 @@ def test_new_without_db_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> 
         console.main(["minefield", "--new"], stdin=io.StringIO(""), stdout=io.StringIO())
     assert exit_info.value.code == 2
     assert "--new only applies with --db" in capsys.readouterr().err
+
+
+def test_a_swap_against_the_computer_says_which_colour_is_yours() -> None:
+    argv = ["clearpath", "--size", "5", "--level", "1", "--seed", "1", "--ai-first"]
+    code, text = run(argv, ["swap", "resign"])
+    assert code == 0
+    lines = text.splitlines()
+    assert lines.index("You play blue (O), the computer plays red (X).") < lines.index(
+        "blue (you) to move> swap"
+    )
+    after = lines[lines.index("blue swaps (pie rule): the players exchange colours") + 1]
+    assert after == "You play red (X), the computer plays blue (O)."
+    assert "red (you) to move> resign" in lines
+
+
+def test_without_a_game_there_must_be_one_to_resume(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "empty.db"
+    run(["minefield", "--size", "4", "--db", str(db)], ["b2", "resign"])  # nothing unfinished
+    code, text = run(["--db", str(db)], ["quit"])
+    assert code == 2 and text == ""
+    assert capsys.readouterr().err.startswith("crosspath play: say which game to play: one of ")
+    missing = ["--db", str(tmp_path / "missing.db")]
+    for argv, says in (
+        ([], "say which game to play"),
+        (missing, "say which game to play"),
+        (["--game", "1"], "--game only applies"),
+    ):
+        with pytest.raises(SystemExit) as exit_info:
+            console.main(argv, stdin=io.StringIO(""), stdout=io.StringIO())
+        assert exit_info.value.code == 2
+        assert says in capsys.readouterr().err
+    assert not (tmp_path / "missing.db").exists()

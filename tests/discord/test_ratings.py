@@ -8,7 +8,7 @@ from typing import Any
 import discord_fakes as fakes
 import loop_guard as guard
 
-from bot.service.ratings import RatedGame, apply_game
+from bot.service.ratings.model import RatedGame, apply_game
 
 ALICE, BOB = fakes.ALICE, fakes.BOB
 h = fakes.h

@@ -70,10 +70,14 @@ def test_conflicting_or_missing_arguments(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = str(tmp_path / "x.png")
-    assert main(["--record", "minefield 9: e5", "--game", "minefield", "--out", out]) == 1
-    assert "not both" in capsys.readouterr().err
-    assert main(["--out", out]) == 1
-    assert "say which game" in capsys.readouterr().err
+    for usage_error, says in (
+        (["--record", "minefield 9: e5", "--game", "minefield", "--out", out], "not both"),
+        (["--out", out], "say which game"),
+    ):
+        with pytest.raises(SystemExit) as exc:
+            main(usage_error)
+        assert exc.value.code == 2
+        assert says in capsys.readouterr().err
     assert main(["--game", "minefield", "--name", "black", "--out", out]) == 1
     assert "COLOUR=NAME" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exc:

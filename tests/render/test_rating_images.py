@@ -1,6 +1,6 @@
 """Pixel-level checks on the real leaderboard and rating-chart PNGs, like the board tests.
 
-Rows and points are built with the real rating model (``bot.service.ratings``), so the images
+Rows and points are built with the real rating model (``bot.service.ratings.model``), so the images
 are checked on the values the bot will really draw.
 """
 
@@ -16,8 +16,8 @@ import pytest
 from PIL import Image
 
 import render
-from bot.service import ratings as R
-from bot.service.rating_types import RatingPoint, Standing
+from bot.service.ratings import model as R
+from bot.service.ratings.types import RatingPoint, Standing
 from render import leaderboard as L
 from render import rating_chart as C
 from render.themes import RGB, get_theme

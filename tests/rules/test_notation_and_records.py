@@ -7,6 +7,7 @@ import pytest
 from rules import (
     InvalidNotation,
     InvalidRecord,
+    game_class,
     game_names,
     new_game,
     parse_point,
@@ -85,3 +86,24 @@ def test_a_finished_game_refuses_moves_with_the_result() -> None:
     assert g.winner == "black"
     with pytest.raises(IllegalMove, match="the game is over: black won"):
         g.play("c1")
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_game_states_its_title_goal_and_special_rules(name: str) -> None:
+    """The bot and the console show these texts as they are: they must read as sentences."""
+    cls = game_class(name)
+    assert cls.title and cls.title[0].isupper()
+    for size in (None, cls.min_size, cls.max_size):
+        goal = cls.goal(size)
+        assert goal and not goal.endswith(".")
+    assert cls.special_rules.endswith(".") and cls.special_rules[0].isupper()
+
+
+def test_a_leading_zero_is_named_as_such_not_off_the_board() -> None:
+    with pytest.raises(InvalidNotation) as refused:
+        parse_point("c03", 9)
+    assert str(refused.value) == "c03 has a leading zero: write c3"
+    with pytest.raises(InvalidNotation, match="off the board"):
+        parse_point("c00", 9)  # no point to suggest
+    with pytest.raises(InvalidNotation, match="off the board"):
+        parse_point("c10", 9)

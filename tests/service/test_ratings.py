@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from bot.service import GameEnded, GameService, MoveResult
-from bot.service.rating_apply import rating_of
-from bot.service.ratings import RatedGame, apply_game, outcome_for, rebuild, standings
+from bot.service.ratings.apply import rating_of
+from bot.service.ratings.model import RatedGame, apply_game, outcome_for, rebuild, standings
 from bot.store import Store, open_store
 
 GUILD = 1000
@@ -360,7 +360,7 @@ async def test_turns_are_counted_per_user_across_clear_paths_swap(
 ) -> None:
     """After Clear Path's swap the users own the other colours; the swap is a turn of the
     user who made it.  Two turns each are needed for a rated result."""
-    from bot.service.rating_apply import turns_made
+    from bot.service.ratings.apply import turns_made
 
     game_id = await start(service, 1, ALICE, BOB, game="clearpath")
     await service.play_move(1, ALICE, "c3")

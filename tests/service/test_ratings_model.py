@@ -1,4 +1,4 @@
-"""The rating model (bot.service.ratings): math, scale, ordering, rebuild, and what is rated.
+"""The rating model (bot.service.ratings.model): math, scale, ordering, rebuild, and what is rated.
 
 The math is checked three ways: against openskill's own ``rate`` called directly here, against
 the Weng-Lin Plackett-Luce formulas written out below (Algorithm 4 of Weng & Lin 2011, as the
@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from bot.service import ratings as R
-from bot.service.rating_types import Outcome, RatingPoint
-from bot.service.ratings import RatedGame, Rating
+from bot.service.ratings import model as R
+from bot.service.ratings.model import RatedGame, Rating
+from bot.service.ratings.types import Outcome, RatingPoint
 
 BETA = 25 / 6
 TAU = 25 / 300

@@ -14,7 +14,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
-from bot.service import core
+from bot.service import engines as core
 from rules import new_game
 
 

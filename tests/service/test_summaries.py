@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.service import GameInfo, GameService, GameSummary, IllegalMoveError, InvalidInput
+from bot.service import GameInfo, GameService, GameSummary, IllegalMoveError, InvalidInput, engines
 from bot.service import core as service_core
 from rules import new_game
 
@@ -180,13 +180,13 @@ async def test_a_cold_position_is_rebuilt_off_the_event_loop(
     service.forget_engines()  # as after a restart
 
     pools: list[object] = []
-    real_pool = service_core._replay_pool
+    real_pool = engines._replay_pool
 
     def watched() -> Any:  # the replay goes to the worker process, not this one
         pools.append(real_pool())
         return pools[-1]
 
-    monkeypatch.setattr(service_core, "_replay_pool", watched)
+    monkeypatch.setattr(engines, "_replay_pool", watched)
     worst = 0.0
     stop = asyncio.Event()
 

@@ -80,7 +80,9 @@ class AdminCog(commands.Cog):
         await interaction.response.send_message(settings_text(current), ephemeral=True)
 
     @MANAGERS_CHECK
-    @settings.command(name="set", description="Change threads, default clock or challenge expiry")
+    @settings.command(
+        name="set", description="Change threads, default clock, challenge expiry or ratings"
+    )
     @app_commands.describe(
         threads="start each game in its own thread",
         time="default time per move, like 12h, 3d or none",

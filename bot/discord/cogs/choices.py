@@ -6,16 +6,11 @@ from discord import app_commands
 
 from rules import game_class, game_names
 
-from ..rules_text import SHEET_FILES, TITLES
-
 
 def playable_games() -> list[app_commands.Choice[str]]:
-    """Games the engine can play now, by title (the registry may grow)."""
+    """Games the engine can play now, by title, in the registry's order (the registry may
+    grow); ``/rules`` offers the same list, so every command lists the games alike."""
     return [app_commands.Choice(name=game_class(n).title, value=n) for n in game_names()]
-
-
-def rule_sheet_games() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=TITLES[n], value=n) for n in SHEET_FILES]
 
 
 FIRST_CHOICES = [

@@ -14,6 +14,7 @@ from discord.ext import commands
 import ai
 import render
 from bot.service import GameInfo, GameRecord, NoGameHere
+from rules import game_class, game_names
 
 from ..access import Audience, audience
 from ..context import game_here, ids
@@ -21,10 +22,10 @@ from ..game_lists import send_first_page
 from ..positions import position_of
 from ..posting import build_turn_message
 from ..replies import defer_public, send_private, send_public
-from ..rules_text import TITLES, sheet_text, summary
+from ..rules_text import sheet_text, summary
 from ..transformers import GamePick
 from ..turns import colour_names
-from .choices import rule_sheet_games
+from .choices import playable_games
 
 if TYPE_CHECKING:
     from ..app import CrosspathBot
@@ -130,9 +131,10 @@ class InfoCog(commands.Cog):
     @app_commands.command(name="rules", description="The rules of a game, by Mark Steere")
     @app_commands.guild_only()
     @app_commands.describe(game="which game")
-    @app_commands.choices(game=rule_sheet_games())
+    @app_commands.choices(game=playable_games())
     async def rules(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
-        embed = discord.Embed(title=f"{TITLES[game.value]} rules", description=summary(game.value))
+        title = game_class(game.value).title
+        embed = discord.Embed(title=f"{title} rules", description=summary(game.value))
         embed.set_footer(text="The attached file is Mark Steere's full rule sheet.")
         file = discord.File(
             io.BytesIO(sheet_text(game.value).encode()), filename=f"{game.value}-rules.md"
@@ -145,12 +147,12 @@ class InfoCog(commands.Cog):
         await interaction.response.send_message(embed=help_embed(), ephemeral=True)
 
 
+_TITLES = [game_class(name).title for name in game_names()]
+
 HELP = [
     (
         "/challenge",
-        "challenge someone (or anyone) to "
-        + ", ".join(list(TITLES.values())[:-1])
-        + f" or {list(TITLES.values())[-1]}",
+        "challenge someone (or anyone) to " + ", ".join(_TITLES[:-1]) + f" or {_TITLES[-1]}",
     ),
     ("/challenge opponent:@me", "play the computer (pick a level); it answers every move"),
     (

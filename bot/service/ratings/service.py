@@ -1,7 +1,7 @@
 """Ratings as players and admins see them: the leaderboard, a player's profile, an admin's
 reset, and the rebuild of every rating from the games (``crosspath ratings rebuild``).
 
-Ratings change only inside the transaction that finishes a game (:mod:`.rating_apply`);
+Ratings change only inside the transaction that finishes a game (:mod:`.apply`);
 everything here reads them, except the audited reset and the rebuild.
 """
 
@@ -13,14 +13,23 @@ from typing import cast
 
 from rules import UnknownGame, game_class
 
-from ..store import RatingHistoryRow, RatingRow
-from . import convert
-from .checks import MAX_GAME_NAME, check_id, check_limit, check_text, quote
-from .convert import from_us, to_us
-from .core import ServiceCore
-from .errors import InvalidInput, NoGameHere
-from .rating_apply import rating_of, rebuilt, recent_outcome
-from .rating_types import (
+from ...store import RatingHistoryRow, RatingRow
+from .. import convert
+from ..checks import MAX_GAME_NAME, check_id, check_limit, check_text, quote
+from ..convert import from_us, to_us
+from ..core import ServiceCore
+from ..errors import InvalidInput, NoGameHere
+from ..types import ResultReason
+from .apply import rating_of, rebuilt, recent_outcome
+from .model import (
+    display_rating,
+    display_uncertainty,
+    game_profile,
+    is_provisional,
+    standing_of,
+    unrated_text,
+)
+from .types import (
     GameProfile,
     GameRating,
     Profile,
@@ -30,15 +39,6 @@ from .rating_types import (
     Standing,
     UnratedReason,
 )
-from .ratings import (
-    display_rating,
-    display_uncertainty,
-    game_profile,
-    is_provisional,
-    standing_of,
-    unrated_text,
-)
-from .types import ResultReason
 
 MAX_OFFSET = 1_000_000
 PROFILE_HISTORY = 200

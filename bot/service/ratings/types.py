@@ -3,7 +3,7 @@
 Like :mod:`bot.service.types` these are ints, floats, strings, tuples and aware UTC datetimes,
 so a front end (the Discord adapter, the CLI's ``--json``) can word or serialise them without
 knowing the rating model.  Ratings here are already on the display scale (about 1500 for a new
-player); the model's own numbers live in :class:`bot.service.ratings.Rating`.
+player); the model's own numbers live in :class:`bot.service.ratings.model.Rating`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from .types import ResultReason
+from ..types import ResultReason
 
 Outcome = Literal["win", "loss", "draw"]
 """A game's result seen from one side: the first player's in ``update``/``RatedGame``, the
@@ -21,7 +21,7 @@ profile owner's in :class:`RecentGame`."""
 UnratedReason = Literal[
     "ratings_off", "unrated_game", "computer", "aborted", "too_short", "reset", "before_ratings"
 ]
-"""Why a finished game changed no rating (see :func:`bot.service.ratings.rated_verdict`;
+"""Why a finished game changed no rating (see :func:`bot.service.ratings.model.rated_verdict`;
 ``reset``: an admin reset that game's ratings later; ``before_ratings``: it ended before the
 bot had ratings)."""
 

@@ -1,6 +1,6 @@
 """Applying ratings when a game ends, and recomputing them all (``crosspath ratings rebuild``).
 
-Both sides go through the same helpers here and :func:`bot.service.ratings.apply_game`, in
+Both sides go through the same helpers here and :func:`bot.service.ratings.model.apply_game`, in
 the same order (``games.rating_seq``) and with the same inputs (the first seat as ``a``), so a
 rebuild writes rows equal, floats bit for bit, to the incremental ones.
 
@@ -16,16 +16,16 @@ larger, so a rebuild applies the two games in the order they really were.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import cast
 
 from rules import Game
 
-from ..store import GameRow, RatedResult, RatingHistoryRow, RatingRow, ResultRow, Tx
-from . import convert
-from .rating_types import GameRating, Outcome, RatingLine, UnratedReason
-from .ratings import (
+from ...store import GameRow, RatedResult, RatingHistoryRow, RatingRow, ResultRow, Tx
+from .. import convert
+from ..types import ResultReason
+from .model import (
     INITIAL_MU,
     INITIAL_SIGMA,
     RatedGame,
@@ -36,7 +36,7 @@ from .ratings import (
     rated_verdict,
     unrated_text,
 )
-from .types import ResultReason
+from .types import GameRating, Outcome, RatingLine, UnratedReason
 
 COMPUTER_OPTIONS = ("ai_level", "console_computer_seat")
 """Game options that mark a game against the computer.  Every front end that seats the
@@ -224,7 +224,3 @@ def recent_outcome(row: GameRow, user_id: int) -> Outcome:
     if row.winner_id is None:
         return "draw"
     return "win" if row.winner_id == user_id else "loss"
-
-
-def ids_of(rows: Sequence[GameRow]) -> list[int]:
-    return [r.id for r in rows]

@@ -58,8 +58,8 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from .rating_types import GameProfile, Outcome, RatingPoint, Standing, UnratedReason
-from .types import ResultReason
+from ..types import ResultReason
+from .types import GameProfile, Outcome, RatingPoint, Standing, UnratedReason
 
 _MODEL = PlackettLuce()
 """The library model with its documented defaults.  Private: ``rate`` takes per-call

@@ -1,0 +1,123 @@
+"""What the console prints: the text board and its legend, the moves as sentences, and the
+goal, special rules and commands of the game (the rules engine's own words)."""
+
+from __future__ import annotations
+
+from rules import Game, game_class
+
+from ..service import MoveEvent
+
+
+def goal_line(game: str, size: int) -> str:
+    """The game's aim in one line, as the rules engine states it for this board.
+
+    >>> goal_line("crosscut", 8)
+    'Goal: a straight run of 6 of your discs in one row or column (N−2 on this 8×8 board).'
+    """
+    return f"Goal: {game_class(game).goal(size)}."
+
+
+def commands_line(game: str, vs_computer: bool = False) -> str:
+    """What can be typed; ``swap`` only where the pie rule exists (Clear Path)."""
+    swap = "swap (second player's first turn), " if game == "clearpath" else ""
+    undo = (
+        "undo (take back your last turn and the computer's reply)"
+        if vs_computer
+        else "undo (take back the last turn)"
+    )
+    return (
+        f"Type a point such as c3, or: {swap}{undo}, resign, moves (list legal moves), rules, quit."
+    )
+
+
+def rules_lines(game: str, size: int, vs_computer: bool = False) -> list[str]:
+    """The ``rules``/``help`` answer: goal, special moves, commands."""
+    return [
+        goal_line(game, size),
+        f"Special rules: {game_class(game).special_rules}",
+        commands_line(game, vs_computer),
+    ]
+
+
+def _legend(game: Game, marks: set[str], mover: str | None, winner: str | None) -> str:
+    first, second = game.players
+    if game.name == "crosscut":
+        parts = [f"X = {first}, O = {second}: a run of {game.size - 2} in a row or column wins"]
+    else:
+        parts = [f"X = {first} (joins top and bottom), O = {second} (joins left and right)"]
+    explained = {
+        "+": "+ = illegal for the player to move",
+        "#": f"# = {winner}'s winning {'run' if game.name == 'crosscut' else 'path'}",
+        "x": "lower case = placed last turn",
+        "*": f"* = flipped to {mover} last turn",
+        "-": "- = removed last turn",
+    }
+    parts += [text for mark, text in explained.items() if mark in marks]
+    return ", ".join(parts)
+
+
+def text_board(game: Game, show_illegal: bool = True) -> str:
+    """The position as text.
+
+    X is the first colour and O the second; ``+`` marks points illegal for the player to move,
+    ``#`` the winner's path (Crosscut: the winning run), lower case the last turn's
+    placements, ``*`` the discs that turn flipped and ``-`` the points it emptied.
+    """
+    size = game.size
+    cells = game.cells()
+    first = game.players[0]
+    illegal = set(game.illegal_points()) if show_illegal else set()
+    names = game.grid.names
+    turn = game.last_turn()
+    placed = {r.point for r in turn if r.point is not None and r.stays}
+    flipped = {p for r in turn for p in r.flipped}
+    removed = {p for r in turn for p in r.removed} | {
+        r.point for r in turn if r.point is not None and not r.stays
+    }
+    path = set(game.winning_path)
+    mover = turn[-1].player if turn else None
+    used: set[str] = set()
+    width = len(str(size))
+    letters = " ".join(names[c][0] for c in range(size))
+    lines = [" " * (width + 1) + letters]
+    for row in range(size - 1, -1, -1):
+        marks = []
+        for col in range(size):
+            index = row * size + col
+            name = names[index]
+            owner = cells[index]
+            if owner is None:
+                mark = "-" if name in removed else "+" if name in illegal else "."
+            elif name in path:
+                mark = "#"
+            elif name in placed:
+                mark = ("X" if owner == first else "O").lower()
+                used.add("x")
+            elif name in flipped:
+                mark = "*"
+            else:
+                mark = "X" if owner == first else "O"
+            used.add(mark)
+            marks.append(mark)
+        lines.append(f"{row + 1:>{width}} " + " ".join(marks) + f" {row + 1}")
+    lines.append(lines[0])
+    lines.append(_legend(game, used, mover, game.winner))
+    return "\n".join(lines)
+
+
+def describe_event(event: MoveEvent) -> list[str]:
+    if event.swap:
+        lines = [f"{event.colour} swaps (pie rule): the players exchange colours"]
+    else:
+        lines = [f"{event.colour} plays {event.move}"]
+    if event.flipped:
+        lines.append(f"  flipped: {' '.join(event.flipped)}")
+    if event.removed:
+        lines.append(f"  removed: {' '.join(event.removed)}")
+    if not event.stays:
+        lines.append("  the stone is removed (perimeter)")
+    if event.continues:
+        lines.append(f"  {event.colour} places again (chain reaction)")
+    if event.skipped_colour is not None:
+        lines.append(f"  {event.skipped_colour} has no legal move: turn skipped")
+    return lines

@@ -1,0 +1,350 @@
+"""The game loop: read a move (or ask the computer), hand it to the service, print what
+happened, until the game ends or input runs out."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import tempfile
+import threading
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from rules import Game, game_class, game_names
+
+from ..cli import clip
+from ..config import shown_database
+from ..service import GameInfo, GameService, NoTakeback, ServiceError
+from ..store import is_postgres, open_store
+from .board import describe_event, rules_lines, text_board
+from .resume import PickProblem, pick_game
+from .seats import (
+    COMPUTER_LABEL,
+    CONSOLE_GUILD,
+    PLAYER_ONE,
+    PLAYER_TWO,
+    YOU,
+    MoveProvider,
+    seating,
+)
+
+INPUT_LIMIT = 100
+"""Longest line the console treats as a move; longer lines are refused, echoed once, cut."""
+
+THINKING_TICK = 1.0
+"""Seconds between updates of the "thinking…" line on a terminal."""
+
+
+def in_daemon_thread(provider: MoveProvider, position: Game) -> asyncio.Future[str]:
+    """``provider(position)`` on a daemon thread of its own, as a future of this loop.
+
+    Why not ``asyncio.to_thread``: when Ctrl-C ends the game, ``asyncio.run`` and then the
+    interpreter wait for every executor thread, so the console would hang until the computer
+    finished thinking (seconds at the higher levels).  A search works on a copy of the position
+    and writes nothing, so a daemon thread that is abandoned at exit loses nothing.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[str] = loop.create_future()
+
+    def settle(result: str | None, error: BaseException | None) -> None:
+        if future.done():  # cancelled while thinking
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result or "")
+
+    def work() -> None:
+        try:
+            move, error = provider(position), None
+        except BaseException as exc:  # handed to the awaiting loop, which re-raises it
+            move, error = None, exc
+        with contextlib.suppress(RuntimeError):  # the loop closed: the console was interrupted
+            loop.call_soon_threadsafe(settle, move, error)
+
+    threading.Thread(target=work, name="crosspath-thinking", daemon=True).start()
+    return future
+
+
+@dataclass
+class Console:
+    """One local game: the loop that reads moves, calls the service and prints what happened."""
+
+    service: GameService
+    out: TextIO
+    inp: TextIO
+    images: Path | None = None
+    providers: dict[int, MoveProvider | None] = field(default_factory=dict)
+    labels: dict[int, str] = field(
+        default_factory=lambda: {PLAYER_ONE: "player 1", PLAYER_TWO: "player 2"}
+    )
+    kept_in: str | None = None
+    """The database the game is kept in (as shown), None for the temporary one."""
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    @property
+    def computer_seats(self) -> set[int]:
+        return {user for user, provider in self.providers.items() if provider is not None}
+
+    async def start(
+        self, game: str, size: int | None, options: dict[str, str] | None = None
+    ) -> GameInfo:
+        """Start a new game in a fresh console channel (player 1 moves first)."""
+        existing = await self.service.games_for_player(CONSOLE_GUILD, PLAYER_ONE, limit=10_000)
+        channel = 1 + max((g.channel_id for g in existing), default=0)
+        challenge = await self.service.create_challenge(
+            CONSOLE_GUILD,
+            channel,
+            PLAYER_ONE,
+            PLAYER_TWO,
+            game,
+            size,
+            "me",
+            "none",
+            options=options or {},
+        )
+        started = await self.service.accept_challenge(challenge.id, PLAYER_TWO)
+        return started.game
+
+    async def unfinished(self) -> list[GameInfo]:
+        """The unfinished console games in the database, oldest first."""
+        active = await self.service.games_for_player(
+            CONSOLE_GUILD, PLAYER_ONE, active_only=True, limit=10_000
+        )
+        return sorted(active, key=lambda info: info.id)
+
+    def write_image(self, info: GameInfo, position: Game) -> None:
+        if self.images is None:
+            return
+        from render import render_board  # lazy: Pillow is only needed for --images
+
+        names = {
+            seat.colour: self.labels.get(seat.user_id, str(seat.user_id)) for seat in info.seats
+        }
+        png = render_board(position, names=names, show_illegal=not position.is_over)
+        self.images.mkdir(parents=True, exist_ok=True)
+        (self.images / f"turn-{len(info.moves):03d}.png").write_bytes(png)
+
+    async def show(self, info: GameInfo) -> Game:
+        position = await self.service.position(info.id)
+        self.say(text_board(position, show_illegal=info.is_active))
+        self.write_image(info, position)
+        return position
+
+    async def think(self, provider: MoveProvider, position: Game, who: str) -> str:
+        """Let the computer choose off the event loop, saying it is thinking meanwhile.
+
+        On a terminal the line counts the seconds; in a transcript it is printed once.
+        """
+        started = time.monotonic()
+        tty = self.out.isatty()
+        self.out.write(f"{who} is thinking…")
+        self.out.flush()
+        task = in_daemon_thread(provider, position)
+        while tty and not task.done():
+            await asyncio.wait({task}, timeout=THINKING_TICK)
+            elapsed = time.monotonic() - started
+            self.out.write(f"\r{who} is thinking… {elapsed:.0f}s")
+            self.out.flush()
+        move = await task
+        if tty:
+            self.out.write(f"\r\x1b[K{who} thought for {time.monotonic() - started:.1f}s\n")
+        else:
+            self.out.write("\n")
+        self.out.flush()
+        return move
+
+    async def run(self, info: GameInfo) -> int:
+        """Play until the game ends (0) or input runs out (1)."""
+        self.say(f"{info.title} {info.size}×{info.size}, a game by Mark Steere.")
+        for line in rules_lines(info.game, info.size, len(self.computer_seats) == 1):
+            self.say(line)
+        self.say(self.seats_line(info))
+        channel = info.channel_id
+        position = await self.show(info)
+        while info.is_active:
+            user = info.to_move_id
+            assert user is not None and info.to_move_colour is not None
+            provider = self.providers.get(user)
+            label = self.labels.get(user, str(user))
+            computer = provider is not None
+            if provider is not None:
+                who = f"{info.to_move_colour} ({label})"
+                line = await self.think(provider, position.copy(), who)
+                self.say(f"{who} chooses {line}")
+            else:
+                self.out.write(f"{info.to_move_colour} ({label}) to move> ")
+                self.out.flush()
+                raw = self.inp.readline()
+                if not raw:
+                    self.say("")
+                    self.say("input ended before the game did")
+                    return 1
+                line = raw.strip()
+                if not self.inp.isatty():
+                    # echo scripted input so transcripts read naturally (once, and cut)
+                    self.say(clip(line, INPUT_LIMIT))
+                if len(line) > INPUT_LIMIT:
+                    self.say(
+                        f"That line is {len(line)} characters long, too long to be a move: "
+                        "type a point such as c3, or rules."
+                    )
+                    continue
+            command = line.lower()
+            if not command:
+                continue
+            try:
+                if command in ("help", "?", "rules"):
+                    for text in rules_lines(info.game, info.size, len(self.computer_seats) == 1):
+                        self.say(text)
+                    continue
+                if command == "moves":
+                    self.say(" ".join(position.legal_moves()))
+                    continue
+                if command in ("quit", "exit"):
+                    self.say(self.stopped_line(info))
+                    return 1
+                if command == "resign":
+                    ended = await self.service.resign(channel, user, game_id=info.id)
+                    self.say(f"{info.to_move_colour} resigns")
+                    info = ended.game
+                elif command == "undo":
+                    info = await self.undo(info)
+                else:
+                    result = await self.service.play_move(channel, user, line, game_id=info.id)
+                    for event in result.events:
+                        for text in describe_event(event):
+                            self.say(text)
+                    info = result.game
+                    if any(event.swap for event in result.events):
+                        self.say(self.seats_line(info))
+            except (ServiceError, ValueError) as exc:
+                self.say(str(exc))
+                if computer:
+                    # asking again would get the same answer: stop instead of looping
+                    self.say(f"stopped: {label} chose a move the game refused")
+                    return 1
+                continue
+            position = await self.show(info)
+        self.say(final_line(info, self.computer_seats))
+        return 0
+
+    def seats_line(self, info: GameInfo) -> str:
+        """Who plays which colour now, with the board's mark for it.
+
+        Against the computer the human is "you", so a swap says plainly which colour is yours.
+        """
+        parts = []
+        for seat, mark in zip(info.seats, "XO", strict=True):
+            label = self.labels.get(seat.user_id, str(seat.user_id))
+            if label == YOU:
+                parts.append(f"you play {seat.colour} ({mark})")
+            else:
+                who = "the computer" if label == COMPUTER_LABEL else label
+                parts.append(f"{who} plays {seat.colour} ({mark})")
+        if parts[1].startswith("you "):
+            parts.reverse()
+        text = ", ".join(parts) + "."
+        return text[0].upper() + text[1:]
+
+    def stopped_line(self, info: GameInfo) -> str:
+        """What ``quit`` leaves behind: the game kept in ``--db``, or discarded."""
+        if self.kept_in is None:
+            return (
+                "stopped: the game is not over, and it is discarded (it was in a temporary "
+                "file); play with --db FILE to keep a game you can come back to"
+            )
+        return (
+            f"stopped: the game is not over; it is kept in {self.kept_in}, resume it with "
+            f"--db {self.kept_in} --game {info.id}"
+        )
+
+    async def undo(self, info: GameInfo) -> GameInfo:
+        """Take back the last turn: its player asks, the other seat agrees (both are local).
+
+        Against the computer, take back the human's last turn and every computer turn after
+        it, so the human is to move again and the computer never replays at once.
+        """
+        record = await self.service.game_record(info.id)
+        if not record.moves:
+            raise NoTakeback("nothing to undo yet")
+        computers = self.computer_seats
+        if computers and all(move.user_id in computers for move in record.moves):
+            raise NoTakeback("nothing of yours to undo yet: the computer's opening turn stays")
+        undone: list[str] = []
+        mover = record.moves[-1].user_id
+        while True:
+            await self.service.request_takeback(info.channel_id, mover)
+            answer = await self.service.answer_takeback(
+                info.channel_id, info.opponent_of(mover), True
+            )
+            undone[:0] = [event.move for event in answer.undone]
+            info = answer.game
+            if not computers or mover not in computers:
+                break
+            mover = (await self.service.game_record(info.id)).moves[-1].user_id
+        self.say("took back " + " ".join(undone))
+        return info
+
+
+def final_line(info: GameInfo, computers: set[int] | frozenset[int] = frozenset()) -> str:
+    """``<colour> wins`` or ``draw``; against the computer, also who that is for the human."""
+    result = info.result
+    if result is None or result.winner_colour is None:
+        return "draw"
+    line = f"{result.winner_colour} wins"
+    if len(computers) == 1:  # one human against the computer
+        line += ". The computer wins." if result.winner_id in computers else ". You win!"
+    return line
+
+
+@asynccontextmanager
+async def open_service(db: Path | str) -> AsyncIterator[GameService]:
+    """The game service over the database ``db``, a file or a URL (the one place the console
+    opens a store; tests read what the console stored through it too)."""
+    async with await open_store(db) as store:
+        yield GameService(store)
+
+
+async def play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    """Open the database, pick or start the game, and play it (PickProblem: nothing done)."""
+    with tempfile.TemporaryDirectory(prefix="crosspath-") as scratch:
+        db: Path | str = Path(scratch) / "console.sqlite3"
+        if args.db:
+            db = args.db if is_postgres(args.db) else Path(args.db)
+        where = shown_database(str(db))
+        async with open_service(db) as service:
+            console = Console(
+                service,
+                out=out,
+                inp=inp,
+                images=Path(args.images) if args.images else None,
+                kept_in=where if args.db else None,
+            )
+            waiting = await console.unfinished() if args.db else []
+            resumed = pick_game(args, where, waiting)
+            if resumed is not None:
+                seats = seating(args, resumed.options)
+                console.say(
+                    f"Resuming the unfinished {resumed.title} game in {where} at turn "
+                    f"{resumed.turn_number} (add --new to start another)."
+                )
+                info = resumed
+            elif args.game is None:
+                raise PickProblem(
+                    f"say which game to play: one of {', '.join(sorted(game_names()))}"
+                )
+            else:
+                seats = seating(args)
+                info = await console.start(game_class(args.game).name, args.size, seats.options)
+            console.providers = seats.providers
+            console.labels.update(seats.labels)
+            return await console.run(info)

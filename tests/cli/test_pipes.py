@@ -1,0 +1,59 @@
+"""A reader that hangs up (``crosspath … | head -1``): every command ends quietly with 141.
+
+The reading end of the pipe is closed before the command starts, so every write fails: the
+outcome does not depend on who wins a race, as it would with a real ``head``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from cli_runner import REPO
+
+EXIT_BROKEN_PIPE = 141
+
+
+def run_into_closed_pipe(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "bot.cli", *args],
+            stdin=subprocess.DEVNULL,
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=cwd,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+            timeout=120,
+        )
+    finally:
+        os.close(writer)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        ["--version"],
+        ["play", "--help"],
+        ["play", "minefield", "--size", "4"],
+        ["render", "--help"],
+        ["render", "--game", "minefield", "--size", "5", "--moves", "c3", "--out", "b.png"],
+        ["commands"],
+        ["leaderboard", "--help"],
+        ["ratings", "--help"],
+        ["db", "--help"],
+        ["sync", "--help"],
+        ["run", "--help"],
+    ],
+    ids=lambda args: " ".join(args[:2]),
+)
+def test_a_closed_pipe_ends_quietly_with_141(tmp_path: Path, args: list[str]) -> None:
+    proc = run_into_closed_pipe(tmp_path, *args)
+    assert proc.stderr == ""
+    assert proc.returncode == EXIT_BROKEN_PIPE
