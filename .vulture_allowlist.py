@@ -39,7 +39,3 @@ _.resolved_at
 _.last_seq
 _.sigma_before
 _._implements_the_interface
-
-# Dead, in code another lane was changing when vulture came in: delete the entry with the code.
-_.RATING_SCALE
-_.plays_in

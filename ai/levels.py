@@ -1,7 +1,7 @@
 """Difficulty levels: a name players can type, mapped to a thinking budget.
 
 Each level caps both playouts and seconds, and carries an estimated rating
-(:data:`RATING_SCALE`), fitted by ``bench/ai_ratings.py`` to the ladder matches in docs/ai.md;
+(Elo, the distance player at 1000), fitted by ``bench/ai_ratings.py`` to the ladder matches in docs/ai.md;
 levels without enough games to rate say so in :meth:`Level.describe`.  The playout cap keeps
 the weaker levels weak and reproducible on a fast machine; the seconds cap keeps the bot
 responsive on a slow one (or in Naked Diagonal, whose legality checks make playouts slower).
@@ -40,10 +40,6 @@ from rules import Game
 from .moves import chain_points, placements_this_turn
 from .search import BASIC_CONFIG, DEFAULT_CONFIG, Budget, SearchConfig
 
-RATING_SCALE = "Elo, with the connection-distance reference player (ai.reference) at 1000"
-"""What :attr:`Level.rating` means: estimated from the ladder matches in docs/ai.md."""
-
-
 @dataclass(frozen=True, slots=True)
 class Level:
     number: int
@@ -51,7 +47,8 @@ class Level:
     budget: Budget
     config: SearchConfig = DEFAULT_CONFIG
     rating: int | None = None
-    """Estimated Elo (see :data:`RATING_SCALE`), None while the ladder has no measurement."""
+    """Estimated Elo, with the connection-distance reference player (ai.reference) at 1000,
+    from the ladder matches in docs/ai.md; None while the ladder has no measurement."""
     provisional: bool = False
     """The rating rests on a few dozen games only, and players are told so."""
     board_playouts: tuple[tuple[str, int, int], ...] = ()

@@ -147,10 +147,6 @@ def face_path(face: Face) -> Path | None:
     return None
 
 
-def installed_fallbacks() -> tuple[Face, ...]:
-    return tuple(face for face in FALLBACKS if face_path(face) is not None)
-
-
 def missing_fallbacks() -> tuple[Face, ...]:
     return tuple(face for face in FALLBACKS if face_path(face) is None)
 

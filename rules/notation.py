@@ -11,7 +11,6 @@ from functools import cache
 from .errors import InvalidNotation
 
 COLUMNS = "abcdefghijklmnopqrstuvwxyz"
-MAX_SIZE = 26
 
 
 @cache
