@@ -1,7 +1,7 @@
 """Difficulty levels: a name players can type, mapped to a thinking budget.
 
-Each level caps both playouts and seconds, and carries an estimated rating
-(Elo, the distance player at 1000), fitted by ``bench/ai_ratings.py`` to the ladder matches in docs/ai.md;
+Each level caps both playouts and seconds, and carries an estimated rating (Elo, the
+distance player at 1000), fitted by ``bench/ai_ratings.py`` to the ladder matches in docs/ai.md;
 levels without enough games to rate say so in :meth:`Level.describe`.  The playout cap keeps
 the weaker levels weak and reproducible on a fast machine; the seconds cap keeps the bot
 responsive on a slow one (or in Naked Diagonal, whose legality checks make playouts slower).
@@ -39,6 +39,7 @@ from rules import Game
 
 from .moves import chain_points, placements_this_turn
 from .search import BASIC_CONFIG, DEFAULT_CONFIG, Budget, SearchConfig
+
 
 @dataclass(frozen=True, slots=True)
 class Level:
