@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .schema import MIGRATIONS, SCHEMA_VERSION
-from .store import PostgresStore, is_postgres_url, redact
+from ..schema import SCHEMA_VERSION
+from .store import MIGRATIONS, PostgresStore, is_postgres_url, redact
 
 
 async def open_postgres(url: str, *, migrate: bool = True, **options: Any) -> PostgresStore:

@@ -21,22 +21,16 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from ..errors import (
-    BackupNotSupported,
-    StoreClosed,
-    StoreError,
-    StoreNotEmpty,
-    UnknownSchema,
-    WriteConflict,
-    quoted,
-)
+from ..errors import BackupNotSupported, StoreClosed, StoreError, UnknownSchema, quoted
 from ..interface import Store, Tx
-from ..rows import DATA_TABLES, RatingHistoryRow, RatingRow, StoreContents
+from ..rows import RatingHistoryRow, RatingRow, StoreContents
+from ..schema import SCHEMA_VERSION, migrations
 from .errors import translate, translate_connect
-from .schema import MIGRATIONS, SCHEMA_VERSION
-from .tx import HISTORY_COLUMNS, RATING_COLUMNS, GameLocks, PgTx, values_of
+from .tx import GameLocks, PgTx
 
 log = logging.getLogger(__name__)
+
+MIGRATIONS = migrations("postgresql")
 
 MIGRATION_LOCK = 0x63726F7373  # "cross": the advisory lock key migrations run under
 CONNECT_TIMEOUT = 10.0
@@ -235,42 +229,12 @@ class PostgresStore:
     async def export_all(self) -> StoreContents:
         """Every row with its ids, from one REPEATABLE READ snapshot, in key order."""
         async with self.read() as tx:
-            return await tx.export_all()
+            return await tx.contents()
 
     async def import_all(self, contents: StoreContents) -> None:
-        """Every row with its ids into empty tables, in one transaction; then each id sequence
-        is moved past the largest id imported, so later inserts do not collide."""
-        try:
-            async with self._connection() as conn, conn.transaction():
-                for table in DATA_TABLES:
-                    if await conn.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
-                        raise StoreNotEmpty(
-                            f"the target already holds data (its {table} table has rows);"
-                            " copy into a new, empty database"
-                        )
-                for table, rows in (
-                    ("guild_settings", contents.settings),
-                    ("challenges", contents.challenges),
-                    ("games", contents.games),
-                    ("moves", contents.moves),
-                    ("game_events", contents.events),
-                    ("audit_log", contents.audit),
-                ):
-                    await _insert_rows(conn, table, rows)
-                await _copy_ratings(conn, contents.ratings, contents.rating_history)
-                for table in ("challenges", "games", "game_events", "audit_log"):
-                    await conn.execute(
-                        f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
-                        f" COALESCE(MAX(id), 1), MAX(id) IS NOT NULL) FROM {table}"
-                    )
-                await conn.execute(
-                    "SELECT setval('games_rating_seq', COALESCE(MAX(rating_seq), 1),"
-                    " MAX(rating_seq) IS NOT NULL) FROM games"
-                )
-        except StoreError:
-            raise
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise translate(exc, self.target) from exc
+        """Every row with its ids into empty tables, in one transaction."""
+        async with self.write() as tx:
+            await tx.import_rows(contents)
 
     async def replace_ratings(
         self,
@@ -280,75 +244,14 @@ class PostgresStore:
         expect: tuple[int, int | None],
     ) -> None:
         """Replace every rating and history row in one transaction that first takes the
-        ratings table's EXCLUSIVE lock: games finishing meanwhile wait for it (at most the
-        lock timeout, then they are refused as busy and can be retried)."""
-        try:
-            async with self._connection() as conn, conn.transaction():
-                await conn.execute("LOCK TABLE ratings IN EXCLUSIVE MODE")
-                found = await conn.fetchrow(
-                    "SELECT COUNT(*), MAX(rating_seq) FROM games WHERE rating_seq IS NOT NULL"
-                )
-                if (int(found[0]), found[1]) != expect:
-                    raise WriteConflict(
-                        "games finished while the ratings were rebuilt; run it again"
-                    )
-                await conn.execute("DELETE FROM rating_history")
-                await conn.execute("DELETE FROM ratings")
-                await _copy_ratings(conn, ratings, history)
-        except StoreError:
-            raise
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise translate(exc, self.target) from exc
+        ratings table's EXCLUSIVE lock."""
+        async with self.write() as tx:
+            await tx.replace_ratings(ratings, history, expect)
 
     async def backup(self, target: str | Path) -> None:
         raise BackupNotSupported(
             "PostgreSQL databases are backed up with pg_dump, for example"
             " `pg_dump --format=custom --file=crosspath.dump DATABASE_URL`"
-        )
-
-
-_LIST_COLUMNS = frozenset({"allowed_channels", "reminders"})
-_OBJECT_COLUMNS = frozenset({"default_sizes", "options"})
-
-
-async def _insert_rows(conn: asyncpg.Connection, table: str, rows: Sequence[Any]) -> None:
-    """Insert dataclass rows into ``table``, column for field (lists and maps converted)."""
-    if not rows:
-        return
-    columns = list(type(rows[0]).__dataclass_fields__)
-
-    def value(column: str, item: Any) -> Any:
-        if column in _LIST_COLUMNS:
-            return list(item)
-        if column in _OBJECT_COLUMNS:
-            return dict(item)
-        return item
-
-    await conn.executemany(
-        f"INSERT INTO {table} ({', '.join(columns)})"
-        f" VALUES ({', '.join(f'${i + 1}' for i in range(len(columns)))})",
-        [[value(c, getattr(row, c)) for c in columns] for row in rows],
-    )
-
-
-async def _copy_ratings(
-    conn: asyncpg.Connection,
-    ratings: Sequence[RatingRow],
-    history: Sequence[RatingHistoryRow],
-) -> None:
-    """Bulk-insert rating and history rows with COPY (a rebuild writes hundreds of
-    thousands; they are plain numbers and text, so binary COPY needs no codec)."""
-    if ratings:
-        await conn.copy_records_to_table(
-            "ratings",
-            records=[values_of(r, RATING_COLUMNS) for r in ratings],
-            columns=list(RATING_COLUMNS),
-        )
-    if history:
-        await conn.copy_records_to_table(
-            "rating_history",
-            records=[values_of(h, HISTORY_COLUMNS) for h in history],
-            columns=list(HISTORY_COLUMNS),
         )
 
 
