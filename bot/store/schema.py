@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from .errors import UnknownSchema
+
 Engine = Literal["sqlite", "postgresql"]
 Statement = str | tuple[Engine, str]
 
@@ -54,69 +56,37 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
     # 1: the initial schema
     (
         """CREATE TABLE guild_settings (
-            guild_id {big} PRIMARY KEY,
-            allowed_channels {ids},
-            use_threads {flag} NOT NULL DEFAULT {false},
-            per_move {big},
-            reminders {ids},
-            default_sizes {object},
-            challenge_expiry {big} NOT NULL DEFAULT 86400,
+            guild_id {big} PRIMARY KEY, allowed_channels {ids},
+            use_threads {flag} NOT NULL DEFAULT {false}, per_move {big}, reminders {ids},
+            default_sizes {object}, challenge_expiry {big} NOT NULL DEFAULT 86400,
             updated_at {big} NOT NULL
         )""",
         """CREATE TABLE challenges (
-            id {id},
-            guild_id {big} NOT NULL,
-            channel_id {big} NOT NULL,
-            challenger_id {big} NOT NULL,
-            opponent_id {big},
-            game TEXT NOT NULL,
+            id {id}, guild_id {big} NOT NULL, channel_id {big} NOT NULL,
+            challenger_id {big} NOT NULL, opponent_id {big}, game TEXT NOT NULL,
             size INTEGER NOT NULL,
             first TEXT NOT NULL CHECK (first IN ('me', 'them', 'random')),
-            per_move {big},
-            reminders {ids},
+            per_move {big}, reminders {ids},
             status TEXT NOT NULL DEFAULT 'open'
                 CHECK (status IN ('open', 'accepted', 'declined', 'cancelled', 'expired')),
-            created_at {big} NOT NULL,
-            expires_at {big} NOT NULL,
-            resolved_at {big},
-            accepted_by {big},
-            game_id {big},
+            created_at {big} NOT NULL, expires_at {big} NOT NULL, resolved_at {big},
+            accepted_by {big}, game_id {big},
             CHECK (opponent_id IS NULL OR opponent_id <> challenger_id)
         )""",
         "CREATE INDEX challenges_open_by_expiry ON challenges (expires_at) WHERE status = 'open'",
         "CREATE INDEX challenges_by_guild ON challenges (guild_id, status, id)",
         """CREATE TABLE games (
-            id {id},
-            guild_id {big} NOT NULL,
-            channel_id {big} NOT NULL,
-            game TEXT NOT NULL,
-            size INTEGER NOT NULL,
-            first_id {big} NOT NULL,
-            second_id {big} NOT NULL,
+            id {id}, guild_id {big} NOT NULL, channel_id {big} NOT NULL, game TEXT NOT NULL,
+            size INTEGER NOT NULL, first_id {big} NOT NULL, second_id {big} NOT NULL,
             status TEXT NOT NULL DEFAULT 'active'
                 CHECK (status IN ('active', 'finished', 'aborted')),
-            version {big} NOT NULL DEFAULT 0,
-            record TEXT NOT NULL,
-            to_move TEXT,
-            per_move {big},
-            reminders {ids},
-            turn_started_at {big} NOT NULL,
-            deadline_at {big},
-            remind_at {big},
-            reminders_sent INTEGER NOT NULL DEFAULT 0,
-            takeback_by {big},
-            takeback_at {big},
-            takeback_version {big},
-            result_reason TEXT,
-            winner_id {big},
-            winner_colour TEXT,
-            loser_id {big},
-            loser_colour TEXT,
-            result_actor {big},
-            challenge_id {big} REFERENCES challenges (id),
-            created_at {big} NOT NULL,
-            updated_at {big} NOT NULL,
-            finished_at {big},
+            version {big} NOT NULL DEFAULT 0, record TEXT NOT NULL, to_move TEXT,
+            per_move {big}, reminders {ids}, turn_started_at {big} NOT NULL, deadline_at {big},
+            remind_at {big}, reminders_sent INTEGER NOT NULL DEFAULT 0, takeback_by {big},
+            takeback_at {big}, takeback_version {big}, result_reason TEXT, winner_id {big},
+            winner_colour TEXT, loser_id {big}, loser_colour TEXT, result_actor {big},
+            challenge_id {big} REFERENCES challenges (id), created_at {big} NOT NULL,
+            updated_at {big} NOT NULL, finished_at {big},
             CHECK (first_id <> second_id)
         )""",
         # The database itself refuses a second active game in a channel or thread.
@@ -130,30 +100,19 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
         "CREATE INDEX games_by_guild_status ON games (guild_id, status, updated_at)",
         # The source of truth for a position: cached state in ``games`` is rebuilt from this.
         """CREATE TABLE moves (
-            game_id {big} NOT NULL REFERENCES games (id),
-            ply INTEGER NOT NULL,
-            move TEXT NOT NULL,
-            user_id {big} NOT NULL,
-            played_at {big} NOT NULL,
+            game_id {big} NOT NULL REFERENCES games (id), ply INTEGER NOT NULL,
+            move TEXT NOT NULL, user_id {big} NOT NULL, played_at {big} NOT NULL,
             PRIMARY KEY (game_id, ply)
         ){without_rowid}""",
         """CREATE TABLE game_events (
-            id {id},
-            game_id {big} NOT NULL REFERENCES games (id),
-            at {big} NOT NULL,
-            kind TEXT NOT NULL,
-            user_id {big},
+            id {id}, game_id {big} NOT NULL REFERENCES games (id), at {big} NOT NULL,
+            kind TEXT NOT NULL, user_id {big},
             detail TEXT NOT NULL DEFAULT ''
         )""",
         "CREATE INDEX game_events_by_game ON game_events (game_id, id)",
         """CREATE TABLE audit_log (
-            id {id},
-            guild_id {big} NOT NULL,
-            actor_id {big} NOT NULL,
-            action TEXT NOT NULL,
-            game_id {big},
-            target_id {big},
-            detail TEXT NOT NULL DEFAULT '',
+            id {id}, guild_id {big} NOT NULL, actor_id {big} NOT NULL, action TEXT NOT NULL,
+            game_id {big}, target_id {big}, detail TEXT NOT NULL DEFAULT '',
             at {big} NOT NULL
         )""",
         "CREATE INDEX audit_by_guild ON audit_log (guild_id, id)",
@@ -194,18 +153,11 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
         "ALTER TABLE challenges ADD COLUMN rated {flag} NOT NULL DEFAULT {true}",
         "ALTER TABLE guild_settings ADD COLUMN ratings_enabled {flag} NOT NULL DEFAULT {true}",
         """CREATE TABLE ratings (
-            guild_id {big} NOT NULL,
-            game TEXT NOT NULL,
-            user_id {big} NOT NULL,
-            mu {real} NOT NULL,
-            sigma {real} NOT NULL,
-            wins INTEGER NOT NULL DEFAULT 0,
-            losses INTEGER NOT NULL DEFAULT 0,
-            draws INTEGER NOT NULL DEFAULT 0,
-            games INTEGER NOT NULL DEFAULT 0,
-            streak INTEGER NOT NULL DEFAULT 0,
-            best_streak INTEGER NOT NULL DEFAULT 0,
-            last_seq {big} NOT NULL DEFAULT 0,
+            guild_id {big} NOT NULL, game TEXT NOT NULL, user_id {big} NOT NULL,
+            mu {real} NOT NULL, sigma {real} NOT NULL, wins INTEGER NOT NULL DEFAULT 0,
+            losses INTEGER NOT NULL DEFAULT 0, draws INTEGER NOT NULL DEFAULT 0,
+            games INTEGER NOT NULL DEFAULT 0, streak INTEGER NOT NULL DEFAULT 0,
+            best_streak INTEGER NOT NULL DEFAULT 0, last_seq {big} NOT NULL DEFAULT 0,
             updated_at {big} NOT NULL,
             PRIMARY KEY (guild_id, game, user_id),
             CHECK (games = wins + losses + draws)
@@ -215,18 +167,12 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
         " user_id)",
         "CREATE INDEX ratings_by_user ON ratings (guild_id, user_id)",
         """CREATE TABLE rating_history (
-            game_id {big} NOT NULL REFERENCES games (id),
-            user_id {big} NOT NULL,
-            guild_id {big} NOT NULL,
-            game TEXT NOT NULL,
-            seq {big} NOT NULL,
+            game_id {big} NOT NULL REFERENCES games (id), user_id {big} NOT NULL,
+            guild_id {big} NOT NULL, game TEXT NOT NULL, seq {big} NOT NULL,
             opponent_id {big} NOT NULL,
             outcome TEXT NOT NULL CHECK (outcome IN ('win', 'loss', 'draw')),
-            mu_before {real} NOT NULL,
-            sigma_before {real} NOT NULL,
-            mu_after {real} NOT NULL,
-            sigma_after {real} NOT NULL,
-            at {big} NOT NULL,
+            mu_before {real} NOT NULL, sigma_before {real} NOT NULL, mu_after {real} NOT NULL,
+            sigma_after {real} NOT NULL, at {big} NOT NULL,
             PRIMARY KEY (game_id, user_id)
         ){without_rowid}""",
         "CREATE INDEX rating_history_by_player ON rating_history (guild_id, user_id, game, seq)",
@@ -242,6 +188,21 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
 )
 
 SCHEMA_VERSION = len(SCHEMA)
+
+
+def check_version(version: int, where: str) -> None:
+    """Refuse a schema version this code never writes (negative) or does not know (newer)."""
+    if version < 0:
+        raise UnknownSchema(
+            f"{where} has schema version {version}, which Crosspath never writes: it is not a"
+            " Crosspath database or it was changed by hand. Nothing was changed; restore it"
+            " from a backup"
+        )
+    if version > SCHEMA_VERSION:
+        raise UnknownSchema(
+            f"{where} has schema version {version}, newer than this code's {SCHEMA_VERSION}:"
+            " upgrade Crosspath (nothing was changed)"
+        )
 
 
 def migrations(engine: Engine) -> tuple[tuple[str, ...], ...]:

@@ -34,20 +34,21 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from .errors import (
+    ChannelTaken,
     DamagedDatabase,
+    DatabaseBusy,
     DatabaseFailure,
     DatabaseUnusable,
+    DiskFull,
     NotADatabase,
     ReadOnlyDatabase,
     StoreClosed,
     StoreError,
-    UnknownSchema,
+    WriteConflict,
 )
-from .rows import RatingHistoryRow, RatingRow, StoreContents
-from .schema import SCHEMA_VERSION, migrations
-from .sqlite_errors import RESTORE, shown, translate
+from .schema import SCHEMA_VERSION, check_version, migrations
 from .sqlite_tx import SqliteTx
-from .tx import Row, settle
+from .tx import Row, SharedStore, settle
 
 T = TypeVar("T")
 MIGRATIONS = migrations("sqlite")
@@ -58,21 +59,58 @@ CLOSE_GRACE_SECONDS = 5.0
 log = logging.getLogger(__name__)
 
 
-def check_version(version: int, where: str) -> None:
-    """Refuse a schema version this code never writes (negative) or does not know (newer)."""
-    if version < 0:
-        raise UnknownSchema(
-            f"{where} has schema version {version}, which Crosspath never writes: it is not a"
-            f" Crosspath database or it was changed by hand. Nothing was changed; {RESTORE}"
-        )
-    if version > SCHEMA_VERSION:
-        raise UnknownSchema(
-            f"{where} has schema version {version}, newer than this code's {SCHEMA_VERSION}:"
-            " upgrade Crosspath (nothing was changed)"
-        )
+RESTORE = "restore it from a copy made with `crosspath db backup`"
 
 
-class SqliteStore:
+def shown(path: Path | str) -> str:
+    """A path for a message, cut to about 100 characters (paths come from the outside)."""
+    text = str(path)
+    return text if len(text) <= 100 else "…" + text[-99:]
+
+
+def translate(exc: sqlite3.Error, path: Path | str, busy_timeout_ms: int) -> StoreError:
+    """The store error for a driver error raised while working on ``path``."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    said = str(exc)[:100]
+    where = shown(path)
+    if isinstance(exc, sqlite3.IntegrityError):
+        if "games.channel_id" in said:
+            return ChannelTaken("that channel already has an active game")
+        if "moves.game_id" in said:
+            return WriteConflict("another command recorded that move first")
+        return DatabaseFailure(f"the database {where} refused a write ({said})")
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in said:
+        return DatabaseBusy(
+            f"the database {where} is locked: another process held it for more than"
+            f" {busy_timeout_ms / 1000:g}s (a second bot on the same file, or a long backup);"
+            f" stop the other process and retry ({said})"
+        )
+    if name == "SQLITE_FULL" or "disk is full" in said:
+        return DiskFull(
+            f"the disk holding the database {where} is full; the change was not saved."
+            f" Free some space and retry ({said})"
+        )
+    if name.startswith("SQLITE_READONLY") or "readonly" in said:
+        return ReadOnlyDatabase(
+            f"the database {where} is read-only; give the bot's user write access to the file"
+            f" and its folder, or use another --db ({said})"
+        )
+    if name == "SQLITE_NOTADB" or "not a database" in said:
+        return NotADatabase(
+            f"{where} is not a SQLite database; check the --db option or the database"
+            f" setting ({said})"
+        )
+    if name.startswith("SQLITE_CORRUPT") or "malformed" in said:
+        return DamagedDatabase(f"the database {where} is damaged; {RESTORE} ({said})")
+    if name.startswith("SQLITE_CANTOPEN") or "unable to open" in said:
+        return DatabaseUnusable(
+            f"cannot open the database {where}: check that its folder exists and is writable"
+            f" ({said})"
+        )
+    return DatabaseFailure(f"the database {where} failed: {said}")
+
+
+class SqliteStore(SharedStore):
     """An open SQLite database: ``await SqliteStore.open(path)`` or ``async with``.
 
     ``migrate=False`` (maintenance such as backup) opens the file for reading only: no
@@ -100,19 +138,9 @@ class SqliteStore:
     def target(self) -> str:
         return str(self.path)
 
-    @classmethod
-    async def open(cls, path: str | Path, **options: Any) -> SqliteStore:
-        store = cls(path, **options)
-        await store.connect()
-        return store
-
-    async def __aenter__(self) -> SqliteStore:
-        if self._conn is None:
-            await self.connect()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
+    @property
+    def opened(self) -> bool:
+        return self._conn is not None
 
     def _check_path(self) -> None:
         """Refusals that need no connection (and must not create anything)."""
@@ -315,24 +343,6 @@ class SqliteStore:
     async def integrity_check(self) -> str:
         async with self._lock:
             return "; ".join(str(r[0]) for r in await self._fetchall("PRAGMA integrity_check"))
-
-    async def export_all(self) -> StoreContents:
-        async with self.read() as tx:
-            return await tx.contents()
-
-    async def import_all(self, contents: StoreContents) -> None:
-        async with self.write() as tx:
-            await tx.import_rows(contents)
-
-    async def replace_ratings(
-        self,
-        ratings: Sequence[RatingRow],
-        history: Sequence[RatingHistoryRow],
-        *,
-        expect: tuple[int, int | None],
-    ) -> None:
-        async with self.write() as tx:
-            await tx.replace_ratings(ratings, history, expect)
 
     async def backup(self, target: str | Path) -> None:
         """Copy the live database to ``target`` with SQLite's online backup API.

@@ -36,9 +36,7 @@ class SqliteTx(SharedTx):
             begin, self._begin = self._begin, None
             await self._store._execute(begin)
 
-    async def _fetch(
-        self, sql: str, args: Sequence[Any] = (), *, game: bool = False, lock: bool = False
-    ) -> list[Row]:
+    async def _fetch(self, sql: str, args: Sequence[Any] = (), **how: bool) -> list[Row]:
         await self._start()
         return await self._store._fetchall(sql, args)
 

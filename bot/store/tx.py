@@ -23,8 +23,9 @@ import asyncio
 import contextlib
 import json
 from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from contextlib import AbstractAsyncContextManager
+from dataclasses import asdict, dataclass, replace
+from typing import Any, Self, TypeVar
 
 from .errors import StoreNotEmpty, WriteConflict
 from .rows import (
@@ -58,6 +59,7 @@ HISTORY_FIELDS = tuple(RatingHistoryRow.__dataclass_fields__)
 MOVE_FIELDS = tuple(MoveRow.__dataclass_fields__)
 EVENT_FIELDS = tuple(EventRow.__dataclass_fields__)
 AUDIT_FIELDS = tuple(AuditRow.__dataclass_fields__)
+NEW_GAME_FIELDS = tuple(f for f in NewGame.__dataclass_fields__ if f != "clock")
 LIST_COLUMNS = frozenset({"allowed_channels", "reminders"})
 OBJECT_COLUMNS = frozenset({"default_sizes", "options"})
 
@@ -209,30 +211,13 @@ def op_args(op: Op) -> list[Any]:
     return [op.game_id, *op.args]
 
 
-def clock_values(clock: ClockRow) -> dict[str, Any]:
-    return {
-        "turn_started_at": clock.turn_started_at,
-        "deadline_at": clock.deadline_at,
-        "remind_at": clock.remind_at,
-        "reminders_sent": clock.reminders_sent,
-    }
+RESULT_COLUMNS = {"reason": "result_reason", "actor_id": "result_actor"}
 
 
 def result_values(result: ResultRow, at: int) -> dict[str, Any]:
-    return {
-        "status": result.status,
-        "result_reason": result.reason,
-        "winner_id": result.winner_id,
-        "winner_colour": result.winner_colour,
-        "loser_id": result.loser_id,
-        "loser_colour": result.loser_colour,
-        "result_actor": result.actor_id,
-        "finished_at": at,
-        "rated": result.rated,
-        "unrated_reason": result.unrated_reason,
-        "rating_seq": result.rating_seq,
-        **NO_CLOCK,
-    }
+    """The game columns a result sets (``ResultRow`` fields are the columns, but for two)."""
+    values = {RESULT_COLUMNS.get(k, k): v for k, v in asdict(result).items()}
+    return {**values, "finished_at": at, **NO_CLOCK}
 
 
 class SharedTx:
@@ -470,25 +455,8 @@ class SharedTx:
 
     # ----- games: writes --------------------------------------------------------------------
     async def insert_game(self, new: NewGame) -> GameRow:
-        values: dict[str, Any] = {
-            "guild_id": new.guild_id,
-            "channel_id": new.channel_id,
-            "game": new.game,
-            "size": new.size,
-            "first_id": new.first_id,
-            "second_id": new.second_id,
-            "record": new.record,
-            "to_move": new.to_move,
-            "to_move_id": new.to_move_id,
-            "per_move": new.per_move,
-            "reminders": new.reminders,
-            **clock_values(new.clock),
-            "challenge_id": new.challenge_id,
-            "created_at": new.created_at,
-            "updated_at": new.created_at,
-            "options": new.options,
-            "rated": new.rated,
-        }
+        values = {f: getattr(new, f) for f in NEW_GAME_FIELDS} | asdict(new.clock)
+        values["updated_at"] = new.created_at
         found = await self._returning(
             f"{insert('games', list(values))} RETURNING {', '.join(GAME_FIELDS)}",
             [self._encode(c, v) for c, v in values.items()],
@@ -517,7 +485,7 @@ class SharedTx:
             **NO_TAKEBACK,
         }
         if clock is not None:
-            values.update(clock_values(clock))
+            values.update(asdict(clock))
         if result is not None:
             values.update(result_values(result, at))
         changed = await self._versioned(row, values)
@@ -542,7 +510,7 @@ class SharedTx:
     ) -> GameRow:
         values = {"version": row.version + 1, "record": record, "to_move": to_move}
         values |= {"to_move_id": to_move_id, "updated_at": at, **NO_TAKEBACK}
-        changed = await self._versioned(row, {**values, **clock_values(clock)})
+        changed = await self._versioned(row, {**values, **asdict(clock)})
         await self._op(Op("delete", row.id, (from_ply,)))
         return changed
 
@@ -554,7 +522,7 @@ class SharedTx:
         return await self._versioned(row, dict(NO_TAKEBACK))
 
     async def restart_clock(self, row: GameRow, clock: ClockRow) -> GameRow:
-        return await self._versioned(row, clock_values(clock))
+        return await self._versioned(row, asdict(clock))
 
     async def mark_reminder_sent(self, row: GameRow, remind_at: int | None) -> GameRow:
         values = {"reminders_sent": row.reminders_sent + 1, "remind_at": remind_at}
@@ -783,6 +751,62 @@ class SharedTx:
         """Insert many plain rows (PostgreSQL copies them)."""
         if rows:
             await self._write_many(insert(table, fields), rows)
+
+
+class SharedStore:
+    """What both engines' stores do alike: opening, ``async with``, and the whole-store
+    operations, each one ``read()`` or ``write()`` block over the shared queries."""
+
+    @classmethod
+    async def open(cls, target: Any, **options: Any) -> Self:
+        store = cls(target, **options)  # type: ignore[call-arg]
+        await store.connect()
+        return store
+
+    async def __aenter__(self) -> Self:
+        if not self.opened:
+            await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def opened(self) -> bool:
+        raise NotImplementedError
+
+    async def connect(self) -> None:
+        raise NotImplementedError
+
+    async def close(self, timeout: float | None = None) -> None:
+        raise NotImplementedError
+
+    def read(self) -> AbstractAsyncContextManager[SharedTx]:
+        raise NotImplementedError
+
+    def write(self) -> AbstractAsyncContextManager[SharedTx]:
+        raise NotImplementedError
+
+    async def export_all(self) -> StoreContents:
+        """Every row with its ids, from one snapshot, in key order."""
+        async with self.read() as tx:
+            return await tx.contents()
+
+    async def import_all(self, contents: StoreContents) -> None:
+        """Every row with its ids into empty tables, in one transaction."""
+        async with self.write() as tx:
+            await tx.import_rows(contents)
+
+    async def replace_ratings(
+        self,
+        ratings: Sequence[RatingRow],
+        history: Sequence[RatingHistoryRow],
+        *,
+        expect: tuple[int, int | None],
+    ) -> None:
+        """Replace every rating and history row in one transaction (see ``SharedTx``)."""
+        async with self.write() as tx:
+            await tx.replace_ratings(ratings, history, expect)
 
 
 async def settle(awaitable: Awaitable[T]) -> T:

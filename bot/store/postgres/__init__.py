@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..schema import SCHEMA_VERSION
-from .store import MIGRATIONS, PostgresStore, is_postgres_url, redact
+from .store import MIGRATIONS, PostgresStore, redact
 
 
 async def open_postgres(url: str, *, migrate: bool = True, **options: Any) -> PostgresStore:
@@ -24,7 +24,6 @@ __all__ = [
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "PostgresStore",
-    "is_postgres_url",
     "open_postgres",
     "redact",
 ]

@@ -10,21 +10,20 @@ stay correct is explained in :mod:`bot.store.postgres.tx`.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
-from typing import Any, Self
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
 from ..errors import BackupNotSupported, StoreClosed, StoreError, UnknownSchema, quoted
 from ..interface import Store, Tx
-from ..rows import RatingHistoryRow, RatingRow, StoreContents
-from ..schema import SCHEMA_VERSION, migrations
+from ..schema import SCHEMA_VERSION, check_version, migrations
+from ..tx import SharedStore
 from .errors import translate, translate_connect
 from .tx import GameLocks, PgTx
 
@@ -39,11 +38,6 @@ LOCK_TIMEOUT_MS = 5000
 (the counterpart of SQLite's busy timeout)."""
 CLOSE_GRACE_SECONDS = 5.0
 SCHEMES = ("postgresql", "postgres")
-
-
-def is_postgres_url(target: object) -> bool:
-    """Whether ``target`` names a PostgreSQL database rather than a SQLite file."""
-    return isinstance(target, str) and target.split("://", 1)[0].lower() in SCHEMES
 
 
 def redact(url: str) -> str:
@@ -77,7 +71,7 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     """
 
 
-class PostgresStore:
+class PostgresStore(SharedStore):
     """The store interface over PostgreSQL (see :mod:`bot.store.interface`)."""
 
     def __init__(
@@ -102,23 +96,13 @@ class PostgresStore:
     def target(self) -> str:
         return redact(self.url)
 
-    @classmethod
-    async def open(cls, url: str, **options: Any) -> PostgresStore:
-        store = cls(url, **options)
-        await store.connect()
-        return store
-
-    async def __aenter__(self) -> Self:
-        if self._pool is None:
-            await self.connect()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
+    @property
+    def opened(self) -> bool:
+        return self._pool is not None
 
     async def connect(self) -> None:
         """Open the pool and bring the schema up to date (``migrate=False`` leaves it)."""
-        if not is_postgres_url(self.url):
+        if self.url.split("://", 1)[0].lower() not in SCHEMES:
             raise translate_connect(ValueError("it does not start with postgresql://"), self.target)
         try:
             pool = await asyncpg.create_pool(
@@ -137,10 +121,7 @@ class PostgresStore:
         except Exception as exc:
             raise translate_connect(exc, self.target) from exc
         try:
-            if self.migrate:
-                await migrate(pool, self.target)
-            else:
-                await check_version(pool, self.target)
+            await migrate(pool, self.target, apply=self.migrate)
         except BaseException:
             pool.terminate()
             raise
@@ -185,12 +166,21 @@ class PostgresStore:
         except asyncpg.InterfaceError as exc:
             raise StoreClosed(f"the store for {self.target} is closed") from exc
 
-    @asynccontextmanager
-    async def write(self) -> AsyncIterator[PgTx]:
+    def write(self) -> AbstractAsyncContextManager[PgTx]:
         """A write block: optimistic for game commands, row-locking otherwise (``tx.py``)."""
+        return self._block(write=True)
+
+    def read(self) -> AbstractAsyncContextManager[PgTx]:
+        """One consistent snapshot (REPEATABLE READ, read only), no row locks."""
+        return self._block(write=False)
+
+    @asynccontextmanager
+    async def _block(self, *, write: bool) -> AsyncIterator[PgTx]:
         try:
             async with self._connection() as conn:
-                tx = PgTx(conn, self.target, write=True, games=self._games)
+                tx = PgTx(conn, self.target, write=write, games=self._games)
+                if not write:
+                    await tx._begin(isolation="repeatable_read", readonly=True)
                 try:
                     yield tx
                     await tx._finish()
@@ -204,62 +194,15 @@ class PostgresStore:
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
             raise translate(exc, self.target) from exc
 
-    @asynccontextmanager
-    async def read(self) -> AsyncIterator[PgTx]:
-        """One consistent snapshot (REPEATABLE READ, read only), no row locks."""
-        try:
-            async with self._connection() as conn:
-                transaction = conn.transaction(isolation="repeatable_read", readonly=True)
-                await transaction.start()
-                try:
-                    yield PgTx(conn, self.target, write=False)
-                except BaseException:
-                    await _rollback(transaction)
-                    raise
-                await transaction.commit()
-        except StoreError:
-            raise
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise translate(exc, self.target) from exc
-
     async def schema_version(self) -> int:
         async with self._connection() as conn:
             return await _current_version(conn)
-
-    async def export_all(self) -> StoreContents:
-        """Every row with its ids, from one REPEATABLE READ snapshot, in key order."""
-        async with self.read() as tx:
-            return await tx.contents()
-
-    async def import_all(self, contents: StoreContents) -> None:
-        """Every row with its ids into empty tables, in one transaction."""
-        async with self.write() as tx:
-            await tx.import_rows(contents)
-
-    async def replace_ratings(
-        self,
-        ratings: Sequence[RatingRow],
-        history: Sequence[RatingHistoryRow],
-        *,
-        expect: tuple[int, int | None],
-    ) -> None:
-        """Replace every rating and history row in one transaction that first takes the
-        ratings table's EXCLUSIVE lock."""
-        async with self.write() as tx:
-            await tx.replace_ratings(ratings, history, expect)
 
     async def backup(self, target: str | Path) -> None:
         raise BackupNotSupported(
             "PostgreSQL databases are backed up with pg_dump, for example"
             " `pg_dump --format=custom --file=crosspath.dump DATABASE_URL`"
         )
-
-
-async def _rollback(transaction: Any) -> None:
-    """Roll back, even if the caller is being cancelled; a dead connection needs none."""
-    # A dead connection needs no rollback: the server has rolled back already.
-    with contextlib.suppress(asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
-        await asyncio.shield(transaction.rollback())
 
 
 async def _current_version(conn: asyncpg.Connection) -> int:
@@ -270,29 +213,19 @@ async def _current_version(conn: asyncpg.Connection) -> int:
     return int(value or 0)
 
 
-async def check_version(pool: asyncpg.Pool, where: str) -> int:
-    """The schema version, refusing one newer than this code (``UnknownSchema``)."""
-    try:
-        async with pool.acquire() as conn:
-            current = await _current_version(conn)
-    except Exception as exc:
-        raise translate_connect(exc, where) from exc
-    if current > SCHEMA_VERSION:
-        raise UnknownSchema(
-            f"the database at {where} has schema version {current}, newer than this code's"
-            f" {SCHEMA_VERSION}: upgrade Crosspath"
-        )
-    return current
-
-
-async def migrate(pool: asyncpg.Pool, where: str) -> int:
-    """Bring the schema up to date under a session advisory lock; returns the version.
+async def migrate(pool: asyncpg.Pool, where: str, *, apply: bool = True) -> int:
+    """Bring the schema up to date under a session advisory lock (``apply=False``: only check
+    it); returns the version.
 
     The lock makes a second process wait until the first has finished; it then finds the
     schema current and applies nothing.  Each migration commits with its version bump.
     """
     try:
         async with pool.acquire() as conn:
+            if not apply:
+                current = await _current_version(conn)
+                check_version(current, f"the database at {where}")
+                return current
             await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
             try:
                 return await _migrate_locked(conn, where)
@@ -312,11 +245,7 @@ async def _migrate_locked(conn: asyncpg.Connection, where: str) -> int:
     )
     while True:
         current = await _current_version(conn)
-        if current > SCHEMA_VERSION:
-            raise UnknownSchema(
-                f"the database at {where} has schema version {current}, newer than this"
-                f" code's {SCHEMA_VERSION}: upgrade Crosspath"
-            )
+        check_version(current, f"the database at {where}")
         if current == SCHEMA_VERSION:
             return current
         async with conn.transaction():

@@ -88,7 +88,7 @@ class PgTx(SharedTx):
         self._write_block = write
         self._game_locks = games
         self._held: int | None = None
-        self._state = "new" if write else "tx"
+        self._state = "new"
         self._transaction: Any = None
         self._pending: list[Op] = []
 
@@ -99,12 +99,12 @@ class PgTx(SharedTx):
         except Exception as exc:
             raise translate(exc, self._where) from exc
 
-    async def _begin(self) -> None:
+    async def _begin(self, **options: Any) -> None:
         """Open the transaction now and replay the writes collected so far inside it."""
         if self._state == "tx":
             return
         self._state = "tx"
-        self._transaction = self._conn.transaction()
+        self._transaction = self._conn.transaction(**options)
         try:
             await self._transaction.start()
         except Exception as exc:
