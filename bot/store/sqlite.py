@@ -45,6 +45,7 @@ from .errors import (
     StoreClosed,
     StoreError,
     WriteConflict,
+    shown,
 )
 from .schema import SCHEMA_VERSION, check_version, migrations
 from .sqlite_tx import SqliteTx
@@ -60,12 +61,6 @@ log = logging.getLogger(__name__)
 
 
 RESTORE = "restore it from a copy made with `crosspath db backup`"
-
-
-def shown(path: Path | str) -> str:
-    """A path for a message, cut to about 100 characters (paths come from the outside)."""
-    text = str(path)
-    return text if len(text) <= 100 else "…" + text[-99:]
 
 
 def translate(exc: sqlite3.Error, path: Path | str, busy_timeout_ms: int) -> StoreError:

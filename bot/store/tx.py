@@ -125,18 +125,16 @@ def challenge_row(row: Row) -> ChallengeRow:
 
 
 def settings_row(row: Row) -> SettingsRow:
-    sizes = _decoded(row["default_sizes"]) or {}
-    return SettingsRow(
-        guild_id=row["guild_id"],
-        allowed_channels=tuple(_decoded(row["allowed_channels"])),
-        use_threads=bool(row["use_threads"]),
-        per_move=row["per_move"],
-        reminders=tuple(_decoded(row["reminders"])),
-        default_sizes=tuple(sorted((str(k), int(v)) for k, v in sizes.items())),
-        challenge_expiry=row["challenge_expiry"],
-        updated_at=row["updated_at"],
-        ratings_enabled=bool(row["ratings_enabled"]),
+    values = {name: row[name] for name in SETTINGS_FIELDS}
+    for name in ("allowed_channels", "reminders"):
+        values[name] = tuple(_decoded(values[name]))
+    sizes = (_decoded(values["default_sizes"]) or {}).items()
+    values["default_sizes"] = tuple(sorted((str(k), int(v)) for k, v in sizes))
+    values["use_threads"], values["ratings_enabled"] = (
+        bool(values["use_threads"]),
+        bool(values["ratings_enabled"]),
     )
+    return SettingsRow(**values)
 
 
 def values_of(row: Any, fields: Sequence[str]) -> tuple[Any, ...]:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import shown as redact
 from ..schema import SCHEMA_VERSION
-from .store import MIGRATIONS, PostgresStore, redact
+from .store import MIGRATIONS, PostgresStore
 
 
 async def open_postgres(url: str, *, migrate: bool = True, **options: Any) -> PostgresStore:

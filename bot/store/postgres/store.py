@@ -16,11 +16,10 @@ from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from ..errors import BackupNotSupported, StoreClosed, StoreError, UnknownSchema, quoted
+from ..errors import BackupNotSupported, StoreClosed, StoreError, UnknownSchema, quoted, shown
 from ..interface import Store, Tx
 from ..schema import SCHEMA_VERSION, check_version, migrations
 from ..tx import SharedStore
@@ -38,20 +37,6 @@ LOCK_TIMEOUT_MS = 5000
 (the counterpart of SQLite's busy timeout)."""
 CLOSE_GRACE_SECONDS = 5.0
 SCHEMES = ("postgresql", "postgres")
-
-
-def redact(url: str) -> str:
-    """``url`` without its password (for messages and logs), cut to ~100 characters."""
-    try:
-        parts = urlsplit(url)
-        if parts.password is not None:
-            host = parts.netloc.rsplit("@", 1)[1]
-            user = parts.username or ""
-            parts = parts._replace(netloc=f"{user}:***@{host}")
-        text = urlunsplit(parts)
-    except ValueError:
-        text = url.split("://", 1)[0] + "://…" if "@" in url else url
-    return text if len(text) <= 100 else text[:100] + "…"
 
 
 async def _init_connection(conn: asyncpg.Connection) -> None:
@@ -94,7 +79,7 @@ class PostgresStore(SharedStore):
 
     @property
     def target(self) -> str:
-        return redact(self.url)
+        return shown(self.url)
 
     @property
     def opened(self) -> bool:
