@@ -22,7 +22,6 @@ which would strand aiosqlite's thread.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import sqlite3
@@ -49,7 +48,7 @@ from .errors import (
 )
 from .schema import SCHEMA_VERSION, check_version, migrations
 from .sqlite_tx import SqliteTx
-from .tx import Row, SharedStore, settle
+from .tx import Row, SharedStore, outlast, settle
 
 T = TypeVar("T")
 MIGRATIONS = migrations("sqlite")
@@ -240,15 +239,8 @@ class SqliteStore(SharedStore):
         """Wait, through further cancellations, until aiosqlite's thread has finished the call
         ``task`` made.  If the task itself was cancelled (an event loop ending cancels every
         task), its call may still be running: a call queued behind it ends after it."""
-        while True:
-            while not task.done():
-                with contextlib.suppress(asyncio.CancelledError):
-                    await asyncio.wait((task,))
-            if not task.cancelled():
-                task.exception()  # looked at: the caller's cancellation wins
-                return
-            if self._conn is None:
-                return  # closed: the close queued behind the call outlasts it
+        while not await outlast(task) and self._conn is not None:
+            # (Once closed, the close queued behind the call outlasts it.)
             task = asyncio.ensure_future(self._conn.execute("SELECT 1"))
 
     async def _fetchall(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:

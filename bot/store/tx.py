@@ -246,15 +246,9 @@ class SharedTx:
         """A value for ``column`` as the engine stores it (lists and objects differ)."""
         raise NotImplementedError
 
-    async def _seed_ratings(
-        self,
-        guild_id: int,
-        game: str,
-        user_ids: Sequence[int],
-        initial: tuple[float, float],
-        at: int,
-    ) -> None:
-        """Make the players' rating rows lockable (an engine that locks rows needs them)."""
+    async def _seed_ratings(self, seed: tuple[Any, ...]) -> None:
+        """Make the players' rating rows lockable, if the engine locks rows: ``seed`` is the
+        server, the game, the initial mu and sigma, the time and the sorted user ids."""
 
     async def next_rating_seq(self) -> int:
         raise NotImplementedError
@@ -550,7 +544,7 @@ class SharedTx:
         """The players' rows in user-id order (a fixed order: two games finishing at once
         never deadlock on each other's rows), locked until the block ends."""
         ids = sorted(set(user_ids))
-        await self._seed_ratings(guild_id, game, ids, initial, at)
+        await self._seed_ratings((guild_id, game, *initial, at, ids))
         rows = await self._fetch(
             f"{RATINGS} WHERE guild_id = ? AND game = ? AND user_id IN ({marks(ids)})"
             " ORDER BY user_id",
@@ -818,9 +812,18 @@ async def settle(awaitable: Awaitable[T]) -> T:
     try:
         return await asyncio.shield(task)
     except asyncio.CancelledError:
-        while not task.done():
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.wait((task,))
-        if not task.cancelled():
-            task.exception()  # looked at: the caller's cancellation wins
+        await outlast(task)
         raise
+
+
+async def outlast(task: asyncio.Future[Any]) -> bool:
+    """Wait, through any cancellations, until ``task`` is done; whether it ran to its end
+    (rather than being cancelled itself).  Its outcome is looked at and dropped: the
+    caller's cancellation wins."""
+    while not task.done():
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait((task,))
+    if task.cancelled():
+        return False
+    task.exception()
+    return True

@@ -223,14 +223,7 @@ class PgTx(SharedTx):
                 return row
             self._held = row.id  # waited for another command: read it again
 
-    async def _seed_ratings(
-        self,
-        guild_id: int,
-        game: str,
-        user_ids: Sequence[int],
-        initial: tuple[float, float],
-        at: int,
-    ) -> None:
+    async def _seed_ratings(self, seed: tuple[Any, ...]) -> None:
         """Insert a row (initial values, no games) for players who have none, so that every
         player's row can be locked: a second game finishing for one of these players (in any
         process) then waits until this block commits and reads the row as committed."""
@@ -238,7 +231,7 @@ class PgTx(SharedTx):
             "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, updated_at)"
             " SELECT ?, ?, u, ?, ?, ? FROM unnest(?::bigint[]) AS u ORDER BY u"
             " ON CONFLICT (guild_id, game, user_id) DO NOTHING",
-            (guild_id, game, *initial, at, list(user_ids)),
+            (*seed[:-1], list(seed[-1])),
         )
 
     async def next_rating_seq(self) -> int:
