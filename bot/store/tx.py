@@ -712,9 +712,7 @@ class SharedTx:
         for table, rows in zip(DATA_TABLES, vars_of(contents), strict=True):
             if rows:
                 fields = tuple(type(rows[0]).__dataclass_fields__)
-                await self._write_many(
-                    insert(table, fields), [self._row_args(r, fields) for r in rows]
-                )
+                await self._bulk(table, fields, [self._row_args(r, fields) for r in rows])
 
     async def replace_ratings(
         self,

@@ -244,9 +244,11 @@ class PgTx(SharedTx):
         await self._write("LOCK TABLE ratings IN EXCLUSIVE MODE", ())
 
     async def _bulk(self, table: str, fields: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
-        """COPY (a rebuild writes hundreds of thousands of plain rows; binary COPY needs no
-        codec for numbers and text)."""
-        if rows:
+        """Ratings by COPY (a rebuild writes hundreds of thousands of rows; they are plain
+        numbers and text, so binary COPY needs no codec); other tables row by row."""
+        if not table.startswith("rating"):
+            await super()._bulk(table, fields, rows)
+        elif rows:
             await self._begin()
             try:
                 await self._conn.copy_records_to_table(table, records=rows, columns=list(fields))
