@@ -12,11 +12,12 @@ database, a schema version this code does not know (negative, or newer), a damag
 :class:`~bot.store.errors.StoreError` and the file is left as it was.
 
 Cancellation: a statement already handed to aiosqlite's thread runs to its end whatever the
-caller does, so every call is awaited to its end even when its caller is cancelled (``_run``)
-and only then is the cancellation raised.  The thread runs calls in order, so the ROLLBACK that
-follows runs after it, and the lock is never released while a statement, a COMMIT or a ROLLBACK
-is still in flight.  For the same reason no call is ever left pending when the event loop ends,
-which would strand aiosqlite's thread.
+caller does.  So when a caller is cancelled mid-call, the store queues a no-op behind the call
+and waits for it, through further cancellations, before the cancellation goes on (``_drain``):
+the thread runs calls in order, so the ROLLBACK that follows runs after the cancelled call, and
+the lock is never released while a statement, a COMMIT or a ROLLBACK is still in flight.  For
+the same reason no call is left pending when an event loop ends (which cancels every task),
+which would strand aiosqlite's thread on the closed loop.
 """
 
 from __future__ import annotations
@@ -220,11 +221,10 @@ class SqliteStore(SharedStore):
 
     async def _run(self, call: Awaitable[T]) -> T:
         """Await one aiosqlite call to its end (see the module notes); errors translated."""
-        task = asyncio.ensure_future(call)
         try:
-            return await asyncio.shield(task)
+            return await call
         except asyncio.CancelledError:
-            await self._outlast(task)
+            await self._drain()
             raise
         except sqlite3.Error as exc:
             raise translate(exc, self.path, self.busy_timeout_ms) from exc
@@ -235,13 +235,13 @@ class SqliteStore(SharedStore):
                 f"the database {shown(self.path)} cannot store a number that large"
             ) from exc
 
-    async def _outlast(self, task: asyncio.Future[Any]) -> None:
-        """Wait, through further cancellations, until aiosqlite's thread has finished the call
-        ``task`` made.  If the task itself was cancelled (an event loop ending cancels every
-        task), its call may still be running: a call queued behind it ends after it."""
-        while not await outlast(task) and self._conn is not None:
-            # (Once closed, the close queued behind the call outlasts it.)
-            task = asyncio.ensure_future(self._conn.execute("SELECT 1"))
+    async def _drain(self) -> None:
+        """Wait, through further cancellations, until aiosqlite's thread has finished the calls
+        sent so far: a cancelled call may still be running there, and a call queued behind it
+        ends after it.  (Once closed, the close queued behind the calls outlasts them.)"""
+        while self._conn is not None:
+            if await outlast(asyncio.ensure_future(self._conn.execute("SELECT 1"))):
+                return
 
     async def _fetchall(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
         return list(await self._run(self._connection().execute_fetchall(sql, args)))
