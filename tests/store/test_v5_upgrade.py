@@ -10,7 +10,7 @@ position, and that the upgraded store still takes a move.
 
 from __future__ import annotations
 
-import dataclasses
+import importlib.util
 import json
 import random
 import shutil
@@ -29,13 +29,16 @@ from rules import new_game
 FIXTURES = Path(__file__).resolve().parents[1] / "data" / "store-v5"
 
 
-def plain(value: Any) -> Any:
-    """Rows as the fixture script wrote them: dataclasses as dicts, tuples as lists."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, tuple | list):
-        return [plain(v) for v in value]
-    return value
+def load_script() -> Any:
+    """``make_fixtures.py``, for the very ``plain`` that wrote ``expected.json``."""
+    spec = importlib.util.spec_from_file_location("make_fixtures", FIXTURES / "make_fixtures.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    return script
+
+
+plain = load_script().plain
 
 
 @pytest.fixture

@@ -36,9 +36,10 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "support")]
 
 from pg_server import create_database, start_server  # noqa: E402
 
+from bench.service_bench import scripted  # noqa: E402
 from bot.service import GameService  # noqa: E402
 from bot.store import Store, open_store  # noqa: E402
-from rules import game_names, new_game  # noqa: E402
+from rules import game_names  # noqa: E402
 
 GUILD, OTHER_GUILD = 1000, 1001
 PLAYERS = (11, 22, 33, 44)
@@ -55,18 +56,6 @@ class Clock:
 
     def advance(self, **delta: float) -> None:
         self.now += timedelta(**delta)
-
-
-def scripted(name: str, size: int, seed: int) -> list[str]:
-    """A whole game of random legal moves (the service replays them one by one)."""
-    rng = random.Random(seed)
-    game = new_game(name, size)
-    moves = []
-    while not game.is_over:
-        move = rng.choice(game.legal_moves())
-        game.play(move)
-        moves.append(move)
-    return moves
 
 
 async def play(service: GameService, clock: Clock, channel: int, moves: list[str]) -> None:
@@ -110,22 +99,22 @@ async def history(store: Store, clock: Clock) -> None:
         size = 6
         # a finished rated game, played to its end
         await start(service, channel, name, size, a, b)
-        await play(service, clock, channel, scripted(name, size, n))
+        await play(service, clock, channel, scripted(name, size, random.Random(n)))
         channel += 1
         # an unfinished game, a few moves in
         await start(service, channel, name, size, c, d, time_control="1d")
-        await play(service, clock, channel, scripted(name, size, 100 + n)[:4])
+        await play(service, clock, channel, scripted(name, size, random.Random(100 + n))[:4])
         channel += 1
         # a resigned game
         await start(service, channel, name, size, b, c)
-        await play(service, clock, channel, scripted(name, size, 200 + n)[:3])
+        await play(service, clock, channel, scripted(name, size, random.Random(200 + n))[:3])
         info = await service.get_game(channel)
         assert info is not None
         await service.resign(channel, info.to_move_id)
         channel += 1
     # a takeback, accepted, in an unfinished game
     await start(service, channel, "minefield", 7, a, c)
-    moves = scripted("minefield", 7, 300)
+    moves = scripted("minefield", 7, random.Random(300))
     await play(service, clock, channel, moves[:3])
     info = await service.get_game(channel)
     assert info is not None
@@ -136,7 +125,7 @@ async def history(store: Store, clock: Clock) -> None:
     channel += 1
     # a timed game that runs out of time (and its reminders go out first)
     await start(service, channel, "clearpath", 6, d, a, time_control="1h")
-    await play(service, clock, channel, scripted("clearpath", 6, 400)[:2])
+    await play(service, clock, channel, scripted("clearpath", 6, random.Random(400))[:2])
     clock.advance(minutes=50)
     await service.run_due()
     clock.advance(hours=2)
@@ -144,7 +133,7 @@ async def history(store: Store, clock: Clock) -> None:
     channel += 1
     # an aborted game (an audit row), and an award (another)
     await start(service, channel, "crosscut", 6, a, d)
-    await play(service, clock, channel, scripted("crosscut", 6, 500)[:2])
+    await play(service, clock, channel, scripted("crosscut", 6, random.Random(500))[:2])
     await service.admin_abort(GUILD, ADMIN, channel, "testing the fixture")
     channel += 1
     await start(service, channel, "nakeddiagonal", 6, b, d)
@@ -152,7 +141,7 @@ async def history(store: Store, clock: Clock) -> None:
     channel += 1
     # a game in a server whose ratings are off
     await start(service, 5000, "clearcut", 6, a, b, guild=OTHER_GUILD)
-    await play(service, clock, 5000, scripted("clearcut", 6, 600))
+    await play(service, clock, 5000, scripted("clearcut", 6, random.Random(600)))
     # challenges left open, declined and cancelled
     await service.create_challenge(GUILD, channel, a, b, "minefield", 6, "them")
     declined = await service.create_challenge(GUILD, channel + 1, c, d, "crosscut", 7, "random")
