@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 
 from . import is_postgres
-from .copy import copy_store, shown_target
-from .errors import StoreError
+from .copy import copy_store
+from .errors import StoreError, shown
 from .sqlite import SqliteStore as Store
 
 DEFAULT_DB = "crosspath.sqlite3"  # same default as bot.config (CROSSPATH_DATABASE)
@@ -62,11 +62,11 @@ def run_copy(source: str, target: str) -> int:
     try:
         report = asyncio.run(copy_store(source, target))
     except StoreError as exc:
-        print(f"crosspath db: cannot copy {shown_target(source)}: {exc}", file=sys.stderr)
+        print(f"crosspath db: cannot copy {shown(source)}: {exc}", file=sys.stderr)
         return 1
     counts = ", ".join(f"{n} {name}" for name, n in report.counts.items())
     print(
-        f"copied {shown_target(source)} to {shown_target(target)}: {counts};"
+        f"copied {shown(source)} to {shown(target)}: {counts};"
         f" verified: every row matches and all {report.replayed} games replay"
     )
     return 0

@@ -10,7 +10,6 @@ to the record and side to move stored with it.
 from __future__ import annotations
 
 import asyncio
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +17,7 @@ from pathlib import Path
 from rules import new_game
 
 from . import is_postgres, open_store
-from .errors import StoreError, UnknownSchema
+from .errors import StoreError, UnknownSchema, shown
 from .rows import GameRow, StoreContents
 from .schema import SCHEMA_VERSION
 
@@ -31,16 +30,6 @@ class CopyMismatch(StoreError):
 class CopyReport:
     counts: dict[str, int]
     replayed: int
-
-
-def shown_target(target: str | Path) -> str:
-    """A target for messages: a URL's password is hidden, long text is cut.
-
-    >>> shown_target("postgresql://bot:secret@db.local/crosspath")
-    'postgresql://bot:***@db.local/crosspath'
-    """
-    text = re.sub(r"^(postgres(?:ql)?://[^:/@]*:)[^@]*@", r"\1***@", str(target))
-    return text if len(text) <= 100 else text[:99] + "…"
 
 
 def _same(source: str | Path, target: str | Path) -> bool:
@@ -83,7 +72,7 @@ async def copy_store(source: str | Path, target: str | Path) -> CopyReport:
         version = await src.schema_version()
         if version != SCHEMA_VERSION:
             raise UnknownSchema(
-                f"{shown_target(source)} has schema version {version}, not this code's"
+                f"{shown(source)} has schema version {version}, not this code's"
                 f" {SCHEMA_VERSION}: open it once with this version of Crosspath (it upgrades"
                 " on open), then copy"
             )

@@ -16,6 +16,9 @@ Two kinds of errors live here:
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 QUOTE_LIMIT = 100
 """At most this many characters of an outside value are quoted in a message."""
 
@@ -117,3 +120,16 @@ __all__ = [
     "WriteConflict",
     "quoted",
 ]
+
+
+def shown(target: str | Path) -> str:
+    """A database for a message (targets come from the outside): a URL without its password
+    and cut after ~100 characters, a path cut before them (its end names the file).
+
+    >>> shown("postgresql://bot:secret@db.local/crosspath")
+    'postgresql://bot:***@db.local/crosspath'
+    """
+    text = re.sub(r"^(postgres(?:ql)?://[^:/@]*:)[^@]*@", r"\1***@", str(target), flags=re.I)
+    if len(text) <= QUOTE_LIMIT:
+        return text
+    return text[:QUOTE_LIMIT] + "…" if "://" in text else "…" + text[1 - QUOTE_LIMIT :]

@@ -16,8 +16,9 @@ Guarantees every engine gives:
   :class:`~bot.store.errors.WriteConflict` no later than the end of the ``write()`` block, and
   the whole transaction is rolled back.  Each write returns the row as it now is, so the
   caller never re-reads it.
-* Writes may be deferred until the next read or the commit (SQLite batches them into one hop
-  to its thread); a caller must not rely on a write's error surfacing at the call itself.
+* Writes may be deferred until the next read or the commit (PostgreSQL sends a game command's
+  writes as one statement at the end); a caller must not rely on a write's error surfacing at
+  the call itself.
 * Only :mod:`bot.store.errors` exceptions leave the store; driver errors are translated.
 * Times are integer microseconds since the epoch (UTC); ids are 64-bit signed positive ints.
 """

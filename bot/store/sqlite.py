@@ -1,19 +1,23 @@
-"""The SQLite engine: one connection on a dedicated thread, behind an asyncio lock, WAL mode.
+"""The SQLite engine: one aiosqlite connection (one thread) behind an asyncio lock, WAL mode.
 
 Why one connection: every service call is a short read-modify-write, SQLite allows one writer
 at a time anyway, and serialising in-process on a lock avoids busy-waiting on SQLite's file
 lock (the busy timeout still covers other processes, such as a backup).  Reads share the
 connection and the lock.  Writes run in ``BEGIN IMMEDIATE`` so the write lock is taken before
-the first read, and game updates check a version column, so a stale read can never commit.
+the first read, and game updates check the version they read, so a stale read can never commit.
 
 Opening checks the file before anything is written to it: a folder, a file that is not a
 database, a schema version this code does not know (negative, or newer), a damaged database
 (``PRAGMA quick_check``) and a read-only file are each refused with their own
 :class:`~bot.store.errors.StoreError` and the file is left as it was.
 
-Cancellation: a statement already handed to the thread runs to the end whatever the caller
-does, so every hop is waited for even when its caller is cancelled (see ``sqlite_worker``).  The
-lock is therefore never released while a hop, a COMMIT or a ROLLBACK is still in flight.
+Cancellation: a statement already handed to aiosqlite's thread runs to its end whatever the
+caller does.  So when a caller is cancelled mid-call, the store queues a no-op behind the call
+and waits for it, through further cancellations, before the cancellation goes on (``_drain``):
+the thread runs calls in order, so the ROLLBACK that follows runs after the cancelled call, and
+the lock is never released while a statement, a COMMIT or a ROLLBACK is still in flight.  For
+the same reason no call is left pending when an event loop ends (which cancels every task),
+which would strand aiosqlite's thread on the closed loop.
 """
 
 from __future__ import annotations
@@ -22,29 +26,33 @@ import asyncio
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+import aiosqlite
+
 from .errors import (
+    ChannelTaken,
     DamagedDatabase,
+    DatabaseBusy,
     DatabaseFailure,
     DatabaseUnusable,
+    DiskFull,
     NotADatabase,
     ReadOnlyDatabase,
     StoreClosed,
     StoreError,
-    UnknownSchema,
+    WriteConflict,
+    shown,
 )
-from .rows import RatingHistoryRow, RatingRow, StoreContents
-from .schema import MIGRATIONS, SCHEMA_VERSION
-from .sqlite_errors import RESTORE, shown, translate
-from .sqlite_tx import SqliteTx, export_all, import_all, replace_ratings
-from .sqlite_worker import Worker
+from .schema import SCHEMA_VERSION, check_version, migrations
+from .sqlite_tx import SqliteTx
+from .tx import Row, SharedStore, outlast, settle
 
 T = TypeVar("T")
-
+MIGRATIONS = migrations("sqlite")
 SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
 CLOSE_GRACE_SECONDS = 5.0
 """How long ``close()`` waits beyond the busy timeout for a transaction in progress."""
@@ -52,90 +60,52 @@ CLOSE_GRACE_SECONDS = 5.0
 log = logging.getLogger(__name__)
 
 
-def migrate(raw: sqlite3.Connection) -> int:
-    """Bring the schema up to date, each step in its own transaction.  Returns the version.
-
-    Runs on the store's thread (or any plain connection in autocommit mode).
-    """
-    while True:
-        raw.execute("BEGIN IMMEDIATE")
-        try:
-            current = int(raw.execute("PRAGMA user_version").fetchone()[0])
-            check_version(current, "the database")
-            if current == SCHEMA_VERSION:
-                raw.execute("COMMIT")
-                return current
-            for statement in MIGRATIONS[current]:
-                raw.execute(statement)
-            raw.execute(f"PRAGMA user_version = {current + 1}")
-            raw.execute("COMMIT")
-        except BaseException:
-            if raw.in_transaction:
-                raw.execute("ROLLBACK")
-            raise
+RESTORE = "restore it from a copy made with `crosspath db backup`"
 
 
-def check_version(version: int, where: str) -> None:
-    """Refuse a schema version this code never writes (negative) or does not know (newer)."""
-    if version < 0:
-        raise UnknownSchema(
-            f"{where} has schema version {version}, which Crosspath never writes: it is not a"
-            f" Crosspath database or it was changed by hand. Nothing was changed; {RESTORE}"
+def translate(exc: sqlite3.Error, path: Path | str, busy_timeout_ms: int) -> StoreError:
+    """The store error for a driver error raised while working on ``path``."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    said = str(exc)[:100]
+    where = shown(path)
+    if isinstance(exc, sqlite3.IntegrityError):
+        if "games.channel_id" in said:
+            return ChannelTaken("that channel already has an active game")
+        if "moves.game_id" in said:
+            return WriteConflict("another command recorded that move first")
+        return DatabaseFailure(f"the database {where} refused a write ({said})")
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in said:
+        return DatabaseBusy(
+            f"the database {where} is locked: another process held it for more than"
+            f" {busy_timeout_ms / 1000:g}s (a second bot on the same file, or a long backup);"
+            f" stop the other process and retry ({said})"
         )
-    if version > SCHEMA_VERSION:
-        raise UnknownSchema(
-            f"{where} has schema version {version}, newer than this code's {SCHEMA_VERSION}:"
-            " upgrade Crosspath (nothing was changed)"
+    if name == "SQLITE_FULL" or "disk is full" in said:
+        return DiskFull(
+            f"the disk holding the database {where} is full; the change was not saved."
+            f" Free some space and retry ({said})"
         )
+    if name.startswith("SQLITE_READONLY") or "readonly" in said:
+        return ReadOnlyDatabase(
+            f"the database {where} is read-only; give the bot's user write access to the file"
+            f" and its folder, or use another --db ({said})"
+        )
+    if name == "SQLITE_NOTADB" or "not a database" in said:
+        return NotADatabase(
+            f"{where} is not a SQLite database; check the --db option or the database"
+            f" setting ({said})"
+        )
+    if name.startswith("SQLITE_CORRUPT") or "malformed" in said:
+        return DamagedDatabase(f"the database {where} is damaged; {RESTORE} ({said})")
+    if name.startswith("SQLITE_CANTOPEN") or "unable to open" in said:
+        return DatabaseUnusable(
+            f"cannot open the database {where}: check that its folder exists and is writable"
+            f" ({said})"
+        )
+    return DatabaseFailure(f"the database {where} failed: {said}")
 
 
-def _open(path: Path, busy_timeout_ms: int, synchronous: str, writable: bool) -> sqlite3.Connection:
-    """Runs on the store's thread: connect, check the file, set the pragmas, migrate."""
-    where = f"the database {shown(path)}"
-    raw = sqlite3.connect(path, isolation_level=None)
-    try:
-        raw.row_factory = sqlite3.Row
-        raw.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-        version = int(raw.execute("PRAGMA user_version").fetchone()[0])
-        check_version(version, where)
-        problems = [str(r[0]) for r in raw.execute("PRAGMA quick_check").fetchall()]
-        if problems != ["ok"]:
-            found = "; ".join(problems)[:100]
-            raise DamagedDatabase(f"{where} is damaged ({found}); {RESTORE}")
-        if writable:
-            # A read-only file opens and reads fine; find out now, not at the first move.
-            raw.execute("BEGIN IMMEDIATE")
-            try:
-                raw.execute(
-                    f"PRAGMA user_version = {int(raw.execute('PRAGMA user_version').fetchone()[0])}"
-                )
-            finally:
-                raw.execute("ROLLBACK")
-            raw.execute("PRAGMA journal_mode = WAL")
-            raw.execute(f"PRAGMA synchronous = {synchronous}")
-            raw.execute("PRAGMA foreign_keys = ON")
-            migrate(raw)
-    except BaseException:
-        raw.close()
-        raise
-    return raw
-
-
-class _TargetError(Exception):
-    """A driver error about a backup's target rather than the store's own database."""
-
-    def __init__(self, error: sqlite3.Error) -> None:
-        super().__init__(str(error))
-        self.error = error
-
-
-def _end(raw: sqlite3.Connection, how: str) -> None:
-    """COMMIT or ROLLBACK if a transaction is open."""
-    if raw.in_transaction:
-        raw.execute(how)
-
-
-class SqliteStore:
+class SqliteStore(SharedStore):
     """An open SQLite database: ``await SqliteStore.open(path)`` or ``async with``.
 
     ``migrate=False`` (maintenance such as backup) opens the file for reading only: no
@@ -156,27 +126,16 @@ class SqliteStore:
         self.synchronous = synchronous.upper()
         self.busy_timeout_ms = busy_timeout_ms
         self.migrate = migrate
-        self._worker: Worker | None = None
-        self._raw: sqlite3.Connection | None = None
+        self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
 
     @property
     def target(self) -> str:
         return str(self.path)
 
-    @classmethod
-    async def open(cls, path: str | Path, **options: Any) -> SqliteStore:
-        store = cls(path, **options)
-        await store.connect()
-        return store
-
-    async def __aenter__(self) -> SqliteStore:
-        if self._worker is None:
-            await self.connect()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
+    @property
+    def opened(self) -> bool:
+        return self._conn is not None
 
     def _check_path(self) -> None:
         """Refusals that need no connection (and must not create anything)."""
@@ -201,50 +160,113 @@ class SqliteStore:
                 ) from exc
 
     async def connect(self) -> None:
-        """Check the file, open it on a new thread, set WAL, and migrate to the latest schema."""
+        """Check the file, open it, set WAL, and migrate to the latest schema."""
         self._check_path()
-        worker = Worker(f"crosspath-sqlite:{self.path.name}")
+        conn = await self._run(aiosqlite.connect(self.path, isolation_level=None))
+        conn.row_factory = sqlite3.Row
+        self._conn = conn
         try:
-            self._raw = await self._call_on(
-                worker,
-                lambda: _open(self.path, self.busy_timeout_ms, self.synchronous, self.migrate),
-            )
+            await self._prepare()
         except BaseException:
-            worker.stop()
+            self._conn = None
+            await self._run(conn.close())
             raise
-        self._worker = worker
 
-    async def _call_on(self, worker: Worker, fn: Callable[[], T]) -> T:
+    async def _prepare(self) -> None:
+        where = f"the database {shown(self.path)}"
+        await self._execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+        check_version(await self._user_version(), where)
+        problems = [str(r[0]) for r in await self._fetchall("PRAGMA quick_check")]
+        if problems != ["ok"]:
+            found = "; ".join(problems)[:100]
+            raise DamagedDatabase(f"{where} is damaged ({found}); {RESTORE}")
+        if not self.migrate:
+            return
+        # A read-only file opens and reads fine; find out now, not at the first move.
+        await self._execute("BEGIN IMMEDIATE")
         try:
-            return await worker.run(fn)
+            await self._execute(f"PRAGMA user_version = {await self._user_version()}")
+        finally:
+            await self._execute("ROLLBACK")
+        await self._execute("PRAGMA journal_mode = WAL")
+        await self._execute(f"PRAGMA synchronous = {self.synchronous}")
+        await self._execute("PRAGMA foreign_keys = ON")
+        await self._migrate()
+
+    async def _migrate(self) -> None:
+        """Bring the schema up to date, each step in its own ``BEGIN IMMEDIATE`` transaction."""
+        while True:
+            await self._execute("BEGIN IMMEDIATE")
+            try:
+                current = await self._user_version()
+                check_version(current, "the database")
+                if current == SCHEMA_VERSION:
+                    await self._execute("COMMIT")
+                    return
+                for statement in MIGRATIONS[current]:
+                    await self._execute(statement)
+                await self._execute(f"PRAGMA user_version = {current + 1}")
+                await self._execute("COMMIT")
+            except BaseException:
+                await self._end("ROLLBACK")
+                raise
+
+    async def _user_version(self) -> int:
+        return int((await self._fetchall("PRAGMA user_version"))[0][0])
+
+    def _connection(self) -> aiosqlite.Connection:
+        if self._conn is None:
+            raise StoreClosed(f"the store for {shown(self.path)} is closed")
+        return self._conn
+
+    async def _run(self, call: Awaitable[T]) -> T:
+        """Await one aiosqlite call to its end (see the module notes); errors translated."""
+        try:
+            return await call
+        except asyncio.CancelledError:
+            await self._drain()
+            raise
         except sqlite3.Error as exc:
             raise translate(exc, self.path, self.busy_timeout_ms) from exc
+        except ValueError as exc:  # aiosqlite: the connection was closed under the call
+            raise StoreClosed(f"the store for {shown(self.path)} is closed") from exc
         except OverflowError as exc:  # an int beyond 64 bits: the service checks ids first
             raise DatabaseFailure(
                 f"the database {shown(self.path)} cannot store a number that large"
             ) from exc
 
-    async def _call(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run ``fn(connection, *args)`` on the store's thread; driver errors translated."""
-        worker, raw = self._worker, self._raw
-        if worker is None or raw is None:
-            raise StoreClosed(f"the store for {shown(self.path)} is closed")
-        if not worker.alive:
-            raise StoreClosed(
-                f"the database thread for {shown(self.path)} has stopped; reopen the store"
-            )
-        return await self._call_on(worker, lambda: fn(raw, *args))
+    async def _drain(self) -> None:
+        """Wait, through further cancellations, until aiosqlite's thread has finished the calls
+        sent so far: a cancelled call may still be running there, and a call queued behind it
+        ends after it.  (Once closed, the close queued behind the calls outlasts them.)"""
+        while self._conn is not None:
+            if await outlast(asyncio.ensure_future(self._conn.execute("SELECT 1"))):
+                return
+
+    async def _fetchall(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
+        return list(await self._run(self._connection().execute_fetchall(sql, args)))
+
+    async def _execute(self, sql: str, args: Sequence[Any] = (), *, many: bool = False) -> int:
+        """Run one statement (``many``: once per row of ``args``); the rows it changed."""
+        conn = self._connection()
+        cursor = await self._run(conn.executemany(sql, args) if many else conn.execute(sql, args))
+        return int(cursor.rowcount)
+
+    async def _end(self, how: str) -> None:
+        """COMMIT or ROLLBACK if a transaction is open."""
+        if self._conn is not None and self._conn.in_transaction:
+            await self._execute(how)
 
     async def close(self, timeout: float | None = None) -> None:
         """Let the transaction in progress finish, then close; closing twice is harmless.
 
         Never waits forever: after ``timeout`` seconds (default: the busy timeout plus
         :data:`CLOSE_GRACE_SECONDS`) the store is closed anyway and :class:`StoreError` says
-        so; the thread closes the connection once its running statement ends, and SQLite
-        rolls back whatever was not committed.
+        so; the connection closes once its running statement ends, and SQLite rolls back
+        whatever was not committed.
         """
-        worker = self._worker
-        if worker is None:
+        conn = self._conn
+        if conn is None:
             return
         limit = self.busy_timeout_ms / 1000 + CLOSE_GRACE_SECONDS if timeout is None else timeout
         loop = asyncio.get_running_loop()
@@ -257,20 +279,19 @@ class SqliteStore:
                 "closing %s under a transaction still running after %.1fs", self.path, limit
             )
         try:
-            if self._worker is not worker:
+            if self._conn is not conn:
                 return  # another close() got there first
-            raw, self._worker, self._raw = self._raw, None, None
-            if not worker.alive:
-                log.warning("the database thread for %s had died; dropping it", self.path)
+            self._conn = None
+            stopped = conn.stop()  # after the calls already queued: close, end the thread
+            if stopped is None:
                 return
-            if raw is not None:
-                worker.run_and_forget(raw.close)
-            worker.stop()
-            if not await worker.join(max(0.0, deadline - loop.time())):
+            try:
+                await asyncio.wait_for(asyncio.shield(stopped), max(0.0, deadline - loop.time()))
+            except TimeoutError:
                 raise StoreError(
                     f"the database thread for {shown(self.path)} did not finish within"
                     f" {limit:.1f}s; the store is closed anyway"
-                )
+                ) from None
         finally:
             if locked:
                 self._lock.release()
@@ -279,15 +300,14 @@ class SqliteStore:
     async def write(self) -> AsyncIterator[SqliteTx]:
         """A ``BEGIN IMMEDIATE`` transaction: committed on success, rolled back on any error."""
         async with self._lock:
-            tx = SqliteTx(self._call, "BEGIN IMMEDIATE")
+            tx = SqliteTx(self, "BEGIN IMMEDIATE")
             try:
                 yield tx
-                await tx.finish("COMMIT")
+                if tx.began:
+                    await self._execute("COMMIT")
             except BaseException:
-                # Queued behind any statement still running in the thread (even when the
-                # caller was cancelled), so whatever that statement began is undone.
                 try:
-                    await self._call(_end, "ROLLBACK")
+                    await self._end("ROLLBACK")
                 except StoreError:
                     log.warning("could not roll back on %s", self.path, exc_info=True)
                 raise
@@ -296,41 +316,20 @@ class SqliteStore:
     async def read(self) -> AsyncIterator[SqliteTx]:
         """Reads from one consistent snapshot (a deferred transaction)."""
         async with self._lock:
-            tx = SqliteTx(self._call, "BEGIN")
+            tx = SqliteTx(self, "BEGIN")
             try:
                 yield tx
             finally:
                 if tx.began:
-                    await self._call(_end, "COMMIT")
+                    await self._end("COMMIT")
 
     async def schema_version(self) -> int:
         async with self._lock:
-            return int(
-                await self._call(lambda raw: raw.execute("PRAGMA user_version").fetchone()[0])
-            )
+            return await self._user_version()
 
     async def integrity_check(self) -> str:
         async with self._lock:
-            rows = await self._call(lambda raw: raw.execute("PRAGMA integrity_check").fetchall())
-        return "; ".join(str(r[0]) for r in rows)
-
-    async def export_all(self) -> StoreContents:
-        async with self._lock:
-            return await self._call(export_all)
-
-    async def import_all(self, contents: StoreContents) -> None:
-        async with self._lock:
-            await self._call(import_all, contents)
-
-    async def replace_ratings(
-        self,
-        ratings: Sequence[RatingRow],
-        history: Sequence[RatingHistoryRow],
-        *,
-        expect: tuple[int, int | None],
-    ) -> None:
-        async with self._lock:
-            await self._call(replace_ratings, ratings, history, expect)
+            return "; ".join(str(r[0]) for r in await self._fetchall("PRAGMA integrity_check"))
 
     async def backup(self, target: str | Path) -> None:
         """Copy the live database to ``target`` with SQLite's online backup API.
@@ -345,21 +344,15 @@ class SqliteStore:
             raise DatabaseUnusable(
                 f"cannot create the folder for the backup {shown(target)}: {exc.strerror or exc}"
             ) from exc
-
-        def copy(raw: sqlite3.Connection) -> None:
-            try:
-                dest = sqlite3.connect(target)
-            except sqlite3.Error as exc:
-                raise _TargetError(exc) from exc
-            try:
-                raw.backup(dest)
-            except sqlite3.Error as exc:
-                raise _TargetError(exc) from exc
-            finally:
-                dest.close()
-
         async with self._lock:
+            conn = self._connection()
             try:
-                await self._call(copy)
-            except _TargetError as exc:
-                raise translate(exc.error, target, self.busy_timeout_ms) from exc.error
+                # The copy runs on this store's thread and writes through the target's
+                # connection, hence check_same_thread=False for the target only.
+                dest = await settle(aiosqlite.connect(target, check_same_thread=False))
+                try:
+                    await settle(conn.backup(dest))
+                finally:
+                    await settle(dest.close())
+            except sqlite3.Error as exc:
+                raise translate(exc, target, self.busy_timeout_ms) from exc

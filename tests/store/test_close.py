@@ -7,11 +7,12 @@ event loop then closed (``asyncio.run`` ending), the thread crashed delivering t
 the closed loop ("Event loop is closed"), and every later call, ``close()`` included, waited
 forever (even under ``asyncio.wait_for``, because aiosqlite's close awaits in a ``finally``).
 A stuck hop also made ``close()`` wait without bound, and two concurrent closes raised.
-The store now runs its own thread (``bot.store.sqlite_worker``), which survives a closed loop;
-these tests keep proving the same guarantees on it.
+The store now awaits every aiosqlite call to its end, even when its caller is cancelled, so no
+call is left pending when a loop ends, and ``close()`` is bounded; these tests prove it.
 
-The worker thread is held still with a gate (a hop that blocks on a ``threading.Event``, with
-a timeout so a regression fails instead of hanging the suite), which makes "mid-hop" exact.
+aiosqlite's thread is held still with a gate (a SQL function that blocks on a
+``threading.Event``, with a timeout so a regression fails instead of hanging the suite), which
+makes "mid-hop" exact.
 """
 
 from __future__ import annotations
@@ -54,14 +55,16 @@ def moves_in(path: Path) -> list[str]:
 
 def settled(store: Store) -> bool:
     """No task holds the lock and no transaction is open on the connection."""
-    raw = store._raw
-    return not store._lock.locked() and raw is not None and not raw.in_transaction
+    conn = store._conn
+    return not store._lock.locked() and conn is not None and not conn.in_transaction
 
 
 async def hold_thread(store: Store) -> tuple[threading.Event, asyncio.Future[Any]]:
     """Block the store's thread until the returned event is set (at most GATE_LIMIT s)."""
     gate = threading.Event()
-    held = asyncio.ensure_future(store._call(lambda raw: gate.wait(GATE_LIMIT)))
+    assert store._conn is not None
+    await store._conn.create_function("gate", 0, lambda: gate.wait(GATE_LIMIT))
+    held = asyncio.ensure_future(store._fetchall("SELECT gate()"))
     await asyncio.sleep(0)
     return gate, held
 

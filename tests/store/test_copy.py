@@ -21,7 +21,7 @@ import pytest
 from bot.service import GameService
 from bot.store import cli as db_cli
 from bot.store import open_store
-from bot.store.copy import shown_target
+from bot.store.errors import shown
 
 GUILD = 1000
 ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
@@ -156,8 +156,8 @@ def test_copy_through_the_entry_point_prints_one_line_and_no_traceback(tmp_path:
 
 
 def test_urls_are_shown_without_their_password() -> None:
-    assert shown_target("postgresql://bot:hunter2@/crosspath?host=/run/postgresql") == (
+    assert shown("postgresql://bot:hunter2@/crosspath?host=/run/postgresql") == (
         "postgresql://bot:***@/crosspath?host=/run/postgresql"
     )
-    assert shown_target("postgres://localhost/x") == "postgres://localhost/x"
-    assert len(shown_target("x" * 500)) == 100
+    assert shown("postgres://localhost/x") == "postgres://localhost/x"
+    assert len(shown("x" * 500)) == 100

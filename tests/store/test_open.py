@@ -174,9 +174,9 @@ async def test_a_full_disk_says_so_and_changes_nothing(db_path: Path, snapshot: 
     async with await open_store(db_path) as store:
         assert isinstance(store, SqliteStore)
         service = GameService(store)
-        pages = await store._call(lambda raw: raw.execute("PRAGMA page_count").fetchone()[0])
+        [(pages,)] = await store._fetchall("PRAGMA page_count")
         # The database may not grow any more: SQLite then reports SQLITE_FULL, as on a full disk.
-        await store._call(lambda raw: raw.execute(f"PRAGMA max_page_count = {pages + 2}"))
+        await store._fetchall(f"PRAGMA max_page_count = {pages + 2}")
         failed = None
         for n in range(500):
             before = snapshot()
@@ -188,7 +188,7 @@ async def test_a_full_disk_says_so_and_changes_nothing(db_path: Path, snapshot: 
         assert failed is not None, "the database never filled up"
         assert "full" in str(failed) and str(db_path) in str(failed)
         assert snapshot() == before
-        await store._call(lambda raw: raw.execute("PRAGMA max_page_count = 1073741823"))
+        await store._fetchall("PRAGMA max_page_count = 1073741823")
         await service.create_challenge(GUILD, CHANNEL + 999, ALICE, BOB, "minefield", 5)
 
 

@@ -115,9 +115,9 @@ async def test_a_newer_schema_is_refused_and_left_alone(pg_url: str) -> None:
 async def test_a_failing_migration_leaves_the_previous_version(
     pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.store.postgres import schema, store
+    from bot.store.postgres import store
 
-    broken = (*schema.MIGRATIONS, ("CREATE TABLE extra (x INTEGER)", "SELECT no_such_thing"))
+    broken = (*store.MIGRATIONS, ("CREATE TABLE extra (x INTEGER)", "SELECT no_such_thing"))
     monkeypatch.setattr(store, "MIGRATIONS", broken)
     monkeypatch.setattr(store, "SCHEMA_VERSION", len(broken))
     with pytest.raises(UnknownSchema, match=f"stays at version {SCHEMA_VERSION}"):

@@ -61,8 +61,8 @@ async def test_migrations_from_an_empty_database(tmp_path: Path) -> None:
     path = tmp_path / "new.db"
     async with Store(path) as store:
         assert await store.schema_version() == SCHEMA_VERSION == len(MIGRATIONS)
-        mode = await store._call(lambda raw: raw.execute("PRAGMA journal_mode").fetchall())
-        timeout = await store._call(lambda raw: raw.execute("PRAGMA busy_timeout").fetchall())
+        mode = await store._fetchall("PRAGMA journal_mode")
+        timeout = await store._fetchall("PRAGMA busy_timeout")
         assert [tuple(r) for r in mode] == [("wal",)]
         assert [tuple(r) for r in timeout] == [(5000,)]
     assert set(tables(path)) == {

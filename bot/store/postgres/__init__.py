@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .schema import MIGRATIONS, SCHEMA_VERSION
-from .store import PostgresStore, is_postgres_url, redact
+from ..errors import shown as redact
+from ..schema import SCHEMA_VERSION
+from .store import MIGRATIONS, PostgresStore
 
 
 async def open_postgres(url: str, *, migrate: bool = True, **options: Any) -> PostgresStore:
@@ -24,7 +25,6 @@ __all__ = [
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "PostgresStore",
-    "is_postgres_url",
     "open_postgres",
     "redact",
 ]

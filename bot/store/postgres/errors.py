@@ -12,19 +12,8 @@ import socket
 
 import asyncpg
 
-from ..errors import (
-    ChannelTaken,
-    DatabaseBusy,
-    DatabaseFailure,
-    DatabaseUnusable,
-    DiskFull,
-    NotADatabase,
-    ReadOnlyDatabase,
-    StoreClosed,
-    StoreError,
-    WriteConflict,
-    quoted,
-)
+from .. import errors
+from ..errors import StoreError, quoted
 
 ONE_ACTIVE_INDEX = "games_one_active_per_channel"
 MOVES_KEY = "moves_pkey"
@@ -37,39 +26,45 @@ def translate(exc: BaseException, where: str) -> StoreError:
         return exc
     if isinstance(exc, asyncpg.UniqueViolationError):
         if exc.constraint_name == ONE_ACTIVE_INDEX:
-            return ChannelTaken("that channel already has an active game")
+            return errors.ChannelTaken("that channel already has an active game")
         if exc.constraint_name == MOVES_KEY:
-            return WriteConflict("another command stored a move for this turn first")
+            return errors.WriteConflict("another command stored a move for this turn first")
         if exc.constraint_name == HISTORY_KEY:
-            return WriteConflict("another command finished this game first")
-        return DatabaseFailure(f"PostgreSQL at {where} refused a duplicate: {quoted(exc)}")
+            return errors.WriteConflict("another command finished this game first")
+        return errors.DatabaseFailure(f"PostgreSQL at {where} refused a duplicate: {quoted(exc)}")
     if isinstance(exc, asyncpg.SerializationError | asyncpg.DeadlockDetectedError):
-        return WriteConflict("another command changed the same game at the same time")
+        return errors.WriteConflict("another command changed the same game at the same time")
     if isinstance(exc, asyncpg.LockNotAvailableError | asyncpg.QueryCanceledError):
-        return DatabaseBusy(
+        return errors.DatabaseBusy(
             f"PostgreSQL at {where} kept a row locked for longer than the lock timeout;"
             " another process is holding a long transaction"
         )
     if isinstance(exc, asyncpg.DiskFullError):
-        return DiskFull(f"the disk of PostgreSQL at {where} is full; the write was rolled back")
+        return errors.DiskFull(
+            f"the disk of PostgreSQL at {where} is full; the write was rolled back"
+        )
     if isinstance(exc, asyncpg.ReadOnlySQLTransactionError):
-        return ReadOnlyDatabase(
+        return errors.ReadOnlyDatabase(
             f"PostgreSQL at {where} is read-only (a standby?); point Crosspath at the primary"
         )
     if isinstance(exc, asyncpg.InsufficientPrivilegeError):
-        return ReadOnlyDatabase(
+        return errors.ReadOnlyDatabase(
             f"the PostgreSQL user lacks a privilege at {where}: {quoted(exc)};"
             " grant it ownership of the database"
         )
     if isinstance(exc, asyncpg.ConnectionDoesNotExistError | asyncpg.ConnectionFailureError):
-        return DatabaseFailure(f"lost the connection to PostgreSQL at {where}: {quoted(exc)}")
+        return errors.DatabaseFailure(
+            f"lost the connection to PostgreSQL at {where}: {quoted(exc)}"
+        )
     if isinstance(exc, asyncpg.InterfaceError) and "pool is closing" in str(exc).lower():
-        return StoreClosed("the store is closed")
+        return errors.StoreClosed("the store is closed")
     if isinstance(exc, asyncpg.PostgresError):
-        return DatabaseFailure(f"PostgreSQL at {where} failed: {quoted(exc)}")
+        return errors.DatabaseFailure(f"PostgreSQL at {where} failed: {quoted(exc)}")
     if isinstance(exc, OSError):
-        return DatabaseFailure(f"lost the connection to PostgreSQL at {where}: {quoted(exc)}")
-    return DatabaseFailure(f"PostgreSQL at {where} failed: {quoted(exc)}")
+        return errors.DatabaseFailure(
+            f"lost the connection to PostgreSQL at {where}: {quoted(exc)}"
+        )
+    return errors.DatabaseFailure(f"PostgreSQL at {where} failed: {quoted(exc)}")
 
 
 def translate_connect(exc: BaseException, where: str) -> StoreError:
@@ -77,25 +72,25 @@ def translate_connect(exc: BaseException, where: str) -> StoreError:
     if isinstance(exc, StoreError):
         return exc
     if isinstance(exc, ValueError | asyncpg.ClientConfigurationError):
-        return NotADatabase(f"{where} is not a usable PostgreSQL URL: {quoted(exc)}")
+        return errors.NotADatabase(f"{where} is not a usable PostgreSQL URL: {quoted(exc)}")
     if isinstance(exc, asyncpg.InvalidAuthorizationSpecificationError):
-        return DatabaseUnusable(
+        return errors.DatabaseUnusable(
             f"PostgreSQL at {where} refused the login: {quoted(exc)}; check the user and password"
         )
     if isinstance(exc, asyncpg.InvalidCatalogNameError):
-        return DatabaseUnusable(
+        return errors.DatabaseUnusable(
             f"PostgreSQL at {where} has no such database: {quoted(exc)}; create it first (createdb)"
         )
     if isinstance(exc, asyncpg.CannotConnectNowError | asyncpg.TooManyConnectionsError):
-        return DatabaseUnusable(
+        return errors.DatabaseUnusable(
             f"PostgreSQL at {where} is not accepting connections: {quoted(exc)}"
         )
     if isinstance(exc, socket.gaierror):
-        return DatabaseUnusable(f"cannot find the PostgreSQL host of {where}: {quoted(exc)}")
+        return errors.DatabaseUnusable(f"cannot find the PostgreSQL host of {where}: {quoted(exc)}")
     if isinstance(exc, OSError | TimeoutError | asyncpg.ClientCannotConnectError):
-        return DatabaseUnusable(
+        return errors.DatabaseUnusable(
             f"cannot reach PostgreSQL at {where}: {quoted(exc)}; is the server running there?"
         )
     if isinstance(exc, asyncpg.PostgresError):
-        return DatabaseUnusable(f"PostgreSQL at {where} refused to open: {quoted(exc)}")
+        return errors.DatabaseUnusable(f"PostgreSQL at {where} refused to open: {quoted(exc)}")
     return translate(exc, where)

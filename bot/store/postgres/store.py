@@ -10,33 +10,25 @@ stay correct is explained in :mod:`bot.store.postgres.tx`.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
-from typing import Any, Self
-from urllib.parse import urlsplit, urlunsplit
+from typing import Any
 
 import asyncpg
 
-from ..errors import (
-    BackupNotSupported,
-    StoreClosed,
-    StoreError,
-    StoreNotEmpty,
-    UnknownSchema,
-    WriteConflict,
-    quoted,
-)
+from ..errors import BackupNotSupported, StoreClosed, StoreError, UnknownSchema, quoted, shown
 from ..interface import Store, Tx
-from ..rows import DATA_TABLES, RatingHistoryRow, RatingRow, StoreContents
+from ..schema import SCHEMA_VERSION, check_version, migrations
+from ..tx import SharedStore
 from .errors import translate, translate_connect
-from .schema import MIGRATIONS, SCHEMA_VERSION
-from .tx import HISTORY_COLUMNS, RATING_COLUMNS, GameLocks, PgTx, values_of
+from .tx import GameLocks, PgTx
 
 log = logging.getLogger(__name__)
+
+MIGRATIONS = migrations("postgresql")
 
 MIGRATION_LOCK = 0x63726F7373  # "cross": the advisory lock key migrations run under
 CONNECT_TIMEOUT = 10.0
@@ -45,25 +37,6 @@ LOCK_TIMEOUT_MS = 5000
 (the counterpart of SQLite's busy timeout)."""
 CLOSE_GRACE_SECONDS = 5.0
 SCHEMES = ("postgresql", "postgres")
-
-
-def is_postgres_url(target: object) -> bool:
-    """Whether ``target`` names a PostgreSQL database rather than a SQLite file."""
-    return isinstance(target, str) and target.split("://", 1)[0].lower() in SCHEMES
-
-
-def redact(url: str) -> str:
-    """``url`` without its password (for messages and logs), cut to ~100 characters."""
-    try:
-        parts = urlsplit(url)
-        if parts.password is not None:
-            host = parts.netloc.rsplit("@", 1)[1]
-            user = parts.username or ""
-            parts = parts._replace(netloc=f"{user}:***@{host}")
-        text = urlunsplit(parts)
-    except ValueError:
-        text = url.split("://", 1)[0] + "://…" if "@" in url else url
-    return text if len(text) <= 100 else text[:100] + "…"
 
 
 async def _init_connection(conn: asyncpg.Connection) -> None:
@@ -83,7 +56,7 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     """
 
 
-class PostgresStore:
+class PostgresStore(SharedStore):
     """The store interface over PostgreSQL (see :mod:`bot.store.interface`)."""
 
     def __init__(
@@ -106,25 +79,15 @@ class PostgresStore:
 
     @property
     def target(self) -> str:
-        return redact(self.url)
+        return shown(self.url)
 
-    @classmethod
-    async def open(cls, url: str, **options: Any) -> PostgresStore:
-        store = cls(url, **options)
-        await store.connect()
-        return store
-
-    async def __aenter__(self) -> Self:
-        if self._pool is None:
-            await self.connect()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
+    @property
+    def opened(self) -> bool:
+        return self._pool is not None
 
     async def connect(self) -> None:
         """Open the pool and bring the schema up to date (``migrate=False`` leaves it)."""
-        if not is_postgres_url(self.url):
+        if self.url.split("://", 1)[0].lower() not in SCHEMES:
             raise translate_connect(ValueError("it does not start with postgresql://"), self.target)
         try:
             pool = await asyncpg.create_pool(
@@ -143,10 +106,7 @@ class PostgresStore:
         except Exception as exc:
             raise translate_connect(exc, self.target) from exc
         try:
-            if self.migrate:
-                await migrate(pool, self.target)
-            else:
-                await check_version(pool, self.target)
+            await migrate(pool, self.target, apply=self.migrate)
         except BaseException:
             pool.terminate()
             raise
@@ -191,12 +151,21 @@ class PostgresStore:
         except asyncpg.InterfaceError as exc:
             raise StoreClosed(f"the store for {self.target} is closed") from exc
 
-    @asynccontextmanager
-    async def write(self) -> AsyncIterator[PgTx]:
+    def write(self) -> AbstractAsyncContextManager[PgTx]:
         """A write block: optimistic for game commands, row-locking otherwise (``tx.py``)."""
+        return self._block(write=True)
+
+    def read(self) -> AbstractAsyncContextManager[PgTx]:
+        """One consistent snapshot (REPEATABLE READ, read only), no row locks."""
+        return self._block(write=False)
+
+    @asynccontextmanager
+    async def _block(self, *, write: bool) -> AsyncIterator[PgTx]:
         try:
             async with self._connection() as conn:
-                tx = PgTx(conn, self.target, write=True, games=self._games)
+                tx = PgTx(conn, self.target, write=write, games=self._games)
+                if not write:
+                    await tx._begin(isolation="repeatable_read", readonly=True)
                 try:
                     yield tx
                     await tx._finish()
@@ -210,153 +179,15 @@ class PostgresStore:
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
             raise translate(exc, self.target) from exc
 
-    @asynccontextmanager
-    async def read(self) -> AsyncIterator[PgTx]:
-        """One consistent snapshot (REPEATABLE READ, read only), no row locks."""
-        try:
-            async with self._connection() as conn:
-                transaction = conn.transaction(isolation="repeatable_read", readonly=True)
-                await transaction.start()
-                try:
-                    yield PgTx(conn, self.target, write=False)
-                except BaseException:
-                    await _rollback(transaction)
-                    raise
-                await transaction.commit()
-        except StoreError:
-            raise
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise translate(exc, self.target) from exc
-
     async def schema_version(self) -> int:
         async with self._connection() as conn:
             return await _current_version(conn)
-
-    async def export_all(self) -> StoreContents:
-        """Every row with its ids, from one REPEATABLE READ snapshot, in key order."""
-        async with self.read() as tx:
-            return await tx.export_all()
-
-    async def import_all(self, contents: StoreContents) -> None:
-        """Every row with its ids into empty tables, in one transaction; then each id sequence
-        is moved past the largest id imported, so later inserts do not collide."""
-        try:
-            async with self._connection() as conn, conn.transaction():
-                for table in DATA_TABLES:
-                    if await conn.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
-                        raise StoreNotEmpty(
-                            f"the target already holds data (its {table} table has rows);"
-                            " copy into a new, empty database"
-                        )
-                for table, rows in (
-                    ("guild_settings", contents.settings),
-                    ("challenges", contents.challenges),
-                    ("games", contents.games),
-                    ("moves", contents.moves),
-                    ("game_events", contents.events),
-                    ("audit_log", contents.audit),
-                ):
-                    await _insert_rows(conn, table, rows)
-                await _copy_ratings(conn, contents.ratings, contents.rating_history)
-                for table in ("challenges", "games", "game_events", "audit_log"):
-                    await conn.execute(
-                        f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
-                        f" COALESCE(MAX(id), 1), MAX(id) IS NOT NULL) FROM {table}"
-                    )
-                await conn.execute(
-                    "SELECT setval('games_rating_seq', COALESCE(MAX(rating_seq), 1),"
-                    " MAX(rating_seq) IS NOT NULL) FROM games"
-                )
-        except StoreError:
-            raise
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise translate(exc, self.target) from exc
-
-    async def replace_ratings(
-        self,
-        ratings: Sequence[RatingRow],
-        history: Sequence[RatingHistoryRow],
-        *,
-        expect: tuple[int, int | None],
-    ) -> None:
-        """Replace every rating and history row in one transaction that first takes the
-        ratings table's EXCLUSIVE lock: games finishing meanwhile wait for it (at most the
-        lock timeout, then they are refused as busy and can be retried)."""
-        try:
-            async with self._connection() as conn, conn.transaction():
-                await conn.execute("LOCK TABLE ratings IN EXCLUSIVE MODE")
-                found = await conn.fetchrow(
-                    "SELECT COUNT(*), MAX(rating_seq) FROM games WHERE rating_seq IS NOT NULL"
-                )
-                if (int(found[0]), found[1]) != expect:
-                    raise WriteConflict(
-                        "games finished while the ratings were rebuilt; run it again"
-                    )
-                await conn.execute("DELETE FROM rating_history")
-                await conn.execute("DELETE FROM ratings")
-                await _copy_ratings(conn, ratings, history)
-        except StoreError:
-            raise
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise translate(exc, self.target) from exc
 
     async def backup(self, target: str | Path) -> None:
         raise BackupNotSupported(
             "PostgreSQL databases are backed up with pg_dump, for example"
             " `pg_dump --format=custom --file=crosspath.dump DATABASE_URL`"
         )
-
-
-_LIST_COLUMNS = frozenset({"allowed_channels", "reminders"})
-_OBJECT_COLUMNS = frozenset({"default_sizes", "options"})
-
-
-async def _insert_rows(conn: asyncpg.Connection, table: str, rows: Sequence[Any]) -> None:
-    """Insert dataclass rows into ``table``, column for field (lists and maps converted)."""
-    if not rows:
-        return
-    columns = list(type(rows[0]).__dataclass_fields__)
-
-    def value(column: str, item: Any) -> Any:
-        if column in _LIST_COLUMNS:
-            return list(item)
-        if column in _OBJECT_COLUMNS:
-            return dict(item)
-        return item
-
-    await conn.executemany(
-        f"INSERT INTO {table} ({', '.join(columns)})"
-        f" VALUES ({', '.join(f'${i + 1}' for i in range(len(columns)))})",
-        [[value(c, getattr(row, c)) for c in columns] for row in rows],
-    )
-
-
-async def _copy_ratings(
-    conn: asyncpg.Connection,
-    ratings: Sequence[RatingRow],
-    history: Sequence[RatingHistoryRow],
-) -> None:
-    """Bulk-insert rating and history rows with COPY (a rebuild writes hundreds of
-    thousands; they are plain numbers and text, so binary COPY needs no codec)."""
-    if ratings:
-        await conn.copy_records_to_table(
-            "ratings",
-            records=[values_of(r, RATING_COLUMNS) for r in ratings],
-            columns=list(RATING_COLUMNS),
-        )
-    if history:
-        await conn.copy_records_to_table(
-            "rating_history",
-            records=[values_of(h, HISTORY_COLUMNS) for h in history],
-            columns=list(HISTORY_COLUMNS),
-        )
-
-
-async def _rollback(transaction: Any) -> None:
-    """Roll back, even if the caller is being cancelled; a dead connection needs none."""
-    # A dead connection needs no rollback: the server has rolled back already.
-    with contextlib.suppress(asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
-        await asyncio.shield(transaction.rollback())
 
 
 async def _current_version(conn: asyncpg.Connection) -> int:
@@ -367,29 +198,19 @@ async def _current_version(conn: asyncpg.Connection) -> int:
     return int(value or 0)
 
 
-async def check_version(pool: asyncpg.Pool, where: str) -> int:
-    """The schema version, refusing one newer than this code (``UnknownSchema``)."""
-    try:
-        async with pool.acquire() as conn:
-            current = await _current_version(conn)
-    except Exception as exc:
-        raise translate_connect(exc, where) from exc
-    if current > SCHEMA_VERSION:
-        raise UnknownSchema(
-            f"the database at {where} has schema version {current}, newer than this code's"
-            f" {SCHEMA_VERSION}: upgrade Crosspath"
-        )
-    return current
-
-
-async def migrate(pool: asyncpg.Pool, where: str) -> int:
-    """Bring the schema up to date under a session advisory lock; returns the version.
+async def migrate(pool: asyncpg.Pool, where: str, *, apply: bool = True) -> int:
+    """Bring the schema up to date under a session advisory lock (``apply=False``: only check
+    it); returns the version.
 
     The lock makes a second process wait until the first has finished; it then finds the
     schema current and applies nothing.  Each migration commits with its version bump.
     """
     try:
         async with pool.acquire() as conn:
+            if not apply:
+                current = await _current_version(conn)
+                check_version(current, f"the database at {where}")
+                return current
             await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
             try:
                 return await _migrate_locked(conn, where)
@@ -409,11 +230,7 @@ async def _migrate_locked(conn: asyncpg.Connection, where: str) -> int:
     )
     while True:
         current = await _current_version(conn)
-        if current > SCHEMA_VERSION:
-            raise UnknownSchema(
-                f"the database at {where} has schema version {current}, newer than this"
-                f" code's {SCHEMA_VERSION}: upgrade Crosspath"
-            )
+        check_version(current, f"the database at {where}")
         if current == SCHEMA_VERSION:
             return current
         async with conn.transaction():
