@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import asyncpg
+import pytest
 from pg_server import BINDIR_ENV, PgServer, create_database, drop_database, table_rows
 
 
@@ -141,6 +142,7 @@ def run_pytest_without_postgres(tmp_path: Path, ci: str | None) -> subprocess.Co
     )
 
 
+@pytest.mark.slow
 def test_without_postgres_the_tests_skip_with_one_line_saying_how_to_enable_them(
     tmp_path: Path,
 ) -> None:
@@ -152,6 +154,7 @@ def test_without_postgres_the_tests_skip_with_one_line_saying_how_to_enable_them
     assert "1 skipped" in done.stdout or "2 skipped" in done.stdout
 
 
+@pytest.mark.slow
 def test_without_postgres_under_ci_the_tests_fail(tmp_path: Path) -> None:
     done = run_pytest_without_postgres(tmp_path, ci="true")
     assert done.returncode == 1, done.stdout + done.stderr

@@ -52,6 +52,7 @@ def searched_tree(
     return seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("size", "seed"), [(5, 1), (7, 2)])
 def test_every_node_keeps_each_legal_move_and_only_plays_legal_ones(size: int, seed: int) -> None:
     nodes = 0

@@ -41,6 +41,7 @@ def opening(name: str, plies: int, seed: int) -> Game:
     return game
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(game_names()))
 @pytest.mark.usefixtures("collector")
 def test_a_search_leaves_no_reference_cycles(name: str) -> None:

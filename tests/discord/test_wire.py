@@ -230,6 +230,7 @@ async def fill(service: Any, channels: list[int], moves: list[str], finish: bool
             await service.resign(channel, ALICE.id)
 
 
+@pytest.mark.slow
 async def test_first_responses_stay_fast_after_a_restart_over_cold_games(
     db_path: Path, clock: Any
 ) -> None:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from itertools import pairwise
 from typing import Any
 
+import pytest
 from PIL import Image
 
 import render
@@ -63,6 +64,7 @@ def test_the_last_frame_shows_the_final_position(random_game: Games) -> None:
         assert got == expected, game.grid.names[index]
 
 
+@pytest.mark.slow
 def test_a_100_turn_replay_stays_under_the_limit(random_game: Games) -> None:
     game = random_game("minefield", 19, 100, 8)
     assert game.turn_number > 100

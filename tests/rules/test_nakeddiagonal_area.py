@@ -105,6 +105,7 @@ def board(rows: str) -> tuple[int, int, int]:
     return size, red, blue
 
 
+@pytest.mark.slow
 def test_ten_thousand_random_areas_agree_with_exhaustive_search() -> None:
     areas = corpus(seed=20241, count=10_000, max_cells=14)
     started = time.perf_counter()

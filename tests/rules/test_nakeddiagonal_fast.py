@@ -43,6 +43,7 @@ def random_game(size: int, rnd: random.Random) -> NakedDiagonal:
     return game
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([5, 6, 7]))
 def test_every_point_verdict_agrees_with_the_full_mask(seed: int, size: int) -> None:
@@ -61,6 +62,7 @@ def test_every_point_verdict_agrees_with_the_full_mask(seed: int, size: int) -> 
     assert compared > 0 and refused > 0
 
 
+@pytest.mark.slow
 def test_many_positions_on_a_seven_board_agree_including_area_refusals() -> None:
     """Positions where some point is refused for an area reason, not a naked diagonal."""
     rnd = random.Random(2024)

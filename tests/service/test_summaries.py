@@ -138,6 +138,7 @@ async def test_bad_cursors_are_refused(service: GameService, snapshot: Snapshot)
     assert snapshot() == before
 
 
+@pytest.mark.slow
 async def test_a_cold_position_is_rebuilt_off_the_event_loop(
     service: GameService, start_game: StartGame, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -181,6 +182,7 @@ async def test_a_cold_position_is_rebuilt_off_the_event_loop(
     assert worst < 0.5, f"the event loop stalled {worst:.3f}s during a cold replay"
 
 
+@pytest.mark.slow
 async def test_a_cold_replay_holds_neither_the_loop_nor_the_store(
     service: GameService, start_game: StartGame
 ) -> None:

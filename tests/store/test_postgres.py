@@ -72,6 +72,7 @@ async def test_a_new_database_is_migrated_to_the_latest_schema(pg_url: str) -> N
         assert await again.schema_version() == SCHEMA_VERSION
 
 
+@pytest.mark.slow
 def test_three_processes_starting_together_apply_each_migration_once(pg_url: str) -> None:
     script = textwrap.dedent(
         """

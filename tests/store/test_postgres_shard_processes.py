@@ -26,6 +26,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import asyncpg
+import pytest
 from racing_children import finish, spawn, wait_for
 
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -116,6 +117,7 @@ async def shard_clock(url: str, go: Path, ids: str) -> None:
 
 
 # ----- the tests ----------------------------------------------------------------------------
+@pytest.mark.slow
 async def test_three_processes_claiming_one_computer_turn_one_thinks(
     pg_url: str, tmp_path: Path
 ) -> None:
@@ -147,6 +149,7 @@ async def test_three_processes_claiming_one_computer_turn_one_thinks(
     assert game is not None and (game["version"], game["to_move_id"]) == (1, ALICE)
 
 
+@pytest.mark.slow
 async def test_three_processes_playing_in_shared_channels_store_each_move_once(
     pg_url: str, tmp_path: Path
 ) -> None:
@@ -176,6 +179,7 @@ async def test_three_processes_playing_in_shared_channels_store_each_move_once(
     print(f"{len(acks)} moves acknowledged, {lost} refused races, {len(contents.games)} games")
 
 
+@pytest.mark.slow
 async def test_clock_processes_on_different_shards_apply_only_their_own(
     pg_url: str, tmp_path: Path
 ) -> None:
