@@ -12,6 +12,7 @@ import pytest
 from pg_server import BINDIR_ENV, PgServer, create_database, drop_database, table_rows
 
 
+@pytest.mark.slow
 async def test_each_test_gets_its_own_empty_database(pg_server: PgServer, pg_url: str) -> None:
     conn = await asyncpg.connect(pg_url)
     try:

@@ -202,6 +202,7 @@ def test_the_book_config_plays_book_moves_at_once_and_no_level_uses_it() -> None
     assert searched.playouts == 50
 
 
+@pytest.mark.slow
 def test_the_builder_writes_a_book_that_reads_back(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -378,6 +378,7 @@ class _BackupSpy(Searcher):
         super()._backup(path, played, outcome, keep)
 
 
+@pytest.mark.slow
 def test_survivor_amaf_keeps_the_stones_each_person_holds_when_the_playout_ends() -> None:
     """``keep`` is the end position of the iteration, by person, and RAVE credits only it."""
     config = CONFIGS["survivors"]
@@ -449,6 +450,7 @@ BARS_WITH_ND = BARRED_GAMES | {"nakeddiagonal"}
 """The games whose bars ``nd-bars`` models: the default's and Naked Diagonal's."""
 
 
+@pytest.mark.slow
 def test_naked_diagonal_bars_beside_enemy_stones_match_a_hand_count() -> None:
     rng = random.Random(16)
     found = 0

@@ -88,6 +88,7 @@ def test_every_node_keeps_each_legal_move_and_only_plays_legal_ones(size: int, s
     assert lazy_nodes > 10, "the trees should hold nodes with points not decided yet"
 
 
+@pytest.mark.slow
 def test_a_node_visited_once_decides_only_what_it_plays() -> None:
     """The point of the change: a leaf decides one or two points, not its whole list."""
     game = nd_positions(7, 3, 5)[0]
@@ -148,6 +149,7 @@ def test_the_solver_proves_a_win_in_two(config: SearchConfig) -> None:
     assert wins_in_two(game, result.move)
 
 
+@pytest.mark.slow
 def test_the_eager_config_lists_every_point_at_once() -> None:
     game = nd_positions(7, 3, 8)[0]
     seen = searched_tree(game, 100, 8, EAGER)

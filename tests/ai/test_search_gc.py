@@ -91,6 +91,7 @@ def test_the_collector_is_paused_during_a_search_and_restored_after() -> None:
         gc.callbacks.remove(count)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("collector")
 def test_the_pause_changes_no_move() -> None:
     for name in sorted(game_names()):

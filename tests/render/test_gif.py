@@ -49,6 +49,7 @@ def test_a_clear_path_chain_is_one_frame(turn_finder: Games) -> None:
     assert open_gif(render.render_gif(game)).n_frames == len(ends)
 
 
+@pytest.mark.slow
 def test_the_last_frame_shows_the_final_position(random_game: Games) -> None:
     game = random_game("clearcut", 9, 30, 5)
     image = open_gif(render.render_gif(game))
@@ -82,6 +83,7 @@ def test_frames_are_thinned_evenly_keeping_both_ends() -> None:
     assert gif.thin(stops[:5], 7) == stops[:5]
 
 
+@pytest.mark.slow
 def test_an_oversized_replay_is_shrunk_then_thinned(random_game: Games) -> None:
     game = random_game("minefield", 9, 40, 4)
     full = gif.fit_gif(game, names=None, theme="okabe-ito")
