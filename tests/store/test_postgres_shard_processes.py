@@ -32,8 +32,11 @@ from racing_children import finish, spawn, wait_for
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 GUILD, ALICE, BOB, COMPUTER = 1000, 11, 22, 33
 CHANNELS = range(100, 106)
-PLAY_SECONDS, PLAY_MOVES = 4.0, 120
-"""Each ``play`` child stops after this long or this many acknowledged moves."""
+PLAY_SECONDS, PLAY_MOVES = 60.0, 25
+"""Each ``play`` child stops after this many acknowledged moves, or this long if it hangs.
+
+Counting moves, not seconds, keeps the race the same size on a busy machine (two test workers
+beside other jobs once left a 4-second race 5 moves long)."""
 
 
 def child(mode: str, url: str, *args: str) -> subprocess.Popen[str]:
