@@ -2,10 +2,12 @@
 ``support/pg_server.py``), and the game fixtures of ``support/game_fixtures.py``.
 
 * ``pg_server`` (session): starts on first use and is always stopped at the end of the session.
-  Without PostgreSQL binaries the tests that need it are skipped with one line saying how to
-  enable them; with ``CI`` set, a missing server is a failure instead, so CI can never go green
-  by silently skipping the PostgreSQL half.
-* ``pg_url``: a fresh, empty database on that server for one test, dropped afterwards.
+  Under pytest-xdist every worker is a session of its own, so each starts its own server in its
+  own directory, on its own socket.  Without PostgreSQL binaries the tests that need it are
+  skipped with one line saying how to enable them; with ``CI`` set, a missing server is a
+  failure instead, so CI can never go green by silently skipping the PostgreSQL half.
+* ``pg_url``: an empty database on that server for one test, under a name of its own, given
+  back afterwards (emptied for a later test, or dropped: see ``support/pg_server.py``).
 """
 
 from __future__ import annotations

@@ -318,6 +318,7 @@ BARS_WITH_ND = BARRED_GAMES | {"nakeddiagonal"}
 """The games whose bars ``nd-bars`` models: the default's and Naked Diagonal's."""
 
 
+@pytest.mark.slow
 def test_naked_diagonal_bars_beside_enemy_stones_match_a_hand_count() -> None:
     rng = random.Random(16)
     found = 0

@@ -49,6 +49,7 @@ def searched_tree(
     return seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("size", "seed"), [(5, 1), (7, 2)])
 def test_every_node_keeps_each_legal_move_and_only_plays_legal_ones(size: int, seed: int) -> None:
     nodes = 0
@@ -84,6 +85,7 @@ def test_every_node_keeps_each_legal_move_and_only_plays_legal_ones(size: int, s
     assert lazy_nodes > 10, "the trees should hold nodes with points not decided yet"
 
 
+@pytest.mark.slow
 def test_a_node_visited_once_decides_only_what_it_plays() -> None:
     """The point of the change: a leaf decides one or two points, not its whole list."""
     game = nd_positions(7, 3, 5)[0]

@@ -51,6 +51,7 @@ def test_board_playout_caps_name_real_boards_and_change_only_playouts() -> None:
     assert level.budget_for("no such game", 7) == level.budget
 
 
+@pytest.mark.slow
 def test_the_search_stops_at_the_boards_own_cap() -> None:
     """``think`` (behind choose_move, ai_move and AIPlayer) asks the level for the budget of
     the board it is given, not the level's general one."""

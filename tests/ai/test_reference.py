@@ -130,6 +130,7 @@ def test_win_candidates_contain_every_winning_point(name: str) -> None:
     assert checked > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [5, 6, 8])
 def test_crosscut_win_candidates_contain_every_winning_point(size: int) -> None:
     """Random play rarely reaches a win in one, so half the moves are the distance player's,
@@ -172,6 +173,7 @@ def test_distance_player_plays_legal_games_to_the_end(name: str, size: int) -> N
     assert game.winner is not None or game.is_draw
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["minefield", "clearcut", "nakeddiagonal", "crosscut"])
 def test_distance_player_wins_at_once_blocks_and_else_maximises_the_score(name: str) -> None:
     rng = random.Random(5)

@@ -40,6 +40,7 @@ def opening(name: str, plies: int, seed: int) -> Game:
     return game
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(game_names()))
 @pytest.mark.usefixtures("collector")
 def test_a_search_leaves_no_reference_cycles(name: str) -> None:
@@ -89,6 +90,7 @@ def test_the_collector_is_paused_during_a_search_and_restored_after() -> None:
         gc.callbacks.remove(count)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("collector")
 def test_the_pause_changes_no_move() -> None:
     for name in sorted(game_names()):

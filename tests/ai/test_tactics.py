@@ -108,6 +108,7 @@ def _positions(name: str, size: int, seed: int, count: int) -> list[Game]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "size"), [("crosscut", 6), ("minefield", 5), ("clearcut", 5)])
 def test_loses_in_two_agrees_with_a_plain_search(name: str, size: int) -> None:
     lost = 0

@@ -97,6 +97,7 @@ def test_play_db_that_is_a_folder(tmp_path: Path) -> None:
     assert list((tmp_path / "games").iterdir()) == []
 
 
+@pytest.mark.slow
 def test_play_unknown_game_and_bad_size(tmp_path: Path) -> None:
     proc = crosspath(tmp_path, "play", "chess")
     assert proc.returncode == 2 and "unknown game 'chess'" in one_sentence(proc)
@@ -183,6 +184,7 @@ def test_db_without_a_subcommand(tmp_path: Path) -> None:
 # ----- crosspath run / sync ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_run_with_a_missing_env_file_says_the_file_is_missing(tmp_path: Path) -> None:
     proc = crosspath(tmp_path, "run", "--env-file", "missing.env")
     assert proc.returncode == 2
@@ -191,6 +193,7 @@ def test_run_with_a_missing_env_file_says_the_file_is_missing(tmp_path: Path) ->
     assert "DISCORD_TOKEN" not in line
 
 
+@pytest.mark.slow
 def test_run_with_an_env_file_that_is_a_folder(tmp_path: Path) -> None:
     (tmp_path / "conf").mkdir()
     proc = crosspath(tmp_path, "sync", "--env-file", "conf")
@@ -198,6 +201,7 @@ def test_run_with_an_env_file_that_is_a_folder(tmp_path: Path) -> None:
     assert one_sentence(proc) == "crosspath sync: the settings file conf is not a file"
 
 
+@pytest.mark.slow
 def test_sync_guild_and_global_are_contradictory(tmp_path: Path) -> None:
     proc = crosspath(tmp_path, "sync", "--guild", "5", "--global", env={"DISCORD_TOKEN": "t"})
     assert proc.returncode == 2
@@ -293,6 +297,7 @@ def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+@pytest.mark.slow
 def test_ctrl_c_while_waiting_for_a_move_ends_quietly(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "bot.cli", "play", "minefield", "--size", "4", "--db", "g.db"],

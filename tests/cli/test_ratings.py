@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.service import GameService
 from bot.service.ratings.model import RatedGame, outcome_for, rebuild, standings
 from bot.store import open_store
@@ -114,14 +116,17 @@ async def check_target(tmp_path: Path, target: str) -> None:
     assert json.loads(again.stdout) == rows
 
 
+@pytest.mark.slow
 async def test_leaderboard_and_rebuild_on_sqlite(tmp_path: Path) -> None:
     await check_target(tmp_path, str(tmp_path / "crosspath.db"))
 
 
+@pytest.mark.slow
 async def test_leaderboard_and_rebuild_on_postgresql(tmp_path: Path, pg_url: str) -> None:
     await check_target(tmp_path, pg_url)
 
 
+@pytest.mark.slow
 async def test_bad_input_gets_one_sentence_and_creates_nothing(tmp_path: Path) -> None:
     db = tmp_path / "crosspath.db"
     missing = crosspath(

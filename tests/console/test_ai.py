@@ -150,6 +150,7 @@ def test_ai_first_takes_seat_one() -> None:
     assert lines[-1] == "black wins. The computer wins."
 
 
+@pytest.mark.slow
 def test_whole_game_in_a_subprocess_with_a_fixed_script(tmp_path: Path) -> None:
     """The real entry point, end to end: the human side is every point in order, repeated."""
     db = tmp_path / "sub.db"

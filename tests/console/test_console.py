@@ -40,6 +40,7 @@ def run_main(argv: list[str], lines: list[str]) -> tuple[int, list[str]]:
     return code, out.getvalue().splitlines()
 
 
+@pytest.mark.slow
 def test_whole_game_through_stdin_subprocess(tmp_path: Path) -> None:
     moves, game = scripted_game("minefield", 5, seed=4)
     db = tmp_path / "console.db"

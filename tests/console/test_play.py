@@ -190,6 +190,7 @@ def slow_first_move(args: object) -> console.MoveProvider:
     return choose
 
 
+@pytest.mark.slow
 def test_thinking_counts_seconds_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(console.OPPONENTS, "slow", slow_first_move)
     code, text = run(["minefield", "--size", "4", "--vs", "slow"], ["b2", "quit"], Terminal())

@@ -122,6 +122,7 @@ async def test_whole_game_against_the_computer(h: Any) -> None:
     assert {seed for _, _, seed in h.bot.computer.choose.calls} == {info.id}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(game_names()))
 async def test_a_whole_game_of_each_kind_against_the_computer(h: Any, game: str) -> None:
     """Chains, swaps, flips, removals and skips: the computer keeps moving while it is its
@@ -198,6 +199,7 @@ async def test_game_resumes_after_a_restart(
         await second.close()
 
 
+@pytest.mark.slow
 async def test_a_game_stored_without_a_level_plays_the_fallback(h: Any) -> None:
     """Games created before levels were stored have no ai_level option."""
     created = await h.service.create_challenge(
@@ -339,6 +341,7 @@ async def test_a_resignation_while_the_computer_thinks_is_not_an_error(
     assert game.result is not None and game.result.reason == "resign" and game.moves == ()
 
 
+@pytest.mark.slow
 async def test_the_computer_keeps_moving_through_a_clear_path_chain(h: Any) -> None:
     """After a chain reaction the same player places again: the computer does not stop until
     the human is to move (skips go through the same re-read of who is to move)."""

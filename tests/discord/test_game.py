@@ -65,6 +65,7 @@ async def test_whole_game_from_challenge_to_win(h: Any) -> None:
     assert "over" in refusal.content
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(game_names()))
 async def test_a_whole_game_of_each_kind(h: Any, game: str) -> None:
     """Chains, swaps, flips, removals and skips all flow through /move and the turn embed."""

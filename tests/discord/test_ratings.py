@@ -7,6 +7,7 @@ from typing import Any
 
 import discord_fakes as fakes
 import loop_guard as guard
+import pytest
 
 from bot.service.ratings.model import RatedGame, apply_game
 
@@ -25,6 +26,7 @@ async def play_out(h: Any, seed: int) -> Any:
     return h.fake.last("channel_message")
 
 
+@pytest.mark.slow
 async def test_a_rated_win_posts_both_rating_changes(h: Any) -> None:
     info = await fakes.challenge_and_accept(h)
     final = await play_out(h, seed=3)
@@ -69,6 +71,7 @@ async def rated_games(h: Any, players: int) -> None:
         await h.service.resign(channel, a)
 
 
+@pytest.mark.slow
 async def test_leaderboard_pages_are_images_with_text_and_buttons(h: Any) -> None:
     await rated_games(h, 13)
     expected = await h.service.leaderboard(fakes.GUILD, "minefield", limit=100)
@@ -89,6 +92,7 @@ async def test_leaderboard_pages_are_images_with_text_and_buttons(h: Any) -> Non
     assert edited.custom_ids == ["cp:lb:minefield:0"]
 
 
+@pytest.mark.slow
 async def test_an_empty_leaderboard_and_a_profile_with_its_chart(h: Any) -> None:
     sent = await h.command("leaderboard", ALICE, game="crosscut")
     assert "No rated games yet" in sent[-1].embed_text() and sent[-1].files == []
@@ -133,6 +137,7 @@ async def test_admin_can_turn_ratings_off(h: Any) -> None:
     assert "Unrated: ratings are turned off in this server" in final.embed_text()
 
 
+@pytest.mark.slow
 async def test_leaderboard_buttons_work_after_a_restart(db_path: Any, clock: Any) -> None:
     discord_side = fakes.FakeDiscord()
     first = await fakes.open_harness(db_path, clock, fake=discord_side)

@@ -118,6 +118,7 @@ async def test_discord_5xx_on_the_board_is_reposted_when_discord_recovers(
     assert h.fake.of_kind("channel_message") == [], "posted once, not again"
 
 
+@pytest.mark.slow
 async def test_not_posted_notices_name_the_action(h: Any, fast_retries: ScaledRetries) -> None:
     [reply] = await h.command("challenge", ALICE, game="minefield", opponent=BOB, size=5)
     h.fake.fail("POST", POSTS, 403, times=1)
@@ -230,6 +231,7 @@ async def fill(service: Any, channels: list[int], moves: list[str], finish: bool
             await service.resign(channel, ALICE.id)
 
 
+@pytest.mark.slow
 async def test_first_responses_stay_fast_after_a_restart_over_cold_games(
     db_path: Path, clock: Any
 ) -> None:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from itertools import pairwise
 from typing import Any
 
+import pytest
 from PIL import Image
 
 import render
@@ -48,6 +49,7 @@ def test_a_clear_path_chain_is_one_frame(turn_finder: Games) -> None:
     assert open_gif(render.render_gif(game)).n_frames == len(ends)
 
 
+@pytest.mark.slow
 def test_the_last_frame_shows_the_final_position(random_game: Games) -> None:
     game = random_game("clearcut", 9, 30, 5)
     image = open_gif(render.render_gif(game))
@@ -63,6 +65,7 @@ def test_the_last_frame_shows_the_final_position(random_game: Games) -> None:
         assert got == expected, game.grid.names[index]
 
 
+@pytest.mark.slow
 def test_a_100_turn_replay_stays_under_the_limit(random_game: Games) -> None:
     game = random_game("minefield", 19, 100, 8)
     assert game.turn_number > 100
@@ -84,6 +87,7 @@ def test_frames_are_thinned_evenly_keeping_both_ends() -> None:
     assert gif.thin(stops[:5], 7) == stops[:5]
 
 
+@pytest.mark.slow
 def test_an_oversized_replay_is_shrunk_then_thinned(random_game: Games) -> None:
     game = random_game("minefield", 9, 40, 4)
     full = gif.fit_gif(game, names=None, theme="okabe-ito")

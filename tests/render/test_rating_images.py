@@ -280,6 +280,7 @@ def test_the_band_shows_the_uncertainty_and_stays_inside_the_plot() -> None:
     assert palette.perimeter not in colours_in(image, (left, bottom + 2, right, bottom + 6))
 
 
+@pytest.mark.slow
 def test_one_point_and_no_points() -> None:
     palette = get_theme(render.THEMES[0]).palette(C.PLAYERS)
     line = palette.pieces[C.LINE_PLAYER].fill

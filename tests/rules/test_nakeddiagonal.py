@@ -196,6 +196,7 @@ def _check_position(game: Game, rnd: random.Random) -> None:
         assert game.state_key() == before
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([4, 5]))
 def test_random_playouts_keep_every_invariant(seed: int, size: int) -> None:
@@ -236,6 +237,7 @@ def test_illegal_area_verdicts_match_exhaustive_search(seed: int) -> None:
     assert compared > 0
 
 
+@pytest.mark.slow
 def test_playouts_on_bigger_boards_agree_with_play() -> None:
     rnd = random.Random(5)
     for size in (7, 9):

@@ -105,6 +105,7 @@ def board(rows: str) -> tuple[int, int, int]:
     return size, red, blue
 
 
+@pytest.mark.slow
 def test_ten_thousand_random_areas_agree_with_exhaustive_search() -> None:
     areas = corpus(seed=20241, count=10_000, max_cells=14)
     started = time.perf_counter()
@@ -127,6 +128,7 @@ def test_ten_thousand_random_areas_agree_with_exhaustive_search() -> None:
     assert time.perf_counter() - started < 600  # a hang is a bug, not slowness
 
 
+@pytest.mark.slow
 def test_complete_search_alone_agrees_with_exhaustive_search() -> None:
     """Without heuristics or windows, the search itself (safe moves, pruning) must be exact."""
     solvers = {4: AreaSolver(4, shortcuts=False), 5: AreaSolver(5, shortcuts=False)}
@@ -151,6 +153,7 @@ def _replays_with_help(size: int, area: int, red: int, blue: int, wild: int, wit
     return filled == area
 
 
+@pytest.mark.slow
 def test_window_relaxation_is_exact_for_its_own_question_and_sound() -> None:
     """Windows with "wild" helpers: exact against exhaustive search, and never over-refute.
 

@@ -43,6 +43,7 @@ def random_game(size: int, rnd: random.Random) -> NakedDiagonal:
     return game
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([5, 6, 7]))
 def test_every_point_verdict_agrees_with_the_full_mask(seed: int, size: int) -> None:
@@ -61,6 +62,7 @@ def test_every_point_verdict_agrees_with_the_full_mask(seed: int, size: int) -> 
     assert compared > 0 and refused > 0
 
 
+@pytest.mark.slow
 def test_many_positions_on_a_seven_board_agree_including_area_refusals() -> None:
     """Positions where some point is refused for an area reason, not a naked diagonal."""
     rnd = random.Random(2024)
@@ -164,6 +166,7 @@ def test_quick_turns_still_skip_a_player_without_placements(
     assert game.sample_legal_point(random.Random(1).random) is not None
 
 
+@pytest.mark.slow
 def test_budgeted_verdicts_agree_with_exact_ones_whenever_they_decide() -> None:
     rnd = random.Random(99)
     decided = 0
@@ -183,6 +186,7 @@ def test_budgeted_verdicts_agree_with_exact_ones_whenever_they_decide() -> None:
     assert decided > 0
 
 
+@pytest.mark.slow
 def test_candidates_hold_every_legal_point_and_verdicts_match_the_mask() -> None:
     """What a lazy search tree node lists (``candidate_mask``) and how it decides a point
     (``point_verdict``): the candidates are the empty points that form no naked diagonal, a
@@ -270,6 +274,7 @@ NINE = [
     [(7, KNOT, ("e3", "e4")), (9, NINE, ("f5",))],
     ids=["7x7-knot", "9x9-knot"],
 )
+@pytest.mark.slow
 def test_an_area_with_a_small_knot_is_refused_quickly_and_exactly(
     size: int, moves: list[str], refused: tuple[str, ...]
 ) -> None:
@@ -338,6 +343,7 @@ def _proved_unfillable(solver: AreaSolver, area: int, red: int, blue: int) -> bo
     return False
 
 
+@pytest.mark.slow
 def test_a_hard_area_proof_is_passed_over_quickly_by_searches() -> None:
     """Budgeted verdicts use the complete search alone (no rectangle windows, no restarts),
     which on the knot position above needs far more than 200 nodes: a search skips e3 and e4

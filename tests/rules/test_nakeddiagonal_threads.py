@@ -13,6 +13,8 @@ import random
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from rules import new_game
 from rules.nd_area import area_solver
 
@@ -51,6 +53,7 @@ def test_a_game_made_on_one_thread_uses_the_solver_of_the_thread_playing_it() ->
     assert used[0] is not game._solver
 
 
+@pytest.mark.slow
 def test_concurrent_replays_agree_with_one_thread() -> None:
     games = [(size, _random_game(seed, size)) for seed, size in ((1, 7), (2, 8), (3, 7), (4, 8))]
     alone = [_replay(size, moves) for size, moves in games]

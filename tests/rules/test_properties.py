@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import minefield_glyphs
@@ -21,6 +22,7 @@ def _size(name: str, rnd: random.Random) -> int:
     return rnd.choice([5, 6, 8]) if name == "crosscut" else rnd.choice([4, 5, 7, 9])
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seed=seeds)
 def test_no_glyph_ever_stands_in_minefield(seed: int) -> None:

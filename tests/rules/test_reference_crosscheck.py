@@ -27,6 +27,7 @@ def _board_of(game) -> dict[tuple[int, int], int]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", FOUR_GAMES)
 def test_random_games_agree_with_the_reference(name: str) -> None:
     rnd = random.Random(f"crosscheck-{name}")
@@ -75,6 +76,7 @@ def _ref_perft(ref: Referee, depth: int) -> int:
     ("name", "size", "depth"),
     [("minefield", 4, 3), ("clearcut", 4, 3), ("crosscut", 5, 3), ("clearpath", 4, 3)],
 )
+@pytest.mark.slow
 def test_perft_matches_the_reference(name: str, size: int, depth: int) -> None:
     game = new_game(name, size)
     before = game.state_key()
@@ -90,6 +92,7 @@ def test_perft_known_counts() -> None:
     assert _perft(new_game("clearpath", 4), 2) == 16 * 16  # 15 replies + swap
 
 
+@pytest.mark.slow
 def test_exhaustive_minefield_no_glyph_on_every_reachable_4x4_position_to_depth_5() -> None:
     seen: set[tuple[int, int]] = set()
 

@@ -88,6 +88,7 @@ async def run(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
+@pytest.mark.slow
 @given(game=st.sampled_from(["minefield", "clearpath", "crosscut"]), steps=actions)
 def test_random_action_sequences_keep_the_store_consistent(
     engine: str, request: pytest.FixtureRequest, game: str, steps: list[tuple[str, int, int]]

@@ -11,6 +11,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.service import GameEnded, GameService, MoveResult, ServiceError
 from bot.store import open_store
 from rules import parse_record
@@ -45,6 +47,7 @@ async def racer(
             await asyncio.sleep(0)
 
 
+@pytest.mark.slow
 async def test_fifty_racing_tasks(store_target: str | Path, clock: Any) -> None:
     async with await open_store(store_target) as first, await open_store(store_target) as second:
         one = GameService(first, clock, random.Random(1))

@@ -332,6 +332,7 @@ def histories(draw: st.DrawFn) -> list[RatedGame]:
     return games
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(history=histories())
 def test_rebuild_gives_bit_for_bit_what_incremental_updates_gave(

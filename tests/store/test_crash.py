@@ -17,6 +17,8 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 ACKS_BEFORE_KILL = 150
 
@@ -47,6 +49,7 @@ async def write_forever(db: Path) -> None:
             print(f"ack {info.id} {ply} {move}", flush=True)
 
 
+@pytest.mark.slow
 def test_sigkill_mid_load_loses_no_acknowledged_move(tmp_path: Path) -> None:
     db = tmp_path / "crash.db"
     env = {**os.environ, "PYTHONPATH": str(REPO)}

@@ -170,6 +170,7 @@ async def test_a_locked_database_says_so_and_changes_nothing(
         await service.play_move(CHANNEL, ALICE, "c3")  # works again once the lock is gone
 
 
+@pytest.mark.slow
 async def test_a_full_disk_says_so_and_changes_nothing(db_path: Path, snapshot: Snapshot) -> None:
     async with await open_store(db_path) as store:
         assert isinstance(store, SqliteStore)

@@ -24,6 +24,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import asyncpg
+import pytest
 from racing_children import finish, spawn, wait_for
 
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -92,6 +93,7 @@ async def write_forever(url: str) -> None:
 
 
 # ----- the tests ----------------------------------------------------------------------------
+@pytest.mark.slow
 async def test_three_processes_racing_one_turn_store_exactly_one_move(
     pg_url: str, tmp_path: Path
 ) -> None:
@@ -121,6 +123,7 @@ async def test_three_processes_racing_one_turn_store_exactly_one_move(
     assert moves[0]["move"] == winner
 
 
+@pytest.mark.slow
 async def test_two_processes_running_the_clock_apply_each_action_once(
     pg_url: str, tmp_path: Path
 ) -> None:
@@ -163,6 +166,7 @@ async def test_two_processes_running_the_clock_apply_each_action_once(
     assert {r["reminders_sent"] for r in sent} <= {1, 2}
 
 
+@pytest.mark.slow
 def test_sigkill_mid_load_loses_no_acknowledged_move(pg_url: str) -> None:
     proc = child("write", pg_url)
     acks: list[tuple[int, int, str]] = []

@@ -26,13 +26,17 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import asyncpg
+import pytest
 from racing_children import finish, spawn, wait_for
 
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 GUILD, ALICE, BOB, COMPUTER = 1000, 11, 22, 33
 CHANNELS = range(100, 106)
-PLAY_SECONDS, PLAY_MOVES = 4.0, 120
-"""Each ``play`` child stops after this long or this many acknowledged moves."""
+PLAY_SECONDS, PLAY_MOVES = 60.0, 25
+"""Each ``play`` child stops after this many acknowledged moves, or this long if it hangs.
+
+Counting moves, not seconds, keeps the race the same size on a busy machine (two test workers
+beside other jobs once left a 4-second race 5 moves long)."""
 
 
 def child(mode: str, url: str, *args: str) -> subprocess.Popen[str]:
@@ -116,6 +120,7 @@ async def shard_clock(url: str, go: Path, ids: str) -> None:
 
 
 # ----- the tests ----------------------------------------------------------------------------
+@pytest.mark.slow
 async def test_three_processes_claiming_one_computer_turn_one_thinks(
     pg_url: str, tmp_path: Path
 ) -> None:
@@ -147,6 +152,7 @@ async def test_three_processes_claiming_one_computer_turn_one_thinks(
     assert game is not None and (game["version"], game["to_move_id"]) == (1, ALICE)
 
 
+@pytest.mark.slow
 async def test_three_processes_playing_in_shared_channels_store_each_move_once(
     pg_url: str, tmp_path: Path
 ) -> None:
@@ -176,6 +182,7 @@ async def test_three_processes_playing_in_shared_channels_store_each_move_once(
     print(f"{len(acks)} moves acknowledged, {lost} refused races, {len(contents.games)} games")
 
 
+@pytest.mark.slow
 async def test_clock_processes_on_different_shards_apply_only_their_own(
     pg_url: str, tmp_path: Path
 ) -> None:

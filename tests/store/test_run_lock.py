@@ -23,6 +23,7 @@ from bot.store.run_lock import lock_path
 REPO = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 def test_a_second_crosspath_run_on_the_same_sqlite_file_is_refused(tmp_path: Path) -> None:
     database = tmp_path / "crosspath.db"
     with one_bot_process(database):
