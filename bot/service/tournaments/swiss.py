@@ -34,9 +34,13 @@ from .model import Pairing
 BANDS = (12, 48)
 """Ranks either side a player is first matched within, before the whole field is tried."""
 
-_SEAT = 10**7
-_SCORE = 10**4
-_BASE = 10**12
+FULL_FIELD = 64
+"""Up to this many players, a band pairing with a seat clash is tried again over the whole
+field (cheap at this size), so the round has the fewest clashes possible."""
+
+_SEAT = 10**11
+_SCORE = 10**5
+_BASE = 10**16
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +118,8 @@ def _match(players: list[SwissPlayer], *, allow_rematch: bool) -> list[tuple[int
             Iterable[tuple[int, int]], nx.max_weight_matching(graph, maxcardinality=True)
         )
         pairs = [(players[a].player_id, players[b].player_id) for a, b in matched]
-        if len(pairs) * 2 == n:
+        clash = any(_clash(players[a], players[b]) for a, b in matched)
+        if len(pairs) * 2 == n and not (clash and band < n <= FULL_FIELD):
             return pairs
         if band >= n:
             break
@@ -137,7 +142,7 @@ def _edges(
             if rematch and not allow_rematch:
                 continue
             weight = _BASE - (_BASE // 2 if rematch else 0)
-            if a.seat_balance * b.seat_balance > 0:
+            if _clash(a, b):
                 weight -= _SEAT * (1 + min(abs(a.seat_balance), abs(b.seat_balance)))
             elif a.seat_balance == b.seat_balance == 0 and a.last_seat * b.last_seat > 0:
                 weight -= _SEAT // 10
@@ -148,6 +153,11 @@ def _edges(
                 pos_b = place[j][0]
                 weight -= abs(abs(pos_b - pos_a) - size_a // 2)
             yield i, j, weight
+
+
+def _clash(a: SwissPlayer, b: SwissPlayer) -> bool:
+    """Whether both players are due the same seat, so one of them must sit it once more."""
+    return a.seat_balance * b.seat_balance > 0
 
 
 def _seated(hi: SwissPlayer, lo: SwissPlayer, hi_rank: int) -> tuple[int, int]:
