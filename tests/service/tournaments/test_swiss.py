@@ -127,9 +127,10 @@ def check_tournament(played: Played) -> None:
         check_round(before, pairings)
         check_seats_round(before, pairings)
     final = played.state
-    assert final.current_round() == final.rounds_total or len(
-        [e for e in final.entrants if e.player_id not in final.withdrawn()]
-    ) < 2
+    assert (
+        final.current_round() == final.rounds_total
+        or len([e for e in final.entrants if e.player_id not in final.withdrawn()]) < 2
+    )
     byes = Counter(p.first for p in final.pairings if p.second is None)
     assert all(count == 1 for count in byes.values())
     rows = standings(final)
@@ -193,7 +194,9 @@ def test_seats_balanced_in_default_length_swiss() -> None:
     seed=st.integers(min_value=0, max_value=2**16),
     withdraw=st.sampled_from([0.0, 0.2]),
 )
-def test_swiss_invariants_hold_for_any_field(n: int, extra: int, seed: int, withdraw: float) -> None:
+def test_swiss_invariants_hold_for_any_field(
+    n: int, extra: int, seed: int, withdraw: float
+) -> None:
     rounds = 1 + extra % max_swiss_rounds(n)
     check_tournament(simulate(n, rounds, seed, withdraw))
 

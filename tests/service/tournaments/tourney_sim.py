@@ -119,7 +119,7 @@ def expected_order(state: TournamentState) -> list[Line]:
         lines[player].points += pts
         if pts == 1.0:
             lines[player].wins += 1
-    for player, opp, pts, over_board in games:
+    for player, opp, _, _ in games:
         if swiss and opp is None:
             lines[player].wins -= 1  # a bye is not a win
     for player in lines:
@@ -143,9 +143,7 @@ def expected_order(state: TournamentState) -> list[Line]:
     for line in lines.values():
         level = {o.player for o in lines.values() if before(o) == before(line)}
         if len(level) > 1:
-            line.h2h = sum(
-                pts for who, opp, pts, _ in games if who == line.player and opp in level
-            )
+            line.h2h = sum(pts for who, opp, pts, _ in games if who == line.player and opp in level)
 
     def key(line: Line) -> tuple[float, ...]:
         if swiss:
