@@ -80,6 +80,7 @@ def matches(state: TournamentState) -> list[Match]:
             continue
         a, b = sorted((first.first, first.second))
         points = {a: 0, b: 0}
+        regular = {a: 0, b: 0}
         pending = False
         decider_win: int | None = None
         for game in games:
@@ -91,16 +92,19 @@ def matches(state: TournamentState) -> list[Match]:
             first_halves = halves_for(result, True)
             points[game.first] += first_halves
             points[game.second] += WIN - first_halves
-            if game.game > state.config.best_of and first_halves != WIN // 2:
+            if game.game <= state.config.best_of:
+                regular[game.first] += first_halves
+                regular[game.second] += WIN - first_halves
+            elif first_halves != WIN // 2 and decider_win is None:
                 decider_win = game.first if first_halves == WIN else game.second
         winner: int | None = None
         if a in withdrawn or b in withdrawn:
             # A withdrawal concedes the match (if both withdrew, one goes through and will
             # concede the next, so the bracket keeps its shape).
             winner = b if a in withdrawn and b not in withdrawn else a
-        elif points[a] >= need:
+        elif regular[a] >= need:
             winner = a
-        elif points[b] >= need:
+        elif regular[b] >= need:
             winner = b
         elif decider_win is not None:
             winner = decider_win
