@@ -6,7 +6,7 @@ Points are kept in halves (ints) internally so that sums and comparisons are exa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .model import Format, Outcome, Pairing, Reason, Result, TournamentState
 
@@ -14,9 +14,9 @@ WIN, DRAW, LOSS = 2, 1, 0
 """Points in halves: a win is 2 halves, a draw 1."""
 
 
-@dataclass(frozen=True, slots=True)
-class GameRecord:
-    """One finished game (or bye) seen from one player's side."""
+class GameRecord(NamedTuple):
+    """One finished game (or bye) seen from one player's side (a tuple: standings build
+    thousands of these per call)."""
 
     pairing: Pairing
     opponent: int | None
@@ -27,6 +27,10 @@ class GameRecord:
     def played(self) -> bool:
         """Whether a game was actually played (not a bye, not a forfeit)."""
         return self.opponent is not None and not self.forfeit
+
+
+FIRST_HALVES = {Outcome.FIRST_WINS: WIN, Outcome.DRAW: DRAW, Outcome.SECOND_WINS: LOSS}
+"""The first seat's half points for each outcome."""
 
 
 def halves_for(result: Result, first_seat: bool) -> int:
@@ -51,7 +55,7 @@ def records(state: TournamentState) -> dict[int, list[GameRecord]]:
         if result is None:
             continue
         forfeit = result.reason is Reason.FORFEIT
-        first_halves = halves_for(result, True)
+        first_halves = FIRST_HALVES[result.outcome]
         out[pairing.first].append(GameRecord(pairing, pairing.second, first_halves, forfeit))
         out[pairing.second].append(GameRecord(pairing, pairing.first, WIN - first_halves, forfeit))
     return out

@@ -61,9 +61,13 @@ class _Tally:
     h2h2: int = 0
 
 
-def tallies(state: TournamentState) -> dict[int, _Tally]:
-    """Every entrant's points and tiebreak sums (before head-to-head)."""
-    recs = records(state)
+def tallies(
+    state: TournamentState, recs: dict[int, list[GameRecord]] | None = None
+) -> dict[int, _Tally]:
+    """Every entrant's points and tiebreak sums (before head-to-head); ``recs`` are the
+    state's :func:`.scoring.records` when the caller already has them."""
+    if recs is None:
+        recs = records(state)
     ratings = {e.player_id: e.rating for e in state.entrants}
     out = {pid: _Tally(pid, ratings[pid]) for pid in recs}
     for pid, games in recs.items():
@@ -107,7 +111,7 @@ Key = Callable[[_Tally], tuple[float, ...]]
 
 def _rows(state: TournamentState, before_h2h: Key, after_h2h: Key) -> list[StandingRow]:
     recs = records(state)
-    table = tallies(state)
+    table = tallies(state, recs)
     groups: dict[tuple[float, ...], list[_Tally]] = {}
     for tally in table.values():
         groups.setdefault(before_h2h(tally), []).append(tally)
