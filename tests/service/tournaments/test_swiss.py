@@ -6,6 +6,7 @@ import random
 from collections import Counter
 
 import networkx as nx
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tourney_sim import Played, expected_order, play_out
@@ -177,6 +178,7 @@ def test_seeded_swiss_with_withdrawals_time_losses_and_adjudications() -> None:
         assert {"time", "adjudicated"} <= reasons or n < 8
 
 
+@pytest.mark.slow
 def test_seats_balanced_in_default_length_swiss() -> None:
     """Measured bound: in the default number of rounds, every player's first-seat and
     second-seat counts differ by at most one, except in small fields where avoiding a
