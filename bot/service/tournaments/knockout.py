@@ -98,16 +98,17 @@ def matches(state: TournamentState) -> list[Match]:
             elif first_halves != WIN // 2 and decider_win is None:
                 decider_win = game.first if first_halves == WIN else game.second
         winner: int | None = None
-        if a in withdrawn or b in withdrawn:
-            # A withdrawal concedes the match (if both withdrew, one goes through and will
-            # concede the next, so the bracket keeps its shape).
-            winner = b if a in withdrawn and b not in withdrawn else a
-        elif regular[a] >= need:
+        if regular[a] >= need:
             winner = a
         elif regular[b] >= need:
             winner = b
         elif decider_win is not None:
             winner = decider_win
+        elif a in withdrawn or b in withdrawn:
+            # A withdrawal concedes a match still undecided (one already won stands).  If
+            # both withdrew, one goes through and concedes the next, so the bracket keeps
+            # its shape.
+            winner = b if a in withdrawn and b not in withdrawn else a
         out.append(Match(rnd, table, a, b, tuple(games), (points[a], points[b]), winner, pending))
     return out
 

@@ -122,8 +122,9 @@ def test_simulated_knockout_has_one_winner(best_of: int, n: int) -> None:
     winner = next(m for m in all_matches if m.round == rounds).winner
     assert rows[0].player_id == winner and rows[0].rank == 1
     assert rows[1].rank == 2
-    # Semi-final losers share third place (when there was a semi-final).
-    if rounds >= 2:
+    # Semi-final losers share third place (when there was a semi-final and nobody left the
+    # bracket, which can turn a semi-final into a walkover).
+    if rounds >= 2 and not final.withdrawals:
         assert [r.rank for r in rows[2:4]] == [3, 3]
 
 
@@ -146,3 +147,21 @@ def test_seats_by_lot_repeat_with_the_seed_and_vary_without_it() -> None:
         assert pairings == next_pairings(state)
         firsts.add(tuple(p.first for p in pairings))
     assert len(firsts) > 1
+
+
+def test_a_withdrawal_concedes_the_next_match_not_the_one_won() -> None:
+    state = new_tournament(TournamentConfig(Format.KNOCKOUT, seed=1), field(4))
+    state = state.with_pairings(next_pairings(state))
+    for p in state.pairings:
+        state = state.with_result(Result(p.id, Outcome.FIRST_WINS))
+    round_one = {m.table: m.winner for m in matches(state)}
+    leaver = round_one[1]
+    assert leaver is not None
+    state = state.with_withdrawal(leaver)
+    (final,) = next_pairings(state)
+    assert final.second is None and final.first == round_one[2], "the other goes through"
+    state = state.with_pairings((final,))
+    assert {m.table: m.winner for m in matches(state) if m.round == 1} == round_one
+    rows = standings(state)
+    assert rows[0].player_id == round_one[2] and rows[1].player_id == leaver
+    assert next_pairings(state) == ()
