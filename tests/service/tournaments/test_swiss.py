@@ -81,6 +81,9 @@ def check_round(before: TournamentState, pairings: tuple[Pairing, ...]) -> None:
     rest = [pid for pid in ranked if not any(b.first == pid for b in bye_pairings)]
     if rematches:
         assert not perfect_without(rest, met), "a rematch although a fresh pairing existed"
+        # ... nor would any other bye (to someone who has had none) have avoided it.
+        for other in [pid for pid in active if pid not in byes] if bye_pairings else []:
+            assert not perfect_without([pid for pid in ranked if pid != other], met)
     if bye_pairings:
         got = bye_pairings[0].first
         eligible = [pid for pid in reversed(ranked) if pid not in byes]
