@@ -191,8 +191,27 @@ class TournamentState:
         return replace(self, withdrawals=(*self.withdrawals, withdrawal), _index={})
 
     def validated(self) -> TournamentState:
-        """The state itself once the config and entrants are acceptable (else TournamentError)."""
+        """The state itself once its rows fit together (else TournamentError): acceptable
+        options and entrants, pairings of entrants only with distinct ids, at most one result
+        per game and none for a bye or a missing game, withdrawals of entrants only."""
         check_config(self.config, self.entrants)
+        ids = {e.player_id for e in self.entrants}
+        games: dict[str, Pairing] = {}
+        for pairing in self.pairings:
+            if pairing.id in games:
+                raise TournamentError(f"Game {quote(pairing.id)} is paired twice.")
+            if any(pid not in ids for pid in pairing.players()) or pairing.first == pairing.second:
+                raise TournamentError(f"Game {quote(pairing.id)} pairs someone not entered.")
+            games[pairing.id] = pairing
+        seen: set[str] = set()
+        for result in self.results:
+            paired = games.get(result.pairing_id)
+            if paired is None or paired.is_bye or result.pairing_id in seen:
+                raise TournamentError(f"The result of {quote(result.pairing_id)} fits no game.")
+            seen.add(result.pairing_id)
+        left = [w.player_id for w in self.withdrawals]
+        if len(set(left)) != len(left) or not ids.issuperset(left):
+            raise TournamentError("A withdrawal names someone not entered, or twice.")
         return self
 
 

@@ -9,9 +9,12 @@ from bot.service.tournaments import (
     Entrant,
     Format,
     Outcome,
+    Pairing,
     Result,
     TournamentConfig,
     TournamentError,
+    TournamentState,
+    Withdrawal,
     new_tournament,
     next_pairings,
 )
@@ -71,3 +74,35 @@ def test_withdrawals_are_checked() -> None:
         state.with_withdrawal(99)
     with pytest.raises(TournamentError, match="already withdrawn"):
         state.with_withdrawal(2).with_withdrawal(2)
+
+
+def test_stored_rows_that_do_not_fit_together_are_refused() -> None:
+    state = new_tournament(TournamentConfig(Format.SWISS), players(4))
+    state = state.with_pairings(next_pairings(state))
+    game = state.pairings[0]
+    done = state.with_result(Result(game.id, Outcome.DRAW))
+    assert (
+        TournamentState(done.config, done.entrants, done.pairings, done.results).validated() == done
+    )
+    bad = [
+        (TournamentState(state.config, state.entrants, state.pairings * 2), "paired twice"),
+        (
+            TournamentState(state.config, state.entrants, (Pairing(1, 9, 1, 77),)),
+            "not entered",
+        ),
+        (
+            TournamentState(state.config, state.entrants, state.pairings, done.results * 2),
+            "fits no game",
+        ),
+        (
+            TournamentState(state.config, state.entrants, (), done.results),
+            "fits no game",
+        ),
+        (
+            TournamentState(state.config, state.entrants, withdrawals=(Withdrawal(9, 1),)),
+            "withdrawal",
+        ),
+    ]
+    for rows, words in bad:
+        with pytest.raises(TournamentError, match=words):
+            rows.validated()
