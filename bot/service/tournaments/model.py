@@ -140,7 +140,9 @@ class TournamentState:
     pairings: tuple[Pairing, ...] = ()
     results: tuple[Result, ...] = ()
     withdrawals: tuple[Withdrawal, ...] = ()
-    _index: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
+    # Results by pairing id, filled on first use: pairing and standings look results up
+    # game by game, and the rows never change (the with_ methods return a new state).
+    _by_id: dict[str, Result] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def rounds_total(self) -> int:
@@ -150,11 +152,10 @@ class TournamentState:
         return self.config.rounds or default_swiss_rounds(len(self.entrants))
 
     def result_map(self) -> dict[str, Result]:
-        cached = self._index.get("results")
-        if cached is None:
-            cached = {r.pairing_id: r for r in self.results}
-            self._index["results"] = cached
-        return cached  # type: ignore[return-value]
+        """Results by pairing id (shared with the state: read it, never change it)."""
+        if len(self._by_id) != len(self.results):
+            self._by_id.update((r.pairing_id, r) for r in self.results)
+        return self._by_id
 
     def withdrawn(self) -> dict[int, int]:
         """Player id -> the first round they are no longer paired in."""
@@ -169,7 +170,7 @@ class TournamentState:
         return [p for p in self.pairings if not p.is_bye and p.id not in done]
 
     def with_pairings(self, pairings: tuple[Pairing, ...]) -> TournamentState:
-        return replace(self, pairings=self.pairings + pairings, _index={})
+        return replace(self, pairings=self.pairings + pairings, _by_id={})
 
     def with_result(self, result: Result) -> TournamentState:
         """The state with ``result`` recorded; refuses a result for no game or a second one."""
@@ -179,7 +180,7 @@ class TournamentState:
             raise TournamentError(f"There is no game {quote(result.pairing_id)} to record.")
         if result.pairing_id in self.result_map():
             raise TournamentError(f"Game {quote(result.pairing_id)} already has a result.")
-        return replace(self, results=(*self.results, result), _index={})
+        return replace(self, results=(*self.results, result), _by_id={})
 
     def with_withdrawal(self, player_id: int) -> TournamentState:
         """The state with ``player_id`` withdrawn from the next round on."""
@@ -188,7 +189,7 @@ class TournamentState:
         if player_id in self.withdrawn():
             raise TournamentError("That player has already withdrawn.")
         withdrawal = Withdrawal(player_id, self.current_round() + 1)
-        return replace(self, withdrawals=(*self.withdrawals, withdrawal), _index={})
+        return replace(self, withdrawals=(*self.withdrawals, withdrawal), _by_id={})
 
     def validated(self) -> TournamentState:
         """The state itself once its rows fit together (else TournamentError): acceptable
