@@ -173,4 +173,3 @@ def test_a_worker_whose_parent_is_already_gone_exits_at_once() -> None:
         timeout=60,
     )
     assert child.returncode == EXIT_ORPHANED
-
