@@ -235,7 +235,7 @@ def web_port(raw: str, name: str = "CROSSPATH_WEB_PORT") -> int | None:
     except ValueError:
         raise SettingsError(f"{name} must be a port number, not {text[:100]!r}") from None
     if not 1 <= port <= 65_535:
-        raise SettingsError(f"{name} must be a port from 1 to 65535, not {port}")
+        raise SettingsError(f"{name} must be a port from 1 to 65535, not {text[:100]}")
     return port
 
 
