@@ -8,9 +8,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-import asyncpg
 import pytest
-from pg_server import PgServer
+from pg_server import PgServer, set_connections
 from prometheus_client.parser import text_string_to_metric_families
 from web_probe import get, overwrite, samples
 
@@ -77,20 +76,6 @@ async def test_a_closed_store_is_not_ready_with_the_stores_reason(db_path: Path)
         status, text = await get(port, "/readyz")
         assert status == 503
         assert text.startswith("not ready\nthe database is unavailable: ")
-
-
-async def set_connections(server: PgServer, url: str, allowed: bool) -> None:
-    """Let the test database take connections or not; refusing ends the open ones too."""
-    name = url.split("?")[0].rsplit("/", 1)[1]
-    conn = await asyncpg.connect(server.url())
-    try:
-        await conn.execute(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS {allowed}')
-        if not allowed:
-            await conn.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", name
-            )
-    finally:
-        await conn.close()
 
 
 async def test_postgresql_going_away_and_coming_back(pg_server: PgServer, pg_url: str) -> None:
