@@ -19,6 +19,7 @@ from web_probe import get, overwrite, samples
 
 from bot.config import Settings
 from bot.discord import logs
+from bot.discord.ai_opponent import in_process_move
 from bot.discord.app import CrosspathBot
 from bot.discord.instrument import shards_check
 from bot.web.metrics import active_games_source
@@ -118,3 +119,37 @@ async def test_json_log_lines_carry_interaction_guild_and_game_but_never_the_tok
     assert handled["game_id"] == info.id
     assert handled["guild_id"] == fakes.GUILD
     assert isinstance(handled["interaction_id"], int)
+
+
+COMPUTER = fakes.Player(fakes.APP_ID, "crosspath")
+
+
+async def test_metrics_time_the_computer_and_count_its_moves(h: Any) -> None:
+    h.bot.computer.choose = in_process_move  # thinks in a thread: quick and deterministic
+    await h.command("challenge", ALICE, game="minefield", opponent=COMPUTER, size=5, level=1)
+    info = await h.service.get_game(fakes.CHANNEL)
+    move = (await h.service.position(info.id)).legal_moves()[0]
+    await h.command("move", ALICE, point=move)
+    await h.bot.computer.idle()
+    async with bot_site(h) as port:
+        found = samples((await get(port, "/metrics"))[1])
+    assert found[("crosspath_ai_thinking_seconds_count", ())] == 1
+    assert found[("crosspath_ai_queue_length", ())] == 0  # back to zero once it answered
+    assert found[("crosspath_moves_total", (("game", "minefield"),))] == 2  # Alice's and its own
+
+
+async def test_a_database_fault_counts_as_such(h: Any, db_path: Any) -> None:
+    info = await fakes.challenge_and_accept(h)
+    mover = ALICE if info.to_move_id == ALICE.id else BOB
+    saved = overwrite(db_path)
+    try:
+        await h.command("move", mover, point="c3")
+    finally:
+        for part, content in saved.items():
+            part.write_bytes(content)
+    async with bot_site(h) as port:
+        found = samples((await get(port, "/metrics"))[1])
+    outcome = (("command", "move"), ("outcome", "database"))
+    assert found[("crosspath_interactions_total", outcome)] == 1
+    assert found[("crosspath_errors_total", (("kind", "database"),))] == 1
+    assert ("crosspath_errors_total", (("kind", "bug"),)) not in found
