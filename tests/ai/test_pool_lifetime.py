@@ -20,9 +20,12 @@ import pytest
 
 from ai.lifetime import EXIT_ORPHANED, POLL_SECONDS, spawn_pool
 
-pytestmark = pytest.mark.skipif(
-    not Path("/proc/self/stat").exists(), reason="finds processes through Linux's /proc"
-)
+pytestmark = [
+    pytest.mark.slow,  # every test starts processes
+    pytest.mark.skipif(
+        not Path("/proc/self/stat").exists(), reason="finds processes through Linux's /proc"
+    ),
+]
 
 ORPHAN_LIMIT = 5.0
 ROOT = Path(__file__).resolve().parents[2]

@@ -177,6 +177,7 @@ def test_the_bot_units_stop_their_whole_control_group() -> None:
     assert "OnCalendar=" in unit_text("crosspath-backup.timer")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(
     shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed here"
 )

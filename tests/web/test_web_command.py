@@ -16,6 +16,7 @@ from web_probe import get, samples
 from bot.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow  # every test starts a crosspath process
 
 
 def start(*args: str) -> tuple[subprocess.Popen[str], int]:
