@@ -33,7 +33,7 @@ BOT = textwrap.dedent(
         from bot.config import Settings
         from bot.discord.app import CrosspathBot
         from bot.service import GameService
-        from bot.service.core import replay_off_loop
+        from bot.service.engines import replay_off_loop
         from bot.store import open_store
         from bot.web.metrics import Metrics, timed_store
 
