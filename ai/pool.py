@@ -3,13 +3,13 @@
 The search is CPU-bound pure Python, so a thread would still hold the GIL and freeze the
 Discord gateway heartbeat.  Workers receive the game's text record (small, picklable, and
 already validated by the rules engine) and send back the move as text.  Workers are started
-with ``spawn`` so a pool created from inside a running bot never forks its threads.
+with ``spawn`` so a pool created from inside a running bot never forks its threads, and they
+end with the bot however it ends (:mod:`ai.lifetime`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import threading
 import zlib
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -17,6 +17,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from rules import Game, parse_record
 
 from .levels import Level, parse_level, placement_budget
+from .lifetime import spawn_pool
 from .search import Budget, SearchResult, search
 
 _pool: ProcessPoolExecutor | None = None
@@ -29,8 +30,7 @@ def get_pool(max_workers: int = 1) -> ProcessPoolExecutor:
     global _pool
     with _pool_lock:
         if _pool is None:
-            context = multiprocessing.get_context("spawn")
-            _pool = ProcessPoolExecutor(max_workers=max_workers, mp_context=context)
+            _pool = spawn_pool(max_workers)  # its workers end with this process
         return _pool
 
 

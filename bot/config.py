@@ -36,6 +36,15 @@ SETTINGS: dict[str, tuple[str, str]] = {
     "CROSSPATH_LOG_FORMAT": ("json", "log line format: json (one object per line) or text"),
     "CROSSPATH_DEV_GUILD": ("", "guild id that `crosspath sync` targets when --guild is not given"),
     "CROSSPATH_CLOCK_SECONDS": ("60", "how often the clock task asks the service what is due"),
+    "CROSSPATH_WEB_PORT": (
+        "",
+        "serve /healthz, /readyz and /metrics on this port from `crosspath run` (and the "
+        "default port of `crosspath web`); empty: `crosspath run` serves none",
+    ),
+    "CROSSPATH_WEB_HOST": (
+        "127.0.0.1",
+        "the address those pages listen on; 0.0.0.0 to let other machines or containers scrape",
+    ),
 }
 
 
@@ -57,6 +66,9 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     """Both None: one process runs every shard.  Otherwise this process runs ``shard_ids``
     of ``shard_count`` (ids None: all of them)."""
+    web_port: int | None = None
+    """Where ``crosspath run`` serves health, readiness and metrics (None: it does not)."""
+    web_host: str = "127.0.0.1"
 
     @property
     def has_token(self) -> bool:
@@ -113,7 +125,8 @@ class Settings:
             f"Settings(database={self.shown_database!r}, log_level={self.log_level!r}, "
             f"log_format={self.log_format!r}, dev_guild={self.dev_guild!r}, "
             f"clock_seconds={self.clock_seconds!r}, shard_count={self.shard_count!r}, "
-            f"shard_ids={self.shard_ids!r})"
+            f"shard_ids={self.shard_ids!r}, web_host={self.web_host!r}, "
+            f"web_port={self.web_port!r})"
         )
 
 
@@ -212,6 +225,20 @@ def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]
 MAX_SHARD_COUNT = 65_536
 
 
+def web_port(raw: str, name: str = "CROSSPATH_WEB_PORT") -> int | None:
+    """A TCP port (1–65535) from ``raw``, or None when it is empty."""
+    text = raw.strip()
+    if not text:
+        return None
+    try:
+        port = int(text)
+    except ValueError:
+        raise SettingsError(f"{name} must be a port number, not {text[:100]!r}") from None
+    if not 1 <= port <= 65_535:
+        raise SettingsError(f"{name} must be a port from 1 to 65535, not {text[:100]}")
+    return port
+
+
 def settings_from(env: Mapping[str, str]) -> Settings:
     """Build settings from a mapping (the environment in production, a dict in tests)."""
 
@@ -236,6 +263,8 @@ def settings_from(env: Mapping[str, str]) -> Settings:
         clock_seconds=_positive_float("CROSSPATH_CLOCK_SECONDS", get("CROSSPATH_CLOCK_SECONDS")),
         shard_count=shard_count,
         shard_ids=shard_ids,
+        web_port=web_port(get("CROSSPATH_WEB_PORT")),
+        web_host=get("CROSSPATH_WEB_HOST").strip() or SETTINGS["CROSSPATH_WEB_HOST"][0],
     )
 
 

@@ -20,6 +20,7 @@ import asyncio
 import logging
 import os
 import socket
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from concurrent.futures.process import BrokenProcessPool
@@ -47,6 +48,7 @@ from bot.service import (
 from rules import parse_record
 
 from .context import ids
+from .instrument import count_error, count_move, metrics_of
 from .posting import announce_start, post_turn
 from .threads import delete_unused_thread, open_game_thread, thread_possible
 from .turns import challenge_embed, mention
@@ -270,8 +272,9 @@ class ComputerOpponent:
         if not await service.claim_turn(info.id, info.version, self.claimant):
             return False  # the claim lapses when that process moves, or at its expiry
         try:
-            move = await self.choose(info.record, level, info.id)
+            move = await self._timed_choice(info.record, level, info.id)
         except Exception as exc:
+            count_error(self.bot, "ai")
             if isinstance(exc, BrokenProcessPool):
                 ai.shutdown(wait=False)  # the next search starts a fresh pool
             await service.release_turn(info.id, self.claimant)  # the next tick tries again
@@ -287,6 +290,7 @@ class ComputerOpponent:
         except (StaleAction, NotYourTurn, NoGameHere, GameFinished):
             await service.release_turn(info.id, self.claimant)
             return True  # the game changed while thinking (resign, moderator): look again
+        count_move(self.bot, info.game)
         log.info(
             "the computer played",
             extra={"game_id": info.id, "move": move, "level": level},
@@ -296,6 +300,19 @@ class ComputerOpponent:
                 "the computer's move is committed but was not posted", extra={"game_id": info.id}
             )
         return True
+
+    async def _timed_choice(self, record: str, level: int, game_id: int) -> str:
+        """:attr:`choose`, counted in the queue-length gauge and timed, queueing included."""
+        metrics = metrics_of(self.bot)
+        if metrics is None:
+            return await self.choose(record, level, game_id)
+        metrics.ai_queue.inc()
+        start = time.perf_counter()
+        try:
+            return await self.choose(record, level, game_id)
+        finally:
+            metrics.ai_queue.dec()
+            metrics.ai_thinking.observe(time.perf_counter() - start)
 
     async def resume(self) -> list[asyncio.Task[None]]:
         """Start every game in the bot's servers where the computer is to move (restarts,

@@ -16,7 +16,9 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.service import GameService, ShardFilter
+from bot.web.metrics import Metrics
 
+from . import instrument
 from .ai_opponent import ComputerOpponent
 from .buttons import DYNAMIC_ITEMS
 from .cogs import COGS
@@ -80,10 +82,12 @@ class CrosspathBot(commands.AutoShardedBot):
         settings: Settings | None = None,
         *,
         run_clock: bool = True,
+        metrics: Metrics | None = None,
         **client_options: Any,
     ) -> None:
         """``client_options`` go to :class:`discord.Client` (tests shorten
-        ``guild_ready_timeout``; ``crosspath run`` passes none)."""
+        ``guild_ready_timeout``; ``crosspath run`` passes none).  ``metrics``: where the bot
+        counts what it does (default: a registry of its own)."""
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
@@ -98,6 +102,15 @@ class CrosspathBot(commands.AutoShardedBot):
         self.names = DisplayNames()
         self.unposted = Unposted()
         self.computer = ComputerOpponent(self)
+        self.metrics = metrics or Metrics()
+        self.metrics.watch_gateway(lambda: self.latencies)
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # Called synchronously as the gateway event is parsed, before any handler task has
+        # run: the one place an interaction's arrival time is exact.
+        if event_name == "interaction" and args:
+            instrument.arrived(self, args[0])
+        super().dispatch(event_name, *args, **kwargs)
 
     @property
     def held_shards(self) -> ShardFilter | None:
@@ -159,6 +172,7 @@ class CrosspathBot(commands.AutoShardedBot):
         command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu,
     ) -> None:
         """One structured line per handled command, for operators following usage."""
+        instrument.count_interaction(interaction, "ok")
         log.info("command handled", extra=context_of(interaction))
 
     async def close(self) -> None:

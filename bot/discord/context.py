@@ -16,6 +16,10 @@ from bot.service import GameInfo, NoGameHere, StaleAction
 if TYPE_CHECKING:
     from .app import CrosspathBot
 
+GAME_ID = "crosspath_game_id"
+"""``interaction.extras`` key: the game the interaction turned out to be about, for its log
+lines (see :func:`bot.discord.replies.context_of`)."""
+
 NO_GAME = "There is no game running in this channel. Start one with /challenge."
 STALE = "This button is out of date: the game has moved on or ended, so nothing was changed."
 
@@ -48,6 +52,7 @@ async def game_here(interaction: discord.Interaction[Any]) -> GameInfo:
         )
         where = ", ".join(f"#{g.id} in <#{g.channel_id}>" for g in page.games)
         raise NoGameHere(f"{NO_GAME} Your games: {where}." if where else NO_GAME)
+    interaction.extras[GAME_ID] = info.id
     return info
 
 
@@ -55,6 +60,7 @@ async def current_game(interaction: discord.Interaction[Any], game_id: int) -> G
     """The active game this button belongs to, or a :class:`StaleAction` refusal."""
     channel_id = interaction.channel_id
     info = await bot_of(interaction).service.get_game(channel_id) if channel_id else None
+    interaction.extras[GAME_ID] = game_id
     if info is None or info.id != game_id or not info.is_active:
         raise StaleAction(STALE)
     return info

@@ -22,7 +22,8 @@ from bot.service import (
     StaleAction,
 )
 
-from .context import NO_GAME, STALE, bot_of, current_game, game_here, ids
+from .context import GAME_ID, NO_GAME, STALE, bot_of, current_game, game_here, ids
+from .instrument import count_move
 from .persistent import ConfirmButton, PersistentButton, check_place, refuse_origin
 from .posting import (
     MOVE_DONE,
@@ -123,6 +124,8 @@ async def play(interaction: Interaction, move: str) -> None:
         await post_turn(bot, exc.ended.game)  # the loss on time is recorded: announce it
         raise
     recorded(interaction, MOVE_DONE)
+    interaction.extras[GAME_ID] = result.game.id
+    count_move(bot, result.game.game)
     posted = await post_turn(bot, result.game)
     bot.computer.take_turn(result.game)  # a game against the computer: its reply, off this task
     if not acknowledged:

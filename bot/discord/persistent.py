@@ -19,6 +19,7 @@ import discord
 
 from bot.service import StaleAction
 
+from .instrument import count_interaction
 from .replies import context_of, handle_error
 
 log = logging.getLogger("crosspath.discord")
@@ -72,6 +73,8 @@ class PersistentButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]
             await self.act(interaction)
         except Exception as exc:
             await handle_error(interaction, exc)
+        else:
+            count_interaction(interaction, "ok")
 
     async def act(self, interaction: Interaction) -> None:
         """What a press does, once the message is known to be the bot's."""

@@ -17,6 +17,9 @@ from discord import app_commands
 
 from bot.service import ServiceError, database_fault
 
+from .context import GAME_ID
+from .instrument import count_interaction
+
 log = logging.getLogger("crosspath.discord")
 
 APOLOGY = (
@@ -89,6 +92,10 @@ def context_of(interaction: discord.Interaction[Any]) -> dict[str, Any]:
     """What a log line needs to find the interaction again; never the token."""
     command = interaction.command.qualified_name if interaction.command else None
     data: dict[str, Any] = dict(interaction.data or {})
+    game = interaction.extras.get(GAME_ID)
+    if game is None:  # a command's game:N option names it before any handler looked it up
+        named = getattr(interaction.namespace, "game", None)
+        game = named if isinstance(named, int) and not isinstance(named, bool) else None
     return {
         "interaction_id": interaction.id,
         "command": command,
@@ -96,6 +103,7 @@ def context_of(interaction: discord.Interaction[Any]) -> dict[str, Any]:
         "user_id": interaction.user.id if interaction.user else None,
         "guild_id": interaction.guild_id,
         "channel_id": interaction.channel_id,
+        "game_id": game,
     }
 
 
@@ -147,11 +155,17 @@ async def handle_error(interaction: discord.Interaction[Any], error: BaseExcepti
         original = getattr(error, "original", error)
         log_failure("could not handle an interaction", original, **context_of(interaction))
         if database_fault(original) is None:
+            count_interaction(interaction, "error")
             text = APOLOGY
-        elif RECORDED in interaction.extras:
-            text = RECORDED_THEN_DOWN.format(done=interaction.extras[RECORDED])
         else:
-            text = DATABASE_DOWN
+            count_interaction(interaction, "database")
+            text = (
+                RECORDED_THEN_DOWN.format(done=interaction.extras[RECORDED])
+                if RECORDED in interaction.extras
+                else DATABASE_DOWN
+            )
+    else:
+        count_interaction(interaction, "refused")
     if interaction.type is discord.InteractionType.autocomplete:
         return  # autocomplete cannot show messages; an empty list is already the answer
     await send_ephemeral(interaction, text)

@@ -13,6 +13,7 @@ import logging
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
@@ -21,6 +22,10 @@ from bot.config import Settings, SettingsError, load_settings
 
 from . import logs
 from .app import CrosspathBot
+from .instrument import shards_check
+
+if TYPE_CHECKING:
+    from bot.web.server import WebServer
 
 log = logging.getLogger("crosspath.discord")
 
@@ -107,14 +112,57 @@ async def serve(settings: Settings) -> int:
 async def _serve(settings: Settings) -> int:
     from bot.service import GameService
     from bot.store import StoreError, open_store
+    from bot.web.metrics import Metrics, timed_store
 
+    metrics = Metrics()
     try:
-        store = await open_store(settings.database)  # a URL's password stays in here
+        # a URL's password stays in here; every call is timed for /metrics
+        store = timed_store(await open_store(settings.database), metrics)
     except StoreError as exc:  # its messages name the target without a password
         log.error("cannot open the database", extra={"database": settings.shown_database})
         fail("run", f"cannot open the database {settings.shown_database}: {exc}")
         return EXIT_DATABASE
-    bot = CrosspathBot(GameService(store), settings)
+    bot = CrosspathBot(GameService(store), settings, metrics=metrics)
+    try:
+        web = await start_web(bot, store, settings)
+    except OSError as exc:
+        await store.close()
+        where = f"{settings.web_host}:{settings.web_port}"
+        log.error("cannot serve health and metrics", extra={"address": where})
+        fail("run", f"cannot serve health and metrics on {where}: {exc.strerror or exc}")
+        return EXIT_CONFIG
+    try:
+        return await _run_bot(bot, settings)
+    finally:
+        if web is not None:
+            await web.close()
+        await store.close()
+        log.info("database closed", extra={"database": settings.shown_database})
+
+
+async def start_web(bot: CrosspathBot, store: Any, settings: Settings) -> WebServer | None:
+    """Serve /healthz, /readyz (every shard connected, the database answering) and
+    /metrics when ``CROSSPATH_WEB_PORT`` is set."""
+    from bot.web.metrics import active_games_source
+    from bot.web.server import WebServer, database_check
+
+    if settings.web_port is None:
+        return None
+    bot.metrics.watch_games(active_games_source(store))
+    web = WebServer(
+        bot.metrics,
+        [shards_check(bot), database_check(store)],
+        settings.web_host,
+        settings.web_port,
+    )
+    await web.start()
+    log.info("serving health and metrics", extra={"host": web.host, "port": web.port})
+    return web
+
+
+async def _run_bot(bot: CrosspathBot, settings: Settings) -> int:
+    """Log in and run until closed (by a signal, or by Discord), mapping start-up failures
+    to exit codes."""
     loop = asyncio.get_running_loop()
     stopping: list[asyncio.Task[None]] = []
 
@@ -148,8 +196,6 @@ async def _serve(settings: Settings) -> int:
             await asyncio.gather(*stopping, return_exceptions=True)
         if not bot.is_closed():
             await bot.close()
-        await store.close()
-        log.info("database closed", extra={"database": settings.shown_database})
 
 
 def main(argv: list[str]) -> int:

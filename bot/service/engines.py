@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import multiprocessing
 import signal
 import threading
 from collections import OrderedDict
@@ -20,6 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextvars import ContextVar
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
+from ai.lifetime import spawn_pool
 from rules import Game, MoveRecord, new_game
 
 from ..store import GameRow, Tx
@@ -100,17 +100,14 @@ def _replay_pool() -> ProcessPoolExecutor:
     garbage collections to run, and a full collection holds the GIL for tens of milliseconds
     (71 ms measured after a restart in ``bench/interaction_latency.py``), stalling the event
     loop whatever thread the replay runs on.  In its own process the replay's garbage, and
-    the area solver's warm caches, never touch the bot's heap.  ``spawn``, like the
-    computer's pool, so the pool never forks a process that runs threads.
+    the area solver's warm caches, never touch the bot's heap.  Started like the computer's
+    pool (:func:`ai.lifetime.spawn_pool`): never forked from a process that runs threads, and
+    ended with the bot however it ends.
     """
     global _replays
     with _REPLAY_LOCK:
         if _replays is None:
-            _replays = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=ignore_interrupts,
-            )
+            _replays = spawn_pool(1, also=ignore_interrupts)
         return _replays
 
 

@@ -14,11 +14,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import discord_fakes as fakes
 import loop_guard as guard
 import pytest
-from pg_server import PgServer
+from pg_server import PgServer, set_connections
 
 from bot.discord.replies import APOLOGY, DATABASE_DOWN
 from bot.store import DatabaseFailure
@@ -73,21 +72,6 @@ async def test_a_damaged_database_file_is_explained_not_apologised_for(
     assert record.exc_info is None and "clock tick failed" in record.getMessage()
     assert db_path.name in record.getMessage()
     await h.close()
-
-
-async def set_connections(server: PgServer, url: str, allowed: bool) -> None:
-    """Let the test database take connections or not; refusing also ends the open ones (what
-    a PostgreSQL shutting down or failing over does to the bot's pool)."""
-    name = url.split("?")[0].rsplit("/", 1)[1]
-    conn = await asyncpg.connect(server.url())
-    try:
-        await conn.execute(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS {allowed}')
-        if not allowed:
-            await conn.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", name
-            )
-    finally:
-        await conn.close()
 
 
 async def test_postgresql_going_away_is_explained_and_the_move_is_not_recorded(

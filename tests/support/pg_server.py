@@ -279,6 +279,23 @@ async def drop_database(server: PgServer, name: str) -> None:
         await conn.close()
 
 
+async def set_connections(server: PgServer, url: str, allowed: bool) -> None:
+    """Let the database of ``url`` take connections or not; refusing also ends the open ones
+    (what a PostgreSQL shutting down or failing over does to the bot's pool)."""
+    import asyncpg
+
+    name = url.split("?")[0].rsplit("/", 1)[1]
+    conn = await asyncpg.connect(server.url())
+    try:
+        await conn.execute(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS {allowed}')
+        if not allowed:
+            await conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", name
+            )
+    finally:
+        await conn.close()
+
+
 SESSIONS_GONE_SECONDS = 10.0
 """How long :func:`drop_database` waits for the sessions it ended to be gone."""
 

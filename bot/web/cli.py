@@ -1,0 +1,152 @@
+"""``crosspath web``: health, readiness and metrics for the database alone, without Discord.
+
+For a deployment whose bot processes serve no HTTP themselves, or as the one address a load
+balancer or an orchestrator probes in front of several shard processes.  Its ``/readyz``
+checks only the database (a query answered within 1 s); ``/metrics`` reports the active games
+and the latency of its own store calls.
+
+The database is opened lazily and again after a failure, so the server starts (and says
+"not ready" and why) while the database is still down, and is ready once it is up.  It never
+migrates the schema: the bot does that on start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+from typing import Any
+
+from bot.config import SETTINGS, SettingsError, load_settings, web_port
+
+from .metrics import Metrics, active_games_source, timed_store
+from .server import WebServer, database_check
+
+log = logging.getLogger("crosspath.web")
+
+DEFAULT_PORT = 8080
+EXIT_CONFIG = 2
+
+
+class LazyStore:
+    """The store, opened on first use and opened again after it failed to open."""
+
+    def __init__(self, target: str, metrics: Metrics) -> None:
+        self.target = target
+        self.metrics = metrics
+        self._store: Any = None
+        self._lock = asyncio.Lock()
+
+    async def store(self) -> Any:
+        async with self._lock:
+            if self._store is None:
+                from bot.store import open_store
+
+                opened = await open_store(self.target, migrate=False)
+                self._store = timed_store(opened, self.metrics)
+            return self._store
+
+    async def schema_version(self) -> int:
+        return int(await (await self.store()).schema_version())
+
+    def read(self) -> Any:
+        return _LazyRead(self)
+
+    async def close(self) -> None:
+        if self._store is not None:
+            await self._store.close()
+
+
+class _LazyRead:
+    def __init__(self, lazy: LazyStore) -> None:
+        self.lazy = lazy
+        self._context: Any = None
+
+    async def __aenter__(self) -> Any:
+        self._context = (await self.lazy.store()).read()
+        return await self._context.__aenter__()
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._context.__aexit__(*exc)
+
+
+def _port_or_any(raw: str) -> int:
+    """``--port``: a port, or 0 for any free one (it is printed once listening)."""
+    return 0 if raw.strip() == "0" else web_port(raw, "--port") or DEFAULT_PORT
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="crosspath web",
+        description="Serve /healthz, /readyz (the database answers) and /metrics.",
+    )
+    parser.add_argument("--db", help="the database (default: CROSSPATH_DATABASE)")
+    parser.add_argument(
+        "--host",
+        help=f"address to listen on (default: CROSSPATH_WEB_HOST or "
+        f"{SETTINGS['CROSSPATH_WEB_HOST'][0]})",
+    )
+    parser.add_argument(
+        "--port", help=f"port to listen on (default: CROSSPATH_WEB_PORT or {DEFAULT_PORT})"
+    )
+    parser.add_argument("--env-file", help="read settings from this file instead of ./.env")
+    return parser.parse_args(argv)
+
+
+async def serve(target: str, host: str, port: int, shown: str) -> int:
+    metrics = Metrics()
+    lazy = LazyStore(target, metrics)
+    metrics.watch_games(active_games_source(lazy))
+    web = WebServer(metrics, [database_check(lazy)], host, port)
+    try:
+        await web.start()
+    except OSError as exc:
+        print(
+            f"crosspath web: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr
+        )
+        return 1
+    where = {"host": host, "port": web.port, "database": shown}
+    log.info("serving health and metrics", extra=where)
+    print(
+        f"crosspath web: serving http://{host}:{web.port}/readyz for {shown}",
+        file=sys.stderr,
+        flush=True,
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        await web.close()
+        await lazy.close()
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    from bot.discord import logs  # the same log format as the bot (discord is not imported)
+
+    args = parse_args(argv)
+    try:
+        settings = load_settings(args.env_file)
+        port = settings.web_port if args.port is None else _port_or_any(args.port)
+    except SettingsError as exc:
+        print(f"crosspath web: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    target = args.db or settings.database
+    if "://" in target and not target.startswith(("postgresql://", "postgres://")):
+        print(
+            "crosspath web: --db must be a SQLite file path or a postgresql:// URL", file=sys.stderr
+        )
+        return EXIT_CONFIG
+    from bot.config import shown_database
+
+    logs.configure(settings.log_level, settings.log_format, secret=settings.token)
+    host = args.host or settings.web_host
+    port = DEFAULT_PORT if port is None else port
+    return asyncio.run(serve(target, host, port, shown_database(target)))

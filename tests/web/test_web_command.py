@@ -1,0 +1,98 @@
+"""``crosspath web`` as operators run it: a real process, real HTTP, SIGTERM to stop."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from web_probe import get, samples
+
+from bot.store import open_store
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow  # every test starts a crosspath process
+
+
+def start(*args: str) -> tuple[subprocess.Popen[str], int]:
+    """``crosspath web ARGS --port 0``, and the port it says it listens on."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "web", *args, "--port", "0"],
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "CROSSPATH_LOG_FORMAT": "text"},
+    )
+    assert process.stderr is not None
+    for line in process.stderr:
+        found = re.search(r"serving http://127\.0\.0\.1:(\d+)/readyz", line)
+        if found:
+            return process, int(found.group(1))
+    process.wait(10)
+    raise AssertionError(f"crosspath web did not start (exit {process.returncode})")
+
+
+def stop(process: subprocess.Popen[str]) -> int:
+    process.send_signal(signal.SIGTERM)
+    return process.wait(10)
+
+
+async def test_serves_health_readiness_and_metrics_for_a_database(db_path: Path) -> None:
+    store = await open_store(db_path)  # the bot created and migrated it
+    await store.close()
+    process, port = start("--db", str(db_path))
+    try:
+        assert await get(port, "/healthz") == (200, "ok\n")
+        assert await get(port, "/readyz") == (200, "ready\n")
+        status, text = await get(port, "/metrics")
+        assert status == 200
+        found = samples(text)
+        assert found[("crosspath_store_seconds_count", (("operation", "schema_version"),))] >= 1
+    finally:
+        assert stop(process) == 0
+
+
+async def test_a_database_that_is_not_there_yet_is_not_ready_until_it_is(tmp_path: Path) -> None:
+    """It starts anyway (an orchestrator starts it beside the database) and says why."""
+    target = tmp_path / "later" / "crosspath.sqlite3"
+    process, port = start("--db", str(target))
+    try:
+        status, text = await get(port, "/readyz")
+        assert status == 503 and text.startswith("not ready\nthe database is unavailable: ")
+        assert (await get(port, "/healthz"))[0] == 200
+        target.parent.mkdir()
+        store = await open_store(target)
+        await store.close()
+        for _ in range(20):
+            if (await get(port, "/readyz"))[0] == 200:
+                break
+            await asyncio.sleep(0.2)
+        assert await get(port, "/readyz") == (200, "ready\n")
+    finally:
+        assert stop(process) == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--port", "http"], "crosspath web: --port must be a port number, not 'http'"),
+        (["--port", "70000"], "crosspath web: --port must be a port from 1 to 65535, not 70000"),
+        (["--db", "mysql://x"], "crosspath web: --db must be a SQLite file path or a postgresql"),
+    ],
+)
+def test_bad_options_are_refused_in_one_sentence(args: list[str], message: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "web", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith(message) and "Traceback" not in done.stderr
