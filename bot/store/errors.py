@@ -81,6 +81,11 @@ class DatabaseInUse(DatabaseUnusable):
     """Another ``crosspath run`` serves this SQLite database (see :mod:`bot.store.run_lock`)."""
 
 
+class DatabaseReplaced(StoreError):
+    """The SQLite file was deleted or replaced under the running store: every write is refused,
+    since it would go to a file nobody will open again."""
+
+
 class DatabaseBusy(StoreError):
     """Another process held the database's write lock for longer than the busy timeout."""
 
@@ -109,6 +114,7 @@ __all__ = [
     "DatabaseBusy",
     "DatabaseFailure",
     "DatabaseInUse",
+    "DatabaseReplaced",
     "DatabaseUnusable",
     "DiskFull",
     "NotADatabase",
