@@ -106,28 +106,6 @@ class BackupNotSupported(StoreError):
     """This engine has no built-in backup (PostgreSQL: use ``pg_dump``)."""
 
 
-__all__ = [
-    "QUOTE_LIMIT",
-    "BackupNotSupported",
-    "ChannelTaken",
-    "DamagedDatabase",
-    "DatabaseBusy",
-    "DatabaseFailure",
-    "DatabaseInUse",
-    "DatabaseReplaced",
-    "DatabaseUnusable",
-    "DiskFull",
-    "NotADatabase",
-    "ReadOnlyDatabase",
-    "StoreClosed",
-    "StoreError",
-    "StoreNotEmpty",
-    "UnknownSchema",
-    "WriteConflict",
-    "quoted",
-]
-
-
 def shown(target: str | Path) -> str:
     """A database for a message (targets come from the outside): a URL without its password
     and cut after ~100 characters, a path cut before them (its end names the file).

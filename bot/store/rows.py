@@ -297,13 +297,4 @@ class StoreContents:
 
     def counts(self) -> dict[str, int]:
         """Rows per table, for messages and for checking a copy."""
-        return {
-            "settings": len(self.settings),
-            "challenges": len(self.challenges),
-            "games": len(self.games),
-            "moves": len(self.moves),
-            "events": len(self.events),
-            "audit": len(self.audit),
-            "ratings": len(self.ratings),
-            "rating_history": len(self.rating_history),
-        }
+        return {name: len(getattr(self, name)) for name in self.__dataclass_fields__}
