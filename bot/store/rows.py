@@ -45,6 +45,8 @@ class ChallengeRow:
     """Decoded from the JSON object column, sorted by key."""
     rated: bool = True
     """Whether the game it starts is rated (migration 4)."""
+    message_id: int | None = None
+    """The Discord message showing it, once posted (migration 6)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -336,6 +336,15 @@ class SharedTx:
         )
         return None if found is None else challenge_row(found)
 
+    async def record_challenge_message(self, challenge_id: int, message_id: int) -> bool:
+        """Store the id of the message the challenge was posted in, once: False (nothing
+        changed) if the challenge does not exist or already has one."""
+        found = await self._returning(
+            "UPDATE challenges SET message_id = ? WHERE id = ? AND message_id IS NULL RETURNING id",
+            (message_id, challenge_id),
+        )
+        return found is not None
+
     async def open_challenges(
         self, guild_id: int, user_id: int | None = None
     ) -> list[ChallengeRow]:
