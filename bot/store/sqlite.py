@@ -222,6 +222,14 @@ class SqliteStore(SharedStore):
         await self._execute(f"PRAGMA synchronous = {self.synchronous}")
         await self._execute("PRAGMA foreign_keys = ON")
         await self._migrate()
+        # A SQLite file serves one bot process (``run_lock``), so a computer-turn claim found
+        # now was left by one that died: release it rather than stall that turn until it expires.
+        released = await self._execute(
+            "UPDATE games SET claimed_by = NULL, claimed_version = NULL, claimed_until = NULL"
+            " WHERE claimed_by IS NOT NULL"
+        )
+        if released:
+            log.info("released %d computer-turn claims left by a previous process", released)
 
     async def _migrate(self) -> None:
         """Bring the schema up to date, each step in its own ``BEGIN IMMEDIATE`` transaction."""
