@@ -149,6 +149,7 @@ class SqliteStore(SharedStore):
         self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
         self._file: tuple[int, int] | None = None  # device and inode of the file opened
+        self._where = os.path.abspath(self.path)  # (a later chdir moves no database)
         self._replaced = False
 
     @property
@@ -254,7 +255,7 @@ class SqliteStore(SharedStore):
 
     def _identity(self) -> tuple[int, int] | None:
         try:
-            found = os.stat(self.path)
+            found = os.stat(self._where)
         except OSError:
             return None
         return found.st_dev, found.st_ino
