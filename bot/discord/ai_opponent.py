@@ -50,6 +50,7 @@ from rules import parse_record
 from .context import ids
 from .instrument import count_error, count_move, metrics_of
 from .posting import announce_start, post_turn
+from .replies import log_failure
 from .threads import delete_unused_thread, open_game_thread, thread_possible
 from .turns import challenge_embed, mention
 
@@ -256,8 +257,8 @@ class ComputerOpponent:
                     return  # another process is thinking for this turn
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("the computer could not play its move", extra={"game_id": game_id})
+        except Exception as exc:  # a database fault as its sentence, a bug with its traceback
+            log_failure("the computer could not play its move", exc, game_id=game_id)
         finally:
             if self._turns.get(game_id) is asyncio.current_task():
                 del self._turns[game_id]

@@ -266,7 +266,7 @@ class ChallengeButton(
         bot_of(interaction).remember(interaction.user)
         challenge = await bot_of(interaction).service.get_challenge(self.challenge_id)
         check_place(interaction, challenge.guild_id, challenge.channel_id)
-        if names_another_challenge(interaction.message, challenge.id):
+        if names_another_challenge(interaction.message, challenge):
             raise refuse_origin(interaction, ANOTHER_CHALLENGE)
         if self.action == "accept":
             await accept_challenge(interaction, challenge)
@@ -278,17 +278,20 @@ ANOTHER_CHALLENGE = "That button belongs to another challenge's message, so noth
 _CHALLENGE_NUMBER = re.compile(r"challenge #([0-9]+)$")
 
 
-def names_another_challenge(message: discord.Message | None, challenge_id: int) -> bool:
-    """True when ``message`` is the message of a challenge other than ``challenge_id``.
+def names_another_challenge(message: discord.Message | None, challenge: Challenge) -> bool:
+    """True when ``message`` is not the one ``challenge`` was posted in.
 
-    The challenge row does not store its message's id; its embed title ends with
-    ``challenge #N`` (see ``turns.challenge_embed``), which is as close as the message says.
-    A message without that title (an older version's) is not refused for it.
+    A challenge stores its message's id once posted; one posted before that existed is
+    recognised by its embed title, which ends with ``challenge #N`` (see
+    ``turns.challenge_embed``), and a message without that title (an older version's) is not
+    refused for it.
     """
+    if challenge.message_id is not None:
+        return message is None or message.id != challenge.message_id
     for embed in message.embeds if message is not None else ():
         found = _CHALLENGE_NUMBER.search(embed.title or "")
         if found is not None:
-            return int(found[1]) != challenge_id
+            return int(found[1]) != challenge.id
     return False
 
 

@@ -258,6 +258,19 @@ class Challenges(ServiceCore):
             raise ChallengeNotFound("That challenge doesn't exist.")
         return convert.challenge(row)
 
+    async def record_challenge_message(self, challenge_id: int, message_id: int) -> bool:
+        """Remember the message the challenge was posted in, so that its buttons can refuse
+        a press on any other message; False if it already has one (the first is kept).
+        Raises ChallengeNotFound."""
+        check_id(challenge_id, "challenge id")
+        check_id(message_id, "message id")
+        async with self.store.write() as tx:
+            if await tx.record_challenge_message(challenge_id, message_id):
+                return True
+            if await tx.challenge(challenge_id) is None:
+                raise ChallengeNotFound("That challenge doesn't exist.")
+        return False
+
     async def open_challenges(self, guild_id: int, user_id: int | None = None) -> list[Challenge]:
         """Unanswered challenges in a server; with ``user_id``: those by or to that user."""
         check_id(guild_id, "server id")

@@ -105,6 +105,7 @@ def challenge(row: ChallengeRow) -> Challenge:
         accepted_by=row.accepted_by,
         options=dict(row.options),
         rated=row.rated,
+        message_id=row.message_id,
     )
 
 

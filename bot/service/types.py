@@ -168,6 +168,9 @@ class Challenge:
     game on acceptance.  A fresh dict per snapshot: changing it changes nothing stored."""
     rated: bool = True
     """Whether the game it starts is rated (``create_challenge(..., rated=False)``)."""
+    message_id: int | None = None
+    """The front end's message showing it (``record_challenge_message``), None until then and
+    for challenges posted before message ids were stored."""
 
     @property
     def is_open(self) -> bool:

@@ -24,6 +24,7 @@ from .errors import (
     DatabaseBusy,
     DatabaseFailure,
     DatabaseInUse,
+    DatabaseReplaced,
     DatabaseUnusable,
     DiskFull,
     NotADatabase,
@@ -70,11 +71,10 @@ async def open_store(target: str | Path, *, migrate: bool = True, **options: Any
     ``target`` is a ``postgresql://`` (or ``postgres://``) URL, or else a SQLite file path.
     ``migrate=False`` opens for reading and copying only (backups): the schema is left as
     found.  Other keyword options go to the engine (SQLite: ``synchronous``,
-    ``busy_timeout_ms``).  Raises a :class:`StoreError` subclass when it cannot be opened.
-
-    The PostgreSQL engine lives in ``bot.store.postgres`` and is imported only when asked for,
-    so the SQLite default needs no PostgreSQL driver; it provides
-    ``async def open_postgres(url: str, *, migrate: bool = True, **options) -> Store``.
+    ``busy_timeout_ms``; PostgreSQL: ``min_size``/``max_size``, the pool's size, default
+    1 – 10, and ``lock_timeout_ms``).  Raises a :class:`StoreError` subclass when it cannot be
+    opened.  The PostgreSQL engine (``bot.store.postgres``) is imported only when asked for,
+    so the SQLite default needs no PostgreSQL driver.
     """
     if is_postgres(target):
         try:
@@ -84,7 +84,7 @@ async def open_store(target: str | Path, *, migrate: bool = True, **options: Any
                 "PostgreSQL support is not available in this installation"
                 f" ({str(exc)[:100]}); install Crosspath with its PostgreSQL driver"
             ) from exc
-        opened: Store = await postgres.open_postgres(str(target), migrate=migrate, **options)
+        opened: Store = await postgres.PostgresStore.open(str(target), migrate=migrate, **options)
         return opened
     return await SqliteStore.open(target, migrate=migrate, **options)
 
@@ -102,6 +102,7 @@ __all__ = [
     "DatabaseBusy",
     "DatabaseFailure",
     "DatabaseInUse",
+    "DatabaseReplaced",
     "DatabaseUnusable",
     "DiskFull",
     "EventRow",

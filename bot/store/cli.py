@@ -125,6 +125,8 @@ def main(argv: list[str]) -> int:
     except (sqlite3.DatabaseError, StoreError) as exc:
         print(f"crosspath db: cannot back up {source}: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        raise  # the reader of the report hung up: ``crosspath``'s quiet exit 141
     except OSError as exc:
         print(f"crosspath db: cannot back up to {target}: {exc.strerror or exc}", file=sys.stderr)
         return 1

@@ -88,11 +88,7 @@ async def copy_store(source: str | Path, target: str | Path) -> CopyReport:
     if copied.counts() != contents.counts():
         raise CopyMismatch(f"the copy has {copied.counts()} rows, the source {contents.counts()}")
     if copied != contents:
-        differing = [
-            name
-            for name in ("settings", "challenges", "games", "moves", "events", "audit")
-            if getattr(copied, name) != getattr(contents, name)
-        ]
+        differing = [n for n in copied.counts() if getattr(copied, n) != getattr(contents, n)]
         raise CopyMismatch(f"the copy differs from the source in: {', '.join(differing)}")
     problems = await asyncio.to_thread(replay_problems, copied.games, copied)
     if problems:

@@ -81,6 +81,11 @@ class DatabaseInUse(DatabaseUnusable):
     """Another ``crosspath run`` serves this SQLite database (see :mod:`bot.store.run_lock`)."""
 
 
+class DatabaseReplaced(StoreError):
+    """The SQLite file was deleted or replaced under the running store: every write is refused,
+    since it would go to a file nobody will open again."""
+
+
 class DatabaseBusy(StoreError):
     """Another process held the database's write lock for longer than the busy timeout."""
 
@@ -99,27 +104,6 @@ class StoreNotEmpty(StoreError):
 
 class BackupNotSupported(StoreError):
     """This engine has no built-in backup (PostgreSQL: use ``pg_dump``)."""
-
-
-__all__ = [
-    "QUOTE_LIMIT",
-    "BackupNotSupported",
-    "ChannelTaken",
-    "DamagedDatabase",
-    "DatabaseBusy",
-    "DatabaseFailure",
-    "DatabaseInUse",
-    "DatabaseUnusable",
-    "DiskFull",
-    "NotADatabase",
-    "ReadOnlyDatabase",
-    "StoreClosed",
-    "StoreError",
-    "StoreNotEmpty",
-    "UnknownSchema",
-    "WriteConflict",
-    "quoted",
-]
 
 
 def shown(target: str | Path) -> str:

@@ -45,6 +45,8 @@ class ChallengeRow:
     """Decoded from the JSON object column, sorted by key."""
     rated: bool = True
     """Whether the game it starts is rated (migration 4)."""
+    message_id: int | None = None
+    """The Discord message showing it, once posted (migration 6)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,13 +299,4 @@ class StoreContents:
 
     def counts(self) -> dict[str, int]:
         """Rows per table, for messages and for checking a copy."""
-        return {
-            "settings": len(self.settings),
-            "challenges": len(self.challenges),
-            "games": len(self.games),
-            "moves": len(self.moves),
-            "events": len(self.events),
-            "audit": len(self.audit),
-            "ratings": len(self.ratings),
-            "rating_history": len(self.rating_history),
-        }
+        return {name: len(getattr(self, name)) for name in self.__dataclass_fields__}

@@ -185,6 +185,9 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
         "ALTER TABLE games ADD COLUMN claimed_version {big}",
         "ALTER TABLE games ADD COLUMN claimed_until {big}",
     ),
+    # 6: the id of the message a challenge was posted in, so its buttons act on that message
+    # only (NULL for challenges posted before, and until the message is posted)
+    ("ALTER TABLE challenges ADD COLUMN message_id {big}",),
 )
 
 SCHEMA_VERSION = len(SCHEMA)

@@ -8,8 +8,14 @@ the first read, and game updates check the version they read, so a stale read ca
 
 Opening checks the file before anything is written to it: a folder, a file that is not a
 database, a schema version this code does not know (negative, or newer), a damaged database
-(``PRAGMA quick_check``) and a read-only file are each refused with their own
+(``PRAGMA quick_check``, and the one-active-game index against the games table: see
+``ACTIVE_INDEX_CHECK``) and a read-only file are each refused with their own
 :class:`~bot.store.errors.StoreError` and the file is left as it was.
+
+A file deleted or replaced while the store runs would go on taking commits (the connection
+holds the old inode open), all lost at the next start; so every write transaction first
+compares the path's device and inode with those opened (one ``os.stat``) and refuses with
+:class:`~bot.store.errors.DatabaseReplaced`, logged once at CRITICAL.
 
 Cancellation: a statement already handed to aiosqlite's thread runs to its end whatever the
 caller does.  So when a caller is cancelled mid-call, the store queues a no-op behind the call
@@ -38,6 +44,7 @@ from .errors import (
     DamagedDatabase,
     DatabaseBusy,
     DatabaseFailure,
+    DatabaseReplaced,
     DatabaseUnusable,
     DiskFull,
     NotADatabase,
@@ -61,6 +68,19 @@ log = logging.getLogger(__name__)
 
 
 RESTORE = "restore it from a copy made with `crosspath db backup`"
+ACTIVE_INDEX = "games_one_active_per_channel"
+ACTIVE_INDEX_CHECK = (
+    f"SELECT (SELECT count(*) FROM games INDEXED BY {ACTIVE_INDEX} WHERE status = 'active'),"
+    " (SELECT count(*) FROM games NOT INDEXED WHERE status = 'active'),"
+    f" (SELECT count(*) FROM games AS i INDEXED BY {ACTIVE_INDEX} WHERE i.status = 'active'"
+    " AND EXISTS (SELECT 1 FROM games AS t NOT INDEXED WHERE t.id = i.id"
+    " AND t.channel_id = i.channel_id AND t.status = 'active'))"
+)
+"""The index entries, the active games, and the entries that match an active game's row: equal
+in a sound file.  ``quick_check`` does not compare indexes with their tables, and a file
+mixed with another database's pages (a WAL left beside a file moved over it) can pass it
+while this index, which carries the one-active-game rule, misses games.  The full
+``integrity_check`` does compare them, at many times the cost on a large database."""
 
 
 def translate(exc: sqlite3.Error, path: Path | str, busy_timeout_ms: int) -> StoreError:
@@ -128,6 +148,9 @@ class SqliteStore(SharedStore):
         self.migrate = migrate
         self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
+        self._file: tuple[int, int] | None = None  # device and inode of the file opened
+        self._where = os.path.abspath(self.path)  # (a later chdir moves no database)
+        self._replaced = False
 
     @property
     def target(self) -> str:
@@ -165,6 +188,7 @@ class SqliteStore(SharedStore):
         conn = await self._run(aiosqlite.connect(self.path, isolation_level=None))
         conn.row_factory = sqlite3.Row
         self._conn = conn
+        self._file = self._identity()
         try:
             await self._prepare()
         except BaseException:
@@ -180,6 +204,13 @@ class SqliteStore(SharedStore):
         if problems != ["ok"]:
             found = "; ".join(problems)[:100]
             raise DamagedDatabase(f"{where} is damaged ({found}); {RESTORE}")
+        if await self._user_version() > 0:
+            counts = tuple((await self._fetchall(ACTIVE_INDEX_CHECK))[0])
+            if len(set(counts)) != 1:
+                raise DamagedDatabase(
+                    f"{where} is damaged (its index {ACTIVE_INDEX} holds {counts[0]} games,"
+                    f" {counts[2]} of them as stored, for {counts[1]} active games); {RESTORE}"
+                )
         if not self.migrate:
             return
         # A read-only file opens and reads fine; find out now, not at the first move.
@@ -192,6 +223,14 @@ class SqliteStore(SharedStore):
         await self._execute(f"PRAGMA synchronous = {self.synchronous}")
         await self._execute("PRAGMA foreign_keys = ON")
         await self._migrate()
+        # A SQLite file serves one bot process (``run_lock``), so a computer-turn claim found
+        # now was left by one that died: release it rather than stall that turn until it expires.
+        released = await self._execute(
+            "UPDATE games SET claimed_by = NULL, claimed_version = NULL, claimed_until = NULL"
+            " WHERE claimed_by IS NOT NULL"
+        )
+        if released:
+            log.info("released %d computer-turn claims left by a previous process", released)
 
     async def _migrate(self) -> None:
         """Bring the schema up to date, each step in its own ``BEGIN IMMEDIATE`` transaction."""
@@ -213,6 +252,27 @@ class SqliteStore(SharedStore):
 
     async def _user_version(self) -> int:
         return int((await self._fetchall("PRAGMA user_version"))[0][0])
+
+    def _identity(self) -> tuple[int, int] | None:
+        try:
+            found = os.stat(self._where)
+        except OSError:
+            return None
+        return found.st_dev, found.st_ino
+
+    def _check_file(self) -> None:
+        """Refuse to write when the path no longer names the file opened (module notes)."""
+        if self._conn is None or self._identity() == self._file:
+            return  # (a closed store says so at its first statement)
+        message = (
+            f"the database file {shown(self.path)} was deleted or replaced while the bot was"
+            " running, so nothing more is written to it; stop the bot, put the right file back"
+            f" (or {RESTORE}) and start it again"
+        )
+        if not self._replaced:
+            self._replaced = True
+            log.critical("%s", message)
+        raise DatabaseReplaced(message)
 
     def _connection(self) -> aiosqlite.Connection:
         if self._conn is None:
@@ -300,6 +360,7 @@ class SqliteStore(SharedStore):
     async def write(self) -> AsyncIterator[SqliteTx]:
         """A ``BEGIN IMMEDIATE`` transaction: committed on success, rolled back on any error."""
         async with self._lock:
+            self._check_file()
             tx = SqliteTx(self, "BEGIN IMMEDIATE")
             try:
                 yield tx

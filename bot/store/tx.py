@@ -251,6 +251,8 @@ class SharedTx:
         server, the game, the initial mu and sigma, the time and the sorted user ids."""
 
     async def next_rating_seq(self) -> int:
+        """The next ``rating_seq`` (larger than every one committed before the players' rows
+        were locked): the order a rebuild replays games in."""
         raise NotImplementedError
 
     # ----- helpers --------------------------------------------------------------------------
@@ -295,14 +297,17 @@ class SharedTx:
 
     # ----- settings -------------------------------------------------------------------------
     async def settings(self, guild_id: int) -> SettingsRow | None:
+        """The server's settings row, None if it never saved any."""
         found = await self._one(f"{SETTINGS} WHERE guild_id = ?", (guild_id,), lock=True)
         return None if found is None else settings_row(found)
 
     async def save_settings(self, row: SettingsRow) -> None:
+        """Insert or replace the server's settings."""
         await self._write(UPSERT_SETTINGS, self._row_args(row, SETTINGS_FIELDS))
 
     # ----- challenges -----------------------------------------------------------------------
     async def insert_challenge(self, new: NewChallenge) -> ChallengeRow:
+        """Insert an open challenge; returns it with its id."""
         fields = tuple(NewChallenge.__dataclass_fields__)
         found = await self._returning(
             f"{insert('challenges', fields)} RETURNING {', '.join(CHALLENGE_FIELDS)}",
@@ -323,6 +328,7 @@ class SharedTx:
         accepted_by: int | None = None,
         game_id: int | None = None,
     ) -> ChallengeRow | None:
+        """Move an OPEN challenge to ``status``; the updated row, or None if it was not open."""
         found = await self._returning(
             "UPDATE challenges SET status = ?, resolved_at = ?, accepted_by = ?, game_id = ?"
             f" WHERE id = ? AND status = 'open' RETURNING {', '.join(CHALLENGE_FIELDS)}",
@@ -330,9 +336,19 @@ class SharedTx:
         )
         return None if found is None else challenge_row(found)
 
+    async def record_challenge_message(self, challenge_id: int, message_id: int) -> bool:
+        """Store the id of the message the challenge was posted in, once: False (nothing
+        changed) if the challenge does not exist or already has one."""
+        found = await self._returning(
+            "UPDATE challenges SET message_id = ? WHERE id = ? AND message_id IS NULL RETURNING id",
+            (message_id, challenge_id),
+        )
+        return found is not None
+
     async def open_challenges(
         self, guild_id: int, user_id: int | None = None
     ) -> list[ChallengeRow]:
+        """Open challenges in a server (by or to ``user_id`` if given), oldest first."""
         if user_id is None:
             return await self._challenges(
                 "WHERE guild_id = ? AND status = 'open' ORDER BY id", (guild_id,)
@@ -346,6 +362,8 @@ class SharedTx:
     async def expiring_challenges(
         self, now: int, limit: int, shards: ShardFilter | None = None
     ) -> list[ChallengeRow]:
+        """Open challenges whose ``expires_at <= now``, soonest first (of the servers in
+        ``shards`` only, if given)."""
         held, held_args = shard_clause(shards)
         return await self._challenges(
             f"WHERE status = 'open' AND expires_at <= ?{held} ORDER BY expires_at, id LIMIT ?",
@@ -360,6 +378,7 @@ class SharedTx:
         return await self._one_game("WHERE channel_id = ? AND status = 'active'", channel_id)
 
     async def latest_game_in(self, channel_id: int) -> GameRow | None:
+        """The channel's newest game (highest id), finished or not."""
         found = await self._games(
             "WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,), game=True
         )
@@ -368,6 +387,7 @@ class SharedTx:
     async def games_for_player(
         self, guild_id: int, user_id: int, active_only: bool, limit: int
     ) -> list[GameRow]:
+        """A player's games in a server, most recently updated first (ties: newest id)."""
         status = " AND status = 'active'" if active_only else ""
         return await self._games(
             f"WHERE guild_id = ? AND (first_id = ? OR second_id = ?){status} {NEWEST_FIRST}"
@@ -376,6 +396,7 @@ class SharedTx:
         )
 
     async def active_games(self, guild_id: int | None = None) -> list[GameRow]:
+        """Active games (of one server, or all), by id."""
         if guild_id is None:
             return await self._games("WHERE status = 'active' ORDER BY id")
         return await self._games(
@@ -393,6 +414,11 @@ class SharedTx:
         limit: int,
         shards: ShardFilter | None = None,
     ) -> list[GameRow]:
+        """One page of games matching every filter given, most recently updated first
+        (``updated_at`` DESC, then ``id`` DESC).  ``player_id``: either seat;
+        ``to_move_id``: active games that user is to move in.  ``after`` is the
+        ``(updated_at, id)`` of the last game of the previous page (keyset pagination);
+        ``shards``: games in servers on those shards only."""
         where: list[str] = []
         args: list[Any] = []
         if guild_id is not None:
@@ -420,6 +446,8 @@ class SharedTx:
         self, now: int, limit: int, shards: ShardFilter | None = None
     ) -> list[GameRow]:
         # A UNION of two searches, so each uses its own partial index (deadline, reminder).
+        """Active games whose deadline or next reminder is at or before ``now``, by id (of the
+        servers in ``shards`` only, if given)."""
         held, held_args = shard_clause(shards)
         return await self._games(
             f"WHERE id IN (SELECT id FROM games WHERE status = 'active' AND deadline_at <= ?{held}"
@@ -429,6 +457,7 @@ class SharedTx:
         )
 
     async def next_times(self) -> list[int]:
+        """The earliest pending deadline, reminder and challenge expiry (those that exist)."""
         found = await self._one(
             "SELECT (SELECT MIN(deadline_at) FROM games WHERE status = 'active'),"
             " (SELECT MIN(remind_at) FROM games WHERE status = 'active'),"
@@ -438,15 +467,18 @@ class SharedTx:
         return [int(v) for v in tuple(found) if v is not None]
 
     async def moves(self, game_id: int) -> list[MoveRow]:
+        """The game's moves by ply: the source of truth for its position."""
         rows = await self._fetch(f"{MOVES} WHERE game_id = ? ORDER BY ply", (game_id,), game=True)
         return [MoveRow(*r) for r in rows]
 
     async def events(self, game_id: int) -> list[EventRow]:
+        """The game's events (start, takebacks, endings) in the order they were added."""
         rows = await self._fetch(f"{EVENTS} WHERE game_id = ? ORDER BY id", (game_id,), game=True)
         return [EventRow(*r) for r in rows]
 
     # ----- games: writes --------------------------------------------------------------------
     async def insert_game(self, new: NewGame) -> GameRow:
+        """Insert an active game at version 0; raises ChannelTaken if its channel has one."""
         values = {f: getattr(new, f) for f in NEW_GAME_FIELDS} | asdict(new.clock)
         values["updated_at"] = new.created_at
         found = await self._returning(
@@ -468,6 +500,10 @@ class SharedTx:
         clock: ClockRow | None = None,
         result: ResultRow | None = None,
     ) -> GameRow:
+        """Append ``moves`` (plies after the stored ones), bump the version, cache ``record``,
+        ``to_move`` and ``to_move_id``, clear a pending takeback; restart the clock if
+        ``clock`` is given (a new turn); finish the game as ``result`` says if given (clock
+        cleared)."""
         values: dict[str, Any] = {
             "version": row.version + 1,
             "record": record,
@@ -485,6 +521,8 @@ class SharedTx:
         return changed
 
     async def finish_game(self, row: GameRow, result: ResultRow, *, at: int) -> GameRow:
+        """End the game without a move (resign, time, moderation): bump the version, clear the
+        side and user to move, the clock and any takeback request."""
         values = {"version": row.version + 1, "to_move": None, "to_move_id": None}
         values |= {"updated_at": at, **NO_TAKEBACK, **result_values(result, at)}
         return await self._versioned(row, values)
@@ -500,6 +538,8 @@ class SharedTx:
         clock: ClockRow,
         at: int,
     ) -> GameRow:
+        """Delete the moves from ``from_ply`` on, bump the version, cache the new ``record``,
+        ``to_move`` and ``to_move_id``, restart the clock and clear the takeback request."""
         values = {"version": row.version + 1, "record": record, "to_move": to_move}
         values |= {"to_move_id": to_move_id, "updated_at": at, **NO_TAKEBACK}
         changed = await self._versioned(row, {**values, **asdict(clock)})
@@ -507,22 +547,28 @@ class SharedTx:
         return changed
 
     async def request_takeback(self, row: GameRow, user_id: int, at: int) -> GameRow:
+        """Record a pending takeback request at the current version (no version bump)."""
         values = {"takeback_by": user_id, "takeback_at": at, "takeback_version": row.version}
         return await self._versioned(row, values)
 
     async def clear_takeback(self, row: GameRow) -> GameRow:
+        """Drop the pending takeback request (declined); no version bump."""
         return await self._versioned(row, dict(NO_TAKEBACK))
 
     async def restart_clock(self, row: GameRow, clock: ClockRow) -> GameRow:
+        """Replace the turn's clock (no version bump)."""
         return await self._versioned(row, asdict(clock))
 
     async def mark_reminder_sent(self, row: GameRow, remind_at: int | None) -> GameRow:
+        """Count one more reminder for this turn and set the next one (no version bump)."""
         values = {"reminders_sent": row.reminders_sent + 1, "remind_at": remind_at}
         return await self._versioned(row, values)
 
     async def save_cached_state(
         self, row: GameRow, record: str, to_move: str | None, to_move_id: int | None
     ) -> GameRow:
+        """Rewrite the cached ``record``/``to_move``/``to_move_id`` (rebuilt from the moves;
+        no version bump)."""
         values = {"record": record, "to_move": to_move, "to_move_id": to_move_id}
         return await self._versioned(row, values)
 
@@ -541,8 +587,13 @@ class SharedTx:
         initial: tuple[float, float],
         at: int,
     ) -> list[RatingRow]:
-        """The players' rows in user-id order (a fixed order: two games finishing at once
-        never deadlock on each other's rows), locked until the block ends."""
+        """The players' rating rows in one server and game, by user id (a fixed order: two
+        games finishing at once never deadlock on each other's rows), locked until the end of
+        this write block, so that two games finishing at once for one player apply one after
+        the other and neither update is lost.  A player without a row is absent from the
+        answer (an engine that locks rows may create one with ``initial`` ``(mu, sigma)`` and
+        no games; it counts as absent for every read).  Call it before
+        :meth:`next_rating_seq`."""
         ids = sorted(set(user_ids))
         await self._seed_ratings((guild_id, game, *initial, at, ids))
         rows = await self._fetch(
@@ -554,6 +605,7 @@ class SharedTx:
         return [RatingRow(*r) for r in rows if r["games"] > 0]
 
     async def save_ratings(self, rows: Sequence[RatingRow]) -> None:
+        """Insert or replace these rating rows."""
         await self._write_many(UPSERT_RATING, [values_of(r, RATING_FIELDS) for r in rows])
 
     async def add_rating_history(self, rows: Sequence[RatingHistoryRow]) -> None:
@@ -562,6 +614,7 @@ class SharedTx:
     async def leaderboard(
         self, guild_id: int, game: str, limit: int, offset: int
     ) -> list[RatingRow]:
+        """One page of players with rated games, ``mu`` DESC, ``games`` DESC, ``user_id``."""
         return await self._ratings(
             "WHERE guild_id = ? AND game = ? AND games > 0"
             " ORDER BY mu DESC, games DESC, user_id LIMIT ? OFFSET ?",
@@ -569,6 +622,7 @@ class SharedTx:
         )
 
     async def rank_of(self, row: RatingRow) -> int:
+        """``row``'s place (from 1) in its leaderboard's order."""
         return 1 + await self._count(
             "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ? AND games > 0"
             " AND (mu > ? OR (mu = ? AND (games > ? OR (games = ? AND user_id < ?))))",
@@ -576,6 +630,7 @@ class SharedTx:
         )
 
     async def player_ratings(self, guild_id: int, user_id: int) -> list[RatingRow]:
+        """The player's ratings in every game of a server with rated games, best first."""
         return await self._ratings(
             "WHERE guild_id = ? AND user_id = ? AND games > 0 ORDER BY mu DESC, game",
             (guild_id, user_id),
@@ -584,6 +639,7 @@ class SharedTx:
     async def rating_history(
         self, guild_id: int, user_id: int, game: str, limit: int
     ) -> list[RatingHistoryRow]:
+        """The player's last ``limit`` history rows in one game, oldest first."""
         return await self._history(
             f"SELECT * FROM ({HISTORY} WHERE guild_id = ? AND user_id = ? AND game = ?"
             " ORDER BY seq DESC LIMIT ?) AS last ORDER BY seq",
@@ -591,6 +647,7 @@ class SharedTx:
         )
 
     async def rating_changes(self, user_id: int, game_ids: Sequence[int]) -> list[RatingHistoryRow]:
+        """The player's history rows for these games (those that changed ratings)."""
         if not game_ids:
             return []
         return await self._history(
@@ -599,6 +656,8 @@ class SharedTx:
         )
 
     async def rated_games_until(self, guild_id: int, game: str, user_id: int, seq: int) -> int:
+        """How many rated games the player had in that server and game once the game with
+        ``rating_seq`` ``seq`` was applied (for a past game's provisional mark)."""
         return await self._count(
             "SELECT COUNT(*) FROM rating_history WHERE guild_id = ? AND user_id = ? AND game = ?"
             " AND seq <= ?",
@@ -609,6 +668,7 @@ class SharedTx:
         self, guild_id: int, user_id: int, limit: int
     ) -> list[GameRow]:
         # Two searches, one per seat, so each uses its index; then the newest of both.
+        """The player's last finished or aborted games in a server, newest first."""
         mine = (
             "SELECT id, updated_at FROM games WHERE guild_id = ? AND {} = ? AND status <> 'active'"
         )
@@ -619,6 +679,9 @@ class SharedTx:
         )
 
     async def reset_ratings(self, guild_id: int, game: str) -> int:
+        """Delete a server's ratings and history for one game and mark its rated games
+        unrated (``reset``), so a rebuild does not bring them back.  Returns how many
+        players had a rating."""
         await self._write(
             "UPDATE games SET rated = ?, unrated_reason = 'reset', rating_seq = NULL"
             " WHERE guild_id = ? AND game = ? AND rating_seq IS NOT NULL",
@@ -633,9 +696,11 @@ class SharedTx:
         return sum(1 for r in gone if r[0] > 0)
 
     async def all_ratings(self) -> list[RatingRow]:
+        """Every rating row with rated games, by server, game and user."""
         return await self._ratings("WHERE games > 0 ORDER BY guild_id, game, user_id", ())
 
     async def rated_results(self) -> list[RatedResult]:
+        """Every game that changed ratings, in ``rating_seq`` order (for a rebuild)."""
         rows = await self._fetch(
             "SELECT id, guild_id, game, first_id, second_id, winner_id, finished_at, rating_seq"
             " FROM games WHERE rating_seq IS NOT NULL ORDER BY rating_seq"
@@ -648,6 +713,15 @@ class SharedTx:
     ) -> bool:
         # One UPDATE: a racing claim (PostgreSQL: waiting for this row's lock) re-checks the
         # condition against the committed claim and matches nothing.
+        """Claim the turn of the active game ``game_id`` at ``version`` for ``claimant`` (a
+        process token) until ``until``; True if this call holds the claim now.
+
+        One conditional update, so of several processes (or tasks) claiming at once exactly
+        one wins: it succeeds only if the game is still active at ``version`` and nobody else
+        holds an unexpired claim for that version.  A claim lapses by itself when the game's
+        version changes (the claimed move was played) or at ``until`` (its process died);
+        claiming again with the same ``claimant`` renews it.  Not versioned otherwise: the
+        game row's version and clock are left as they are."""
         found = await self._returning(
             "UPDATE games SET claimed_by = ?, claimed_version = ?, claimed_until = ?"
             " WHERE id = ? AND status = 'active' AND version = ? AND (claimed_by IS NULL"
@@ -657,6 +731,7 @@ class SharedTx:
         return found is not None
 
     async def release_turn(self, game_id: int, claimant: str) -> None:
+        """Drop ``claimant``'s claim on the game, if it still holds one (nothing otherwise)."""
         await self._write(
             "UPDATE games SET claimed_by = NULL, claimed_version = NULL, claimed_until = NULL"
             " WHERE id = ? AND claimed_by = ?",
@@ -679,6 +754,7 @@ class SharedTx:
         await self._op(Op("audit", game_id, row))
 
     async def audit(self, guild_id: int, limit: int) -> list[AuditRow]:
+        """A server's audit entries, newest first."""
         rows = await self._fetch(
             f"{AUDIT} WHERE guild_id = ? ORDER BY id DESC LIMIT ?", (guild_id, limit)
         )

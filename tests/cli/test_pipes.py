@@ -6,6 +6,7 @@ outcome does not depend on who wins a race, as it would with a real ``head``.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -13,6 +14,8 @@ from pathlib import Path
 
 import pytest
 from cli_runner import REPO
+
+from bot.store import open_store
 
 EXIT_BROKEN_PIPE = 141
 
@@ -57,3 +60,17 @@ def test_a_closed_pipe_ends_quietly_with_141(tmp_path: Path, args: list[str]) ->
     proc = run_into_closed_pipe(tmp_path, *args)
     assert proc.stderr == ""
     assert proc.returncode == EXIT_BROKEN_PIPE
+
+
+def test_a_backup_into_a_closed_pipe_ends_quietly_with_141(tmp_path: Path) -> None:
+    """The backup itself is written; only its one line of report finds nobody to read it."""
+
+    async def create() -> None:
+        async with await open_store(tmp_path / "live.db"):
+            pass
+
+    asyncio.run(create())
+    proc = run_into_closed_pipe(tmp_path, "db", "backup", "copy.db", "--db", "live.db")
+    assert proc.stderr == ""
+    assert proc.returncode == EXIT_BROKEN_PIPE
+    assert (tmp_path / "copy.db").stat().st_size > 0

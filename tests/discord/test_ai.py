@@ -356,3 +356,29 @@ async def test_the_computer_keeps_moving_through_a_clear_path_chain(h: Any) -> N
     boards = h.fake.of_kind("channel_message")
     assert len(boards) == 1 + len(record.moves)
     assert all(m.pingable <= {ALICE.id} for m in boards)
+
+
+async def test_a_database_fault_while_the_computer_moves_is_logged_without_a_traceback(
+    h: Any, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The computer thinks, then the database file is gone (deleted under the bot): its move
+    is refused by the store, and the log gets the store's sentence, as for players' faults."""
+
+    class ThenTheFileGoes(Spy):
+        async def __call__(self, record: str, level: int, seed: int | None) -> str:
+            move = await super().__call__(record, level, seed)
+            for part in db_path.parent.glob(db_path.name + "*"):
+                part.unlink()
+            return move
+
+    h.bot.computer.choose = ThenTheFileGoes()
+    with caplog.at_level(logging.ERROR, logger="crosspath.discord"):
+        await h.command(
+            "challenge", ALICE, game="crosscut", opponent=COMPUTER, size=5, first="them", level=1
+        )
+        await h.bot.computer.idle()
+    [record] = [r for r in caplog.records if "computer" in r.getMessage()]
+    assert record.exc_info is None, "a database fault is the operator's matter, not a bug"
+    assert "the database is unavailable" in record.getMessage()
+    assert "deleted or replaced" in record.getMessage()
+    assert record.game_id == 1  # type: ignore[attr-defined]

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import copy
 import logging
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 import discord_fakes as fakes
@@ -78,10 +80,33 @@ async def test_a_forged_accept_on_another_challenge_message_in_the_same_channel(
     assert "another challenge" in fakes.refusal(sent).content
     assert snapshot() == before
     assert message_state(h, int(target["id"])) == shown_before
-    # a message without a challenge number (an older version's) is not refused for that
+
+
+async def test_a_forged_accept_on_any_other_message_of_the_bot_is_refused(
+    h: Any, snapshot: Any, db_path: Path
+) -> None:
+    """The challenge stores the id of the message it was posted in: a press on any other
+    message (here one of the bot's, in the same channel, naming no challenge) is refused."""
+    [reply] = await h.command("challenge", ALICE, game="minefield", opponent=BOB, size=5)
+    accept = reply.custom_ids[0]
+    challenge_id = int(accept.rsplit(":", 1)[1])
+    posted = h.fake.message_with(accept)
+    assert (await h.service.get_challenge(challenge_id)).message_id == int(posted["id"])
+    before = snapshot()
+    for action in ("accept", "decline", "cancel"):
+        other = h.fake.posted_earlier(CHANNEL, {"content": "Accept?"})
+        presser = ALICE if action == "cancel" else BOB
+        custom_id = f"cp:chal:{action}:{challenge_id}"
+        sent = await h.run(pressed_on(h, other, custom_id, presser))
+        assert "another challenge" in fakes.refusal(sent).content
+        assert snapshot() == before
+    # a challenge stored before message ids were (no id: NULL) falls back to the title check
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE challenges SET message_id = NULL WHERE id = ?", (challenge_id,))
+    conn.close()
     old = h.fake.posted_earlier(CHANNEL, {"content": "Accept?"})
-    await h.run(pressed_on(h, old, f"cp:chal:accept:{first_id}", BOB))
-    assert (await h.service.get_challenge(first_id)).status == "accepted"
+    await h.run(pressed_on(h, old, accept, BOB))
+    assert (await h.service.get_challenge(challenge_id)).status == "accepted"
 
 
 async def test_a_challenge_button_pressed_in_another_server_is_refused(

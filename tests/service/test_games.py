@@ -8,7 +8,15 @@ from typing import Any
 
 import pytest
 
-from bot.service import GameInfo, GameService, MoveResult, NoTakeback, PermissionDenied
+from bot.service import (
+    ChallengeNotFound,
+    GameInfo,
+    GameService,
+    InvalidInput,
+    MoveResult,
+    NoTakeback,
+    PermissionDenied,
+)
 from rules import game_names, parse_record
 
 # The ids the shared fixtures in conftest.py use.
@@ -251,3 +259,17 @@ async def test_automatic_skip_gives_the_mover_another_turn(
     assert event.skipped_colour == result.game.colour_of(event.skipped_id)
     assert result.next_id == mover
     assert result.game.record == record + " -"
+
+
+async def test_a_challenges_message_is_recorded_once_on_both_engines(
+    service: GameService,
+) -> None:
+    created = await service.create_challenge(1, 2, 11, 22, "minefield")
+    assert created.message_id is None
+    assert await service.record_challenge_message(created.id, 900)
+    assert not await service.record_challenge_message(created.id, 901)
+    assert (await service.get_challenge(created.id)).message_id == 900
+    with pytest.raises(ChallengeNotFound):
+        await service.record_challenge_message(created.id + 1, 5)
+    with pytest.raises(InvalidInput):
+        await service.record_challenge_message(created.id, -1)

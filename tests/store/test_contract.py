@@ -156,6 +156,21 @@ async def test_challenges_insert_resolve_and_list(store: Store) -> None:
         assert await tx.open_challenges(GUILD) == [second]
 
 
+async def test_a_challenges_message_id_is_recorded_once(store: Store) -> None:
+    async with store.write() as tx:
+        first = await tx.insert_challenge(new_challenge())
+        second = await tx.insert_challenge(new_challenge(challenger_id=CAROL))
+    assert first.message_id is None
+    async with store.write() as tx:
+        assert await tx.record_challenge_message(first.id, BIG)
+    async with store.write() as tx:
+        assert not await tx.record_challenge_message(first.id, BIG - 1)  # the first one stays
+        assert not await tx.record_challenge_message(second.id + 100, 5)  # no such challenge
+    async with store.read() as tx:
+        assert await tx.challenge(first.id) == replace(first, message_id=BIG)
+        assert (await tx.challenge(second.id)) == second
+
+
 # ----- games ------------------------------------------------------------------------------
 
 

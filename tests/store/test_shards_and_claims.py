@@ -136,3 +136,21 @@ async def test_racing_claims_from_separate_stores_have_one_winner(
     finally:
         for one in others:
             await one.close()
+
+
+async def test_a_sqlite_store_releases_the_claims_its_dead_predecessor_left(
+    store_target: str | Path,
+) -> None:
+    """SQLite serves one bot process, so the claims found at open were left by one that died:
+    they are released, and the computer's turn does not wait for them to expire.  Several
+    PostgreSQL processes share a database, so there a claim stays until it lapses."""
+    async with await open_store(store_target) as store:
+        row = await inserted(store)
+        other = await inserted(store, channel_id=row.channel_id + 1)
+        async with store.write() as tx:
+            assert await tx.claim_turn(row.id, row.version, "dead", 10, BIG)
+            assert await tx.claim_turn(other.id, other.version, "dead", 10, BIG)
+        # closed without release_turn: the process died mid-search
+    async with await open_store(store_target) as store, store.write() as tx:
+        taken = [await tx.claim_turn(g.id, g.version, "next", 20, 400) for g in (row, other)]
+    assert taken == ([True, True] if isinstance(store_target, Path) else [False, False])

@@ -140,8 +140,9 @@ async def test_a_version_1_database_gains_empty_options_and_keeps_its_rows(
         assert game.player_ids == (ALICE, BOB) and game.to_move_id == ALICE
         await service.play_move(CHANNEL, ALICE, "c3")
     after = tables(path)
-    # migration 2 added options, migration 4 rated (an active game stays rated)
-    assert [row[-2:] for row in after["challenges"]] == [("{}", 1)]
+    # migration 2 added options, migration 4 rated (an active game stays rated), migration 6
+    # the message id (none for a challenge posted before it)
+    assert [row[-3:] for row in after["challenges"]] == [("{}", 1, None)]
     conn = sqlite3.connect(path)
     try:  # by name: later migrations add more columns after these
         added = conn.execute(
@@ -151,7 +152,7 @@ async def test_a_version_1_database_gains_empty_options_and_keeps_its_rows(
         conn.close()
     # options, then migration 3's to_move_id, then migration 4's rated, reason and sequence
     assert added == [("{}", BOB, 1, None, None)]
-    assert [row[:-2] for row in after["challenges"]] == before["challenges"]
+    assert [row[:-3] for row in after["challenges"]] == before["challenges"]
     assert after["games"][0][:7] == before["games"][0][:7]  # ids, game, size, seats unchanged
     assert after["moves"] and after["moves"][0][2] == "c3"
 
@@ -387,6 +388,7 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(db_path: Path, 
     conn = sqlite3.connect(db_path)
     for column in ("claimed_by", "claimed_version", "claimed_until"):  # the turn claims' later
         conn.execute(f"ALTER TABLE games DROP COLUMN {column}")  # migration: undone as well
+    conn.execute("ALTER TABLE challenges DROP COLUMN message_id")  # migration 6
     undo_migration_4(conn)
     conn.execute("DROP INDEX games_by_to_move")
     conn.execute("ALTER TABLE games DROP COLUMN to_move_id")

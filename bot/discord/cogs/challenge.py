@@ -14,6 +14,7 @@ from ..ai_opponent import LEVEL_CHOICES, LEVEL_HELP, LEVEL_ONLY_VS_COMPUTER
 from ..checks import can_post_boards
 from ..context import ids
 from ..flows import challenge_view
+from ..replies import context_of, log_failure
 from ..threads import thread_possible
 from ..transformers import TimeOption
 from ..turns import challenge_embed, mention
@@ -100,7 +101,7 @@ class ChallengeCog(commands.Cog):
         target = mention(opponent.id) if opponent else "Anyone"
         mentions = discord.AllowedMentions(users=[opponent] if opponent else [])
         try:
-            await interaction.response.send_message(
+            sent = await interaction.response.send_message(
                 f"{target}: {mention(interaction.user.id)} wants to play {created.title}.",
                 embed=challenge_embed(created),
                 view=challenge_view(created.id, created.is_open),
@@ -110,3 +111,9 @@ class ChallengeCog(commands.Cog):
             # nobody can see or answer it: withdraw it rather than leave it blocking anything
             await self.bot.service.cancel_challenge(created.id, interaction.user.id)
             raise
+        if sent.message_id is None:
+            return
+        try:
+            await self.bot.service.record_challenge_message(created.id, sent.message_id)
+        except Exception as exc:  # the challenge stands: its buttons check as without an id
+            log_failure("could not record a challenge's message", exc, **context_of(interaction))

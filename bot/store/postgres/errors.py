@@ -20,10 +20,22 @@ MOVES_KEY = "moves_pkey"
 HISTORY_KEY = "rating_history_pkey"
 
 
+def unusable(exc: BaseException) -> bool:
+    """Whether ``exc`` says asyncpg left the connection in an error state: it read the
+    server's last message (the server ended the session) while no statement was waiting, so
+    the next statement found "another operation in progress".  Such a connection must be
+    closed, or the pool would hand it out again."""
+    return isinstance(exc, asyncpg.InternalClientError)
+
+
 def translate(exc: BaseException, where: str) -> StoreError:
     """The store error for ``exc``, raised while talking to the database at ``where``."""
     if isinstance(exc, StoreError):
         return exc
+    if unusable(exc):
+        return errors.DatabaseFailure(
+            f"lost the connection to PostgreSQL at {where}: the server ended the session"
+        )
     if isinstance(exc, asyncpg.UniqueViolationError):
         if exc.constraint_name == ONE_ACTIVE_INDEX:
             return errors.ChannelTaken("that channel already has an active game")

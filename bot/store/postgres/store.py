@@ -176,7 +176,12 @@ class PostgresStore(SharedStore):
                     tx._release()
         except StoreError:
             raise
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+        except (
+            asyncpg.PostgresError,
+            asyncpg.InterfaceError,
+            asyncpg.InternalClientError,
+            OSError,
+        ) as exc:
             raise translate(exc, self.target) from exc
 
     async def schema_version(self) -> int:

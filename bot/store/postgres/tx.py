@@ -44,7 +44,7 @@ from typing import Any
 
 import asyncpg
 
-from ..errors import WriteConflict
+from ..errors import StoreError, WriteConflict
 from ..rows import GameRow, StoreContents
 from ..tx import (
     LIST_COLUMNS,
@@ -57,7 +57,7 @@ from ..tx import (
     settle,
     update_sql,
 )
-from .errors import translate
+from .errors import translate, unusable
 
 
 @functools.lru_cache(maxsize=1024)
@@ -97,7 +97,14 @@ class PgTx(SharedTx):
         try:
             return await method(numbered(sql), *args)
         except Exception as exc:
-            raise translate(exc, self._where) from exc
+            raise self._failed(exc) from exc
+
+    def _failed(self, exc: Exception) -> StoreError:
+        """The store error for a failed call; a connection asyncpg cannot use any more is
+        closed first, so the pool opens a new one instead of handing it out again."""
+        if unusable(exc):
+            self._conn.terminate()
+        return translate(exc, self._where)
 
     async def _begin(self, **options: Any) -> None:
         """Open the transaction now and replay the writes collected so far inside it."""
@@ -108,7 +115,7 @@ class PgTx(SharedTx):
         try:
             await self._transaction.start()
         except Exception as exc:
-            raise translate(exc, self._where) from exc
+            raise self._failed(exc) from exc
         pending, self._pending = self._pending, []
         for op in pending:
             await self._apply(op)
@@ -146,7 +153,7 @@ class PgTx(SharedTx):
             try:
                 await settle(self._transaction.commit())
             except Exception as exc:
-                raise translate(exc, self._where) from exc
+                raise self._failed(exc) from exc
         self._pending = []
 
     async def _abort(self) -> None:
@@ -154,7 +161,9 @@ class PgTx(SharedTx):
         self._pending = []
         if self._transaction is not None and self._state == "tx":
             # A dead connection needs no rollback: the server has rolled back already.
-            with contextlib.suppress(asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+            with contextlib.suppress(
+                asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError
+            ):
                 await settle(self._transaction.rollback())
 
     async def _apply(self, op: Op) -> None:
@@ -253,7 +262,7 @@ class PgTx(SharedTx):
             try:
                 await self._conn.copy_records_to_table(table, records=rows, columns=list(fields))
             except Exception as exc:
-                raise translate(exc, self._where) from exc
+                raise self._failed(exc) from exc
 
     async def import_rows(self, contents: StoreContents) -> None:
         """Then each id sequence is moved past the largest id imported, so later inserts do
