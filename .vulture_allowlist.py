@@ -36,6 +36,7 @@ _.rating_after
 # Store rows mirror their table's columns, read or not; mypy's check that an engine matches the
 # store interface is a function never called.
 _.resolved_at
+_.challenges  # StoreContents' field: counts() and copies read every field by name
 _.last_seq
 _.sigma_before
 _._implements_the_interface
