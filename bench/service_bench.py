@@ -142,6 +142,8 @@ async def run(
     )
     if concurrency == 1:
         for name, values in by_game.items():
+            if not values:  # fewer games than game types: this one was not played
+                continue
             print(
                 f"    {name:<14} {len(values):>5} moves: p50 {statistics.median(values):.2f} ms,"
                 f" p95 {percentile(values, 0.95):.2f} ms"
