@@ -1,0 +1,188 @@
+"""The solver and the shipped proofs.
+
+The proofs in ai/solved/ are walked by the checker (bench/verify_proof.py), which shares no
+code with the solver.  The checker is shown to reject broken proofs, and the solver's verdicts
+are compared with a plain minimax (no table, no symmetry) on late positions of random games.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ai.solver import SEATS, Seat, Solver, solve, winner_seat
+from bench.verify_proof import ProofError, load, position_key, verify
+from rules import Game, game_class, new_game
+
+SOLVED = Path(__file__).resolve().parents[2] / "ai" / "solved"
+SMALLEST = {
+    "clearpath": 4,
+    "minefield": 4,
+    "clearcut": 4,
+    "nakeddiagonal": 4,
+    "crosscut": 5,
+}
+QUICK = ("minefield", "clearcut", "crosscut")
+"""The games whose smallest proof the checker walks in a second or two; the others are slow."""
+
+
+def proof_path(name: str, size: int) -> Path:
+    return SOLVED / f"{name}-{size}.json.gz"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [n if n in QUICK else pytest.param(n, marks=pytest.mark.slow) for n in SMALLEST],
+)
+def test_smallest_board_proof_is_shipped_and_holds(name: str) -> None:
+    data = load(proof_path(name, SMALLEST[name]))
+    assert set(data) == {"game", "size", "winner_seat", "strategy"}
+    verdict = verify(data)
+    assert (verdict.game, verdict.size) == (name, SMALLEST[name])
+    assert verdict.unused_entries == 0
+    assert verdict.winner_positions == len(data["strategy"])
+
+
+def test_every_shipped_proof_names_its_file() -> None:
+    for path in SOLVED.glob("*.json.gz"):
+        data = load(path)
+        assert path.name == f"{data['game']}-{data['size']}.json.gz"
+
+
+@pytest.fixture(scope="module")
+def minefield_proof() -> dict[str, Any]:
+    return load(proof_path("minefield", 4))
+
+
+def test_checker_rejects_a_missing_winner_move(minefield_proof: dict[str, Any]) -> None:
+    rng = random.Random(7)
+    for _ in range(2):
+        broken = copy.deepcopy(minefield_proof)
+        del broken["strategy"][rng.choice(sorted(broken["strategy"]))]
+        with pytest.raises(ProofError, match="no move for the winner"):
+            verify(broken)
+
+
+def test_checker_rejects_an_illegal_move(minefield_proof: dict[str, Any]) -> None:
+    broken = copy.deepcopy(minefield_proof)
+    start = position_key(new_game("minefield", 4))
+    assert start in broken["strategy"]  # the first seat wins Minefield 4x4
+    broken["strategy"][start] = "z9"
+    with pytest.raises(ProofError, match="illegal"):
+        verify(broken)
+
+
+def test_checker_rejects_the_wrong_winner(minefield_proof: dict[str, Any]) -> None:
+    broken = copy.deepcopy(minefield_proof)
+    broken["winner_seat"] = "second" if broken["winner_seat"] == "first" else "first"
+    with pytest.raises(ProofError):
+        verify(broken)
+
+
+def position_from_key(key: str, size: int) -> Game:
+    """A Minefield position from its proof-file text (Minefield has no flags to restore)."""
+    board, mover, _ = key.split("/")
+    names = new_game("minefield", size).grid.names
+    stones = {
+        "black": [names[i] for i, c in enumerate(board) if c == "x"],
+        "white": [names[i] for i, c in enumerate(board) if c == "o"],
+    }
+    return game_class("minefield").from_position(size, stones, "black" if mover == "x" else "white")
+
+
+def test_checker_rejects_a_losing_move(minefield_proof: dict[str, Any]) -> None:
+    """Replace one winner's move by another legal move that the solver says does not win:
+    in a late position, so the solver answers at once."""
+    seat: Seat = minefield_proof["winner_seat"]
+    for key in sorted(minefield_proof["strategy"], key=lambda k: k.count(".")):
+        game = position_from_key(key, 4)
+        solver = Solver("minefield", 4, seat)
+        losing = []
+        for move in game.legal_moves():
+            game.play(move)
+            if not solver.wins(game):
+                losing.append(move)
+            game.pop()
+        if losing:
+            break
+    else:
+        pytest.fail("no winner position in the proof has a move that does not win")
+    broken = copy.deepcopy(minefield_proof)
+    broken["strategy"][key] = losing[0]
+    with pytest.raises(ProofError):
+        verify(broken)
+
+
+def test_checker_rejects_malformed_headers(minefield_proof: dict[str, Any]) -> None:
+    for key, value in (("game", "chess"), ("size", "4"), ("winner_seat", "red"), ("strategy", [])):
+        broken = dict(minefield_proof, **{key: value})
+        with pytest.raises(ProofError):
+            verify(broken)
+
+
+# ----- the solver against a plain minimax --------------------------------------------------
+def minimax(game: Game, seat: Seat, line: set[str]) -> int:
+    """+1 if ``seat`` can force a win, -1 if the other seat can, 0 otherwise (a draw, or a
+    line that repeats forever)."""
+    if game.is_over:
+        won = winner_seat(game)
+        return 0 if won is None else 1 if won == seat else -1
+    key = position_key(game)
+    if key in line:
+        return 0
+    line.add(key)
+    assert game.to_move is not None
+    mine = winner_seat_of_mover(game) == seat
+    values = []
+    for move in game.legal_moves():
+        game.play(move)
+        values.append(minimax(game, seat, line))
+        game.pop()
+    line.discard(key)
+    return max(values) if mine else min(values)
+
+
+def winner_seat_of_mover(game: Game) -> Seat:
+    assert game.to_move is not None
+    return SEATS[game.players.index(game.to_move) ^ bool(getattr(game, "swapped", False))]
+
+
+def late_position(name: str, size: int, plies: int, seed: int) -> Game | None:
+    rng = random.Random(seed)
+    game = new_game(name, size)
+    while not game.is_over and len(game.moves) < plies:
+        game.play(rng.choice(game.legal_moves()))
+    return None if game.is_over else game
+
+
+@pytest.mark.parametrize("name", list(SMALLEST))
+def test_solver_agrees_with_plain_minimax(name: str) -> None:
+    size = SMALLEST[name]
+    plies = 3 if name == "crosscut" else 9
+    checked = 0
+    for seed in range(40):
+        game = late_position(name, size, plies, seed)
+        if game is None:
+            continue
+        value = minimax(game, "first", set())
+        for use_symmetry in (True, False):
+            first = Solver(name, size, "first", use_symmetry=use_symmetry)
+            second = Solver(name, size, "second", use_symmetry=use_symmetry)
+            assert first.wins(game) == (value == 1), (name, game.moves)
+            assert second.wins(game) == (value == -1), (name, game.moves)
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4
+
+
+def test_solve_finds_a_checkable_proof_from_scratch() -> None:
+    """Crosscut 5x5 solved in the test itself; its proof must pass the checker."""
+    solution = solve("crosscut", 5, first_moves=False)
+    assert solution.winner_seat is not None
+    verdict = verify(solution.proof_document())
+    assert verdict.unused_entries == 0
