@@ -29,7 +29,7 @@ from typing import Literal
 
 from rules import Game, new_game
 
-from .connection import stone_masks
+from .connection import edges, stone_masks
 from .moves import Move, legal_moves, move_name, play
 from .tactics import candidate_moves
 
@@ -153,6 +153,21 @@ def winner_seat(game: Game) -> Seat | None:
 
 Key = tuple[int, int, int, str]
 
+MONOTONE_PATH_GAMES = frozenset({"clearpath", "minefield", "nakeddiagonal"})
+"""Path games whose stones never leave the board nor change colour: once a player's two edges
+cannot be joined through their own stones and empty points, that player can never win."""
+
+
+def cut_off(game: Game, colour: int) -> bool:
+    """Can colour index ``colour`` no longer join its edges, whatever happens?  (Only for
+    :data:`MONOTONE_PATH_GAMES`.)"""
+    g = game.grid
+    stones = stone_masks(game)
+    open_points = g.full & ~stones[1 - colour]
+    edge_a, edge_b = edges(g, colour)
+    seed = open_points & edge_a
+    return not (seed and g.flood(seed, open_points) & edge_b)
+
 
 class SearchLimit(Exception):
     """The search used up its node budget before settling the question."""
@@ -181,6 +196,7 @@ class Solver:
             game_symmetries(name, size) if use_symmetry else [symmetry("identity", size)]
         )
         self.max_nodes = max_nodes
+        self._monotone = name in MONOTONE_PATH_GAMES
         self.nodes = 0
         self.proven: dict[Key, Move | None] = {}
         """Proven positions: the winning move (in canonical coordinates) where the attacker
@@ -252,6 +268,8 @@ class Solver:
         if key in self.proven:
             return True, False
         if key in self.disproven:
+            return False, False
+        if self._monotone and cut_off(game, SEATS.index(self.attacker) ^ swapped(game)):
             return False, False
         if key in path:
             return False, True

@@ -162,7 +162,7 @@ def late_position(name: str, size: int, plies: int, seed: int) -> Game | None:
 @pytest.mark.parametrize("name", list(SMALLEST))
 def test_solver_agrees_with_plain_minimax(name: str) -> None:
     size = SMALLEST[name]
-    plies = 3 if name == "crosscut" else 9
+    plies = {"crosscut": 3, "clearcut": 11}.get(name, 9)
     checked = 0
     for seed in range(40):
         game = late_position(name, size, plies, seed)
