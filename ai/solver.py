@@ -36,6 +36,7 @@ from .tactics import candidate_moves
 Seat = Literal["first", "second"]
 SEATS: tuple[Seat, Seat] = ("first", "second")
 SWAP = "swap"
+PIE_RULE_GAMES = frozenset({"clearpath"})
 
 Transform = Callable[[int, int, int], tuple[int, int]]
 TRANSFORMS: dict[str, Transform] = {
@@ -359,6 +360,7 @@ class Solution:
     winning_first_moves: tuple[str, ...]
     strategy: dict[str, str]
     nodes: int
+    """Positions searched, over every seat asked."""
 
     def proof_document(self) -> dict[str, object]:
         if self.winner_seat is None:
@@ -397,9 +399,14 @@ def solve(
     Raises :class:`SearchLimit` when ``max_nodes`` (per seat) runs out first.
     """
     game = new_game(name, size)
-    for seat in SEATS:
+    # With the pie rule the second seat wins unless best play draws: whatever Red's first
+    # turn, Blue either answers it or swaps and takes it over.  So it is asked first there.
+    seats = SEATS[::-1] if name in PIE_RULE_GAMES else SEATS
+    nodes = 0
+    for seat in seats:
         solver = Solver(name, size, seat, use_symmetry=use_symmetry, max_nodes=max_nodes)
         if not solver.wins(game):
+            nodes += solver.nodes
             continue
         strategy = solver.strategy(game)
         winning: list[str] = []
@@ -411,5 +418,5 @@ def solve(
                 if ok:
                     winning.extend(move_name(game, m) for m in orbit)
         ordered = tuple(m for m in game.legal_moves() if m in winning)
-        return Solution(name, size, seat, ordered, strategy, solver.nodes)
-    return Solution(name, size, None, (), {}, 0)
+        return Solution(name, size, seat, ordered, strategy, nodes + solver.nodes)
+    return Solution(name, size, None, (), {}, nodes)

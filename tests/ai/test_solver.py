@@ -186,3 +186,23 @@ def test_solve_finds_a_checkable_proof_from_scratch() -> None:
     assert solution.winner_seat is not None
     verdict = verify(solution.proof_document())
     assert verdict.unused_entries == 0
+
+
+def test_clear_path_proof_keys_swaps_and_chains() -> None:
+    """Blue's pie-rule decisions are keyed with the ``s`` flag, and a chain of the winner's
+    is written as consecutive entries: the board after one entry's placement, with the same
+    colour still to move, is another entry."""
+    data = load(proof_path("clearpath", 4))
+    strategy: dict[str, str] = data["strategy"]
+    names = new_game("clearpath", 4).grid.names
+    assert any(key.endswith("/s") for key in strategy)
+    chained = 0
+    for key, move in strategy.items():
+        if move == "swap":
+            continue
+        board, mover, flag = key.split("/")
+        i = names.index(move)
+        after = board[:i] + mover + board[i + 1 :]
+        if f"{after}/{mover}/{'-' if flag == 's' else flag}" in strategy:
+            chained += 1
+    assert chained > 0
