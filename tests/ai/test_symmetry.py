@@ -52,7 +52,14 @@ def disagreement(name: str, size: int, sym: Symmetry, seed: int) -> str | None:
     return None
 
 
-CASES = [(name, size) for name, sizes in SIZES.items() for size in sizes]
+CASES = [
+    pytest.param(name, size, marks=pytest.mark.slow)
+    if (name, size) == ("nakeddiagonal", 5)
+    else (name, size)
+    for name, sizes in SIZES.items()
+    for size in sizes
+]
+"""Naked Diagonal 5x5 games take a second or more: its area checks are the costly part."""
 
 
 @pytest.mark.parametrize(("name", "size"), CASES)
