@@ -22,9 +22,13 @@ lead to proven positions.
 
 from __future__ import annotations
 
+import gzip
+import json
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import Literal
 
 from rules import Game, new_game
@@ -420,3 +424,40 @@ def solve(
         ordered = tuple(m for m in game.legal_moves() if m in winning)
         return Solution(name, size, seat, ordered, strategy, nodes + solver.nodes)
     return Solution(name, size, None, (), {}, nodes)
+
+
+# ----- playing from the shipped proofs ----------------------------------------------------------
+SOLVED_DIR = Path(__file__).resolve().parent / "solved"
+PROOF_LEVEL = 3
+"""The lowest AI level that plays a shipped proof's move wherever the proof has one."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShippedProof:
+    winner_seat: Seat
+    strategy: dict[str, str]
+
+
+@cache
+def shipped_proof(name: str, size: int) -> ShippedProof | None:
+    """The proof file for this board from ai/solved/, None if none is shipped.
+
+    Loaded once per process (Clear Path 4×4, the largest, takes about half a second)."""
+    path = SOLVED_DIR / f"{name}-{size}.json.gz"
+    if not path.is_file():
+        return None
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        data = json.load(fh)
+    return ShippedProof(data["winner_seat"], data["strategy"])
+
+
+def proof_move(game: Game) -> str | None:
+    """The proven winner's move here, if the player to move is the seat a shipped proof says
+    wins and the position is one the proof reaches; None otherwise (the loser's side, or a
+    position the winner's proven strategy never leads to)."""
+    if game.is_over or game.to_move is None:
+        return None
+    proof = shipped_proof(game.name, game.size)
+    if proof is None or seat_of(game, game.to_move) != proof.winner_seat:
+        return None
+    return proof.strategy.get(position_text(game))

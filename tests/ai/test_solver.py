@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from ai.pool import think
 from ai.solver import SEATS, Seat, Solver, solve, winner_seat
 from bench.verify_proof import ProofError, load, position_key, verify
 from rules import Game, game_class, new_game
@@ -218,3 +219,22 @@ def test_clear_path_proof_keys_swaps_and_chains() -> None:
         if f"{after}/{mover}/{'-' if flag == 's' else flag}" in strategy:
             chained += 1
     assert chained > 0
+
+
+@pytest.mark.parametrize(("name", "size"), [("minefield", 4), ("crosscut", 6)])
+def test_levels_from_three_play_the_proof_and_win(name: str, size: int) -> None:
+    """The proven winner at level 3 takes every move from the proof, against random replies,
+    and wins every game; level 2 still searches."""
+    winner: Seat = load(proof_path(name, size))["winner_seat"]
+    assert think(new_game(name, size), level=2, seed=1).reason != "solved board"
+    for seed in range(5):
+        rng = random.Random(seed)
+        game = new_game(name, size)
+        while not game.is_over:
+            if winner_seat_of_mover(game) == winner:
+                result = think(game, level=3, seed=seed)
+                assert result.reason == "solved board"
+                game.play(result.move)
+            else:
+                game.play(rng.choice(game.legal_moves()))
+        assert winner_seat(game) == winner
