@@ -19,6 +19,7 @@ from rules import Game, parse_record
 from .levels import Level, parse_level, placement_budget
 from .lifetime import spawn_pool
 from .search import Budget, SearchResult, search
+from .solver import PROOF_LEVEL, proof_move
 
 _pool: ProcessPoolExecutor | None = None
 _pool_lock = threading.Lock()
@@ -59,8 +60,14 @@ def think(
     """The full search result for the player to move (used by the sync and async APIs).
 
     ``budget`` (default: the level's on this board) is for the whole turn: a placement in a
-    Clear Path chain gets its share (:func:`ai.levels.placement_budget`)."""
+    Clear Path chain gets its share (:func:`ai.levels.placement_budget`).  On a board solved
+    in ai/solved/, levels from :data:`ai.solver.PROOF_LEVEL` up play the proof's move when
+    they are the proven winner (docs/solved.md)."""
     chosen = parse_level(level)
+    if chosen.number >= PROOF_LEVEL:
+        move = proof_move(game)
+        if move is not None:
+            return SearchResult(move, 0, 0.0, 1.0, 1, "solved board")
     turn = budget or chosen.budget_for(game.name, game.size)
     return search(
         game,
