@@ -21,9 +21,9 @@ from bot.web.metrics import Metrics
 if TYPE_CHECKING:
     from bot.web.server import Check
 
-WATCH_LIMIT = 5.0
-"""Seconds after which an unanswered interaction is recorded as answered that late (Discord
-has given up on it by then)."""
+WATCH_LIMIT = 3.0
+"""Discord's window for an interaction's first response: an interaction still unanswered then
+can no longer be answered, so it is recorded as answered that late and the watch ends."""
 _FIRST_POLL = 0.001
 _LONGEST_POLL = 0.025
 """The watch polls ``response.is_done()`` from 1 ms, growing to 25 ms: most answers come

@@ -110,7 +110,13 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         names = ENGINES
     else:
         names = ["sqlite"]
-    metafunc.parametrize("engine", names, indirect=True)
+    # The quick loop (``-m "not slow"``) runs the contract on SQLite alone: each PostgreSQL case
+    # costs a database of its own on the test server, and the full run (CI) has them all.
+    params = [
+        pytest.param(name, marks=pytest.mark.slow) if name == "postgresql" else name
+        for name in names
+    ]
+    metafunc.parametrize("engine", params, indirect=True)
 
 
 @pytest.fixture
