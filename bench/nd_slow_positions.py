@@ -30,6 +30,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -39,9 +40,6 @@ from ai.reference import distance_move
 from rules import new_game
 from rules.nakeddiagonal import NakedDiagonal
 from rules.nd_area import area_solver
-
-# Measured with the cap bypassed where it is below the sizes hunted.
-NakedDiagonal.max_size = max(NakedDiagonal.max_size, 19)
 
 STYLES = ("distance", "contest", "fill")
 KEEP = 5
@@ -94,14 +92,10 @@ def _pick(game: NakedDiagonal, legal: list[str], style: str, rnd: random.Random)
     return rnd.choice(legal)
 
 
-def hunt_game(
-    size: int, style: str, rnd: random.Random, cold_every: int
-) -> tuple[list[tuple[float, list[str]]], list[tuple[float, list[str]]]]:
-    """One game: ([(play seconds, moves up to and including it)], [(cold seconds, moves)])."""
+def play_out(size: int, style: str, rnd: random.Random) -> Iterator[tuple[NakedDiagonal, float]]:
+    """Play one ``style`` game, yielding the game and the CPU seconds of its ``play`` after
+    each ply (tests/rules/test_nakeddiagonal_large.py checks positions of such games)."""
     game = _game(size)
-    plays: list[tuple[float, list[str]]] = []
-    colds: list[tuple[float, list[str]]] = []
-    moves: list[str] = []
     while not game.is_over:
         legal = game.legal_moves()
         for attempt in range(TRIES):
@@ -112,10 +106,20 @@ def hunt_game(
             if not game.is_over or attempt == TRIES - 1 or len(legal) == 1:
                 break
             game.pop()
-        moves.append(move)
-        plays.append((took, list(moves)))
+        yield game, took
+
+
+def hunt_game(
+    size: int, style: str, rnd: random.Random, cold_every: int
+) -> tuple[list[tuple[float, list[str]]], list[tuple[float, list[str]]]]:
+    """One game: ([(play seconds, moves up to and including it)], [(cold seconds, moves)])."""
+    plays: list[tuple[float, list[str]]] = []
+    colds: list[tuple[float, list[str]]] = []
+    for game, took in play_out(size, style, rnd):
+        moves = game.moves
+        plays.append((took, moves))
         if cold_every and len(moves) % cold_every == 0 and not game.is_over:
-            colds.append((_cold(game), list(moves)))
+            colds.append((_cold(game), moves))
     return plays, colds
 
 
