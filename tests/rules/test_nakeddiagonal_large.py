@@ -100,6 +100,7 @@ def positions(size: int, style: str, seed: int, fills: tuple[float, ...]) -> lis
 
 
 def check_games(sizes: tuple[int, ...], fills: tuple[float, ...], seed: int) -> int:
+    """Check positions of a contested and a random game of each size: (empty points checked)."""
     checked = refused = 0
     for size in sizes:
         complete = AreaSolver(size, shortcuts=False)
@@ -118,8 +119,8 @@ def test_crowded_positions_on_ten_and_eleven_agree_with_the_complete_search() ->
 
 @pytest.mark.slow
 def test_random_and_contested_positions_ten_to_nineteen_agree_with_the_complete_search() -> None:
-    """Two games a size (contested and random), checked at 30, 60, 75 and 90 % full."""
-    assert check_games(tuple(range(10, 20)), (0.3, 0.6, 0.75, 0.9), seed=2) > 0
+    """Two games a size (contested and random), checked at 50 and 85 % full."""
+    assert check_games(tuple(range(10, 20)), (0.5, 0.85), seed=2) > 0
 
 
 SLOW_19 = (
