@@ -129,8 +129,9 @@ SLOW_19 = (
     "k13 l15 e2 g3 s6 j13 k2 q11 p8 c4 q6 n12 d14 e10 n7 k8 q18"
 )
 """The slowest ``play`` a hunt found on 19x19 (its last move, 5.7 s of CPU in the hunt and
-4.8 s replayed before the patched sweeps, about 0.26 s after): a random game with scattered stones, whose open areas' sweeps
-each stuck on a two- or three-point knot, so the complete search ran on 300-point areas."""
+4.8 s replayed before the patched sweeps, about 0.26 s after): a random game with scattered
+stones, whose open areas' sweeps each stuck on a two- or three-point knot, so the complete
+search ran on 300-point areas."""
 
 
 @pytest.mark.slow
