@@ -112,6 +112,10 @@ a short run finds their fill, so the many windows are paid for only by the rare 
 LARGE_WINDOW_SHAPES = ((4, 5), (5, 4), (3, 6), (6, 3), (5, 5), (4, 6), (6, 4))
 LARGE_WINDOW_LIMIT = 18
 """Larger rectangles, of up to 18 area points, tried when every short restart failed too."""
+PATCH_STUCK = 6
+"""Stuck points of a sweep that :meth:`AreaSolver._patched_stripes` still tries to patch."""
+PATCH_NODES = 200
+"""Search nodes the patch's window may take (it is a sufficient test only)."""
 RESTART_LIMITS = (30, 60, 120, 240, 480, 960)
 WINDOW_STAGES = {3: (WINDOW_SHAPES, WINDOW_LIMIT), 6: (LARGE_WINDOW_SHAPES, LARGE_WINDOW_LIMIT)}
 """After how many failed restarts of the search which rectangle windows are tried."""
@@ -171,6 +175,14 @@ class AreaSolver:
             (tuple(p for col in cols for p in col), -1),
             (tuple(p for col in reversed(cols) for p in col), 1),
         )
+        # Each sweep's rank of every point (sorting an area's points by it gives the sweep's
+        # order without scanning the whole board), and the step back to the reference point.
+        self._sweep_ranks: tuple[tuple[list[int], int], ...] = tuple(
+            (_ranks(order), back) for order, back in self.sweeps
+        )
+        # Per point: (diagonal neighbour, its two common orthogonal neighbours) as indices, for
+        # the fills that keep the board as one colour code a point (see ``_codes``).
+        self.blocks = g.squares
         # Rectangles by shape, then by the index of their lower-left point (window tests).
         self._rects: dict[tuple[int, int], dict[int, int]] = {}
         for w, h in (*SQUARE, *WINDOW_SHAPES, *LARGE_WINDOW_SHAPES):
@@ -385,6 +397,22 @@ class AreaSolver:
         self.hint_pool.clear()
 
     # ----- sufficient tests -----------------------------------------------------------------
+    def _codes(self, red: int, blue: int, wild: int) -> bytearray:
+        """The board as one code a point: 1 red, 2 blue, 4 wild, 0 empty.
+
+        Why not bitboards here: the repair and striped fills decide one point at a time, and a
+        point's verdict reads its eight neighbours.  Indexing a bytearray is cheaper than
+        masking a 361-bit int (a new int each time), which on 19x19 made these fills most of
+        the slowest legality checks' time.  A colour-c stone (code ``c + 1``) on p forms a
+        naked diagonal exactly when some block of p has code ``c + 1`` at its diagonal point
+        and neither shared point holds that code or wild (the loops below).
+        """
+        codes = bytearray(self.area)
+        for mask, code in ((red, 1), (blue, 2), (wild, 4)):
+            for p in bits_list(mask):
+                codes[p] = code
+        return codes
+
     def _repair(self, area: int, red: int, blue: int, hint: Iterable[Move]) -> Witness | None:
         """Replay a hint's order and colours, switching colour or postponing where it fails."""
         order: list[Move] = [(p, c) for p, c in hint if area >> p & 1]
@@ -394,19 +422,23 @@ class AreaSolver:
         for p, _ in order:
             seen |= 1 << p
         order.extend((p, 0) for p in bits_list(area & ~seen))
-        stones = [red, blue]
+        codes = self._codes(red, blue, 0)
+        blocks = self.blocks
         out: list[Move] = []
-        forms = self.forms_naked
         pending = order
         while pending:
             deferred: list[Move] = []
             for p, c in pending:
-                if not forms(p, stones[c]):
-                    stones[c] |= 1 << p
-                    out.append((p, c))
-                elif not forms(p, stones[1 - c]):
-                    stones[1 - c] |= 1 << p
-                    out.append((p, 1 - c))
+                for colour in (c, 1 - c):
+                    own = colour + 1
+                    guard = own | 4
+                    for q, h, v in blocks[p]:
+                        if codes[q] == own and not codes[h] & guard and not codes[v] & guard:
+                            break  # a naked diagonal
+                    else:
+                        codes[p] = own
+                        out.append((p, colour))
+                        break
                 else:
                     deferred.append((p, c))
             if len(deferred) == len(pending):
@@ -421,27 +453,87 @@ class AreaSolver:
         stones behind it, so open space fills as stripes; points that fail are retried after
         the sweep.  Cheap (one check per point) and good on large open areas.
         """
-        for order, back in self.sweeps:
-            stones = [red, blue]
-            out: list[Move] = []
-            pending = [p for p in order if area >> p & 1]
-            while pending:
-                deferred: list[int] = []
-                for p in pending:
-                    ref = p + back
-                    first = 1 if 0 <= ref < self.grid.area and stones[1] >> ref & 1 else 0
-                    for c in (first, 1 - first):
-                        if not self.forms_naked(p, stones[c], wild):
-                            stones[c] |= 1 << p
-                            out.append((p, c))
-                            break
-                    else:
-                        deferred.append(p)
-                if len(deferred) == len(pending):
-                    break
-                pending = deferred
-            if not pending:
+        start = self._codes(red, blue, wild)
+        points = bits_list(area)
+        for ranks, back in self._sweep_ranks:
+            out, stuck = self._sweep(bytearray(start), sorted(points, key=ranks.__getitem__), back)
+            if not stuck:
                 return tuple(out)
+        return None
+
+    def _sweep(
+        self, codes: bytearray, pending: list[int], back: int
+    ) -> tuple[list[Move], list[int]]:
+        """One striped sweep over ``pending`` (in sweep order) on the board ``codes``, retrying
+        the points that fail until a pass places none: (the placements, the points left)."""
+        blocks = self.blocks
+        size = self.area
+        out: list[Move] = []
+        while pending:
+            deferred: list[int] = []
+            for p in pending:
+                ref = p + back
+                first = 1 if 0 <= ref < size and codes[ref] == 2 else 0
+                for colour in (first, 1 - first):
+                    own = colour + 1
+                    guard = own | 4
+                    for q, h, v in blocks[p]:
+                        if codes[q] == own and not codes[h] & guard and not codes[v] & guard:
+                            break  # a naked diagonal
+                    else:
+                        codes[p] = own
+                        out.append((p, colour))
+                        break
+                else:
+                    deferred.append(p)
+            if len(deferred) == len(pending):
+                return out, pending
+            pending = deferred
+        return out, []
+
+    def _patched_stripes(self, area: int, red: int, blue: int) -> Witness | None:
+        """A striped sweep that got stuck on a few points, with the knot around them refilled.
+
+        On large boards an open area's sweeps often fill all but two or three points, stuck
+        in a local knot of stones that the sweep's earlier colours made worse; without this
+        the complete search then runs on the whole area, every node of it sweeping 300
+        points again.  Here the knot's window (the stuck points and every point within two
+        steps) is emptied: the rest of the sweep is replayed without it (by :meth:`_repair`,
+        which re-colours or postpones a step whose protector was in the window), then the
+        window alone is solved with the complete search, every stone around it in place.
+        Both halves are checked placement by placement, and the window's points are empty
+        while the rest is placed (empty points never protect nor block), so the two make a
+        witness.  The window's search gets a small node budget: this is a sufficient test
+        only, and a failure falls through to the complete search of the whole area.
+        """
+        start = self._codes(red, blue, 0)
+        points = bits_list(area)
+        for ranks, back in self._sweep_ranks:
+            out, stuck = self._sweep(bytearray(start), sorted(points, key=ranks.__getitem__), back)
+            if not stuck:
+                return tuple(out)
+            if len(stuck) > PATCH_STUCK:
+                continue
+            knot = sum(1 << p for p in stuck)
+            window = self.dilate8(self.dilate8(knot)) & area
+            if window == area:
+                continue
+            rest = self._repair(area & ~window, red, blue, out)
+            if rest is None:
+                continue
+            stones = [red, blue]
+            for p, c in rest:
+                stones[c] |= 1 << p
+            saved = self._budget
+            self._budget = PATCH_NODES
+            try:
+                tail = self._solve_set(window, stones[0], stones[1], 0, 1)
+            except _OutOfBudget:
+                tail = None
+            finally:
+                self._budget = saved
+            if tail is not None:
+                return rest + tail
         return None
 
     def _greedy(self, area: int, red: int, blue: int, wild: int) -> Witness | None:
@@ -643,6 +735,8 @@ class AreaSolver:
                     if result is None and self._window_refutes(part, red, blue, SQUARE):
                         self._store(key, None)
                         return None
+                    if result is None:
+                        result = self._patched_stripes(part, red, blue)
             if result is None:
                 self.stats["search"] += 1
                 if depth == 0 and self._budget is None:
@@ -784,6 +878,14 @@ class AreaSolver:
                 scored.append((-score, rnd(), p, c))
         scored.sort()
         return [(p, c) for _, _, p, c in scored]
+
+
+def _ranks(order: tuple[int, ...]) -> list[int]:
+    """Each point's position in ``order`` (a permutation of the board's points)."""
+    ranks = [0] * len(order)
+    for i, p in enumerate(order):
+        ranks[p] = i
+    return ranks
 
 
 def _pack(witness: Witness) -> str:
