@@ -17,6 +17,8 @@ from cli_runner import REPO
 
 from bot.store import open_store
 
+pytestmark = pytest.mark.slow  # each case runs the command line in child processes
+
 EXIT_BROKEN_PIPE = 141
 
 

@@ -14,7 +14,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from cli_runner import REPO, crosspath
+
+pytestmark = pytest.mark.slow  # each case runs the console in a child process
 
 QUICK_EXIT = 3.0
 """Seconds allowed from Ctrl-C to exit (the aim is under 1 s; the rest is for a busy test

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from bot import console
+
+pytestmark = pytest.mark.slow  # PostgreSQL only: the quick loop runs the store on SQLite
 
 SECRET = "console-pw-9"
 

@@ -233,6 +233,7 @@ async def test_admin_award_forfeit_and_settings(h: Any) -> None:
     assert only_refusal(await h.command("admin audit", ALICE))
 
 
+@pytest.mark.slow  # waits out Discord's 3 s first-response window
 async def test_an_expired_interaction_still_posts_the_committed_move(
     h: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -261,6 +262,7 @@ async def test_no_game_here_points_to_the_players_games(h: Any) -> None:
     assert "Your games" not in text
 
 
+@pytest.mark.slow  # waits out Discord's 3 s first-response window
 async def test_a_committed_resign_is_announced_even_if_the_click_expired(h: Any) -> None:
     info = await fakes.challenge_and_accept(h)
     [confirm] = await h.command("resign", BOB)
@@ -271,6 +273,7 @@ async def test_a_committed_resign_is_announced_even_if_the_click_expired(h: Any)
     assert (await h.service.get_game_by_id(info.id)).status == "finished"
 
 
+@pytest.mark.slow  # waits out Discord's 3 s first-response window
 async def test_a_challenge_nobody_could_see_is_withdrawn(h: Any) -> None:
     h.fake.expire_interactions = True
     await h.command("challenge", ALICE, game="minefield", opponent=BOB)

@@ -132,6 +132,7 @@ async def test_not_posted_notices_name_the_action(h: Any, fast_retries: ScaledRe
     assert all("Your move counts" not in s.content for s in h.fake.sent)
 
 
+@pytest.mark.slow  # waits out Discord's 3 s first-response window
 async def test_a_500_on_the_challenge_reply_is_not_retried_in_a_storm(
     h: Any, fast_retries: ScaledRetries, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -12,6 +12,7 @@ import io
 import random
 import re
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -73,6 +74,13 @@ def positions() -> list[tuple[str, Callable[[], Game]]]:
     return cases
 
 
+def slow_if_costly(case: str, make: Callable[[], Game]) -> Any:
+    """Playing a random 19x19 Naked Diagonal game to its end takes some 15 s (every placement's
+    legality is an area search): that case runs in the full suite, not the quick loop."""
+    marks = [pytest.mark.slow] if case == "nakeddiagonal-19-won" else []
+    return pytest.param(case, make, id=case, marks=marks)
+
+
 POSITIONS = positions()
 
 
@@ -91,7 +99,7 @@ def check_size(line: CaptionLine, lay: Layout, full_size: int) -> None:
     assert text_width(line.text, line.size) <= line.room
 
 
-@pytest.mark.parametrize(("case", "make"), POSITIONS, ids=[c for c, _ in POSITIONS])
+@pytest.mark.parametrize(("case", "make"), [slow_if_costly(c, m) for c, m in POSITIONS])
 def test_every_caption_line_fits_in_whole_words(case: str, make: Callable[[], Game]) -> None:
     game = make()
     lay = board_layout(game.size)

@@ -73,7 +73,11 @@ LONG_WORD = "xXx_DragonSlayer_9000_TheGrea"
 
 
 SIZES = [
-    (name, size)
+    # A random 19x19 Naked Diagonal game takes some 15 s to play to its end (every placement's
+    # legality is an area search): that case runs in the full suite, not the quick loop.
+    pytest.param(
+        name, size, marks=[pytest.mark.slow] if size > 13 and name == "nakeddiagonal" else []
+    )
     for name in sorted(game_names())
     for size in (game_class(name).min_size, game_class(name).max_size)
 ]

@@ -22,6 +22,8 @@ from bot.store import StoreNotEmpty, open_store
 from bot.store import cli as db_cli
 from bot.store.copy import copy_store
 
+pytestmark = pytest.mark.slow  # PostgreSQL only: the quick loop runs the store on SQLite
+
 GUILD = 1000
 ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
 

@@ -31,6 +31,8 @@ from bot.store.errors import (
 from bot.store.postgres import SCHEMA_VERSION, PostgresStore, redact
 from bot.store.rows import DATA_TABLES, ClockRow, GameRow, MoveRow, NewChallenge, NewGame, ResultRow
 
+pytestmark = pytest.mark.slow  # PostgreSQL only: the quick loop runs the store on SQLite
+
 CHANNEL = 2000
 
 

@@ -15,10 +15,13 @@ import asyncio
 import collections
 
 import asyncpg
+import pytest
 from pg_server import PgServer
 
 from bot.service import GameService
 from bot.store import open_store
+
+pytestmark = pytest.mark.slow  # PostgreSQL only: the quick loop runs the store on SQLite
 
 CHANNELS = range(100, 110)
 
