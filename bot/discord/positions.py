@@ -4,7 +4,8 @@ The service keeps a live engine for every game it has just touched (a move, an e
 lookup), so the adapter asks it for that position (``service.position``: one read and a copy,
 well under a millisecond) instead of replaying the record.  If the game moved on in between
 (the stored record no longer matches the snapshot the caller holds), the caller's record is
-replayed in a worker thread, so even a 13×13 Naked Diagonal game never holds the loop.
+replayed in a worker thread, so even a full 19×19 Naked Diagonal game (seconds of CPU to
+replay cold) never holds the loop.
 """
 
 from __future__ import annotations
