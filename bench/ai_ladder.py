@@ -184,11 +184,10 @@ def run_play(args: argparse.Namespace) -> int:
         for name in args.game
     ]
     boards = list(dict.fromkeys(boards))
+    low, high = args.step
     todo = [
         t
-        for t in tasks(
-            boards, *args.step, args.pairs, args.seed, args.time_caps, args.opening_plies
-        )
+        for t in tasks(boards, low, high, args.pairs, args.seed, args.time_caps, args.opening_plies)
         if (t.game, t.size, player_name(t.first), player_name(t.second), t.seed) not in seen
     ]
     print(f"{len(todo)} games to play", flush=True)
