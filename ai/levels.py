@@ -97,6 +97,14 @@ def placement_budget(turn: Budget, game: Game) -> Budget:
     return replace(turn, seconds=left, chain_seconds=left / 2 if chain_points(game) else None)
 
 
+ENDGAME_EMPTIES = {4: 14, 5: 16}
+"""Empty points at which levels 4 and 5 solve exactly (:mod:`ai.endgame`).  On the shared
+2-core machine the solver settled random 7×7 positions with 10 to 14 empty points within
+about 2 s (of level 4's 3 s for the root's question, half its 6 s cap) in every game but
+Clearcut (two of three at 14), and few of those with 18 within 3 s; level 5 has twice the
+seconds, so two points more."""
+
+
 LEVELS: dict[int, Level] = {
     1: Level(1, "easy", Budget(playouts=10, seconds=1.0), replace(BASIC_CONFIG, block=False), 580),
     2: Level(2, "casual", Budget(playouts=80, seconds=2.0), BASIC_CONFIG, 1090),
@@ -107,8 +115,21 @@ LEVELS: dict[int, Level] = {
         rating=1480,
         board_playouts=(("minefield", 7, 200),),
     ),
-    4: Level(4, "hard", Budget(playouts=5_000, seconds=6.0), rating=1690),
-    5: Level(5, "expert", Budget(playouts=15_000, seconds=12.0), rating=1860, provisional=True),
+    4: Level(
+        4,
+        "hard",
+        Budget(playouts=5_000, seconds=6.0),
+        replace(DEFAULT_CONFIG, endgame_empties=ENDGAME_EMPTIES[4]),
+        rating=1690,
+    ),
+    5: Level(
+        5,
+        "expert",
+        Budget(playouts=15_000, seconds=12.0),
+        replace(DEFAULT_CONFIG, endgame_empties=ENDGAME_EMPTIES[5]),
+        rating=1860,
+        provisional=True,
+    ),
 }
 DEFAULT_LEVEL = 3
 
