@@ -497,6 +497,36 @@ def seat_rows(fit: Fit) -> list[str]:
     return lines
 
 
+def seat_table(rows: list[dict[str, object]]) -> list[str]:
+    """Self-play games (a level against itself, from the empty board): the first seat's wins
+    per board and level, with Wilson 95 % intervals, as Markdown for docs/rules.md."""
+    totals: dict[tuple[str, int, str, bool], tuple[int, float]] = {}
+    for row in rows:
+        if row["first"] != row["second"]:
+            continue
+        key = (str(row["game"]), int(str(row["size"])), str(row["first"]), bool(row["time_caps"]))
+        n, w = totals.get(key, (0, 0.0))
+        won = {"first": 1.0, "second": 0.0, None: 0.5}[row["winner"]]  # type: ignore[index]
+        totals[key] = (n + 1, w + won)
+    lines = [
+        "| Game | Board | Players | Games | First seat won | 95 % interval |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for (game, size, level, capped), (n, w) in sorted(totals.items()):
+        lo, hi = wilson(w, n)
+        caps = "time caps" if capped else "playout caps"
+        lines.append(
+            f"| {game} | {size}×{size} | {level} v {level} ({caps}) | {n} | {w:g} ({w / n:.0%}) "
+            f"| {lo:.0%}–{hi:.0%} |"
+        )
+    return lines
+
+
+def run_seats(args: argparse.Namespace) -> int:
+    print("\n".join(seat_table(read_rows(map(Path, args.results)))))
+    return 0
+
+
 def fitted(paired: list[Count] | None = None) -> Fit:
     """The fit of the recorded games (what ai/levels.py shows)."""
     return fit_model(load_recorded() if paired is None else paired)
@@ -556,7 +586,7 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--time-caps", action="store_true")
     play.add_argument("--workers", type=int, default=1)
     play.add_argument("--out", required=True)
-    for name in ("fit", "record"):
+    for name in ("fit", "record", "seats"):
         p = sub.add_parser(name)
         p.add_argument("results", nargs="*")
     args = parser.parse_args(argv)
@@ -566,6 +596,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_play(args)
     if args.command == "fit":
         return run_fit(args)
+    if args.command == "seats":
+        return run_seats(args)
     return run_record(args)
 
 
