@@ -1,7 +1,8 @@
 """Difficulty levels: a name players can type, mapped to a thinking budget.
 
 Each level caps both playouts and seconds, and carries an estimated rating (Elo, the
-distance player at 1000), fitted by ``bench/ai_ratings.py`` to the ladder matches in docs/ai.md;
+distance player at 1000), fitted by ``bench/ai_ladder.py`` (one model with a first-seat term
+per game and board) to the paired ladder games and the older matches in docs/ai.md;
 levels without enough games to rate say so in :meth:`Level.describe`.  The playout cap keeps
 the weaker levels weak and reproducible on a fast machine; the seconds cap keeps the bot
 responsive on a slow one (or in Naked Diagonal, whose legality checks make playouts slower).
@@ -10,10 +11,12 @@ level 2 blocks.  Both look only one move deep at the root and use no Crosscut, M
 Naked Diagonal knowledge (:data:`ai.search.BASIC_CONFIG`); levels 3 to 5 also look two moves
 deep in Crosscut, where that pays, score new Crosscut nodes with the engine, and in Minefield
 and Naked Diagonal play playouts along both sides' shortest paths, cut short after six moves
-(:data:`ai.search.DEFAULT_CONFIG`).
+(:data:`ai.search.DEFAULT_CONFIG`); levels 4 and 5 also solve the endgame exactly
+(:data:`ENDGAME_EMPTIES`, :mod:`ai.endgame`).
 
-Why the caps are 10, 80, 1,000, 5,000 and 15,000 playouts: the ladder asks each level to beat
-the one below three times in four in every game.  With 30 and 200 playouts, and level 2
+Why the caps are 10, 80, 1,000, 5,000 and 15,000 playouts: the ladder first asked each level
+to beat the one below three times in four in every game, with seats alternating (it now asks
+for a rating step measured in seat-swapped pairs; docs/ai.md).  With 30 and 200 playouts, and level 2
 carrying Crosscut's threat check, three steps fell short: level 2 beat level 1 only 25 of 40
 times in Clear Path, and level 3 beat level 2 70 % of the time in Clearcut and 66 % in
 Crosscut, where the threat check, not the playouts, decided the games.  At 10 and 80
