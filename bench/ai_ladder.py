@@ -243,6 +243,18 @@ def read_rows(paths: Iterable[Path]) -> list[dict[str, object]]:
     return rows
 
 
+def complete_pairs(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The games whose pair partner (same board and opening, seats swapped) was played too, and
+    self-play games; a run stopped mid-pair leaves one game out, so seats stay balanced."""
+    played = {(r["game"], r["size"], r["first"], r["second"], r["seed"]) for r in rows}
+    return [
+        r
+        for r in rows
+        if r["first"] == r["second"]
+        or (r["game"], r["size"], r["second"], r["first"], r["seed"]) in played
+    ]
+
+
 def load_recorded(path: Path = LADDER_FILE) -> list[Count]:
     if not path.is_file():
         return []
@@ -533,8 +545,10 @@ def fitted(paired: list[Count] | None = None) -> Fit:
 
 
 def run_fit(args: argparse.Namespace) -> int:
-    paired = merge(load_recorded() + counts_from_rows(read_rows(map(Path, args.results))))
-    fit = fit_model(paired)
+    paired = merge(
+        load_recorded() + counts_from_rows(complete_pairs(read_rows(map(Path, args.results))))
+    )
+    fit = fit_model(paired, [] if args.paired_only else None)
     for name, value in sorted(fit.rating.items(), key=lambda item: item[1]):
         print(f"{name:10s} {value:7.0f}")
     print()
@@ -546,7 +560,9 @@ def run_fit(args: argparse.Namespace) -> int:
 
 def run_record(args: argparse.Namespace) -> int:
     """Add results files' games to :data:`LADDER_FILE` (each file once: it notes their seeds)."""
-    paired = merge(load_recorded() + counts_from_rows(read_rows(map(Path, args.results))))
+    paired = merge(
+        load_recorded() + counts_from_rows(complete_pairs(read_rows(map(Path, args.results))))
+    )
     data = {
         "note": "paired ladder games (bench/ai_ladder.py); first_wins counts draws as half",
         "counts": [
@@ -589,6 +605,12 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("fit", "record", "seats"):
         p = sub.add_parser(name)
         p.add_argument("results", nargs="*")
+        if name == "fit":
+            p.add_argument(
+                "--paired-only",
+                action="store_true",
+                help="leave the older alternating-seat matches out of the fit",
+            )
     args = parser.parse_args(argv)
     if args.command == "play":
         if not 1 <= args.workers <= 2:
