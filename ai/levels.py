@@ -1,7 +1,8 @@
 """Difficulty levels: a name players can type, mapped to a thinking budget.
 
 Each level caps both playouts and seconds, and carries an estimated rating (Elo, the
-distance player at 1000), fitted by ``bench/ai_ratings.py`` to the ladder matches in docs/ai.md;
+distance player at 1000), fitted by ``bench/ai_ladder.py`` (one model with a first-seat term
+per game and board) to the paired ladder games and the older matches in docs/ai.md;
 levels without enough games to rate say so in :meth:`Level.describe`.  The playout cap keeps
 the weaker levels weak and reproducible on a fast machine; the seconds cap keeps the bot
 responsive on a slow one (or in Naked Diagonal, whose legality checks make playouts slower).
@@ -10,10 +11,12 @@ level 2 blocks.  Both look only one move deep at the root and use no Crosscut, M
 Naked Diagonal knowledge (:data:`ai.search.BASIC_CONFIG`); levels 3 to 5 also look two moves
 deep in Crosscut, where that pays, score new Crosscut nodes with the engine, and in Minefield
 and Naked Diagonal play playouts along both sides' shortest paths, cut short after six moves
-(:data:`ai.search.DEFAULT_CONFIG`).
+(:data:`ai.search.DEFAULT_CONFIG`); levels 4 and 5 also solve the endgame exactly
+(:data:`ENDGAME_EMPTIES`, :mod:`ai.endgame`).
 
-Why the caps are 10, 80, 1,000, 5,000 and 15,000 playouts: the ladder asks each level to beat
-the one below three times in four in every game.  With 30 and 200 playouts, and level 2
+Why the caps are 10, 80, 1,000, 5,000 and 15,000 playouts: the ladder first asked each level
+to beat the one below three times in four in every game, with seats alternating (it now asks
+for a rating step measured in seat-swapped pairs; docs/ai.md).  With 30 and 200 playouts, and level 2
 carrying Crosscut's threat check, three steps fell short: level 2 beat level 1 only 25 of 40
 times in Clear Path, and level 3 beat level 2 70 % of the time in Clearcut and 66 % in
 Crosscut, where the threat check, not the playouts, decided the games.  At 10 and 80
@@ -97,6 +100,14 @@ def placement_budget(turn: Budget, game: Game) -> Budget:
     return replace(turn, seconds=left, chain_seconds=left / 2 if chain_points(game) else None)
 
 
+ENDGAME_EMPTIES = {4: 14, 5: 16}
+"""Empty points at which levels 4 and 5 solve exactly (:mod:`ai.endgame`).  On the shared
+2-core machine the solver settled random 7×7 positions with 10 to 14 empty points within
+about 2 s (of level 4's 3 s for the root's question, half its 6 s cap) in every game but
+Clearcut (two of three at 14), and few of those with 18 within 3 s; level 5 has twice the
+seconds, so two points more."""
+
+
 LEVELS: dict[int, Level] = {
     1: Level(1, "easy", Budget(playouts=10, seconds=1.0), replace(BASIC_CONFIG, block=False), 580),
     2: Level(2, "casual", Budget(playouts=80, seconds=2.0), BASIC_CONFIG, 1090),
@@ -107,8 +118,21 @@ LEVELS: dict[int, Level] = {
         rating=1480,
         board_playouts=(("minefield", 7, 200),),
     ),
-    4: Level(4, "hard", Budget(playouts=5_000, seconds=6.0), rating=1690),
-    5: Level(5, "expert", Budget(playouts=15_000, seconds=12.0), rating=1860, provisional=True),
+    4: Level(
+        4,
+        "hard",
+        Budget(playouts=5_000, seconds=6.0),
+        replace(DEFAULT_CONFIG, endgame_empties=ENDGAME_EMPTIES[4]),
+        rating=1690,
+    ),
+    5: Level(
+        5,
+        "expert",
+        Budget(playouts=15_000, seconds=12.0),
+        replace(DEFAULT_CONFIG, endgame_empties=ENDGAME_EMPTIES[5]),
+        rating=1860,
+        provisional=True,
+    ),
 }
 DEFAULT_LEVEL = 3
 

@@ -19,7 +19,7 @@ from rules import Game, parse_record
 from .levels import Level, parse_level, placement_budget
 from .lifetime import spawn_pool
 from .search import Budget, SearchResult, search
-from .solver import PROOF_LEVEL, proof_move
+from .solver import PROOF_LEVEL, losing_side_move, proof_move
 
 _pool: ProcessPoolExecutor | None = None
 _pool_lock = threading.Lock()
@@ -62,12 +62,16 @@ def think(
     ``budget`` (default: the level's on this board) is for the whole turn: a placement in a
     Clear Path chain gets its share (:func:`ai.levels.placement_budget`).  On a board solved
     in ai/solved/, levels from :data:`ai.solver.PROOF_LEVEL` up play the proof's move when
-    they are the proven winner (docs/solved.md)."""
+    they are the proven winner, and the move whose proof is largest when they are the proven
+    loser (docs/solved.md)."""
     chosen = parse_level(level)
     if chosen.number >= PROOF_LEVEL:
         move = proof_move(game)
         if move is not None:
             return SearchResult(move, 0, 0.0, 1.0, 1, "solved board")
+        move = losing_side_move(game)
+        if move is not None:
+            return SearchResult(move, 0, 0.0, 0.0, -1, "solved board, losing side")
     turn = budget or chosen.budget_for(game.name, game.size)
     return search(
         game,

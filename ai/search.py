@@ -34,6 +34,7 @@ from rules import Game
 from rules.geometry import bits_list
 
 from .connection import PRIOR_AFTER_VISITS, move_priors
+from .endgame import Endgame, Verdict
 from .moves import (
     Move,
     chain_points,
@@ -126,6 +127,14 @@ class SearchConfig:
     """The games where ``prior_weight`` applies: where the priors were measured to pay."""
     playouts: tuple[tuple[str, Playout], ...] = (("clearpath", NEAR_LAST),)
     """The playout of each game named here (:mod:`ai.playouts`); the others play uniformly."""
+    endgame_empties: int = 0
+    """Solve positions with at most this many empty points exactly (:mod:`ai.endgame`): the
+    root first, then each new tree node; 0 never does."""
+    endgame_root_nodes: int = 20_000
+    """Solver nodes per side for the root's question (also within half the seconds, if any)."""
+    endgame_tree_nodes: int = 100
+    """Solver nodes per side for a tree node's question: a question left unsettled costs
+    playouts, so it is kept small; the solver's tables carry over, so later ones get cheaper."""
 
     def playout_for(self, game: str) -> Playout:
         return dict(self.playouts).get(game, UNIFORM)
@@ -243,6 +252,7 @@ class Searcher:
         self.root = Node("", 1 - me)  # the root's move is never played
         self.root.mover = me
         self.playouts = 0
+        self.endgame = Endgame(game, config.endgame_empties) if config.endgame_empties else None
 
     # ----- the main loop --------------------------------------------------------------------
     def run(self, budget: Budget) -> SearchResult:
@@ -293,6 +303,11 @@ class Searcher:
         if chained and budget.chain_seconds is not None:
             chain_deadline = start + budget.chain_seconds
             scan_deadline = start + budget.chain_seconds / 2
+        endgame = self.endgame
+        if endgame is not None and endgame.applies(game):
+            verdict = endgame.verdict(game, self.config.endgame_root_nodes, scan_deadline)
+            if verdict is Verdict.MOVER_WINS:
+                return done(endgame.winning_move(game), "endgame solved", 1.0, 1)
         threats = game.name in self.config.threat_games
         if threats:
             for move in moves:
@@ -384,7 +399,11 @@ class Searcher:
                 outcome = DRAW if node.proven == 0 else self._proof_winner(node)
                 break
             if node.children is None:
-                self._expand(node, game, index[str(game.to_move)] ^ flip)
+                mover = index[str(game.to_move)] ^ flip
+                if node is not self.root and self._solved(node, game, mover, deadline):
+                    outcome = self._proof_winner(node)
+                    break
+                self._expand(node, game, mover)
                 expanded = True
             elif node.needs_prior and node.visits >= PRIOR_AFTER_VISITS[game.name]:
                 self._set_priors(node, game)
@@ -412,6 +431,19 @@ class Searcher:
         self._backup(path, played, outcome)
         if path[-1].proven:
             self._prove_upwards(path)
+        return True
+
+    def _solved(self, node: Node, game: Game, mover: int, deadline: float | None) -> bool:
+        """Settle a new leaf with the exact solver where the endgame allows it: mark it proven
+        (for whoever moved into it) and say so; False leaves it to sampling."""
+        endgame = self.endgame
+        if endgame is None or not endgame.applies(game):
+            return False
+        verdict = endgame.verdict(game, self.config.endgame_tree_nodes, deadline)
+        if verdict is None or verdict is Verdict.NEITHER:
+            return False
+        winner = mover if verdict is Verdict.MOVER_WINS else 1 - mover
+        node.proven = 1 if winner == node.person else -1
         return True
 
     def _expand(self, node: Node, game: Game, mover: int) -> None:

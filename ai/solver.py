@@ -25,6 +25,7 @@ from __future__ import annotations
 import gzip
 import json
 import sys
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -201,6 +202,9 @@ class Solver:
             game_symmetries(name, size) if use_symmetry else [symmetry("identity", size)]
         )
         self.max_nodes = max_nodes
+        self.deadline: float | None = None
+        """A ``time.perf_counter()`` time after which the search gives up (SearchLimit), for
+        a caller with a clock to keep (the tree search's endgame solving)."""
         self._monotone = name in MONOTONE_PATH_GAMES
         self.nodes = 0
         self.proven: dict[Key, Move | None] = {}
@@ -281,6 +285,12 @@ class Solver:
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise SearchLimit(f"more than {self.max_nodes} nodes")
+        if (
+            self.deadline is not None
+            and not self.nodes & 127
+            and time.perf_counter() > self.deadline
+        ):
+            raise SearchLimit("out of time")
         assert game.to_move is not None
         attacking = seat_of(game, game.to_move) == self.attacker
         moves = self._order(self._moves(game), attacking)
@@ -461,3 +471,101 @@ def proof_move(game: Game) -> str | None:
     if proof is None or seat_of(game, game.to_move) != proof.winner_seat:
         return None
     return proof.strategy.get(position_text(game))
+
+
+# ----- the losing side: make the win as hard to find as possible ------------------------------
+def proof_sizes(game: Game, winner: Seat, strategy: dict[str, str]) -> dict[str, int]:
+    """The size of the proof below every winner position the strategy reaches from ``game``:
+    the number of winner positions on the proof's lines from there, counted once per line (a
+    position reached by two move orders counts twice, since the winner must know it on both).
+
+    Additive, so one walk over the proof with a memo computes them all (a distinct count per
+    position would cost a set union per node).  ``game`` is left as it was."""
+    sizes: dict[str, int] = {}
+    work = game.copy()
+
+    def below(g: Game) -> int:
+        if g.is_over:
+            return 0
+        assert g.to_move is not None
+        if seat_of(g, g.to_move) != winner:
+            total = 0
+            for move in legal_moves(g):
+                play(g, move)
+                total += below(g)
+                g.pop()
+            return total
+        text = position_text(g)
+        known = sizes.get(text)
+        if known is not None:
+            return known
+        g.play(strategy[text])
+        value = 1 + below(g)
+        g.pop()
+        sizes[text] = value
+        return value
+
+    below(work)
+    return sizes
+
+
+def sizes_path(name: str, size: int) -> Path:
+    return SOLVED_DIR / "sizes" / f"{name}-{size}.json.gz"
+
+
+@cache
+def shipped_sizes(name: str, size: int) -> dict[str, int] | None:
+    """The per-position proof sizes shipped beside a proof (``bench/proof_sizes.py`` writes
+    them), None where none are shipped."""
+    path = sizes_path(name, size)
+    if not path.is_file():
+        return None
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        data = json.load(fh)
+    sizes: dict[str, int] = data["sizes"]
+    return sizes
+
+
+def _reply_size(game: Game, winner: Seat, sizes: dict[str, int]) -> int | None:
+    """The proof size the winner faces from ``game`` (just after a loser's move), None if the
+    position is not one the shipped proof reaches."""
+    if game.is_over:
+        return 0 if winner_seat(game) == winner else None
+    assert game.to_move is not None
+    if seat_of(game, game.to_move) == winner:
+        return sizes.get(position_text(game))
+    total = 0
+    for move in legal_moves(game):  # the loser places again (a Clear Path chain)
+        play(game, move)
+        part = _reply_size(game, winner, sizes)
+        game.pop()
+        if part is None:
+            return None
+        total += part
+    return total
+
+
+def losing_side_move(game: Game) -> str | None:
+    """On a solved board where the player to move is the proven loser, the move whose proof is
+    largest (the win hardest to find); None if the board is not solved, the player to move is
+    the winner, or the position is not one the proof reaches (the winner left its strategy, so
+    the verdict there is unknown and the search decides).  Ties go to the first in move order."""
+    if game.is_over or game.to_move is None:
+        return None
+    proof = shipped_proof(game.name, game.size)
+    if proof is None or seat_of(game, game.to_move) == proof.winner_seat:
+        return None
+    sizes = shipped_sizes(game.name, game.size)
+    if sizes is None:
+        return None
+    work = game.copy()
+    best: tuple[int, Move] | None = None
+    for move in legal_moves(work):
+        play(work, move)
+        size = _reply_size(work, proof.winner_seat, sizes)
+        work.pop()
+        if size is None:
+            return None
+        if best is None or size > best[0]:
+            best = (size, move)
+    return None if best is None else move_name(game, best[1])

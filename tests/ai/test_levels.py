@@ -9,7 +9,7 @@ import pytest
 from ai import DEFAULT_LEVEL, LEVELS, AIPlayer, Budget, parse_level
 from ai.playouts import OnPaths
 from ai.pool import think
-from bench import ai_ratings
+from bench import ai_ladder, ai_ratings
 from rules import game_names, new_game
 
 
@@ -104,9 +104,10 @@ def test_a_level_without_a_rating_says_so() -> None:
 
 
 def test_displayed_ratings_are_the_ladder_fit_rounded() -> None:
-    """ai/levels.py carries the ratings bench/ai_ratings.py fits to the recorded matches, so a
-    new match in the fit without a new rating on show (or the other way round) fails here."""
-    fitted = ai_ratings.fit(ai_ratings.RESULTS)
+    """ai/levels.py carries the ratings bench/ai_ladder.py fits to the recorded games (the
+    paired ladder and the older alternating-seat matches), so a new game in the fit without a
+    new rating on show (or the other way round) fails here."""
+    fitted = ai_ladder.fitted().rating
     for number, level in LEVELS.items():
         assert level.rating == round(fitted[f"level {number}"], -1), number
 
