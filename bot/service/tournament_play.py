@@ -460,6 +460,7 @@ class TournamentPlay(ServiceCore):
             return tuple(await tx.creator_roles(guild_id))
 
     # ----- threads -----------------------------------------------------------------------
+    @warms_engines
     async def attach_game_channel(self, game_id: int, channel_id: int) -> GameInfo:
         """Move a tournament game from its provisional id to its thread, once: the same id
         again changes nothing; another id is refused.  Raises NoGameHere, TournamentError,
@@ -472,6 +473,7 @@ class TournamentPlay(ServiceCore):
             row = await tx.game(game_id)
             if row is None or row.tournament_id is None:
                 raise NoGameHere(f"There is no tournament game {quote(game_id)}.")
+            game = await self._engine(tx, row)
             if row.channel_id != channel_id:
                 if not is_provisional(row.channel_id):
                     raise TournamentError("That game already has its thread.")
@@ -479,7 +481,6 @@ class TournamentPlay(ServiceCore):
                     row = await tx.move_game(row, channel_id)
                 except ChannelTaken as exc:
                     raise ChannelBusy("That thread already has a game in progress.") from exc
-            game = await self._engine(tx, row)
         return convert.game_info(row, game)
 
     @warms_engines

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from game_fixtures import CHANNEL, GUILD, FakeClock
-from service_sim import GAME, ORGANISER, SIZE, check_results, check_table, run
+from service_sim import GAME, ORGANISER, SIZE, check_results, check_table, play_randomly, run
 
 from bot.service import (
     PROVISIONAL_CHANNEL_BASE,
@@ -328,3 +328,19 @@ async def test_an_aborted_game_is_replayed_and_a_cancelled_tournament_stops(
     t = await service.cancel_tournament(t.id, ORGANISER)
     assert t.status == "cancelled"
     assert not [g for g in await service.tournament_games(t.id) if g.is_active]
+
+
+@pytest.mark.parametrize("rated", [True, False])
+async def test_tournament_games_are_rated_when_the_tournament_is(
+    service: GameService, rated: bool
+) -> None:
+    t = await opened(service, "round_robin", 2, rated=rated)
+    t = await service.start_tournament(t.id, ORGANISER)
+    (game,) = await service.tournament_games(t.id)
+    assert game.rated is rated
+    await play_randomly(service, game, random.Random(2))
+    ended = await service.get_game_by_id(game.id)
+    assert ended.result is not None and ended.result.reason == "connection"
+    board = await service.leaderboard(GUILD, GAME)
+    assert bool(board) is rated
+    assert (await service.get_tournament(t.id)).status == "finished"
