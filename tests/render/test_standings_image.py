@@ -27,6 +27,7 @@ from bot.service.tournaments import (
 )
 from render import fonts
 from render import standings as S
+from render.leaderboard import stripe_colour
 from render.themes import RGB, get_theme
 
 HEADINGS = ("BH-1", "BH", "SB", "H2H")
@@ -95,7 +96,7 @@ def test_a_page_has_one_striped_row_per_player_and_nothing_after(theme: str) -> 
     palette = get_theme(theme).palette(S.PLAYERS)
     assert image.size == (lay.width, lay.height) == (960, lay.body_top + 9 * S.ROW_H + S.PAD)
     assert rank_bands(image, palette.text, lay.body_top) == 9
-    stripe = S.stripe_colour(palette)
+    stripe = stripe_colour(palette)
     for index in range(len(rows)):
         left, top, _, bottom = lay.row_box(index)
         assert pixel(image, left + 4, top + S.ROW_H // 2) == (
