@@ -114,3 +114,23 @@ __all__ = [
     "database_fault",
     "format_duration",
 ]
+
+# Tournaments and leagues (see bot/service/tournament_play.py).
+from .tournament_play import PROVISIONAL_CHANNEL_BASE, is_provisional
+from .tournament_types import (
+    PairingInfo,
+    StandingRow,
+    TournamentInfo,
+    TournamentSweep,
+)
+from .tournaments import TournamentError
+
+__all__ += [
+    "PROVISIONAL_CHANNEL_BASE",
+    "PairingInfo",
+    "StandingRow",
+    "TournamentError",
+    "TournamentInfo",
+    "TournamentSweep",
+    "is_provisional",
+]

@@ -176,6 +176,7 @@ def game_info(row: GameRow, game: Game) -> GameInfo:
         challenge_id=row.challenge_id,
         options=dict(row.options),
         rated=row.rated,
+        tournament_id=row.tournament_id,
     )
 
 

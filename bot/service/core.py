@@ -197,6 +197,11 @@ class ServiceCore(EngineCache):
             )
         return outcome
 
+    async def _game_ended(self, tx: Tx, row: GameRow, now: datetime) -> None:
+        """Called in the write block that ended ``row``'s game, however it ended (a move,
+        resignation, time, moderation), after its result is written: what else must change
+        with it, atomically (a tournament records the result and pairs its next round)."""
+
     async def _finish(
         self,
         tx: Tx,
@@ -230,6 +235,7 @@ class ServiceCore(EngineCache):
         result, rating = await rate_result(tx, row, game, result, stamp)
         row = await tx.finish_game(row, result, at=stamp)
         await tx.add_event(row.id, stamp, reason, actor_id if actor_id else loser_id, detail)
+        await self._game_ended(tx, row, now)
         info = convert.game_info(row, game)
         assert info.result is not None
         return row, GameEnded(info, info.result, rating)

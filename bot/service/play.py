@@ -117,6 +117,7 @@ class Play(ServiceCore):
             if game.is_over:
                 kind = "draw" if game.is_draw else "connection"
                 await tx.add_event(row.id, stamp, kind, user_id, record.move)
+                await self._game_ended(tx, row, now)
             info = convert.game_info(row, game)
             return row, MoveResult(
                 game=info,

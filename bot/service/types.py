@@ -253,6 +253,8 @@ class GameInfo:
     rated: bool = True
     """While active: whether it was created rated.  Once over: whether it changed ratings
     (``result.unrated_reason`` says why not)."""
+    tournament_id: int | None = None
+    """The tournament this game belongs to, if any."""
 
     @property
     def is_active(self) -> bool:

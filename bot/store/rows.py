@@ -94,6 +94,8 @@ class GameRow:
     rating_seq: int | None = None
     """The order in which finished games' ratings were applied (global, increasing); None
     for games that did not change ratings.  ``crosspath ratings rebuild`` replays in it."""
+    tournament_id: int | None = None
+    """The tournament the game is played in, if any (migration 7)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +196,7 @@ class NewGame:
     options: tuple[tuple[str, str], ...] = ()
     to_move_id: int | None = None
     rated: bool = True
+    tournament_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +272,99 @@ class RatedResult:
     rating_seq: int
 
 
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    """A tournament (or one league season) as stored (``tournaments``, migration 7).
+
+    ``round`` is the last round paired (0 before the start); ``rounds`` the number of rounds
+    once known (None while registering, and for a knockout until its bracket is drawn);
+    ``requested_rounds`` what the organiser asked for (a Swiss's rounds, or None);
+    ``version`` grows with every change, so an update made against a stale read is refused;
+    ``games_made`` counts the games created for it (their provisional channel ids).
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int
+    organiser_id: int
+    game: str
+    size: int
+    format: str
+    status: str
+    round: int
+    rounds: int | None
+    requested_rounds: int | None
+    match_games: int
+    per_move: int | None
+    reminders: tuple[int, ...]
+    rated: bool
+    min_players: int
+    max_players: int | None
+    division_size: int
+    seed: int
+    registration_deadline: int | None
+    league_id: int | None
+    season: int
+    version: int
+    message_id: int | None
+    web_token: str
+    games_made: int
+    created_at: int
+    updated_at: int
+    started_at: int | None
+    finished_at: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantRow:
+    """A registered player: ``rating`` as at the start (it seeds and breaks the last tie),
+    ``withdrawn_round`` the first round they are not paired in, ``division`` their league
+    division (1 is the top), ``final_rank`` their place once the tournament finished."""
+
+    tournament_id: int
+    user_id: int
+    rating: float
+    joined_at: int
+    withdrawn_round: int | None = None
+    division: int | None = None
+    final_rank: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRow:
+    """A round created (once: its key is the tournament and the round number)."""
+
+    tournament_id: int
+    round: int
+    created_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class PairingRow:
+    """One game of a round, or a bye (``second_id`` None); ``game_id`` is the game played
+    for it (None for a bye or a forfeit never played); ``outcome``/``reason`` its result
+    once known (from the first seat's side: ``1-0``, ``0-1``, ``½-½``)."""
+
+    tournament_id: int
+    division: int
+    round: int
+    tbl: int
+    game_no: int
+    first_id: int
+    second_id: int | None
+    game_id: int | None = None
+    outcome: str | None = None
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CreatorRoleRow:
+    """A role whose members may create tournaments in a server."""
+
+    guild_id: int
+    role_id: int
+
+
 DATA_TABLES = (
     "guild_settings",
     "challenges",
@@ -278,6 +374,11 @@ DATA_TABLES = (
     "audit_log",
     "ratings",
     "rating_history",
+    "tournaments",
+    "tournament_entrants",
+    "tournament_rounds",
+    "tournament_pairings",
+    "tournament_creator_roles",
 )
 """Every data table of either engine, parents before children (the order a copy inserts them
 in); the engines' schemas create exactly these, plus their own migration bookkeeping."""
@@ -296,6 +397,11 @@ class StoreContents:
     audit: tuple[AuditRow, ...]
     ratings: tuple[RatingRow, ...] = ()
     rating_history: tuple[RatingHistoryRow, ...] = ()
+    tournaments: tuple[TournamentRow, ...] = ()
+    tournament_entrants: tuple[EntrantRow, ...] = ()
+    tournament_rounds: tuple[RoundRow, ...] = ()
+    tournament_pairings: tuple[PairingRow, ...] = ()
+    tournament_creator_roles: tuple[CreatorRoleRow, ...] = ()
 
     def counts(self) -> dict[str, int]:
         """Rows per table, for messages and for checking a copy."""

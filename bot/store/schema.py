@@ -188,6 +188,62 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
     # 6: the id of the message a challenge was posted in, so its buttons act on that message
     # only (NULL for challenges posted before, and until the message is posted)
     ("ALTER TABLE challenges ADD COLUMN message_id {big}",),
+    # 7: tournaments and leagues.  A tournament is one row, versioned; a league season is a
+    # tournament of format 'league' whose entrants carry a division (``league_id`` is the
+    # first season's id, shared by every season of one league).  Pairings are keyed by
+    # (tournament, division, round, table, game) and rounds by (tournament, round), so a
+    # round made twice (two processes seeing its last game end) violates a key and rolls
+    # back.  ``games.tournament_id`` links a game to its tournament; ``web_token`` is a
+    # 128-bit random hex string for a public page.  Self-contained: renumber freely.
+    (
+        """CREATE TABLE tournaments (
+            id {id}, guild_id {big} NOT NULL, channel_id {big} NOT NULL,
+            organiser_id {big} NOT NULL, game TEXT NOT NULL, size INTEGER NOT NULL,
+            format TEXT NOT NULL CHECK (format IN ('round_robin', 'double_round_robin',
+                'swiss', 'knockout', 'league')),
+            status TEXT NOT NULL DEFAULT 'registration'
+                CHECK (status IN ('registration', 'running', 'finished', 'cancelled')),
+            round INTEGER NOT NULL DEFAULT 0, rounds INTEGER, requested_rounds INTEGER,
+            match_games INTEGER NOT NULL DEFAULT 1, per_move {big}, reminders {ids},
+            rated {flag} NOT NULL DEFAULT {true}, min_players INTEGER NOT NULL DEFAULT 2,
+            max_players INTEGER, division_size INTEGER NOT NULL DEFAULT 10,
+            seed {big} NOT NULL, registration_deadline {big}, league_id {big},
+            season INTEGER NOT NULL DEFAULT 1, version {big} NOT NULL DEFAULT 0,
+            message_id {big}, web_token TEXT NOT NULL UNIQUE, games_made INTEGER NOT NULL
+            DEFAULT 0, created_at {big} NOT NULL, updated_at {big} NOT NULL,
+            started_at {big}, finished_at {big}
+        )""",
+        "CREATE INDEX tournaments_by_guild ON tournaments (guild_id, status, id)",
+        "CREATE INDEX tournaments_by_deadline ON tournaments (registration_deadline)"
+        " WHERE status = 'registration'",
+        """CREATE TABLE tournament_entrants (
+            tournament_id {big} NOT NULL REFERENCES tournaments (id), user_id {big} NOT NULL,
+            rating {real} NOT NULL DEFAULT 0, joined_at {big} NOT NULL,
+            withdrawn_round INTEGER, division INTEGER, final_rank INTEGER,
+            PRIMARY KEY (tournament_id, user_id)
+        ){without_rowid}""",
+        """CREATE TABLE tournament_rounds (
+            tournament_id {big} NOT NULL REFERENCES tournaments (id), round INTEGER NOT NULL,
+            created_at {big} NOT NULL,
+            PRIMARY KEY (tournament_id, round)
+        ){without_rowid}""",
+        """CREATE TABLE tournament_pairings (
+            tournament_id {big} NOT NULL REFERENCES tournaments (id),
+            division INTEGER NOT NULL, round INTEGER NOT NULL, tbl INTEGER NOT NULL,
+            game_no INTEGER NOT NULL, first_id {big} NOT NULL, second_id {big},
+            game_id {big} REFERENCES games (id), outcome TEXT, reason TEXT,
+            PRIMARY KEY (tournament_id, division, round, tbl, game_no)
+        ){without_rowid}""",
+        "CREATE UNIQUE INDEX tournament_pairings_by_game ON tournament_pairings (game_id)"
+        " WHERE game_id IS NOT NULL",
+        """CREATE TABLE tournament_creator_roles (
+            guild_id {big} NOT NULL, role_id {big} NOT NULL,
+            PRIMARY KEY (guild_id, role_id)
+        ){without_rowid}""",
+        "ALTER TABLE games ADD COLUMN tournament_id {big}",
+        "CREATE INDEX games_by_tournament ON games (tournament_id, id)"
+        " WHERE tournament_id IS NOT NULL",
+    ),
 )
 
 SCHEMA_VERSION = len(SCHEMA)

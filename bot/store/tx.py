@@ -33,18 +33,23 @@ from .rows import (
     AuditRow,
     ChallengeRow,
     ClockRow,
+    CreatorRoleRow,
+    EntrantRow,
     EventRow,
     GameRow,
     MoveRow,
     NewChallenge,
     NewGame,
+    PairingRow,
     RatedResult,
     RatingHistoryRow,
     RatingRow,
     ResultRow,
+    RoundRow,
     SettingsRow,
     ShardFilter,
     StoreContents,
+    TournamentRow,
 )
 
 T = TypeVar("T")
@@ -59,6 +64,9 @@ HISTORY_FIELDS = tuple(RatingHistoryRow.__dataclass_fields__)
 MOVE_FIELDS = tuple(MoveRow.__dataclass_fields__)
 EVENT_FIELDS = tuple(EventRow.__dataclass_fields__)
 AUDIT_FIELDS = tuple(AuditRow.__dataclass_fields__)
+TOURNAMENT_FIELDS = tuple(TournamentRow.__dataclass_fields__)
+ENTRANT_FIELDS = tuple(EntrantRow.__dataclass_fields__)
+PAIRING_FIELDS = tuple(PairingRow.__dataclass_fields__)
 NEW_GAME_FIELDS = tuple(f for f in NewGame.__dataclass_fields__ if f != "clock")
 LIST_COLUMNS = frozenset({"allowed_channels", "reminders"})
 OBJECT_COLUMNS = frozenset({"default_sizes", "options"})
@@ -80,6 +88,10 @@ HISTORY = select(HISTORY_FIELDS, "rating_history")
 MOVES = select(MOVE_FIELDS, "moves")
 EVENTS = select(EVENT_FIELDS, "game_events")
 AUDIT = select(AUDIT_FIELDS, "audit_log")
+TOURNAMENTS = select(TOURNAMENT_FIELDS, "tournaments")
+ENTRANTS = select(ENTRANT_FIELDS, "tournament_entrants")
+PAIRINGS = select(PAIRING_FIELDS, "tournament_pairings")
+PAIRING_ORDER = "ORDER BY round, division, tbl, game_no"
 UPSERT_RATING = (
     f"{insert('ratings', RATING_FIELDS)} ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
     + ", ".join(f"{c} = excluded.{c}" for c in RATING_FIELDS[3:])
@@ -118,6 +130,13 @@ def _record(row: Row, fields: Sequence[str]) -> dict[str, Any]:
 
 def game_row(row: Row) -> GameRow:
     return GameRow(**_record(row, GAME_FIELDS))
+
+
+def tournament_row(row: Row) -> TournamentRow:
+    values = {name: row[name] for name in TOURNAMENT_FIELDS}
+    values["reminders"] = tuple(_decoded(values["reminders"]))
+    values["rated"] = bool(values["rated"])
+    return TournamentRow(**values)
 
 
 def challenge_row(row: Row) -> ChallengeRow:
@@ -738,6 +757,200 @@ class SharedTx:
             (game_id, claimant),
         )
 
+    # ----- tournaments ----------------------------------------------------------------------
+    async def insert_tournament(self, values: dict[str, Any]) -> TournamentRow:
+        """Insert a tournament (every column but ``id``, which the store gives it)."""
+        found = await self._returning(
+            f"{insert('tournaments', list(values))} RETURNING {', '.join(TOURNAMENT_FIELDS)}",
+            [self._encode(c, v) for c, v in values.items()],
+        )
+        assert found is not None
+        return tournament_row(found)
+
+    async def tournament(self, tournament_id: int, *, lock: bool = True) -> TournamentRow | None:
+        """The tournament; in a write block its row stays locked (PostgreSQL: ``FOR UPDATE``)
+        to the end, so every change to one tournament is serialised on this row."""
+        found = await self._one(f"{TOURNAMENTS} WHERE id = ?", (tournament_id,), lock=lock)
+        return None if found is None else tournament_row(found)
+
+    async def update_tournament(self, row: TournamentRow, values: dict[str, Any]) -> TournamentRow:
+        """Change the tournament if it is still at ``row.version`` (else WriteConflict), one
+        version up; returns the row as now stored."""
+        unknown = set(values) - set(TOURNAMENT_FIELDS)
+        assert not unknown, f"unknown tournament columns {sorted(unknown)}"
+        values = {**values, "version": row.version + 1}
+        found = await self._returning(
+            f"UPDATE tournaments SET {', '.join(f'{c} = ?' for c in values)}"
+            f" WHERE id = ? AND version = ? RETURNING {', '.join(TOURNAMENT_FIELDS)}",
+            [*(self._encode(c, v) for c, v in values.items()), row.id, row.version],
+        )
+        if found is None:
+            raise WriteConflict("the tournament changed before this command could be saved")
+        return tournament_row(found)
+
+    async def tournaments_in(
+        self, guild_id: int, status: str | None, limit: int
+    ) -> list[TournamentRow]:
+        """A server's tournaments (of one status if given), newest first."""
+        where = "guild_id = ?"
+        args: list[Any] = [guild_id]
+        if status is not None:
+            where += " AND status = ?"
+            args.append(status)
+        rows = await self._fetch(
+            f"{TOURNAMENTS} WHERE {where} ORDER BY id DESC LIMIT ?", [*args, limit]
+        )
+        return [tournament_row(r) for r in rows]
+
+    async def due_tournaments(
+        self, now: int, limit: int, shards: ShardFilter | None = None
+    ) -> list[TournamentRow]:
+        """Tournaments still registering whose registration deadline is at or before ``now``."""
+        held, held_args = shard_clause(shards)
+        rows = await self._fetch(
+            f"{TOURNAMENTS} WHERE status = 'registration' AND registration_deadline <= ?{held}"
+            " ORDER BY registration_deadline, id LIMIT ?",
+            (now, *held_args, limit),
+        )
+        return [tournament_row(r) for r in rows]
+
+    async def next_tournament_deadline(self) -> int | None:
+        found = await self._one(
+            "SELECT MIN(registration_deadline) FROM tournaments WHERE status = 'registration'"
+        )
+        return None if found is None or found[0] is None else int(found[0])
+
+    async def league_season(self, league_id: int, season: int) -> TournamentRow | None:
+        """Season ``season`` of the league whose first season is ``league_id``."""
+        found = await self._one(
+            f"{TOURNAMENTS} WHERE (id = ? OR league_id = ?) AND season = ? ORDER BY id LIMIT 1",
+            (league_id, league_id, season),
+        )
+        return None if found is None else tournament_row(found)
+
+    async def entrants(self, tournament_id: int) -> list[EntrantRow]:
+        """The tournament's players in the order they joined."""
+        rows = await self._fetch(
+            f"{ENTRANTS} WHERE tournament_id = ? ORDER BY joined_at, user_id", (tournament_id,)
+        )
+        return [EntrantRow(*r) for r in rows]
+
+    async def save_entrants(self, rows: Sequence[EntrantRow]) -> None:
+        """Insert these players, or replace their rows."""
+        if rows:
+            await self._write_many(
+                f"{insert('tournament_entrants', ENTRANT_FIELDS)} ON CONFLICT (tournament_id,"
+                " user_id) DO UPDATE SET "
+                + ", ".join(f"{c} = excluded.{c}" for c in ENTRANT_FIELDS[2:]),
+                [values_of(r, ENTRANT_FIELDS) for r in rows],
+            )
+
+    async def remove_entrant(self, tournament_id: int, user_id: int) -> bool:
+        gone = await self._written(
+            "DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?"
+            " RETURNING user_id",
+            (tournament_id, user_id),
+        )
+        return bool(gone)
+
+    async def insert_round(self, row: RoundRow) -> None:
+        """Record that a round was created; a second time violates the key (WriteConflict),
+        so a round is made once whatever races."""
+        await self._write(
+            insert("tournament_rounds", ("tournament_id", "round", "created_at")),
+            (row.tournament_id, row.round, row.created_at),
+        )
+
+    async def insert_pairings(self, rows: Sequence[PairingRow]) -> None:
+        if rows:
+            await self._write_many(
+                insert("tournament_pairings", PAIRING_FIELDS),
+                [values_of(r, PAIRING_FIELDS) for r in rows],
+            )
+
+    async def pairings(self, tournament_id: int, round: int | None = None) -> list[PairingRow]:
+        """The tournament's pairings (of one round if given), by round, division, table, game."""
+        if round is None:
+            rows = await self._fetch(
+                f"{PAIRINGS} WHERE tournament_id = ? {PAIRING_ORDER}", (tournament_id,)
+            )
+        else:
+            rows = await self._fetch(
+                f"{PAIRINGS} WHERE tournament_id = ? AND round = ? {PAIRING_ORDER}",
+                (tournament_id, round),
+            )
+        return [PairingRow(*r) for r in rows]
+
+    async def pairing_of_game(self, game_id: int) -> PairingRow | None:
+        found = await self._one(f"{PAIRINGS} WHERE game_id = ?", (game_id,))
+        return None if found is None else PairingRow(*found)
+
+    async def update_pairing(self, row: PairingRow, values: dict[str, Any]) -> bool:
+        """Set the pairing's game or result; only while it has no result (False otherwise)."""
+        found = await self._written(
+            f"UPDATE tournament_pairings SET {', '.join(f'{c} = ?' for c in values)}"
+            " WHERE tournament_id = ? AND division = ? AND round = ? AND tbl = ? AND game_no = ?"
+            " AND outcome IS NULL RETURNING tbl",
+            [*values.values(), row.tournament_id, row.division, row.round, row.tbl, row.game_no],
+        )
+        return bool(found)
+
+    async def tournament_games(self, tournament_id: int, round: int | None = None) -> list[GameRow]:
+        """The tournament's games (of one round if given), by id."""
+        if round is None:
+            return await self._games("WHERE tournament_id = ? ORDER BY id", (tournament_id,))
+        return await self._games(
+            "WHERE tournament_id = ? AND id IN (SELECT game_id FROM tournament_pairings"
+            " WHERE tournament_id = ? AND round = ?) ORDER BY id",
+            (tournament_id, tournament_id, round),
+        )
+
+    async def games_in_channels_from(
+        self, first_channel: int, tournament_id: int | None
+    ) -> list[GameRow]:
+        """Active tournament games whose channel id is ``first_channel`` or more (of one
+        tournament if given), by id."""
+        if tournament_id is None:
+            return await self._games(
+                "WHERE status = 'active' AND tournament_id IS NOT NULL AND channel_id >= ?"
+                " ORDER BY id",
+                (first_channel,),
+            )
+        return await self._games(
+            "WHERE tournament_id = ? AND status = 'active' AND channel_id >= ? ORDER BY id",
+            (tournament_id, first_channel),
+        )
+
+    async def move_game(self, row: GameRow, channel_id: int) -> GameRow:
+        """Give the game another channel (no version bump; versioned like every game write)."""
+        return await self._versioned(row, {"channel_id": channel_id})
+
+    async def current_ratings(
+        self, guild_id: int, game: str, user_ids: Sequence[int]
+    ) -> list[RatingRow]:
+        """The players' rating rows with rated games in one server and game (no lock)."""
+        if not user_ids:
+            return []
+        return await self._ratings(
+            f"WHERE guild_id = ? AND game = ? AND games > 0 AND user_id IN ({marks(user_ids)})",
+            (guild_id, game, *user_ids),
+        )
+
+    async def creator_roles(self, guild_id: int) -> list[int]:
+        rows = await self._fetch(
+            "SELECT role_id FROM tournament_creator_roles WHERE guild_id = ? ORDER BY role_id",
+            (guild_id,),
+        )
+        return [int(r[0]) for r in rows]
+
+    async def set_creator_roles(self, guild_id: int, role_ids: Sequence[int]) -> None:
+        await self._write("DELETE FROM tournament_creator_roles WHERE guild_id = ?", (guild_id,))
+        if role_ids:
+            await self._write_many(
+                insert("tournament_creator_roles", ("guild_id", "role_id")),
+                [(guild_id, r) for r in role_ids],
+            )
+
     # ----- audit ----------------------------------------------------------------------------
     async def add_audit(
         self,
@@ -774,6 +987,33 @@ class SharedTx:
             audit=tuple(AuditRow(*r) for r in await self._fetch(f"{AUDIT} ORDER BY id")),
             ratings=tuple(await self._ratings("ORDER BY guild_id, game, user_id", ())),
             rating_history=tuple(await self._history(f"{HISTORY} ORDER BY game_id, user_id", ())),
+            tournaments=tuple(
+                tournament_row(r) for r in await self._fetch(f"{TOURNAMENTS} ORDER BY id")
+            ),
+            tournament_entrants=tuple(
+                EntrantRow(*r)
+                for r in await self._fetch(f"{ENTRANTS} ORDER BY tournament_id, user_id")
+            ),
+            tournament_rounds=tuple(
+                RoundRow(*r)
+                for r in await self._fetch(
+                    "SELECT tournament_id, round, created_at FROM tournament_rounds"
+                    " ORDER BY tournament_id, round"
+                )
+            ),
+            tournament_pairings=tuple(
+                PairingRow(*r)
+                for r in await self._fetch(
+                    f"{PAIRINGS} ORDER BY tournament_id, division, round, tbl, game_no"
+                )
+            ),
+            tournament_creator_roles=tuple(
+                CreatorRoleRow(*r)
+                for r in await self._fetch(
+                    "SELECT guild_id, role_id FROM tournament_creator_roles"
+                    " ORDER BY guild_id, role_id"
+                )
+            ),
         )
 
     async def import_rows(self, contents: StoreContents) -> None:

@@ -268,7 +268,7 @@ class PgTx(SharedTx):
         """Then each id sequence is moved past the largest id imported, so later inserts do
         not collide."""
         await super().import_rows(contents)
-        for table in ("challenges", "games", "game_events", "audit_log"):
+        for table in ("challenges", "games", "game_events", "audit_log", "tournaments"):
             await self._write(
                 f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                 f" COALESCE(MAX(id), 1), MAX(id) IS NOT NULL) FROM {table}",
