@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from PIL import Image, ImageDraw
 
@@ -38,6 +39,8 @@ __all__ = [
     "standings_layout",
     "standings_text",
 ]
+
+T = TypeVar("T")
 
 PLAYERS = ("red", "blue")
 """The theme palette the table takes its colours from (panel, text, stripes, frame)."""
@@ -139,7 +142,7 @@ def format_score(value: float) -> str:
     return f"{sign}{value:.2f}".rstrip("0")
 
 
-def pages(rows: Sequence[StandingsLine], per_page: int = PAGE_ROWS) -> list[list[StandingsLine]]:
+def pages(rows: Sequence[T], per_page: int = PAGE_ROWS) -> list[list[T]]:
     """``rows`` cut into pages of at most ``per_page`` (one empty page for no rows).
 
     >>> [len(p) for p in pages([StandingsLine(i, "x", 0) for i in range(45)])]

@@ -26,15 +26,23 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast
+from functools import partial
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
-from bot.service import GameInfo, ShardFilter, TimeControl
+from bot.service import (
+    GameInfo,
+    PairingInfo,
+    ShardFilter,
+    StandingRow,
+    TournamentInfo,
+    TournamentSweep,
+)
 from render.standings import (
     PAGE_ROWS,
     StandingsLine,
+    format_score,
     pages,
     render_standings,
     standings_alt_text,
@@ -82,105 +90,11 @@ MEDALS = ("🥇", "🥈", "🥉")
 EMBED_COLOUR = 0x009E73
 
 
-# ----- what the adapter reads from the service --------------------------------------------------
-class TournamentView(Protocol):
-    """The fields of the service's ``TournamentInfo`` that the adapter reads."""
-
-    @property
-    def id(self) -> int: ...
-    @property
-    def guild_id(self) -> int: ...
-    @property
-    def channel_id(self) -> int: ...
-    @property
-    def organiser_id(self) -> int: ...
-    @property
-    def game(self) -> str: ...
-    @property
-    def size(self) -> int: ...
-    @property
-    def format(self) -> str: ...
-    @property
-    def status(self) -> str: ...
-    @property
-    def round(self) -> int: ...
-    @property
-    def rounds(self) -> int | None: ...
-    @property
-    def match_games(self) -> int: ...
-    @property
-    def time_control(self) -> TimeControl: ...
-    @property
-    def rated(self) -> bool: ...
-    @property
-    def min_players(self) -> int: ...
-    @property
-    def max_players(self) -> int | None: ...
-    @property
-    def registration_deadline(self) -> datetime | None: ...
-    @property
-    def player_ids(self) -> Sequence[int]: ...
-    @property
-    def message_id(self) -> int | None: ...
-
-
-class StandingView(Protocol):
-    @property
-    def user_id(self) -> int: ...
-    @property
-    def rank(self) -> int: ...
-    @property
-    def points(self) -> float: ...
-    @property
-    def tiebreaks(self) -> Mapping[str, float]: ...
-    @property
-    def games_left(self) -> int: ...
-    @property
-    def withdrawn(self) -> bool: ...
-
-
-class PairingView(Protocol):
-    @property
-    def round(self) -> int: ...
-    @property
-    def first_id(self) -> int: ...
-    @property
-    def second_id(self) -> int | None: ...
-    @property
-    def game_id(self) -> int | None: ...
-    @property
-    def result(self) -> str | None: ...
-
-
-class TournamentService(Protocol):
-    """The tournament methods of ``GameService`` the adapter calls (see TOURNAMENT_API)."""
-
-    async def get_tournament(self, tournament_id: int) -> TournamentView: ...
-    async def list_tournaments(
-        self, guild_id: int, *, status: str | None = None
-    ) -> Sequence[TournamentView]: ...
-    async def join_tournament(self, tournament_id: int, user_id: int) -> Any: ...
-    async def leave_tournament(self, tournament_id: int, user_id: int) -> Any: ...
-    async def tournament_standings(self, tournament_id: int) -> Sequence[StandingView]: ...
-    async def tournament_pairings(
-        self, tournament_id: int, round: int | None = None
-    ) -> Sequence[PairingView]: ...
-    async def games_awaiting_channel(
-        self, tournament_id: int | None = None
-    ) -> Sequence[GameInfo]: ...
-    async def attach_game_channel(self, game_id: int, channel_id: int) -> GameInfo: ...
-    async def set_tournament_message(self, tournament_id: int, message_id: int) -> Any: ...
-
-
-def tournament_service(bot: CrosspathBot) -> TournamentService:
-    return cast(TournamentService, bot.service)
-
-
 def format_name(fmt: str) -> str:
     return FORMAT_NAMES.get(fmt.replace("-", "_"), fmt.replace("_", " ").capitalize())
 
 
-def title_of(info: TournamentView) -> str:
+def title_of(info: TournamentInfo) -> str:
     """ "Minefield 9×9 Swiss #3": the game, the format and the number players quote."""
     game = game_class(info.game).title
     return f"{game} {info.size}×{info.size} {format_name(info.format)} #{info.id}"
@@ -190,7 +104,7 @@ def title_of(info: TournamentView) -> str:
 _TOURNAMENT_NUMBER = re.compile(r"tournament #([0-9]+)$")
 
 
-def announcement_embed(info: TournamentView, note: str | None = None) -> discord.Embed:
+def announcement_embed(info: TournamentInfo, note: str | None = None) -> discord.Embed:
     """The announcement: what, how, who, and until when one can join.  Its title ends with
     ``tournament #N`` so a button on another message can be told apart."""
     game = game_class(info.game).title
@@ -213,15 +127,15 @@ def announcement_embed(info: TournamentView, note: str | None = None) -> discord
         )
         embed.add_field(name="Starts", value=start, inline=True)
     embed.add_field(name="Status", value=status_text(info), inline=True)
-    players = " ".join(mention(uid) for uid in info.player_ids)
+    players = " ".join(mention(uid) for uid in info.players)
     embed.add_field(
-        name=f"Registered ({len(info.player_ids)})", value=(players or "nobody yet")[:1024]
+        name=f"Registered ({len(info.players)})", value=(players or "nobody yet")[:1024]
     )
     embed.set_footer(text=f"/tournament info tournament:{info.id} · /tournament standings")
     return embed
 
 
-def format_details(info: TournamentView) -> str:
+def format_details(info: TournamentInfo) -> str:
     name = format_name(info.format)
     if info.format == "knockout":
         games = "one game a match" if info.match_games <= 1 else f"best of {info.match_games}"
@@ -231,7 +145,7 @@ def format_details(info: TournamentView) -> str:
     return name
 
 
-def status_text(info: TournamentView) -> str:
+def status_text(info: TournamentInfo) -> str:
     if info.status == "registration":
         return "open for registration"
     if info.status == "running":
@@ -240,7 +154,7 @@ def status_text(info: TournamentView) -> str:
     return info.status
 
 
-def announcement_view(info: TournamentView) -> discord.ui.View | None:
+def announcement_view(info: TournamentInfo) -> discord.ui.View | None:
     """Join and Leave while registration is open; no buttons after."""
     if info.status != "registration":
         return None
@@ -250,7 +164,7 @@ def announcement_view(info: TournamentView) -> discord.ui.View | None:
     return view
 
 
-def names_another_tournament(message: discord.Message | None, info: TournamentView) -> bool:
+def names_another_tournament(message: discord.Message | None, info: TournamentInfo) -> bool:
     """True when ``message`` is not the one ``info`` was announced in (by its stored id, or,
     before that was stored, by the embed title ``… tournament #N``)."""
     if info.message_id is not None:
@@ -290,7 +204,7 @@ class TournamentButton(
     async def act(self, interaction: Interaction) -> None:
         bot = bot_of(interaction)
         bot.remember(interaction.user)
-        service = tournament_service(bot)
+        service = bot.service
         info = await service.get_tournament(self.tournament_id)
         check_place(interaction, info.guild_id, info.channel_id)
         if names_another_tournament(interaction.message, info):
@@ -323,7 +237,7 @@ def heading_for(name: str) -> str:
 
 
 def standings_lines(
-    rows: Sequence[StandingView], names: Mapping[int, str]
+    rows: Sequence[StandingRow], names: Mapping[int, str]
 ) -> tuple[list[StandingsLine], list[str]]:
     """The service's rows as the renderer's plain lines, and the tiebreak headings."""
     keys = list(rows[0].tiebreaks) if rows else []
@@ -357,7 +271,7 @@ def legend(headings: Sequence[str]) -> str:
 
 async def standings_page(bot: CrosspathBot, tournament_id: int, page: int) -> StandingsPage:
     """Page ``page`` (1-based, clamped) of a tournament's standings."""
-    service = tournament_service(bot)
+    service = bot.service
     info = await service.get_tournament(tournament_id)
     rows = list(await service.tournament_standings(tournament_id))
     cut = pages(rows)
@@ -373,9 +287,19 @@ async def standings_page(bot: CrosspathBot, tournament_id: int, page: int) -> St
     table = standings_text(lines, headings=headings)
     embed.description = f"```\n{table[:4000]}\n```"
     embed.set_footer(text=legend(headings)[:2048])
-    options = {"title": title, "headings": headings, "page": number, "page_count": len(cut)}
-    png = await asyncio.to_thread(render_standings, lines, total=len(rows), **options)
-    alt = standings_alt_text(lines, total=len(rows), **options)
+    draw = partial(
+        render_standings,
+        lines,
+        title=title,
+        headings=headings,
+        page=number,
+        page_count=len(cut),
+        total=len(rows),
+    )
+    png = await asyncio.to_thread(draw)
+    alt = standings_alt_text(
+        lines, title=title, headings=headings, page=number, page_count=len(cut), total=len(rows)
+    )
     file = discord.File(io.BytesIO(png), filename=STANDINGS_FILE, description=alt[:1024])
     embed.set_image(url=f"attachment://{STANDINGS_FILE}")
     view = discord.ui.View(timeout=None)
@@ -404,7 +328,7 @@ class StandingsPageButton(
 
     async def act(self, interaction: Interaction) -> None:
         bot = bot_of(interaction)
-        info = await tournament_service(bot).get_tournament(self.tournament_id)
+        info = await bot.service.get_tournament(self.tournament_id)
         if info.guild_id != interaction.guild_id:
             raise refuse_origin(interaction, ANOTHER_TOURNAMENT)
         await interaction.response.defer()
@@ -415,10 +339,10 @@ class StandingsPageButton(
 
 
 # ----- pairings ---------------------------------------------------------------------------------
-def pairing_line(p: PairingView, guild_id: int) -> str:
+def pairing_line(p: PairingInfo) -> str:
     if p.second_id is None:
         return f"{mention(p.first_id)}: bye"
-    result = f" **{p.result}**" if p.result else ""
+    result = f" **{p.outcome}**" if p.outcome else ""
     game = ""
     if p.game_id is not None:
         game = f" · game #{p.game_id}"
@@ -426,7 +350,7 @@ def pairing_line(p: PairingView, guild_id: int) -> str:
 
 
 # ----- the runner: threads, podium ----------------------------------------------------------------
-def thread_title(info: TournamentView | None, game: GameInfo, names: Mapping[int, str]) -> str:
+def thread_title(info: TournamentInfo | None, game: GameInfo, names: Mapping[int, str]) -> str:
     a, b = (names.get(uid) or f"user {uid}" for uid in game.player_ids)
     where = f"#{info.id} R{info.round}: " if info is not None else ""
     return f"{game.title} {where}{a} vs {b}"[:100]
@@ -447,39 +371,63 @@ class TournamentRunner:
         self._podiums: set[int] = set()
 
     def game_ended(self, game: GameInfo) -> None:
-        """A tournament game ended: open the next games' threads and, if that was the last
-        game, post the podium, in the background."""
-        tournament_id = getattr(game, "tournament_id", None)
-        if tournament_id is None:
+        """A tournament game ended: open the threads of the games its end paired and, if it
+        was the last game, post the podium, in the background."""
+        if game.tournament_id is None:
             return
-        task = asyncio.create_task(self._after_game(tournament_id), name="tournament-after-game")
+        task = asyncio.create_task(self._after_game(game), name="tournament-after-game")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _after_game(self, tournament_id: int) -> None:
+    async def _after_game(self, game: GameInfo) -> None:
+        assert game.tournament_id is not None
         try:
-            await self.open_threads(tournament_id)
-            await self.announce_if_finished(tournament_id)
+            await self.open_threads(game.tournament_id)
+            info = await self.bot.service.get_tournament(game.tournament_id)
+            # The service finishes a tournament in the write block that ends its last game,
+            # with the same timestamp: only the process that ended that game posts the podium.
+            if info.status == "finished" and info.finished_at == game.updated_at:
+                await self.podium(info)
         except Exception as exc:
-            log_failure("could not follow up a tournament game", exc, tournament_id=tournament_id)
+            log_failure("could not follow up a tournament game", exc, game_id=game.id)
 
-    async def sweep(self, shards: ShardFilter | None = None) -> int:
-        """Open every pending thread this process's servers have; returns how many."""
-        return await self.open_threads(None, shards)
+    async def sweep(self, shards: ShardFilter | None = None) -> list[TournamentSweep]:
+        """Start or cancel the tournaments whose registration deadline passed, and open
+        every pending thread of this process's servers (also after a restart)."""
+        service = self.bot.service
+        done = await service.run_tournament_sweep(shards=shards)
+        for item in done:
+            try:
+                await self.announce_sweep(item)
+            except Exception as exc:
+                log_failure("could not announce a tournament", exc, tournament=item.tournament.id)
+        await self.open_threads(None, shards)
+        return done
+
+    async def announce_sweep(self, item: TournamentSweep) -> None:
+        info = item.tournament
+        if item.action == "started":
+            text = f"Tournament #{info.id} has started: round 1 is being paired in threads here."
+        else:
+            text = f"Tournament #{info.id} was cancelled. {item.reason}"
+        await refresh_announcement(self.bot, info)
+        await messageable(self.bot, info.channel_id, info.guild_id).send(
+            text[:2000], allowed_mentions=discord.AllowedMentions.none()
+        )
 
     async def open_threads(
         self, tournament_id: int | None, shards: ShardFilter | None = None
     ) -> int:
         """Give every game still on a provisional channel its thread; returns how many."""
-        service = tournament_service(self.bot)
+        service = self.bot.service
         opened = 0
         async with self._lock:
             pending = await service.games_awaiting_channel(tournament_id)
-            tournaments: dict[int, TournamentView] = {}
+            tournaments: dict[int, TournamentInfo] = {}
             for game in pending:
                 if shards is not None and not shards.holds(game.guild_id):
                     continue
-                tid = getattr(game, "tournament_id", None) or tournament_id
+                tid = game.tournament_id
                 try:
                     if tid is not None and tid not in tournaments:
                         tournaments[tid] = await service.get_tournament(tid)
@@ -489,7 +437,7 @@ class TournamentRunner:
                     log_failure("could not open a tournament game's thread", exc, game_id=game.id)
         return opened
 
-    async def _open_one(self, game: GameInfo, info: TournamentView | None) -> int:
+    async def _open_one(self, game: GameInfo, info: TournamentInfo | None) -> int:
         if info is None:
             log.warning("a game awaits a channel but has no tournament", extra={"game": game.id})
             return 0
@@ -509,7 +457,7 @@ class TournamentRunner:
             auto_archive_duration=THREAD_ARCHIVE_MINUTES,
         )
         try:
-            attached = await tournament_service(bot).attach_game_channel(game.id, thread.id)
+            attached = await bot.service.attach_game_channel(game.id, thread.id)
         except Exception:
             await _delete_thread(thread)
             raise
@@ -527,17 +475,12 @@ class TournamentRunner:
         bot.computer.take_turn(attached)
         return 1
 
-    async def announce_if_finished(self, tournament_id: int) -> bool:
-        """Post the podium once the tournament is over (once per process)."""
-        info = await tournament_service(self.bot).get_tournament(tournament_id)
-        if info.status != "finished" or info.id in self._podiums:
-            return False
-        claim = getattr(self.bot.service, "claim_tournament_podium", None)
-        if claim is not None and not await claim(info.id):
-            return False  # another process posted it
+    async def podium(self, info: TournamentInfo) -> None:
+        """Post the podium (once per process, whoever asks)."""
+        if info.id in self._podiums:
+            return
         self._podiums.add(info.id)
         await post_podium(self.bot, info)
-        return True
 
     async def close(self) -> None:
         for task in list(self._tasks):
@@ -551,21 +494,34 @@ async def _delete_thread(thread: discord.Thread) -> None:
         log.warning("could not delete an unused tournament thread", exc_info=True)
 
 
-def podium_text(info: TournamentView, rows: Sequence[StandingView]) -> tuple[str, list[int]]:
+def podium_text(info: TournamentInfo, rows: Sequence[StandingRow]) -> tuple[str, list[int]]:
     """The podium's words and the players it pings (the top three places, ties included)."""
     lines = [f"🏆 **{title_of(info)}** is over!"]
     pinged: list[int] = []
     for row in rows:
         if row.rank > len(MEDALS):
             break
-        points = f"{row.points:g}".replace(".5", "½")
+        points = format_score(row.points)
         lines.append(f"{MEDALS[row.rank - 1]} {mention(row.user_id)}: {points} points")
         pinged.append(row.user_id)
     return "\n".join(lines), pinged
 
 
-async def post_podium(bot: CrosspathBot, info: TournamentView) -> None:
-    rows = await tournament_service(bot).tournament_standings(info.id)
+async def refresh_announcement(bot: CrosspathBot, info: TournamentInfo) -> None:
+    """Show the announcement as the tournament is now (no buttons once registration closed)."""
+    if info.message_id is None:
+        return
+    channel = messageable(bot, info.channel_id, info.guild_id)
+    try:
+        await channel.get_partial_message(info.message_id).edit(  # type: ignore[attr-defined]
+            embed=announcement_embed(info), view=announcement_view(info)
+        )
+    except discord.HTTPException:
+        log.warning("could not update a tournament announcement", extra={"tournament": info.id})
+
+
+async def post_podium(bot: CrosspathBot, info: TournamentInfo) -> None:
+    rows = await bot.service.tournament_standings(info.id)
     text, pinged = podium_text(info, rows)
     shown = await standings_page(bot, info.id, 1)
     kwargs: dict[str, Any] = {
@@ -593,5 +549,4 @@ __all__ = [
     "announcement_embed",
     "announcement_view",
     "standings_page",
-    "tournament_service",
 ]
