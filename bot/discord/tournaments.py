@@ -502,7 +502,8 @@ def podium_text(info: TournamentInfo, rows: Sequence[StandingRow]) -> tuple[str,
         if row.rank > len(MEDALS):
             break
         points = format_score(row.points)
-        lines.append(f"{MEDALS[row.rank - 1]} {mention(row.user_id)}: {points} points")
+        unit = "point" if row.points == 1 else "points"
+        lines.append(f"{MEDALS[row.rank - 1]} {mention(row.user_id)}: {points} {unit}")
         pinged.append(row.user_id)
     return "\n".join(lines), pinged
 

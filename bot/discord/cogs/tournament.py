@@ -304,15 +304,16 @@ class TournamentCog(commands.Cog):
     @app_commands.describe(tournament="which tournament")
     async def start(self, interaction: Interaction, tournament: int) -> None:
         info = await self._owned(interaction, tournament)
-        await interaction.response.defer(thinking=True)
+        await defer_public(interaction)
         started = await self.bot.service.start_tournament(
             info.id, interaction.user.id, as_admin=is_manager(interaction)
         )
         recorded(interaction, f"Tournament #{info.id} has started")
         await refresh_announcement(self.bot, started)
         await self.bot.tournaments.open_threads(started.id)
-        await interaction.followup.send(
-            f"{title_of(started)} has started with {len(started.players)} players: "
+        await send_public(
+            interaction,
+            content=f"{title_of(started)} has started with {len(started.players)} players: "
             f"round {started.round}'s games have their own threads in <#{started.channel_id}>.",
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -339,7 +340,7 @@ class TournamentCog(commands.Cog):
         self, interaction: Interaction, tournament: int, player: discord.Member
     ) -> None:
         info = await self._owned(interaction, tournament)
-        await interaction.response.defer(thinking=True)
+        await defer_public(interaction)
         was_running = info.status == "running"
         open_games = [
             g.id
@@ -350,8 +351,9 @@ class TournamentCog(commands.Cog):
             info.id, player.id, interaction.user.id, as_admin=is_manager(interaction)
         )
         recorded(interaction, f"{player.display_name} was withdrawn")
-        await interaction.followup.send(
-            f"{mention(player.id)} was withdrawn from {title_of(fresh)}"
+        await send_public(
+            interaction,
+            content=f"{mention(player.id)} was withdrawn from {title_of(fresh)}"
             + (": their open games are forfeited." if open_games else "."),
             allowed_mentions=discord.AllowedMentions.none(),
         )

@@ -1,0 +1,292 @@
+"""``/tournament`` at the wire: create, join, start, the round's threads, standings, withdraw,
+the podium, and the Join button after a restart.
+
+A real bot over a real SQLite store and the real tournament service; only Discord's HTTP
+session and gateway are faked (``discord_fakes``), so discord.py's own code builds every
+request checked here.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+import discord_fakes as fakes
+import loop_guard as guard
+import pytest
+from PIL import Image
+
+from bot.discord.persistent import NOT_MINE
+from bot.discord.tournaments import ANOTHER_TOURNAMENT
+from bot.service.tournament_play import is_provisional
+
+ALICE, BOB, CAROL, ADMIN = fakes.ALICE, fakes.BOB, fakes.CAROL, fakes.ADMIN
+CHANNEL, OTHER_CHANNEL, GUILD = fakes.CHANNEL, fakes.OTHER_CHANNEL, fakes.GUILD
+h = fakes.h
+loop_guard = guard.loop_guard
+close_harnesses = fakes.close_harnesses
+
+
+async def create(h: Any, who: Any = ADMIN, **options: Any) -> fakes.Sent:
+    options = {"game": "minefield", "format": "round_robin", "size": 5, **options}
+    [reply] = await h.command("tournament create", who, **options)
+    return reply
+
+
+def tournament_id_of(reply: fakes.Sent) -> int:
+    found = re.search(r"tournament #([0-9]+)$", reply.embeds[0]["title"])
+    assert found, reply.embeds
+    return int(found[1])
+
+
+def join_button(reply: fakes.Sent) -> str:
+    return next(c for c in reply.custom_ids if c.startswith("cp:tourn:join:"))
+
+
+async def test_create_posts_an_announcement_with_join_and_leave(h: Any) -> None:
+    reply = await create(h, time="2d", max_players=8, min_players=3)
+    assert reply.kind == "reply" and not reply.ephemeral
+    tid = tournament_id_of(reply)
+    assert reply.custom_ids == [f"cp:tourn:join:{tid}", f"cp:tourn:leave:{tid}"]
+    assert reply.pingable == set()
+    text = reply.embed_text()
+    assert "Minefield 5×5 round robin" in text and "2d per move" in text and "3–8" in text
+    info = await h.service.get_tournament(tid)
+    assert info.organiser_id == ADMIN.id and info.status == "registration"
+    assert info.message_id == reply.message_id  # the buttons act on this message only
+
+
+async def test_create_refuses_clearly_and_creates_nothing(h: Any) -> None:
+    answer = fakes.refusal(await h.command("tournament create", ALICE, game="minefield",
+                                           format="swiss"))  # fmt: skip
+    assert "server managers and members with a tournament-creator role" in answer.content
+    bad = "next tuesday-ish " + "x" * 20
+    answer = fakes.refusal(
+        await h.command("tournament create", ADMIN, game="minefield", format="swiss", deadline=bad)
+    )
+    assert "YYYY-MM-DD HH:MM" in answer.content and bad[:30] in answer.content
+    answer = fakes.refusal(
+        await h.command("tournament create", ADMIN, game="minefield", format="knockout", best_of=4)
+    )
+    assert "odd" in answer.content.lower()
+    assert await h.service.list_tournaments(GUILD) == []
+
+
+async def test_a_deadline_is_shown_and_the_sweep_starts_the_tournament(h: Any, clock: Any) -> None:
+    past = clock.now.replace(second=0, microsecond=0).strftime("%Y-%m-%d %H:%M")
+    later = clock.now.replace(year=clock.now.year + 1).strftime("%Y-%m-%d %H:%M")
+    refused = await h.command(
+        "tournament create", ADMIN, game="minefield", format="swiss", deadline=past
+    )
+    assert "deadline" in fakes.refusal(refused).content.lower()
+    assert await h.service.list_tournaments(GUILD) == []
+    reply = await create(h, deadline=later)
+    tid = tournament_id_of(reply)
+    assert "<t:" in reply.embed_text()  # the deadline, in each reader's own time zone
+    for player in (ALICE, BOB):
+        await h.click(join_button(reply), player)
+    clock.advance(days=400)
+    h.fake.clear()
+    done = await h.bot.tournaments.sweep()
+    assert [d.action for d in done] == ["started"]
+    threads = h.fake.of_kind("thread")
+    assert len(threads) == 1  # two players: one game
+    notices = [s for s in h.fake.of_kind("channel_message") if s.channel_id == CHANNEL]
+    assert any(f"Tournament #{tid} has started" in s.content for s in notices)
+    [edit] = h.fake.of_kind("edit_message")
+    assert edit.message_id == reply.message_id and edit.body["components"] == []
+
+
+async def test_join_start_threads_standings_withdraw_and_podium(h: Any) -> None:
+    reply = await create(h)
+    tid = tournament_id_of(reply)
+    # Join by button (the announcement is updated in place) and by command.
+    sent = await h.click(join_button(reply), ALICE)
+    assert sent[0].kind == "update" and "Registered (1)" in sent[0].embed_text()
+    assert sent[1].kind == "followup" and sent[1].ephemeral and "joined" in sent[1].content
+    joined, edit = await h.command("tournament join", BOB, tournament=tid)
+    assert joined.ephemeral and "2 players so far" in joined.content
+    assert edit.message_id == reply.message_id and "Registered (2)" in edit.embed_text()
+    await h.click(join_button(reply), CAROL)
+    again = fakes.refusal(await h.click(join_button(reply), CAROL))
+    assert "already" in again.content
+    not_yours = fakes.refusal(await h.command("tournament start", ALICE, tournament=tid))
+    assert "organiser" in not_yours.content
+    assert (await h.service.get_tournament(tid)).status == "registration"
+
+    # Start: every game of the round robin at once, each in its own thread, pinging only
+    # its two players.
+    h.fake.clear()
+    sent = await h.command("tournament start", ADMIN, tournament=tid)
+    assert sent[0].kind == "defer" and sent[-1].kind == "followup"
+    assert "has started with 3 players" in sent[-1].content
+    threads = [s for s in sent if s.kind == "thread"]
+    games = await h.service.tournament_games(tid)
+    assert len(threads) == len(games) == 3
+    assert await h.service.games_awaiting_channel(tid) == []
+    for thread, game in zip(threads, games, strict=True):
+        assert thread.channel_id == CHANNEL  # under the tournament's channel
+        assert game.channel_id == thread.message_id and not is_provisional(game.channel_id)
+        [first] = [
+            s for s in sent if s.kind == "channel_message" and s.channel_id == game.channel_id
+        ]
+        assert first.pingable == set(game.player_ids)
+        for uid in game.player_ids:
+            assert f"<@{uid}>" in first.content
+        assert first.files and first.files[0].data.startswith(b"\x89PNG")
+    [announcement] = [s for s in sent if s.kind == "edit_message"]
+    assert announcement.body["components"] == []  # no joining once it runs
+
+    # A game in its thread is an ordinary game: resign it there.
+    first_game = games[0]
+    loser = first_game.to_move_id
+    [confirm] = await h.command(
+        "resign", loser_player(loser), channel_id=first_game.channel_id, channel_kind=11
+    )
+    await h.click(confirm.custom_ids[0], loser_player(loser))
+    winner = next(uid for uid in first_game.player_ids if uid != loser)
+
+    sent = await h.command("tournament standings", CAROL, tournament=tid)
+    assert [s.kind for s in sent] == ["defer", "followup"]
+    answer = sent[-1]
+    [png] = answer.files
+    image = Image.open(io.BytesIO(png.data))
+    assert image.format == "PNG" and image.width == 960
+    assert png.description and png.description.startswith("Minefield 5×5 Round robin #")
+    table = answer.embeds[0]["description"]
+    lines = table.strip("`\n").splitlines()
+    assert lines[0].split()[:3] == ["#", "Player", "Points"] and "SB" in lines[0]
+    assert lines[1].split()[1] == player_name(winner) and lines[1].split()[2] == "1"
+
+    # Withdraw Carol: her open games are forfeited (each end shown in its thread), which
+    # finishes the tournament: one podium in the tournament's channel.
+    h.fake.clear()
+    sent = await h.command("tournament withdraw", ADMIN, tournament=tid, player=CAROL)
+    assert "their open games are forfeited" in sent[1].content
+    ended = [s for s in sent if s.kind == "channel_message" and s.channel_id != CHANNEL]
+    assert len(ended) == 2 and all("forfeited" in s.content for s in ended)
+    info = await h.service.get_tournament(tid)
+    assert info.status == "finished"
+    podiums = [s for s in h.fake.sent if s.kind == "channel_message" and "🏆" in s.content]
+    assert len(podiums) == 1 and podiums[0].channel_id == CHANNEL
+    assert f"🥇 <@{winner}>" in podiums[0].content
+    assert podiums[0].pingable <= {ALICE.id, BOB.id, CAROL.id} and winner in podiums[0].pingable
+    final = await h.command("tournament standings", ALICE, tournament=tid)
+    assert "Carol (w)" in final[-1].embeds[0]["description"]
+
+
+def loser_player(user_id: int | None) -> fakes.Player:
+    return next(p for p in (ALICE, BOB, CAROL) if p.id == user_id)
+
+
+def player_name(user_id: int) -> str:
+    return loser_player(user_id).name
+
+
+async def test_pairings_list_and_info(h: Any) -> None:
+    reply = await create(h, format="swiss", rounds=2)
+    tid = tournament_id_of(reply)
+    early = fakes.refusal(await h.command("tournament pairings", ALICE, tournament=tid))
+    assert "has not started" in early.content
+    for player in (ALICE, BOB, CAROL):
+        await h.click(join_button(reply), player)
+    await h.command("tournament start", ADMIN, tournament=tid)
+    [pairings] = await h.command("tournament pairings", ALICE, tournament=tid)
+    assert "round 1" in pairings.content and ": bye" in pairings.content
+    assert pairings.pingable == set()
+    [listed] = await h.command("tournament list", BOB)
+    assert f"**#{tid}**" in listed.content and "round 1 of 2" in listed.content
+    [info] = await h.command("tournament info", CAROL, tournament=tid)
+    assert info.ephemeral and "Swiss, 2 rounds" in info.embed_text()
+    missing = fakes.refusal(await h.command("tournament info", CAROL, tournament=tid + 50))
+    assert str(tid + 50) in missing.content
+
+
+async def test_pending_threads_are_opened_by_the_sweep_after_a_crash(h: Any) -> None:
+    reply = await create(h)
+    tid = tournament_id_of(reply)
+    for player in (ALICE, BOB):
+        await h.service.join_tournament(tid, player.id)
+    # the process that started it stopped before opening any thread
+    await h.service.start_tournament(tid, ADMIN.id)
+    [pending] = await h.service.games_awaiting_channel(tid)
+    assert is_provisional(pending.channel_id)
+    h.fake.clear()
+    await h.bot.tournaments.sweep()
+    [thread] = h.fake.of_kind("thread")
+    assert await h.service.games_awaiting_channel() == []
+    game = await h.service.get_game_by_id(pending.id)
+    assert game.channel_id == thread.message_id
+    await h.bot.tournaments.sweep()  # nothing left: no second thread
+    assert len(h.fake.of_kind("thread")) == 1
+
+
+async def test_the_join_button_works_after_a_restart_and_only_on_its_message(
+    db_path: Path, clock: Any
+) -> None:
+    discord_side = fakes.FakeDiscord()  # Discord keeps its messages while the bot restarts
+    first = await fakes.open_harness(db_path, clock, fake=discord_side)
+    reply = await create(first)
+    tid = tournament_id_of(reply)
+    await first.close()
+
+    second = await fakes.open_harness(db_path, clock, fake=discord_side)
+    try:
+        sent = await second.click(join_button(reply), ALICE)
+        assert sent[0].kind == "update" and f"<@{ALICE.id}>" in sent[0].embed_text()
+        assert (await second.service.get_tournament(tid)).players == (ALICE.id,)
+        # The same custom id on another message of the bot's: refused, nothing changed.
+        other = discord_side.posted_earlier(
+            CHANNEL,
+            {"content": "copy", "components": fakes.message_with_buttons(join_button(reply))},
+        )
+        answer = fakes.refusal(await second.click(join_button(reply), BOB, message=other))
+        assert answer.content == ANOTHER_TOURNAMENT
+        # ... and in another channel: refused before anything is read.
+        moved = dict(other, channel_id=str(OTHER_CHANNEL))
+        answer = fakes.refusal(await second.click(join_button(reply), BOB, message=moved))
+        assert "another channel" in answer.content
+        # ... and on a message someone else posted.
+        forged = dict(other, author=fakes.user_payload(BOB.id, "Bob"))
+        answer = fakes.refusal(await second.click(join_button(reply), BOB, message=forged))
+        assert answer.content == NOT_MINE
+        assert (await second.service.get_tournament(tid)).players == (ALICE.id,)
+        # Leave works on the real message.
+        leave = next(c for c in reply.custom_ids if c.startswith("cp:tourn:leave:"))
+        sent = await second.click(leave, ALICE)
+        assert sent[0].kind == "update" and "nobody yet" in sent[0].embed_text()
+    finally:
+        await second.close()
+
+
+@pytest.mark.parametrize("action", ["clear"])
+async def test_creator_roles_are_for_managers(h: Any, action: str) -> None:
+    answer = fakes.refusal(await h.command("tournament creators", ALICE, action=action))
+    assert "Only server managers" in answer.content
+    [shown] = await h.command("tournament creators", ADMIN, action=action)
+    assert shown.ephemeral and "server managers only" in shown.content
+
+
+async def test_the_last_game_ending_posts_the_podium_once(h: Any) -> None:
+    reply = await create(h)
+    tid = tournament_id_of(reply)
+    for player in (ALICE, BOB):
+        await h.click(join_button(reply), player)
+    await h.command("tournament start", ADMIN, tournament=tid)
+    [game] = await h.service.tournament_games(tid)
+    loser = loser_player(game.to_move_id)
+    [confirm] = await h.command("resign", loser, channel_id=game.channel_id, channel_kind=11)
+    h.fake.clear()
+    await h.click(confirm.custom_ids[0], loser)
+    assert (await h.service.get_tournament(tid)).status == "finished"
+    [podium] = [s for s in h.fake.sent if "🏆" in s.content]
+    assert podium.channel_id == CHANNEL and podium.files[0].filename == "standings.png"
+    winner = next(uid for uid in game.player_ids if uid != loser.id)
+    assert f"🥇 <@{winner}>: 1 point" in podium.content
+    assert f"🥈 <@{loser.id}>: 0 points" in podium.content
+    assert podium.pingable == {ALICE.id, BOB.id}
+    # The game's end shown again (a re-post, /board) does not post it a second time.
+    await h.bot.tournaments._after_game(await h.service.get_game_by_id(game.id))
+    assert len([s for s in h.fake.sent if "🏆" in s.content]) == 1
