@@ -99,6 +99,7 @@ async def test_a_deadline_is_shown_and_the_sweep_starts_the_tournament(h: Any, c
     assert edit.message_id == reply.message_id and edit.body["components"] == []
 
 
+@pytest.mark.slow  # a whole three-player tournament at the wire, about a second
 async def test_join_start_threads_standings_withdraw_and_podium(h: Any) -> None:
     reply = await create(h)
     tid = tournament_id_of(reply)

@@ -89,13 +89,6 @@ def list_line(info: TournamentInfo) -> str:
     return f"**#{info.id}** {title_of(info)} · {status_text(info)} · {players} players"
 
 
-def info_text(info: TournamentInfo) -> str:
-    return (
-        f"**{title_of(info)}** in <#{info.channel_id}>, organised by {mention(info.organiser_id)}"
-        f"\nStatus: {status_text(info)}"
-    )
-
-
 class TournamentCog(commands.Cog):
     tournament = app_commands.Group(
         name="tournament",
