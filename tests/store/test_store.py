@@ -74,6 +74,11 @@ async def test_migrations_from_an_empty_database(tmp_path: Path) -> None:
         "audit_log",
         "ratings",
         "rating_history",
+        "tournaments",
+        "tournament_entrants",
+        "tournament_rounds",
+        "tournament_pairings",
+        "tournament_creator_roles",
     }
     # Reopening applies nothing twice.
     async with Store(path) as store:
@@ -386,6 +391,16 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(db_path: Path, 
         expected = [(await service.get_game_by_id(g)).to_move_id for g in games]
     assert expected == [ALICE, BOB, BOB, ALICE, None]
     conn = sqlite3.connect(db_path)
+    for table in (  # the tournaments migration, undone
+        "tournament_creator_roles",
+        "tournament_pairings",
+        "tournament_rounds",
+        "tournament_entrants",
+        "tournaments",
+    ):
+        conn.execute(f"DROP TABLE {table}")
+    conn.execute("DROP INDEX games_by_tournament")
+    conn.execute("ALTER TABLE games DROP COLUMN tournament_id")
     for column in ("claimed_by", "claimed_version", "claimed_until"):  # the turn claims' later
         conn.execute(f"ALTER TABLE games DROP COLUMN {column}")  # migration: undone as well
     conn.execute("ALTER TABLE challenges DROP COLUMN message_id")  # migration 6

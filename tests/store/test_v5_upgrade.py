@@ -48,11 +48,21 @@ def expected() -> dict[str, Any]:
     contents: dict[str, Any] = data["contents"]
     for table, columns in ADDED_AFTER_5.items():
         contents[table] = [{**row, **columns} for row in contents[table]]
+    for table in TABLES_AFTER_5:
+        contents.setdefault(table, [])
     return contents
 
 
-ADDED_AFTER_5 = {"challenges": {"message_id": None}}
-"""Columns later migrations add, as every upgraded row has them (migration 6)."""
+ADDED_AFTER_5 = {"challenges": {"message_id": None}, "games": {"tournament_id": None}}
+"""Columns later migrations add, as every upgraded row has them (migrations 6, 7)."""
+TABLES_AFTER_5 = (
+    "tournaments",
+    "tournament_entrants",
+    "tournament_rounds",
+    "tournament_pairings",
+    "tournament_creator_roles",
+)
+"""Tables later migrations add, empty after the upgrade (the tournaments migration)."""
 
 
 @pytest.fixture

@@ -1,0 +1,330 @@
+"""Whole tournaments of every format through the service, on both store engines.
+
+Each runs to its end with random endings of every kind (``service_sim``), then its pairings
+are checked against its games and its table against a recomputation written in the test.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from game_fixtures import CHANNEL, GUILD, FakeClock
+from service_sim import GAME, ORGANISER, SIZE, check_results, check_table, run
+
+from bot.service import (
+    PROVISIONAL_CHANNEL_BASE,
+    GameService,
+    PairingInfo,
+    TimeControl,
+    TournamentInfo,
+    is_provisional,
+)
+
+pytestmark = pytest.mark.engines("sqlite", "postgresql")
+
+HOUR = TimeControl(per_move=3600)
+
+
+async def opened(service: GameService, format: str, players: int, **options: Any) -> TournamentInfo:
+    t = await service.create_tournament(
+        GUILD,
+        CHANNEL,
+        ORGANISER,
+        game=GAME,
+        size=SIZE,
+        format=format,
+        time_control=HOUR,
+        **options,
+    )
+    for user in range(101, 101 + players):
+        t = await service.join_tournament(t.id, user)
+    return t
+
+
+def swiss_checks(pairings: list[PairingInfo]) -> None:
+    """No rematch, at most one bye each, seats balanced."""
+    met = Counter(frozenset((p.first_id, p.second_id)) for p in pairings if not p.bye)
+    assert max(met.values()) == 1
+    byes = Counter(p.first_id for p in pairings if p.bye)
+    assert all(n == 1 for n in byes.values())
+    seats: Counter[int] = Counter()
+    for p in pairings:
+        if p.second_id is not None:
+            seats[p.first_id] += 1
+            seats[p.second_id] -= 1
+    assert all(abs(v) <= 2 for v in seats.values()), seats
+
+
+@pytest.mark.parametrize(
+    ("format", "players", "seed"),
+    [
+        ("round_robin", 5, 1),
+        ("double_round_robin", 4, 2),
+        ("swiss", 7, 3),
+        ("swiss", 8, 4),
+    ],
+)
+async def test_a_whole_tournament_with_random_results(
+    service: GameService, clock: FakeClock, format: str, players: int, seed: int
+) -> None:
+    rng = random.Random(seed)
+    t = await opened(service, format, players)
+    t = await service.start_tournament(t.id, ORGANISER)
+    assert t.status == "running" and t.round >= 1 and t.rounds is not None
+    first = await service.tournament_games(t.id)
+    assert first and all(is_provisional(g.channel_id) for g in first)
+    assert all(g.tournament_id == t.id and g.time_control == HOUR for g in first)
+    log = await run(service, clock, t.id, rng)
+    t = await service.get_tournament(t.id)
+    assert t.status == "finished" and t.finished_at is not None
+    assert t.round == t.rounds
+    pairings = await service.tournament_pairings(t.id)
+    await check_results(service, t, pairings)
+    swiss = format == "swiss"
+    rows = await service.tournament_standings(t.id)
+    assert sorted(r.user_id for r in rows) == sorted(t.players)
+    check_table(rows, pairings, swiss)
+    assert all(r.games_left == 0 for r in rows)
+    assert {r.user_id for r in rows if r.withdrawn} == set(t.withdrawn) == set(log.withdrawn)
+    if swiss:
+        swiss_checks(pairings)
+        assert len({p.round for p in pairings}) == t.rounds
+    else:
+        # A round robin: everyone meets everyone once per cycle, all paired at the start.
+        cycles = 2 if format == "double_round_robin" else 1
+        met = Counter(frozenset((p.first_id, p.second_id)) for p in pairings if not p.bye)
+        assert len(met) == players * (players - 1) // 2
+        assert set(met.values()) == {cycles}
+        assert len(first) == sum(met.values())
+    assert log.endings["time"] > 0 and log.endings["award"] + log.endings["draw"] > 0
+
+
+async def test_a_withdrawn_player_forfeits_every_round_robin_game_left(
+    service: GameService,
+) -> None:
+    t = await opened(service, "round_robin", 4)
+    t = await service.start_tournament(t.id, ORGANISER)
+    games = await service.tournament_games(t.id)
+    one = games[0]
+    await service.resign(one.channel_id, one.seats[1].user_id)
+    leaver = one.seats[1].user_id
+    t = await service.withdraw_from_tournament(t.id, leaver, leaver)
+    assert t.withdrawn == (leaver,)
+    pairings = await service.tournament_pairings(t.id)
+    theirs = [p for p in pairings if leaver in (p.first_id, p.second_id)]
+    assert len(theirs) == 3
+    assert sum(p.reason == "forfeit" for p in theirs) == 2
+    for p in theirs:
+        if p.reason == "forfeit":
+            lost = "0-1" if p.first_id == leaver else "1-0"
+            assert p.outcome == lost
+            game = await service.get_game_by_id(p.game_id or 0)
+            assert game.result is not None and game.result.reason == "forfeit"
+    rows = {r.user_id: r for r in await service.tournament_standings(t.id)}
+    assert rows[leaver].withdrawn and rows[leaver].games_left == 0
+    with pytest.raises(Exception, match="already withdrawn"):
+        await service.withdraw_from_tournament(t.id, leaver, ORGANISER)
+
+
+@pytest.mark.parametrize(("players", "best_of"), [(6, 1), (5, 3)])
+async def test_a_knockout_seeds_byes_and_plays_matches_to_a_winner(
+    service: GameService, clock: FakeClock, players: int, best_of: int
+) -> None:
+    t = await opened(service, "knockout", players, match_games=best_of)
+    t = await service.start_tournament(t.id, ORGANISER)
+    assert t.rounds == 3
+    round_one = await service.tournament_pairings(t.id, 1)
+    byes = sorted(p.first_id for p in round_one if p.bye)
+    # Equal ratings: the seeds follow registration (the lowest ids), and the byes go to them.
+    assert byes == list(range(101, 101 + 8 - players))
+    log = await run(service, clock, t.id, random.Random(players), withdrawals=0)
+    t = await service.get_tournament(t.id)
+    assert t.status == "finished"
+    pairings = await service.tournament_pairings(t.id)
+    await check_results(service, t, pairings)
+    rows = await service.tournament_standings(t.id)
+    check_table(rows, pairings, False, ordered=False)
+    champion = rows[0]
+    assert champion.rank == 1 and [r.rank for r in rows].count(1) == 1
+    final = [p for p in pairings if p.round == 3]
+    assert final and all(champion.user_id in (p.first_id, p.second_id) for p in final)
+    if best_of > 1:
+        # Seats alternate within a match.
+        matches: dict[tuple[int, int], list[PairingInfo]] = {}
+        for p in pairings:
+            if not p.bye:
+                matches.setdefault((p.round, p.table), []).append(p)
+        for games in matches.values():
+            games.sort(key=lambda p: p.game_no)
+            for a, b in itertools.pairwise(games):
+                if b.game_no <= best_of:
+                    assert b.first_id == a.second_id
+    assert sum(log.endings.values()) > 0
+
+
+async def test_a_league_splits_divisions_promotes_and_opens_the_next_season(
+    service: GameService, clock: FakeClock
+) -> None:
+    t = await opened(service, "league", 9, division_size=4)
+    t = await service.start_tournament(t.id, ORGANISER)
+    rows = await service.tournament_standings(t.id)
+    sizes = Counter(r.division for r in rows)
+    assert sorted(sizes.values()) == [3, 3, 3]
+    # All of a division's games at once: every round is paired at the start.
+    pairings = await service.tournament_pairings(t.id)
+    assert all(p.game_id is not None or p.bye for p in pairings)
+    assert t.round == t.rounds == max(p.round for p in pairings)
+    await run(service, clock, t.id, random.Random(9))
+    season_one = await service.get_tournament(t.id)
+    assert season_one.status == "finished"
+    pairings = await service.tournament_pairings(t.id)
+    await check_results(service, season_one, pairings)
+    final = await service.tournament_standings(t.id)
+    check_table(final, pairings, False)
+    leagues = await service.list_tournaments(GUILD, status="registration")
+    assert len(leagues) == 1
+    two = leagues[0]
+    assert two.league_id == t.id and two.season == 2 and two.format == "league"
+    assert set(two.players) == set(season_one.players) - set(season_one.withdrawn)
+    newcomer = 500
+    two = await service.join_tournament(two.id, newcomer)
+    leaver = two.players[0]
+    two = await service.leave_tournament(two.id, leaver)
+    two = await service.start_tournament(two.id, ORGANISER)
+    placed = {r.user_id: r.division for r in await service.tournament_standings(two.id)}
+    assert newcomer in placed and leaver not in placed
+    orders: dict[int, list[int]] = {}
+    for row in final:
+        orders.setdefault(row.division, []).append(row.user_id)
+    # Divisions of three: one goes up from each but the top, one down from each but the last.
+    for division, order in orders.items():
+        top, bottom = order[0], order[-1]
+        if division > 1 and top in placed:
+            assert placed[top] < division, (division, order)
+        if division < 3 and bottom in placed:
+            assert placed[bottom] > division, (division, order)
+
+
+async def test_bad_input_is_refused_with_a_reason_and_changes_nothing(
+    service: GameService, snapshot: Callable[[], object]
+) -> None:
+    t = await opened(service, "swiss", 3, max_players=4)
+    before = snapshot()
+    refusals: list[tuple[Any, str]] = [
+        (service.join_tournament(t.id, 101), "already registered"),
+        (service.leave_tournament(t.id, 999), "not registered"),
+        (service.withdraw_from_tournament(t.id, 999, ORGANISER), "not in this tournament"),
+        (service.start_tournament(t.id, 101), "organiser"),
+        (service.get_tournament(t.id + 1000), "no tournament"),
+        (
+            service.create_tournament(
+                GUILD, CHANNEL, ORGANISER, game=GAME, size=999, format="swiss"
+            ),
+            "boards from 4",
+        ),
+        (
+            service.create_tournament(
+                GUILD, CHANNEL, ORGANISER, game=GAME, format="swiss", rounds=5, max_players=4
+            ),
+            "at most 3 rounds",
+        ),
+        (
+            service.create_tournament(GUILD, CHANNEL, ORGANISER, game=GAME, format="ladder"),
+            "format must be one of",
+        ),
+        (
+            service.create_tournament(
+                GUILD, CHANNEL, ORGANISER, game=GAME, format="swiss", max_players=1
+            ),
+            "at least two players",
+        ),
+        (
+            service.create_tournament(
+                GUILD, CHANNEL, ORGANISER, game=GAME, format="knockout", match_games=2
+            ),
+            "odd number",
+        ),
+        (
+            service.create_tournament(GUILD, CHANNEL, ORGANISER, game="x" * 500, format="swiss"),
+            "too long",
+        ),
+    ]
+    for call, words in refusals:
+        with pytest.raises(Exception, match=words) as caught:
+            await call
+        assert len(str(caught.value)) < 300
+        assert snapshot() == before
+    # Full; then a Swiss with more rounds than its field allows; then a tournament of one.
+    await service.join_tournament(t.id, 104)
+    with pytest.raises(Exception, match="full"):
+        await service.join_tournament(t.id, 105)
+    many = await opened(service, "swiss", 4, rounds=5)
+    before = snapshot()
+    with pytest.raises(Exception, match="1 to 3 rounds"):
+        await service.start_tournament(many.id, ORGANISER)
+    assert snapshot() == before
+    alone = await opened(service, "round_robin", 1)
+    before = snapshot()
+    with pytest.raises(Exception, match="at least 2 players"):
+        await service.start_tournament(alone.id, ORGANISER)
+    assert snapshot() == before
+    started = await service.start_tournament(t.id, ORGANISER)
+    before = snapshot()
+    with pytest.raises(Exception, match="Registration is closed"):
+        await service.join_tournament(started.id, 106)
+    with pytest.raises(Exception, match="already started"):
+        await service.start_tournament(started.id, ORGANISER)
+    with pytest.raises(Exception, match="withdraw"):
+        await service.leave_tournament(started.id, 101)
+    assert snapshot() == before
+
+
+async def test_threads_attach_once_and_the_sweep_starts_on_the_deadline(
+    service: GameService, clock: FakeClock
+) -> None:
+    deadline = clock.now.replace(hour=18)
+    t = await opened(service, "swiss", 4, registration_deadline=deadline)
+    short = await opened(service, "swiss", 1, registration_deadline=deadline, min_players=2)
+    assert await service.run_tournament_sweep() == []
+    clock.now = deadline
+    done = {s.tournament.id: s for s in await service.run_tournament_sweep()}
+    assert done[t.id].action == "started" and done[t.id].tournament.status == "running"
+    assert done[short.id].action == "cancelled" and "1 of the 2" in done[short.id].reason
+    assert await service.run_tournament_sweep() == []
+    waiting = await service.games_awaiting_channel(t.id)
+    assert len(waiting) == 2
+    thread = 5000
+    attached = await service.attach_game_channel(waiting[0].id, thread)
+    assert attached.channel_id == thread
+    assert (await service.attach_game_channel(waiting[0].id, thread)).channel_id == thread
+    with pytest.raises(Exception, match="already has its thread"):
+        await service.attach_game_channel(waiting[0].id, thread + 1)
+    assert [g.id for g in await service.games_awaiting_channel(t.id)] == [waiting[1].id]
+    assert waiting[1].channel_id > PROVISIONAL_CHANNEL_BASE
+    # Play goes on in the thread like any game.
+    await service.resign(thread, attached.seats[0].user_id)
+    await service.set_tournament_message(t.id, 777)
+    assert (await service.get_tournament(t.id)).message_id == 777
+    assert len((await service.get_tournament(t.id)).web_token) == 32
+    roles = await service.set_tournament_creator_roles(GUILD, [3, 1, 3], ORGANISER)
+    assert roles == (1, 3) == await service.tournament_creator_roles(GUILD)
+
+
+async def test_an_aborted_game_is_replayed_and_a_cancelled_tournament_stops(
+    service: GameService,
+) -> None:
+    t = await opened(service, "swiss", 4)
+    t = await service.start_tournament(t.id, ORGANISER)
+    game = (await service.tournament_games(t.id))[0]
+    await service.admin_abort(GUILD, ORGANISER, game.channel_id)
+    again = await service.tournament_games(t.id)
+    assert len(again) == 3 and again[-1].is_active
+    assert {s.user_id for s in again[-1].seats} == {s.user_id for s in game.seats}
+    t = await service.cancel_tournament(t.id, ORGANISER)
+    assert t.status == "cancelled"
+    assert not [g for g in await service.tournament_games(t.id) if g.is_active]
