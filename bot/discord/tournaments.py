@@ -68,7 +68,7 @@ FORMAT_NAMES: dict[str, str] = {
     "double_round_robin": "Double round robin",
     "swiss": "Swiss",
     "knockout": "Knockout",
-    "league": "League season",
+    "league": "League",
 }
 TIEBREAK_HEADINGS: dict[str, str] = {
     "buchholz_cut1": "BH-1",
@@ -77,6 +77,7 @@ TIEBREAK_HEADINGS: dict[str, str] = {
     "head_to_head": "H2H",
     "wins": "Wins",
     "rating": "Rating",
+    "round_reached": "Round",
 }
 """Short column headings for the service's tiebreak names (others are shown as given)."""
 TIEBREAK_WORDS: dict[str, str] = {
@@ -97,7 +98,8 @@ def format_name(fmt: str) -> str:
 def title_of(info: TournamentInfo) -> str:
     """ "Minefield 9×9 Swiss #3": the game, the format and the number players quote."""
     game = game_class(info.game).title
-    return f"{game} {info.size}×{info.size} {format_name(info.format)} #{info.id}"
+    season = f" season {info.season}" if info.format == "league" else ""
+    return f"{game} {info.size}×{info.size} {format_name(info.format)}{season} #{info.id}"
 
 
 # ----- the announcement -------------------------------------------------------------------------
@@ -241,10 +243,12 @@ def standings_lines(
 ) -> tuple[list[StandingsLine], list[str]]:
     """The service's rows as the renderer's plain lines, and the tiebreak headings."""
     keys = list(rows[0].tiebreaks) if rows else []
+    divided = any(row.division > 1 for row in rows)
     lines = [
         StandingsLine(
             rank=row.rank,
-            name=names.get(row.user_id) or f"user {row.user_id}",
+            name=(f"D{row.division} · " if divided else "")
+            + (names.get(row.user_id) or f"user {row.user_id}"),
             points=row.points,
             tiebreaks=tuple(float(row.tiebreaks.get(k, 0.0)) for k in keys),
             games_left=row.games_left,
@@ -481,6 +485,21 @@ class TournamentRunner:
             return
         self._podiums.add(info.id)
         await post_podium(self.bot, info)
+        if info.format == "league":
+            await self.announce_next_season(info)
+
+    async def announce_next_season(self, finished: TournamentInfo) -> None:
+        """A league's next season opens by itself: announce it with its Join and Leave."""
+        league = finished.league_id or finished.id
+        waiting = await self.bot.service.list_tournaments(finished.guild_id, status="registration")
+        for info in waiting:
+            if (info.league_id or info.id) == league and info.season == finished.season + 1:
+                await post_announcement(
+                    self.bot,
+                    info,
+                    f"Season {info.season} of this league is open: everyone who played "
+                    f"season {finished.season} is in; press Join to play too, or Leave.",
+                )
 
     async def close(self) -> None:
         for task in list(self._tasks):
@@ -499,13 +518,28 @@ def podium_text(info: TournamentInfo, rows: Sequence[StandingRow]) -> tuple[str,
     lines = [f"🏆 **{title_of(info)}** is over!"]
     pinged: list[int] = []
     for row in rows:
-        if row.rank > len(MEDALS):
-            break
+        if row.division != 1 or row.rank > len(MEDALS):
+            break  # a league's podium is its top division's
         points = format_score(row.points)
         unit = "point" if row.points == 1 else "points"
         lines.append(f"{MEDALS[row.rank - 1]} {mention(row.user_id)}: {points} {unit}")
         pinged.append(row.user_id)
     return "\n".join(lines), pinged
+
+
+async def post_announcement(bot: CrosspathBot, info: TournamentInfo, text: str) -> None:
+    """Post an announcement in the tournament's channel and make its buttons the live ones."""
+    try:
+        sent = await messageable(bot, info.channel_id, info.guild_id).send(
+            text[:2000],
+            embed=announcement_embed(info),
+            view=announcement_view(info) or discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+    except discord.HTTPException:
+        log.warning("could not announce a tournament", extra={"tournament": info.id})
+        return
+    await bot.service.set_tournament_message(info.id, sent.id)
 
 
 async def refresh_announcement(bot: CrosspathBot, info: TournamentInfo) -> None:

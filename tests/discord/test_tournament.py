@@ -291,3 +291,48 @@ async def test_the_last_game_ending_posts_the_podium_once(h: Any) -> None:
     # The game's end shown again (a re-post, /board) does not post it a second time.
     await h.bot.tournaments._after_game(await h.service.get_game_by_id(game.id))
     assert len([s for s in h.fake.sent if "🏆" in s.content]) == 1
+
+
+DAVE = fakes.Player(350000000000000005, "Dave")
+
+
+@pytest.mark.slow  # a four-player league season, six games adjudicated at the wire
+async def test_a_league_season_adjudicated_to_the_end_opens_the_next_season(h: Any) -> None:
+    reply = await create(h, format="league", division_size=4)
+    tid = tournament_id_of(reply)
+    for player in (ALICE, BOB, CAROL, DAVE):
+        await h.click(join_button(reply), player)
+    await h.command("tournament start", ADMIN, tournament=tid)
+    games = await h.service.tournament_games(tid)
+    assert len(games) == 6 and all(not is_provisional(g.channel_id) for g in games)
+    refused = fakes.refusal(
+        await h.command("tournament adjudicate", ADMIN, game=games[0].id, winner=ALICE, draw=True)
+    )
+    assert "not both" in refused.content
+    outsider = fakes.refusal(
+        await h.command("tournament adjudicate", BOB, game=games[0].id, draw=True)
+    )
+    assert "organiser" in outsider.content
+    h.fake.clear()
+    for game in games:
+        first = next(p for p in (ALICE, BOB, CAROL, DAVE) if p.id == game.player_ids[0])
+        sent = await h.command("tournament adjudicate", ADMIN, game=game.id, winner=first)
+        assert sent[0].ephemeral and "adjudicated to" in sent[0].content
+        [board] = [
+            s for s in sent if s.kind == "channel_message" and s.channel_id == game.channel_id
+        ]
+        assert "awarded the game" in board.content
+    assert (await h.service.get_tournament(tid)).status == "finished"
+    [podium] = [s for s in h.fake.sent if "🏆" in s.content]
+    assert "League season season 1" not in podium.content and "season 1" in podium.content
+    [season_two] = [s for s in h.fake.sent if "Season 2 of this league is open" in s.content]
+    next_id = tournament_id_of(season_two)
+    assert season_two.custom_ids == [f"cp:tourn:join:{next_id}", f"cp:tourn:leave:{next_id}"]
+    nxt = await h.service.get_tournament(next_id)
+    assert nxt.message_id == season_two.message_id and set(nxt.players) == {
+        ALICE.id, BOB.id, CAROL.id, DAVE.id
+    }  # fmt: skip
+    sent = await h.click(f"cp:tourn:leave:{next_id}", DAVE)
+    assert sent[0].kind == "update" and (await h.service.get_tournament(next_id)).players == (
+        ALICE.id, BOB.id, CAROL.id
+    )  # fmt: skip
