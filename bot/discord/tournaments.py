@@ -213,13 +213,12 @@ class TournamentButton(
             raise refuse_origin(interaction, ANOTHER_TOURNAMENT)
         user_id = interaction.user.id
         if self.action == "join":
-            await service.join_tournament(info.id, user_id)
+            fresh = await service.join_tournament(info.id, user_id)
             done = f"You joined tournament #{info.id}."
         else:
-            await service.leave_tournament(info.id, user_id)
+            fresh = await service.leave_tournament(info.id, user_id)
             done = f"You left tournament #{info.id}."
         recorded(interaction, done)
-        fresh = await service.get_tournament(info.id)
         try:
             await interaction.response.edit_message(
                 embed=announcement_embed(fresh), view=announcement_view(fresh)

@@ -262,12 +262,25 @@ async def test_the_join_button_works_after_a_restart_and_only_on_its_message(
         await second.close()
 
 
-@pytest.mark.parametrize("action", ["clear"])
-async def test_creator_roles_are_for_managers(h: Any, action: str) -> None:
-    answer = fakes.refusal(await h.command("tournament creators", ALICE, action=action))
+async def test_creator_roles_are_set_by_managers_and_let_their_members_create(h: Any) -> None:
+    answer = fakes.refusal(await h.command("tournament creators", ALICE, action="clear"))
     assert "Only server managers" in answer.content
-    [shown] = await h.command("tournament creators", ADMIN, action=action)
+    [shown] = await h.command("tournament creators", ADMIN, action="show")
     assert shown.ephemeral and "server managers only" in shown.content
+    refused = fakes.refusal(
+        await h.command("tournament create", ALICE, game="minefield", format="swiss")
+    )
+    assert "tournament-creator role" in refused.content
+    # Every member has the @everyone role (its id is the server's): allow it.
+    await h.service.set_tournament_creator_roles(GUILD, [GUILD], ADMIN.id)
+    [shown] = await h.command("tournament creators", ADMIN, action="show")
+    assert f"<@&{GUILD}>" in shown.content
+    reply = await create(h, ALICE)
+    info = await h.service.get_tournament(tournament_id_of(reply))
+    assert info.organiser_id == ALICE.id
+    [cleared] = await h.command("tournament creators", ADMIN, action="clear")
+    assert "server managers only" in cleared.content
+    assert await h.service.tournament_creator_roles(GUILD) == ()
 
 
 async def test_the_last_game_ending_posts_the_podium_once(h: Any) -> None:
