@@ -121,7 +121,7 @@ from .tournament_types import (
     PairingInfo,
     StandingRow,
     TournamentInfo,
-    TournamentSweep,
+    TournamentUpdate,
 )
 from .tournaments import TournamentError
 
@@ -131,6 +131,6 @@ __all__ += [
     "StandingRow",
     "TournamentError",
     "TournamentInfo",
-    "TournamentSweep",
+    "TournamentUpdate",
     "is_provisional",
 ]

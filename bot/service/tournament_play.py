@@ -71,7 +71,7 @@ from .tournament_types import (
     TournamentFormat,
     TournamentInfo,
     TournamentStatus,
-    TournamentSweep,
+    TournamentUpdate,
 )
 from .tournaments import (
     Division,
@@ -460,6 +460,7 @@ class TournamentPlay(ServiceCore):
             return tuple(await tx.creator_roles(guild_id))
 
     # ----- threads -----------------------------------------------------------------------
+    @warms_engines
     async def attach_game_channel(self, game_id: int, channel_id: int) -> GameInfo:
         """Move a tournament game from its provisional id to its thread, once: the same id
         again changes nothing; another id is refused.  Raises NoGameHere, TournamentError,
@@ -472,6 +473,7 @@ class TournamentPlay(ServiceCore):
             row = await tx.game(game_id)
             if row is None or row.tournament_id is None:
                 raise NoGameHere(f"There is no tournament game {quote(game_id)}.")
+            game = await self._engine(tx, row)
             if row.channel_id != channel_id:
                 if not is_provisional(row.channel_id):
                     raise TournamentError("That game already has its thread.")
@@ -479,7 +481,6 @@ class TournamentPlay(ServiceCore):
                     row = await tx.move_game(row, channel_id)
                 except ChannelTaken as exc:
                     raise ChannelBusy("That thread already has a game in progress.") from exc
-            game = await self._engine(tx, row)
         return convert.game_info(row, game)
 
     @warms_engines
@@ -566,12 +567,17 @@ class TournamentPlay(ServiceCore):
 
     # ----- the sweep ---------------------------------------------------------------------
     @warms_engines
-    async def run_tournament_sweep(
-        self, now: datetime | None = None, shards: ShardFilter | None = None, limit: int = 100
-    ) -> list[TournamentSweep]:
-        """Start the tournaments whose registration deadline has passed (or cancel those
-        short of players); what it did, for the adapter to announce.  Run it with the
-        clock's ``run_due``; two processes running it at once act once (the row lock)."""
+    async def sweep_tournaments(
+        self,
+        now: datetime | None = None,
+        *,
+        shards: ShardFilter | None = None,
+        limit: int = 100,
+    ) -> list[TournamentUpdate]:
+        """Start the tournaments whose registration deadline has passed (or cancel those it
+        cannot start), and list finished ones whose podium is still unclaimed; for the
+        adapter's periodic loop.  Two processes sweeping at once start each tournament once
+        (the row lock); a finished one is listed until some process claims its podium."""
         if now is not None and not isinstance(now, datetime):
             raise InvalidInput(f"'now' must be a datetime, not {quote(now)}.")
         check_shards(shards)
@@ -579,7 +585,7 @@ class TournamentPlay(ServiceCore):
         moment = now if now is not None else self._now()
         async with self.store.read() as tx:
             due = await tx.due_tournaments(to_us(moment), limit, shards)
-        done = []
+        done: list[TournamentUpdate] = []
         for found in due:
             async with self._write() as tx:
                 t = await self._tournament(tx, found.id)
@@ -593,10 +599,20 @@ class TournamentPlay(ServiceCore):
                         " players needed."
                     )
                     t = await self._cancel_unstarted(tx, t, moment)
-                    done.append(TournamentSweep("cancelled", await self._info(tx, t), reason))
+                    done.append(TournamentUpdate("cancelled", await self._info(tx, t), reason))
                     continue
                 await self._start_or_cancel(tx, t, moment, done)
+        async with self.store.read() as tx:
+            for t in await tx.unannounced_tournaments(limit, shards):
+                done.append(TournamentUpdate("finished", await self._info(tx, t)))
         return done
+
+    async def claim_tournament_podium(self, tournament_id: int) -> bool:
+        """True for exactly one caller once the tournament has finished (whoever posts the
+        podium); False before it finishes and for every later caller."""
+        check_id(tournament_id, "tournament id")
+        async with self._write() as tx:
+            return await tx.claim_podium(tournament_id, to_us(self._now()))
 
     async def next_tournament_deadline(self) -> datetime | None:
         """The earliest registration deadline still to come, so a scheduler can sleep."""
@@ -606,15 +622,15 @@ class TournamentPlay(ServiceCore):
 
     # ----- internals ---------------------------------------------------------------------
     async def _start_or_cancel(
-        self, tx: Tx, t: TournamentRow, now: datetime, done: list[TournamentSweep]
+        self, tx: Tx, t: TournamentRow, now: datetime, done: list[TournamentUpdate]
     ) -> TournamentRow:
         try:
             started = await self._start(tx, t, now)
         except TournamentError as exc:
             t = await self._cancel_unstarted(tx, t, now)
-            done.append(TournamentSweep("cancelled", await self._info(tx, t), str(exc)))
+            done.append(TournamentUpdate("cancelled", await self._info(tx, t), str(exc)))
             return t
-        done.append(TournamentSweep("started", await self._info(tx, started)))
+        done.append(TournamentUpdate("started", await self._info(tx, started)))
         return started
 
     async def _cancel_unstarted(self, tx: Tx, t: TournamentRow, now: datetime) -> TournamentRow:
@@ -1046,6 +1062,7 @@ def info_of(t: TournamentRow, entrants: Sequence[EntrantRow]) -> TournamentInfo:
         channel_id=t.channel_id,
         organiser_id=t.organiser_id,
         game=t.game,
+        title=game_class(t.game).title,
         size=t.size,
         format=cast(TournamentFormat, t.format),
         status=cast(TournamentStatus, t.status),
@@ -1059,8 +1076,8 @@ def info_of(t: TournamentRow, entrants: Sequence[EntrantRow]) -> TournamentInfo:
         max_players=t.max_players,
         division_size=t.division_size,
         registration_deadline=maybe_dt(t.registration_deadline),
-        players=tuple(e.user_id for e in entrants),
-        withdrawn=tuple(e.user_id for e in entrants if e.withdrawn_round is not None),
+        player_ids=tuple(e.user_id for e in entrants),
+        withdrawn_ids=tuple(e.user_id for e in entrants if e.withdrawn_round is not None),
         league_id=t.league_id,
         season=t.season,
         message_id=t.message_id,

@@ -26,10 +26,11 @@ class TournamentInfo:
     """A tournament (or one season of a league) as players and organisers see it.
 
     ``round`` is the last round paired (0 before the start); ``rounds`` the number of rounds
-    (None until the start fixes it).  ``players`` are the entrants in the order they joined;
-    ``withdrawn`` those who withdrew after the start.  ``league_id`` is the id of a league's
-    first season (shared by all its seasons) and ``season`` counts from 1.  ``web_token`` is a
-    128-bit random hex string for a public page: unguessable, unlike the id.
+    (None until the start fixes it).  ``player_ids`` are the entrants in the order they
+    joined; ``withdrawn_ids`` those who withdrew after the start.  ``title`` is the game's.
+    ``league_id`` is the id of a league's first season (shared by all its seasons) and
+    ``season`` counts from 1.  ``web_token`` is a 128-bit random hex string for a public
+    page: unguessable, unlike the id.
     """
 
     id: int
@@ -37,6 +38,7 @@ class TournamentInfo:
     channel_id: int
     organiser_id: int
     game: str
+    title: str
     size: int
     format: TournamentFormat
     status: TournamentStatus
@@ -50,8 +52,8 @@ class TournamentInfo:
     max_players: int | None
     division_size: int
     registration_deadline: datetime | None
-    players: tuple[int, ...]
-    withdrawn: tuple[int, ...]
+    player_ids: tuple[int, ...]
+    withdrawn_ids: tuple[int, ...]
     league_id: int | None
     season: int
     message_id: int | None
@@ -94,7 +96,7 @@ class PairingInfo:
     """One game of a round, or a bye (``second_id`` None, ``bye`` True).
 
     ``game_no`` counts the games of a knockout match (1 elsewhere); ``game_id`` is the game
-    played for it (None for a bye); ``outcome`` is ``1-0``, ``0-1`` or ``½-½`` from the first
+    played for it (None for a bye); ``result`` is ``1-0``, ``0-1`` or ``½-½`` from the first
     seat's side once known, and ``reason`` one of ``played``, ``time``, ``adjudicated`` or
     ``forfeit``.
     """
@@ -106,7 +108,7 @@ class PairingInfo:
     first_id: int
     second_id: int | None
     game_id: int | None
-    outcome: str | None
+    result: str | None
     reason: str | None
 
     @property
@@ -115,10 +117,12 @@ class PairingInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class TournamentSweep:
-    """What the periodic sweep did to one tournament whose registration deadline passed:
-    ``started`` it, or ``cancelled`` it (``reason`` says why, for the announcement)."""
+class TournamentUpdate:
+    """What the periodic sweep found for one tournament: it ``started`` it or ``cancelled``
+    it (its registration deadline passed; ``reason`` says why, for the announcement), or the
+    tournament has ``finished`` and nobody has claimed its podium announcement yet (see
+    ``claim_tournament_podium``)."""
 
-    action: Literal["started", "cancelled"]
+    kind: Literal["started", "cancelled", "finished"]
     tournament: TournamentInfo
     reason: str = ""

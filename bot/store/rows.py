@@ -313,6 +313,8 @@ class TournamentRow:
     updated_at: int
     started_at: int | None
     finished_at: int | None
+    podium_claimed_at: int | None = None
+    """When a process claimed the finished tournament's podium announcement (once)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -211,11 +211,13 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
             season INTEGER NOT NULL DEFAULT 1, version {big} NOT NULL DEFAULT 0,
             message_id {big}, web_token TEXT NOT NULL UNIQUE, games_made INTEGER NOT NULL
             DEFAULT 0, created_at {big} NOT NULL, updated_at {big} NOT NULL,
-            started_at {big}, finished_at {big}
+            started_at {big}, finished_at {big}, podium_claimed_at {big}
         )""",
         "CREATE INDEX tournaments_by_guild ON tournaments (guild_id, status, id)",
         "CREATE INDEX tournaments_by_deadline ON tournaments (registration_deadline)"
         " WHERE status = 'registration'",
+        "CREATE INDEX tournaments_unannounced ON tournaments (id)"
+        " WHERE status = 'finished' AND podium_claimed_at IS NULL",
         """CREATE TABLE tournament_entrants (
             tournament_id {big} NOT NULL REFERENCES tournaments (id), user_id {big} NOT NULL,
             rating {real} NOT NULL DEFAULT 0, joined_at {big} NOT NULL,

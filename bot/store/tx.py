@@ -814,6 +814,27 @@ class SharedTx:
         )
         return [tournament_row(r) for r in rows]
 
+    async def claim_podium(self, tournament_id: int, at: int) -> bool:
+        """Claim the finished tournament's podium announcement: True for one caller only."""
+        found = await self._written(
+            "UPDATE tournaments SET podium_claimed_at = ? WHERE id = ? AND status = 'finished'"
+            " AND podium_claimed_at IS NULL RETURNING id",
+            (at, tournament_id),
+        )
+        return bool(found)
+
+    async def unannounced_tournaments(
+        self, limit: int, shards: ShardFilter | None = None
+    ) -> list[TournamentRow]:
+        """Finished tournaments whose podium nobody has claimed yet, oldest first."""
+        held, held_args = shard_clause(shards)
+        rows = await self._fetch(
+            f"{TOURNAMENTS} WHERE status = 'finished' AND podium_claimed_at IS NULL{held}"
+            " ORDER BY id LIMIT ?",
+            (*held_args, limit),
+        )
+        return [tournament_row(r) for r in rows]
+
     async def next_tournament_deadline(self) -> int | None:
         found = await self._one(
             "SELECT MIN(registration_deadline) FROM tournaments WHERE status = 'registration'"

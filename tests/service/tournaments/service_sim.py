@@ -89,7 +89,7 @@ async def run(
         game = rng.choice(active)
         x = rng.random()
         if withdrawals and steps > 2 and x < 0.08:
-            stays = [p for p in t.players if p not in t.withdrawn]
+            stays = [p for p in t.player_ids if p not in t.withdrawn_ids]
             who = rng.choice(stays)
             await service.withdraw_from_tournament(tournament_id, who, ORGANISER)
             log.withdrawn.append(who)
@@ -120,15 +120,15 @@ async def check_results(
     assert set(games) == {p.game_id for p in pairings if p.game_id is not None}
     for p in pairings:
         if p.bye:  # a bye is never a game and never has a result
-            assert p.game_id is None and p.outcome is None, p
+            assert p.game_id is None and p.result is None, p
             continue
-        assert p.outcome is not None and p.game_id is not None, p
+        assert p.result is not None and p.game_id is not None, p
         g = games[p.game_id]
         assert g.result is not None and g.status == "finished", p
         assert g.seats[0].user_id == p.first_id or g.seats[1].user_id == p.first_id
         winner = g.result.winner_id
         expected = "½-½" if winner is None else "1-0" if winner == p.first_id else "0-1"
-        assert p.outcome == expected, p
+        assert p.result == expected, p
         reason = REASON_OF[g.result.reason]
         if g.result.reason == "draw" and g.result.actor_id is not None:
             reason = "adjudicated"
@@ -147,7 +147,7 @@ def recomputed(pairings: list[PairingInfo], swiss: bool) -> dict[int, dict[str, 
                 halves[p.first_id] += 2
                 games[p.first_id].append((None, 2, False))
             continue
-        first = {"1-0": 2, "½-½": 1, "0-1": 0}[p.outcome or ""]
+        first = {"1-0": 2, "½-½": 1, "0-1": 0}[p.result or ""]
         played = p.reason != "forfeit"
         halves[p.first_id] += first
         halves[p.second_id] += 2 - first

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from game_fixtures import CHANNEL, GUILD, FakeClock
-from service_sim import GAME, ORGANISER, SIZE, check_results, check_table, run
+from service_sim import GAME, ORGANISER, SIZE, check_results, check_table, play_randomly, run
 
 from bot.service import (
     PROVISIONAL_CHANNEL_BASE,
@@ -87,10 +87,10 @@ async def test_a_whole_tournament_with_random_results(
     await check_results(service, t, pairings)
     swiss = format == "swiss"
     rows = await service.tournament_standings(t.id)
-    assert sorted(r.user_id for r in rows) == sorted(t.players)
+    assert sorted(r.user_id for r in rows) == sorted(t.player_ids)
     check_table(rows, pairings, swiss)
     assert all(r.games_left == 0 for r in rows)
-    assert {r.user_id for r in rows if r.withdrawn} == set(t.withdrawn) == set(log.withdrawn)
+    assert {r.user_id for r in rows if r.withdrawn} == set(t.withdrawn_ids) == set(log.withdrawn)
     if swiss:
         swiss_checks(pairings)
         assert len({p.round for p in pairings}) == t.rounds
@@ -114,7 +114,7 @@ async def test_a_withdrawn_player_forfeits_every_round_robin_game_left(
     await service.resign(one.channel_id, one.seats[1].user_id)
     leaver = one.seats[1].user_id
     t = await service.withdraw_from_tournament(t.id, leaver, leaver)
-    assert t.withdrawn == (leaver,)
+    assert t.withdrawn_ids == (leaver,)
     pairings = await service.tournament_pairings(t.id)
     theirs = [p for p in pairings if leaver in (p.first_id, p.second_id)]
     assert len(theirs) == 3
@@ -122,7 +122,7 @@ async def test_a_withdrawn_player_forfeits_every_round_robin_game_left(
     for p in theirs:
         if p.reason == "forfeit":
             lost = "0-1" if p.first_id == leaver else "1-0"
-            assert p.outcome == lost
+            assert p.result == lost
             game = await service.get_game_by_id(p.game_id or 0)
             assert game.result is not None and game.result.reason == "forfeit"
     rows = {r.user_id: r for r in await service.tournament_standings(t.id)}
@@ -190,10 +190,10 @@ async def test_a_league_splits_divisions_promotes_and_opens_the_next_season(
     assert len(leagues) == 1
     two = leagues[0]
     assert two.league_id == t.id and two.season == 2 and two.format == "league"
-    assert set(two.players) == set(season_one.players) - set(season_one.withdrawn)
+    assert set(two.player_ids) == set(season_one.player_ids) - set(season_one.withdrawn_ids)
     newcomer = 500
     two = await service.join_tournament(two.id, newcomer)
-    leaver = two.players[0]
+    leaver = two.player_ids[0]
     two = await service.leave_tournament(two.id, leaver)
     two = await service.start_tournament(two.id, ORGANISER)
     placed = {r.user_id: r.division for r in await service.tournament_standings(two.id)}
@@ -290,12 +290,12 @@ async def test_threads_attach_once_and_the_sweep_starts_on_the_deadline(
     deadline = clock.now.replace(hour=18)
     t = await opened(service, "swiss", 4, registration_deadline=deadline)
     short = await opened(service, "swiss", 1, registration_deadline=deadline, min_players=2)
-    assert await service.run_tournament_sweep() == []
+    assert await service.sweep_tournaments() == []
     clock.now = deadline
-    done = {s.tournament.id: s for s in await service.run_tournament_sweep()}
-    assert done[t.id].action == "started" and done[t.id].tournament.status == "running"
-    assert done[short.id].action == "cancelled" and "1 of the 2" in done[short.id].reason
-    assert await service.run_tournament_sweep() == []
+    done = {s.tournament.id: s for s in await service.sweep_tournaments()}
+    assert done[t.id].kind == "started" and done[t.id].tournament.status == "running"
+    assert done[short.id].kind == "cancelled" and "1 of the 2" in done[short.id].reason
+    assert await service.sweep_tournaments() == []
     waiting = await service.games_awaiting_channel(t.id)
     assert len(waiting) == 2
     thread = 5000
@@ -319,6 +319,7 @@ async def test_an_aborted_game_is_replayed_and_a_cancelled_tournament_stops(
     service: GameService,
 ) -> None:
     t = await opened(service, "swiss", 4)
+    assert not await service.claim_tournament_podium(t.id)  # not finished
     t = await service.start_tournament(t.id, ORGANISER)
     game = (await service.tournament_games(t.id))[0]
     await service.admin_abort(GUILD, ORGANISER, game.channel_id)
@@ -328,3 +329,24 @@ async def test_an_aborted_game_is_replayed_and_a_cancelled_tournament_stops(
     t = await service.cancel_tournament(t.id, ORGANISER)
     assert t.status == "cancelled"
     assert not [g for g in await service.tournament_games(t.id) if g.is_active]
+
+
+@pytest.mark.parametrize("rated", [True, False])
+async def test_tournament_games_are_rated_when_the_tournament_is(
+    service: GameService, rated: bool
+) -> None:
+    t = await opened(service, "round_robin", 2, rated=rated)
+    t = await service.start_tournament(t.id, ORGANISER)
+    (game,) = await service.tournament_games(t.id)
+    assert game.rated is rated
+    await play_randomly(service, game, random.Random(2))
+    ended = await service.get_game_by_id(game.id)
+    assert ended.result is not None and ended.result.reason == "connection"
+    board = await service.leaderboard(GUILD, GAME)
+    assert bool(board) is rated
+    assert (await service.get_tournament(t.id)).status == "finished"
+    # The podium is announced once: the sweep lists it until one caller claims it.
+    (update,) = await service.sweep_tournaments()
+    assert update.kind == "finished" and update.tournament.id == t.id
+    assert [await service.claim_tournament_podium(t.id) for _ in range(3)] == [True, False, False]
+    assert await service.sweep_tournaments() == []
