@@ -64,8 +64,8 @@ def info_dict(t: TournamentInfo) -> dict[str, Any]:
         "min_players": t.min_players,
         "max_players": t.max_players,
         "registration_deadline": _when(t.registration_deadline),
-        "players": list(t.players),
-        "withdrawn": list(t.withdrawn),
+        "players": list(t.player_ids),
+        "withdrawn": list(t.withdrawn_ids),
         "created_at": _when(t.created_at),
         "started_at": _when(t.started_at),
         "finished_at": _when(t.finished_at),
@@ -85,7 +85,7 @@ def pairing_dict(p: PairingInfo) -> dict[str, Any]:
         "first_id": p.first_id,
         "second_id": p.second_id,
         "game_id": p.game_id,
-        "outcome": p.outcome,
+        "result": p.result,
         "reason": p.reason,
     }
 
@@ -111,7 +111,7 @@ def summary_line(t: TournamentInfo) -> str:
     rounds = f"round {t.round}/{t.rounds}" if t.rounds else f"round {t.round}"
     return (
         f"#{t.id:<5} {t.game} {t.size}x{t.size} {t.format:<18} {t.status:<12} "
-        f"{rounds:<11} {len(t.players)} players"
+        f"{rounds:<11} {len(t.player_ids)} players"
     )
 
 
@@ -121,17 +121,17 @@ def show_text(t: TournamentInfo, pairings: Sequence[PairingInfo]) -> str:
         summary_line(t),
         f"organiser {t.organiser_id} · channel {t.channel_id} · {t.time_control.describe()} · "
         f"{'rated' if t.rated else 'unrated'} · players {limit}",
-        "players: " + (" ".join(str(p) for p in t.players) or "none yet"),
+        "players: " + (" ".join(str(p) for p in t.player_ids) or "none yet"),
     ]
-    if t.withdrawn:
-        lines.append("withdrawn: " + " ".join(str(p) for p in t.withdrawn))
+    if t.withdrawn_ids:
+        lines.append("withdrawn: " + " ".join(str(p) for p in t.withdrawn_ids))
     for p in pairings:
         where = f"R{p.round}" + (f" D{p.division}" if p.division > 1 else "") + f" T{p.table}"
         if p.second_id is None:
             lines.append(f"  {where}: {p.first_id} bye")
             continue
         game = f" game #{p.game_id}" if p.game_id is not None else ""
-        result = f" {p.outcome} ({p.reason})" if p.outcome else ""
+        result = f" {p.result} ({p.reason})" if p.result else ""
         lines.append(f"  {where}: {p.first_id} vs {p.second_id}{result}{game}")
     return "\n".join(lines)
 

@@ -37,7 +37,7 @@ from bot.service import (
     ShardFilter,
     StandingRow,
     TournamentInfo,
-    TournamentSweep,
+    TournamentUpdate,
 )
 from render.standings import (
     PAGE_ROWS,
@@ -129,9 +129,9 @@ def announcement_embed(info: TournamentInfo, note: str | None = None) -> discord
         )
         embed.add_field(name="Starts", value=start, inline=True)
     embed.add_field(name="Status", value=status_text(info), inline=True)
-    players = " ".join(mention(uid) for uid in info.players)
+    players = " ".join(mention(uid) for uid in info.player_ids)
     embed.add_field(
-        name=f"Registered ({len(info.players)})", value=(players or "nobody yet")[:1024]
+        name=f"Registered ({len(info.player_ids)})", value=(players or "nobody yet")[:1024]
     )
     embed.set_footer(text=f"/tournament info tournament:{info.id} · /tournament standings")
     return embed
@@ -345,7 +345,7 @@ class StandingsPageButton(
 def pairing_line(p: PairingInfo) -> str:
     if p.second_id is None:
         return f"{mention(p.first_id)}: bye"
-    result = f" **{p.outcome}**" if p.outcome else ""
+    result = f" **{p.result}**" if p.result else ""
     game = ""
     if p.game_id is not None:
         game = f" · game #{p.game_id}"
@@ -364,14 +364,14 @@ class TournamentRunner:
 
     One lock per process serialises the thread work, so the sweep and a game's end do not
     open two threads for the same game here; another process that does is refused by the
-    service (``attach_game_channel``), and its thread is deleted.
+    service (``attach_game_channel``), and its thread is deleted.  The podium is claimed
+    from the service first (``claim_tournament_podium``), so one process posts it.
     """
 
     def __init__(self, bot: CrosspathBot) -> None:
         self.bot = bot
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
-        self._podiums: set[int] = set()
 
     def game_ended(self, game: GameInfo) -> None:
         """A tournament game ended: open the threads of the games its end paired and, if it
@@ -387,18 +387,16 @@ class TournamentRunner:
         try:
             await self.open_threads(game.tournament_id)
             info = await self.bot.service.get_tournament(game.tournament_id)
-            # The service finishes a tournament in the write block that ends its last game,
-            # with the same timestamp: only the process that ended that game posts the podium.
-            if info.status == "finished" and info.finished_at == game.updated_at:
+            if info.status == "finished":
                 await self.podium(info)
         except Exception as exc:
             log_failure("could not follow up a tournament game", exc, game_id=game.id)
 
-    async def sweep(self, shards: ShardFilter | None = None) -> list[TournamentSweep]:
+    async def sweep(self, shards: ShardFilter | None = None) -> list[TournamentUpdate]:
         """Start or cancel the tournaments whose registration deadline passed, and open
         every pending thread of this process's servers (also after a restart)."""
         service = self.bot.service
-        done = await service.run_tournament_sweep(shards=shards)
+        done = await service.sweep_tournaments(shards=shards)
         for item in done:
             try:
                 await self.announce_sweep(item)
@@ -407,9 +405,12 @@ class TournamentRunner:
         await self.open_threads(None, shards)
         return done
 
-    async def announce_sweep(self, item: TournamentSweep) -> None:
+    async def announce_sweep(self, item: TournamentUpdate) -> None:
         info = item.tournament
-        if item.action == "started":
+        if item.kind == "finished":
+            await self.podium(info)
+            return
+        if item.kind == "started":
             text = f"Tournament #{info.id} has started: round 1 is being paired in threads here."
         else:
             text = f"Tournament #{info.id} was cancelled. {item.reason}"
@@ -479,10 +480,11 @@ class TournamentRunner:
         return 1
 
     async def podium(self, info: TournamentInfo) -> None:
-        """Post the podium (once per process, whoever asks)."""
-        if info.id in self._podiums:
+        """Post the podium of a finished tournament, once across every process: the service
+        lets one caller claim it.  A process that claimed it and stopped before posting
+        leaves it unposted (a podium twice would be worse)."""
+        if not await self.bot.service.claim_tournament_podium(info.id):
             return
-        self._podiums.add(info.id)
         await post_podium(self.bot, info)
         if info.format == "league":
             await self.announce_next_season(info)

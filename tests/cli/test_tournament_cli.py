@@ -100,10 +100,10 @@ async def test_show_lists_the_pairings(tmp_path: Path, db: tuple[Path, int, int]
     assert proc.returncode == 0, proc.stderr
     shown = json.loads(proc.stdout)
     assert shown["format"] == "swiss" and shown["status"] == "running"
-    assert [(p["first_id"], p["second_id"], p["outcome"]) for p in shown["pairings"]] == [
-        (p.first_id, p.second_id, p.outcome) for p in pairings
+    assert [(p["first_id"], p["second_id"], p["result"]) for p in shown["pairings"]] == [
+        (p.first_id, p.second_id, p.result) for p in pairings
     ]
-    assert sum(p["outcome"] is not None for p in shown["pairings"]) == 1  # the game decided
+    assert sum(p["result"] is not None for p in shown["pairings"]) == 1  # the game decided
     assert sum(p["second_id"] is None for p in shown["pairings"]) == 1  # five players: a bye
     text = crosspath(tmp_path, "tournament", "show", str(swiss), "--db", str(target)).stdout
     assert "bye" in text and "(played)" in text and f"organiser {ORGANISER}" in text

@@ -90,7 +90,7 @@ async def test_a_deadline_is_shown_and_the_sweep_starts_the_tournament(h: Any, c
     clock.advance(days=400)
     h.fake.clear()
     done = await h.bot.tournaments.sweep()
-    assert [d.action for d in done] == ["started"]
+    assert [d.kind for d in done] == ["started"]
     threads = h.fake.of_kind("thread")
     assert len(threads) == 1  # two players: one game
     notices = [s for s in h.fake.of_kind("channel_message") if s.channel_id == CHANNEL]
@@ -237,7 +237,7 @@ async def test_the_join_button_works_after_a_restart_and_only_on_its_message(
     try:
         sent = await second.click(join_button(reply), ALICE)
         assert sent[0].kind == "update" and f"<@{ALICE.id}>" in sent[0].embed_text()
-        assert (await second.service.get_tournament(tid)).players == (ALICE.id,)
+        assert (await second.service.get_tournament(tid)).player_ids == (ALICE.id,)
         # The same custom id on another message of the bot's: refused, nothing changed.
         other = discord_side.posted_earlier(
             CHANNEL,
@@ -253,7 +253,7 @@ async def test_the_join_button_works_after_a_restart_and_only_on_its_message(
         forged = dict(other, author=fakes.user_payload(BOB.id, "Bob"))
         answer = fakes.refusal(await second.click(join_button(reply), BOB, message=forged))
         assert answer.content == NOT_MINE
-        assert (await second.service.get_tournament(tid)).players == (ALICE.id,)
+        assert (await second.service.get_tournament(tid)).player_ids == (ALICE.id,)
         # Leave works on the real message.
         leave = next(c for c in reply.custom_ids if c.startswith("cp:tourn:leave:"))
         sent = await second.click(leave, ALICE)
@@ -342,10 +342,31 @@ async def test_a_league_season_adjudicated_to_the_end_opens_the_next_season(h: A
     next_id = tournament_id_of(season_two)
     assert season_two.custom_ids == [f"cp:tourn:join:{next_id}", f"cp:tourn:leave:{next_id}"]
     nxt = await h.service.get_tournament(next_id)
-    assert nxt.message_id == season_two.message_id and set(nxt.players) == {
+    assert nxt.message_id == season_two.message_id and set(nxt.player_ids) == {
         ALICE.id, BOB.id, CAROL.id, DAVE.id
     }  # fmt: skip
     sent = await h.click(f"cp:tourn:leave:{next_id}", DAVE)
-    assert sent[0].kind == "update" and (await h.service.get_tournament(next_id)).players == (
+    assert sent[0].kind == "update" and (await h.service.get_tournament(next_id)).player_ids == (
         ALICE.id, BOB.id, CAROL.id
     )  # fmt: skip
+
+
+async def test_a_podium_nobody_posted_is_posted_by_the_sweep_once(h: Any) -> None:
+    reply = await create(h)
+    tid = tournament_id_of(reply)
+    for player in (ALICE, BOB):
+        await h.service.join_tournament(tid, player.id)
+    # Another process started it and ended its only game, then stopped before posting.
+    await h.service.start_tournament(tid, ADMIN.id)
+    [game] = await h.service.games_awaiting_channel(tid)
+    assert game.to_move_id is not None
+    await h.service.resign(game.channel_id, game.to_move_id)
+    assert (await h.service.get_tournament(tid)).status == "finished"
+    h.fake.clear()
+    done = await h.bot.tournaments.sweep()
+    assert [d.kind for d in done] == ["finished"]
+    [podium] = [s for s in h.fake.sent if "🏆" in s.content]
+    assert podium.channel_id == CHANNEL
+    assert await h.bot.tournaments.sweep() == []  # claimed: not listed again
+    await h.bot.tournaments.podium(await h.service.get_tournament(tid))
+    assert len([s for s in h.fake.sent if "🏆" in s.content]) == 1

@@ -85,7 +85,7 @@ def is_manager(interaction: Interaction) -> bool:
 
 
 def list_line(info: TournamentInfo) -> str:
-    players = len(info.players)
+    players = len(info.player_ids)
     return f"**#{info.id}** {title_of(info)} · {status_text(info)} · {players} players"
 
 
@@ -223,7 +223,8 @@ class TournamentCog(commands.Cog):
         self.bot.remember(interaction.user)
         fresh = await self.bot.service.join_tournament(info.id, interaction.user.id)
         await interaction.response.send_message(
-            f"You joined {title_of(fresh)} ({len(fresh.players)} players so far).", ephemeral=True
+            f"You joined {title_of(fresh)} ({len(fresh.player_ids)} players so far).",
+            ephemeral=True,
         )
         await refresh_announcement(self.bot, fresh)
 
@@ -306,7 +307,7 @@ class TournamentCog(commands.Cog):
         await self.bot.tournaments.open_threads(started.id)
         await send_public(
             interaction,
-            content=f"{title_of(started)} has started with {len(started.players)} players: "
+            content=f"{title_of(started)} has started with {len(started.player_ids)} players: "
             f"round {started.round}'s games have their own threads in <#{started.channel_id}>.",
             allowed_mentions=discord.AllowedMentions.none(),
         )
