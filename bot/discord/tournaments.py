@@ -48,7 +48,6 @@ from render.standings import (
     standings_alt_text,
     standings_text,
 )
-from rules import game_class
 
 from .context import bot_of
 from .persistent import PersistentButton, check_place, refuse_origin
@@ -97,9 +96,8 @@ def format_name(fmt: str) -> str:
 
 def title_of(info: TournamentInfo) -> str:
     """ "Minefield 9×9 Swiss #3": the game, the format and the number players quote."""
-    game = game_class(info.game).title
     season = f" season {info.season}" if info.format == "league" else ""
-    return f"{game} {info.size}×{info.size} {format_name(info.format)}{season} #{info.id}"
+    return f"{info.title} {info.size}×{info.size} {format_name(info.format)}{season} #{info.id}"
 
 
 # ----- the announcement -------------------------------------------------------------------------
@@ -109,9 +107,8 @@ _TOURNAMENT_NUMBER = re.compile(r"tournament #([0-9]+)$")
 def announcement_embed(info: TournamentInfo, note: str | None = None) -> discord.Embed:
     """The announcement: what, how, who, and until when one can join.  Its title ends with
     ``tournament #N`` so a button on another message can be told apart."""
-    game = game_class(info.game).title
     embed = discord.Embed(
-        title=f"{game} {info.size}×{info.size} {format_name(info.format).lower()}, "
+        title=f"{info.title} {info.size}×{info.size} {format_name(info.format).lower()}, "
         f"tournament #{info.id}"[:256],
         colour=EMBED_COLOUR,
         description=f"Organised by {mention(info.organiser_id)}. " + (note or ""),

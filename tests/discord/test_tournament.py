@@ -370,3 +370,31 @@ async def test_a_podium_nobody_posted_is_posted_by_the_sweep_once(h: Any) -> Non
     assert await h.bot.tournaments.sweep() == []  # claimed: not listed again
     await h.bot.tournaments.podium(await h.service.get_tournament(tid))
     assert len([s for s in h.fake.sent if "🏆" in s.content]) == 1
+
+
+async def test_the_bots_own_loop_opens_threads_after_a_restart(db_path: Path, clock: Any) -> None:
+    import asyncio
+
+    from bot.config import Settings
+
+    first = await fakes.open_harness(db_path, clock)
+    reply = await create(first)
+    tid = tournament_id_of(reply)
+    for player in (ALICE, BOB):
+        await first.service.join_tournament(tid, player.id)
+    await first.service.start_tournament(tid, ADMIN.id)  # and it stopped here
+    await first.close()
+
+    second = await fakes.open_harness(db_path, clock, settings=Settings(clock_seconds=0.02))
+    try:
+        second.bot._ready.set()  # what READY from the gateway does
+        for _ in range(300):
+            if not await second.service.games_awaiting_channel(tid):
+                break
+            await asyncio.sleep(0.01)
+        [game] = await second.service.tournament_games(tid)
+        assert not is_provisional(game.channel_id)
+        [thread] = second.fake.of_kind("thread")
+        assert thread.message_id == game.channel_id and thread.channel_id == CHANNEL
+    finally:
+        await second.close()
