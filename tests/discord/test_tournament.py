@@ -398,3 +398,26 @@ async def test_the_bots_own_loop_opens_threads_after_a_restart(db_path: Path, cl
         assert thread.message_id == game.channel_id and thread.channel_id == CHANNEL
     finally:
         await second.close()
+
+
+async def test_standings_of_a_large_field_page_with_buttons(h: Any) -> None:
+    reply = await create(h, format="swiss")
+    tid = tournament_id_of(reply)
+    field = [ALICE.id + n for n in range(21)]
+    for user in field:
+        await h.service.join_tournament(tid, user)
+    await h.service.start_tournament(tid, ADMIN.id)
+    sent = await h.command("tournament standings", BOB, tournament=tid)
+    first = sent[-1]
+    assert first.custom_ids == [f"cp:tst:{tid}:2"]  # no Previous on page 1
+    lines = first.embeds[0]["description"].strip("`\n").splitlines()
+    assert len(lines) == 21  # the heading and 20 players
+    assert "page 1 of 2" in (first.files[0].description or "")
+    sent = await h.click(f"cp:tst:{tid}:2", CAROL)
+    assert [s.kind for s in sent[:1]] == ["defer_update"]
+    [edit] = [s for s in sent if s.kind == "edit_original"]
+    assert edit.custom_ids == [f"cp:tst:{tid}:1"]
+    rows = edit.embeds[0]["description"].strip("`\n").splitlines()
+    last = (await h.service.tournament_standings(tid))[-1]
+    assert len(rows) == 2 and rows[1].split()[:2] == [str(last.rank), f"user{last.user_id % 1000}"]
+    assert "page 2 of 2" in (edit.files[0].description or "")
