@@ -421,3 +421,47 @@ async def test_standings_of_a_large_field_page_with_buttons(h: Any) -> None:
     last = (await h.service.tournament_standings(tid))[-1]
     assert len(rows) == 2 and rows[1].split()[:2] == [str(last.rank), f"user{last.user_id % 1000}"]
     assert "page 2 of 2" in (edit.files[0].description or "")
+
+
+FOUR = (ALICE, BOB, CAROL, DAVE)
+
+
+@pytest.mark.slow  # each format played to its end at the wire, every game adjudicated
+@pytest.mark.parametrize(
+    ("format", "extra"),
+    [
+        ("round_robin", {}),
+        ("double_round_robin", {}),
+        ("swiss", {}),
+        ("knockout", {"best_of": 3}),
+        ("league", {"division_size": 4}),
+    ],
+)
+async def test_every_format_runs_to_its_podium_in_discord(
+    h: Any, format: str, extra: dict[str, Any]
+) -> None:
+    reply = await create(h, format=format, **extra)
+    tid = tournament_id_of(reply)
+    for player in FOUR:
+        await h.click(join_button(reply), player)
+    await h.command("tournament start", ADMIN, tournament=tid)
+    by_id = {p.id: p for p in FOUR}
+    decided = 0
+    while (await h.service.get_tournament(tid)).status == "running":
+        assert await h.service.games_awaiting_channel(tid) == []  # every game has its thread
+        active = [g for g in await h.service.tournament_games(tid) if g.is_active]
+        assert active, "a running tournament always has a game to play"
+        game = active[0]
+        winner = by_id[game.player_ids[decided % 2]]
+        await h.command("tournament adjudicate", ADMIN, game=game.id, winner=winner)
+        decided += 1
+        assert decided < 40
+    assert (await h.service.get_tournament(tid)).status == "finished"
+    games = await h.service.tournament_games(tid)
+    threads = h.fake.of_kind("thread")
+    assert {g.channel_id for g in games} == {t.message_id for t in threads}
+    assert len(games) == decided
+    [podium] = [s for s in h.fake.sent if "🏆" in s.content]
+    standings = await h.service.tournament_standings(tid)
+    champion = next(r for r in standings if r.rank == 1)
+    assert f"🥇 <@{champion.user_id}>" in podium.content
