@@ -29,6 +29,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "db": ("bot.store.cli", "database maintenance: crosspath db backup PATH | copy SRC DST"),
     "ratings": ("bot.ratings_cli", "ratings maintenance: crosspath ratings rebuild [--check]"),
     "leaderboard": ("bot.leaderboard_cli", "print a server's leaderboard for one game"),
+    "tournament": ("bot.tournament_cli", "list a server's tournaments, show one, its standings"),
     "web": ("bot.web.cli", "serve /healthz, /readyz and /metrics for the database alone"),
 }
 

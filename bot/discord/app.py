@@ -25,6 +25,7 @@ from .cogs import COGS
 from .names import DisplayNames
 from .posting import Unposted
 from .replies import context_of, handle_error
+from .tournaments import TournamentRunner
 
 log = logging.getLogger("crosspath.discord")
 
@@ -102,6 +103,7 @@ class CrosspathBot(commands.AutoShardedBot):
         self.names = DisplayNames()
         self.unposted = Unposted()
         self.computer = ComputerOpponent(self)
+        self.tournaments = TournamentRunner(self)
         self.metrics = metrics or Metrics()
         self.metrics.watch_gateway(lambda: self.latencies)
 
@@ -177,6 +179,7 @@ class CrosspathBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         await self.computer.close()
+        await self.tournaments.close()
         await super().close()
 
     async def on_ready(self) -> None:

@@ -19,6 +19,7 @@ from .leaderboards import LeaderboardPageButton
 from .persistent import PersistentButton
 from .rating_reset import ConfirmResetButton
 from .replies import send_ephemeral
+from .tournaments import StandingsPageButton, TournamentButton
 
 Interaction = discord.Interaction[Any]
 
@@ -30,6 +31,8 @@ _KNOWN = (
     NextPageButton,
     LeaderboardPageButton,
     ConfirmResetButton,
+    TournamentButton,
+    StandingsPageButton,
 )
 
 

@@ -126,6 +126,8 @@ async def post_turn(bot: CrosspathBot, info: GameInfo, headline: str | None = No
         bot.unposted.discard(info.id)
     elif posted.discord_failed:
         bot.unposted.add(info.id, headline)
+    if not info.is_active:
+        bot.tournaments.game_ended(info)  # a tournament game's end pairs what comes next
     return posted
 
 

@@ -16,3 +16,12 @@ def test_help_names_every_game_without_cutting_the_list() -> None:
         assert title in value, title
     assert "…" not in value
     assert len(value) <= 1024  # Discord's limit for a field value
+
+
+def test_help_points_players_and_organisers_to_tournaments() -> None:
+    embed = help_embed()
+    field = next(f for f in embed.fields if (f.name or "").startswith("/tournament"))
+    value = field.value or ""
+    for word in ("join", "standings", "pairings", "create", "start", "withdraw", "adjudicate"):
+        assert word in value, word
+    assert len(value) <= 1024 and len(embed) <= 6000  # Discord's limits for a field, an embed

@@ -61,7 +61,7 @@ def test_the_command_set_is_the_one_players_are_promised() -> None:
     names = {p["name"] for p in all_payloads()}
     assert names == {
         "challenge", "move", "swap", "resign", "takeback", "board", "history", "replay",
-        "games", "rules", "help", "admin", "leaderboard", "profile",
+        "games", "rules", "help", "admin", "leaderboard", "profile", "tournament",
     }  # fmt: skip
 
 
@@ -143,3 +143,27 @@ def test_settings_set_names_every_setting_it_changes() -> None:
     assert sorted(option["name"] for option in set_["options"]) == sorted(words)
     for word in words.values():
         assert word in set_["description"]
+
+
+def test_tournament_offers_every_subcommand_and_autocompletes_the_tournament() -> None:
+    from bot.discord.cogs.tournament import FORMAT_CHOICES
+    from bot.service.tournament_types import FORMATS
+
+    (tournament,) = [p for p in all_payloads() if p["name"] == "tournament"]
+    subcommands = {o["name"]: o for o in tournament["options"]}
+    assert set(subcommands) == {
+        "create", "join", "leave", "list", "info", "standings", "pairings",
+        "start", "cancel", "withdraw", "adjudicate", "announce", "creators",
+    }  # fmt: skip
+    assert tournament["default_member_permissions"] is None  # players use it too
+    create = {o["name"]: o for o in subcommands["create"]["options"]}
+    assert [c["value"] for c in create["format"]["choices"]] == list(FORMATS)
+    assert len(FORMAT_CHOICES) == len(FORMATS)
+    assert create["game"]["required"] and create["format"]["required"]
+    assert not any(o.get("required") for n, o in create.items() if n not in ("game", "format"))
+    for name, sub in subcommands.items():
+        for option in sub.get("options") or []:
+            if option["name"] == "tournament":
+                assert option["autocomplete"] and option["type"] == 4 and option["required"], name
+    withdraw = {o["name"]: o for o in subcommands["withdraw"]["options"]}
+    assert withdraw["player"]["type"] == 6  # a member

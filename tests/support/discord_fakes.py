@@ -141,6 +141,8 @@ class Sent:
             return "channel_message"
         if self.path.endswith("/threads"):
             return "thread"
+        if self.path.startswith("/channels/") and self.method == "PATCH":
+            return "edit_message"
         return f"{self.method} {self.path}"
 
     @property
@@ -387,6 +389,11 @@ class FakeDiscord:
             sent.channel_id = int(m[1])
             sent.message_id = self.next_id()
             return WireResponse(200, self._store(body, sent.channel_id, sent.message_id, sent))
+        if method == "PATCH" and (m := re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path)):
+            sent.channel_id, sent.message_id = int(m[1]), int(m[2])
+            if sent.message_id not in self.messages:
+                return WireResponse(404, {"message": "Unknown Message", "code": 10008})
+            return WireResponse(200, self._edit(sent.message_id, body))
         threads = r"/channels/(\d+)(?:/messages/(\d+))?/threads"
         if method == "POST" and (m := re.fullmatch(threads, path)):
             sent.channel_id = int(m[1])

@@ -167,6 +167,12 @@ HELP = [
     ("/games", "your games in this server"),
     ("/leaderboard game, /profile", "this server's ratings: the top players, a player's record"),
     ("/rules game", "a summary and Mark Steere's full rule sheet"),
+    (
+        "/tournament …",
+        "round robins, Swiss, knockouts and league seasons: join (or press Join on the "
+        "announcement), leave, list, info, standings, pairings; each game gets its own thread. "
+        "Organisers: create, start, cancel, withdraw, adjudicate, announce",
+    ),
     ("/admin …", "server managers: settings, abort, award, forfeit, active games"),
 ]
 
