@@ -33,6 +33,7 @@ def game_names() -> list[str]:
     return list(_GAMES)
 
 
-def new_game(name: str, size: int | None = None) -> Game:
-    """Start a new game by registry name (case, spaces and hyphens are ignored)."""
-    return game_class(name)(size)
+def new_game(name: str, size: int | None = None, *, pie: bool | None = None) -> Game:
+    """Start a new game by registry name (case, spaces and hyphens are ignored); ``pie``
+    as for :class:`~rules.base.Game` (None: the rule sheet's choice)."""
+    return game_class(name)(size, pie=pie)
