@@ -31,6 +31,11 @@ PIE_OPTION = "pie"
 PieRule = Literal["never", "option", "always"]
 
 
+def pie_title(title: str) -> str:
+    """A game's title with the pie rule chosen as an option: ``Minefield (pie rule)``."""
+    return f"{title} (pie rule)"
+
+
 @dataclass(frozen=True, slots=True)
 class Effects:
     """What a placement did, as reported by a game to the base (indices, not names)."""
@@ -299,6 +304,20 @@ class Game(ABC):
         games to rate and to solve; Clear Path's pie rule is part of Clear Path itself."""
         optional = self._pie and self.pie_rule == "option"
         return f"{self.name}+{PIE_OPTION}" if optional else self.name
+
+    @property
+    def variant_title(self) -> str:
+        """The title players see for :attr:`variant`: ``Minefield (pie rule)``."""
+        return pie_title(self.title) if self.variant != self.name else self.title
+
+    @classmethod
+    def pie_rule_text(cls) -> str:
+        """The pie rule in one sentence for players, for a game that may have it."""
+        first, second = (player.capitalize() for player in cls.players)
+        return (
+            f"After {first}'s first turn, {second} may answer swap to take over {first}'s "
+            f"colour: the players exchange colours and the stones stay (pie rule)."
+        )
 
     @property
     def to_move(self) -> str | None:
