@@ -461,6 +461,17 @@ class Game(ABC):
         clone._copy_extra_from(self)
         return clone
 
+    def without_swap(self) -> Game:
+        """A copy with the pie rule's swap no longer on offer, and everything else the same.
+
+        For a search weighing the swap (``ai/pie.py``): a swap leaves the position as it is,
+        so what it is worth is one minus what the best placement here is worth.  The copy is
+        for analysis only: its record no longer says how the game was played.
+        """
+        clone = self.copy()
+        clone._pie = False
+        return clone
+
     def _copy_extra_from(self, other: Game) -> None:
         """Deep-copy mutable game-specific containers after a shallow ``copy``."""
 
