@@ -18,7 +18,8 @@ from rules import Game, parse_record
 
 from .levels import Level, parse_level, placement_budget
 from .lifetime import spawn_pool
-from .search import Budget, SearchResult, search
+from .pie import pie_search
+from .search import Budget, SearchResult
 from .solver import PROOF_LEVEL, losing_side_move, proof_move
 
 _pool: ProcessPoolExecutor | None = None
@@ -63,7 +64,8 @@ def think(
     Clear Path chain gets its share (:func:`ai.levels.placement_budget`).  On a board solved
     in ai/solved/, levels from :data:`ai.solver.PROOF_LEVEL` up play the proof's move when
     they are the proven winner, and the move whose proof is largest when they are the proven
-    loser (docs/solved.md)."""
+    loser (docs/solved.md).  Where the pie rule's swap is on offer, the search decides it
+    (:mod:`ai.pie`)."""
     chosen = parse_level(level)
     if chosen.number >= PROOF_LEVEL:
         move = proof_move(game)
@@ -73,7 +75,7 @@ def think(
         if move is not None:
             return SearchResult(move, 0, 0.0, 0.0, -1, "solved board, losing side")
     turn = budget or chosen.budget_for(game.name, game.size)
-    return search(
+    return pie_search(
         game,
         placement_budget(turn, game),
         seed=move_seed(seed, game.record()),

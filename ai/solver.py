@@ -7,7 +7,7 @@ forced result at all (Crosscut and Clearcut can repeat positions; a line that re
 ends, so it is no win either).
 
 Positions are keyed by what decides their future and nothing else: both colours' stones,
-the colour to move, and Clear Path's pie-rule state (swap on offer, swap made, neither).  The
+the colour to move, and the pie-rule state (swap on offer, swap made, neither).  The
 rest of the engine's state is either derived from the stones (Clear Path's edge reach, which
 also tells a chain under way apart: the mover has joined their edges diagonally) or does not
 change what is legal (turn numbers, history).  Keys are reduced by the board symmetries that
@@ -36,12 +36,12 @@ from rules import Game, new_game
 
 from .connection import edges, stone_masks
 from .moves import Move, legal_moves, move_name, play
+from .pie import swap_offered
 from .tactics import candidate_moves
 
 Seat = Literal["first", "second"]
 SEATS: tuple[Seat, Seat] = ("first", "second")
 SWAP = "swap"
-PIE_RULE_GAMES = frozenset({"clearpath"})
 
 Transform = Callable[[int, int, int], tuple[int, int]]
 TRANSFORMS: dict[str, Transform] = {
@@ -118,19 +118,7 @@ def game_symmetries(game: str, size: int) -> list[Symmetry]:
 
 # ----- positions, seats and the proof-file key ------------------------------------------------
 def swapped(game: Game) -> bool:
-    return bool(getattr(game, "swapped", False))
-
-
-def swap_offered(game: Game) -> bool:
-    """Is the pie rule's swap a legal move now?  (Only Clear Path has one, and only while the
-    second colour has no stone, so the move list is built only then.)"""
-    return (
-        game.name == "clearpath"
-        and not game.is_over
-        and not swapped(game)
-        and game.count(game.players[1]) == 0
-        and SWAP in game.legal_moves()
-    )
+    return game.swapped
 
 
 def flags(game: Game) -> str:
@@ -404,18 +392,20 @@ def solve(
     name: str,
     size: int,
     *,
+    pie: bool | None = None,
     max_nodes: int | None = None,
     use_symmetry: bool = True,
     first_moves: bool = True,
 ) -> Solution:
     """Solve the start of ``name`` at ``size``: who wins, with which first moves, and how.
 
-    Raises :class:`SearchLimit` when ``max_nodes`` (per seat) runs out first.
+    ``pie`` as for :func:`rules.new_game`.  Raises :class:`SearchLimit` when ``max_nodes``
+    (per seat) runs out first.
     """
-    game = new_game(name, size)
+    game = new_game(name, size, pie=pie)
     # With the pie rule the second seat wins unless best play draws: whatever Red's first
     # turn, Blue either answers it or swaps and takes it over.  So it is asked first there.
-    seats = SEATS[::-1] if name in PIE_RULE_GAMES else SEATS
+    seats = SEATS[::-1] if game.pie else SEATS
     nodes = 0
     for seat in seats:
         solver = Solver(name, size, seat, use_symmetry=use_symmetry, max_nodes=max_nodes)
@@ -449,11 +439,14 @@ class ShippedProof:
 
 
 @cache
-def shipped_proof(name: str, size: int) -> ShippedProof | None:
+def shipped_proof(variant: str, size: int) -> ShippedProof | None:
     """The proof file for this board from ai/solved/, None if none is shipped.
 
-    Loaded once per process (Clear Path 4×4, the largest, takes about 0.2 s of CPU)."""
-    path = SOLVED_DIR / f"{name}-{size}.json.gz"
+    Keyed by the variant (:attr:`rules.Game.variant`), not the game: a proof of Minefield
+    without the pie rule says nothing about ``minefield+pie`` (none of whose proofs is
+    shipped), since the swap changes who wins.  Loaded once per process (Clear Path 4×4, the
+    largest, takes about 0.2 s of CPU)."""
+    path = SOLVED_DIR / f"{variant}-{size}.json.gz"
     if not path.is_file():
         return None
     with gzip.open(path, "rt", encoding="utf-8") as fh:
@@ -467,7 +460,7 @@ def proof_move(game: Game) -> str | None:
     position the winner's proven strategy never leads to)."""
     if game.is_over or game.to_move is None:
         return None
-    proof = shipped_proof(game.name, game.size)
+    proof = shipped_proof(game.variant, game.size)
     if proof is None or seat_of(game, game.to_move) != proof.winner_seat:
         return None
     return proof.strategy.get(position_text(game))
@@ -552,10 +545,10 @@ def losing_side_move(game: Game) -> str | None:
     the verdict there is unknown and the search decides).  Ties go to the first in move order."""
     if game.is_over or game.to_move is None:
         return None
-    proof = shipped_proof(game.name, game.size)
+    proof = shipped_proof(game.variant, game.size)
     if proof is None or seat_of(game, game.to_move) == proof.winner_seat:
         return None
-    sizes = shipped_sizes(game.name, game.size)
+    sizes = shipped_sizes(game.variant, game.size)
     if sizes is None:
         return None
     work = game.copy()

@@ -190,21 +190,22 @@ def shorter_events(game: Game) -> tuple[str, ...]:
 
 
 def shorter_titles(game: Game) -> tuple[str, ...]:
-    """The title without the board size, then without the turn number too."""
+    """The title without the board size, then without the turn number too (the pie rule,
+    when chosen, stays in every form: it changes what the position means)."""
     size = f" {game.size}×{game.size}"
     plain = status(game)
     brief = plain.split(SEP)[-1]
     forms = (
-        f"{game.title}{SEP}{plain}",
-        f"{game.title}{size}{SEP}{brief}",
-        f"{game.title}{SEP}{brief}",
+        f"{game.variant_title}{SEP}{plain}",
+        f"{game.variant_title}{size}{SEP}{brief}",
+        f"{game.variant_title}{SEP}{brief}",
     )
-    full = f"{game.title}{size}{SEP}{plain}"
+    full = f"{game.variant_title}{size}{SEP}{plain}"
     return tuple(dict.fromkeys(f for f in forms if f != full))
 
 
 def caption_for(game: Game, names: Mapping[str, str] | None = None) -> Caption:
-    title = f"{game.title} {game.size}×{game.size}{SEP}{status(game)}"
+    title = f"{game.variant_title} {game.size}×{game.size}{SEP}{status(game)}"
     chips = tuple(
         PlayerChip(
             colour=c,
@@ -239,7 +240,7 @@ def alt_text(game: Game, names: Mapping[str, str] | None = None) -> str:
         name = clean_name(names.get(colour, "")) if names else ""
         return f"{colour_word(colour)} ({name})" if name else colour_word(colour)
 
-    head = f"{game.title}, {game.size}×{game.size} board."
+    head = f"{game.variant_title}, {game.size}×{game.size} board."
     if game.winner is not None:
         now = f"{who(game.winner)} won."
     elif game.is_over:

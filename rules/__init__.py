@@ -22,7 +22,7 @@ from .errors import (
 )
 from .notation import parse_point, point_name
 from .record import format_record, parse_record
-from .registry import game_class, game_names, new_game
+from .registry import game_class, game_names, new_game, split_variant, variant_title
 
 __all__ = [
     "Game",
@@ -47,4 +47,6 @@ __all__ = [
     "parse_point",
     "parse_record",
     "point_name",
+    "split_variant",
+    "variant_title",
 ]

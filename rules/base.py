@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from .errors import (
     GameOver,
@@ -24,6 +24,16 @@ from .geometry import Grid, bits_list, grid, iter_bits
 from .notation import parse_point
 
 SKIP_TOKEN = "-"
+SWAP = "swap"
+PIE_OPTION = "pie"
+"""The pie rule's name in records (``minefield 9 pie: ...``) and in a game's variant name."""
+
+PieRule = Literal["never", "option", "always"]
+
+
+def pie_title(title: str) -> str:
+    """A game's title with the pie rule chosen as an option: ``Minefield (pie rule)``."""
+    return f"{title} (pie rule)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +79,7 @@ class _Snapshot:
     list, named, in one place.  Only immutable values are kept (copies share snapshots).
     """
 
-    __slots__ = ("extra", "legal", "over", "stones", "turn", "turn_number", "winner")
+    __slots__ = ("extra", "legal", "over", "stones", "swapped", "turn", "turn_number", "winner")
 
     def __init__(self, game: Game) -> None:
         self.stones = tuple(game._stones)
@@ -78,6 +88,7 @@ class _Snapshot:
         self.winner = game._winner
         self.turn_number = game._turn_number
         self.legal = game._legal
+        self.swapped = game._swapped
         self.extra = game._extra_state()
 
     def restore(self, game: Game) -> None:
@@ -87,6 +98,7 @@ class _Snapshot:
         game._winner = self.winner
         game._turn_number = self.turn_number
         game._legal = self.legal
+        game._swapped = self.swapped
         game._restore_extra(self.extra)
 
 
@@ -107,12 +119,22 @@ class Game(ABC):
     max_size: ClassVar[int] = 19
     default_size: ClassVar[int] = 9
     stone_word: ClassVar[str] = "stone"
+    pie_rule: ClassVar[PieRule] = "never"
+    """Whether the game has the pie rule: ``"always"`` (Clear Path's rule sheet has it),
+    ``"option"`` (off unless a game is started with ``pie=True``: the shipped sheets have no
+    pie rule, and players may agree to add one), or ``"never"`` (Crosscut)."""
     costly_play: ClassVar[bool] = False
     """True where ``play`` may search (Naked Diagonal's area checks): usually milliseconds, but
     not bounded by a small constant.  A caller that must stay responsive, like the bot's event
     loop, plays such games on another thread (on a copy, so readers never see one half done)."""
 
-    def __init__(self, size: int | None = None) -> None:
+    def __init__(self, size: int | None = None, *, pie: bool | None = None) -> None:
+        """A new game on a ``size`` board (default: the game's own).
+
+        ``pie``: play with the pie rule.  None means the rule sheet's choice (on in Clear
+        Path, off elsewhere); asking for what a game cannot do raises :class:`InvalidOptions`.
+        """
+        self._pie = self._checked_pie(pie)
         if size is None:
             size = self.default_size
         if isinstance(size, bool) or not isinstance(size, int):
@@ -132,8 +154,21 @@ class Game(ABC):
         self._history: list[MoveRecord] = []
         self._undo: list[_Snapshot] = []
         self._legal: int | None = None
+        self._swapped = False
         self._set_up = False
         self._reset_extra()
+
+    @classmethod
+    def _checked_pie(cls, pie: bool | None) -> bool:
+        if pie is None:
+            return cls.pie_rule == "always"
+        if not isinstance(pie, bool):
+            raise InvalidOptions(f"the pie option must be true or false, not {pie!r}")
+        if pie and cls.pie_rule == "never":
+            raise InvalidOptions(f"{cls.title} has no pie rule")
+        if not pie and cls.pie_rule == "always":
+            raise InvalidOptions(f"{cls.title} is always played with the pie rule")
+        return pie
 
     @classmethod
     def goal(cls, size: int | None = None) -> str:
@@ -181,13 +216,41 @@ class Game(ABC):
         """Recompute game-specific incremental state from ``_stones`` (after a set-up)."""
 
     def _special_moves(self) -> list[str]:
-        """Non-placement moves available now (Clear Path's ``swap``)."""
-        return []
+        """Non-placement moves available now: the pie rule's ``swap``, offered only as the
+        second player's answer to the first player's first complete turn (every placement
+        of it, a whole Clear Path chain included), and only once."""
+        first_turn_done = (
+            self._pie
+            and not self._swapped
+            and self._turn == 1
+            and bool(self._history)
+            and all(r.player == self.players[0] for r in self._history)
+            and not self._history[-1].continues
+        )
+        return [SWAP] if first_turn_done else []
 
     def _play_special(self, token: str) -> MoveRecord:
-        raise InvalidNotation(
-            f"'{token}' is not a point: write a column letter then a row number, like c3", token
+        """The swap: the players exchange colours and the stones stay where they are.  The
+        player who swapped now owns the first colour's stones, and the other player, now
+        playing the second colour, moves next (so the colour to move does not change)."""
+        self._save()
+        turn = self._turn_number
+        self._swapped = True
+        self._turn_number += 1
+        self._legal = None
+        skipped, draw = self._pass_turn(0)
+        record = MoveRecord(
+            ply=len(self._history),
+            turn=turn,
+            move=SWAP,
+            player=self.players[1],
+            point=None,
+            swap=True,
+            skipped=None if skipped is None else self.players[skipped],
+            draw=draw,
         )
+        self._history.append(record)
+        return record
 
     def _compute_winning_path(self, player: int) -> tuple[int, ...]:
         low, high = self._edges(player)
@@ -196,13 +259,19 @@ class Game(ABC):
     # ----- public API ----------------------------------------------------------------------
     @classmethod
     def from_position(
-        cls, size: int, stones: Mapping[str, Iterable[str]], to_move: str | None = None
+        cls,
+        size: int,
+        stones: Mapping[str, Iterable[str]],
+        to_move: str | None = None,
+        *,
+        pie: bool | None = None,
     ) -> Game:
         """A game set up from a diagram (for tests, analysis and the rule figures).
 
-        It has no history, so its :meth:`record` cannot be replayed and raises instead.
+        It has no history, so its :meth:`record` cannot be replayed and raises instead, and
+        no swap is ever offered in it (the pie rule's moment is a history).
         """
-        game = cls(size)
+        game = cls(size, pie=pie)
         for colour, points in stones.items():
             if colour not in cls.players:
                 raise InvalidOptions(f"{cls.title} has no player '{colour}'")
@@ -216,6 +285,39 @@ class Game(ABC):
         game._rebuild_extra()
         game._set_up = True
         return game
+
+    @property
+    def pie(self) -> bool:
+        """True if this game is played with the pie rule (see :attr:`pie_rule`)."""
+        return self._pie
+
+    @property
+    def swapped(self) -> bool:
+        """True once the second player has used the pie rule: the seats then keep their
+        players and exchange colours."""
+        return self._swapped
+
+    @property
+    def variant(self) -> str:
+        """The rule set played, as one name: the game's, with ``+pie`` when the pie rule was
+        chosen as an option (``minefield+pie``).  Games of different variants are different
+        games to rate and to solve; Clear Path's pie rule is part of Clear Path itself."""
+        optional = self._pie and self.pie_rule == "option"
+        return f"{self.name}+{PIE_OPTION}" if optional else self.name
+
+    @property
+    def variant_title(self) -> str:
+        """The title players see for :attr:`variant`: ``Minefield (pie rule)``."""
+        return pie_title(self.title) if self.variant != self.name else self.title
+
+    @classmethod
+    def pie_rule_text(cls) -> str:
+        """The pie rule in one sentence for players, for a game that may have it."""
+        first, second = (player.capitalize() for player in cls.players)
+        return (
+            f"After {first}'s first turn, {second} may answer swap to take over {first}'s "
+            f"colour: the players exchange colours and the stones stay (pie rule)."
+        )
 
     @property
     def to_move(self) -> str | None:
@@ -359,6 +461,17 @@ class Game(ABC):
         clone._copy_extra_from(self)
         return clone
 
+    def without_swap(self) -> Game:
+        """A copy with the pie rule's swap no longer on offer, and everything else the same.
+
+        For a search weighing the swap (``ai/pie.py``): a swap leaves the position as it is,
+        so what it is worth is one minus what the best placement here is worth.  The copy is
+        for analysis only: its record no longer says how the game was played.
+        """
+        clone = self.copy()
+        clone._pie = False
+        return clone
+
     def _copy_extra_from(self, other: Game) -> None:
         """Deep-copy mutable game-specific containers after a shallow ``copy``."""
 
@@ -373,6 +486,8 @@ class Game(ABC):
             self._winner,
             self._turn_number,
             self._extra_state(),
+            self._pie,
+            self._swapped,
         )
 
     def record(self) -> str:
@@ -411,10 +526,21 @@ class Game(ABC):
         return point
 
     def _special_names(self) -> tuple[str, ...]:
-        return ()
+        return (SWAP,)
 
     def _special_refusal(self, token: str) -> IllegalMove:
-        return IllegalMove(f"{token} is not allowed now", token)
+        if not self._pie:
+            if self.pie_rule == "never":
+                return RuleViolation(f"swap is not a move: {self.title} has no pie rule", token)
+            return RuleViolation(
+                f"swap is not a move: this {self.title} game is played without the pie rule",
+                token,
+            )
+        first, second = (p.capitalize() for p in self.players)
+        return RuleViolation(
+            f"swap is only allowed as {second}'s reply to {first}'s first turn, and only once",
+            token,
+        )
 
     def _over_message(self) -> str:
         if self._winner is None:

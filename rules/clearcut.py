@@ -24,6 +24,7 @@ class Clearcut(QuickTurns, PathGame):
         "removed. A player with no legal point is skipped."
     )
     default_size = 9
+    pie_rule = "option"
     stone_word = "checker"
 
     def _crosscut_candidates(self, player: int) -> int:

@@ -7,6 +7,8 @@
   an OIP wins at once, even mid-chain.
 * A chain placement is offered only if some continuation still ends the turn legally, so a
   player is never stranded mid-turn.
+* The pie rule (:meth:`rules.base.Game._special_moves`) is always on: Blue may answer Red's
+  whole first turn, chain and all, with ``swap``.
 
 Edge reach is kept incrementally for both connectivities, so "would this point join my edges
 diagonally?" is one bitboard expression over the whole board.
@@ -14,14 +16,11 @@ diagonally?" is one bitboard expression over the whole board.
 
 from __future__ import annotations
 
-from .base import Effects, Game, MoveRecord
+from .base import Effects, Game
 from .connectivity import EdgeReach
-from .errors import IllegalMove, RuleViolation
 from .geometry import Grid, iter_bits
 from .quick_turns import QuickTurns
 from .registry import register
-
-SWAP = "swap"
 
 
 def surrounded_mask(g: Grid, occupied: int) -> int:
@@ -46,12 +45,12 @@ class ClearPath(QuickTurns):
         "over Red's colour (pie rule)."
     )
     default_size = 9
+    pie_rule = "always"
 
     def _reset_extra(self) -> None:
         edges = (self._edges(0), self._edges(1))
         self._oip = tuple(EdgeReach(self.grid, *edges[p]) for p in (0, 1))
         self._odip = tuple(EdgeReach(self.grid, *edges[p], diagonal=True) for p in (0, 1))
-        self._swapped = False
 
     def _extra_state(self) -> tuple[object, ...]:
         return (
@@ -59,13 +58,11 @@ class ClearPath(QuickTurns):
             self._oip[1].state(),
             self._odip[0].state(),
             self._odip[1].state(),
-            self._swapped,
         )
 
     def _restore_extra(self, state: tuple[object, ...]) -> None:
-        for reach, saved in zip((*self._oip, *self._odip), state[:4], strict=True):
+        for reach, saved in zip((*self._oip, *self._odip), state, strict=True):
             reach.restore(saved)
-        self._swapped = bool(state[4])
 
     def _copy_extra_from(self, other: Game) -> None:
         self._oip = tuple(r.copy() for r in self._oip)
@@ -75,11 +72,6 @@ class ClearPath(QuickTurns):
         for p in (0, 1):
             self._oip[p].rebuild(self._stones[p])
             self._odip[p].rebuild(self._stones[p])
-
-    @property
-    def swapped(self) -> bool:
-        """True once Blue has used the pie rule."""
-        return self._swapped
 
     # ----- legality -----------------------------------------------------------------------
     def _classify(self, player: int) -> tuple[int, int, int]:
@@ -192,43 +184,3 @@ class ClearPath(QuickTurns):
             f"{name} would join your edges with a diagonal path (ODIP) but no orthogonal "
             "path (OIP), blocking your opponent completely"
         )
-
-    # ----- the pie rule -------------------------------------------------------------------
-    def _special_names(self) -> tuple[str, ...]:
-        return (SWAP,)
-
-    def _special_moves(self) -> list[str]:
-        first_turn_done = (
-            not self._swapped
-            and self._turn == 1
-            and self._history
-            and all(r.player == self.players[0] for r in self._history)
-            and not self._history[-1].continues
-        )
-        return [SWAP] if first_turn_done else []
-
-    def _special_refusal(self, token: str) -> IllegalMove:
-        return RuleViolation(
-            "swap is only allowed as Blue's reply to Red's first turn, and only once", token
-        )
-
-    def _play_special(self, token: str) -> MoveRecord:
-        self._save()
-        turn = self._turn_number
-        self._swapped = True
-        self._turn_number += 1
-        self._legal = None
-        # The players exchange colours; the other player, now Blue, moves next.
-        skipped, draw = self._pass_turn(0)
-        record = MoveRecord(
-            ply=len(self._history),
-            turn=turn,
-            move=SWAP,
-            player=self.players[1],
-            point=None,
-            swap=True,
-            skipped=None if skipped is None else self.players[skipped],
-            draw=draw,
-        )
-        self._history.append(record)
-        return record

@@ -121,6 +121,7 @@ class Minefield(PathGame):
     )
     players: ClassVar[tuple[str, str]] = ("black", "white")
     default_size = 9
+    pie_rule = "option"
 
     def _legal_mask(self, player: int) -> int:
         own, opp = self._stones[player], self._stones[1 - player]

@@ -49,6 +49,7 @@ class NakedDiagonal(PathGame):
         "forming one. A player with no legal point is skipped."
     )
     default_size = 7
+    pie_rule = "option"
     min_size = 4
     max_size = 19
     costly_play = True

@@ -2,29 +2,44 @@
 
 Format (documented in docs/rules.md)::
 
-    <game> <size>: <move> <move> ...
+    <game> <size>[ pie]: <move> <move> ...
 
 * ``<game>`` is a registry name (``clearpath``, ``minefield``, ``crosscut``, ``clearcut``,
   ``nakeddiagonal``) and ``<size>`` the board's side length.
+* ``pie`` after the size: the game is played with the pie rule as an option (Minefield,
+  Clearcut, Naked Diagonal).  Clear Path always has the pie rule, so its records never need
+  the word (a reader accepts it there too); without it the other games have no swap.
 * Moves are point names (``c3``) or ``swap``, in the order they were played.  A Clear Path
   chain is simply several placements by the same player in a row.
 * ``-`` follows a move after which the opponent's turn was skipped.  Skips are forced by the
   rules, so readers accept records without them, but every ``-`` that is present must be
   right.  :func:`format_record` always writes them, so records show every skip.
 
-Example: ``minefield 9: e5 d4 c3``.  ``parse_record(format_record(g))`` replays to a game whose
-:meth:`~rules.base.Game.state_key` and history equal ``g``'s.
+Example: ``minefield 9: e5 d4 c3``, or with the pie rule ``minefield 9 pie: e5 swap d4``.
+``parse_record(format_record(g))`` replays to a game whose :meth:`~rules.base.Game.state_key`
+and history equal ``g``'s.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .base import SKIP_TOKEN
+from .base import PIE_OPTION, SKIP_TOKEN
 from .errors import IllegalMove, InvalidOptions, InvalidRecord, UnknownGame
 
 if TYPE_CHECKING:
     from .base import Game
+
+
+MAX_SHOWN = 60
+"""Characters of a bad header quoted back in a message."""
+
+
+def header(game: Game) -> str:
+    """The record's header without the colon: ``minefield 9``, or ``minefield 9 pie``."""
+    option = f" {PIE_OPTION}" if game.variant != game.name else ""
+    return f"{game.name} {game.size}{option}"
 
 
 def format_record(game: Game) -> str:
@@ -34,33 +49,49 @@ def format_record(game: Game) -> str:
         if rec.skipped is not None:
             tokens.append(SKIP_TOKEN)
     body = " ".join(tokens)
-    return f"{game.name} {game.size}:" + (f" {body}" if body else "")
+    return f"{header(game)}:" + (f" {body}" if body else "")
 
 
-def parse_header(text: str) -> tuple[str, int, list[str]]:
-    """Split a record into (game name, size, move tokens) without replaying it."""
+@dataclass(frozen=True, slots=True)
+class Header:
+    """What a record's header says: the game, the board size and whether the pie rule is
+    on (None: not said, so the rule sheet's choice)."""
+
+    name: str
+    size: int
+    pie: bool | None
+    tokens: list[str]
+
+
+def parse_header(text: str) -> Header:
+    """Split a record into its header and move tokens without replaying it."""
     head, sep, body = text.strip().partition(":")
     if not sep:
         raise InvalidRecord("a record looks like 'minefield 9: e5 d4' (the colon is missing)")
     parts = head.split()
-    if len(parts) != 2:
-        raise InvalidRecord(f"a record starts with '<game> <size>:', not '{head.strip()}:'")
-    name, size_text = parts
+    if not 2 <= len(parts) <= 3:
+        shown = head.strip()[:MAX_SHOWN]
+        raise InvalidRecord(f"a record starts with '<game> <size>:', not '{shown}:'")
+    name, size_text, *options = parts
     if not size_text.isdigit():
-        raise InvalidRecord(f"the board size must be a number, not '{size_text}'")
-    return name, int(size_text), body.split()
+        raise InvalidRecord(f"the board size must be a number, not '{size_text[:MAX_SHOWN]}'")
+    if options and options[0].lower() != PIE_OPTION:
+        raise InvalidRecord(
+            f"'{options[0][:MAX_SHOWN]}' is not a game option: the only one is {PIE_OPTION}"
+        )
+    return Header(name, int(size_text), True if options else None, body.split())
 
 
 def parse_record(text: str) -> Game:
     """Replay a record into a new game; :class:`InvalidRecord` names the first bad move."""
     from .registry import new_game
 
-    name, size, tokens = parse_header(text)
+    head = parse_header(text)
     try:
-        game = new_game(name, size=size)
+        game = new_game(head.name, size=head.size, pie=head.pie)
     except (UnknownGame, InvalidOptions) as exc:
         raise InvalidRecord(str(exc)) from exc
-    return replay(game, tokens)
+    return replay(game, head.tokens)
 
 
 def replay(game: Game, tokens: list[str]) -> Game:

@@ -17,9 +17,11 @@ def goal_line(game: str, size: int) -> str:
     return f"Goal: {game_class(game).goal(size)}."
 
 
-def commands_line(game: str, vs_computer: bool = False) -> str:
-    """What can be typed; ``swap`` only where the pie rule exists (Clear Path)."""
-    swap = "swap (second player's first turn), " if game == "clearpath" else ""
+def commands_line(game: str, vs_computer: bool = False, pie: bool = False) -> str:
+    """What can be typed; ``swap`` only where the pie rule exists (always in Clear Path; in
+    Minefield, Clearcut and Naked Diagonal when ``pie`` was chosen)."""
+    has_pie = pie or game_class(game).pie_rule == "always"
+    swap = "swap (second player's first turn), " if has_pie else ""
     undo = (
         "undo (take back your last turn and the computer's reply)"
         if vs_computer
@@ -30,12 +32,16 @@ def commands_line(game: str, vs_computer: bool = False) -> str:
     )
 
 
-def rules_lines(game: str, size: int, vs_computer: bool = False) -> list[str]:
-    """The ``rules``/``help`` answer: goal, special moves, commands."""
+def rules_lines(game: str, size: int, vs_computer: bool = False, pie: bool = False) -> list[str]:
+    """The ``rules``/``help`` answer: goal, special moves (the pie rule when it was chosen
+    for this game), commands."""
+    cls = game_class(game)
+    chosen = [f"Pie rule (chosen for this game): {cls.pie_rule_text()}"] if pie else []
     return [
         goal_line(game, size),
-        f"Special rules: {game_class(game).special_rules}",
-        commands_line(game, vs_computer),
+        f"Special rules: {cls.special_rules}",
+        *chosen,
+        commands_line(game, vs_computer, pie),
     ]
 
 

@@ -46,7 +46,7 @@ def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = N
         p.error(f"say which game to play: one of {', '.join(sorted(game_names()))}")
     if args.game is not None:
         try:
-            game_class(args.game)(args.size)
+            game_class(args.game)(args.size, pie=args.pie or None)
         except (UnknownGame, InvalidOptions) as exc:
             print(f"crosspath play: {exc}", file=err)
             return 2

@@ -20,6 +20,7 @@ from rules import Game, game_class, game_names
 from ..cli import clip
 from ..config import shown_database
 from ..service import GameInfo, GameService, NoTakeback, ServiceError
+from ..service.convert import pie_of
 from ..store import is_postgres, open_store
 from .board import describe_event, rules_lines, text_board
 from .resume import PickProblem, pick_game
@@ -95,9 +96,14 @@ class Console:
         return {user for user, provider in self.providers.items() if provider is not None}
 
     async def start(
-        self, game: str, size: int | None, options: dict[str, str] | None = None
+        self,
+        game: str,
+        size: int | None,
+        options: dict[str, str] | None = None,
+        pie: bool | None = None,
     ) -> GameInfo:
-        """Start a new game in a fresh console channel (player 1 moves first)."""
+        """Start a new game in a fresh console channel (player 1 moves first); ``pie`` as for
+        the service's ``create_challenge``."""
         existing = await self.service.games_for_player(CONSOLE_GUILD, PLAYER_ONE, limit=10_000)
         channel = 1 + max((g.channel_id for g in existing), default=0)
         challenge = await self.service.create_challenge(
@@ -110,9 +116,15 @@ class Console:
             "me",
             "none",
             options=options or {},
+            pie=pie,
         )
         started = await self.service.accept_challenge(challenge.id, PLAYER_TWO)
         return started.game
+
+    def rules_lines(self, info: GameInfo) -> list[str]:
+        """The game's rules as the console states them, with the pie rule if it was chosen."""
+        vs_computer = len(self.computer_seats) == 1
+        return rules_lines(info.game, info.size, vs_computer, bool(pie_of(info.options.items())))
 
     async def unfinished(self) -> list[GameInfo]:
         """The unfinished console games in the database, oldest first."""
@@ -165,7 +177,7 @@ class Console:
     async def run(self, info: GameInfo) -> int:
         """Play until the game ends (0) or input runs out (1)."""
         self.say(f"{info.title} {info.size}×{info.size}, a game by Mark Steere.")
-        for line in rules_lines(info.game, info.size, len(self.computer_seats) == 1):
+        for line in self.rules_lines(info):
             self.say(line)
         self.say(self.seats_line(info))
         channel = info.channel_id
@@ -203,7 +215,7 @@ class Console:
                 continue
             try:
                 if command in ("help", "?", "rules"):
-                    for text in rules_lines(info.game, info.size, len(self.computer_seats) == 1):
+                    for text in self.rules_lines(info):
                         self.say(text)
                     continue
                 if command == "moves":
@@ -344,7 +356,9 @@ async def play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
                 )
             else:
                 seats = seating(args)
-                info = await console.start(game_class(args.game).name, args.size, seats.options)
+                info = await console.start(
+                    game_class(args.game).name, args.size, seats.options, args.pie or None
+                )
             console.providers = seats.providers
             console.labels.update(seats.labels)
             return await console.run(info)

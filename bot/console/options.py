@@ -37,6 +37,12 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--size", type=int, default=None, help="board size (default: the game's)")
     p.add_argument(
+        "--pie",
+        action="store_true",
+        help="play Minefield, Clearcut or Naked Diagonal with the pie rule: after the first "
+        "turn the second player may swap colours (Clear Path always has it)",
+    )
+    p.add_argument(
         "--db",
         default=None,
         help="database to keep the game in: a SQLite file or a postgresql:// URL (default: a "

@@ -161,6 +161,8 @@ class ComputerOpponent:
         first: str,
         time: TimeControl | None,
         level: int | None,
+        *,
+        pie: bool | None = None,
     ) -> None:
         """``/challenge`` naming the bot: create the challenge, accept it as the bot, start."""
         bot_id = self.user_id
@@ -180,6 +182,7 @@ class ComputerOpponent:
             first=first,  # type: ignore[arg-type]
             time_control=time,
             options={LEVEL_OPTION: str(chosen.number)},
+            pie=pie,
         )
         assert created.opponent_id == bot_id  # the computer accepts only challenges naming it
         content = (

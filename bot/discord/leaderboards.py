@@ -19,7 +19,7 @@ import discord
 from bot.service.ratings.types import Profile, Standing
 from render.leaderboard import leaderboard_alt_text, render_leaderboard
 from render.rating_chart import rating_chart_alt_text, render_rating_chart
-from rules import game_class
+from rules import game_class, variant_title
 
 from .persistent import PersistentButton
 
@@ -46,7 +46,7 @@ async def leaderboard_page(
     """One page: the embed (its text is the fallback), the image, and the page buttons."""
     found = await bot.service.leaderboard(guild_id, game, PAGE_SIZE + 1, offset)
     more, standings = len(found) > PAGE_SIZE, found[:PAGE_SIZE]
-    title = game_class(game).title
+    title = variant_title(game)
     names = await bot.fetch_names([s.user_id for s in standings], bot.get_guild(guild_id))
     embed = discord.Embed(title=f"{title} leaderboard", colour=0x009E73)
     if not standings:
@@ -67,7 +67,7 @@ async def leaderboard_page(
 
 
 class LeaderboardPageButton(
-    PersistentButton, template=r"cp:lb:(?P<game>[a-z]{1,40}):(?P<offset>[0-9]{1,7})"
+    PersistentButton, template=r"cp:lb:(?P<game>[a-z+]{1,40}):(?P<offset>[0-9]{1,7})"
 ):
     """Another page of a leaderboard, read again when clicked."""
 
@@ -106,7 +106,7 @@ def profile_embed(
         s = g.standing
         mark = " (provisional)" if s.provisional else ""
         embed.add_field(
-            name=game_class(g.game).title,
+            name=variant_title(g.game),
             value=(
                 f"{round(s.rating)} ± {round(s.uncertainty)}{mark} · rank #{s.rank}\n"
                 f"{s.games} games, {s.record} · longest win streak {g.longest_win_streak}"
@@ -126,7 +126,7 @@ def profile_embed(
     if lines:
         embed.add_field(name="Last games", value="\n".join(lines)[:1024], inline=False)
     best = profile.games[0] if profile.games else None
-    return embed, None if best is None else (game_class(best.game).title, best.history)
+    return embed, None if best is None else (variant_title(best.game), best.history)
 
 
 async def profile_reply(

@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.service import PermissionDenied
-from rules import game_class
+from rules import variant_title
 
 from .persistent import PersistentButton
 
@@ -28,7 +28,7 @@ def confirm_view(game: str, actor_id: int) -> discord.ui.View:
 
 
 def question(game: str) -> str:
-    title = game_class(game).title
+    title = variant_title(game)
     return (
         f"Reset every {title} rating in this server? Every player starts again at 1500 and the "
         f"{title} games played so far stop counting. This can't be undone."
@@ -36,7 +36,7 @@ def question(game: str) -> str:
 
 
 class ConfirmResetButton(
-    PersistentButton, template=r"cp:rr:(?P<game>[a-z]{1,40}):(?P<actor>[0-9]{1,20})"
+    PersistentButton, template=r"cp:rr:(?P<game>[a-z+]{1,40}):(?P<actor>[0-9]{1,20})"
 ):
     """Confirms a ratings reset; only the admin who asked may press it."""
 
@@ -60,7 +60,7 @@ class ConfirmResetButton(
         players = await interaction.client.service.ratings_reset(
             interaction.guild_id, self.game, interaction.user.id
         )
-        title = game_class(self.game).title
+        title = variant_title(self.game)
         await interaction.response.edit_message(
             content=f"Reset: {players} players' {title} ratings were cleared.", view=None
         )

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 
-from rules import InvalidOptions, UnknownGame, game_class, new_game
+from rules import Game, InvalidOptions, UnknownGame, game_class
+from rules.base import PIE_OPTION
 
 from ..store import (
     ChannelTaken,
@@ -24,7 +25,7 @@ from .checks import (
     is_int,
     quote,
 )
-from .convert import to_us
+from .convert import PIE_ON, to_us
 from .core import (
     ServiceCore,
     clock_row,
@@ -66,6 +67,7 @@ class Challenges(ServiceCore):
         *,
         options: Mapping[str, str] | None = None,
         rated: bool = True,
+        pie: bool | None = None,
     ) -> Challenge:
         """Create a direct (``opponent_id``) or open (None) challenge.
 
@@ -73,10 +75,11 @@ class Challenges(ServiceCore):
         ``options`` are per-game settings a front end needs back later (the computer's level),
         stored with the challenge and copied to its game; the service reads only whether they
         mark a game against the computer (never rated).  ``rated=False`` makes the game
-        unrated.
+        unrated.  ``pie=True`` plays Minefield, Clearcut or Naked Diagonal with the pie rule
+        (stored as the ``pie`` option, :func:`pie_options`); Clear Path always has it.
         Raises InvalidChallenge (self-challenge, unknown game, size the game does not allow,
-        channel not allowed, bad options), InvalidTimeControl, ChannelBusy (no threads and the
-        channel already has a game).
+        channel not allowed, bad options, a pie choice the game does not allow),
+        InvalidTimeControl, ChannelBusy (no threads and the channel already has a game).
         """
         check_id(guild_id, "server id")
         check_id(channel_id, "channel id")
@@ -96,6 +99,7 @@ class Challenges(ServiceCore):
             raise InvalidChallenge(str(exc)) from exc
         if not isinstance(first, str) or first not in FIRST_CHOICES:
             raise InvalidChallenge("Choose who moves first: me, them or random.")
+        checked = pie_options(cls, checked, pie)
         now = self._now()
         async with self._write() as tx:
             guild = convert.settings(await tx.settings(guild_id), guild_id)
@@ -183,7 +187,7 @@ class Challenges(ServiceCore):
                 if challenger_first
                 else (user_id, found.challenger_id)
             )
-            game = new_game(found.game, found.size)
+            game = convert.engine(found.game, found.size, found.options.items())
             tc = found.time_control
             new = NewGame(
                 guild_id=found.guild_id,
@@ -303,3 +307,36 @@ def checked_options(options: Mapping[str, str] | None) -> dict[str, str]:
             )
         checked[key] = value
     return checked
+
+
+PIE_GAMES_TEXT = "Minefield, Clearcut and Naked Diagonal"
+
+
+def pie_options(cls: type[Game], options: dict[str, str], pie: bool | None) -> dict[str, str]:
+    """``options`` with the pie choice as stored: ``pie: on`` for a game that takes the option
+    and has it chosen, nothing otherwise (the rule sheet's choice: Clear Path always has the
+    pie rule, the others not).  A ``pie`` already in ``options`` (``on`` or ``off``) counts as
+    the choice too.  Raises InvalidChallenge for a choice the game cannot make."""
+    options = dict(options)
+    stored = options.pop(PIE_OPTION, None)
+    if pie is not None and not isinstance(pie, bool):
+        raise InvalidChallenge(f"The pie option must be true or false, not {quote(pie)}.")
+    if stored is not None:
+        if stored not in (PIE_ON, "off"):
+            raise InvalidChallenge(f"The pie option must be on or off, not {quote(stored)}.")
+        if pie is not None and pie != (stored == PIE_ON):
+            raise InvalidChallenge("The pie option was given twice, with different values.")
+        pie = stored == PIE_ON
+    if pie is None:
+        return options
+    if cls.pie_rule == "never" and pie:
+        raise InvalidChallenge(
+            f"{cls.title} has no pie rule: the pie option is for {PIE_GAMES_TEXT}."
+        )
+    if cls.pie_rule == "always" and not pie:
+        raise InvalidChallenge(
+            f"{cls.title} is always played with the pie rule: it can't be turned off."
+        )
+    if pie and cls.pie_rule == "option":
+        options[PIE_OPTION] = PIE_ON
+    return options

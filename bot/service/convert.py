@@ -6,10 +6,12 @@ stored as integer microseconds since the epoch; here they become aware UTC datet
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from typing import cast
 
-from rules import Game, MoveRecord, game_class
+from rules import Game, MoveRecord, game_class, new_game
+from rules.base import PIE_OPTION, pie_title
 
 from ..store import AuditRow, ChallengeRow, GameRow, SettingsRow
 from .types import (
@@ -48,8 +50,10 @@ def maybe_dt(us: int | None) -> datetime | None:
     return None if us is None else from_us(us)
 
 
-def title_of(game: str) -> str:
-    return game_class(game).title
+def title_of(game: str, options: Iterable[tuple[str, str]] = ()) -> str:
+    """The title players see: the game's, marked when the pie rule was chosen."""
+    title = game_class(game).title
+    return pie_title(title) if pie_of(options) else title
 
 
 def time_control(per_move: int | None, reminders: tuple[int, ...]) -> TimeControl:
@@ -94,7 +98,7 @@ def challenge(row: ChallengeRow) -> Challenge:
         challenger_id=row.challenger_id,
         opponent_id=row.opponent_id,
         game=row.game,
-        title=title_of(row.game),
+        title=title_of(row.game, row.options),
         size=row.size,
         first=cast(FirstChoice, row.first),
         time_control=time_control(row.per_move, row.reminders),
@@ -107,6 +111,22 @@ def challenge(row: ChallengeRow) -> Challenge:
         rated=row.rated,
         message_id=row.message_id,
     )
+
+
+PIE_ON = "on"
+"""The stored value of the ``pie`` game option: a game of Minefield, Clearcut or Naked
+Diagonal played with the pie rule (Clear Path always has it, so its games never store it)."""
+
+
+def pie_of(options: Iterable[tuple[str, str]]) -> bool | None:
+    """The pie choice stored in a game's or challenge's options (a row's pairs, or a dict's
+    ``items()``): True, or None (the rule sheet's own choice)."""
+    return True if dict(options).get(PIE_OPTION) == PIE_ON else None
+
+
+def engine(game: str, size: int, options: Iterable[tuple[str, str]]) -> Game:
+    """A fresh engine for a stored game or challenge, with its pie choice."""
+    return new_game(game, size, pie=pie_of(options))
 
 
 def swapped(game: Game) -> bool:
@@ -156,7 +176,7 @@ def game_info(row: GameRow, game: Game) -> GameInfo:
         guild_id=row.guild_id,
         channel_id=row.channel_id,
         game=row.game,
-        title=game.title,
+        title=game.variant_title,
         size=row.size,
         status=cast(GameStatus, row.status),
         seats=pair,
@@ -188,7 +208,7 @@ def summary(row: GameRow) -> GameSummary:
         guild_id=row.guild_id,
         channel_id=row.channel_id,
         game=row.game,
-        title=title_of(row.game),
+        title=title_of(row.game, row.options),
         size=row.size,
         status=cast(GameStatus, row.status),
         first_id=row.first_id,

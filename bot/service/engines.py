@@ -23,6 +23,7 @@ from ai.lifetime import spawn_pool
 from rules import Game, MoveRecord, new_game
 
 from ..store import GameRow, Tx
+from .convert import pie_of
 
 T = TypeVar("T")
 
@@ -111,7 +112,9 @@ def _replay_pool() -> ProcessPoolExecutor:
         return _replays
 
 
-async def replay_off_loop(name: str, size: int, moves: Sequence[str]) -> Game:
+async def replay_off_loop(
+    name: str, size: int, moves: Sequence[str], pie: bool | None = None
+) -> Game:
     """:func:`replay` in the replay process; on the replay thread if that process is lost.
 
     A worker that dies (killed, out of memory) breaks the pool; the pool is dropped so the
@@ -121,12 +124,12 @@ async def replay_off_loop(name: str, size: int, moves: Sequence[str]) -> Game:
     loop = asyncio.get_running_loop()
     pool = _replay_pool()
     try:
-        return await loop.run_in_executor(pool, replay, name, size, list(moves))
+        return await loop.run_in_executor(pool, replay, name, size, list(moves), pie)
     except BrokenProcessPool:
         with _REPLAY_LOCK:
             if _replays is pool:
                 _replays = None
-        return await loop.run_in_executor(_REPLAY_THREAD, replay, name, size, moves)
+        return await loop.run_in_executor(_REPLAY_THREAD, replay, name, size, moves, pie)
 
 
 _MOVE_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="crosspath-moves")
@@ -145,9 +148,10 @@ async def play_off_loop(game: Game, move: str) -> MoveRecord:
     return await asyncio.get_running_loop().run_in_executor(_MOVE_THREAD, game.play, move)
 
 
-def replay(name: str, size: int, moves: Sequence[str]) -> Game:
-    """A fresh engine with ``moves`` played (pure: safe on any thread)."""
-    game = new_game(name, size)
+def replay(name: str, size: int, moves: Sequence[str], pie: bool | None = None) -> Game:
+    """A fresh engine with ``moves`` played (pure: safe on any thread); ``pie`` as for
+    :func:`rules.new_game`."""
+    game = new_game(name, size, pie=pie)
     for move in moves:
         game.play(move)
     return game
@@ -181,11 +185,11 @@ class EngineCache:
             return game
         moves = [stored.move for stored in await tx.moves(row.id)]
         if not moves:
-            game = new_game(row.game, row.size)
+            game = new_game(row.game, row.size, pie=pie_of(row.options))
         elif _DEFER_COLD.get():
             raise ColdEngines([(row, moves)])
         else:
-            game = await replay_off_loop(row.game, row.size, moves)
+            game = await replay_off_loop(row.game, row.size, moves, pie_of(row.options))
         self._remember(row.id, row.version, game)
         return game
 
@@ -201,7 +205,7 @@ class EngineCache:
 
     async def warm(self, cold: ColdEngines) -> None:
         """Replay what ``cold`` lists in the replay process, outside any transaction."""
-        jobs = [(row.game, row.size, moves) for row, moves in cold.games]
+        jobs = [(row.game, row.size, moves, pie_of(row.options)) for row, moves in cold.games]
         games = [await replay_off_loop(*job) for job in jobs]
         for (row, _), game in zip(cold.games, games, strict=True):
             self._remember(row.id, row.version, game)

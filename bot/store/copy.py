@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rules import new_game
+from rules.record import parse_header
 
 from . import is_postgres, open_store
 from .errors import StoreError, UnknownSchema, shown
@@ -46,7 +47,9 @@ def replay_problems(games: tuple[GameRow, ...], contents: StoreContents) -> list
     problems = []
     for row in games:
         try:
-            game = new_game(row.game, row.size)
+            # The pie option is read from the stored record's header: the store knows nothing
+            # of the service's options, and the replay must then give that record back.
+            game = new_game(row.game, row.size, pie=parse_header(row.record).pie)
             for text in moves[row.id]:
                 game.play(text)
         except ValueError as exc:  # rules errors (illegal move, unknown game) included

@@ -270,6 +270,8 @@ class RatedResult:
     winner_id: int | None
     finished_at: int
     rating_seq: int
+    options: tuple[tuple[str, str], ...] = ()
+    """The game's options: a rebuild rates each game in its pool (a pie-rule game apart)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -701,9 +701,12 @@ class SharedTx:
         """Delete a server's ratings and history for one game and mark its rated games
         unrated (``reset``), so a rebuild does not bring them back.  Returns how many
         players had a rating."""
+        # The games are found by their history rows: ``game`` names a rating pool, which
+        # for a pie-rule game (``minefield+pie``) is not its ``games.game``.
         await self._write(
             "UPDATE games SET rated = ?, unrated_reason = 'reset', rating_seq = NULL"
-            " WHERE guild_id = ? AND game = ? AND rating_seq IS NOT NULL",
+            " WHERE rating_seq IS NOT NULL AND id IN (SELECT game_id FROM rating_history"
+            " WHERE guild_id = ? AND game = ?)",
             (False, guild_id, game),
         )
         await self._write(
@@ -721,10 +724,12 @@ class SharedTx:
     async def rated_results(self) -> list[RatedResult]:
         """Every game that changed ratings, in ``rating_seq`` order (for a rebuild)."""
         rows = await self._fetch(
-            "SELECT id, guild_id, game, first_id, second_id, winner_id, finished_at, rating_seq"
-            " FROM games WHERE rating_seq IS NOT NULL ORDER BY rating_seq"
+            "SELECT id, guild_id, game, first_id, second_id, winner_id, finished_at, rating_seq,"
+            " options FROM games WHERE rating_seq IS NOT NULL ORDER BY rating_seq"
         )
-        return [RatedResult(*r) for r in rows]
+        return [
+            RatedResult(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], _pairs(r[8])) for r in rows
+        ]
 
     # ----- turn claims ----------------------------------------------------------------------
     async def claim_turn(

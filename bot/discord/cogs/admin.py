@@ -21,7 +21,7 @@ from ..rating_reset import confirm_view, question
 from ..replies import recorded, send_ephemeral
 from ..transformers import TimeOption
 from ..turns import mention
-from .choices import playable_games
+from .choices import playable_games, rating_pools
 
 if TYPE_CHECKING:
     from ..app import CrosspathBot
@@ -65,7 +65,7 @@ class AdminCog(commands.Cog):
     @MANAGERS_CHECK
     @ratings.command(name="reset", description="Clear this server's ratings in one game")
     @app_commands.describe(game="whose ratings to clear (asks you to confirm)")
-    @app_commands.choices(game=playable_games())
+    @app_commands.choices(game=rating_pools())
     async def ratings_reset(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
         await interaction.response.send_message(
             question(game.value), view=confirm_view(game.value, interaction.user.id), ephemeral=True

@@ -23,6 +23,8 @@ from .choices import FIRST_CHOICES, playable_games
 if TYPE_CHECKING:
     from ..app import CrosspathBot
 
+PIE_HELP = "Minefield, Clearcut, Naked Diagonal: play with the pie rule (Clear Path always has it)"
+
 
 def busy_without_thread(interaction: discord.Interaction[CrosspathBot]) -> str:
     """Why a game here would have to share this channel with the game already in it."""
@@ -51,6 +53,7 @@ class ChallengeCog(commands.Cog):
         time="time per move, like 12h, 3d or none (default: the server's setting)",
         level=LEVEL_HELP,
         rated="whether the game changes ratings (default: yes; games vs the computer never do)",
+        pie=PIE_HELP,
     )
     @app_commands.choices(game=playable_games(), first=FIRST_CHOICES)
     @app_commands.choices(level=LEVEL_CHOICES)
@@ -64,6 +67,7 @@ class ChallengeCog(commands.Cog):
         time: TimeOption | None = None,
         level: app_commands.Choice[int] | None = None,
         rated: bool = True,
+        pie: bool | None = None,
     ) -> None:
         guild_id, channel_id = ids(interaction)
         settings = await self.bot.service.get_settings(guild_id)
@@ -78,7 +82,13 @@ class ChallengeCog(commands.Cog):
         who_first = first.value if first else "me"
         if opponent is not None and self.bot.computer.is_computer(opponent.id):
             await self.bot.computer.challenge(
-                interaction, game.value, size, who_first, time, level.value if level else None
+                interaction,
+                game.value,
+                size,
+                who_first,
+                time,
+                level.value if level else None,
+                pie=pie,
             )
             return
         if level is not None:
@@ -97,6 +107,7 @@ class ChallengeCog(commands.Cog):
             first=who_first,  # type: ignore[arg-type]
             time_control=time,
             rated=rated,
+            pie=pie,
         )
         target = mention(opponent.id) if opponent else "Anyone"
         mentions = discord.AllowedMentions(users=[opponent] if opponent else [])

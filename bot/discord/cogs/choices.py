@@ -4,13 +4,21 @@ from __future__ import annotations
 
 from discord import app_commands
 
-from rules import game_class, game_names
+from rules import game_class, game_names, variant_title
+from rules.base import PIE_OPTION
 
 
 def playable_games() -> list[app_commands.Choice[str]]:
     """Games the engine can play now, by title, in the registry's order (the registry may
     grow); ``/rules`` offers the same list, so every command lists the games alike."""
     return [app_commands.Choice(name=game_class(n).title, value=n) for n in game_names()]
+
+
+def rating_pools() -> list[app_commands.Choice[str]]:
+    """What ``/leaderboard`` and the ratings reset offer: every game, then each game played
+    with the pie rule chosen, which is rated apart (``minefield+pie``)."""
+    pies = [f"{n}+{PIE_OPTION}" for n in game_names() if game_class(n).pie_rule == "option"]
+    return playable_games() + [app_commands.Choice(name=variant_title(v), value=v) for v in pies]
 
 
 FIRST_CHOICES = [

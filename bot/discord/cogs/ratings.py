@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from ..context import ids
 from ..leaderboards import leaderboard_page, profile_reply
-from .choices import playable_games
+from .choices import rating_pools
 
 if TYPE_CHECKING:
     from ..app import CrosspathBot
@@ -25,7 +25,7 @@ class RatingsCog(commands.Cog):
     @app_commands.command(name="leaderboard", description="This server's top players in a game")
     @app_commands.guild_only()
     @app_commands.describe(game="which game's ratings")
-    @app_commands.choices(game=playable_games())
+    @app_commands.choices(game=rating_pools())
     async def leaderboard(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
         guild_id, _ = ids(interaction)
         await interaction.response.defer(thinking=True)

@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import cast
 
 from rules import Game
+from rules.base import PIE_OPTION
 
 from ...store import GameRow, RatedResult, RatingHistoryRow, RatingRow, ResultRow, Tx
 from .. import convert
@@ -44,6 +45,13 @@ computer stores one of them (the Discord adapter and the console store ``ai_leve
 console also ``console_computer_seat``), so the service needs no user id for the computer."""
 
 _FLIP: dict[str, Outcome] = {"win": "loss", "loss": "win", "draw": "draw"}
+
+
+def rating_pool(game: str, options: Iterable[tuple[str, str]]) -> str:
+    """The pool a game is rated in: its rules variant, so a game with the pie rule chosen is
+    rated apart from the rule sheet's game (``minefield+pie``).  A seat's chances differ
+    between the two, so one rating across both would mean neither."""
+    return f"{game}+{PIE_OPTION}" if convert.pie_of(options) else game
 
 
 def against_computer(row: GameRow) -> bool:
@@ -172,15 +180,16 @@ async def rate_result(
             unrated(verdict.reason),
         )
     a, b = row.first_id, row.second_id
+    pool_name = rating_pool(row.game, row.options)
     locked = await tx.lock_ratings(
-        row.guild_id, row.game, [a, b], initial=(INITIAL_MU, INITIAL_SIGMA), at=at
+        row.guild_id, pool_name, [a, b], initial=(INITIAL_MU, INITIAL_SIGMA), at=at
     )
     seq = await tx.next_rating_seq()  # after the locks: see the module notes
     current = {r.user_id: rating_of(r) for r in locked}
     outcome = outcome_for(result.winner_id, a, b)
     change_a, change_b = apply_game(current, RatedGame(a, b, outcome, row.id))
     ratings, history = _rows_for(
-        row.guild_id, row.game, row.id, seq, at, outcome, change_a, change_b
+        row.guild_id, pool_name, row.id, seq, at, outcome, change_a, change_b
     )
     await tx.save_ratings(ratings)
     await tx.add_rating_history(history)
@@ -197,7 +206,8 @@ def rebuilt(results: Iterable[RatedResult]) -> tuple[list[RatingRow], list[Ratin
     last: dict[tuple[int, str, int], RatingRow] = {}
     history: list[RatingHistoryRow] = []
     for game in results:
-        pool = pools.setdefault((game.guild_id, game.game), {})
+        pool_name = rating_pool(game.game, game.options)
+        pool = pools.setdefault((game.guild_id, pool_name), {})
         a, b = game.first_id, game.second_id
         outcome = outcome_for(game.winner_id, a, b)
         change_a, change_b = apply_game(pool, RatedGame(a, b, outcome, game.game_id))
@@ -205,7 +215,7 @@ def rebuilt(results: Iterable[RatedResult]) -> tuple[list[RatingRow], list[Ratin
         pool[b] = change_b.after
         ratings, rows = _rows_for(
             game.guild_id,
-            game.game,
+            pool_name,
             game.game_id,
             game.rating_seq,
             game.finished_at,

@@ -11,7 +11,8 @@ import asyncio
 from dataclasses import dataclass
 from typing import cast
 
-from rules import UnknownGame, game_class
+from rules import UnknownGame, split_variant
+from rules.base import PIE_OPTION
 
 from ...store import RatingHistoryRow, RatingRow
 from .. import convert
@@ -20,7 +21,7 @@ from ..convert import from_us, to_us
 from ..core import ServiceCore
 from ..errors import InvalidInput, NoGameHere
 from ..types import ResultReason
-from .apply import rating_of, rebuilt, recent_outcome
+from .apply import rating_of, rating_pool, rebuilt, recent_outcome
 from .model import (
     display_rating,
     display_uncertainty,
@@ -59,13 +60,16 @@ class RebuildReport:
 
 
 def check_game(name: object) -> str:
-    """A game's registry name from what a user typed (``InvalidInput`` if unknown)."""
+    """A rating pool's name from what a user typed: a game's registry name, or a variant
+    such as ``minefield+pie`` (games with the pie rule chosen are rated apart; see
+    :func:`.apply.rating_pool`).  ``InvalidInput`` if unknown."""
     check_text(name, "game name", MAX_GAME_NAME)
     assert isinstance(name, str)
     try:
-        return game_class(name).name
+        cls, pie = split_variant(name)
     except UnknownGame as exc:
         raise InvalidInput(f"There is no game called {quote(name)}.") from exc
+    return f"{cls.name}+{PIE_OPTION}" if pie else cls.name
 
 
 def _point(row: RatingHistoryRow) -> RatingPoint:
@@ -175,7 +179,8 @@ class Standings(ServiceCore):
             lines = []
             for user in (row.first_id, row.second_id):
                 [change] = await tx.rating_changes(user, [row.id])
-                games = await tx.rated_games_until(row.guild_id, row.game, user, row.rating_seq)
+                pool = rating_pool(row.game, row.options)
+                games = await tx.rated_games_until(row.guild_id, pool, user, row.rating_seq)
                 lines.append(
                     RatingLine(
                         user_id=user,
