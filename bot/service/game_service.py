@@ -22,9 +22,13 @@ from .moderation import Moderation
 from .play import Play
 from .queries import Queries
 from .ratings.service import Standings
+from .softtime import SoftTime
+from .vacations import Vacations
 
 
-class GameService(Challenges, Play, Clocks, Moderation, Queries, Standings, TurnClaims):
+class GameService(
+    Challenges, Play, Clocks, Moderation, Queries, Standings, TurnClaims, Vacations, SoftTime
+):
     """Challenges, games, clocks and moderation.  Knows nothing of Discord or SQL.
 
     ``GameService(store, clock=None, rng=None)``: ``store`` is any :class:`bot.store.Store`

@@ -52,6 +52,7 @@ from .rows import (
     SettingsRow,
     ShardFilter,
     StoreContents,
+    VacationRow,
 )
 from .run_lock import one_bot_process
 from .schema import MIGRATIONS, SCHEMA_VERSION
@@ -126,6 +127,7 @@ __all__ = [
     "StoreNotEmpty",
     "Tx",
     "UnknownSchema",
+    "VacationRow",
     "WriteConflict",
     "is_postgres",
     "one_bot_process",

@@ -45,6 +45,7 @@ from .rows import (
     SettingsRow,
     ShardFilter,
     StoreContents,
+    VacationRow,
 )
 
 T = TypeVar("T")
@@ -59,6 +60,7 @@ HISTORY_FIELDS = tuple(RatingHistoryRow.__dataclass_fields__)
 MOVE_FIELDS = tuple(MoveRow.__dataclass_fields__)
 EVENT_FIELDS = tuple(EventRow.__dataclass_fields__)
 AUDIT_FIELDS = tuple(AuditRow.__dataclass_fields__)
+VACATION_FIELDS = tuple(VacationRow.__dataclass_fields__)
 NEW_GAME_FIELDS = tuple(f for f in NewGame.__dataclass_fields__ if f != "clock")
 LIST_COLUMNS = frozenset({"allowed_channels", "reminders"})
 OBJECT_COLUMNS = frozenset({"default_sizes", "options"})
@@ -80,6 +82,11 @@ HISTORY = select(HISTORY_FIELDS, "rating_history")
 MOVES = select(MOVE_FIELDS, "moves")
 EVENTS = select(EVENT_FIELDS, "game_events")
 AUDIT = select(AUDIT_FIELDS, "audit_log")
+VACATIONS = select(VACATION_FIELDS, "vacations")
+UPSERT_VACATION = (
+    f"{insert('vacations', VACATION_FIELDS)} ON CONFLICT (user_id) DO UPDATE SET "
+    + ", ".join(f"{c} = excluded.{c}" for c in VACATION_FIELDS[1:])
+)
 UPSERT_RATING = (
     f"{insert('ratings', RATING_FIELDS)} ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
     + ", ".join(f"{c} = excluded.{c}" for c in RATING_FIELDS[3:])
@@ -738,6 +745,53 @@ class SharedTx:
             (game_id, claimant),
         )
 
+    # ----- vacations and paused clocks -------------------------------------------------------
+    async def vacation(self, user_id: int) -> VacationRow | None:
+        """The player's vacation row (None: they never took one)."""
+        found = await self._one(f"{VACATIONS} WHERE user_id = ?", (user_id,), lock=True)
+        return None if found is None else VacationRow(*found)
+
+    async def save_vacation(self, row: VacationRow) -> None:
+        """Insert or replace the player's vacation row."""
+        await self._write(UPSERT_VACATION, values_of(row, VACATION_FIELDS))
+
+    async def running_vacations(self, user_ids: Sequence[int], now: int) -> list[VacationRow]:
+        """The vacations of these players that run at ``now`` (started, not yet over)."""
+        if not user_ids:
+            return []
+        rows = await self._fetch(
+            f"{VACATIONS} WHERE user_id IN ({marks(user_ids)}) AND started_at <= ?"
+            " AND ends_at > ? ORDER BY user_id",
+            (*user_ids, now, now),
+        )
+        return [VacationRow(*r) for r in rows]
+
+    async def active_games_of(self, user_id: int) -> list[GameRow]:
+        """The player's active games in every server, by id (a vacation stops them all)."""
+        return await self._games(
+            "WHERE id IN (SELECT id FROM games WHERE status = 'active' AND first_id = ?"
+            " UNION SELECT id FROM games WHERE status = 'active' AND second_id = ?) ORDER BY id",
+            (user_id, user_id),
+            lock=True,
+        )
+
+    async def shift_clock(
+        self, row: GameRow, deadline_at: int | None, remind_at: int | None, paused_until: int | None
+    ) -> GameRow:
+        """Move the turn's deadline and next reminder and set ``paused_until`` (a vacation
+        starts or ends; no version bump, so the board's buttons stay valid)."""
+        values = {"deadline_at": deadline_at, "remind_at": remind_at, "paused_until": paused_until}
+        return await self._versioned(row, values)
+
+    async def settings_of(self, guild_ids: Sequence[int]) -> list[SettingsRow]:
+        """The settings rows of these servers (those that saved any), by server."""
+        if not guild_ids:
+            return []
+        rows = await self._fetch(
+            f"{SETTINGS} WHERE guild_id IN ({marks(guild_ids)}) ORDER BY guild_id", tuple(guild_ids)
+        )
+        return [settings_row(r) for r in rows]
+
     # ----- audit ----------------------------------------------------------------------------
     async def add_audit(
         self,
@@ -774,6 +828,9 @@ class SharedTx:
             audit=tuple(AuditRow(*r) for r in await self._fetch(f"{AUDIT} ORDER BY id")),
             ratings=tuple(await self._ratings("ORDER BY guild_id, game, user_id", ())),
             rating_history=tuple(await self._history(f"{HISTORY} ORDER BY game_id, user_id", ())),
+            vacations=tuple(
+                VacationRow(*r) for r in await self._fetch(f"{VACATIONS} ORDER BY user_id")
+            ),
         )
 
     async def import_rows(self, contents: StoreContents) -> None:

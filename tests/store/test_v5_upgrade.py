@@ -48,11 +48,17 @@ def expected() -> dict[str, Any]:
     contents: dict[str, Any] = data["contents"]
     for table, columns in ADDED_AFTER_5.items():
         contents[table] = [{**row, **columns} for row in contents[table]]
+    contents["vacations"] = []  # migration 8's table starts empty
     return contents
 
 
-ADDED_AFTER_5 = {"challenges": {"message_id": None}}
-"""Columns later migrations add, as every upgraded row has them (migration 6)."""
+BANK_COLUMNS = {"bank_start": None, "bank_increment": 0, "bank_cap": None}
+ADDED_AFTER_5 = {
+    "challenges": {"message_id": None, **BANK_COLUMNS},
+    "games": {**BANK_COLUMNS, "first_bank": None, "second_bank": None, "paused_until": None},
+    "settings": {**BANK_COLUMNS, "vacation_days": None, "soft_time": None},
+}
+"""Columns later migrations add, as every upgraded row has them (migrations 6 and 8)."""
 
 
 @pytest.fixture
