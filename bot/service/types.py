@@ -124,7 +124,13 @@ class TimeControl:
         start_text, _, rest = cleaned.partition("+")
         increment_text, found_max, cap_text = rest.partition("max")
         start = parse_duration(start_text)
-        increment = 0 if increment_text == "0" else parse_duration(increment_text)
+        increment = (
+            0
+            if increment_text == "0"
+            else parse_duration(increment_text)
+            if increment_text
+            else None
+        )
         cap = parse_duration(cap_text) if found_max else start
         if not start or increment is None or not cap:
             raise unreadable_time(text)
