@@ -19,6 +19,7 @@ from .leaderboards import LeaderboardPageButton
 from .persistent import PersistentButton
 from .rating_reset import ConfirmResetButton
 from .replies import send_ephemeral
+from .soft_time import SoftTimeButton
 
 Interaction = discord.Interaction[Any]
 
@@ -30,6 +31,7 @@ _KNOWN = (
     NextPageButton,
     LeaderboardPageButton,
     ConfirmResetButton,
+    SoftTimeButton,
 )
 
 

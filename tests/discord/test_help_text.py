@@ -16,3 +16,11 @@ def test_help_names_every_game_without_cutting_the_list() -> None:
         assert title in value, title
     assert "…" not in value
     assert len(value) <= 1024  # Discord's limit for a field value
+
+
+def test_help_explains_banks_vacations_and_soft_time() -> None:
+    fields = {field.name: field.value or "" for field in help_embed().fields}
+    assert "3d+1d max 5d" in fields["Clocks"] and "only on their turn" in fields["Clocks"]
+    assert "every server" in fields["/vacation start days, /vacation end"]
+    assert "14 days" in fields["/claim"]
+    assert all(len(value) <= 1024 for value in fields.values())

@@ -10,6 +10,7 @@ from .clock import ClockCog
 from .info import InfoCog
 from .play import PlayCog
 from .ratings import RatingsCog
+from .vacation import VacationCog
 
 COGS: tuple[type[commands.Cog], ...] = (
     ChallengeCog,
@@ -18,4 +19,5 @@ COGS: tuple[type[commands.Cog], ...] = (
     AdminCog,
     ClockCog,
     RatingsCog,
+    VacationCog,
 )
