@@ -10,21 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.service import GameInfo, GameSummary
-from bot.service.timebank import short_duration
+from bot.service.timebank import short_duration, time_left_text
 
 
 def time_left_line(info: GameInfo, names: Mapping[int, str]) -> str | None:
     """``Alice 2d 4h · Bob 3d`` in seat order (None: untimed or over); a clock a vacation
     stopped says so."""
-    if info.time_left is None:
+    line = time_left_text(info, names)
+    if line is None:
         return None
-    parts = []
-    for seat in info.seats:
-        left = info.time_left.get(seat.user_id)
-        if left is not None:
-            name = names.get(seat.user_id, f"player {seat.colour}")
-            parts.append(f"{name} {short_duration(left)}")
-    line = " · ".join(parts)
     if info.paused_until is not None:
         line += f" (stopped for a vacation until <t:{int(info.paused_until.timestamp())}:f>)"
     return line

@@ -16,10 +16,11 @@ a vacation ended early moves them back.  Every time here is integer microseconds
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..store import ClockRow, GameRow
-from .types import TimeControl
+from .types import GameInfo, TimeControl
 
 US = 1_000_000
 
@@ -181,14 +182,32 @@ def shifted(row: GameRow, now: int, paused_until: int | None) -> tuple[int | Non
 
 
 def short_duration(seconds: int) -> str:
-    """Time left as a caption shows it: the two largest units, e.g. ``2d 4h``, ``5h 12m``,
-    ``40s``."""
+    """Time left as a caption shows it: the two largest units, the second rounded to the
+    nearest (``2d 4h``, ``5h 12m``, ``40s``; a bank just started reads ``3d``, not
+    ``2d 23h``)."""
     seconds = max(0, int(seconds))
-    days, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes, secs = divmod(rest, 60)
-    parts = [(days, "d"), (hours, "h"), (minutes, "m"), (secs, "s")]
-    while parts and parts[0][0] == 0:
-        parts.pop(0)
-    shown = [f"{n}{unit}" for n, unit in parts[:2] if n]
+    units = (86400, 3600, 60, 1)
+    first = next((i for i, unit in enumerate(units) if seconds >= unit), len(units) - 1)
+    step = units[min(first + 1, len(units) - 1)]
+    seconds = (seconds + step // 2) // step * step
+    parts = []
+    for unit, name in zip(units, "dhms", strict=True):
+        count, seconds = divmod(seconds, unit)
+        if count or parts:
+            parts.append((count, name))
+    shown = [f"{n}{name}" for n, name in parts[:2] if n]
     return " ".join(shown) or "0s"
+
+
+def time_left_text(info: GameInfo, names: Mapping[int, str]) -> str | None:
+    """``Alice 2d 4h · Bob 3d`` in seat order (None: untimed or over), for any front end."""
+    if info.time_left is None:
+        return None
+    parts = []
+    for seat in info.seats:
+        left = info.time_left.get(seat.user_id)
+        if left is not None:
+            parts.append(
+                f"{names.get(seat.user_id, f'player {seat.colour}')} {short_duration(left)}"
+            )
+    return " · ".join(parts)

@@ -85,7 +85,7 @@ class AdminCog(commands.Cog):
     )
     @app_commands.describe(
         threads="start each game in its own thread",
-        time="default time per move, like 12h, 3d or none",
+        time="default clock: a bank like 3d+1d max 5d, a time per move like 12h, or none",
         expiry_hours="hours before an unanswered challenge expires",
         ratings="whether finished games change ratings in this server",
     )

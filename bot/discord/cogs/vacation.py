@@ -56,14 +56,16 @@ def notice_text(game: PausedGame, started: bool) -> str:
 
 class VacationCog(commands.Cog):
     vacation = app_commands.Group(
-        name="vacation", description="Stop the clocks of all your games for a few days"
+        name="vacation",
+        description="Stop the clocks of all your games for a few days",
+        guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
 
     def __init__(self, bot: CrosspathBot) -> None:
         self.bot = bot
 
     @vacation.command(name="start", description="Stop your clocks in every game for whole days")
-    @app_commands.guild_only()
     @app_commands.describe(days=f"how many days (default {DEFAULT_DAYS})")
     async def start(
         self, interaction: Interaction, days: app_commands.Range[int, 1, 366] = DEFAULT_DAYS
@@ -75,7 +77,6 @@ class VacationCog(commands.Cog):
         await self.tell_opponents(vacation, started=True)
 
     @vacation.command(name="end", description="End your vacation now; your clocks run again")
-    @app_commands.guild_only()
     async def end(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         vacation = await self.bot.service.end_vacation(interaction.user.id)
