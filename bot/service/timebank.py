@@ -190,7 +190,7 @@ def short_duration(seconds: int) -> str:
     first = next((i for i, unit in enumerate(units) if seconds >= unit), len(units) - 1)
     step = units[min(first + 1, len(units) - 1)]
     seconds = (seconds + step // 2) // step * step
-    parts = []
+    parts: list[tuple[int, str]] = []
     for unit, name in zip(units, "dhms", strict=True):
         count, seconds = divmod(seconds, unit)
         if count or parts:
