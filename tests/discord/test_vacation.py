@@ -92,3 +92,13 @@ async def test_claim_buttons_end_a_stalled_untimed_game_after_a_restart(
     again = fakes.refusal(await second.click(f"cp:soft:abort:{game}:1", ALICE))
     assert "nothing was changed" in again.content or "over" in again.content
     await second.close()
+
+
+async def test_admins_set_vacation_days_and_soft_time(h: Any) -> None:
+    await start(h, CHANNEL, "1d")
+    [saved] = await h.command("admin settings set", fakes.ADMIN, vacation_days=5, soft_time_days=3)
+    assert "Vacation days a year:** 5" in saved.content and "3 days" in saved.content
+    refused = fakes.refusal(await h.command("vacation start", ALICE, days=6))
+    assert "only 5 vacation days left" in refused.content
+    settings = await h.service.get_settings(GUILD)
+    assert (settings.vacation_days, settings.soft_time) == (5, 3 * 86400)
