@@ -1,62 +1,37 @@
 """Soft time in Discord: ``/claim`` shows the waiting player two buttons, Claim the win and
 Abort, on an untimed game that has waited on the opponent longer than the server's soft time.
 
-The buttons are persistent (``cp:soft:win|abort:<game>:<version>``): they work after a
-restart, act only from the game's own channel (``check_place``) and only on the game at the
-version they were made for, so a move by the opponent in between makes them stale.  The
-service decides everything else (``GameService.claim_soft_time``).
+The buttons are persistent (``cp:soft:yes|no:<game>:<version>``, yes claiming the win): they
+work after a restart, act only from the game's own channel (``check_place``) and only on the
+game at the version they were made for, so a move by the opponent in between makes them
+stale.  The service decides everything else (``GameService.claim_soft_time``).
 """
 
 from __future__ import annotations
 
-import re
-from typing import Any, Literal, Self
+from typing import Any, ClassVar
 
 import discord
 
 from bot.service import StaleAction
 
 from .context import bot_of, current_game, game_here
-from .persistent import PersistentButton, check_place
+from .persistent import ConfirmButton, check_place
 from .posting import post_turn
 from .replies import recorded, send_ephemeral
 from .turns import relative_time
 
 Interaction = discord.Interaction[Any]
-Claim = Literal["win", "abort"]
-
-LABELS: dict[Claim, tuple[str, discord.ButtonStyle]] = {
-    "win": ("Claim the win", discord.ButtonStyle.danger),
-    "abort": ("Abort the game", discord.ButtonStyle.secondary),
-}
 
 
-class SoftTimeButton(
-    PersistentButton,
-    template=r"cp:soft:(?P<claim>win|abort):(?P<game>[0-9]+):(?P<version>[0-9]+)",
-):
-    """One of the two soft-time buttons of a game at one version."""
+class SoftTimeButton(ConfirmButton, prefix="soft"):
+    """The waiting player's choice on a stalled untimed game: Yes claims the win, No aborts
+    (``cp:soft:yes|no:<game>:<version>``)."""
 
-    def __init__(self, claim: Claim, game_id: int, version: int) -> None:
-        label, style = LABELS[claim]
-        super().__init__(f"cp:soft:{claim}:{game_id}:{version}", label, style)
-        self.claim: Claim = claim
-        self.game_id = game_id
-        self.version = version
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> Self:
-        claim: Claim = "win" if match["claim"] == "win" else "abort"
-        return cls(claim, int(match["game"]), int(match["version"]))
-
-    @classmethod
-    def pair(cls, game_id: int, version: int) -> discord.ui.View:
-        view = discord.ui.View(timeout=None)
-        view.add_item(cls("win", game_id, version))
-        view.add_item(cls("abort", game_id, version))
-        return view
+    LABELS: ClassVar[dict[bool, tuple[str, discord.ButtonStyle]]] = {
+        True: ("Claim the win", discord.ButtonStyle.danger),
+        False: ("Abort the game", discord.ButtonStyle.secondary),
+    }
 
     async def act(self, interaction: Interaction) -> None:
         info = await current_game(interaction, self.game_id)
@@ -67,14 +42,13 @@ class SoftTimeButton(
         ended = await bot.service.claim_soft_time(
             info.channel_id,
             interaction.user.id,
-            self.claim,
+            "win" if self.yes else "abort",
             expected_version=self.version,
             game_id=info.id,
         )
         recorded(interaction, "The claim counts")
         await interaction.response.edit_message(
-            content="You claimed the win." if self.claim == "win" else "You aborted the game.",
-            view=None,
+            content="You claimed the win." if self.yes else "You aborted the game.", view=None
         )
         await post_turn(bot, ended.game)
 

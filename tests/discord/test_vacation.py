@@ -74,13 +74,13 @@ async def test_claim_buttons_end_a_stalled_untimed_game_after_a_restart(
     assert "waiting on you" in fakes.refusal(await first.command("claim", BOB)).content
     (offer,) = await first.command("claim", ALICE)
     assert offer.ephemeral and offer.custom_ids == [
-        f"cp:soft:win:{game}:1",
-        f"cp:soft:abort:{game}:1",
+        f"cp:soft:yes:{game}:1",
+        f"cp:soft:no:{game}:1",
     ]
     await first.close()
 
     second = await fakes.open_harness(db_path, clock, fake=discord_side)
-    sent = await second.click(f"cp:soft:win:{game}:1", ALICE)
+    sent = await second.click(f"cp:soft:yes:{game}:1", ALICE)
     assert sent[0].kind == "update" and sent[0].content == "You claimed the win."
     (board,) = [s for s in sent if s.kind == "channel_message"]
     assert "ran out of time" in board.content
@@ -89,7 +89,7 @@ async def test_claim_buttons_end_a_stalled_untimed_game_after_a_restart(
         "time",
         ALICE.id,
     )
-    again = fakes.refusal(await second.click(f"cp:soft:abort:{game}:1", ALICE))
+    again = fakes.refusal(await second.click(f"cp:soft:no:{game}:1", ALICE))
     assert "nothing was changed" in again.content or "over" in again.content
     await second.close()
 
