@@ -77,6 +77,12 @@ async def test_claim_buttons_end_a_stalled_untimed_game_after_a_restart(
         f"cp:soft:yes:{game}:1",
         f"cp:soft:no:{game}:1",
     ]
+    # a claim button forged onto a message in another channel acts on nothing
+    elsewhere = first.fake.posted_earlier(CHANNEL + 5, {"content": "elsewhere"})
+    elsewhere["components"] = fakes.message_with_buttons(f"cp:soft:yes:{game}:1")
+    forged = first.payloads.button(f"cp:soft:yes:{game}:1", ALICE, message=elsewhere)
+    fakes.refusal(await first.run(forged))
+    assert (await first.service.get_game(CHANNEL)).is_active
     await first.close()
 
     second = await fakes.open_harness(db_path, clock, fake=discord_side)
