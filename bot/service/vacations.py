@@ -177,11 +177,16 @@ class Vacations(ServiceCore):
     ) -> tuple[PausedGame, ...]:
         """Move each game's clock to the pause its players' vacations now call for."""
         changed = []
+        opponents = {g.id: g.second_id if g.first_id == user_id else g.first_id for g in games}
+        away = {  # one read for every opponent, not one a game
+            v.user_id: v.ends_at
+            for v in await tx.running_vacations(sorted(set(opponents.values())), now)
+        }
         for row in games:
             if _overdue(row, now):
                 continue  # a loss on time already due: the sweep's, not ours to delay
-            opponent = row.second_id if row.first_id == user_id else row.first_id
-            ends = [e for e in (own_end, await paused_until(tx, (opponent,), now)) if e]
+            opponent = opponents[row.id]
+            ends = [e for e in (own_end, away.get(opponent)) if e]
             pause = max(ends, default=None)
             deadline, remind = shifted(row, now, pause)
             row = await tx.shift_clock(row, deadline, remind, pause)
