@@ -66,7 +66,7 @@ class SoftTime(ServiceCore):
             pause = live_pause(row.paused_until, stamp)
             if pause is not None:
                 raise SoftTimeRefused(
-                    f"Your opponent is on vacation until {_when(pause)}; the game waits."
+                    f"A player of this game is on vacation until {_when(pause)}; the game waits."
                 )
             limit = convert.settings(await tx.settings(row.guild_id), row.guild_id).soft_time
             at = _claimable_at(row, limit)
