@@ -11,6 +11,7 @@ from rules import game_class, game_names
 from rules.errors import InvalidOptions, UnknownGame
 
 from ..cli import clip
+from ..service import InvalidTimeControl, TimeControl
 from ..store import StoreError, is_postgres
 from .game import play
 from .options import parser, path_problem
@@ -44,6 +45,11 @@ def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = N
     fresh_file = bool(args.db) and not is_postgres(args.db) and not Path(args.db).exists()
     if args.game is None and (not args.db or fresh_file):  # nothing to resume: say which game
         p.error(f"say which game to play: one of {', '.join(sorted(game_names()))}")
+    try:
+        TimeControl.parse(args.clock)
+    except InvalidTimeControl as exc:
+        print(f"crosspath play: --clock: {exc}", file=err)
+        return 2
     if args.game is not None:
         try:
             game_class(args.game)(args.size, pie=args.pie or None)

@@ -21,6 +21,7 @@ from ..cli import clip
 from ..config import shown_database
 from ..service import GameInfo, GameService, NoTakeback, ServiceError
 from ..service.convert import pie_of
+from ..service.timebank import time_left_text
 from ..store import is_postgres, open_store
 from .board import describe_event, rules_lines, text_board
 from .resume import PickProblem, pick_game
@@ -101,6 +102,7 @@ class Console:
         size: int | None,
         options: dict[str, str] | None = None,
         pie: bool | None = None,
+        clock: str = "none",
     ) -> GameInfo:
         """Start a new game in a fresh console channel (player 1 moves first); ``pie`` as for
         the service's ``create_challenge``."""
@@ -114,7 +116,7 @@ class Console:
             game,
             size,
             "me",
-            "none",
+            clock,
             options=options or {},
             pie=pie,
         )
@@ -149,7 +151,43 @@ class Console:
         position = await self.service.position(info.id)
         self.say(text_board(position, show_illegal=info.is_active))
         self.write_image(info, position)
+        if info.time_left is not None:
+            self.say(self.clock_line(info))
         return position
+
+    def clock_line(self, info: GameInfo) -> str:
+        """``time left: player 1 2d 4h · player 2 3d`` (or ``no clock``)."""
+        labels = {s.user_id: self.labels.get(s.user_id, str(s.user_id)) for s in info.seats}
+        line = time_left_text(info, labels)
+        return "no clock" if line is None else f"time left: {line}"
+
+    async def corr_command(self, command: str, info: GameInfo, user: int) -> GameInfo | None:
+        """``clock``, ``vacation N`` and ``back`` (None: ``command`` is none of them)."""
+        words = command.split()
+        if words == ["clock"]:
+            fresh = await self.service.get_game_by_id(info.id)
+            self.say(self.clock_line(fresh))
+            return fresh
+        if words and words[0] == "vacation":
+            if len(words) != 2 or not words[1].isdigit() or len(words[1]) > 4:
+                self.say("write vacation and a number of days, such as: vacation 3")
+                return info
+            vacation = await self.service.start_vacation(user, int(words[1]))
+            assert vacation.ends_at is not None
+            self.say(
+                f"{self.labels.get(user, str(user))} is on vacation until"
+                f" {vacation.ends_at:%Y-%m-%d %H:%M} UTC: {len(vacation.games)} clock(s) stopped,"
+                f" {vacation.days_left} of {vacation.allowance} days left in {vacation.year}"
+            )
+            return await self.service.get_game_by_id(info.id)
+        if words == ["back"]:
+            vacation = await self.service.end_vacation(user)
+            self.say(
+                f"{self.labels.get(user, str(user))} is back: the clocks run again"
+                f" ({vacation.days_left} of {vacation.allowance} vacation days left)"
+            )
+            return await self.service.get_game_by_id(info.id)
+        return None
 
     async def think(self, provider: MoveProvider, position: Game, who: str) -> str:
         """Let the computer choose off the event loop, saying it is thinking meanwhile.
@@ -230,6 +268,9 @@ class Console:
                     info = ended.game
                 elif command == "undo":
                     info = await self.undo(info)
+                elif (changed := await self.corr_command(command, info, user)) is not None:
+                    info = changed
+                    continue
                 else:
                     result = await self.service.play_move(channel, user, line, game_id=info.id)
                     for event in result.events:
@@ -357,7 +398,11 @@ async def play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
             else:
                 seats = seating(args)
                 info = await console.start(
-                    game_class(args.game).name, args.size, seats.options, args.pie or None
+                    game_class(args.game).name,
+                    args.size,
+                    seats.options,
+                    args.pie or None,
+                    args.clock,
                 )
             console.providers = seats.providers
             console.labels.update(seats.labels)

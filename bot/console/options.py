@@ -62,6 +62,15 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="with --db: start a new game even if the file holds unfinished ones",
     )
+    p.add_argument(
+        "--clock",
+        default="none",
+        metavar="TIME",
+        help="a new game's clock: none (the default), a time per move such as 12h, or a bank "
+        "such as '3d+1d max 5d' (3 days, a day more after each turn, at most 5); in the game, "
+        "'clock' shows the time left, 'vacation N' stops the clocks of the player to move for "
+        "N days and 'back' ends their vacation",
+    )
     p.add_argument("--images", default=None, help="write a board PNG per turn into this folder")
     p.add_argument(
         "--vs",

@@ -19,6 +19,7 @@ from .leaderboards import LeaderboardPageButton
 from .persistent import PersistentButton
 from .rating_reset import ConfirmResetButton
 from .replies import send_ephemeral
+from .soft_time import SoftTimeButton
 from .tournaments import StandingsPageButton, TournamentButton
 
 Interaction = discord.Interaction[Any]
@@ -33,6 +34,7 @@ _KNOWN = (
     ConfirmResetButton,
     TournamentButton,
     StandingsPageButton,
+    SoftTimeButton,
 )
 
 

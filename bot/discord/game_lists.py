@@ -16,6 +16,7 @@ from discord import app_commands
 
 from bot.service import GameSummary, PermissionDenied, SummaryPage
 
+from .clock_text import my_time_left
 from .persistent import PersistentButton
 from .turns import mention
 
@@ -44,7 +45,8 @@ def summary_line(game: GameSummary, user_id: int) -> str:
         state = game.result.reason if game.result else game.status
     else:
         state = "won" if game.result.winner_id == user_id else "lost"
-    return f"#{game.id} {game.title} {game.size}×{game.size} vs {opponent}: {state} · {link}"
+    clock = my_time_left(game, user_id)
+    return f"#{game.id} {game.title} {game.size}×{game.size} vs {opponent}: {state}{clock} · {link}"
 
 
 def active_line(game: GameSummary) -> str:

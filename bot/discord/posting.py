@@ -18,12 +18,12 @@ import discord
 
 from bot.service import GameInfo, GameStarted
 
+from .clock_text import caption_names
 from .positions import position_of
 from .replies import send_ephemeral
 from .turns import (
     OutgoingMessage,
     challenge_embed,
-    colour_names,
     draw_board_async,
     mention,
     turn_message,
@@ -93,7 +93,7 @@ async def build_turn_message(
     guild = bot.get_guild(info.guild_id)
     names = await bot.fetch_names(info.player_ids, guild)
     game = await position_of(bot.service, info)
-    board = await draw_board_async(game, colour_names(info, names))
+    board = await draw_board_async(game, caption_names(info, names))
     rating = await bot.service.game_rating(info.id) if info.result is not None else None
     return turn_message(info, game, names, board, headline, bot.computer.user_id, rating)
 

@@ -16,8 +16,10 @@ import discord
 
 from bot.service import Challenge, GameInfo, GameResult
 from bot.service.ratings.types import GameRating
+from bot.service.timebank import short_duration
 from rules import Game
 
+from .clock_text import time_left_line
 from .words import describe_turn
 
 COLOUR_DOTS: dict[str, str] = {"red": "🔴", "blue": "🔵", "black": "⚫", "white": "⚪"}
@@ -165,11 +167,17 @@ def turn_message(
         embed.add_field(name="To move", value=f"{who} ({info.to_move_colour}){chain}", inline=True)
         deadline = relative_time(info.deadline) if info.deadline else "no clock"
         embed.add_field(name="Deadline", value=deadline, inline=True)
+        clock = time_left_line(info, names)
+        if clock is not None:
+            embed.add_field(name="Time left", value=clock[:1024], inline=False)
         if info.to_move_id == computer_id:
             content = f"{who} (the computer) is thinking about its move in {info.title}."
             ping = []
         else:
-            content = f"{who}, your move in {info.title}."
+            left = (info.time_left or {}).get(info.to_move_id)
+            content = f"{who}, your move in {info.title}" + (
+                "." if left is None else f" ({short_duration(left)} left)."
+            )
             ping = [discord.Object(info.to_move_id)]
         allowed = discord.AllowedMentions(everyone=False, roles=False, users=ping)
     else:

@@ -29,7 +29,9 @@ from .errors import (
     OutOfTime,
     PermissionDenied,
     ServiceError,
+    SoftTimeRefused,
     StaleAction,
+    VacationRefused,
     database_fault,
 )
 from .game_service import GameService
@@ -62,6 +64,7 @@ from .types import (
     TimeControl,
     format_duration,
 )
+from .vacations import PausedGame, Vacation
 
 __all__ = [
     "CLAIM_SECONDS",
@@ -99,6 +102,7 @@ __all__ = [
     "NotAPlayer",
     "NotYourTurn",
     "OutOfTime",
+    "PausedGame",
     "PermissionDenied",
     "PlayedMove",
     "Reminder",
@@ -106,11 +110,14 @@ __all__ = [
     "Seat",
     "ServiceError",
     "ShardFilter",
+    "SoftTimeRefused",
     "StaleAction",
     "SummaryPage",
     "TakebackAnswer",
     "TakebackRequest",
     "TimeControl",
+    "Vacation",
+    "VacationRefused",
     "database_fault",
     "format_duration",
 ]

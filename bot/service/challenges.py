@@ -28,7 +28,6 @@ from .checks import (
 from .convert import PIE_ON, to_us
 from .core import (
     ServiceCore,
-    clock_row,
     engine_sentence,
 )
 from .errors import (
@@ -38,12 +37,14 @@ from .errors import (
     InvalidChallenge,
     PermissionDenied,
 )
+from .timebank import first_clock
 from .types import (
     Challenge,
     FirstChoice,
     GameStarted,
     TimeControl,
 )
+from .vacations import paused_until
 
 FIRST_CHOICES = ("me", "them", "random")
 MAX_OPTIONS = 8
@@ -134,6 +135,9 @@ class Challenges(ServiceCore):
                     first=first,
                     per_move=tc.per_move,
                     reminders=tc.reminders,
+                    bank_start=tc.bank,
+                    bank_increment=tc.increment,
+                    bank_cap=tc.cap,
                     created_at=stamp,
                     expires_at=stamp + guild.challenge_expiry * 1_000_000,
                     options=tuple(sorted(checked.items())),
@@ -201,7 +205,10 @@ class Challenges(ServiceCore):
                 to_move_id=first_id,  # the first colour moves first; no swap yet
                 per_move=tc.per_move,
                 reminders=tc.reminders,
-                clock=clock_row(tc, stamp),
+                bank_start=tc.bank,
+                bank_increment=tc.increment,
+                bank_cap=tc.cap,
+                clock=first_clock(tc, stamp, await paused_until(tx, (first_id, second_id), stamp)),
                 challenge_id=found.id,
                 created_at=stamp,
                 options=tuple(sorted(found.options.items())),
@@ -215,7 +222,7 @@ class Challenges(ServiceCore):
             await tx.add_event(row.id, stamp, "started", user_id, f"challenge {found.id}")
         assert accepted is not None  # the challenge was open in this same transaction
         self._remember(row.id, row.version, game)
-        return GameStarted(convert.challenge(accepted), convert.game_info(row, game))
+        return GameStarted(convert.challenge(accepted), convert.game_info(row, game, stamp))
 
     async def decline_challenge(self, challenge_id: int, user_id: int) -> Challenge:
         """The challenged player declines a direct challenge."""

@@ -126,6 +126,14 @@ def check_time_control(value: object) -> TimeControl | None:
         raise InvalidTimeControl(
             f"A time control must be text like 3d or a TimeControl, not {quote(value)}."
         )
+    if value.bank is not None:
+        if value.per_move is not None or value.reminders:
+            raise InvalidTimeControl("A time bank has no time per move and no reminder times.")
+        for number in (value.bank, value.increment, value.cap):
+            if number is not None and not is_int(number):
+                raise InvalidTimeControl(f"Bank times are whole seconds, not {quote(number)}.")
+        TimeControl.bank_of(value.bank, value.increment, value.cap)  # its range checks
+        return value
     if value.per_move is not None:
         check_seconds(value.per_move, "time per move", MIN_PER_MOVE, MAX_PER_MOVE)
     reminders = value.reminders
@@ -157,3 +165,30 @@ def check_sizes(value: object) -> Mapping[str, int | None]:
                 f"The default size for {quote(name)} must be a whole number, not {quote(size)}."
             )
     return value
+
+
+MAX_VACATION_SETTING = 365
+MIN_SOFT_TIME = 86400
+MAX_SOFT_TIME = 365 * 86400
+
+
+def check_corr_settings(vacation_days: object, soft_time: object) -> None:
+    """A server's vacation days a year and soft time, when given."""
+    if vacation_days is not None and not (
+        isinstance(vacation_days, int)
+        and is_int(vacation_days)
+        and 0 <= vacation_days <= MAX_VACATION_SETTING
+    ):
+        raise InvalidSettings(
+            f"Vacation days a year must be a whole number from 0 to {MAX_VACATION_SETTING},"
+            f" not {quote(vacation_days)}."
+        )
+    if soft_time is not None and not (
+        isinstance(soft_time, int)
+        and is_int(soft_time)
+        and MIN_SOFT_TIME <= soft_time <= MAX_SOFT_TIME
+    ):
+        raise InvalidSettings(
+            "Soft time must be a whole number of seconds from 1 day to 365 days,"
+            f" not {quote(soft_time)}."
+        )

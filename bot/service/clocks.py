@@ -12,16 +12,13 @@ from .checks import (
     quote,
 )
 from .convert import from_us, to_us
-from .core import (
-    ServiceCore,
-    next_reminder,
-    time_control_of,
-)
+from .core import ServiceCore
 from .engines import warms_engines
 from .errors import (
     InvalidInput,
     StaleAction,
 )
+from .timebank import next_reminder_of
 from .types import (
     DueAction,
     DueOutcome,
@@ -129,13 +126,8 @@ class Clocks(ServiceCore):
             if game_row.reminders_sent != action.reminder_index or game_row.remind_at is None:
                 return None
             sent = game_row.reminders_sent + 1
-            game_row = await tx.mark_reminder_sent(
-                game_row,
-                next_reminder(
-                    time_control_of(game_row), game_row.turn_started_at, game_row.deadline_at, sent
-                ),
-            )
-            info = convert.game_info(game_row, game)
+            game_row = await tx.mark_reminder_sent(game_row, next_reminder_of(game_row, sent))
+            info = convert.game_info(game_row, game, to_us(now))
         return DueOutcome(
             action,
             reminder=Reminder(info, action.user_id, info.deadline, info.turn_started_at),

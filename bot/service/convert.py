@@ -14,6 +14,7 @@ from rules import Game, MoveRecord, game_class, new_game
 from rules.base import PIE_OPTION, pie_title
 
 from ..store import AuditRow, ChallengeRow, GameRow, SettingsRow
+from .timebank import live_pause, time_control_from, time_left
 from .types import (
     AuditEntry,
     Challenge,
@@ -60,6 +61,10 @@ def time_control(per_move: int | None, reminders: tuple[int, ...]) -> TimeContro
     return TimeControl(per_move, tuple(reminders))
 
 
+def _time_control(row: SettingsRow | ChallengeRow | GameRow) -> TimeControl:
+    return time_control_from(row)
+
+
 def settings(row: SettingsRow | None, guild_id: int) -> GuildSettings:
     if row is None:
         return GuildSettings(guild_id)
@@ -67,10 +72,15 @@ def settings(row: SettingsRow | None, guild_id: int) -> GuildSettings:
         guild_id=row.guild_id,
         allowed_channels=row.allowed_channels,
         use_threads=row.use_threads,
-        default_time_control=time_control(row.per_move, row.reminders),
+        default_time_control=_time_control(row),
         default_sizes=row.default_sizes,
         challenge_expiry=row.challenge_expiry,
         ratings_enabled=row.ratings_enabled,
+        **{
+            name: value
+            for name, value in (("vacation_days", row.vacation_days), ("soft_time", row.soft_time))
+            if value is not None
+        },
     )
 
 
@@ -87,6 +97,11 @@ def settings_row(settings: GuildSettings, updated_at: int) -> SettingsRow:
         challenge_expiry=settings.challenge_expiry,
         updated_at=updated_at,
         ratings_enabled=settings.ratings_enabled,
+        bank_start=tc.bank,
+        bank_increment=tc.increment,
+        bank_cap=tc.cap,
+        vacation_days=settings.vacation_days,
+        soft_time=settings.soft_time,
     )
 
 
@@ -101,7 +116,7 @@ def challenge(row: ChallengeRow) -> Challenge:
         title=title_of(row.game, row.options),
         size=row.size,
         first=cast(FirstChoice, row.first),
-        time_control=time_control(row.per_move, row.reminders),
+        time_control=_time_control(row),
         status=cast(ChallengeStatus, row.status),
         created_at=from_us(row.created_at),
         expires_at=from_us(row.expires_at),
@@ -162,8 +177,11 @@ def result(row: GameRow) -> GameResult | None:
     )
 
 
-def game_info(row: GameRow, game: Game) -> GameInfo:
+def game_info(row: GameRow, game: Game, now: int | None = None) -> GameInfo:
+    """The game as stored; ``time_left`` as at ``now`` (microseconds; default: the row's
+    last change, which is now for a row just written)."""
     pair = seats(row, game)
+    moment = row.updated_at if now is None else now
     active = row.status == "active"
     colour = game.to_move if active else None
     takeback = None
@@ -186,7 +204,7 @@ def game_info(row: GameRow, game: Game) -> GameInfo:
         version=row.version,
         record=game.record(),
         moves=tuple(game.moves),
-        time_control=time_control(row.per_move, row.reminders),
+        time_control=_time_control(row),
         turn_started_at=from_us(row.turn_started_at),
         deadline=maybe_dt(row.deadline_at),
         takeback=takeback,
@@ -197,11 +215,13 @@ def game_info(row: GameRow, game: Game) -> GameInfo:
         options=dict(row.options),
         rated=row.rated,
         tournament_id=row.tournament_id,
+        time_left=time_left(row, moment),
+        paused_until=maybe_dt(live_pause(row.paused_until, moment)),
     )
 
 
-def summary(row: GameRow) -> GameSummary:
-    """A list entry from the stored columns alone."""
+def summary(row: GameRow, now: int | None = None) -> GameSummary:
+    """A list entry from the stored columns alone (``time_left`` as in ``game_info``)."""
     active = row.status == "active"
     return GameSummary(
         id=row.id,
@@ -219,6 +239,7 @@ def summary(row: GameRow) -> GameSummary:
         updated_at=from_us(row.updated_at),
         result=result(row),
         version=row.version,
+        time_left=time_left(row, row.updated_at if now is None else now),
     )
 
 

@@ -38,6 +38,7 @@ from .errors import (
     StaleAction,
 )
 from .ratings.apply import rate_result
+from .timebank import time_control_from
 from .types import (
     GameEnded,
     ResultReason,
@@ -105,6 +106,10 @@ class ServiceCore(EngineCache):
     def _now(self) -> datetime:
         now = self.clock()
         return now if now.tzinfo is not None else now.replace(tzinfo=UTC)
+
+    def _stamp(self) -> int:
+        """The service clock's now in microseconds (what a reader's ``time_left`` is at)."""
+        return to_us(self._now())
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[Tx]:
@@ -242,7 +247,7 @@ class ServiceCore(EngineCache):
 
 
 def time_control_of(row: GameRow) -> TimeControl:
-    return TimeControl(row.per_move, tuple(row.reminders))
+    return time_control_from(row)
 
 
 def other_player(pair: Sequence[Seat], user_id: int) -> int:

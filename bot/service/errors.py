@@ -120,6 +120,15 @@ class PermissionDenied(ServiceError):
     """The user may not do this (cancel someone else's challenge, answer their own request)."""
 
 
+class VacationRefused(ServiceError):
+    """A vacation can't start or end (one running, none running, no days left, a clock
+    already out of time)."""
+
+
+class SoftTimeRefused(ServiceError):
+    """A soft-time claim that does not apply (a timed game, your own turn, not long enough)."""
+
+
 class NoTakeback(ServiceError):
     """A takeback cannot be requested or answered now."""
 

@@ -22,11 +22,22 @@ from .moderation import Moderation
 from .play import Play
 from .queries import Queries
 from .ratings.service import Standings
+from .softtime import SoftTime
 from .tournament_play import TournamentPlay
+from .vacations import Vacations
 
 
 class GameService(
-    Challenges, Play, Clocks, Moderation, Queries, Standings, TurnClaims, TournamentPlay
+    Challenges,
+    Play,
+    Clocks,
+    Moderation,
+    Queries,
+    Standings,
+    TurnClaims,
+    TournamentPlay,
+    Vacations,
+    SoftTime,
 ):
     """Challenges, games, clocks and moderation.  Knows nothing of Discord or SQL.
 

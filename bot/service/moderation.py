@@ -14,6 +14,7 @@ from .checks import (
     MAX_NOTE,
     check_bool,
     check_channels,
+    check_corr_settings,
     check_id,
     check_limit,
     check_optional_id,
@@ -138,8 +139,13 @@ class Moderation(ServiceCore):
         default_sizes: dict[str, int | None] | None = None,
         challenge_expiry: int | None = None,
         ratings_enabled: bool | None = None,
+        vacation_days: int | None = None,
+        soft_time: int | None = None,
     ) -> GuildSettings:
         """Change the given settings (None leaves one as it is); audited.
+
+        ``vacation_days``: a player's vacation days a year, 0 to 365; ``soft_time``: seconds
+        (1 day to 365 days) an untimed game waits on one player before the other may claim.
 
         ``default_sizes`` merges: ``{"minefield": 11}`` sets one, ``{"minefield": None}``
         clears it.
@@ -162,6 +168,7 @@ class Moderation(ServiceCore):
                 "Challenges must expire after a whole number of seconds between 1 minute and"
                 f" 30 days, not {quote(challenge_expiry)}."
             )
+        check_corr_settings(vacation_days, soft_time)
         now = self._now()
         async with self._write() as tx:
             current = convert.settings(await tx.settings(guild_id), guild_id)
@@ -186,6 +193,8 @@ class Moderation(ServiceCore):
                 "default_sizes": tuple(sorted(sizes.items())),
                 "challenge_expiry": challenge_expiry,
                 "ratings_enabled": ratings_enabled,
+                "vacation_days": vacation_days,
+                "soft_time": soft_time,
             }
             updated = replace(current, **{k: v for k, v in given.items() if v is not None})
             changes = settings_diff(current, updated)
@@ -215,6 +224,8 @@ def settings_diff(before: GuildSettings, after: GuildSettings) -> dict[str, Any]
 
 def jsonable(value: Any) -> Any:
     if isinstance(value, TimeControl):
+        if value.is_bank:
+            return {"bank": value.bank, "increment": value.increment, "cap": value.cap}
         return {"per_move": value.per_move, "reminders": list(value.reminders)}
     if isinstance(value, tuple):
         return [jsonable(v) for v in value]

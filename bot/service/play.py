@@ -23,11 +23,9 @@ from .checks import (
 from .convert import from_us, to_us
 from .core import (
     ServiceCore,
-    clock_row,
     colour_of,
     engine_sentence,
     other_player,
-    time_control_of,
 )
 from .engines import play_off_loop
 from .errors import (
@@ -38,6 +36,7 @@ from .errors import (
 )
 from .ratings.apply import rate_result
 from .ratings.types import GameRating
+from .timebank import next_clock
 from .types import (
     GameEnded,
     MoveResult,
@@ -103,7 +102,7 @@ class Play(ServiceCore):
                 )
                 result, rating = await rate_result(tx, row, game, result, stamp)
             elif game.turn_number != turn_before:
-                clock = clock_row(time_control_of(row), stamp)
+                clock = next_clock(row, stamp, user_id, convert.user_of(after, game.to_move))
             row = await tx.record_moves(
                 row,
                 [MoveRow(row.id, record.ply, record.move, user_id, stamp)],
@@ -118,7 +117,7 @@ class Play(ServiceCore):
                 kind = "draw" if game.is_draw else "connection"
                 await tx.add_event(row.id, stamp, kind, user_id, record.move)
                 await self._game_ended(tx, row, now)
-            info = convert.game_info(row, game)
+            info = convert.game_info(row, game, stamp)
             return row, MoveResult(
                 game=info,
                 events=(convert.move_event(record, user_id, after),),
@@ -205,25 +204,26 @@ class Play(ServiceCore):
             if not accept:
                 row = await tx.clear_takeback(row)
                 await tx.add_event(row.id, stamp, "takeback_declined", user_id)
-                info = convert.game_info(row, game)
+                info = convert.game_info(row, game, stamp)
                 return row, TakebackAnswer(False, requester, user_id, (), info)
             pair = convert.seats(row, game)
             turn = game.last_turn()
             undone = tuple(convert.move_event(r, requester, pair) for r in turn)
             for _ in turn:
                 game.pop()
+            to_move_id = convert.user_of(convert.seats(row, game), game.to_move)
             row = await tx.take_back(
                 row,
                 turn[0].ply,
                 record=game.record(),
                 to_move=game.to_move,
-                to_move_id=convert.user_of(convert.seats(row, game), game.to_move),
-                clock=clock_row(time_control_of(row), stamp),
+                to_move_id=to_move_id,
+                clock=next_clock(row, stamp, None, to_move_id),
                 at=stamp,
             )
             moves = " ".join(r.move for r in turn)
             await tx.add_event(row.id, stamp, "takeback_accepted", user_id, moves)
-            info = convert.game_info(row, game)
+            info = convert.game_info(row, game, stamp)
             return row, TakebackAnswer(True, requester, user_id, undone, info)
 
         return await self._game_action(channel_id, user_id, None, act, game_id)

@@ -43,7 +43,8 @@ class Queries(ServiceCore):
 
     async def _infos(self, tx: Tx, rows: Sequence[GameRow]) -> list[GameInfo]:
         engines = await self._engines_for(tx, rows)
-        return [convert.game_info(row, game) for row, game in zip(rows, engines, strict=True)]
+        now = self._stamp()
+        return [convert.game_info(row, game, now) for row, game in zip(rows, engines, strict=True)]
 
     @warms_engines
     async def get_game(self, channel_id: int) -> GameInfo | None:
@@ -51,7 +52,9 @@ class Queries(ServiceCore):
         check_id(channel_id, "channel id")
         async with self.store.read() as tx:
             row = await tx.active_game_in(channel_id)
-            return None if row is None else convert.game_info(row, await self._engine(tx, row))
+            if row is None:
+                return None
+            return convert.game_info(row, await self._engine(tx, row), self._stamp())
 
     @warms_engines
     async def latest_game(self, channel_id: int) -> GameInfo | None:
@@ -64,14 +67,16 @@ class Queries(ServiceCore):
         check_id(channel_id, "channel id")
         async with self.store.read() as tx:
             row = await tx.latest_game_in(channel_id)
-            return None if row is None else convert.game_info(row, await self._engine(tx, row))
+            if row is None:
+                return None
+            return convert.game_info(row, await self._engine(tx, row), self._stamp())
 
     @warms_engines
     async def get_game_by_id(self, game_id: int) -> GameInfo:
         """Any game, active or not.  Raises NoGameHere."""
         async with self.store.read() as tx:
             row = await self._row_by_id(tx, game_id)
-            return convert.game_info(row, await self._engine(tx, row))
+            return convert.game_info(row, await self._engine(tx, row), self._stamp())
 
     async def _row_by_id(self, tx: Tx, game_id: int) -> GameRow:
         check_id(game_id, "game id")
@@ -132,7 +137,7 @@ class Queries(ServiceCore):
         more = len(rows) > limit
         rows = rows[:limit]
         next_cursor = f"{rows[-1].updated_at}.{rows[-1].id}" if more else None
-        return SummaryPage(tuple(convert.summary(r) for r in rows), next_cursor)
+        return SummaryPage(tuple(convert.summary(r, self._stamp()) for r in rows), next_cursor)
 
     @warms_engines
     async def active_games(self, guild_id: int) -> list[GameInfo]:
@@ -148,7 +153,7 @@ class Queries(ServiceCore):
             game = await self._engine(tx, row)
             stored = await tx.moves(game_id)
             events = await tx.events(game_id)
-            info = convert.game_info(row, game)
+            info = convert.game_info(row, game, self._stamp())
         history = game.history
         moves = tuple(
             PlayedMove(m.ply, m.move, m.user_id, history[m.ply].player, from_us(m.played_at))
@@ -181,7 +186,7 @@ class Queries(ServiceCore):
             to_move = game.to_move if row.status == "active" else None
             to_move_id = convert.user_of(convert.seats(row, game), to_move)
             row = await tx.save_cached_state(row, game.record(), to_move, to_move_id)
-            return convert.game_info(row, game)
+            return convert.game_info(row, game, self._stamp())
 
 
 def _read_cursor(cursor: object) -> tuple[int, int] | None:

@@ -36,15 +36,27 @@ MAX_TIME_TEXT = QUOTE_LIMIT
 
 @dataclass(frozen=True, slots=True)
 class TimeControl:
-    """Time per move for asynchronous play, and when to remind the player to move.
+    """How long a player may think, and when to remind the player to move.
 
-    ``per_move`` is seconds per turn (None: untimed, nobody loses on time).  ``reminders``
-    are seconds after the turn started at which the player to move is reminded; they work
-    for untimed games too.
+    Three kinds, told apart by which fields are set:
+
+    * untimed (``per_move`` and ``bank`` None): nobody loses on time;
+    * per move (``per_move`` seconds): each turn has the same time, unused time is lost;
+    * a bank (``bank``, ``increment``, ``cap`` seconds): each player starts with ``bank``
+      seconds, which count down only while it is their turn; after each of their turns
+      ``increment`` is added, never above ``cap``.
+
+    ``reminders`` are seconds after the turn started at which the player to move is reminded
+    (untimed and per move; they work for untimed games too).  A bank reminds halfway through
+    and at nine tenths of the time the player had when their turn began, so a short bank late
+    in a game still gets its reminders; its ``reminders`` stay empty.
     """
 
     per_move: int | None = None
     reminders: tuple[int, ...] = ()
+    bank: int | None = None
+    increment: int = 0
+    cap: int | None = None
 
     @classmethod
     def untimed(cls) -> TimeControl:
@@ -62,8 +74,34 @@ class TimeControl:
         return cls(seconds, tuple(sorted({seconds // 2, seconds * 9 // 10})))
 
     @classmethod
+    def bank_of(cls, start: int, increment: int, cap: int | None = None) -> TimeControl:
+        """A time bank: ``start`` seconds, ``increment`` after each turn, at most ``cap``
+        (default: ``start``).  The start and the cap lie between 1 minute and 30 days, the
+        increment between 0 and the cap, and the start is at most the cap."""
+        cap = start if cap is None else cap
+        if not MIN_PER_MOVE <= start <= MAX_PER_MOVE or not MIN_PER_MOVE <= cap <= MAX_PER_MOVE:
+            raise InvalidTimeControl(
+                "a time bank and its maximum must be between 1 minute and 30 days"
+            )
+        if start > cap:
+            raise InvalidTimeControl("a time bank can't start above its maximum")
+        if not 0 <= increment <= cap:
+            raise InvalidTimeControl("the increment must be between 0 and the maximum")
+        return cls(bank=start, increment=increment, cap=cap)
+
+    @property
+    def is_bank(self) -> bool:
+        return self.bank is not None
+
+    @property
+    def is_timed(self) -> bool:
+        return self.per_move is not None or self.bank is not None
+
+    @classmethod
     def parse(cls, text: str) -> TimeControl:
-        """Read ``none``, ``12h``, ``3d``, ``1d12h`` or ``90m`` (days, hours, minutes).
+        """Read ``none``; a time per move such as ``12h``, ``3d``, ``1d12h`` or ``90m``; or a
+        bank such as ``3d+1d max 5d`` (start, increment after each turn, maximum; ``3d+1d``
+        caps at the start, ``3d`` alone is per move).
 
         Front ends call this on what a player typed before the service checks anything, so
         text longer than any time control is refused unread, and a refusal quotes at most
@@ -74,16 +112,45 @@ class TimeControl:
         cleaned = text.strip().lower().replace(" ", "")
         if cleaned in ("", "none", "off", "untimed", "no", "0"):
             return cls.untimed()
+        if "+" in cleaned:
+            return cls._parse_bank(text, cleaned)
         total = parse_duration(cleaned)
         if total is None or total == 0:
             raise unreadable_time(text)
         return cls.per_move_of(total)
 
+    @classmethod
+    def _parse_bank(cls, text: str, cleaned: str) -> TimeControl:
+        start_text, _, rest = cleaned.partition("+")
+        increment_text, found_max, cap_text = rest.partition("max")
+        start = parse_duration(start_text)
+        increment = (
+            0
+            if increment_text == "0"
+            else parse_duration(increment_text)
+            if increment_text
+            else None
+        )
+        cap = parse_duration(cap_text) if found_max else start
+        if not start or increment is None or not cap:
+            raise unreadable_time(text)
+        return cls.bank_of(start, increment, cap)
+
     def describe(self) -> str:
-        """Short text such as ``3d per move`` or ``no clock``."""
+        """Short text such as ``3d per move``, ``3d+1d max 5d`` or ``no clock``."""
+        if self.bank is not None:
+            cap = self.cap if self.cap is not None else self.bank
+            return (
+                f"{format_duration(self.bank)}+{format_duration(self.increment)}"
+                f" max {format_duration(cap)}"
+            )
         if self.per_move is None:
             return "no clock"
         return f"{format_duration(self.per_move)} per move"
+
+
+DEFAULT_BANK = TimeControl(bank=3 * 86400, increment=86400, cap=5 * 86400)
+"""A new server's clock: 3 days, a day more after each turn, at most 5 days."""
 
 
 def parse_duration(text: str) -> int | None:
@@ -101,8 +168,8 @@ def parse_duration(text: str) -> int | None:
 def unreadable_time(text: str) -> InvalidTimeControl:
     """The refusal for time control text that could not be read, quoting little of it."""
     return InvalidTimeControl(
-        f"{quote(text.strip())} is not a time per move: write it like 12h, 3d or 1d12h, "
-        "or 'none' for no clock"
+        f"{quote(text.strip())} is not a time control: write a time per move like 12h, 3d"
+        " or 1d12h, a bank like 3d+1d max 5d, or 'none' for no clock"
     )
 
 
@@ -126,12 +193,19 @@ class GuildSettings:
     guild_id: int
     allowed_channels: tuple[int, ...] = ()
     use_threads: bool = False
-    default_time_control: TimeControl = TimeControl()
+    default_time_control: TimeControl = DEFAULT_BANK
+    """A server that never saved settings plays with a bank (``3d+1d max 5d``)."""
     default_sizes: tuple[tuple[str, int], ...] = ()
     challenge_expiry: int = 86400
     """Seconds an unanswered challenge stays open."""
     ratings_enabled: bool = True
     """Whether finished games change ratings in this server."""
+    vacation_days: int = 30
+    """Vacation days a year a player may take (see ``Vacations.start_vacation`` for how the
+    allowances of several servers combine)."""
+    soft_time: int = 14 * 86400
+    """Seconds an untimed game may wait on one player before the other may claim the win
+    or abort it (soft time)."""
 
     def size_for(self, game: str) -> int | None:
         """The server's default size for ``game`` (registry name), if it set one."""
@@ -255,6 +329,14 @@ class GameInfo:
     (``result.unrated_reason`` says why not)."""
     tournament_id: int | None = None
     """The tournament this game belongs to, if any."""
+    time_left: dict[int, int] | None = field(default=None, hash=False)
+    """Each player's user id -> whole seconds left at the moment the service read the game
+    (by its clock), or None when the game is untimed or over.  With a bank: the player to
+    move has what is left of their bank, the other their whole bank.  Per move: the player
+    to move has what is left of this turn, the other a whole turn.  Clocks stopped by a
+    vacation show what was left when they stopped."""
+    paused_until: datetime | None = None
+    """While a player of the game is on vacation: when the clock starts again."""
 
     @property
     def is_active(self) -> bool:
@@ -310,6 +392,8 @@ class GameSummary:
     updated_at: datetime
     result: GameResult | None
     version: int
+    time_left: dict[int, int] | None = field(default=None, hash=False)
+    """As :attr:`GameInfo.time_left`."""
 
     @property
     def is_active(self) -> bool:

@@ -57,6 +57,7 @@ from .rows import (
     ShardFilter,
     StoreContents,
     TournamentRow,
+    VacationRow,
 )
 from .run_lock import one_bot_process
 from .schema import MIGRATIONS, SCHEMA_VERSION
@@ -136,6 +137,7 @@ __all__ = [
     "TournamentRow",
     "Tx",
     "UnknownSchema",
+    "VacationRow",
     "WriteConflict",
     "is_postgres",
     "one_bot_process",

@@ -21,6 +21,14 @@ class SettingsRow:
     updated_at: int
     ratings_enabled: bool = True
     """Whether finished games change ratings in this server (migration 4)."""
+    bank_start: int | None = None
+    """The default clock when it is a bank: start, increment and maximum in seconds."""
+    bank_increment: int = 0
+    bank_cap: int | None = None
+    vacation_days: int | None = None
+    """Vacation days a year (None: the default)."""
+    soft_time: int | None = None
+    """Seconds before an untimed game's waiting player may claim it (None: the default)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +55,9 @@ class ChallengeRow:
     """Whether the game it starts is rated (migration 4)."""
     message_id: int | None = None
     """The Discord message showing it, once posted (migration 6)."""
+    bank_start: int | None = None
+    bank_increment: int = 0
+    bank_cap: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +107,18 @@ class GameRow:
     for games that did not change ratings.  ``crosspath ratings rebuild`` replays in it."""
     tournament_id: int | None = None
     """The tournament the game is played in, if any (migration 7)."""
+    bank_start: int | None = None
+    """A bank game's clock (seconds): start, increment, maximum; None: untimed or per move."""
+    bank_increment: int = 0
+    bank_cap: int | None = None
+    first_bank: int | None = None
+    """Microseconds in the bank of ``first_id``/``second_id``: for the player waiting, what
+    they have; for the player to move, what they had when their turn began (the deadline
+    says what is left)."""
+    second_bank: int | None = None
+    paused_until: int | None = None
+    """While a player is on vacation, the time the clock starts again: the deadline and the
+    next reminder were moved past it (the clock counts nothing before it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +186,9 @@ class NewChallenge:
     expires_at: int
     options: tuple[tuple[str, str], ...] = ()
     rated: bool = True
+    bank_start: int | None = None
+    bank_increment: int = 0
+    bank_cap: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +200,11 @@ class ClockRow:
     deadline_at: int | None
     remind_at: int | None
     reminders_sent: int = 0
+    first_bank: int | None = None
+    """Each player's bank (microseconds) as the turn starts; None for untimed and per move."""
+    second_bank: int | None = None
+    paused_until: int | None = None
+    """The clock counts nothing before this (a player is on vacation until then)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +228,9 @@ class NewGame:
     to_move_id: int | None = None
     rated: bool = True
     tournament_id: int | None = None
+    bank_start: int | None = None
+    bank_increment: int = 0
+    bank_cap: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,6 +403,20 @@ class CreatorRoleRow:
     role_id: int
 
 
+@dataclass(frozen=True, slots=True)
+class VacationRow:
+    """A player's vacation days (``vacations``): ``days_used`` in calendar ``year`` (UTC),
+    and the vacation running from ``started_at`` to ``ends_at`` (both None: none running).
+    ``days`` is how many days the running one was taken for."""
+
+    user_id: int
+    year: int
+    days_used: int
+    started_at: int | None
+    ends_at: int | None
+    days: int = 0
+
+
 DATA_TABLES = (
     "guild_settings",
     "challenges",
@@ -383,6 +431,7 @@ DATA_TABLES = (
     "tournament_rounds",
     "tournament_pairings",
     "tournament_creator_roles",
+    "vacations",
 )
 """Every data table of either engine, parents before children (the order a copy inserts them
 in); the engines' schemas create exactly these, plus their own migration bookkeeping."""
@@ -406,6 +455,7 @@ class StoreContents:
     tournament_rounds: tuple[RoundRow, ...] = ()
     tournament_pairings: tuple[PairingRow, ...] = ()
     tournament_creator_roles: tuple[CreatorRoleRow, ...] = ()
+    vacations: tuple[VacationRow, ...] = ()
 
     def counts(self) -> dict[str, int]:
         """Rows per table, for messages and for checking a copy."""

@@ -246,6 +246,36 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
         "CREATE INDEX games_by_tournament ON games (tournament_id, id)"
         " WHERE tournament_id IS NOT NULL",
     ),
+    # 8: time banks, vacations and soft time.  A bank is three columns (start, increment,
+    # maximum, in seconds) wherever a time control is stored; a game also keeps each player's
+    # bank (microseconds) and ``paused_until`` while a player is on vacation.  A server's
+    # vacation days a year and soft time are NULL until an admin sets them (the defaults
+    # apply).  ``vacations`` holds each player's days used in a year and the running one.
+    # Self-contained: renumber freely when merging other migrations.
+    (
+        "ALTER TABLE guild_settings ADD COLUMN bank_start {big}",
+        "ALTER TABLE guild_settings ADD COLUMN bank_increment {big} NOT NULL DEFAULT 0",
+        "ALTER TABLE guild_settings ADD COLUMN bank_cap {big}",
+        "ALTER TABLE guild_settings ADD COLUMN vacation_days INTEGER",
+        "ALTER TABLE guild_settings ADD COLUMN soft_time {big}",
+        "ALTER TABLE challenges ADD COLUMN bank_start {big}",
+        "ALTER TABLE challenges ADD COLUMN bank_increment {big} NOT NULL DEFAULT 0",
+        "ALTER TABLE challenges ADD COLUMN bank_cap {big}",
+        "ALTER TABLE games ADD COLUMN bank_start {big}",
+        "ALTER TABLE games ADD COLUMN bank_increment {big} NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN bank_cap {big}",
+        "ALTER TABLE games ADD COLUMN first_bank {big}",
+        "ALTER TABLE games ADD COLUMN second_bank {big}",
+        "ALTER TABLE games ADD COLUMN paused_until {big}",
+        "CREATE INDEX games_by_first_active ON games (first_id) WHERE status = 'active'",
+        "CREATE INDEX games_by_second_active ON games (second_id) WHERE status = 'active'",
+        """CREATE TABLE vacations (
+            user_id {big} PRIMARY KEY, year INTEGER NOT NULL,
+            days_used INTEGER NOT NULL DEFAULT 0, started_at {big}, ends_at {big},
+            days INTEGER NOT NULL DEFAULT 0,
+            CHECK ((started_at IS NULL) = (ends_at IS NULL))
+        ){without_rowid}""",
+    ),
 )
 
 SCHEMA_VERSION = len(SCHEMA)

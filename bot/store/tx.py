@@ -50,6 +50,7 @@ from .rows import (
     ShardFilter,
     StoreContents,
     TournamentRow,
+    VacationRow,
 )
 
 T = TypeVar("T")
@@ -67,6 +68,7 @@ AUDIT_FIELDS = tuple(AuditRow.__dataclass_fields__)
 TOURNAMENT_FIELDS = tuple(TournamentRow.__dataclass_fields__)
 ENTRANT_FIELDS = tuple(EntrantRow.__dataclass_fields__)
 PAIRING_FIELDS = tuple(PairingRow.__dataclass_fields__)
+VACATION_FIELDS = tuple(VacationRow.__dataclass_fields__)
 NEW_GAME_FIELDS = tuple(f for f in NewGame.__dataclass_fields__ if f != "clock")
 LIST_COLUMNS = frozenset({"allowed_channels", "reminders"})
 OBJECT_COLUMNS = frozenset({"default_sizes", "options"})
@@ -92,6 +94,11 @@ TOURNAMENTS = select(TOURNAMENT_FIELDS, "tournaments")
 ENTRANTS = select(ENTRANT_FIELDS, "tournament_entrants")
 PAIRINGS = select(PAIRING_FIELDS, "tournament_pairings")
 PAIRING_ORDER = "ORDER BY round, division, tbl, game_no"
+VACATIONS = select(VACATION_FIELDS, "vacations")
+UPSERT_VACATION = (
+    f"{insert('vacations', VACATION_FIELDS)} ON CONFLICT (user_id) DO UPDATE SET "
+    + ", ".join(f"{c} = excluded.{c}" for c in VACATION_FIELDS[1:])
+)
 UPSERT_RATING = (
     f"{insert('ratings', RATING_FIELDS)} ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
     + ", ".join(f"{c} = excluded.{c}" for c in RATING_FIELDS[3:])
@@ -977,6 +984,53 @@ class SharedTx:
                 [(guild_id, r) for r in role_ids],
             )
 
+    # ----- vacations and paused clocks -------------------------------------------------------
+    async def vacation(self, user_id: int) -> VacationRow | None:
+        """The player's vacation row (None: they never took one)."""
+        found = await self._one(f"{VACATIONS} WHERE user_id = ?", (user_id,), lock=True)
+        return None if found is None else VacationRow(*found)
+
+    async def save_vacation(self, row: VacationRow) -> None:
+        """Insert or replace the player's vacation row."""
+        await self._write(UPSERT_VACATION, values_of(row, VACATION_FIELDS))
+
+    async def running_vacations(self, user_ids: Sequence[int], now: int) -> list[VacationRow]:
+        """The vacations of these players that run at ``now`` (started, not yet over)."""
+        if not user_ids:
+            return []
+        rows = await self._fetch(
+            f"{VACATIONS} WHERE user_id IN ({marks(user_ids)}) AND started_at <= ?"
+            " AND ends_at > ? ORDER BY user_id",
+            (*user_ids, now, now),
+        )
+        return [VacationRow(*r) for r in rows]
+
+    async def active_games_of(self, user_id: int) -> list[GameRow]:
+        """The player's active games in every server, by id (a vacation stops them all)."""
+        return await self._games(
+            "WHERE id IN (SELECT id FROM games WHERE status = 'active' AND first_id = ?"
+            " UNION SELECT id FROM games WHERE status = 'active' AND second_id = ?) ORDER BY id",
+            (user_id, user_id),
+            lock=True,
+        )
+
+    async def shift_clock(
+        self, row: GameRow, deadline_at: int | None, remind_at: int | None, paused_until: int | None
+    ) -> GameRow:
+        """Move the turn's deadline and next reminder and set ``paused_until`` (a vacation
+        starts or ends; no version bump, so the board's buttons stay valid)."""
+        values = {"deadline_at": deadline_at, "remind_at": remind_at, "paused_until": paused_until}
+        return await self._versioned(row, values)
+
+    async def settings_of(self, guild_ids: Sequence[int]) -> list[SettingsRow]:
+        """The settings rows of these servers (those that saved any), by server."""
+        if not guild_ids:
+            return []
+        rows = await self._fetch(
+            f"{SETTINGS} WHERE guild_id IN ({marks(guild_ids)}) ORDER BY guild_id", tuple(guild_ids)
+        )
+        return [settings_row(r) for r in rows]
+
     # ----- audit ----------------------------------------------------------------------------
     async def add_audit(
         self,
@@ -1039,6 +1093,9 @@ class SharedTx:
                     "SELECT guild_id, role_id FROM tournament_creator_roles"
                     " ORDER BY guild_id, role_id"
                 )
+            ),
+            vacations=tuple(
+                VacationRow(*r) for r in await self._fetch(f"{VACATIONS} ORDER BY user_id")
             ),
         )
 

@@ -62,7 +62,9 @@ async def test_buttons_work_after_a_restart(
 ) -> None:
     discord_side = fakes.FakeDiscord()  # Discord keeps its messages while the bot restarts
     first = await fakes.open_harness(db_path, clock, fake=discord_side)
-    [reply] = await first.command("challenge", ALICE, game="minefield", opponent=BOB, size=5)
+    [reply] = await first.command(
+        "challenge", ALICE, game="minefield", opponent=BOB, size=5, time="none"
+    )  # untimed: the board's alt text names the players alone
     await first.close()
 
     second = await fakes.open_harness(db_path, clock, fake=discord_side)

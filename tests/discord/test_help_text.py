@@ -25,3 +25,11 @@ def test_help_points_players_and_organisers_to_tournaments() -> None:
     for word in ("join", "standings", "pairings", "create", "start", "withdraw", "adjudicate"):
         assert word in value, word
     assert len(value) <= 1024 and len(embed) <= 6000  # Discord's limits for a field, an embed
+
+
+def test_help_explains_banks_vacations_and_soft_time() -> None:
+    fields = {field.name: field.value or "" for field in help_embed().fields}
+    assert "3d+1d max 5d" in fields["Clocks"] and "only on their turn" in fields["Clocks"]
+    assert "every server" in fields["/vacation start days, /vacation end"]
+    assert "14 days" in fields["/claim"]
+    assert all(len(value) <= 1024 for value in fields.values())

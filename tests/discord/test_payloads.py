@@ -62,6 +62,7 @@ def test_the_command_set_is_the_one_players_are_promised() -> None:
     assert names == {
         "challenge", "move", "swap", "resign", "takeback", "board", "history", "replay",
         "games", "rules", "help", "admin", "leaderboard", "profile", "tournament",
+        "vacation", "claim",
     }  # fmt: skip
 
 
@@ -139,7 +140,14 @@ def test_settings_set_names_every_setting_it_changes() -> None:
     (admin,) = [p for p in all_payloads() if p["name"] == "admin"]
     (settings,) = [o for o in admin["options"] if o["name"] == "settings"]
     (set_,) = [o for o in settings["options"] if o["name"] == "set"]
-    words = {"threads": "threads", "time": "clock", "expiry_hours": "expiry", "ratings": "ratings"}
+    words = {
+        "threads": "threads",
+        "time": "clock",
+        "expiry_hours": "expiry",
+        "ratings": "ratings",
+        "vacation_days": "vacation",
+        "soft_time_days": "soft time",
+    }
     assert sorted(option["name"] for option in set_["options"]) == sorted(words)
     for word in words.values():
         assert word in set_["description"]

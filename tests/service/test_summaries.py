@@ -45,6 +45,7 @@ def as_summary(info: GameInfo) -> GameSummary:
         updated_at=info.updated_at,
         result=info.result,
         version=info.version,
+        time_left=info.time_left,
     )
 
 

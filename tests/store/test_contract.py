@@ -31,6 +31,7 @@ from bot.store import (
     Store,
     StoreClosed,
     StoreNotEmpty,
+    VacationRow,
     WriteConflict,
     open_store,
 )
@@ -558,6 +559,7 @@ async def test_export_then_import_copies_every_row_with_its_ids(
         )
         await tx.add_event(row.id, 2, "started", BOB, "challenge 1")
         await tx.add_audit(guild_id=GUILD, actor_id=ADMIN, action="abort", at=4, detail="{}")
+        await tx.save_vacation(VacationRow(BIG, 2026, 3, 4, 4 + 3 * 86_400_000_000, 3))
     async with store.write() as tx:
         row = await tx.finish_game(
             row, ResultRow("finished", "resign", BOB, "w", BIG, "b", BIG, True, None, 7), at=5
@@ -589,6 +591,7 @@ async def test_export_then_import_copies_every_row_with_its_ids(
         "tournament_rounds": 0,
         "tournament_pairings": 0,
         "tournament_creator_roles": 0,
+        "vacations": 1,
     }
     async with await open_store(other_store_target) as other:
         await other.import_all(contents)

@@ -109,8 +109,10 @@ async def view(service: GameService) -> list[Any]:
 
 
 async def seen(target: str | Path) -> list[Any]:
+    clock = FakeClock()
+    clock.advance(hours=2)  # when ``fill`` read it: ``time_left`` is as at the reading
     async with await open_store(target) as store:
-        return await view(GameService(store, FakeClock()))
+        return await view(GameService(store, clock))
 
 
 async def test_sqlite_to_postgres_and_back_keeps_every_row(tmp_path: Path, pg_url: str) -> None:

@@ -42,6 +42,22 @@ def tables(path: Path) -> dict[str, list[tuple[Any, ...]]]:
         conn.close()
 
 
+def undo_migration_8(conn: sqlite3.Connection) -> None:
+    """Take a database back to before the time banks and vacations migration."""
+    conn.execute("DROP TABLE vacations")
+    conn.execute("DROP INDEX games_by_first_active")
+    conn.execute("DROP INDEX games_by_second_active")
+    for table, columns in (
+        ("guild_settings", ("vacation_days", "soft_time")),
+        ("games", ("first_bank", "second_bank", "paused_until")),
+    ):
+        for column in columns:
+            conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+    for table in ("guild_settings", "challenges", "games"):
+        for column in ("bank_start", "bank_increment", "bank_cap"):
+            conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+
+
 def undo_migration_4(conn: sqlite3.Connection) -> None:
     """Take a database back to before the ratings migration (for tests of older ones)."""
     for statement in (
@@ -79,6 +95,7 @@ async def test_migrations_from_an_empty_database(tmp_path: Path) -> None:
         "tournament_rounds",
         "tournament_pairings",
         "tournament_creator_roles",
+        "vacations",
     }
     # Reopening applies nothing twice.
     async with Store(path) as store:
@@ -147,7 +164,8 @@ async def test_a_version_1_database_gains_empty_options_and_keeps_its_rows(
     after = tables(path)
     # migration 2 added options, migration 4 rated (an active game stays rated), migration 6
     # the message id (none for a challenge posted before it)
-    assert [row[-3:] for row in after["challenges"]] == [("{}", 1, None)]
+    width = len(before["challenges"][0])
+    assert [row[width : width + 3] for row in after["challenges"]] == [("{}", 1, None)]
     conn = sqlite3.connect(path)
     try:  # by name: later migrations add more columns after these
         added = conn.execute(
@@ -157,7 +175,7 @@ async def test_a_version_1_database_gains_empty_options_and_keeps_its_rows(
         conn.close()
     # options, then migration 3's to_move_id, then migration 4's rated, reason and sequence
     assert added == [("{}", BOB, 1, None, None)]
-    assert [row[:-3] for row in after["challenges"]] == before["challenges"]
+    assert [row[:width] for row in after["challenges"]] == before["challenges"]
     assert after["games"][0][:7] == before["games"][0][:7]  # ids, game, size, seats unchanged
     assert after["moves"] and after["moves"][0][2] == "c3"
 
@@ -401,6 +419,7 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(db_path: Path, 
         conn.execute(f"DROP TABLE {table}")
     conn.execute("DROP INDEX games_by_tournament")
     conn.execute("ALTER TABLE games DROP COLUMN tournament_id")
+    undo_migration_8(conn)
     for column in ("claimed_by", "claimed_version", "claimed_until"):  # the turn claims' later
         conn.execute(f"ALTER TABLE games DROP COLUMN {column}")  # migration: undone as well
     conn.execute("ALTER TABLE challenges DROP COLUMN message_id")  # migration 6

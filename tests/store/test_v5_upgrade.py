@@ -53,16 +53,28 @@ def expected() -> dict[str, Any]:
     return contents
 
 
-ADDED_AFTER_5 = {"challenges": {"message_id": None}, "games": {"tournament_id": None}}
-"""Columns later migrations add, as every upgraded row has them (migrations 6, 7)."""
+BANK_COLUMNS = {"bank_start": None, "bank_increment": 0, "bank_cap": None}
+ADDED_AFTER_5 = {
+    "challenges": {"message_id": None, **BANK_COLUMNS},
+    "games": {
+        "tournament_id": None,
+        **BANK_COLUMNS,
+        "first_bank": None,
+        "second_bank": None,
+        "paused_until": None,
+    },
+    "settings": {**BANK_COLUMNS, "vacation_days": None, "soft_time": None},
+}
+"""Columns later migrations add, as every upgraded row has them (migrations 6 to 8)."""
 TABLES_AFTER_5 = (
     "tournaments",
     "tournament_entrants",
     "tournament_rounds",
     "tournament_pairings",
     "tournament_creator_roles",
+    "vacations",
 )
-"""Tables later migrations add, empty after the upgrade (the tournaments migration)."""
+"""Tables later migrations add, empty after the upgrade."""
 
 
 @pytest.fixture

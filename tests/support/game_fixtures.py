@@ -11,6 +11,8 @@ The root ``tests/conftest.py`` loads this module as a plugin, so every test fold
 * ``service`` - a :class:`bot.service.GameService` over ``store`` with ``clock`` and a seeded RNG.
 * ``start_game`` - ``await start_game(game="minefield", ...)`` challenges and accepts in one
   call and returns the :class:`bot.service.GameInfo` (ALICE moves first unless told otherwise).
+  The game is untimed unless ``time_control`` says otherwise (``time_control=None``: the
+  server's default, a bank for a server that never changed it).
 * ``snapshot`` - ``snapshot()`` returns every table's rows, to assert that a refused action
   changed nothing (read outside the store, with the engine's plain driver).
 
@@ -177,7 +179,7 @@ def start_game(service: GameService) -> StartGame:
         size: int | None = None,
         *,
         first: FirstChoice = "me",
-        time_control: TimeControl | str | None = None,
+        time_control: TimeControl | str | None = "none",
         channel: int = CHANNEL,
         challenger: int = ALICE,
         opponent: int = BOB,

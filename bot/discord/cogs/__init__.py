@@ -11,6 +11,7 @@ from .info import InfoCog
 from .play import PlayCog
 from .ratings import RatingsCog
 from .tournament import TournamentCog
+from .vacation import VacationCog
 
 COGS: tuple[type[commands.Cog], ...] = (
     ChallengeCog,
@@ -20,4 +21,5 @@ COGS: tuple[type[commands.Cog], ...] = (
     ClockCog,
     RatingsCog,
     TournamentCog,
+    VacationCog,
 )

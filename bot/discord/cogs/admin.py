@@ -41,7 +41,9 @@ def settings_text(settings: GuildSettings) -> str:
         f"**Default clock:** {settings.default_time_control.describe()}\n"
         f"**Default sizes:** {sizes}\n"
         f"**Challenges expire after:** {settings.challenge_expiry // 3600} h\n"
-        f"**Ratings:** {'on' if settings.ratings_enabled else 'off'}"
+        f"**Ratings:** {'on' if settings.ratings_enabled else 'off'}\n"
+        f"**Vacation days a year:** {settings.vacation_days}\n"
+        f"**Soft time (untimed games):** {settings.soft_time // 86400} days"
     )
 
 
@@ -81,13 +83,17 @@ class AdminCog(commands.Cog):
 
     @MANAGERS_CHECK
     @settings.command(
-        name="set", description="Change threads, default clock, challenge expiry or ratings"
+        name="set",
+        description="Change threads, default clock, challenge expiry, ratings, vacation days"
+        " or soft time",
     )
     @app_commands.describe(
         threads="start each game in its own thread",
-        time="default time per move, like 12h, 3d or none",
+        time="default clock: a bank like 3d+1d max 5d, a time per move like 12h, or none",
         expiry_hours="hours before an unanswered challenge expires",
         ratings="whether finished games change ratings in this server",
+        vacation_days="vacation days a year each player may take (default 30)",
+        soft_time_days="days an untimed game waits before the other player may claim (14)",
     )
     async def settings_set(
         self,
@@ -96,6 +102,8 @@ class AdminCog(commands.Cog):
         time: TimeOption | None = None,
         expiry_hours: app_commands.Range[int, 1, 720] | None = None,
         ratings: bool | None = None,
+        vacation_days: app_commands.Range[int, 0, 365] | None = None,
+        soft_time_days: app_commands.Range[int, 1, 365] | None = None,
     ) -> None:
         guild_id, _ = ids(interaction)
         updated = await self.bot.service.update_settings(
@@ -105,6 +113,8 @@ class AdminCog(commands.Cog):
             default_time_control=time,
             challenge_expiry=expiry_hours * 3600 if expiry_hours else None,
             ratings_enabled=ratings,
+            vacation_days=vacation_days,
+            soft_time=soft_time_days * 86400 if soft_time_days else None,
         )
         await interaction.response.send_message("Saved.\n" + settings_text(updated), ephemeral=True)
 

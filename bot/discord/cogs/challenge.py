@@ -50,7 +50,7 @@ class ChallengeCog(commands.Cog):
         opponent="who you challenge; leave empty for an open challenge anyone can accept",
         size="board size (default: the server's or the game's default)",
         first="who moves first",
-        time="time per move, like 12h, 3d or none (default: the server's setting)",
+        time="clock: a bank like 3d+1d max 5d, per move like 12h, or none (default: the server's)",
         level=LEVEL_HELP,
         rated="whether the game changes ratings (default: yes; games vs the computer never do)",
         pie=PIE_HELP,

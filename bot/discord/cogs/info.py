@@ -165,6 +165,23 @@ HELP = [
     ("/resign, /takeback", "resign (asks first) or ask to undo your last turn"),
     ("/board, /history, /replay", "the board again, the record file, an animated replay"),
     ("/games", "your games in this server"),
+    (
+        "Clocks",
+        "a game is untimed, has a time per move (12h) or a time bank: 3d+1d max 5d starts each"
+        " player with 3 days, counted only on their turn, adds a day after each of their turns"
+        " and never holds more than 5. Run out and you lose on time. A new server plays with"
+        " that bank; admins may change it (/admin settings)",
+    ),
+    (
+        "/vacation start days, /vacation end",
+        "stop the clocks of all your games, in every server, for whole days (30 a year unless"
+        " a server sets more); your opponents are told. End it early to get unused days back",
+    ),
+    (
+        "/claim",
+        "soft time: when an untimed game has waited 14 days (a server setting) on your"
+        " opponent, claim the win or abort it",
+    ),
     ("/leaderboard game, /profile", "this server's ratings: the top players, a player's record"),
     ("/rules game", "a summary and Mark Steere's full rule sheet"),
     (

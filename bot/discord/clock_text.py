@@ -1,0 +1,45 @@
+"""The time left as players read it: the board's caption, the turn message and ``/games``.
+
+The service gives ``time_left`` (user id -> seconds, at the moment it read the game); these
+turn it into short text such as ``Alice 2d 4h · Bob 3d``.  The renderer draws whatever names
+it is given, so the caption's time comes from here, not from ``render``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot.service import GameInfo, GameSummary
+from bot.service.timebank import short_duration, time_left_text
+
+
+def time_left_line(info: GameInfo, names: Mapping[int, str]) -> str | None:
+    """``Alice 2d 4h · Bob 3d`` in seat order (None: untimed or over); a clock a vacation
+    stopped says so."""
+    line = time_left_text(info, names)
+    if line is None:
+        return None
+    if info.paused_until is not None:
+        line += f" (stopped for a vacation until <t:{int(info.paused_until.timestamp())}:f>)"
+    return line
+
+
+def caption_names(info: GameInfo, names: Mapping[int, str]) -> dict[str, str]:
+    """colour -> the name the board's caption shows: the player's name and, in a timed game,
+    their time left (``Alice 2d 4h``)."""
+    shown = {}
+    for seat in info.seats:
+        name = names.get(seat.user_id, f"player {seat.colour}")
+        left = None if info.time_left is None else info.time_left.get(seat.user_id)
+        shown[seat.colour] = name if left is None else f"{name} {short_duration(left)}"
+    return shown
+
+
+def my_time_left(game: GameSummary, user_id: int) -> str:
+    """`` · you 2d 4h, them 3d`` for a list line (empty when untimed or over)."""
+    if game.time_left is None or user_id not in game.time_left:
+        return ""
+    other = game.second_id if game.first_id == user_id else game.first_id
+    mine = short_duration(game.time_left[user_id])
+    theirs = game.time_left.get(other)
+    return f" · you {mine}" + ("" if theirs is None else f", them {short_duration(theirs)}")
