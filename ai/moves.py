@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules import Game, MoveRecord
+from rules.base import SWAP
 from rules.clearpath import surrounded_mask
 from rules.geometry import bits_list
 
@@ -142,3 +143,15 @@ def local_point(game: Game, near: int, rand: Callable[[], float]) -> int | None:
         points[i] = points[-1]
         points.pop()
     return None
+
+
+def swap_offered(game: Game) -> bool:
+    """Is the swap a legal move now?  Cheap outside its moment: the second colour has no
+    stone then, so the move list is built only in the position right after the first turn."""
+    return (
+        game.pie
+        and not game.swapped
+        and not game.is_over
+        and game.count(game.players[1]) == 0
+        and SWAP in game.legal_moves()
+    )

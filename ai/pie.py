@@ -20,22 +20,11 @@ from dataclasses import replace
 from rules import Game
 from rules.base import SWAP
 
+from .moves import swap_offered
 from .search import DEFAULT_CONFIG, Budget, SearchConfig, SearchResult, search
 
 EVEN = 0.5
 """Below this estimated chance for the best placement, the computer takes the first colour."""
-
-
-def swap_offered(game: Game) -> bool:
-    """Is the swap a legal move now?  Cheap outside its moment: the second colour has no
-    stone then, so the move list is built only in the position right after the first turn."""
-    return (
-        game.pie
-        and not game.swapped
-        and not game.is_over
-        and game.count(game.players[1]) == 0
-        and SWAP in game.legal_moves()
-    )
 
 
 def should_swap(result: SearchResult) -> bool:

@@ -35,8 +35,7 @@ from typing import Literal
 from rules import Game, new_game
 
 from .connection import edges, stone_masks
-from .moves import Move, legal_moves, move_name, play
-from .pie import swap_offered
+from .moves import Move, legal_moves, move_name, play, swap_offered
 from .tactics import candidate_moves
 
 Seat = Literal["first", "second"]
