@@ -33,6 +33,7 @@ from .errors import (
     database_fault,
 )
 from .game_service import GameService
+from .notices import NOTICE_MODES, Digest, NoticeMode, NoticePrefs, Waiting
 from .types import (
     AuditEntry,
     Challenge,
@@ -65,12 +66,14 @@ from .types import (
 
 __all__ = [
     "CLAIM_SECONDS",
+    "NOTICE_MODES",
     "AuditEntry",
     "Challenge",
     "ChallengeExpired",
     "ChallengeNotFound",
     "ChallengeStatus",
     "ChannelBusy",
+    "Digest",
     "DueAction",
     "DueKind",
     "DueOutcome",
@@ -98,6 +101,8 @@ __all__ = [
     "NoTakeback",
     "NotAPlayer",
     "NotYourTurn",
+    "NoticeMode",
+    "NoticePrefs",
     "OutOfTime",
     "PermissionDenied",
     "PlayedMove",
@@ -111,6 +116,7 @@ __all__ = [
     "TakebackAnswer",
     "TakebackRequest",
     "TimeControl",
+    "Waiting",
     "database_fault",
     "format_duration",
 ]

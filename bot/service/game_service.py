@@ -19,12 +19,13 @@ from .claims import TurnClaims
 from .clocks import Clocks
 from .core import clock_row, next_reminder, utc_now
 from .moderation import Moderation
+from .notices import Notices
 from .play import Play
 from .queries import Queries
 from .ratings.service import Standings
 
 
-class GameService(Challenges, Play, Clocks, Moderation, Queries, Standings, TurnClaims):
+class GameService(Challenges, Play, Clocks, Moderation, Queries, Standings, TurnClaims, Notices):
     """Challenges, games, clocks and moderation.  Knows nothing of Discord or SQL.
 
     ``GameService(store, clock=None, rng=None)``: ``store`` is any :class:`bot.store.Store`
