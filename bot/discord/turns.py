@@ -138,6 +138,7 @@ def turn_message(
     headline: str | None = None,
     computer_id: int | None = None,
     rating: GameRating | None = None,
+    ping: bool = True,
 ) -> OutgoingMessage:
     """The message posted after every turn (and by ``/board``).
 
@@ -146,7 +147,9 @@ def turn_message(
 
     Only the player to move is mentioned, and only they may be pinged; at the end of a game
     both players are pinged with the result.  ``computer_id`` is the bot's own user (see
-    ``ComputerOpponent.is_computer``): named like any player, never pinged.
+    ``ComputerOpponent.is_computer``): named like any player, never pinged.  ``ping=False``:
+    the player to move chose another notice than a mention (``/notify``), so they are named
+    but not pinged.
     """
     by_colour = colour_names(info, names)
     last = describe_turn(game.last_turn(), by_colour, game.stone_word, game.players)
@@ -167,11 +170,11 @@ def turn_message(
         embed.add_field(name="Deadline", value=deadline, inline=True)
         if info.to_move_id == computer_id:
             content = f"{who} (the computer) is thinking about its move in {info.title}."
-            ping = []
+            pinged = []
         else:
             content = f"{who}, your move in {info.title}."
-            ping = [discord.Object(info.to_move_id)]
-        allowed = discord.AllowedMentions(everyone=False, roles=False, users=ping)
+            pinged = [discord.Object(info.to_move_id)] if ping else []
+        allowed = discord.AllowedMentions(everyone=False, roles=False, users=pinged)
     else:
         result = info.result
         content = result_text(info, result) if result else "The game is over."

@@ -118,7 +118,7 @@ def check_mode(mode: object) -> NoticeMode:
             + ", ".join(NOTICE_MODES)
             + "."
         )
-    return cast(NoticeMode, mode)
+    return mode
 
 
 def check_hour(hour: object) -> int:

@@ -8,6 +8,7 @@ from .admin import AdminCog
 from .challenge import ChallengeCog
 from .clock import ClockCog
 from .info import InfoCog
+from .notices import NoticesCog
 from .play import PlayCog
 from .ratings import RatingsCog
 
@@ -18,4 +19,5 @@ COGS: tuple[type[commands.Cog], ...] = (
     AdminCog,
     ClockCog,
     RatingsCog,
+    NoticesCog,
 )
