@@ -172,9 +172,8 @@ async def test_next_game_jumps_to_the_longest_wait_across_a_restart(
     assert next_game == f"cp:nextgame:{ALICE.id}"
     await first.close()
 
-    second = await fakes.open_harness(
-        db_path, clock, fake=discord_side
-    )  # a new process:: the button still works
+    # a new process: the button still works
+    second = await fakes.open_harness(db_path, clock, fake=discord_side)
     refused = fakes.refusal(await second.click(next_game, BOB))
     assert "someone else" in refused.content
     [answer] = await second.click(next_game, ALICE)
