@@ -12,9 +12,9 @@ channel instead, told once how to fix it, and no DM is tried again until they us
 ``/notify``.  Any other failure falls back to the channel mention for that turn only.
 
 The digest goes out from :class:`DigestSender`: digests are claimed in batches
-(``service.claim_digests``, each player's exactly once across processes), then sent one by
-one, paced under Discord's global limit of 50 requests a second (a DM is two requests: open the
-channel, send), with the event loop given back between sends.
+(``service.claim_digests``, each player's exactly once across processes), then sent a few at
+a time, paced under Discord's global limit of 50 requests a second (a DM is two requests: open
+the channel, send), with the event loop given back between sends.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import discord
 from bot.service import Digest, GameInfo, GameSummary, Waiting
 from bot.service.notices import DIGEST_BATCH
 
+from .replies import log_failure
 from .turns import OutgoingMessage, mention, relative_time
 
 if TYPE_CHECKING:
@@ -43,6 +44,9 @@ DIGEST_RATE = 20.0
 """Digest DMs a second at most: 40 requests, under Discord's 50 a second for the whole bot,
 leaving room for games (a burst of refusals with 429 can get the bot's IP banned for an
 hour, so the sender paces itself rather than rely on Discord's answers alone)."""
+DIGEST_IN_FLIGHT = 8
+"""Digest DMs under way at once: enough that Discord's round trips (two a DM) keep up with
+:data:`DIGEST_RATE`."""
 FIX_DMS = (
     "I couldn't send you a direct message: your DMs are closed to me. To get them, allow "
     "direct messages from members of this server (the server's name, then Privacy Settings), "
@@ -173,42 +177,67 @@ class DigestRun:
 
 
 class DigestSender:
-    """Sends every digest due now: claims a batch, sends it, and again until none is due."""
+    """Sends every digest due now: claims a batch, sends it, and again until none is due.
 
-    def __init__(self, bot: CrosspathBot, rate: float = DIGEST_RATE) -> None:
+    Sends are paced (``rate`` a second) and overlap (``in_flight`` at once), so Discord's
+    round trips do not slow the pace; the loop is given back between sends.
+    """
+
+    def __init__(
+        self, bot: CrosspathBot, rate: float = DIGEST_RATE, in_flight: int = DIGEST_IN_FLIGHT
+    ) -> None:
         self.bot = bot
         self.pacer = Pacer(rate)
+        self.in_flight = in_flight
 
     async def run_once(self, batch: int = DIGEST_BATCH) -> DigestRun:
         run = DigestRun()
-        while True:
-            digests = await self.bot.service.claim_digests(batch)
-            if not digests:
-                return run
-            run.claimed += len(digests)
-            for digest in digests:
-                if not digest.games:
-                    run.empty += 1  # nothing waits on them: no DM today
-                    continue
-                await self.pacer.wait()
-                await self._send(digest, run)
-                await asyncio.sleep(0)  # other work runs between sends, whatever the pace
+        sending: set[asyncio.Task[None]] = set()
+        slots = asyncio.Semaphore(self.in_flight)
+
+        def done(task: asyncio.Task[None]) -> None:
+            sending.discard(task)
+            slots.release()
+
+        try:
+            while digests := await self.bot.service.claim_digests(batch):
+                run.claimed += len(digests)
+                for digest in digests:
+                    if not digest.games:
+                        run.empty += 1  # nothing waits on them: no DM today
+                        continue
+                    await slots.acquire()
+                    await self.pacer.wait()
+                    task = asyncio.create_task(self._send(digest, run), name="crosspath-digest")
+                    sending.add(task)
+                    task.add_done_callback(done)
+                    await asyncio.sleep(0)  # other work runs between sends, whatever the pace
+            if sending:
+                await asyncio.gather(*sending)
+        except BaseException:
+            for task in sending:
+                task.cancel()
+            raise
+        return run
 
     async def _send(self, digest: Digest, run: DigestRun) -> None:
-        delivery = await send_dm(
-            self.bot,
-            digest.user_id,
-            content=digest_text(digest),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        if delivery is Delivery.SENT:
-            run.sent += 1
-            return
-        if delivery is Delivery.CLOSED:
-            run.closed += 1
-            await self._fall_back(digest)
-        else:
+        try:
+            delivery = await send_dm(
+                self.bot,
+                digest.user_id,
+                content=digest_text(digest),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            if delivery is Delivery.SENT:
+                run.sent += 1
+            elif delivery is Delivery.CLOSED:
+                run.closed += 1
+                await self._fall_back(digest)
+            else:
+                run.failed += 1
+        except Exception as exc:  # a database fault on one player must not stop the others
             run.failed += 1
+            log_failure("could not send a digest", exc, user_id=digest.user_id)
 
     async def _fall_back(self, digest: Digest) -> None:
         """Closed DMs: mention the player once, in the game that has waited longest on them,
