@@ -48,11 +48,16 @@ def expected() -> dict[str, Any]:
     contents: dict[str, Any] = data["contents"]
     for table, columns in ADDED_AFTER_5.items():
         contents[table] = [{**row, **columns} for row in contents[table]]
+    for table in TABLES_AFTER_5:
+        contents[table] = []
     return contents
 
 
 ADDED_AFTER_5 = {"challenges": {"message_id": None}}
 """Columns later migrations add, as every upgraded row has them (migration 6)."""
+TABLES_AFTER_5 = ("notices",)
+"""Tables later migrations create, empty in an upgraded store (``StoreContents`` fields;
+migration 9)."""
 
 
 @pytest.fixture
