@@ -35,8 +35,6 @@ import sys
 import tempfile
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -47,6 +45,12 @@ NOW = datetime(2026, 3, 2, HOUR, 0, 30, tzinfo=UTC)
 GUILDS = 500
 PLAYER_BASE = 310000000000000001
 CHANNEL_BASE = 820000000000000001
+
+
+def load_bench(name: str) -> Any:
+    """Another benchmark's module (bench/), for what they share."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    return importlib.import_module(name)
 
 
 def load_support(name: str) -> Any:
@@ -180,69 +184,6 @@ def rate_limited_discord(latency: float, per_second: int) -> Any:
     return RateLimitedDiscord()
 
 
-class WorstCallback:
-    """The longest any callback of this loop held it, less the time its thread waited for a
-    CPU (tests/support/loop_guard.py's measure, without asyncio's debug mode)."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, waited: Callable[[], float]) -> None:
-        self.loop = loop
-        self.waited = waited
-        self.worst = 0.0
-        self.what = ""
-
-    def timed(self, run: Callable[[asyncio.Handle], None]) -> Callable[[asyncio.Handle], None]:
-        describe = load_support("loop_guard").describe
-
-        def timed_run(handle: asyncio.Handle) -> None:
-            if getattr(handle, "_loop", None) is not self.loop:
-                return run(handle)
-            started, waited = time.perf_counter(), self.waited()
-            try:
-                return run(handle)
-            finally:
-                held = time.perf_counter() - started - (self.waited() - waited)
-                if held > self.worst:
-                    self.worst, self.what = held, describe(handle)[:160]
-
-        return timed_run
-
-
-@contextmanager
-def worst_callback(loop: asyncio.AbstractEventLoop) -> Iterator[WorstCallback]:
-    handle_class: Any = asyncio.Handle
-    run = handle_class._run
-    with load_support("loop_guard").cpu_wait_clock() as clock:
-        worst = WorstCallback(loop, clock)
-        handle_class._run = worst.timed(run)
-        try:
-            yield worst
-        finally:
-            handle_class._run = run
-
-
-class StallProbe:
-    """How late a 5 ms sleep wakes, over and over: the longest loop stall while it runs."""
-
-    def __init__(self) -> None:
-        self.worst = 0.0
-        self._task: asyncio.Task[None] | None = None
-
-    async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            start = loop.time()
-            await asyncio.sleep(0.005)
-            self.worst = max(self.worst, loop.time() - start - 0.005)
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="stall-probe")
-
-    async def stop(self) -> None:
-        assert self._task is not None
-        self._task.cancel()
-        await asyncio.gather(self._task, return_exceptions=True)
-
-
 async def bench(args: argparse.Namespace) -> None:
     fakes = load_support("discord_fakes")
     from bot.discord.notices import DIGEST_RATE, DigestSender
@@ -258,9 +199,10 @@ async def bench(args: argparse.Namespace) -> None:
         cog = h.bot.get_cog("NoticesCog")
         cog.digests = DigestSender(h.bot, rate=rate)
         fake.requests = fake.global_429 = fake.bucket_429 = 0
-        probe = StallProbe()
+        probe = load_bench("interaction_latency").StallProbe()
+        guarding = load_support("loop_guard").guarding
         try:
-            with worst_callback(asyncio.get_running_loop()) as worst:
+            with guarding(asyncio.get_running_loop(), limit=3600.0, debug=False) as worst:
                 probe.start()
                 started = time.perf_counter()
                 run = await cog.run_once()
@@ -285,7 +227,7 @@ async def bench(args: argparse.Namespace) -> None:
         f"  took {took:.1f} s ({run.sent / took:.1f} DMs/s); {fake.requests:,} requests, "
         f"429s: {fake.global_429} global, {fake.bucket_429} per bucket"
     )
-    print(f"  longest callback: {worst.worst * 1000:.1f} ms ({worst.what})")
+    print(f"  longest callback: {worst.worst * 1000:.1f} ms")
     print(f"  longest loop stall (5 ms sleep probe): {probe.worst * 1000:.1f} ms (target <= 50 ms)")
 
 

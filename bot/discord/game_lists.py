@@ -22,9 +22,9 @@ from discord import app_commands
 
 from bot.service import GameSummary, PermissionDenied, SummaryPage, Waiting
 
-from .notices import summary_link
+from .notices import waiting_line
 from .persistent import PersistentButton
-from .turns import mention, relative_time
+from .turns import mention
 
 if TYPE_CHECKING:
     from .app import CrosspathBot
@@ -214,9 +214,4 @@ class NextGameButton(PersistentButton, template=r"cp:nextgame:(?P<user>[0-9]+)")
 
 
 def next_game_text(waiting: Waiting, user_id: int) -> str:
-    game = waiting.game
-    opponent = game.second_id if game.first_id == user_id else game.first_id
-    return (
-        f"Next: {game.title} game #{game.id} vs {mention(opponent)}, waiting on your move "
-        f"since {relative_time(waiting.since)}: {summary_link(game)}"
-    )
+    return "Next game: " + waiting_line(waiting, user_id).removeprefix("• ")

@@ -178,11 +178,11 @@ async def test_next_game_jumps_to_the_longest_wait_across_a_restart(
     assert "someone else" in refused.content
     [answer] = await second.click(next_game, ALICE)
     assert answer.kind == "reply" and answer.ephemeral and answer.pingable == set()
-    assert f"game #{older.id}" in answer.content
+    assert answer.content.startswith("Next game: ") and f" #{older.id} vs " in answer.content
     assert answer.content.endswith(f"https://discord.com/channels/{GUILD}/{CHANNEL}")
     await play_any(second, ALICE)  # the oldest no longer waits on her: the newer one is next
     [answer] = await second.click(next_game, ALICE)
-    assert f"game #{newer.id}" in answer.content
+    assert f" #{newer.id} vs " in answer.content
     assert answer.content.endswith(f"/{CHANNEL + 7}")
     await play_any(second, ALICE, CHANNEL + 7)
     [answer] = await second.click(next_game, ALICE)
