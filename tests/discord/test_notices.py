@@ -188,3 +188,18 @@ async def test_next_game_jumps_to_the_longest_wait_across_a_restart(
     [answer] = await second.click(next_game, ALICE)
     assert "No game is waiting on your move" in answer.content
     await second.close()
+
+
+async def test_notify_off_and_back_to_mention(h: Any) -> None:
+    answer = await notify(h, ALICE, "off")
+    assert "No notices" in answer.content and "/games" in answer.content
+    await fakes.challenge_and_accept(h)
+    [post] = turn_posts(h.fake.sent)
+    assert f"<@{ALICE.id}>, your move" in post.content and post.pingable == set()
+    assert h.fake.dms_to(ALICE.id) == []
+    answer = await notify(h, ALICE, "mention")
+    assert "mention you" in answer.content
+    await play_any(h, ALICE)
+    h.fake.clear()
+    [post] = turn_posts(await play_any(h, BOB))
+    assert post.pingable == {ALICE.id}
