@@ -86,7 +86,7 @@ def turn_dm(info: GameInfo, message: OutgoingMessage, message_id: int | None) ->
 async def send_dm(bot: CrosspathBot, user_id: int, **message: Any) -> Delivery:
     """Send ``message`` (``send``'s arguments) to the player privately; a refusal is logged
     and returned, never raised.  A 50007 refusal is recorded with the service (no DM until
-    ``/notify``)."""
+    ``/notify``): ``CLOSED`` for the call that recorded it, ``FAILED`` for a racing one."""
     try:
         channel = await bot.create_dm(discord.Object(user_id))
         await channel.send(**message)
@@ -96,9 +96,8 @@ async def send_dm(bot: CrosspathBot, user_id: int, **message: Any) -> Delivery:
             "could not send a direct message",
             extra={"user_id": user_id, "status": exc.status, "code": exc.code},
         )
-        if closed:
-            await bot.service.close_dms(user_id)
-            return Delivery.CLOSED
+        if closed and await bot.service.close_dms(user_id):
+            return Delivery.CLOSED  # the first to find out: the player is told, once
         return Delivery.FAILED
     return Delivery.SENT
 
