@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from .flows import ChallengeButton, ResignButton, TakebackButton
-from .game_lists import NextPageButton
+from .game_lists import NextGameButton, NextPageButton
 from .leaderboards import LeaderboardPageButton
 from .persistent import PersistentButton
 from .rating_reset import ConfirmResetButton
@@ -30,6 +30,7 @@ _KNOWN = (
     ResignButton,
     TakebackButton,
     NextPageButton,
+    NextGameButton,
     LeaderboardPageButton,
     ConfirmResetButton,
     TournamentButton,

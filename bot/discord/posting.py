@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.service import GameInfo, GameStarted
+from bot.service import GameInfo, GameStarted, NoticePrefs
 
 from .clock_text import caption_names
+from .notices import Delivery, fallback_text, only, send_dm, turn_dm
 from .positions import position_of
 from .replies import send_ephemeral
 from .turns import (
@@ -87,15 +88,16 @@ def messageable(
 
 
 async def build_turn_message(
-    bot: CrosspathBot, info: GameInfo, headline: str | None = None
+    bot: CrosspathBot, info: GameInfo, headline: str | None = None, ping: bool = True
 ) -> OutgoingMessage:
-    """The turn message for ``info``, from the position the service holds (no replay)."""
+    """The turn message for ``info``, from the position the service holds (no replay);
+    ``ping=False`` names the player to move without pinging them."""
     guild = bot.get_guild(info.guild_id)
     names = await bot.fetch_names(info.player_ids, guild)
     game = await position_of(bot.service, info)
     board = await draw_board_async(game, caption_names(info, names))
     rating = await bot.service.game_rating(info.id) if info.result is not None else None
-    return turn_message(info, game, names, board, headline, bot.computer.user_id, rating)
+    return turn_message(info, game, names, board, headline, bot.computer.user_id, rating, ping)
 
 
 async def send(
@@ -119,8 +121,10 @@ async def send(
 
 
 async def post_turn(bot: CrosspathBot, info: GameInfo, headline: str | None = None) -> Posted:
-    """Post the board and the turn embed for ``info`` in its channel."""
-    message = await build_turn_message(bot, info, headline)
+    """Post the board and the turn embed for ``info`` in its channel, then tell the player
+    to move as they chose (``/notify``: the post pings them, or a DM follows it)."""
+    prefs = await notice_prefs_of(bot, info)
+    message = await build_turn_message(bot, info, headline, ping=prefs is None or prefs.pings)
     posted = await send(bot, info.channel_id, info.guild_id, message)
     if posted.ok:
         bot.unposted.discard(info.id)
@@ -128,7 +132,36 @@ async def post_turn(bot: CrosspathBot, info: GameInfo, headline: str | None = No
         bot.unposted.add(info.id, headline)
     if not info.is_active:
         bot.tournaments.game_ended(info)  # a tournament game's end pairs what comes next
+    if posted.message is not None and prefs is not None and prefs.wants_dm:
+        await dm_turn(bot, info, message, posted.message.id)
     return posted
+
+
+async def notice_prefs_of(bot: CrosspathBot, info: GameInfo) -> NoticePrefs | None:
+    """The notice preference of the player to move; None when nobody is (the game is over)
+    or it is the computer."""
+    user_id = info.to_move_id
+    if not info.is_active or user_id is None or bot.computer.is_computer(user_id):
+        return None
+    return await bot.service.notice_prefs(user_id)
+
+
+async def dm_turn(
+    bot: CrosspathBot, info: GameInfo, message: OutgoingMessage, message_id: int
+) -> Delivery:
+    """The turn by DM, with the board and a link to the post; if Discord refuses it, the
+    player is mentioned in the channel instead (told how to fix closed DMs, once)."""
+    assert info.to_move_id is not None
+    dm = turn_dm(info, message, message_id)
+    delivery = await send_dm(bot, info.to_move_id, **dm.send_kwargs())
+    if delivery is not Delivery.SENT:
+        try:
+            await messageable(bot, info.channel_id, info.guild_id).send(
+                fallback_text(info, delivery), allowed_mentions=only(info.to_move_id)
+            )
+        except discord.HTTPException:
+            log.warning("could not post a DM's fallback mention", extra={"game_id": info.id})
+    return delivery
 
 
 async def repost_unposted(bot: CrosspathBot) -> int:

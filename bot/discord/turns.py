@@ -140,6 +140,7 @@ def turn_message(
     headline: str | None = None,
     computer_id: int | None = None,
     rating: GameRating | None = None,
+    ping: bool = True,
 ) -> OutgoingMessage:
     """The message posted after every turn (and by ``/board``).
 
@@ -148,7 +149,9 @@ def turn_message(
 
     Only the player to move is mentioned, and only they may be pinged; at the end of a game
     both players are pinged with the result.  ``computer_id`` is the bot's own user (see
-    ``ComputerOpponent.is_computer``): named like any player, never pinged.
+    ``ComputerOpponent.is_computer``): named like any player, never pinged.  ``ping=False``:
+    the player to move chose another notice than a mention (``/notify``), so they are named
+    but not pinged.
     """
     by_colour = colour_names(info, names)
     last = describe_turn(game.last_turn(), by_colour, game.stone_word, game.players)
@@ -172,14 +175,14 @@ def turn_message(
             embed.add_field(name="Time left", value=clock[:1024], inline=False)
         if info.to_move_id == computer_id:
             content = f"{who} (the computer) is thinking about its move in {info.title}."
-            ping = []
+            pinged = []
         else:
             left = (info.time_left or {}).get(info.to_move_id)
             content = f"{who}, your move in {info.title}" + (
                 "." if left is None else f" ({short_duration(left)} left)."
             )
-            ping = [discord.Object(info.to_move_id)]
-        allowed = discord.AllowedMentions(everyone=False, roles=False, users=ping)
+            pinged = [discord.Object(info.to_move_id)] if ping else []
+        allowed = discord.AllowedMentions(everyone=False, roles=False, users=pinged)
     else:
         result = info.result
         content = result_text(info, result) if result else "The game is over."

@@ -35,6 +35,7 @@ from .errors import (
     database_fault,
 )
 from .game_service import GameService
+from .notices import NOTICE_MODES, Digest, NoticeMode, NoticePrefs, Waiting
 from .types import (
     AuditEntry,
     Challenge,
@@ -68,12 +69,14 @@ from .vacations import PausedGame, Vacation
 
 __all__ = [
     "CLAIM_SECONDS",
+    "NOTICE_MODES",
     "AuditEntry",
     "Challenge",
     "ChallengeExpired",
     "ChallengeNotFound",
     "ChallengeStatus",
     "ChannelBusy",
+    "Digest",
     "DueAction",
     "DueKind",
     "DueOutcome",
@@ -101,6 +104,8 @@ __all__ = [
     "NoTakeback",
     "NotAPlayer",
     "NotYourTurn",
+    "NoticeMode",
+    "NoticePrefs",
     "OutOfTime",
     "PausedGame",
     "PermissionDenied",
@@ -118,6 +123,7 @@ __all__ = [
     "TimeControl",
     "Vacation",
     "VacationRefused",
+    "Waiting",
     "database_fault",
     "format_duration",
 ]

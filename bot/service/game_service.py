@@ -19,6 +19,7 @@ from .claims import TurnClaims
 from .clocks import Clocks
 from .core import clock_row, next_reminder, utc_now
 from .moderation import Moderation
+from .notices import Notices
 from .play import Play
 from .queries import Queries
 from .ratings.service import Standings
@@ -38,6 +39,7 @@ class GameService(
     TournamentPlay,
     Vacations,
     SoftTime,
+    Notices,
 ):
     """Challenges, games, clocks and moderation.  Knows nothing of Discord or SQL.
 

@@ -122,6 +122,22 @@ class GameRow:
 
 
 @dataclass(frozen=True, slots=True)
+class NoticeRow:
+    """How a player hears of their turn, in every server (``notice_prefs``, migration 9).
+
+    ``mode`` is ``mention``, ``dm``, ``digest`` or ``off``; ``digest_hour`` is a UTC hour;
+    ``next_digest_at`` is when the next digest is due (microseconds; None unless ``digest``);
+    ``dm_closed``: Discord refused a DM because the player closed their DMs."""
+
+    user_id: int
+    mode: str
+    digest_hour: int
+    next_digest_at: int | None
+    dm_closed: bool
+    updated_at: int
+
+
+@dataclass(frozen=True, slots=True)
 class MoveRow:
     game_id: int
     ply: int
@@ -432,6 +448,7 @@ DATA_TABLES = (
     "tournament_pairings",
     "tournament_creator_roles",
     "vacations",
+    "notice_prefs",
 )
 """Every data table of either engine, parents before children (the order a copy inserts them
 in); the engines' schemas create exactly these, plus their own migration bookkeeping."""
@@ -456,6 +473,7 @@ class StoreContents:
     tournament_pairings: tuple[PairingRow, ...] = ()
     tournament_creator_roles: tuple[CreatorRoleRow, ...] = ()
     vacations: tuple[VacationRow, ...] = ()
+    notices: tuple[NoticeRow, ...] = ()
 
     def counts(self) -> dict[str, int]:
         """Rows per table, for messages and for checking a copy."""

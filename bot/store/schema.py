@@ -276,6 +276,27 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
             CHECK ((started_at IS NULL) = (ends_at IS NULL))
         ){without_rowid}""",
     ),
+    # 9: turn-notice preferences, one row per player for every server (players who never
+    # chose have none: channel mentions).  ``next_digest_at`` is when the daily digest is
+    # next due; claiming a digest moves it on a day in one conditional update, so several
+    # processes send it once.  ``dm_closed``: a DM failed because the player closed their DMs,
+    # so none is tried until they choose again.  ``games_waiting_on``: a player's turns,
+    # oldest first (``/games``, the Next game button, the digest).  Self-contained: renumber
+    # freely when merging other migrations.
+    (
+        """CREATE TABLE notice_prefs (
+            user_id {big} PRIMARY KEY,
+            mode TEXT NOT NULL DEFAULT 'mention'
+                CHECK (mode IN ('mention', 'dm', 'digest', 'off')),
+            digest_hour INTEGER NOT NULL DEFAULT 18 CHECK (digest_hour BETWEEN 0 AND 23),
+            next_digest_at {big}, dm_closed {flag} NOT NULL DEFAULT {false},
+            updated_at {big} NOT NULL
+        ){without_rowid}""",
+        "CREATE INDEX notice_prefs_digest_due ON notice_prefs (next_digest_at)"
+        " WHERE mode = 'digest'",
+        "CREATE INDEX games_waiting_on ON games (to_move_id, turn_started_at, id)"
+        " WHERE status = 'active'",
+    ),
 )
 
 SCHEMA_VERSION = len(SCHEMA)

@@ -40,6 +40,7 @@ from .rows import (
     MoveRow,
     NewChallenge,
     NewGame,
+    NoticeRow,
     PairingRow,
     RatedResult,
     RatingHistoryRow,
@@ -69,6 +70,7 @@ TOURNAMENT_FIELDS = tuple(TournamentRow.__dataclass_fields__)
 ENTRANT_FIELDS = tuple(EntrantRow.__dataclass_fields__)
 PAIRING_FIELDS = tuple(PairingRow.__dataclass_fields__)
 VACATION_FIELDS = tuple(VacationRow.__dataclass_fields__)
+NOTICE_FIELDS = tuple(NoticeRow.__dataclass_fields__)
 NEW_GAME_FIELDS = tuple(f for f in NewGame.__dataclass_fields__ if f != "clock")
 LIST_COLUMNS = frozenset({"allowed_channels", "reminders"})
 OBJECT_COLUMNS = frozenset({"default_sizes", "options"})
@@ -99,6 +101,15 @@ UPSERT_VACATION = (
     f"{insert('vacations', VACATION_FIELDS)} ON CONFLICT (user_id) DO UPDATE SET "
     + ", ".join(f"{c} = excluded.{c}" for c in VACATION_FIELDS[1:])
 )
+NOTICES = select(NOTICE_FIELDS, "notice_prefs")
+UPSERT_NOTICE = (
+    f"{insert('notice_prefs', NOTICE_FIELDS)} ON CONFLICT (user_id) DO UPDATE SET "
+    + ", ".join(f"{c} = excluded.{c}" for c in NOTICE_FIELDS[1:])
+)
+DAY_US = 86_400_000_000
+WAITING = "status = 'active' AND to_move_id"
+"""Games waiting on a player (the ``games_waiting_on`` index), oldest turn first."""
+WAITING_ORDER = "ORDER BY turn_started_at, id"
 UPSERT_RATING = (
     f"{insert('ratings', RATING_FIELDS)} ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
     + ", ".join(f"{c} = excluded.{c}" for c in RATING_FIELDS[3:])
@@ -161,6 +172,12 @@ def settings_row(row: Row) -> SettingsRow:
         bool(values["ratings_enabled"]),
     )
     return SettingsRow(**values)
+
+
+def notice_row(row: Row) -> NoticeRow:
+    values = {name: row[name] for name in NOTICE_FIELDS}
+    values["dm_closed"] = bool(values["dm_closed"])
+    return NoticeRow(**values)
 
 
 def values_of(row: Any, fields: Sequence[str]) -> tuple[Any, ...]:
@@ -1053,6 +1070,63 @@ class SharedTx:
         )
         return [AuditRow(*r) for r in rows]
 
+    # ----- turn notices ---------------------------------------------------------------------
+    async def notice_pref(self, user_id: int) -> NoticeRow | None:
+        """The player's notice preference, None if they never chose one."""
+        found = await self._one(f"{NOTICES} WHERE user_id = ?", (user_id,))
+        return None if found is None else notice_row(found)
+
+    async def save_notice_pref(self, row: NoticeRow) -> None:
+        """Insert or replace the player's notice preference."""
+        await self._write(UPSERT_NOTICE, self._row_args(row, NOTICE_FIELDS))
+
+    async def close_dms(self, user_id: int, at: int) -> bool:
+        """Record that the player's DMs are closed; True only for the call that changed it
+        (so the player is told once)."""
+        found = await self._returning(
+            "UPDATE notice_prefs SET dm_closed = ?, updated_at = ?"
+            " WHERE user_id = ? AND dm_closed = ? RETURNING user_id",
+            (True, at, user_id, False),
+        )
+        return found is not None
+
+    async def claim_digests(self, now: int, limit: int) -> list[NoticeRow]:
+        # One UPDATE: a racing claim (PostgreSQL: waiting for the row's lock) re-checks
+        # ``next_digest_at <= now`` against the committed claim and matches nothing.
+        """Claim up to ``limit`` digests due at ``now`` (players in ``digest`` mode whose DMs
+        are open), soonest first: each claimed row's ``next_digest_at`` moves to its first
+        hour after ``now`` (whole days on, so a bot down for days sends one digest, not one a
+        day missed).  Returns the claimed rows as they now are; of several processes
+        claiming at once, each row goes to exactly one."""
+        due = "mode = 'digest' AND dm_closed = ? AND next_digest_at <= ?"
+        rows = await self._written(
+            f"UPDATE notice_prefs SET next_digest_at = next_digest_at + {DAY_US}"
+            f" * (1 + (CAST(? AS BIGINT) - next_digest_at) / {DAY_US})"
+            f" WHERE user_id IN (SELECT user_id FROM notice_prefs WHERE {due}"
+            f" ORDER BY next_digest_at, user_id LIMIT ?) AND {due}"
+            f" RETURNING {', '.join(NOTICE_FIELDS)}",
+            (now, False, now, limit, False, now),
+        )
+        return sorted((notice_row(r) for r in rows), key=lambda r: r.user_id)
+
+    async def waiting_games(
+        self, user_ids: Sequence[int], guild_id: int | None = None, limit: int | None = None
+    ) -> list[GameRow]:
+        """Active games where one of ``user_ids`` is to move (in one server, if given), the
+        longest-waiting turn first (``turn_started_at``, then id); at most ``limit``."""
+        if not user_ids:
+            return []
+        where = f"WHERE {WAITING} IN ({marks(user_ids)})"
+        args: list[Any] = list(user_ids)
+        if guild_id is not None:
+            where += " AND guild_id = ?"
+            args.append(guild_id)
+        where += f" {WAITING_ORDER}"
+        if limit is not None:
+            where += " LIMIT ?"
+            args.append(limit)
+        return await self._games(where, args)
+
     # ----- the whole store ------------------------------------------------------------------
     async def contents(self) -> StoreContents:
         """Every row of every table in key order (inside ``read()``: one snapshot)."""
@@ -1097,6 +1171,7 @@ class SharedTx:
             vacations=tuple(
                 VacationRow(*r) for r in await self._fetch(f"{VACATIONS} ORDER BY user_id")
             ),
+            notices=tuple(notice_row(r) for r in await self._fetch(f"{NOTICES} ORDER BY user_id")),
         )
 
     async def import_rows(self, contents: StoreContents) -> None:

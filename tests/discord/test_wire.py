@@ -288,9 +288,14 @@ async def test_games_are_listed_in_pages_whose_buttons_survive_a_restart(
     assert defer.ephemeral and page_one.ephemeral
     lines = page_one.content.splitlines()
     assert len(lines) == 16 and lines[-1] == "More with the button below."
-    assert lines[0].startswith("#18 ") and "won" in page_one.content
+    # the games waiting longest on Alice first (at most 5), then the others, newest first
+    numbers = [line.split()[0] for line in lines]
+    assert numbers[:7] == ["**Your", "#1", "#4", "#7", "#10", "#13", "**Your"]
+    assert numbers[7:15] == ["#18", "#17", "#16", "#15", "#14", "#12", "#11", "#9"]
+    assert "won" in page_one.content
     assert "your move" in page_one.content and page_one.pingable == set()
-    [next_id] = page_one.custom_ids
+    next_game, next_id = page_one.custom_ids
+    assert next_game == f"cp:nextgame:{ALICE.id}"
     [active] = (await first.command("admin active", ADMIN))[1:]
     assert len(active.content.splitlines()) == 6  # 6 of 18 games are still running
     await first.close()
@@ -299,9 +304,9 @@ async def test_games_are_listed_in_pages_whose_buttons_survive_a_restart(
     refused = fakes.refusal(await second.click(next_id, BOB))
     assert "someone else" in refused.content
     [page_two] = await second.click(next_id, ALICE)
-    assert page_two.kind == "update" and page_two.custom_ids == []
+    assert page_two.kind == "update" and page_two.custom_ids == [next_game]
     numbers = [line.split()[0] for line in page_two.content.splitlines()]
-    assert numbers == ["#3", "#2", "#1"]
+    assert numbers == ["#8", "#6", "#5", "#3", "#2"]  # #7, #4, #1 are on the first page
     await second.close()
 
 

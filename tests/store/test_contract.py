@@ -24,6 +24,7 @@ from bot.store import (
     MoveRow,
     NewChallenge,
     NewGame,
+    NoticeRow,
     RatingHistoryRow,
     RatingRow,
     ResultRow,
@@ -560,6 +561,7 @@ async def test_export_then_import_copies_every_row_with_its_ids(
         await tx.add_event(row.id, 2, "started", BOB, "challenge 1")
         await tx.add_audit(guild_id=GUILD, actor_id=ADMIN, action="abort", at=4, detail="{}")
         await tx.save_vacation(VacationRow(BIG, 2026, 3, 4, 4 + 3 * 86_400_000_000, 3))
+        await tx.save_notice_pref(NoticeRow(BIG, "digest", 13, 9, True, 4))
     async with store.write() as tx:
         row = await tx.finish_game(
             row, ResultRow("finished", "resign", BOB, "w", BIG, "b", BIG, True, None, 7), at=5
@@ -592,6 +594,7 @@ async def test_export_then_import_copies_every_row_with_its_ids(
         "tournament_pairings": 0,
         "tournament_creator_roles": 0,
         "vacations": 1,
+        "notices": 1,
     }
     async with await open_store(other_store_target) as other:
         await other.import_all(contents)

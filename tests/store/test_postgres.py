@@ -515,6 +515,8 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(pg_url: str, cl
         for column in ("claimed_by", "claimed_version", "claimed_until"):  # the turn claims'
             await conn.execute(f"ALTER TABLE games DROP COLUMN {column}")  # later migration
         await conn.execute("ALTER TABLE challenges DROP COLUMN message_id")  # migration 6
+        await conn.execute("DROP TABLE notice_prefs")  # migration 9
+        await conn.execute("DROP INDEX games_waiting_on")
         for statement in (  # back to before migration 4 (ratings)
             "DROP TABLE rating_history",
             "DROP TABLE ratings",

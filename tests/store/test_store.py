@@ -96,6 +96,7 @@ async def test_migrations_from_an_empty_database(tmp_path: Path) -> None:
         "tournament_pairings",
         "tournament_creator_roles",
         "vacations",
+        "notice_prefs",
     }
     # Reopening applies nothing twice.
     async with Store(path) as store:
@@ -423,6 +424,8 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(db_path: Path, 
     for column in ("claimed_by", "claimed_version", "claimed_until"):  # the turn claims' later
         conn.execute(f"ALTER TABLE games DROP COLUMN {column}")  # migration: undone as well
     conn.execute("ALTER TABLE challenges DROP COLUMN message_id")  # migration 6
+    conn.execute("DROP TABLE notice_prefs")  # migration 9
+    conn.execute("DROP INDEX games_waiting_on")
     undo_migration_4(conn)
     conn.execute("DROP INDEX games_by_to_move")
     conn.execute("ALTER TABLE games DROP COLUMN to_move_id")

@@ -73,8 +73,9 @@ TABLES_AFTER_5 = (
     "tournament_pairings",
     "tournament_creator_roles",
     "vacations",
+    "notices",
 )
-"""Tables later migrations add, empty after the upgrade."""
+"""Tables later migrations create, empty in an upgraded store (``StoreContents`` fields)."""
 
 
 @pytest.fixture

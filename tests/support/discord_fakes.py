@@ -267,6 +267,8 @@ class FakeDiscord:
         self.messages: dict[int, dict[str, Any]] = {}
         self.versions: dict[int, list[dict[str, Any]]] = {}  # every state each message had
         self.threads: dict[int, int] = {}  # thread id -> parent channel id
+        self.dm_channels: dict[int, int] = {}  # user id -> their DM channel's id
+        self.closed_dms: set[int] = set()  # DMs to these users answer 403 with code 50007
         self.sessions: list[Any] = []
         self.socket: GatewaySocket | None = None
         self.identified: dict[str, Any] | None = None
@@ -297,6 +299,12 @@ class FakeDiscord:
         """A message the bot posted before this test (say, by an older version)."""
         message_id = self.next_id()
         return self._store(body, channel_id, message_id, Sent("POST", "", body))
+
+    def dms_to(self, user_id: int) -> list[Sent]:
+        """Every message the bot tried to send to ``user_id`` privately (refused ones too)."""
+        channel = self.dm_channels.get(user_id)
+        path = f"/channels/{channel}/messages"
+        return [s for s in self.sent if s.method == "POST" and s.path == path]
 
     def message_with(self, custom_id: str) -> dict[str, Any]:
         """The newest message showing this button; else the newest state that ever showed it
@@ -367,12 +375,25 @@ class FakeDiscord:
         if request.method == "POST" and match and int(match[1]) in self.refuse_posts_in:
             sent.channel_id = int(match[1])
             return Fault("POST", ".*", 403).answer()
+        if request.method == "POST" and match and self._closed_dm(int(match[1])):
+            sent.channel_id = int(match[1])
+            return WireResponse(
+                403, {"message": "Cannot send messages to this user", "code": 50007}
+            )
         if self.expire_interactions and re.match(r"/(interactions|webhooks)/", request.path):
             return WireResponse(404, {"message": "Unknown interaction", "code": 10062})
         return None
 
+    def _closed_dm(self, channel_id: int) -> bool:
+        return any(self.dm_channels.get(u) == channel_id for u in self.closed_dms)
+
     def _route(self, request: WireRequest, body: dict[str, Any], sent: Sent) -> WireResponse:
         method, path = request.method, request.path
+        if method == "POST" and path == "/users/@me/channels":  # open (or find) a DM
+            user_id = int(body["recipient_id"])
+            channel_id = self.dm_channels.setdefault(user_id, self.next_id())
+            name = self.user_names.get(user_id, f"user{user_id % 1000}")
+            return WireResponse(200, dm_channel_payload(channel_id, user_id, name))
         if method == "GET" and path == "/users/@me":
             return WireResponse(200, BOT_USER)
         if method == "GET" and path == "/oauth2/applications/@me":
@@ -530,6 +551,17 @@ def user_payload(user_id: int, name: str) -> dict[str, Any]:
         "global_name": name,
         "discriminator": "0",
         "avatar": None,
+    }
+
+
+def dm_channel_payload(channel_id: int, user_id: int, name: str) -> dict[str, Any]:
+    """What ``POST /users/@me/channels`` answers: the DM channel with one recipient."""
+    return {
+        "id": str(channel_id),
+        "type": 1,
+        "last_message_id": None,
+        "flags": 0,
+        "recipients": [user_payload(user_id, name)],
     }
 
 

@@ -84,6 +84,8 @@ class SlowCallbacks:
         self.limit = limit
         self.waited = waited
         self.reports: list[str] = []
+        self.worst = 0.0
+        """The longest any callback held the loop (seconds), for benchmarks."""
 
     def timed(self, run: Callable[[asyncio.Handle], None]) -> Callable[[asyncio.Handle], None]:
         """``Handle._run`` timed for this loop's callbacks, unchanged for any other loop's."""
@@ -97,6 +99,7 @@ class SlowCallbacks:
             finally:
                 wall = time.perf_counter() - started
                 queued = self.waited() - waited
+                self.worst = max(self.worst, wall - queued)
                 if wall - queued > self.limit:
                     self.reports.append(
                         f"Executing {describe(handle)} took {wall - queued:.3f} seconds"
@@ -111,15 +114,17 @@ def guarding(
     loop: asyncio.AbstractEventLoop,
     limit: float = LIMIT,
     waited: Callable[[], float] | None = None,
+    debug: bool = True,
 ) -> Iterator[SlowCallbacks]:
-    """Time ``loop``'s callbacks while inside (on the loop's own thread)."""
+    """Time ``loop``'s callbacks while inside (on the loop's own thread).  ``debug=False``
+    leaves asyncio's debug mode off (a benchmark: its checks cost time on every call)."""
     debug, slow = loop.get_debug(), loop.slow_callback_duration
     handle_class: Any = asyncio.Handle
     run = handle_class._run
     with cpu_wait_clock() as clock:
         guard = SlowCallbacks(loop, limit, waited or clock)
         handle_class._run = guard.timed(run)
-        loop.set_debug(True)
+        loop.set_debug(debug)
         loop.slow_callback_duration = 3600.0  # the guard reports, not debug mode's wall clock
         try:
             yield guard

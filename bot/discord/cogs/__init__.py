@@ -8,6 +8,7 @@ from .admin import AdminCog
 from .challenge import ChallengeCog
 from .clock import ClockCog
 from .info import InfoCog
+from .notices import NoticesCog
 from .play import PlayCog
 from .ratings import RatingsCog
 from .tournament import TournamentCog
@@ -22,4 +23,5 @@ COGS: tuple[type[commands.Cog], ...] = (
     RatingsCog,
     TournamentCog,
     VacationCog,
+    NoticesCog,
 )

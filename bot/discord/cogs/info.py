@@ -164,7 +164,11 @@ HELP = [
     ("/swap", "Clear Path pie rule: take over Red's first stone"),
     ("/resign, /takeback", "resign (asks first) or ask to undo your last turn"),
     ("/board, /history, /replay", "the board again, the record file, an animated replay"),
-    ("/games", "your games in this server"),
+    (
+        "/games",
+        "your games in this server, those waiting on your move first (longest wait first); "
+        "Next game links the one that has waited longest, in any server",
+    ),
     (
         "Clocks",
         "a game is untimed, has a time per move (12h) or a time bank: 3d+1d max 5d starts each"
@@ -181,6 +185,13 @@ HELP = [
         "/claim",
         "soft time: when an untimed game has waited 14 days (a server setting) on your"
         " opponent, claim the win or abort it",
+    ),
+    (
+        "/notify",
+        "how you hear of your turn, in every server: mention (a ping in the game's channel, "
+        "the default), dm (a direct message with the board and a link), digest (one DM a day "
+        "at the hour you pick, in UTC, listing every game waiting on you) or off. If your "
+        "DMs are closed, I mention you instead and tell you how to open them",
     ),
     ("/leaderboard game, /profile", "this server's ratings: the top players, a player's record"),
     ("/rules game", "a summary and Mark Steere's full rule sheet"),
