@@ -22,6 +22,7 @@ from .errors import (
     InvalidInput,
     InvalidSettings,
     InvalidTimeControl,
+    NoAbort,
     NoGameHere,
     NoTakeback,
     NotAPlayer,
@@ -34,6 +35,8 @@ from .errors import (
 )
 from .game_service import GameService
 from .types import (
+    AbortAnswer,
+    AbortOffer,
     AuditEntry,
     Challenge,
     ChallengeStatus,
@@ -65,6 +68,8 @@ from .types import (
 
 __all__ = [
     "CLAIM_SECONDS",
+    "AbortAnswer",
+    "AbortOffer",
     "AuditEntry",
     "Challenge",
     "ChallengeExpired",
@@ -94,6 +99,7 @@ __all__ = [
     "InvalidTimeControl",
     "MoveEvent",
     "MoveResult",
+    "NoAbort",
     "NoGameHere",
     "NoTakeback",
     "NotAPlayer",

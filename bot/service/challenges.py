@@ -145,6 +145,8 @@ class Challenges(ServiceCore):
         found = convert.challenge(row)
         if found.status == "expired" or (found.status == "open" and now >= found.expires_at):
             raise ChallengeExpired("That challenge has expired.")
+        if found.status == "accepted" and found.opponent_id is None:
+            raise InvalidChallenge("Too late: another player already took this open challenge.")
         if found.status != "open":
             raise InvalidChallenge(f"That challenge was already {found.status}.")
         return found

@@ -188,6 +188,18 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
     # 6: the id of the message a challenge was posted in, so its buttons act on that message
     # only (NULL for challenges posted before, and until the message is posted)
     ("ALTER TABLE challenges ADD COLUMN message_id {big}",),
+    # 10: a server with no settings now plays each game in its own thread (the service's
+    # default); every server that already played or challenged without saving settings is
+    # given a row with the defaults it had, threads off, so it keeps playing as it did
+    (
+        """INSERT INTO guild_settings (guild_id, use_threads, updated_at)
+        SELECT seen.guild_id, {false}, MAX(seen.at) FROM (
+            SELECT guild_id, created_at AS at FROM games
+            UNION ALL SELECT guild_id, created_at AS at FROM challenges
+        ) AS seen
+        WHERE seen.guild_id NOT IN (SELECT guild_id FROM guild_settings)
+        GROUP BY seen.guild_id""",
+    ),
 )
 
 SCHEMA_VERSION = len(SCHEMA)
