@@ -61,7 +61,7 @@ def test_the_command_set_is_the_one_players_are_promised() -> None:
     names = {p["name"] for p in all_payloads()}
     assert names == {
         "challenge", "move", "swap", "resign", "takeback", "board", "history", "replay",
-        "games", "rules", "help", "admin", "leaderboard", "profile",
+        "games", "rules", "help", "admin", "leaderboard", "profile", "challenges", "abort",
     }  # fmt: skip
 
 

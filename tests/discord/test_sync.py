@@ -77,7 +77,7 @@ def test_guild_sync_puts_the_exported_payloads(
     [put] = [c for c in fake.calls if c[0] == "PUT"]
     assert put[1] == f"/applications/{APP_ID}/guilds/42/commands"
     assert put[2] == json.loads(json.dumps(command_payloads()))
-    assert "synced 14 commands to server 42" in capsys.readouterr().out
+    assert f"synced {len(command_payloads())} commands to server 42" in capsys.readouterr().out
 
 
 def test_global_sync_and_rejected_token(

@@ -7,6 +7,7 @@ from discord.ext import commands
 from .admin import AdminCog
 from .challenge import ChallengeCog
 from .clock import ClockCog
+from .correspondence import CorrespondenceCog
 from .info import InfoCog
 from .play import PlayCog
 from .ratings import RatingsCog
@@ -18,4 +19,5 @@ COGS: tuple[type[commands.Cog], ...] = (
     AdminCog,
     ClockCog,
     RatingsCog,
+    CorrespondenceCog,
 )
