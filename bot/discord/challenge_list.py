@@ -3,8 +3,8 @@
 The list (sent privately) shows the challenges to the player, from the player, and the open
 ones in this server (``service.pending_challenges``), with Accept, Decline or Cancel where each
 applies.  The buttons are persistent (``cp:chals:<action>:<challenge id>``) and check, before
-anything else, that the challenge belongs to the server pressed from and that the message
-they sit on really shows that very button: challenge ids are sequential, so a doctored id
+anything else, that the message they sit on is a list naming that challenge and that the
+challenge belongs to the server pressed from: challenge ids are sequential, so a doctored id
 alone must reach nothing.  What the player may do is then the service's decision, as for the
 buttons on the challenge itself.  After each action the list is re-read, so it is current.
 
@@ -50,7 +50,7 @@ NONE_PENDING = (
     "No pending challenges for you here. Use /challenge to make one; leave out the opponent "
     "and anyone in the server may accept it."
 )
-NOT_ON_MESSAGE = "That button isn't on this message, so nothing was changed."
+NOT_ON_MESSAGE = "That button belongs to another list, so nothing was changed."
 NO_PINGS = discord.AllowedMentions.none()
 
 
@@ -65,7 +65,7 @@ def challenge_line(challenge: Challenge, user_id: int) -> str:
         who = f"from {mention(challenge.challenger_id)}, open to anyone"
     size = f"{challenge.size}×{challenge.size}"
     return (
-        f"#{challenge.id} {challenge.title} {size} {who} in <#{challenge.channel_id}>, "
+        f"Challenge #{challenge.id}: {challenge.title} {size} {who} in <#{challenge.channel_id}>, "
         f"{challenge.time_control.describe()}, expires {relative_time(challenge.expires_at)}"
     )
 
@@ -119,15 +119,16 @@ async def show_challenges(interaction: Interaction) -> None:
     )
 
 
-def shows_button(message: discord.Message | None, custom_id: str) -> bool:
-    """The message (as Discord sent it with the press) carries a button with this id."""
+_LISTED = re.compile(r"^Challenge #([0-9]+): ", re.MULTILINE)
+
+
+def lists_challenge(message: discord.Message | None, challenge_id: int) -> bool:
+    """The message the button sits on is a challenge list that names this challenge (each
+    line starts ``Challenge #<id>: ``, see :func:`challenge_line`; other lists of the bot
+    number games, whose ids are not challenge ids)."""
     if message is None:
         return False
-    for row in message.components:
-        for child in getattr(row, "children", (row,)):
-            if getattr(child, "custom_id", None) == custom_id:
-                return True
-    return False
+    return any(int(found) == challenge_id for found in _LISTED.findall(message.content or ""))
 
 
 async def refresh(interaction: Interaction, heading: str) -> None:
@@ -232,8 +233,7 @@ class ListedChallengeButton(
 
     def __init__(self, action: str, challenge_id: int) -> None:
         label, style = self.LABELS[action]
-        self.custom_id_text = f"cp:chals:{action}:{challenge_id}"
-        super().__init__(self.custom_id_text, f"{label} #{challenge_id}", style)
+        super().__init__(f"cp:chals:{action}:{challenge_id}", f"{label} #{challenge_id}", style)
         self.action = action
         self.challenge_id = challenge_id
 
@@ -246,7 +246,7 @@ class ListedChallengeButton(
     async def act(self, interaction: discord.Interaction[Any]) -> None:
         bot = bot_of(interaction)
         bot.remember(interaction.user)
-        if not shows_button(interaction.message, self.custom_id_text):
+        if not lists_challenge(interaction.message, self.challenge_id):
             raise refuse_origin(interaction, NOT_ON_MESSAGE)
         challenge = await bot.service.get_challenge(self.challenge_id)
         if challenge.guild_id != interaction.guild_id:
