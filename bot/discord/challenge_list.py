@@ -26,8 +26,8 @@ from bot.service import Challenge, GameStarted
 from .context import bot_of
 from .flows import acceptable, thread_name
 from .persistent import ELSEWHERE, PersistentButton, refuse_origin
-from .posting import START_DONE, not_posted, post_turn
-from .replies import recorded, send_ephemeral
+from .posting import START_DONE, post_start
+from .replies import recorded
 from .threads import (
     THREAD_NOTE,
     delete_unused_thread,
@@ -194,13 +194,7 @@ async def accept_listed(interaction: Interaction, challenge: Challenge) -> None:
         interaction,
         f"You accepted challenge #{challenge.id}: game #{game.id} in <#{game.channel_id}>.",
     )
-    a, b = game.player_ids
-    headline = f"Game #{game.id} starts: {mention(a)} vs {mention(b)}. Good luck!"
-    if refused:
-        headline = f"{headline}\n{THREAD_NOTE}"
-    posted = await post_turn(bot, game, headline)
-    if not posted.ok:
-        await send_ephemeral(interaction, not_posted(START_DONE, posted))
+    await post_start(bot, interaction, game, note=THREAD_NOTE if refused else "")
 
 
 async def close_listed(interaction: Interaction, challenge: Challenge, action: str) -> None:

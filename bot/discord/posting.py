@@ -167,6 +167,18 @@ async def announce_start(
             await interaction.response.edit_message(embed=embed, view=None)
     except discord.HTTPException:
         log.warning("could not update a challenge message", exc_info=True)
+    return await post_start(bot, interaction, game, versus, note=note)
+
+
+async def post_start(
+    bot: CrosspathBot,
+    interaction: discord.Interaction[Any],
+    game: GameInfo,
+    versus: str = "",
+    *,
+    note: str = "",
+) -> Posted:
+    """Post a new game's first board under its "starts" headline (and ``note``)."""
     a, b = game.player_ids
     headline = f"Game #{game.id} starts: {mention(a)} vs {mention(b)}{versus}. Good luck!"
     if note:

@@ -65,19 +65,8 @@ async def open_thread_in(
 ) -> discord.Thread | None:
     """A game thread in ``channel``, started from message ``message_id`` when known, or None
     (the game is played in the channel) when Discord refuses."""
-    try:
-        if message_id is not None:
-            return await channel.get_partial_message(message_id).create_thread(
-                name=name[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES
-            )
-        return await channel.create_thread(
-            name=name[:100],
-            type=discord.ChannelType.public_thread,
-            auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-        )
-    except discord.HTTPException:
-        log.warning("could not create a game thread; playing in the channel", exc_info=True)
-        return None
+    starter = None if message_id is None else channel.get_partial_message(message_id)
+    return await _opened(starter or channel, name)
 
 
 async def open_game_thread(
@@ -85,17 +74,25 @@ async def open_game_thread(
 ) -> discord.Thread | None:
     """A thread for the game, started from the challenge ``message`` when there is one, or
     None (the game is played in the channel) when Discord refuses."""
+    if message is not None:
+        return await _opened(message, name)
+    channel = interaction.channel
+    assert isinstance(channel, discord.TextChannel)
+    return await _opened(channel, name)
+
+
+async def _opened(
+    source: discord.Message | discord.PartialMessage | discord.TextChannel, name: str
+) -> discord.Thread | None:
     try:
-        if message is not None:
-            return await message.create_thread(
-                name=name[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES
+        if isinstance(source, discord.TextChannel):
+            return await source.create_thread(
+                name=name[:100],
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
             )
-        channel = interaction.channel
-        assert isinstance(channel, discord.TextChannel)
-        return await channel.create_thread(
-            name=name[:100],
-            type=discord.ChannelType.public_thread,
-            auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+        return await source.create_thread(
+            name=name[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES
         )
     except discord.HTTPException:
         log.warning("could not create a game thread; playing in the channel", exc_info=True)
