@@ -13,11 +13,14 @@ from typing import Any
 import discord_fakes as fakes
 import loop_guard as guard
 
+from bot.discord.ai_opponent import in_process_move
+
 ALICE, BOB, CAROL = fakes.ALICE, fakes.BOB, fakes.CAROL
 CHANNEL, OTHER_CHANNEL, GUILD = fakes.CHANNEL, fakes.OTHER_CHANNEL, fakes.GUILD
 h = fakes.h
 loop_guard = guard.loop_guard
 close_harnesses = fakes.close_harnesses
+COMPUTER = fakes.Player(fakes.APP_ID, "crosspath")
 THREAD_PERMISSIONS = fakes.CREATE_PUBLIC_THREADS | fakes.SEND_MESSAGES_IN_THREADS
 
 
@@ -231,4 +234,27 @@ async def test_without_thread_permissions_the_game_is_here_with_a_note(
         assert "Create Public Threads" in board.content and board.pingable <= {ALICE.id, CAROL.id}
         assert (await h.service.get_game(CHANNEL)) is not None
     finally:
+        await h.close()
+
+
+async def test_the_computer_agrees_to_an_abort_offer(db_path: Path, clock: Any) -> None:
+    h = await fakes.open_harness(db_path, clock)
+    h.bot.computer.choose = in_process_move
+    try:
+        await h.command("challenge", ALICE, game="minefield", opponent=COMPUTER, size=7, level=1)
+        for _ in range(2):  # the computer answers each move before the command's tasks end
+            info = await h.service.get_game(CHANNEL)
+            assert info.to_move_id == ALICE.id
+            point = (await h.service.position(info.id)).legal_moves()[0]
+            await h.command("move", ALICE, point=point)
+        info = await h.service.get_game(CHANNEL)
+        assert info.to_move_id == ALICE.id and len(info.moves) == 4
+        sent = await h.command("abort", ALICE)
+        assert "the computer agreed" in sent[0].content and sent[0].custom_ids == []
+        ended = await h.service.get_game_by_id(info.id)
+        assert ended.status == "aborted"
+        history = (await h.service.game_record(info.id)).history
+        assert [e.kind for e in history][-2:] == ["abort_offered", "abort"]
+    finally:
+        await h.bot.computer.idle()
         await h.close()
