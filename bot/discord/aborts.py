@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot.service import AbortOffer, GameEnded, GameInfo
+from bot.service import AbortOffer, GameEnded, GameInfo, OutOfTime
 
 from .context import bot_of, current_game, game_here
 from .persistent import ConfirmButton
@@ -47,7 +47,11 @@ async def abort(interaction: Interaction) -> None:
     info = await game_here(interaction)
     user_id = interaction.user.id
     bot.remember(interaction.user)
-    outcome = await bot.service.abort(info.channel_id, user_id, game_id=info.id)
+    try:
+        outcome = await bot.service.abort(info.channel_id, user_id, game_id=info.id)
+    except OutOfTime as exc:
+        await post_turn(bot, exc.ended.game)  # the loss on time came first: announce it
+        raise
     if isinstance(outcome, GameEnded):
         recorded(interaction, ABORT_DONE)
         await interaction.response.send_message(
@@ -87,9 +91,13 @@ def offer_text(offer: AbortOffer, opponent: int) -> str:
 async def answer_abort(interaction: Interaction, game_id: int, version: int, accept: bool) -> None:
     bot = bot_of(interaction)
     info = await current_game(interaction, game_id)
-    answer = await bot.service.answer_abort(
-        info.channel_id, interaction.user.id, accept, version=version, game_id=info.id
-    )
+    try:
+        answer = await bot.service.answer_abort(
+            info.channel_id, interaction.user.id, accept, version=version, game_id=info.id
+        )
+    except OutOfTime as exc:
+        await post_turn(bot, exc.ended.game)
+        raise
     who = mention(interaction.user.id)
     if not answer.accepted:
         recorded(interaction, "You declined the abort")

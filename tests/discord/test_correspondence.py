@@ -258,3 +258,14 @@ async def test_the_computer_agrees_to_an_abort_offer(db_path: Path, clock: Any) 
     finally:
         await h.bot.computer.idle()
         await h.close()
+
+
+async def test_an_abort_after_the_deadline_announces_the_loss_on_time(h: Any, clock: Any) -> None:
+    info = await fakes.challenge_and_accept(h, time="1h")
+    clock.advance(hours=2)
+    sent = await h.command("abort", BOB)
+    board = next(s for s in sent if s.kind == "channel_message")
+    assert "ran out of time" in board.content
+    assert "lost on time" in fakes.refusal([s for s in sent if s.kind != "channel_message"]).content
+    ended = await h.service.get_game_by_id(info.id)
+    assert ended.result.reason == "time" and ended.result.loser_id == ALICE.id
