@@ -269,3 +269,14 @@ async def test_an_abort_after_the_deadline_announces_the_loss_on_time(h: Any, cl
     assert "lost on time" in fakes.refusal([s for s in sent if s.kind != "channel_message"]).content
     ended = await h.service.get_game_by_id(info.id)
     assert ended.result.reason == "time" and ended.result.loser_id == ALICE.id
+
+
+async def test_a_list_accept_after_someone_else_took_it_is_refused_privately(h: Any) -> None:
+    [posted] = await h.command("challenge", ALICE, game="minefield", size=5)
+    target = challenge_id(posted.custom_ids[0])
+    await h.command("challenges", CAROL, channel_id=OTHER_CHANNEL)
+    await h.click(posted.custom_ids[0], BOB)  # Bob takes it on the challenge itself
+    sent = await h.click(f"cp:chals:accept:{target}", CAROL)
+    assert [s.kind for s in sent] == ["defer_update", "followup"]
+    assert sent[-1].ephemeral and "another player already took" in sent[-1].content
+    assert not any(s.kind == "thread" for s in sent)
