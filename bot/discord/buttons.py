@@ -1,9 +1,10 @@
 """Every persistent button the bot registers, and an answer for retired ones.
 
 Each button lives beside its flow (challenges, resign and takeback in ``flows``, list pages in
-``game_lists``) and derives from ``persistent.PersistentButton`` (one origin check, one error
-path); this module only collects them for ``add_dynamic_items`` and answers custom ids that
-no current button accepts (from an older or newer version of the bot).
+``game_lists``, aborts in ``aborts``, the ``/challenges`` list in ``challenge_list``) and
+derives from ``persistent.PersistentButton`` (one origin check, one error path); this module
+only collects them for ``add_dynamic_items`` and answers custom ids that no current button
+accepts (from an older or newer version of the bot).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import Any
 
 import discord
 
+from .aborts import AbortButton
+from .challenge_list import ListedChallengeButton
 from .flows import ChallengeButton, ResignButton, TakebackButton
 from .game_lists import NextGameButton, NextPageButton
 from .leaderboards import LeaderboardPageButton
@@ -36,6 +39,8 @@ _KNOWN = (
     TournamentButton,
     StandingsPageButton,
     SoftTimeButton,
+    AbortButton,
+    ListedChallengeButton,
 )
 
 

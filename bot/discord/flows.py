@@ -35,7 +35,13 @@ from .posting import (
     post_turn,
 )
 from .replies import recorded, send_ephemeral
-from .threads import delete_unused_thread, open_game_thread, thread_possible
+from .threads import (
+    THREAD_NOTE,
+    delete_unused_thread,
+    open_game_thread,
+    thread_possible,
+    threads_refused,
+)
 from .turns import challenge_embed, mention
 
 if TYPE_CHECKING:
@@ -55,27 +61,36 @@ async def thread_name(
     return f"{challenge.title}: {a} vs {b}"[:100]
 
 
-async def _wants_thread(interaction: Interaction, challenge: Challenge) -> bool:
-    """True when a thread can be made for this game and the accept is plausible (else the
-    service refuses with the exact reason and no thread is made)."""
+def acceptable(interaction: Interaction, challenge: Challenge) -> bool:
+    """The accept is plausible (else the service refuses with the exact reason, and no
+    thread is made for it)."""
     user_id = interaction.user.id
-    acceptable = (
+    return (
         challenge.status == "open"
         and user_id != challenge.challenger_id
         and challenge.opponent_id in (None, user_id)
     )
-    if not acceptable:
-        return False
+
+
+async def _thread_plan(interaction: Interaction, challenge: Challenge) -> tuple[bool, bool]:
+    """(make a thread, the server wants threads but the bot may not make them here)."""
+    if not acceptable(interaction, challenge):
+        return False, False
     settings = await bot_of(interaction).service.get_settings(challenge.guild_id)
-    return thread_possible(interaction, settings.use_threads)
+    return (
+        thread_possible(interaction, settings.use_threads),
+        threads_refused(interaction, settings.use_threads),
+    )
 
 
 async def accept_challenge(interaction: Interaction, challenge: Challenge) -> None:
-    """Accept ``challenge`` (as read for the press): a thread first if the server wants one."""
+    """Accept ``challenge`` (as read for the press): a thread first if the server wants one,
+    with a note for the admins when it wants one the bot may not make."""
     bot = bot_of(interaction)
     service = bot.service
     thread = None
-    if await _wants_thread(interaction, challenge):
+    make, refused = await _thread_plan(interaction, challenge)
+    if make:
         await interaction.response.defer()  # creating a thread is a slow round trip
         name = await thread_name(challenge, bot, interaction.user.id, interaction.guild)
         thread = await open_game_thread(interaction, name, interaction.message)
@@ -87,7 +102,8 @@ async def accept_challenge(interaction: Interaction, challenge: Challenge) -> No
         await delete_unused_thread(thread)
         raise
     recorded(interaction, START_DONE)
-    await announce_start(bot, interaction, started, mention(interaction.user.id))
+    note = THREAD_NOTE if refused else ""
+    await announce_start(bot, interaction, started, mention(interaction.user.id), note=note)
 
 
 async def close_challenge(interaction: Interaction, challenge_id: int, action: str) -> None:

@@ -181,11 +181,14 @@ async def announce_start(
     started: GameStarted,
     accepted_by: str,
     versus: str = "",
+    *,
+    note: str = "",
 ) -> Posted:
     """A game began: mark its challenge message accepted and post the first board.
 
     Used by both people's challenges (Accept) and the computer's; a board Discord did not
-    take is reported to the player who acted.
+    take is reported to the player who acted.  ``note`` is a line under the headline (the
+    admins' note when a wanted thread could not be made).
     """
     game = started.game
     where = f" in <#{game.channel_id}>" if game.channel_id != interaction.channel_id else ""
@@ -199,8 +202,22 @@ async def announce_start(
             await interaction.response.edit_message(embed=embed, view=None)
     except discord.HTTPException:
         log.warning("could not update a challenge message", exc_info=True)
+    return await post_start(bot, interaction, game, versus, note=note)
+
+
+async def post_start(
+    bot: CrosspathBot,
+    interaction: discord.Interaction[Any],
+    game: GameInfo,
+    versus: str = "",
+    *,
+    note: str = "",
+) -> Posted:
+    """Post a new game's first board under its "starts" headline (and ``note``)."""
     a, b = game.player_ids
     headline = f"Game #{game.id} starts: {mention(a)} vs {mention(b)}{versus}. Good luck!"
+    if note:
+        headline = f"{headline}\n{note}"
     posted = await post_turn(bot, game, headline)
     if not posted.ok:
         await send_ephemeral(interaction, not_posted(START_DONE, posted))

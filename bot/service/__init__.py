@@ -22,6 +22,7 @@ from .errors import (
     InvalidInput,
     InvalidSettings,
     InvalidTimeControl,
+    NoAbort,
     NoGameHere,
     NoTakeback,
     NotAPlayer,
@@ -37,6 +38,8 @@ from .errors import (
 from .game_service import GameService
 from .notices import NOTICE_MODES, Digest, NoticeMode, NoticePrefs, Waiting
 from .types import (
+    AbortAnswer,
+    AbortOffer,
     AuditEntry,
     Challenge,
     ChallengeStatus,
@@ -70,6 +73,8 @@ from .vacations import PausedGame, Vacation
 __all__ = [
     "CLAIM_SECONDS",
     "NOTICE_MODES",
+    "AbortAnswer",
+    "AbortOffer",
     "AuditEntry",
     "Challenge",
     "ChallengeExpired",
@@ -100,6 +105,7 @@ __all__ = [
     "InvalidTimeControl",
     "MoveEvent",
     "MoveResult",
+    "NoAbort",
     "NoGameHere",
     "NoTakeback",
     "NotAPlayer",

@@ -19,6 +19,7 @@ from .checks import (
     MAX_GAME_NAME,
     check_bool,
     check_id,
+    check_limit,
     check_optional_id,
     check_text,
     check_time_control,
@@ -153,6 +154,8 @@ class Challenges(ServiceCore):
         found = convert.challenge(row)
         if found.status == "expired" or (found.status == "open" and now >= found.expires_at):
             raise ChallengeExpired("That challenge has expired.")
+        if found.status == "accepted" and found.opponent_id is None:
+            raise InvalidChallenge("Too late: another player already took this open challenge.")
         if found.status != "open":
             raise InvalidChallenge(f"That challenge was already {found.status}.")
         return found
@@ -289,6 +292,20 @@ class Challenges(ServiceCore):
         async with self.store.read() as tx:
             rows = await tx.open_challenges(guild_id, user_id)
         return [convert.challenge(r) for r in rows]
+
+    async def pending_challenges(
+        self, guild_id: int, user_id: int, limit: int = 25
+    ) -> list[Challenge]:
+        """The challenges ``user_id`` can act on in a server, oldest first: theirs, those to
+        them and open ones anyone may accept (none already past their expiry)."""
+        check_id(guild_id, "server id")
+        check_id(user_id, "user id")
+        check_limit(limit)
+        now = self._now()
+        async with self.store.read() as tx:
+            rows = await tx.challenges_for(guild_id, user_id, limit)
+        found = [convert.challenge(r) for r in rows]
+        return [c for c in found if now < c.expires_at]
 
 
 def checked_options(options: Mapping[str, str] | None) -> dict[str, str]:

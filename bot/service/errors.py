@@ -152,3 +152,8 @@ def database_fault(error: BaseException) -> str | None:
     if isinstance(error, StoreError) and not isinstance(error, WriteConflict | ChannelTaken):
         return str(error)
     return None
+
+
+class NoAbort(ServiceError):
+    """An abort cannot be made, offered or answered now (no offer waiting, one already
+    waiting, or both players have made two turns and the opponent must agree)."""

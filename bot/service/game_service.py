@@ -6,14 +6,16 @@ updates it only at the version it read, so two racing commands can never both su
 the same turn.  Any refusal raises a :class:`~bot.service.errors.ServiceError` before anything
 is written, so the transaction rolls back and the state is unchanged.
 
-``GameService`` is one facade over five concerns, each in its own module: ``challenges``,
-``play``, ``clocks``, ``moderation`` (and settings), ``queries`` and ``claims`` (which
-process thinks for the computer), all sharing ``core``
+``GameService`` is one facade over several concerns, each in its own module: ``challenges``,
+``play``, ``aborts`` (players ending a game with no result), ``clocks``, ``moderation`` (and
+settings), ``queries`` and ``claims`` (which process thinks for the computer), all sharing
+``core``
 (the store, the clock, the engine cache and the checks every player action shares).
 """
 
 from __future__ import annotations
 
+from .aborts import Aborts
 from .challenges import Challenges
 from .claims import TurnClaims
 from .clocks import Clocks
@@ -31,6 +33,7 @@ from .vacations import Vacations
 class GameService(
     Challenges,
     Play,
+    Aborts,
     Clocks,
     Moderation,
     Queries,

@@ -192,7 +192,7 @@ class GuildSettings:
 
     guild_id: int
     allowed_channels: tuple[int, ...] = ()
-    use_threads: bool = False
+    use_threads: bool = True
     default_time_control: TimeControl = DEFAULT_BANK
     """A server that never saved settings plays with a bank (``3d+1d max 5d``)."""
     default_sizes: tuple[tuple[str, int], ...] = ()
@@ -575,3 +575,25 @@ class DueOutcome:
     reminder: Reminder | None = None
     ended: GameEnded | None = None
     expired: Challenge | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AbortOffer:
+    """A pending offer by ``offered_by`` to abort ``game`` at ``version``: a move (or any
+    other change of position) since makes it stale."""
+
+    offered_by: int
+    offered_at: datetime
+    version: int
+    game: GameInfo
+
+
+@dataclass(frozen=True, slots=True)
+class AbortAnswer:
+    """The opponent's answer to an abort offer; ``ended`` is set when they accepted."""
+
+    accepted: bool
+    offered_by: int
+    answered_by: int
+    game: GameInfo
+    ended: GameEnded | None = None

@@ -297,6 +297,18 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
         "CREATE INDEX games_waiting_on ON games (to_move_id, turn_started_at, id)"
         " WHERE status = 'active'",
     ),
+    # 10: a server with no settings now plays each game in its own thread (the service's
+    # default); every server that already played or challenged without saving settings is
+    # given a row with the defaults it had, threads off, so it keeps playing as it did
+    (
+        """INSERT INTO guild_settings (guild_id, use_threads, updated_at)
+        SELECT seen.guild_id, {false}, MAX(seen.at) FROM (
+            SELECT guild_id, created_at AS at FROM games
+            UNION ALL SELECT guild_id, created_at AS at FROM challenges
+        ) AS seen
+        WHERE seen.guild_id NOT IN (SELECT guild_id FROM guild_settings)
+        GROUP BY seen.guild_id""",
+    ),
 )
 
 SCHEMA_VERSION = len(SCHEMA)

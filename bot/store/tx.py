@@ -402,6 +402,16 @@ class SharedTx:
             (guild_id, user_id, user_id),
         )
 
+    async def challenges_for(self, guild_id: int, user_id: int, limit: int) -> list[ChallengeRow]:
+        """Open challenges in a server that ``user_id`` may answer or withdraw: by them, to
+        them, or open to anyone; oldest first, at most ``limit``."""
+        return await self._challenges(
+            "WHERE guild_id = ? AND status = 'open'"
+            " AND (challenger_id = ? OR opponent_id = ? OR opponent_id IS NULL)"
+            " ORDER BY id LIMIT ?",
+            (guild_id, user_id, user_id, limit),
+        )
+
     async def expiring_challenges(
         self, now: int, limit: int, shards: ShardFilter | None = None
     ) -> list[ChallengeRow]:

@@ -146,6 +146,7 @@ async def test_challenge_refusals(
 async def test_a_second_game_in_a_busy_channel_is_refused(
     service: GameService, start_game: StartGame, snapshot: Snapshot
 ) -> None:
+    await service.update_settings(GUILD, ADMIN, use_threads=False)
     await start_game("minefield", 5)
     await refused(
         snapshot,

@@ -412,7 +412,7 @@ def test_normal_endings_are_rated(reason: str) -> None:
         ({"ratings_enabled": False}, "ratings_off", "unrated: ratings are turned off"),
         ({"created_rated": False}, "unrated_game", "unrated: the game was created unrated"),
         ({"against_computer": True}, "computer", "unrated: games against the computer"),
-        ({"reason": "abort"}, "aborted", "unrated: a moderator aborted the game"),
+        ({"reason": "abort"}, "aborted", "unrated: the game was aborted"),
         ({"turns_made": (1, 5)}, "too_short", "unrated: a player made fewer than 2 turns"),
         ({"turns_made": (2, 1), "reason": "time"}, "too_short", "unrated: a player made"),
         ({"turns_made": (0, 0), "reason": "award"}, "too_short", "unrated: a player made"),

@@ -158,6 +158,24 @@ async def test_challenges_insert_resolve_and_list(store: Store) -> None:
         assert await tx.open_challenges(GUILD) == [second]
 
 
+async def test_the_challenges_a_player_can_act_on(store: Store) -> None:
+    async with store.write() as tx:
+        to_bob = await tx.insert_challenge(new_challenge())
+        open_one = await tx.insert_challenge(new_challenge(challenger_id=CAROL, opponent_id=None))
+        await tx.insert_challenge(new_challenge(guild_id=OTHER_GUILD, opponent_id=None))
+        by_carol = await tx.insert_challenge(new_challenge(challenger_id=CAROL, opponent_id=BIG))
+    async with store.read() as tx:
+        assert await tx.challenges_for(GUILD, BOB, 10) == [to_bob, open_one]
+        assert await tx.challenges_for(GUILD, ALICE, 10) == [to_bob, open_one]
+        assert await tx.challenges_for(GUILD, CAROL, 10) == [open_one, by_carol]
+        assert await tx.challenges_for(GUILD, BIG, 10) == [open_one, by_carol]
+        assert await tx.challenges_for(GUILD, ALICE, 1) == [to_bob]
+    async with store.write() as tx:
+        await tx.resolve_challenge(open_one.id, "accepted", 2_000, BOB, 77)
+    async with store.read() as tx:
+        assert await tx.challenges_for(GUILD, BOB, 10) == [to_bob]
+
+
 async def test_a_challenges_message_id_is_recorded_once(store: Store) -> None:
     async with store.write() as tx:
         first = await tx.insert_challenge(new_challenge())

@@ -930,16 +930,26 @@ async def open_harness(
     fake: FakeDiscord | None = None,
     seed: int = 7,
     settings: Any = None,
+    *,
+    new_server: bool = False,
 ) -> Harness:
     """Start a bot the way ``crosspath run`` does: ``login()``, then ``connect()``.
 
-    With ``settings`` the clock loop runs too (it starts once READY has been handled).
+    With ``settings`` the clock loop runs too (it starts once READY has been handled).  The
+    test server is one that saved its settings with games in their channels (threads off),
+    as servers did before games got threads by default; ``new_server=True`` leaves it with
+    no settings at all, as a server that just added the bot.
     """
     from bot.discord.app import CrosspathBot
-    from bot.service import GameService
+    from bot.service import GameService, GuildSettings
+    from bot.service.convert import settings_row
     from bot.store import open_store
 
     store = await open_store(db_path)
+    if not new_server:
+        async with store.write() as tx:
+            if await tx.settings(GUILD) is None:
+                await tx.save_settings(settings_row(GuildSettings(GUILD, use_threads=False), 1))
     service = GameService(store, clock=clock, rng=random.Random(seed))
     bot = CrosspathBot(service, settings, run_clock=settings is not None, guild_ready_timeout=0.01)
     fake = fake or FakeDiscord()

@@ -7,6 +7,7 @@ from discord.ext import commands
 from .admin import AdminCog
 from .challenge import ChallengeCog
 from .clock import ClockCog
+from .correspondence import CorrespondenceCog
 from .info import InfoCog
 from .notices import NoticesCog
 from .play import PlayCog
@@ -24,4 +25,5 @@ COGS: tuple[type[commands.Cog], ...] = (
     TournamentCog,
     VacationCog,
     NoticesCog,
+    CorrespondenceCog,
 )

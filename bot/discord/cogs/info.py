@@ -154,6 +154,11 @@ HELP = [
         "/challenge",
         "challenge someone (or anyone) to " + ", ".join(_TITLES[:-1]) + f" or {_TITLES[-1]}",
     ),
+    (
+        "Open challenges",
+        "leave out the opponent and anyone here may accept, once; /challenges lists those "
+        "to you, from you and open ones, with Accept, Decline and Cancel buttons",
+    ),
     ("/challenge opponent:@me", "play the computer (pick a level); it answers every move"),
     (
         "Computer levels",
@@ -163,6 +168,12 @@ HELP = [
     ("/move point", "place a stone; start typing to see the legal points"),
     ("/swap", "Clear Path pie rule: take over Red's first stone"),
     ("/resign, /takeback", "resign (asks first) or ask to undo your last turn"),
+    (
+        "/abort",
+        "end the game with no result, unrated: alone until you have both made two turns, "
+        "after that your opponent agrees or declines with a button (the offer lapses with "
+        "the next move)",
+    ),
     ("/board, /history, /replay", "the board again, the record file, an animated replay"),
     (
         "/games",
@@ -209,7 +220,8 @@ def help_embed() -> discord.Embed:
     embed = discord.Embed(
         title="Crosspath",
         description="Mark Steere's square-grid connection games, played by message. "
-        "Each game runs in its own channel or thread; the board is posted after every turn.",
+        "Each game runs in its own thread (or in the channel, if the server turned threads "
+        "off or I may not create them); the board is posted after every turn.",
     )
     for name, text in HELP:
         embed.add_field(name=name, value=text, inline=False)

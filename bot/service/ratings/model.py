@@ -346,7 +346,7 @@ _UNRATED_TEXT: dict[UnratedReason, str] = {
     "ratings_off": "ratings are turned off in this server",
     "unrated_game": "the game was created unrated",
     "computer": "games against the computer are not rated",
-    "aborted": "a moderator aborted the game",
+    "aborted": "the game was aborted",
     "too_short": f"a player made fewer than {MIN_TURNS} turns",
     "reset": "an admin reset this game's ratings since",
     "before_ratings": "it ended before ratings existed",

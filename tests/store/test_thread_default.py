@@ -1,0 +1,68 @@
+"""Game threads by default for new servers, while servers that already played keep theirs.
+
+A server with no saved settings gets threads on; the migration that made this the default
+gives every server the database already knew (it played or challenged) a row with threads
+off, and leaves servers that saved settings exactly as they were.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from bot.service import GameService
+from bot.store import MIGRATIONS, SCHEMA_VERSION, open_store
+
+KNOWN, CHALLENGED, SAVED, NEW = 1000, 1001, 1002, 1003
+ALICE, BOB = 11, 22
+
+
+async def test_existing_servers_keep_playing_in_channels_and_new_ones_get_threads(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "before.db"
+    conn = sqlite3.connect(path)
+    try:
+        for statement in (s for step in MIGRATIONS[:-1] for s in step):
+            conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+        conn.execute(
+            "INSERT INTO games (guild_id, channel_id, game, size, first_id, second_id, record,"
+            " to_move, turn_started_at, created_at, updated_at)"
+            " VALUES (?, 2000, 'minefield', 5, ?, ?, 'minefield 5:', 'black', 5, 5, 5)",
+            (KNOWN, ALICE, BOB),
+        )
+        for guild in (CHALLENGED, SAVED):
+            conn.execute(
+                "INSERT INTO challenges (guild_id, channel_id, challenger_id, game, size, first,"
+                " created_at, expires_at) VALUES (?, 2100, ?, 'minefield', 5, 'me', 7, 99)",
+                (guild, ALICE),
+            )
+        conn.execute(
+            "INSERT INTO guild_settings (guild_id, use_threads, challenge_expiry, updated_at)"
+            " VALUES (?, 1, 3600, 3)",
+            (SAVED,),
+        )
+        conn.commit()
+    finally:
+        conn.close()
+
+    async with await open_store(path) as store:
+        assert await store.schema_version() == SCHEMA_VERSION
+        service = GameService(store)
+        known = await service.get_settings(KNOWN)
+        challenged = await service.get_settings(CHALLENGED)
+        saved = await service.get_settings(SAVED)
+        new = await service.get_settings(NEW)
+    assert not known.use_threads and not challenged.use_threads
+    # the rest of a pinned row is what a server without settings had
+    assert known.default_time_control == new.default_time_control
+    assert known.challenge_expiry == new.challenge_expiry and known.ratings_enabled
+    assert saved.use_threads and saved.challenge_expiry == 3600
+    assert new.use_threads
+    conn = sqlite3.connect(path)
+    try:
+        stamps = dict(conn.execute("SELECT guild_id, updated_at FROM guild_settings").fetchall())
+    finally:
+        conn.close()
+    assert stamps == {KNOWN: 5, CHALLENGED: 7, SAVED: 3}
