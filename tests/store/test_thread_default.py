@@ -10,7 +10,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from bot.service import GameService
+from bot.service import GameService, TimeControl
+from bot.service.types import DEFAULT_BANK
 from bot.store import MIGRATIONS, SCHEMA_VERSION, open_store
 
 KNOWN, CHALLENGED, SAVED, NEW = 1000, 1001, 1002, 1003
@@ -55,8 +56,10 @@ async def test_existing_servers_keep_playing_in_channels_and_new_ones_get_thread
         saved = await service.get_settings(SAVED)
         new = await service.get_settings(NEW)
     assert not known.use_threads and not challenged.use_threads
-    # the rest of a pinned row is what a server without settings had
-    assert known.default_time_control == new.default_time_control
+    # the rest of a pinned row is what a server without settings had before: no clock (a
+    # new server starts with the time bank; one that already played keeps playing untimed)
+    assert known.default_time_control == challenged.default_time_control == TimeControl()
+    assert new.default_time_control == DEFAULT_BANK
     assert known.challenge_expiry == new.challenge_expiry and known.ratings_enabled
     assert saved.use_threads and saved.challenge_expiry == 3600
     assert new.use_threads
