@@ -1047,7 +1047,7 @@ def _games_left(state: TournamentState) -> dict[int, int]:
     for p in state.open_pairings():
         for pid in p.players():
             left[pid] = left.get(pid, 0) + 1
-    if state.config.format is Format.SWISS:
+    if state.config.format is Format.SWISS and not is_finished(state):
         to_pair = max(0, state.rounds_total - state.current_round())
         withdrawn = state.withdrawn()
         for e in state.entrants:
