@@ -469,18 +469,19 @@ class TournamentPlay(ServiceCore):
         check_id(channel_id, "channel id")
         if is_provisional(channel_id):
             raise TournamentError(f"Channel id {quote(channel_id)} is not a thread's id.")
-        async with self._write() as tx:
-            row = await tx.game(game_id)
-            if row is None or row.tournament_id is None:
-                raise NoGameHere(f"There is no tournament game {quote(game_id)}.")
-            game = await self._engine(tx, row)
-            if row.channel_id != channel_id:
-                if not is_provisional(row.channel_id):
-                    raise TournamentError("That game already has its thread.")
-                try:
+        try:
+            async with self._write() as tx:
+                row = await tx.game(game_id)
+                if row is None or row.tournament_id is None:
+                    raise NoGameHere(f"There is no tournament game {quote(game_id)}.")
+                game = await self._engine(tx, row)
+                if row.channel_id != channel_id:
+                    if not is_provisional(row.channel_id):
+                        raise TournamentError("That game already has its thread.")
                     row = await tx.move_game(row, channel_id)
-                except ChannelTaken as exc:
-                    raise ChannelBusy("That thread already has a game in progress.") from exc
+        except ChannelTaken as exc:
+            # Raised at the write or at the end of the block (PostgreSQL sends it there).
+            raise ChannelBusy("That thread already has a game in progress.") from exc
         return convert.game_info(row, game)
 
     @warms_engines

@@ -18,6 +18,7 @@ from service_sim import GAME, ORGANISER, SIZE, check_results, check_table, play_
 
 from bot.service import (
     PROVISIONAL_CHANNEL_BASE,
+    ChannelBusy,
     GameService,
     PairingInfo,
     TimeControl,
@@ -304,6 +305,8 @@ async def test_threads_attach_once_and_the_sweep_starts_on_the_deadline(
     assert (await service.attach_game_channel(waiting[0].id, thread)).channel_id == thread
     with pytest.raises(Exception, match="already has its thread"):
         await service.attach_game_channel(waiting[0].id, thread + 1)
+    with pytest.raises(ChannelBusy, match="already has a game"):
+        await service.attach_game_channel(waiting[1].id, thread)  # the thread is taken
     assert [g.id for g in await service.games_awaiting_channel(t.id)] == [waiting[1].id]
     assert waiting[1].channel_id > PROVISIONAL_CHANNEL_BASE
     # Play goes on in the thread like any game.
