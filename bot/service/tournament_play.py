@@ -116,6 +116,12 @@ _REASONS = {
 }
 
 
+_OUTCOMES = {o.value: o for o in Outcome}
+_BY_VALUE = {r.value: r for r in Reason}
+"""Stored values to members by dict: ``Outcome(value)`` costs microseconds, and a league's
+table rebuilds thousands of results."""
+
+
 def is_provisional(channel_id: int) -> bool:
     """Whether ``channel_id`` is one the service gave a tournament game (no thread yet)."""
     return channel_id >= PROVISIONAL_CHANNEL_BASE
@@ -999,7 +1005,7 @@ def _states(
             tuple(Entrant(e.user_id, e.rating) for e in by_division[level]),
             tuple(Pairing(p.round, p.tbl, p.first_id, p.second_id, p.game_no) for p in rows),
             tuple(
-                Result(f"{p.round}.{p.tbl}.{p.game_no}", Outcome(p.outcome), Reason(p.reason))
+                Result(f"{p.round}.{p.tbl}.{p.game_no}", _OUTCOMES[p.outcome], _BY_VALUE[p.reason])
                 for p in rows
                 if p.outcome is not None and p.reason is not None
             ),
