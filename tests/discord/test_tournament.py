@@ -465,3 +465,10 @@ async def test_every_format_runs_to_its_podium_in_discord(
     standings = await h.service.tournament_standings(tid)
     champion = next(r for r in standings if r.rank == 1)
     assert f"🥇 <@{champion.user_id}>" in podium.content
+
+
+async def test_an_announcement_discord_refused_leaves_no_open_tournament(h: Any) -> None:
+    h.fake.fail("POST", r"/interactions/\d+/[^/]+/callback", 403, times=1)
+    await h.command("tournament create", ADMIN, game="minefield", format="swiss")
+    [info] = await h.service.list_tournaments(GUILD)
+    assert info.status == "cancelled"  # nobody could see or join it
