@@ -520,11 +520,8 @@ class TournamentPlay(ServiceCore):
         self, tournament_id: int, round: int | None = None
     ) -> list[GameInfo]:
         """The tournament's games (of one round if given), in the order they were created."""
-        check_id(tournament_id, "tournament id")
-        if round is not None:
-            check_id(round, "round")
         async with self.store.read() as tx:
-            await self._tournament(tx, tournament_id)
+            await self._round_of(tx, tournament_id, round)
             rows = await tx.tournament_games(tournament_id, round)
             games = await self._engines_for(tx, rows)
         return [convert.game_info(r, g) for r, g in zip(rows, games, strict=True)]
@@ -533,11 +530,8 @@ class TournamentPlay(ServiceCore):
         self, tournament_id: int, round: int | None = None
     ) -> list[PairingInfo]:
         """The pairings made so far (of one round if given), byes included."""
-        check_id(tournament_id, "tournament id")
-        if round is not None:
-            check_id(round, "round")
         async with self.store.read() as tx:
-            await self._tournament(tx, tournament_id)
+            await self._round_of(tx, tournament_id, round)
             rows = await tx.pairings(tournament_id, round)
         return [
             PairingInfo(
@@ -644,6 +638,13 @@ class TournamentPlay(ServiceCore):
         if t is None:
             raise TournamentError(f"There is no tournament {quote(tournament_id)}.")
         return t
+
+    async def _round_of(self, tx: Tx, tournament_id: int, round: int | None) -> None:
+        """Refuse a bad id or round number, or a tournament that does not exist."""
+        check_id(tournament_id, "tournament id")
+        if round is not None:
+            check_id(round, "round")
+        await self._tournament(tx, tournament_id)
 
     async def _registering(self, tx: Tx, tournament_id: int, now: datetime) -> TournamentRow:
         t = await self._tournament(tx, tournament_id)
