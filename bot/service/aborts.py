@@ -23,7 +23,7 @@ from rules import Game
 from ..store import GameRow, Tx
 from . import convert
 from .checks import check_bool, check_version
-from .convert import from_us, to_us
+from .convert import to_us
 from .core import ServiceCore
 from .errors import NoAbort, PermissionDenied, StaleAction
 from .ratings.apply import turns_made
@@ -63,7 +63,7 @@ async def _offer_state(tx: Tx, row: GameRow, game: Game) -> _OfferState:
             pending, declined = None, True
         elif event.user_id is not None:
             info = convert.game_info(row, game)
-            pending = AbortOffer(event.user_id, from_us(event.at), row.version, info)
+            pending = AbortOffer(event.user_id, row.version, info)
     return _OfferState(pending, declined)
 
 
@@ -94,9 +94,8 @@ class Aborts(ServiceCore):
             raise NoAbort(
                 "An abort was declined at this position; you can offer again after the next move."
             )
-        stamp = to_us(now)
-        await tx.add_event(row.id, stamp, OFFERED, user_id, f"{_VERSION_PREFIX}{row.version}")
-        return row, AbortOffer(user_id, from_us(stamp), row.version, convert.game_info(row, game))
+        await tx.add_event(row.id, to_us(now), OFFERED, user_id, f"{_VERSION_PREFIX}{row.version}")
+        return row, AbortOffer(user_id, row.version, convert.game_info(row, game))
 
     async def abort(
         self, channel_id: int, user_id: int, *, game_id: int | None = None

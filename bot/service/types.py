@@ -583,7 +583,6 @@ class AbortOffer:
     other change of position) since makes it stale."""
 
     offered_by: int
-    offered_at: datetime
     version: int
     game: GameInfo
 
