@@ -2,6 +2,7 @@
 never fails.
 
     python bench/tournament_service_bench.py [--players 128] [--repeats 3] [--db URL]
+                                             [--league 1000]
 
 Target (issue 37): creating a 64-game round under 5 s through the service.  Two figures per
 repeat, for a Swiss of ``--players`` (128: 64 games a round):
@@ -10,6 +11,9 @@ repeat, for a Swiss of ``--players`` (128: 64 games a round):
   stored, in one transaction);
 * ``last game``: the resignation that ends round 1's last game, which in the same
   transaction records the result and pairs and creates round 2 (after random results).
+
+``--league N``: also a league season of N players in divisions of 10 (all its games created
+at the start), then 20 game endings (each rebuilds its division only) and the standings.
 
 ``--db``: a ``postgresql://`` URL to run on PostgreSQL (``python tests/support/pg_server.py
 --durable`` starts a throwaway server and prints one); default: a new SQLite file.
@@ -54,7 +58,34 @@ async def one(
     return started, paired
 
 
-async def run(db: str, players: int, repeats: int) -> None:
+async def league(service: GameService, players: int) -> None:
+    t = await service.create_tournament(
+        GUILD, CHANNEL, ORGANISER, game="minefield", size=7, format="league"
+    )
+    for user in range(1, players + 1):
+        await service.join_tournament(t.id, user)
+    start = time.perf_counter()
+    t = await service.start_tournament(t.id, ORGANISER)
+    started = time.perf_counter() - start
+    games = await service.tournament_games(t.id)
+    ends = []
+    for game in games[:20]:
+        start = time.perf_counter()
+        await service.resign(game.channel_id, game.seats[0].user_id)
+        ends.append(time.perf_counter() - start)
+    table = []
+    for _ in range(10):
+        start = time.perf_counter()
+        await service.tournament_standings(t.id)
+        table.append(time.perf_counter() - start)
+    print(f"  league of {players}: start ({len(games)} games) {started:.2f} s;")
+    print(
+        f"    a game's end median {statistics.median(ends) * 1000:.1f} ms;"
+        f" standings median {statistics.median(table) * 1000:.0f} ms"
+    )
+
+
+async def run(db: str, players: int, repeats: int, league_players: int = 0) -> None:
     async with await open_store(db) as store:
         service = GameService(store, rng=random.Random(5))
         rng = random.Random(7)
@@ -71,6 +102,9 @@ async def run(db: str, players: int, repeats: int) -> None:
             f"  {name:10s} median {statistics.median(values):.3f} s"
             f"  max {max(values):.3f} s  ({games / statistics.median(values):.0f} games/s)"
         )
+    if league_players:
+        async with await open_store(db) as store:
+            await league(GameService(store, rng=random.Random(6)), league_players)
 
 
 def main() -> None:
@@ -78,12 +112,13 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=128)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--db", default="")
+    parser.add_argument("--league", type=int, default=0)
     args = parser.parse_args()
     if args.db:
-        asyncio.run(run(args.db, args.players, args.repeats))
+        asyncio.run(run(args.db, args.players, args.repeats, args.league))
         return
     with tempfile.TemporaryDirectory() as folder:
-        asyncio.run(run(str(Path(folder) / "bench.db"), args.players, args.repeats))
+        asyncio.run(run(str(Path(folder) / "bench.db"), args.players, args.repeats, args.league))
 
 
 if __name__ == "__main__":

@@ -152,7 +152,7 @@ def stripe_colour(palette: Palette) -> RGB:
     return palette.board if palette.board != palette.panel else palette.perimeter
 
 
-def _fitting_size(text: str, size: int, room: float) -> int:
+def fitting_size(text: str, size: int, room: float) -> int:
     """The largest font size up to ``size`` in which ``text`` fits ``room`` (figures are never
     cut short with an ellipsis)."""
     while size > 12 and text_width(text, size) > room:
@@ -235,7 +235,7 @@ def draw_leaderboard(
         text((PLUS_MINUS_LEFT, y + 2), f"± {round(row.uncertainty)}", small, palette.muted, "lm")
         text((GAMES_RIGHT, y), str(row.games), figures, palette.text, "rm")
         record = _record(row)
-        text((RECORD_RIGHT, y), record, _fitting_size(record, 26, RECORD_ROOM), palette.text, "rm")
+        text((RECORD_RIGHT, y), record, fitting_size(record, 26, RECORD_ROOM), palette.text, "rm")
     draw.rectangle((0, 0, lay.width - 1, lay.height - 1), outline=palette.frame, width=FRAME)
     return image
 

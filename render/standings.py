@@ -23,8 +23,8 @@ from PIL import Image, ImageDraw
 
 from .caption import MAX_ALT_TEXT, SEP, clean_name
 from .encode import png_bytes, to_indexed
-from .fonts import draw_text, fit_text, text_width
-from .leaderboard import stripe_colour
+from .fonts import draw_text, fit_text
+from .leaderboard import fitting_size, stripe_colour
 from .themes import DEFAULT_THEME, RGB, Palette, get_theme
 
 __all__ = [
@@ -181,14 +181,6 @@ def _subtitle(rows: Sequence[StandingsLine], page: int, page_count: int, total: 
     return SEP.join(parts)
 
 
-def _fitting_size(text: str, size: int, room: float) -> int:
-    """The largest font size up to ``size`` in which ``text`` fits ``room`` (figures are
-    never cut short)."""
-    while size > 12 and text_width(text, size) > room:
-        size -= 2
-    return size
-
-
 def render_standings(
     rows: Sequence[StandingsLine],
     *,
@@ -268,11 +260,11 @@ def draw_standings(
         name = fit_text(_name(row), ROW_FONT, lay.name_right - NAME_LEFT - 12, mark)
         text((NAME_LEFT, y), name, ROW_FONT, ink, "lm")
         points = format_score(row.points)
-        size = _fitting_size(points, ROW_FONT, POINTS_W - 8)
+        size = fitting_size(points, ROW_FONT, POINTS_W - 8)
         text((lay.points_right, y), points, size, ink, "rm")
         for column, value in enumerate(row.tiebreaks):
             figure = format_score(value)
-            size = _fitting_size(figure, ROW_FONT - 4, TIEBREAK_W - 8)
+            size = fitting_size(figure, ROW_FONT - 4, TIEBREAK_W - 8)
             text((lay.tiebreak_right(column), y), figure, size, palette.muted, "rm")
         games_left = "–" if row.withdrawn else str(row.games_left)
         text((lay.left_right, y), games_left, ROW_FONT - 4, ink, "rm")

@@ -382,8 +382,15 @@ class TournamentRunner:
     async def _after_game(self, game: GameInfo) -> None:
         assert game.tournament_id is not None
         try:
-            await self.open_threads(game.tournament_id)
+            opened = await self.open_threads(game.tournament_id)
             info = await self.bot.service.get_tournament(game.tournament_id)
+            if opened and info.status == "running":
+                what = "game" if opened == 1 else "games"
+                await messageable(self.bot, info.channel_id, info.guild_id).send(
+                    f"Tournament #{info.id}: {opened} new {what} paired (round {info.round}), "
+                    "each in its own thread here. /tournament pairings shows them.",
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
             if info.status == "finished":
                 await self.podium(info)
         except Exception as exc:

@@ -94,8 +94,7 @@ class Aborts(ServiceCore):
             raise NoAbort(
                 "An abort was declined at this position; you can offer again after the next move."
             )
-        stamp = to_us(now)
-        await tx.add_event(row.id, stamp, OFFERED, user_id, f"{_VERSION_PREFIX}{row.version}")
+        await tx.add_event(row.id, to_us(now), OFFERED, user_id, f"{_VERSION_PREFIX}{row.version}")
         return row, AbortOffer(user_id, row.version, convert.game_info(row, game))
 
     async def abort(

@@ -118,6 +118,12 @@ _REASONS = {
 }
 
 
+_OUTCOMES = {o.value: o for o in Outcome}
+_BY_VALUE = {r.value: r for r in Reason}
+"""Stored values to members by dict: ``Outcome(value)`` costs microseconds, and a league's
+table rebuilds thousands of results."""
+
+
 def is_provisional(channel_id: int) -> bool:
     """Whether ``channel_id`` is one the service gave a tournament game (no thread yet)."""
     return channel_id >= PROVISIONAL_CHANNEL_BASE
@@ -470,18 +476,19 @@ class TournamentPlay(ServiceCore):
         check_id(channel_id, "channel id")
         if is_provisional(channel_id):
             raise TournamentError(f"Channel id {quote(channel_id)} is not a thread's id.")
-        async with self._write() as tx:
-            row = await tx.game(game_id)
-            if row is None or row.tournament_id is None:
-                raise NoGameHere(f"There is no tournament game {quote(game_id)}.")
-            game = await self._engine(tx, row)
-            if row.channel_id != channel_id:
-                if not is_provisional(row.channel_id):
-                    raise TournamentError("That game already has its thread.")
-                try:
+        try:
+            async with self._write() as tx:
+                row = await tx.game(game_id)
+                if row is None or row.tournament_id is None:
+                    raise NoGameHere(f"There is no tournament game {quote(game_id)}.")
+                game = await self._engine(tx, row)
+                if row.channel_id != channel_id:
+                    if not is_provisional(row.channel_id):
+                        raise TournamentError("That game already has its thread.")
                     row = await tx.move_game(row, channel_id)
-                except ChannelTaken as exc:
-                    raise ChannelBusy("That thread already has a game in progress.") from exc
+        except ChannelTaken as exc:
+            # Raised at the write or at the end of the block (PostgreSQL sends it there).
+            raise ChannelBusy("That thread already has a game in progress.") from exc
         return convert.game_info(row, game)
 
     @warms_engines
@@ -680,7 +687,7 @@ class TournamentPlay(ServiceCore):
             divisions = await self._divisions(tx, t, entrants)
             level = {pid: d.level for d in divisions for pid in d.players}
             entrants = [replace(e, division=level[e.user_id]) for e in entrants]
-        states = _states(t, entrants, [])  # checks the options against the field
+        states = _states(t, entrants, [], check=True)  # the options against the field
         rounds: int | None = None
         if t.format == "swiss":
             rounds = states[1].rounds_total
@@ -755,16 +762,19 @@ class TournamentPlay(ServiceCore):
         if row.result_reason == "draw" and row.result_actor is not None:
             reason = Reason.ADJUDICATED
         await tx.update_pairing(pairing, {"outcome": outcome.value, "reason": reason.value})
-        await self._advance(tx, t, now)
+        await self._advance(tx, t, now, pairing.division)
 
-    async def _advance(self, tx: Tx, t: TournamentRow, now: datetime) -> TournamentRow:
+    async def _advance(
+        self, tx: Tx, t: TournamentRow, now: datetime, division: int | None = None
+    ) -> TournamentRow:
         """Record the forfeits withdrawals cause, create every pairing now due, and finish
-        the tournament when nothing is left; ``t`` must be locked in ``tx``."""
+        the tournament when nothing is left; ``t`` must be locked in ``tx``.  ``division``:
+        only that division changed (a league's others are not rebuilt, unless it is over)."""
         if t.status != "running":
             return t
         while True:
-            entrants = await tx.entrants(t.id)
-            pairings = await tx.pairings(t.id)
+            entrants = await tx.entrants(t.id, division)
+            pairings = await tx.pairings(t.id, division=division)
             states = _states(t, entrants, pairings)
             keyed = {(p.division, f"{p.round}.{p.tbl}.{p.game_no}"): p for p in pairings}
             forfeited = False
@@ -787,7 +797,10 @@ class TournamentPlay(ServiceCore):
                 break
             t = await self._pair(tx, t, new, now)
         if all(is_finished(s) for s in states.values()):
-            t = await self._close(tx, t, states, now)
+            if division is not None:
+                states = _states(t, await tx.entrants(t.id), await tx.pairings(t.id))
+            if all(is_finished(s) for s in states.values()):
+                t = await self._close(tx, t, states, now)
         return t
 
     async def _pair(
@@ -977,9 +990,15 @@ def _config(t: TournamentRow) -> TournamentConfig:
 
 
 def _states(
-    t: TournamentRow, entrants: Sequence[EntrantRow], pairings: Sequence[PairingRow]
+    t: TournamentRow,
+    entrants: Sequence[EntrantRow],
+    pairings: Sequence[PairingRow],
+    *,
+    check: bool = False,
 ) -> dict[int, TournamentState]:
-    """Each division's state for the pure core (one division, 1, outside leagues)."""
+    """Each division's state for the pure core (one division, 1, outside leagues).
+    ``check``: validate it (the options against the field, before the start; later the
+    rows are this module's own, written under the tournament's lock)."""
     config = _config(t)
     by_division: dict[int, list[EntrantRow]] = {}
     for e in entrants:
@@ -988,24 +1007,24 @@ def _states(
     for p in pairings:
         paired.setdefault(p.division, []).append(p)
     out = {}
-    for division in sorted(by_division):
-        rows = paired.get(division, [])
+    for level in sorted(by_division):
+        rows = paired.get(level, [])
         state = TournamentState(
             config,
-            tuple(Entrant(e.user_id, e.rating) for e in by_division[division]),
+            tuple(Entrant(e.user_id, e.rating) for e in by_division[level]),
             tuple(Pairing(p.round, p.tbl, p.first_id, p.second_id, p.game_no) for p in rows),
             tuple(
-                Result(f"{p.round}.{p.tbl}.{p.game_no}", Outcome(p.outcome), Reason(p.reason))
+                Result(f"{p.round}.{p.tbl}.{p.game_no}", _OUTCOMES[p.outcome], _BY_VALUE[p.reason])
                 for p in rows
                 if p.outcome is not None and p.reason is not None
             ),
             tuple(
                 Withdrawal(e.user_id, e.withdrawn_round)
-                for e in by_division[division]
+                for e in by_division[level]
                 if e.withdrawn_round is not None
             ),
         )
-        out[division] = state.validated()
+        out[level] = state.validated() if check else state
     return out
 
 

@@ -888,11 +888,19 @@ class SharedTx:
         )
         return None if found is None else tournament_row(found)
 
-    async def entrants(self, tournament_id: int) -> list[EntrantRow]:
-        """The tournament's players in the order they joined."""
-        rows = await self._fetch(
-            f"{ENTRANTS} WHERE tournament_id = ? ORDER BY joined_at, user_id", (tournament_id,)
-        )
+    async def entrants(self, tournament_id: int, division: int | None = None) -> list[EntrantRow]:
+        """The tournament's players (of one division, if given) in the order they joined."""
+        if division is None:
+            rows = await self._fetch(
+                f"{ENTRANTS} WHERE tournament_id = ? ORDER BY joined_at, user_id",
+                (tournament_id,),
+            )
+        else:
+            rows = await self._fetch(
+                f"{ENTRANTS} WHERE tournament_id = ? AND COALESCE(division, 1) = ?"
+                " ORDER BY joined_at, user_id",
+                (tournament_id, division),
+            )
         return [EntrantRow(*r) for r in rows]
 
     async def save_entrants(self, rows: Sequence[EntrantRow]) -> None:
@@ -928,17 +936,18 @@ class SharedTx:
                 [values_of(r, PAIRING_FIELDS) for r in rows],
             )
 
-    async def pairings(self, tournament_id: int, round: int | None = None) -> list[PairingRow]:
-        """The tournament's pairings (of one round if given), by round, division, table, game."""
-        if round is None:
-            rows = await self._fetch(
-                f"{PAIRINGS} WHERE tournament_id = ? {PAIRING_ORDER}", (tournament_id,)
-            )
-        else:
-            rows = await self._fetch(
-                f"{PAIRINGS} WHERE tournament_id = ? AND round = ? {PAIRING_ORDER}",
-                (tournament_id, round),
-            )
+    async def pairings(
+        self, tournament_id: int, round: int | None = None, division: int | None = None
+    ) -> list[PairingRow]:
+        """The tournament's pairings (of one round, one division, if given), by round,
+        division, table and game."""
+        where = "tournament_id = ?"
+        args: list[Any] = [tournament_id]
+        for column, value in (("round", round), ("division", division)):
+            if value is not None:
+                where += f" AND {column} = ?"
+                args.append(value)
+        rows = await self._fetch(f"{PAIRINGS} WHERE {where} {PAIRING_ORDER}", args)
         return [PairingRow(*r) for r in rows]
 
     async def pairing_of_game(self, game_id: int) -> PairingRow | None:

@@ -5,37 +5,21 @@ for each kind of bad input."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import crosspath
 
 from bot.service import GameService
 from bot.store import open_store
 
 pytestmark = pytest.mark.slow  # each case runs the command line in child processes
 
-REPO = Path(__file__).resolve().parents[2]
 GUILD = 1000
 ORGANISER = 99
 PLAYERS = (11, 22, 33, 44, 55)
-
-
-def crosspath(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("CROSSPATH_")}
-    proc = subprocess.run(
-        [sys.executable, "-m", "bot.cli", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env={**clean, "PYTHONPATH": str(REPO)},
-        timeout=120,
-    )
-    assert "Traceback" not in proc.stderr + proc.stdout, proc.stderr
-    return proc
 
 
 def one_sentence(proc: subprocess.CompletedProcess[str]) -> str:

@@ -477,6 +477,19 @@ async def test_every_format_runs_to_its_podium_in_discord(
     assert {g.channel_id for g in games} == {t.message_id for t in threads}
     assert len(games) == decided
     [podium] = [s for s in h.fake.sent if "🏆" in s.content]
+    notices = [s.content for s in h.fake.sent if "paired (round" in s.content]
+    rounds = (await h.service.get_tournament(tid)).round
+    if format in ("swiss", "knockout"):  # later rounds are paired as games end
+        assert f"paired (round {rounds})" in notices[-1]
+    else:  # every game of a round robin or a league season is paired at the start
+        assert notices == []
     standings = await h.service.tournament_standings(tid)
     champion = next(r for r in standings if r.rank == 1)
     assert f"🥇 <@{champion.user_id}>" in podium.content
+
+
+async def test_an_announcement_discord_refused_leaves_no_open_tournament(h: Any) -> None:
+    h.fake.fail("POST", r"/interactions/\d+/[^/]+/callback", 403, times=1)
+    await h.command("tournament create", ADMIN, game="minefield", format="swiss")
+    [info] = await h.service.list_tournaments(GUILD)
+    assert info.status == "cancelled"  # nobody could see or join it

@@ -16,6 +16,7 @@ from typing import Any
 import asyncpg
 import pytest
 from pg_server import PgServer
+from undo_migrations import UNDO_MIGRATION_8
 
 from bot.service import GameService
 from bot.store.errors import (
@@ -512,6 +513,8 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(pg_url: str, cl
             "DROP TABLE tournament_creator_roles, tournament_pairings, tournament_rounds,"
             " tournament_entrants, tournaments; ALTER TABLE games DROP COLUMN tournament_id"
         )
+        for statement in UNDO_MIGRATION_8:
+            await conn.execute(statement)
         for column in ("claimed_by", "claimed_version", "claimed_until"):  # the turn claims'
             await conn.execute(f"ALTER TABLE games DROP COLUMN {column}")  # later migration
         await conn.execute("ALTER TABLE challenges DROP COLUMN message_id")  # migration 6

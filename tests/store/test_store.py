@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from undo_migrations import UNDO_MIGRATION_8
 
 from bot.service import GameInfo, GameService
 from bot.store import (
@@ -44,18 +45,8 @@ def tables(path: Path) -> dict[str, list[tuple[Any, ...]]]:
 
 def undo_migration_8(conn: sqlite3.Connection) -> None:
     """Take a database back to before the time banks and vacations migration."""
-    conn.execute("DROP TABLE vacations")
-    conn.execute("DROP INDEX games_by_first_active")
-    conn.execute("DROP INDEX games_by_second_active")
-    for table, columns in (
-        ("guild_settings", ("vacation_days", "soft_time")),
-        ("games", ("first_bank", "second_bank", "paused_until")),
-    ):
-        for column in columns:
-            conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
-    for table in ("guild_settings", "challenges", "games"):
-        for column in ("bank_start", "bank_increment", "bank_cap"):
-            conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+    for statement in UNDO_MIGRATION_8:
+        conn.execute(statement)
 
 
 def undo_migration_4(conn: sqlite3.Connection) -> None:

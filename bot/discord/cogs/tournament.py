@@ -25,7 +25,7 @@ from bot.service.checks import quote
 
 from ..context import ids
 from ..posting import post_turn
-from ..replies import defer_public, log_failure, recorded, send_public
+from ..replies import context_of, defer_public, log_failure, recorded, send_public
 from ..tournaments import (
     announcement_embed,
     announcement_view,
@@ -205,15 +205,23 @@ class TournamentCog(commands.Cog):
             registration_deadline=closes,
             division_size=division_size,
         )
-        recorded(interaction, f"Tournament #{info.id} was created")
-        sent = await interaction.response.send_message(
-            f"{mention(interaction.user.id)} opens {title_of(info)}. Press Join to play!",
-            embed=announcement_embed(info),
-            view=announcement_view(info) or discord.utils.MISSING,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        if sent.message_id is not None:
+        try:
+            sent = await interaction.response.send_message(
+                f"{mention(interaction.user.id)} opens {title_of(info)}. Press Join to play!",
+                embed=announcement_embed(info),
+                view=announcement_view(info) or discord.utils.MISSING,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            # nobody can see or join it: withdraw it rather than leave it open unseen
+            await self.bot.service.cancel_tournament(info.id, interaction.user.id, as_admin=True)
+            raise
+        if sent.message_id is None:
+            return
+        try:
             await self.bot.service.set_tournament_message(info.id, sent.message_id)
+        except Exception as exc:  # it stands: its buttons check the embed's title instead
+            log_failure("could not record a tournament's message", exc, **context_of(interaction))
 
     # ----- players ---------------------------------------------------------------------------
     @tournament.command(name="join", description="Join a tournament open for registration")

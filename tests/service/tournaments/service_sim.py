@@ -2,10 +2,10 @@
 
 ``run`` plays a running tournament to its end through the service's public methods, ending
 its games every way a game can end: resignation, a move that connects (random legal moves),
-losses on time (the fake clock moved past the deadline, then the clock sweep or the next
-action records them), the organiser's adjudications (wins and draws) and withdrawals
-(forfeits).  ``recomputed`` rebuilds the table from the stored games alone, written from
-docs/tournaments.md and sharing no code with bot/service/tournaments.
+a loss on time (the fake clock moved past one game's deadline, the others moved just before
+theirs; the clock sweep records it), the organiser's adjudications (wins and draws) and a
+withdrawal (forfeits).  ``recomputed`` rebuilds the table from the stored games alone,
+written from docs/tournaments.md and sharing no code with bot/service/tournaments.
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ class Log:
 
     endings: Counter[str] = field(default_factory=Counter)
     withdrawn: list[int] = field(default_factory=list)
+    withdrawn_in: dict[int, int] = field(default_factory=dict)
+    """Each withdrawn player: the last round paired when they withdrew."""
 
 
 async def play_randomly(service: GameService, info: GameInfo, rng: random.Random) -> None:
@@ -61,6 +63,16 @@ async def play_randomly(service: GameService, info: GameInfo, rng: random.Random
             )
         except GameFinished:  # OutOfTime included: the loss on time is recorded
             return
+
+
+async def move_once(service: GameService, info: GameInfo, rng: random.Random) -> None:
+    """One random legal move by the player to move."""
+    current = await service.get_game_by_id(info.id)
+    position = await service.position(current.id)
+    assert current.to_move_id is not None
+    await service.play_move(
+        current.channel_id, current.to_move_id, rng.choice(position.legal_moves())
+    )
 
 
 async def run(
@@ -88,17 +100,23 @@ async def run(
         steps += 1
         game = rng.choice(active)
         x = rng.random()
-        if withdrawals and steps > 2 and x < 0.08:
+        if withdrawals and steps >= 3:
             stays = [p for p in t.player_ids if p not in t.withdrawn_ids]
             who = rng.choice(stays)
             await service.withdraw_from_tournament(tournament_id, who, ORGANISER)
             log.withdrawn.append(who)
+            log.withdrawn_in[who] = t.round
             withdrawals -= 1
         elif not timed and steps >= 4:
-            # Every game in progress runs out of time; the sweep records the losses.
-            clock.advance(hours=2)
+            # ``game`` runs out of time, alone: every other game moves just before its
+            # deadline (restarting their clocks), then the clock sweep records the loss.
+            clock.advance(minutes=59)
+            for other in active:
+                if other.id != game.id:
+                    await move_once(service, other, rng)
+            clock.advance(minutes=2)
             outcomes = await service.run_due()
-            assert any(o.ended is not None for o in outcomes)
+            assert [o.ended.game.id for o in outcomes if o.ended is not None] == [game.id]
             timed = True
         elif x < 0.3:
             winner = rng.choice([game.seats[0].user_id, game.seats[1].user_id, None])

@@ -12,12 +12,14 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+import networkx
 import pytest
 from game_fixtures import CHANNEL, GUILD, FakeClock
 from service_sim import GAME, ORGANISER, SIZE, check_results, check_table, play_randomly, run
 
 from bot.service import (
     PROVISIONAL_CHANNEL_BASE,
+    ChannelBusy,
     GameService,
     PairingInfo,
     TimeControl,
@@ -46,9 +48,21 @@ async def opened(service: GameService, format: str, players: int, **options: Any
 
 
 def swiss_checks(pairings: list[PairingInfo]) -> None:
-    """No rematch, at most one bye each, seats balanced."""
-    met = Counter(frozenset((p.first_id, p.second_id)) for p in pairings if not p.bye)
-    assert max(met.values()) == 1
+    """No rematch unless every pairing of that round's players without one was impossible;
+    at most one bye each; seats balanced."""
+    met: set[frozenset[int]] = set()
+    for number in sorted({p.round for p in pairings}):
+        games = [p for p in pairings if p.round == number and not p.bye]
+        pairs = [frozenset((p.first_id, p.second_id)) for p in games]
+        if any(pair in met for pair in pairs):
+            players = {pid for p in games for pid in (p.first_id, p.second_id) if pid}
+            fresh = networkx.Graph()
+            fresh.add_nodes_from(players)
+            fresh.add_edges_from(
+                (a, b) for a in players for b in players if a < b and frozenset((a, b)) not in met
+            )
+            assert len(networkx.max_weight_matching(fresh, maxcardinality=True)) < len(games)
+        met.update(pairs)
     byes = Counter(p.first_id for p in pairings if p.bye)
     assert all(n == 1 for n in byes.values())
     seats: Counter[int] = Counter()
@@ -92,6 +106,8 @@ async def test_a_whole_tournament_with_random_results(
     assert {r.user_id for r in rows if r.withdrawn} == set(t.withdrawn_ids) == set(log.withdrawn)
     if swiss:
         swiss_checks(pairings)
+        for who, last in log.withdrawn_in.items():  # paired in no later round
+            assert all(p.round <= last for p in pairings if who in (p.first_id, p.second_id))
         assert len({p.round for p in pairings}) == t.rounds
     else:
         # A round robin: everyone meets everyone once per cycle, all paired at the start.
@@ -101,6 +117,7 @@ async def test_a_whole_tournament_with_random_results(
         assert set(met.values()) == {cycles}
         assert len(first) == sum(met.values())
     assert log.endings["time"] > 0 and log.endings["award"] + log.endings["draw"] > 0
+    assert len(log.withdrawn) == 1
 
 
 async def test_a_withdrawn_player_forfeits_every_round_robin_game_left(
@@ -178,35 +195,42 @@ async def test_a_league_splits_divisions_promotes_and_opens_the_next_season(
     pairings = await service.tournament_pairings(t.id)
     assert all(p.game_id is not None or p.bye for p in pairings)
     assert t.round == t.rounds == max(p.round for p in pairings)
-    await run(service, clock, t.id, random.Random(9))
-    season_one = await service.get_tournament(t.id)
-    assert season_one.status == "finished"
+    await run(service, clock, t.id, random.Random(9), withdrawals=0)
+    one = await service.get_tournament(t.id)
+    assert one.status == "finished"
     pairings = await service.tournament_pairings(t.id)
-    await check_results(service, season_one, pairings)
+    await check_results(service, one, pairings)
     final = await service.tournament_standings(t.id)
     check_table(final, pairings, False)
-    leagues = await service.list_tournaments(GUILD, status="registration")
-    assert len(leagues) == 1
-    two = leagues[0]
+    (two,) = await service.list_tournaments(GUILD, status="registration")
     assert two.league_id == t.id and two.season == 2 and two.format == "league"
-    assert set(two.player_ids) == set(season_one.player_ids) - set(season_one.withdrawn_ids)
-    newcomer = 500
-    two = await service.join_tournament(two.id, newcomer)
-    leaver = two.player_ids[0]
-    two = await service.leave_tournament(two.id, leaver)
+    assert set(two.player_ids) == set(one.player_ids)
     two = await service.start_tournament(two.id, ORGANISER)
     placed = {r.user_id: r.division for r in await service.tournament_standings(two.id)}
-    assert newcomer in placed and leaver not in placed
     orders: dict[int, list[int]] = {}
     for row in final:
         orders.setdefault(row.division, []).append(row.user_id)
     # Divisions of three: one goes up from each but the top, one down from each but the last.
     for division, order in orders.items():
         top, bottom = order[0], order[-1]
-        if division > 1 and top in placed:
-            assert placed[top] < division, (division, order)
-        if division < 3 and bottom in placed:
-            assert placed[bottom] > division, (division, order)
+        if division > 1:
+            assert placed[top] == division - 1, (division, order)
+        if division < 3:
+            assert placed[bottom] == division + 1, (division, order)
+    # Season two with a withdrawal: season three carries everyone else, takes a newcomer.
+    log = await run(service, clock, two.id, random.Random(10))
+    two = await service.get_tournament(two.id)
+    assert two.status == "finished" and two.withdrawn_ids == tuple(log.withdrawn)
+    (three,) = await service.list_tournaments(GUILD, status="registration")
+    assert three.season == 3 and three.league_id == t.id
+    assert set(three.player_ids) == set(two.player_ids) - set(two.withdrawn_ids)
+    newcomer = 500
+    three = await service.join_tournament(three.id, newcomer)
+    leaver = three.player_ids[0]
+    three = await service.leave_tournament(three.id, leaver)
+    three = await service.start_tournament(three.id, ORGANISER)
+    placed = {r.user_id: r.division for r in await service.tournament_standings(three.id)}
+    assert newcomer in placed and leaver not in placed and len(placed) == 8
 
 
 async def test_bad_input_is_refused_with_a_reason_and_changes_nothing(
@@ -303,6 +327,8 @@ async def test_threads_attach_once_and_the_sweep_starts_on_the_deadline(
     assert (await service.attach_game_channel(waiting[0].id, thread)).channel_id == thread
     with pytest.raises(Exception, match="already has its thread"):
         await service.attach_game_channel(waiting[0].id, thread + 1)
+    with pytest.raises(ChannelBusy, match="already has a game"):
+        await service.attach_game_channel(waiting[1].id, thread)  # the thread is taken
     assert [g.id for g in await service.games_awaiting_channel(t.id)] == [waiting[1].id]
     assert waiting[1].channel_id > PROVISIONAL_CHANNEL_BASE
     # Play goes on in the thread like any game.

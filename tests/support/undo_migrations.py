@@ -1,0 +1,21 @@
+"""Statements that take a database back to before a later migration, for the tests of older
+migrations (they build a current database, undo what came after, and upgrade it again)."""
+
+from __future__ import annotations
+
+UNDO_MIGRATION_8 = (
+    "DROP TABLE vacations",
+    "DROP INDEX games_by_first_active",
+    "DROP INDEX games_by_second_active",
+    *(
+        f"ALTER TABLE {table} DROP COLUMN {column}"
+        for table, columns in (
+            ("guild_settings", ("vacation_days", "soft_time")),
+            ("games", ("first_bank", "second_bank", "paused_until")),
+            *((t, ("bank_start", "bank_increment", "bank_cap")) for t in
+              ("guild_settings", "challenges", "games")),
+        )
+        for column in columns
+    ),
+)  # fmt: skip
+"""Migration 8 (time banks, vacations, soft time), undone; the same SQL on both engines."""
