@@ -37,6 +37,11 @@ _.rating_after
 # store interface is a function never called.
 _.resolved_at
 _.challenges  # StoreContents' field: counts() and copies read every field by name
+_.tournament_entrants  # StoreContents' fields too, read only through its dataclass fields
+_.tournament_rounds
+_.vacations
+_.podium_claimed_at  # TournamentRow and CreatorRoleRow fields: the queries, the export and
+_.role_id  # the copy name a row's columns from its dataclass fields, never one by one
 _.last_seq
 _.sigma_before
 _._implements_the_interface

@@ -38,7 +38,6 @@ from .errors import (
     StaleAction,
 )
 from .ratings.apply import rate_result
-from .timebank import time_control_from
 from .types import (
     GameEnded,
     ResultReason,
@@ -244,10 +243,6 @@ class ServiceCore(EngineCache):
         info = convert.game_info(row, game)
         assert info.result is not None
         return row, GameEnded(info, info.result, rating)
-
-
-def time_control_of(row: GameRow) -> TimeControl:
-    return time_control_from(row)
 
 
 def other_player(pair: Sequence[Seat], user_id: int) -> int:

@@ -60,10 +60,11 @@ from .checks import (
     quote,
 )
 from .convert import from_us, maybe_dt, to_us
-from .core import ServiceCore, clock_row
+from .core import ServiceCore
 from .engines import warms_engines
 from .errors import ChannelBusy, InvalidInput, NoGameHere, NotAPlayer, PermissionDenied
 from .ratings.model import INITIAL_MU
+from .timebank import first_clock, stored, time_control_from
 from .tournament_types import (
     FORMATS,
     PairingInfo,
@@ -97,6 +98,7 @@ from .tournaments import (
 from .tournaments.league import MAX_DIVISION_SIZE, MIN_DIVISION_SIZE
 from .tournaments.model import MAX_BEST_OF, MAX_ENTRANTS
 from .types import GameInfo, TimeControl
+from .vacations import paused_until
 
 PROVISIONAL_CHANNEL_BASE = 1 << 62
 """Channel ids from here up are the service's own, given to a tournament game until the
@@ -219,8 +221,7 @@ class TournamentPlay(ServiceCore):
                     "status": "registration",
                     "requested_rounds": rounds,
                     "match_games": match_games,
-                    "per_move": tc.per_move,
-                    "reminders": tc.reminders,
+                    **stored(tc),
                     "rated": rated,
                     "min_players": min_players,
                     "max_players": max_players,
@@ -822,7 +823,7 @@ class TournamentPlay(ServiceCore):
     ) -> tuple[TournamentRow, list[PairingRow]]:
         """A game for each pairing, first seat first, on provisional channel ids."""
         stamp = to_us(now)
-        tc = TimeControl(t.per_move, t.reminders)
+        tc = time_control_from(t)
         made = []
         base = PROVISIONAL_CHANNEL_BASE + t.id * _GAMES_PER_TOURNAMENT + t.games_made
         for n, p in enumerate(pairings, start=1):
@@ -841,7 +842,12 @@ class TournamentPlay(ServiceCore):
                     to_move_id=p.first_id,
                     per_move=tc.per_move,
                     reminders=tc.reminders,
-                    clock=clock_row(tc, stamp),
+                    bank_start=tc.bank,
+                    bank_increment=tc.increment,
+                    bank_cap=tc.cap,
+                    clock=first_clock(
+                        tc, stamp, await paused_until(tx, (p.first_id, p.second_id), stamp)
+                    ),
                     challenge_id=None,
                     created_at=stamp,
                     rated=t.rated,
@@ -889,6 +895,9 @@ class TournamentPlay(ServiceCore):
                 "match_games",
                 "per_move",
                 "reminders",
+                "bank_start",
+                "bank_increment",
+                "bank_cap",
                 "rated",
                 "min_players",
                 "max_players",
@@ -1066,7 +1075,7 @@ def _games_left(state: TournamentState) -> dict[int, int]:
     for p in state.open_pairings():
         for pid in p.players():
             left[pid] = left.get(pid, 0) + 1
-    if state.config.format is Format.SWISS:
+    if state.config.format is Format.SWISS and not is_finished(state):
         to_pair = max(0, state.rounds_total - state.current_round())
         withdrawn = state.withdrawn()
         for e in state.entrants:
@@ -1090,7 +1099,7 @@ def info_of(t: TournamentRow, entrants: Sequence[EntrantRow]) -> TournamentInfo:
         rounds=t.rounds,
         requested_rounds=t.requested_rounds,
         match_games=t.match_games,
-        time_control=TimeControl(t.per_move, tuple(t.reminders)),
+        time_control=time_control_from(t),
         rated=t.rated,
         min_players=t.min_players,
         max_players=t.max_players,

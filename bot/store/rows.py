@@ -326,7 +326,7 @@ class RatedResult:
 
 @dataclass(frozen=True, slots=True)
 class TournamentRow:
-    """A tournament (or one league season) as stored (``tournaments``, migration 7).
+    """A tournament (or one league season) as stored (``tournaments``, migrations 7 and 13).
 
     ``round`` is the last round paired (0 before the start); ``rounds`` the number of rounds
     once known (None while registering, and for a knockout until its bracket is drawn);
@@ -367,6 +367,10 @@ class TournamentRow:
     finished_at: int | None
     podium_claimed_at: int | None = None
     """When a process claimed the finished tournament's podium announcement (once)."""
+    bank_start: int | None = None
+    """Its games' clock when it is a bank: start, increment and maximum in seconds."""
+    bank_increment: int = 0
+    bank_cap: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -309,6 +309,14 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
         WHERE seen.guild_id NOT IN (SELECT guild_id FROM guild_settings)
         GROUP BY seen.guild_id""",
     ),
+    # 13: a tournament keeps its whole time control, so a bank (``3d+1d max 5d``) reaches its
+    # games: the three bank columns of migration 8 (seconds; NULL start: not a bank).
+    # Self-contained: renumber freely when merging other migrations.
+    (
+        "ALTER TABLE tournaments ADD COLUMN bank_start {big}",
+        "ALTER TABLE tournaments ADD COLUMN bank_increment {big} NOT NULL DEFAULT 0",
+        "ALTER TABLE tournaments ADD COLUMN bank_cap {big}",
+    ),
 )
 
 SCHEMA_VERSION = len(SCHEMA)

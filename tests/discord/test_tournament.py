@@ -58,6 +58,21 @@ async def test_create_posts_an_announcement_with_join_and_leave(h: Any) -> None:
     assert info.message_id == reply.message_id  # the buttons act on this message only
 
 
+async def test_a_bank_tournament_gives_its_games_the_bank(h: Any) -> None:
+    reply = await create(h, time="3d+1d max 5d")
+    tid = tournament_id_of(reply)
+    assert "3d+1d max 5d" in reply.embed_text()
+    for player in (ALICE, BOB):
+        await h.click(join_button(reply), player)
+    sent = await h.command("tournament start", ADMIN, tournament=tid)
+    assert "has started with 2 players" in sent[-1].content
+    [game] = await h.service.tournament_games(tid)
+    assert game.time_control.describe() == "3d+1d max 5d"
+    assert game.time_left == {ALICE.id: 3 * 86400, BOB.id: 3 * 86400}
+    info = await h.command("tournament info", ALICE, tournament=tid)
+    assert "3d+1d max 5d" in info[0].embed_text()
+
+
 async def test_create_refuses_clearly_and_creates_nothing(h: Any) -> None:
     answer = fakes.refusal(await h.command("tournament create", ALICE, game="minefield",
                                            format="swiss"))  # fmt: skip

@@ -74,6 +74,9 @@ async def test_the_copy_carries_every_tournament_row(
     assert counts["tournament_rounds"] == 1 and counts["tournament_pairings"] == 2
     assert counts["tournament_creator_roles"] == 2
     assert sum(g.tournament_id is not None for g in contents.games) == 2
+    # The server's default clock, a bank, is kept with the tournament and copied with it.
+    [t] = contents.tournaments
+    assert (t.bank_start, t.bank_increment, t.bank_cap) == (3 * 86400, 86400, 5 * 86400)
     async with await open_store(other_store_target) as other:
         await other.import_all(contents)
         assert await other.export_all() == contents

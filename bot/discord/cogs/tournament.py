@@ -149,7 +149,7 @@ class TournamentCog(commands.Cog):
         size="board size (default: the server's or the game's default)",
         rounds="Swiss: number of rounds (default: enough to find a winner)",
         best_of="knockout: games per match, an odd number (default 1: one game)",
-        time="time per move, like 12h, 3d or none (default: the server's setting)",
+        time="clock: a bank like 3d+1d max 5d, per move like 12h, or none (default: the server's)",
         rated="whether the games change ratings (default: yes)",
         deadline="when registration closes and it starts, YYYY-MM-DD HH:MM UTC "
         "(default: you start it)",

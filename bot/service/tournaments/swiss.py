@@ -2,7 +2,9 @@
 
 The players still in are ranked by score, then by seed (rating at the start).  When the
 field is odd, the bye goes to the lowest-ranked player who has had none and whose absence
-leaves the others pairable without a rematch; it is worth one point.  The others are paired
+leaves the others pairable without a rematch; it is worth one point.  Nobody gets a second
+bye: when withdrawals leave an odd field in which everyone has had one, no further round is
+paired and the tournament ends early.  The others are paired
 by a maximum-cardinality, maximum-weight matching over the pairs that have not met, so no
 pair meets twice while a pairing without rematches exists; only when none exists are
 rematches allowed, and then as few as possible.
@@ -65,7 +67,8 @@ class SwissPlayer:
 
 
 def pair_swiss(ranked: Sequence[SwissPlayer], round_number: int) -> tuple[Pairing, ...]:
-    """The pairings of ``round_number`` for ``ranked`` (best first), bye last.
+    """The pairings of ``round_number`` for ``ranked`` (best first), bye last; () when the
+    field is odd and everyone in it has had a bye (no round can be paired without a second).
 
     >>> fresh = [SwissPlayer(i, 0, frozenset(), 0, 0, False) for i in (1, 2, 3)]
     >>> [(p.first, p.second) for p in pair_swiss(fresh, 1)]
@@ -76,6 +79,10 @@ def pair_swiss(ranked: Sequence[SwissPlayer], round_number: int) -> tuple[Pairin
     matching: list[tuple[int, int]] | None = None
     if len(players) % 2:
         candidates = [p for p in reversed(players) if not p.had_bye]
+        if not candidates:
+            # Withdrawals can leave an odd field in which everyone has had a bye: the round
+            # would need a second one, which the rules forbid, so it cannot be paired.
+            return ()
         for candidate in candidates:
             rest = [p for p in players if p is not candidate]
             matching = _match(rest, allow_rematch=False)
@@ -84,8 +91,8 @@ def pair_swiss(ranked: Sequence[SwissPlayer], round_number: int) -> tuple[Pairin
                 break
         if bye is None:
             # No bye leaves a rematch-free pairing: the lowest-ranked player without a bye
-            # still gets it (or, in the rare field where all have had one, the lowest-ranked).
-            bye = candidates[0] if candidates else players[-1]
+            # still gets it, and the others are paired with as few rematches as possible.
+            bye = candidates[0]
         players = [p for p in players if p is not bye]
     if matching is None:
         matching = _match(players, allow_rematch=False) or _match(players, allow_rematch=True)

@@ -40,8 +40,7 @@ async def opened(service: GameService, format: str, players: int, **options: Any
         game=GAME,
         size=SIZE,
         format=format,
-        time_control=HOUR,
-        **options,
+        **{"time_control": HOUR, **options},
     )
     for user in range(101, 101 + players):
         t = await service.join_tournament(t.id, user)
@@ -376,3 +375,60 @@ async def test_tournament_games_are_rated_when_the_tournament_is(
     assert update.kind == "finished" and update.tournament.id == t.id
     assert [await service.claim_tournament_podium(t.id) for _ in range(3)] == [True, False, False]
     assert await service.sweep_tournaments() == []
+
+
+BANK = TimeControl.bank_of(3 * 86400, 86400, 5 * 86400)
+
+
+async def test_a_bank_tournament_gives_every_game_the_bank(
+    service: GameService, clock: FakeClock
+) -> None:
+    t = await opened(service, "swiss", 4, time_control=BANK)
+    assert t.time_control == BANK
+    t = await service.start_tournament(t.id, ORGANISER)
+    assert (await service.get_tournament(t.id)).time_control == BANK  # read back as stored
+    games = await service.tournament_games(t.id)
+    assert len(games) == 2
+    for game in games:
+        assert game.time_control == BANK
+        assert game.time_left == dict.fromkeys(game.player_ids, 3 * 86400)
+    # The bank counts down only for the player to move, and gets its increment.
+    game = games[0]
+    assert game.to_move_id is not None
+    mover = game.to_move_id
+    [waiting] = [p for p in game.player_ids if p != mover]
+    clock.advance(hours=10)
+    position = await service.position(game.id)
+    moved = await service.play_move(game.channel_id, mover, position.legal_moves()[0])
+    assert moved.game.time_left == {mover: 4 * 86400 - 10 * 3600, waiting: 3 * 86400}
+
+
+async def test_a_tournament_without_a_clock_takes_the_servers_default(
+    service: GameService,
+) -> None:
+    """A new server's default is the bank; an admin's choice (untimed here) is taken too."""
+    t = await service.create_tournament(
+        GUILD, CHANNEL, ORGANISER, game=GAME, size=SIZE, format="round_robin"
+    )
+    assert t.time_control == BANK
+    for user in (101, 102):
+        await service.join_tournament(t.id, user)
+    await service.start_tournament(t.id, ORGANISER)
+    (game,) = await service.tournament_games(t.id)
+    assert game.time_control == BANK and game.time_left is not None
+    await service.update_settings(GUILD, ORGANISER, default_time_control="none")
+    untimed = await service.create_tournament(
+        GUILD, CHANNEL, ORGANISER, game=GAME, size=SIZE, format="round_robin"
+    )
+    assert untimed.time_control == TimeControl()
+
+
+async def test_a_leagues_next_season_keeps_its_bank(service: GameService) -> None:
+    t = await opened(service, "league", 2, time_control=BANK)
+    t = await service.start_tournament(t.id, ORGANISER)
+    (game,) = await service.tournament_games(t.id)
+    assert game.time_control == BANK
+    await service.resign(game.channel_id, game.player_ids[0])
+    assert (await service.get_tournament(t.id)).status == "finished"
+    [two] = await service.list_tournaments(GUILD, status="registration")
+    assert two.season == 2 and two.time_control == BANK

@@ -18,6 +18,7 @@ from bot.service.tournaments import (
     TournamentConfig,
     TournamentState,
     default_swiss_rounds,
+    is_finished,
     max_swiss_rounds,
     new_tournament,
     next_pairings,
@@ -131,12 +132,16 @@ def check_tournament(played: Played) -> None:
         check_round(before, pairings)
         check_seats_round(before, pairings)
     final = played.state
-    assert (
-        final.current_round() == final.rounds_total
-        or len([e for e in final.entrants if e.player_id not in final.withdrawn()]) < 2
-    )
     byes = Counter(p.first for p in final.pairings if p.second is None)
     assert all(count == 1 for count in byes.values())
+    active = [e.player_id for e in final.entrants if e.player_id not in final.withdrawn()]
+    # Every round is played, unless too few are left or the next round would need a second
+    # bye (an odd field in which everyone has had one).
+    assert (
+        final.current_round() == final.rounds_total
+        or len(active) < 2
+        or (len(active) % 2 == 1 and all(pid in byes for pid in active))
+    )
     rows = standings(final)
     expected = expected_order(final)
     assert [r.player_id for r in rows] == [e.player for e in expected]
@@ -204,6 +209,20 @@ def test_swiss_invariants_hold_for_any_field(
 ) -> None:
     rounds = 1 + extra % max_swiss_rounds(n)
     check_tournament(simulate(n, rounds, seed, withdraw))
+
+
+def test_withdrawals_leaving_everyone_with_a_bye_end_the_swiss_early() -> None:
+    """15 players, 13 rounds, withdrawals down to 7 who have all had a bye by round 12:
+    round 13 would need a second bye, so the Swiss ends after round 12 instead."""
+    played = simulate(15, 13, seed=3, withdraw=0.2)
+    check_tournament(played)
+    final = played.state
+    active = [e.player_id for e in final.entrants if e.player_id not in final.withdrawn()]
+    byes = {p.first for p in final.pairings if p.second is None}
+    assert len(active) % 2 == 1 and set(active) <= byes
+    assert final.current_round() < final.rounds_total
+    assert is_finished(final)
+    assert next_pairings(final) == ()
 
 
 def test_nothing_paired_while_a_game_is_open() -> None:
