@@ -133,7 +133,11 @@ def leaderboard_parser() -> argparse.ArgumentParser:
     )
     _db_argument(parser)
     parser.add_argument("--guild", required=True, type=int, help="the server (guild) id")
-    parser.add_argument("--game", required=True, help="the game, e.g. minefield")
+    parser.add_argument(
+        "--game",
+        required=True,
+        help="the game, e.g. minefield (minefield+pie: its games played with the pie rule)",
+    )
     parser.add_argument("--limit", type=int, default=25, help="rows to print (default 25)")
     parser.add_argument("--offset", type=int, default=0, help="rows to skip (default 0)")
     parser.add_argument("--json", action="store_true", help="print a JSON array")

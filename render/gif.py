@@ -71,7 +71,7 @@ def replay_frames(
 ) -> list[Image.Image]:
     """Indexed frames of ``game`` replayed from the start (``game`` itself is not touched)."""
     stops = thin(turn_ends(game), max_frames)
-    board = game_class(game.name)(game.size)
+    board = game_class(game.name)(game.size, pie=game.pie)
     moves = [r.move for r in game.history]
     played = 0
     frames: list[Image.Image] = []

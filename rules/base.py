@@ -219,13 +219,17 @@ class Game(ABC):
         """Non-placement moves available now: the pie rule's ``swap``, offered only as the
         second player's answer to the first player's first complete turn (every placement
         of it, a whole Clear Path chain included), and only once."""
+        # Turn 2, the second colour to move and the last move the first colour's: the first
+        # colour has ended its first turn (its chain would still be turn 1, a skip would make
+        # this turn 3), and the second colour has not placed yet (its own chain stays turn 2).
+        # A constant-time test: move lists ask for it at every ply.
         first_turn_done = (
             self._pie
-            and not self._swapped
+            and self._turn_number == 2
             and self._turn == 1
+            and not self._swapped
             and bool(self._history)
-            and all(r.player == self.players[0] for r in self._history)
-            and not self._history[-1].continues
+            and self._history[-1].player == self.players[0]
         )
         return [SWAP] if first_turn_done else []
 
@@ -268,8 +272,9 @@ class Game(ABC):
     ) -> Game:
         """A game set up from a diagram (for tests, analysis and the rule figures).
 
-        It has no history, so its :meth:`record` cannot be replayed and raises instead, and
-        no swap is ever offered in it (the pie rule's moment is a history).
+        It has no history, so its :meth:`record` cannot be replayed and raises instead.  With
+        the pie rule, a swap is offered only after a first turn of the first colour is played
+        in it, as in a game from the start.
         """
         game = cls(size, pie=pie)
         for colour, points in stones.items():

@@ -33,8 +33,16 @@ def summary(game: str) -> str:
     cls = game_class(game)
     return (
         f"**{cls.title}**, {ATTRIBUTION}.\n\nGoal: {cls.goal()}.\n\n{cls.special_rules}\n\n"
-        f"{board_sizes(game)}"
+        f"{pie_option(game)}{board_sizes(game)}"
     )
+
+
+def pie_option(game: str) -> str:
+    """The pie rule as players may choose it here, for the games where it is an option."""
+    cls = game_class(game)
+    if cls.pie_rule != "option":
+        return ""
+    return f"Optional here (`/challenge pie:True`): {cls.pie_rule_text()}\n\n"
 
 
 def board_sizes(game: str) -> str:

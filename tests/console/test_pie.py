@@ -39,3 +39,15 @@ def test_without_the_option_swap_is_refused() -> None:
 def test_a_game_without_the_option_refuses_it(capsys: Any) -> None:
     assert console.main(["crosscut", "--pie"]) == 2
     assert "crosspath play: Crosscut has no pie rule" in capsys.readouterr().err
+
+
+def test_the_computer_answers_the_first_turn_of_a_pie_game() -> None:
+    code, lines = run_main(
+        ["clearcut", "--size", "5", "--pie", "--vs", "ai", "--level", "1", "--seed", "3"],
+        ["c3", "resign"],
+    )
+    text = "\n".join(lines)
+    assert code == 0 and "Clearcut (pie rule) 5×5" in text
+    # Its answer is a swap or a placement, and then it is the person's turn again.
+    assert "blue swaps (pie rule)" in text or "blue plays" in text
+    assert lines[-1].startswith(("red wins", "blue wins")) and "The computer wins" in lines[-1]

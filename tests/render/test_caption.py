@@ -66,6 +66,21 @@ def test_a_swap_is_stated() -> None:
     assert "swapped" in render.alt_text(game)
 
 
+@pytest.mark.parametrize("name", ["minefield", "clearcut", "nakeddiagonal"])
+def test_the_pie_option_is_on_the_caption_in_every_form(name: str) -> None:
+    game = new_game(name, 9, pie=True)
+    game.play("e5")
+    game.play("swap")
+    cap = caption_for(game)
+    title = f"{game.title} (pie rule)"
+    assert cap.title.startswith(f"{title} 9×9")
+    assert all(form.startswith(title) for form in cap.title_options)
+    assert "swapped" in cap.event
+    assert render.alt_text(game).startswith(f"{title}, 9×9 board.")
+    plain = caption_for(new_game(name, 9))
+    assert "pie" not in " ".join(plain.title_options)
+
+
 def test_crosscut_flips_and_removals_are_stated(turn_finder: Games) -> None:
     game = turn_finder("crosscut", lambda g, t: bool(t[-1].flipped) and not t[-1].stays)
     record = game.last_move

@@ -40,9 +40,9 @@ CASES = [
 POINT = re.compile(r"^[a-z]\d+$")
 
 
-def won_game(name: str, size: int) -> Game:
+def won_game(name: str, size: int, pie: bool | None = None) -> Game:
     for seed in range(50):
-        game = new_game(name, size)
+        game = new_game(name, size, pie=pie)
         rnd = random.Random(seed)
         while not game.is_over:
             game.play(rnd.choice(game.legal_moves()))
@@ -68,6 +68,11 @@ def positions() -> list[tuple[str, Callable[[], Game]]]:
     cases: list[tuple[str, Callable[[], Game]]] = [
         (f"{name}-{size}-won", lambda name=name, size=size: won_game(name, size))
         for name, size in CASES
+    ]
+    # The pie option lengthens the title ("Naked Diagonal (pie rule)"): smallest boards.
+    cases += [
+        (f"{name}-4-pie-won", lambda name=name: won_game(name, 4, pie=True))
+        for name in ("clearcut", "minefield", "nakeddiagonal")
     ]
     cases.append(("clearpath-19-chain", lambda: long_chain(19, 30)))
     cases.append(("clearpath-4-chain", lambda: long_chain(4, 4)))

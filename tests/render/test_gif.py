@@ -110,3 +110,11 @@ def test_replay_leaves_the_game_untouched_and_is_deterministic(random_game: Game
 def test_a_game_without_moves_is_a_single_frame() -> None:
     image = open_gif(render.render_gif(new_game("nakeddiagonal", 7)))
     assert image.n_frames == 1
+
+
+def test_a_pie_game_with_a_swap_replays() -> None:
+    game = new_game("nakeddiagonal", 5, pie=True)
+    for move in ("c3", "swap", "b2", "b3"):
+        game.play(move)
+    image = open_gif(render.render_gif(game))
+    assert image.n_frames == game.turn_number  # the empty board, then each turn (swap too)

@@ -239,8 +239,9 @@ def clearpath_play(board: Board, n: int, p: tuple[int, int], player: int) -> tup
 class Referee:
     """Turn flow for the reference: skips, draws, the pie rule and Clear Path chains."""
 
-    def __init__(self, game: str, n: int) -> None:
+    def __init__(self, game: str, n: int, pie: bool | None = None) -> None:
         self.game, self.n = game, n
+        self.pie = game == "clearpath" if pie is None else pie  # the pie rule's default
         self.board: Board = {}
         self.turn = 0
         self.over = False
@@ -268,7 +269,7 @@ class Referee:
 
     def can_swap(self) -> bool:
         return (
-            self.game == "clearpath"
+            self.pie
             and not self.swapped
             and self.turn == 1
             and len(self.history) > 0

@@ -14,6 +14,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reference import Referee
 
 from rules import (
     IllegalMove,
@@ -201,6 +202,40 @@ def test_variant_names() -> None:
             split_variant(bad)
 
 
-def test_a_set_up_position_never_offers_swap() -> None:
-    game = game_class("minefield").from_position(5, {"black": ["c3"]}, "white", pie=True)
+def test_a_set_up_position_offers_swap_only_after_a_first_turn_played_in_it() -> None:
+    cls = game_class("minefield")
+    game = cls.from_position(5, {"black": ["c3"]}, "white", pie=True)
     assert game.pie and "swap" not in game.legal_moves()
+    game = cls.from_position(5, {"white": ["c3"]}, "black", pie=True)
+    game.play("b2")
+    assert "swap" in game.legal_moves()
+
+
+@pytest.mark.parametrize("name", ["minefield", "clearcut"])
+def test_pie_games_agree_with_the_literal_reference(name: str) -> None:
+    # The reference (tests/rules/reference.py) runs the pie rule as the ruling reads: swap
+    # offered to the second player while every move so far is the first player's.
+    rnd = random.Random(f"pie-{name}")
+    for index in range(12):
+        n = 4 + index % 2
+        game, ref = new_game(name, n, pie=True), Referee(name, n, pie=True)
+        while not game.is_over:
+            assert set(game.legal_moves()) == ref.moves(), game.record()
+            assert game.to_move == game.players[ref.turn]
+            moves = sorted(ref.moves())
+            move = "swap" if "swap" in moves and index % 3 else rnd.choice(moves)
+            game.play(move)
+            ref.play(move)
+        assert ref.over and game.winner == (
+            None if ref.winner is None else game.players[ref.winner]
+        )
+
+
+def test_no_swap_in_the_middle_of_the_second_players_first_chain() -> None:
+    game = new_game("clearpath", 4)
+    game.play("b1")
+    record = game.play("a1")  # a corner next to b1: surrounded, so Blue places again
+    assert record.continues and game.to_move == "blue" and game.turn_number == 2
+    assert "swap" not in game.legal_moves()
+    with pytest.raises(RuleViolation, match="Blue's reply to Red's first turn"):
+        game.play("swap")

@@ -166,7 +166,7 @@ HELP = [
         + ". Elo estimates from matches against a reference connection player rated 1000.",
     ),
     ("/move point", "place a stone; start typing to see the legal points"),
-    ("/swap", "Clear Path pie rule: take over Red's first stone"),
+    ("/swap", "Pie rule: take over the first player's colour after their first turn"),
     ("/resign, /takeback", "resign (asks first) or ask to undo your last turn"),
     (
         "/abort",

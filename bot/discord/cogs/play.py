@@ -71,7 +71,8 @@ class PlayCog(commands.Cog):
         return await legal_choices(self.bot.service, info, typed)
 
     @app_commands.command(
-        name="swap", description="Clear Path pie rule: take over Red's first stone"
+        name="swap",
+        description="Pie rule: take over the first player's colour after their first turn",
     )
     @app_commands.guild_only()
     async def swap(self, interaction: discord.Interaction[CrosspathBot]) -> None:
