@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from datetime import datetime
 
@@ -66,6 +67,8 @@ class Challenges(ServiceCore):
         *,
         options: Mapping[str, str] | None = None,
         rated: bool = True,
+        public: bool = False,
+        challenger_name: str | None = None,
     ) -> Challenge:
         """Create a direct (``opponent_id``) or open (None) challenge.
 
@@ -73,7 +76,10 @@ class Challenges(ServiceCore):
         ``options`` are per-game settings a front end needs back later (the computer's level),
         stored with the challenge and copied to its game; the service reads only whether they
         mark a game against the computer (never rated).  ``rated=False`` makes the game
-        unrated.
+        unrated.  ``public=True``: the channel can be read by everyone, so the game may be
+        shown on the web (the front end decides; the server's listing setting still
+        applies).  ``challenger_name``: the challenger's display name, kept for the game's
+        page (:data:`MAX_NAME` characters at most).
         Raises InvalidChallenge (self-challenge, unknown game, size the game does not allow,
         channel not allowed, bad options), InvalidTimeControl, ChannelBusy (no threads and the
         channel already has a game).
@@ -88,6 +94,8 @@ class Challenges(ServiceCore):
         time_control = check_time_control(time_control)
         checked = checked_options(options)
         check_bool(rated, "rated option", InvalidChallenge)
+        check_bool(public, "public flag", InvalidChallenge)
+        challenger_name = checked_name(challenger_name)
         if opponent_id is not None and opponent_id == challenger_id:
             raise InvalidChallenge("You can't challenge yourself.")
         try:
@@ -134,6 +142,8 @@ class Challenges(ServiceCore):
                     expires_at=stamp + guild.challenge_expiry * 1_000_000,
                     options=tuple(sorted(checked.items())),
                     rated=rated,
+                    public=public,
+                    challenger_name=challenger_name,
                 )
             )
         return convert.challenge(row)
@@ -150,9 +160,15 @@ class Challenges(ServiceCore):
         return found
 
     async def accept_challenge(
-        self, challenge_id: int, user_id: int, game_channel_id: int | None = None
+        self,
+        challenge_id: int,
+        user_id: int,
+        game_channel_id: int | None = None,
+        *,
+        name: str | None = None,
     ) -> GameStarted:
         """Accept and start the game in ``game_channel_id`` (a thread; default: the channel).
+        ``name``: the accepting player's display name, kept for the game's page.
 
         Raises ChallengeNotFound, ChallengeExpired, InvalidChallenge (not open any more, own
         challenge), PermissionDenied (a direct challenge to someone else), ChannelBusy.
@@ -160,6 +176,7 @@ class Challenges(ServiceCore):
         check_id(challenge_id, "challenge id")
         check_id(user_id, "user id")
         check_optional_id(game_channel_id, "game channel id")
+        name = checked_name(name)
         now = self._now()
         stamp = to_us(now)
         async with self._write() as tx:
@@ -185,6 +202,7 @@ class Challenges(ServiceCore):
             )
             game = new_game(found.game, found.size)
             tc = found.time_control
+            stored_names = {found.challenger_id: found.challenger_name, user_id: name}
             new = NewGame(
                 guild_id=found.guild_id,
                 channel_id=channel,
@@ -202,6 +220,10 @@ class Challenges(ServiceCore):
                 created_at=stamp,
                 options=tuple(sorted(found.options.items())),
                 rated=found.rated,
+                public=found.public,
+                web_token=new_web_token(),
+                first_name=stored_names[first_id],
+                second_name=stored_names[second_id],
             )
             try:
                 row = await tx.insert_game(new)
@@ -278,6 +300,22 @@ class Challenges(ServiceCore):
         async with self.store.read() as tx:
             rows = await tx.open_challenges(guild_id, user_id)
         return [convert.challenge(r) for r in rows]
+
+
+MAX_NAME = 100
+"""The longest display name kept (Discord's are at most 32 characters)."""
+
+
+def checked_name(name: object) -> str | None:
+    """A display name as stored: text of at most :data:`MAX_NAME` characters, or None."""
+    if name is None:
+        return None
+    return check_text(name, "player name", MAX_NAME, InvalidChallenge)
+
+
+def new_web_token() -> str:
+    """A game page's key: 128 random bits (22 URL-safe characters), never derived from ids."""
+    return secrets.token_urlsafe(16)
 
 
 def checked_options(options: Mapping[str, str] | None) -> dict[str, str]:

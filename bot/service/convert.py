@@ -67,6 +67,7 @@ def settings(row: SettingsRow | None, guild_id: int) -> GuildSettings:
         default_sizes=row.default_sizes,
         challenge_expiry=row.challenge_expiry,
         ratings_enabled=row.ratings_enabled,
+        web_listing=row.web_listing,
     )
 
 
@@ -83,6 +84,7 @@ def settings_row(settings: GuildSettings, updated_at: int) -> SettingsRow:
         challenge_expiry=settings.challenge_expiry,
         updated_at=updated_at,
         ratings_enabled=settings.ratings_enabled,
+        web_listing=settings.web_listing,
     )
 
 
@@ -106,6 +108,8 @@ def challenge(row: ChallengeRow) -> Challenge:
         options=dict(row.options),
         rated=row.rated,
         message_id=row.message_id,
+        public=row.public,
+        challenger_name=row.challenger_name,
     )
 
 
@@ -176,7 +180,16 @@ def game_info(row: GameRow, game: Game) -> GameInfo:
         challenge_id=row.challenge_id,
         options=dict(row.options),
         rated=row.rated,
+        public=row.public,
+        web_token=row.web_token,
+        names=names(row),
     )
+
+
+def names(row: GameRow) -> dict[int, str]:
+    """The players' stored display names by user id (those known)."""
+    stored = ((row.first_id, row.first_name), (row.second_id, row.second_name))
+    return {user: name for user, name in stored if name is not None}
 
 
 def summary(row: GameRow) -> GameSummary:

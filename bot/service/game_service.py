@@ -22,9 +22,10 @@ from .moderation import Moderation
 from .play import Play
 from .queries import Queries
 from .ratings.service import Standings
+from .web_games import WebGames
 
 
-class GameService(Challenges, Play, Clocks, Moderation, Queries, Standings, TurnClaims):
+class GameService(Challenges, Play, Clocks, Moderation, WebGames, Queries, Standings, TurnClaims):
     """Challenges, games, clocks and moderation.  Knows nothing of Discord or SQL.
 
     ``GameService(store, clock=None, rng=None)``: ``store`` is any :class:`bot.store.Store`

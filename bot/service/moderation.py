@@ -138,6 +138,7 @@ class Moderation(ServiceCore):
         default_sizes: dict[str, int | None] | None = None,
         challenge_expiry: int | None = None,
         ratings_enabled: bool | None = None,
+        web_listing: bool | None = None,
     ) -> GuildSettings:
         """Change the given settings (None leaves one as it is); audited.
 
@@ -153,6 +154,8 @@ class Moderation(ServiceCore):
             check_bool(use_threads, "use_threads setting", InvalidSettings)
         if ratings_enabled is not None:
             check_bool(ratings_enabled, "ratings_enabled setting", InvalidSettings)
+        if web_listing is not None:
+            check_bool(web_listing, "web_listing setting", InvalidSettings)
         if default_sizes is not None:
             check_sizes(default_sizes)
         if challenge_expiry is not None and (
@@ -186,6 +189,7 @@ class Moderation(ServiceCore):
                 "default_sizes": tuple(sorted(sizes.items())),
                 "challenge_expiry": challenge_expiry,
                 "ratings_enabled": ratings_enabled,
+                "web_listing": web_listing,
             }
             updated = replace(current, **{k: v for k, v in given.items() if v is not None})
             changes = settings_diff(current, updated)

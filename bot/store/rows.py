@@ -21,6 +21,8 @@ class SettingsRow:
     updated_at: int
     ratings_enabled: bool = True
     """Whether finished games change ratings in this server (migration 4)."""
+    web_listing: bool = True
+    """Whether this server's public games are served on the web (migration 11)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +49,10 @@ class ChallengeRow:
     """Whether the game it starts is rated (migration 4)."""
     message_id: int | None = None
     """The Discord message showing it, once posted (migration 6)."""
+    public: bool = False
+    """Its channel could be read by everyone (migration 11): carried to the game."""
+    challenger_name: str | None = None
+    """The challenger's display name when the challenge was made (migration 11)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +100,14 @@ class GameRow:
     rating_seq: int | None = None
     """The order in which finished games' ratings were applied (global, increasing); None
     for games that did not change ratings.  ``crosspath ratings rebuild`` replays in it."""
+    public: bool = False
+    """Whether the game may be shown on the web (migration 11)."""
+    web_token: str | None = None
+    """The unguessable key of its web page (None for games stored before migration 11)."""
+    first_name: str | None = None
+    """The display name of ``first_id`` when the game started (None: not known)."""
+    second_name: str | None = None
+    """The display name of ``second_id`` when the game started (None: not known)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +175,8 @@ class NewChallenge:
     expires_at: int
     options: tuple[tuple[str, str], ...] = ()
     rated: bool = True
+    public: bool = False
+    challenger_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +210,18 @@ class NewGame:
     options: tuple[tuple[str, str], ...] = ()
     to_move_id: int | None = None
     rated: bool = True
+    public: bool = False
+    web_token: str | None = None
+    first_name: str | None = None
+    second_name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameVersion:
+    """A public game's web token and version: what a page watching it polls for."""
+
+    web_token: str
+    version: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -188,6 +188,22 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
     # 6: the id of the message a challenge was posted in, so its buttons act on that message
     # only (NULL for challenges posted before, and until the message is posted)
     ("ALTER TABLE challenges ADD COLUMN message_id {big}",),
+    # 11: games on the web.  ``public``: the game's channel could be read by everyone when it
+    # started (the adapter decides; carried from the challenge); ``web_token``: its page's
+    # address, 128 random bits, never an id (NULL for games stored before: never served);
+    # the players' display names as they were when it started (the challenger's is kept on
+    # the challenge until then); a server's ``web_listing`` turns every page of it off.
+    (
+        "ALTER TABLE challenges ADD COLUMN public {flag} NOT NULL DEFAULT {false}",
+        "ALTER TABLE challenges ADD COLUMN challenger_name TEXT",
+        "ALTER TABLE games ADD COLUMN public {flag} NOT NULL DEFAULT {false}",
+        "ALTER TABLE games ADD COLUMN web_token TEXT",
+        "ALTER TABLE games ADD COLUMN first_name TEXT",
+        "ALTER TABLE games ADD COLUMN second_name TEXT",
+        "CREATE UNIQUE INDEX games_by_web_token ON games (web_token) WHERE web_token IS NOT NULL",
+        "CREATE INDEX games_public_recent ON games (updated_at) WHERE public = {true}",
+        "ALTER TABLE guild_settings ADD COLUMN web_listing {flag} NOT NULL DEFAULT {true}",
+    ),
 )
 
 SCHEMA_VERSION = len(SCHEMA)

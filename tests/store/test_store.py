@@ -142,17 +142,21 @@ async def test_a_version_1_database_gains_empty_options_and_keeps_its_rows(
     after = tables(path)
     # migration 2 added options, migration 4 rated (an active game stays rated), migration 6
     # the message id (none for a challenge posted before it)
-    assert [row[-3:] for row in after["challenges"]] == [("{}", 1, None)]
     conn = sqlite3.connect(path)
     try:  # by name: later migrations add more columns after these
+        added_to_challenges = conn.execute(
+            "SELECT options, rated, message_id FROM challenges"
+        ).fetchall()
         added = conn.execute(
             "SELECT options, to_move_id, rated, unrated_reason, rating_seq FROM games"
         ).fetchall()
     finally:
         conn.close()
+    assert added_to_challenges == [("{}", 1, None)]
     # options, then migration 3's to_move_id, then migration 4's rated, reason and sequence
     assert added == [("{}", BOB, 1, None, None)]
-    assert [row[:-3] for row in after["challenges"]] == before["challenges"]
+    width = len(before["challenges"][0])
+    assert [row[:width] for row in after["challenges"]] == before["challenges"]
     assert after["games"][0][:7] == before["games"][0][:7]  # ids, game, size, seats unchanged
     assert after["moves"] and after["moves"][0][2] == "c3"
 
@@ -362,6 +366,22 @@ def test_backup_command_leaves_the_schema_alone_and_refuses_non_databases(
     assert "cannot back up" in capsys.readouterr().err
 
 
+def undo_web_migration(conn: sqlite3.Connection) -> None:
+    """Undo the migration that added the web's columns (games on the web)."""
+    conn.execute("DROP INDEX games_by_web_token")
+    conn.execute("DROP INDEX games_public_recent")
+    for table, column in (
+        ("challenges", "public"),
+        ("challenges", "challenger_name"),
+        ("games", "public"),
+        ("games", "web_token"),
+        ("games", "first_name"),
+        ("games", "second_name"),
+        ("guild_settings", "web_listing"),
+    ):
+        conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+
+
 async def test_migration_3_fills_the_user_to_move_from_the_moves(db_path: Path, clock: Any) -> None:
     """Games stored before ``to_move_id`` existed get it from their moves, swaps included."""
     async with Store(db_path) as store:
@@ -389,6 +409,7 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(db_path: Path, 
     for column in ("claimed_by", "claimed_version", "claimed_until"):  # the turn claims' later
         conn.execute(f"ALTER TABLE games DROP COLUMN {column}")  # migration: undone as well
     conn.execute("ALTER TABLE challenges DROP COLUMN message_id")  # migration 6
+    undo_web_migration(conn)
     undo_migration_4(conn)
     conn.execute("DROP INDEX games_by_to_move")
     conn.execute("ALTER TABLE games DROP COLUMN to_move_id")

@@ -51,8 +51,13 @@ def expected() -> dict[str, Any]:
     return contents
 
 
-ADDED_AFTER_5 = {"challenges": {"message_id": None}}
-"""Columns later migrations add, as every upgraded row has them (migration 6)."""
+ADDED_AFTER_5: dict[str, dict[str, Any]] = {
+    "challenges": {"message_id": None, "public": False, "challenger_name": None},
+    "games": {"public": False, "web_token": None, "first_name": None, "second_name": None},
+    "settings": {"web_listing": True},
+}
+"""Columns later migrations add, as every upgraded row has them (migrations 6 and 11: games
+stored before are private, without a web page or names)."""
 
 
 @pytest.fixture
