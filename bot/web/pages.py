@@ -1,0 +1,360 @@
+"""The game pages: ``/``, ``/games/<token>`` and what a game page loads.
+
+- ``/`` lists the most recent public games.
+- ``/games/<token>``: the board (an SVG image from :func:`render.board_svg`, the same drawing
+  model as the bot's PNGs), the move list with a link to each position (``#ply=12``), the
+  players as they were named when the game started, the result and the clock, and the record
+  and GIF replay to download.  ``game.js`` steps through the moves and, while the game runs,
+  follows it over Server-Sent Events (``/games/<token>/events``, fed by :mod:`.live`).
+- ``/tournaments/<token>``: not served yet (:meth:`GamePages.tournament` is where it goes).
+
+Privacy: the service serves a game only if it is public and its server's listing is on; for
+anything else every URL under ``/games/<token>`` answers 404 exactly as for a token that
+never existed.  Names are escaped by Jinja2's autoescaping, never by hand, and every answer
+carries a Content-Security-Policy that allows scripts from this server's files only (no inline
+script, no inline style), so a name that looks like HTML stays text.
+
+Nothing here imports discord: ``crosspath run`` and ``crosspath web`` both hand in a
+service (a :class:`~bot.service.GameService`, or anything with its ``served_*`` methods).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from aiohttp import web
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from bot.service import GameRecord, GameResult, GameSummary
+from bot.service.web_games import ServedGame
+from render import DEFAULT_THEME, THEMES, board_svg, render_gif
+from rules import Game
+
+from .live import POLL_SECONDS, LiveHub, Watcher
+
+log = logging.getLogger("crosspath.web")
+
+STATIC = Path(__file__).with_name("static")
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+"""Scripts, styles, images and event streams from this server only; no inline script."""
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+HEARTBEAT_SECONDS = 15.0
+"""A comment line this often keeps proxies from closing a quiet event stream."""
+LISTED = 50
+SVG_CACHE = 1024
+GIF_CACHE = 16
+SVG_TYPE = "image/svg+xml"
+Cache = OrderedDict[tuple[Any, ...], Any]
+
+
+class WebService(Protocol):
+    """What the pages need of the game service (``GameService`` has it)."""
+
+    async def served_game(self, web_token: str) -> tuple[GameRecord, Game] | None: ...
+
+    async def served_games(self, limit: int = ...) -> list[ServedGame]: ...
+
+    async def served_versions(self, web_tokens: list[str]) -> dict[str, int]: ...
+
+
+ServiceSource = Callable[[], Awaitable[WebService]]
+
+
+def colour_name(colour: str | None) -> str:
+    return (colour or "").capitalize()
+
+
+def name_of(names: dict[int, str], user_id: int | None, colour: str | None) -> str:
+    """A player's stored name, or the colour's player when the game has none stored."""
+    if user_id is not None and user_id in names:
+        return names[user_id]
+    return f"{colour_name(colour)} player" if colour else "A player"
+
+
+def result_text(result: GameResult | None, names: dict[int, str]) -> str:
+    """How the game ended, in words (empty while it runs)."""
+    if result is None:
+        return ""
+    winner = name_of(names, result.winner_id, result.winner_colour)
+    loser = name_of(names, result.loser_id, result.loser_colour)
+    return {
+        "connection": f"{winner} ({colour_name(result.winner_colour)}) won by connection.",
+        "draw": "Drawn.",
+        "resign": f"{loser} resigned; {winner} won.",
+        "time": f"{loser} ran out of time; {winner} won.",
+        "abort": "Aborted by a moderator.",
+        "award": f"Awarded to {winner} by a moderator.",
+        "forfeit": f"{loser} forfeited; {winner} won.",
+    }.get(result.reason, "Over.")
+
+
+def iso(moment: datetime | None) -> str:
+    return "" if moment is None else moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def game_state(record: GameRecord) -> dict[str, Any]:
+    """What a page shows of a game that can change: the JSON an event carries, and the
+    template's values."""
+    info = record.game
+    names = info.names
+    to_move = (
+        f"{name_of(names, info.to_move_id, info.to_move_colour)} "
+        f"({colour_name(info.to_move_colour)}) to move"
+        if info.is_active and info.to_move_colour
+        else ""
+    )
+    clock = info.time_control.describe()
+    if info.is_active and info.deadline is not None:
+        clock += f"; this turn ends {iso(info.deadline)}"
+    return {
+        "version": info.version,
+        "status": info.status,
+        "result": result_text(info.result, names),
+        "to_move": to_move,
+        "clock": clock,
+        "moves": [
+            {"ply": m.ply + 1, "move": m.move, "colour": colour_name(m.colour)}
+            for m in record.moves
+        ],
+    }
+
+
+def summary_line(entry: ServedGame) -> dict[str, str]:
+    s: GameSummary = entry.summary
+    first = name_of(entry.names, s.first_id, None)
+    second = name_of(entry.names, s.second_id, None)
+    status = "in progress" if s.is_active else result_text(s.result, entry.names) or s.status
+    return {
+        "href": f"/games/{entry.web_token}",
+        "title": f"{s.title} {s.size}×{s.size}",
+        "players": f"{first} vs {second}",
+        "status": status,
+        "updated": iso(s.updated_at),
+    }
+
+
+def position_at(game: Game, ply: int) -> Game:
+    """``game`` (a copy the caller owns) taken back to ``ply`` moves."""
+    while len(game.history) > ply:
+        game.pop()
+    return game
+
+
+class GamePages:
+    """The pages' routes, their caches and the live hub; :meth:`install` adds them to an app."""
+
+    def __init__(self, service: ServiceSource, poll_seconds: float = POLL_SECONDS) -> None:
+        self._service = service
+        self.env = Environment(
+            loader=PackageLoader("bot.web", "templates"),
+            autoescape=select_autoescape(default=True, default_for_string=True),
+        )
+        self.hub = LiveHub(self._versions, self._state, poll_seconds)
+        self._svgs: Cache = OrderedDict()
+        self._gifs: Cache = OrderedDict()
+
+    def install(self, app: web.Application) -> None:
+        app.middlewares.append(security_headers)
+        app.router.add_get("/", self.index)
+        app.router.add_get("/games/{token}", self.game)
+        app.router.add_get("/games/{token}/board.svg", self.board)
+        app.router.add_get("/games/{token}/record.txt", self.record)
+        app.router.add_get("/games/{token}/replay.gif", self.gif)
+        app.router.add_get("/games/{token}/events", self.events)
+        app.router.add_get("/tournaments/{token}", self.tournament)
+        app.router.add_static("/static/", STATIC, append_version=False)
+        app.on_shutdown.append(self._shutdown)
+
+    async def _shutdown(self, app: web.Application) -> None:
+        await self.hub.stop()
+
+    # ----- reading --------------------------------------------------------------------------
+    async def _served(self, request: web.Request) -> tuple[GameRecord, Game]:
+        served = await (await self._service()).served_game(request.match_info["token"])
+        if served is None:
+            raise not_found()
+        return served
+
+    async def _versions(self, tokens: list[str]) -> dict[str, int]:
+        return await (await self._service()).served_versions(tokens)
+
+    async def _state(self, token: str) -> tuple[int, bytes] | None:
+        served = await (await self._service()).served_game(token)
+        if served is None:
+            return None
+        state = game_state(served[0])
+        return state["version"], f"data: {json.dumps(state)}\n\n".encode()
+
+    # ----- pages ----------------------------------------------------------------------------
+    async def index(self, request: web.Request) -> web.Response:
+        games = await (await self._service()).served_games(LISTED)
+        return self._html("index.html", games=[summary_line(g) for g in games])
+
+    async def game(self, request: web.Request) -> web.Response:
+        record, _ = await self._served(request)
+        info = record.game
+        state = game_state(record)
+        seats = [
+            {"name": name_of(info.names, seat.user_id, seat.colour), "colour": seat.colour}
+            for seat in info.seats
+        ]
+        token = request.match_info["token"]
+        return self._html(
+            "game.html",
+            info=info,
+            token=token,
+            state=state,
+            seats=seats,
+            colour_name=colour_name,
+            themes=THEMES,
+            theme=DEFAULT_THEME,
+            started=iso(info.created_at),
+            plies=len(record.moves),
+            slug=f"{info.game}-{info.size}-{token[:8]}",
+        )
+
+    async def board(self, request: web.Request) -> web.Response:
+        record, game = await self._served(request)
+        plies = len(game.history)
+        ply = _int(request.query.get("ply"), plies)
+        theme = request.query.get("theme", DEFAULT_THEME)
+        if not 0 <= ply <= plies or theme not in THEMES:
+            raise not_found()
+        key = (record.game.id, record.game.version, ply, theme)
+        svg = self._svgs.get(key)
+        if svg is None:
+            # a few milliseconds of drawing: on a thread, so the bot's interactions keep theirs
+            svg = await asyncio.to_thread(
+                lambda: board_svg(position_at(game, ply), theme=theme, caption=False)
+            )
+            _keep(self._svgs, key, svg, SVG_CACHE)
+        else:
+            self._svgs.move_to_end(key)
+        return web.Response(
+            text=svg,
+            content_type=SVG_TYPE,
+            headers={"Cache-Control": "public, max-age=300"},
+        )
+
+    async def record(self, request: web.Request) -> web.Response:
+        record, _ = await self._served(request)
+        info = record.game
+        name = f"crosspath-{info.game}-{info.size}-{request.match_info['token'][:8]}.txt"
+        return web.Response(
+            text=record.text + "\n",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
+    async def gif(self, request: web.Request) -> web.Response:
+        record, game = await self._served(request)
+        info = record.game
+        key = (info.id, info.version)
+        data = self._gifs.get(key)
+        if data is None:
+            names = {
+                seat.colour: name_of(info.names, seat.user_id, seat.colour) for seat in info.seats
+            }
+            data = await asyncio.to_thread(render_gif, game, names=names)
+            _keep(self._gifs, key, data, GIF_CACHE)
+        return web.Response(body=data, content_type="image/gif")
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        """Server-Sent Events: the game's new state after each change, until it ends."""
+        record, _ = await self._served(request)
+        info = record.game
+        response = web.StreamResponse(
+            headers={
+                **SECURITY_HEADERS,
+                "Content-Type": "text/event-stream",
+                "Cache-Control": "no-cache",
+                "X-Accel-Buffering": "no",
+            }
+        )
+        await response.prepare(request)
+        known = _int(request.query.get("v"), info.version)
+        if known != info.version:  # it moved between the page and this stream
+            await response.write(f"data: {json.dumps(game_state(record))}\n\n".encode())
+        if not info.is_active:
+            return response
+        await response.write(b"retry: 2000\n\n")
+        watcher = self.hub.watch(request.match_info["token"], info.version)
+        if watcher is None:
+            return response
+        try:
+            await self._stream(response, watcher)
+        finally:
+            self.hub.leave(watcher)
+        return response
+
+    async def _stream(self, response: web.StreamResponse, watcher: Watcher) -> None:
+        while not watcher.gone:
+            try:
+                await asyncio.wait_for(watcher.wake.wait(), HEARTBEAT_SECONDS)
+            except TimeoutError:
+                await response.write(b": still here\n\n")
+                continue
+            watcher.wake.clear()
+            payload, watcher.latest = watcher.latest, None
+            if payload is not None:
+                await response.write(payload)
+                if b'"status": "active"' not in payload:
+                    return  # the game is over: the page has its last state
+
+    async def tournament(self, request: web.Request) -> web.Response:
+        """Tournament standings and pairings: none are served yet (every token is unknown)."""
+        raise not_found()
+
+    def _html(self, template: str, **values: Any) -> web.Response:
+        body = self.env.get_template(template).render(**values)
+        return web.Response(text=body, content_type="text/html")
+
+
+@web.middleware
+async def security_headers(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """The Content-Security-Policy and its companions on every answer, errors included."""
+    try:
+        response = await handler(request)
+    except web.HTTPException as exc:
+        exc.headers.update(SECURITY_HEADERS)
+        raise
+    if not response.prepared:
+        response.headers.update(SECURITY_HEADERS)
+    return response
+
+
+def not_found() -> web.HTTPNotFound:
+    """The one answer for a private game, a server's hidden game and an unknown token."""
+    return web.HTTPNotFound(text="No such game.\n")
+
+
+def _int(raw: str | None, default: int) -> int:
+    if raw is None:
+        return default
+    raw = raw.strip()
+    if not raw.isdigit() or len(raw) > 6:
+        return -1
+    return int(raw)
+
+
+def _keep(
+    cache: OrderedDict[tuple[Any, ...], Any], key: tuple[Any, ...], value: Any, size: int
+) -> None:
+    cache[key] = value
+    while len(cache) > size:
+        cache.popitem(last=False)
