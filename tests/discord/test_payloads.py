@@ -139,7 +139,13 @@ def test_settings_set_names_every_setting_it_changes() -> None:
     (admin,) = [p for p in all_payloads() if p["name"] == "admin"]
     (settings,) = [o for o in admin["options"] if o["name"] == "settings"]
     (set_,) = [o for o in settings["options"] if o["name"] == "set"]
-    words = {"threads": "threads", "time": "clock", "expiry_hours": "expiry", "ratings": "ratings"}
+    words = {
+        "threads": "threads",
+        "time": "clock",
+        "expiry_hours": "expiry",
+        "ratings": "ratings",
+        "web": "web",
+    }
     assert sorted(option["name"] for option in set_["options"]) == sorted(words)
     for word in words.values():
         assert word in set_["description"]

@@ -41,7 +41,8 @@ def settings_text(settings: GuildSettings) -> str:
         f"**Default clock:** {settings.default_time_control.describe()}\n"
         f"**Default sizes:** {sizes}\n"
         f"**Challenges expire after:** {settings.challenge_expiry // 3600} h\n"
-        f"**Ratings:** {'on' if settings.ratings_enabled else 'off'}"
+        f"**Ratings:** {'on' if settings.ratings_enabled else 'off'}\n"
+        f"**Public games on the web:** {'listed' if settings.web_listing else 'hidden'}"
     )
 
 
@@ -81,13 +82,15 @@ class AdminCog(commands.Cog):
 
     @MANAGERS_CHECK
     @settings.command(
-        name="set", description="Change threads, default clock, challenge expiry or ratings"
+        name="set",
+        description="Change threads, default clock, challenge expiry, ratings or web listing",
     )
     @app_commands.describe(
         threads="start each game in its own thread",
         time="default time per move, like 12h, 3d or none",
         expiry_hours="hours before an unanswered challenge expires",
         ratings="whether finished games change ratings in this server",
+        web="whether games in channels everyone can read are shown on the web pages",
     )
     async def settings_set(
         self,
@@ -96,6 +99,7 @@ class AdminCog(commands.Cog):
         time: TimeOption | None = None,
         expiry_hours: app_commands.Range[int, 1, 720] | None = None,
         ratings: bool | None = None,
+        web: bool | None = None,
     ) -> None:
         guild_id, _ = ids(interaction)
         updated = await self.bot.service.update_settings(
@@ -105,6 +109,7 @@ class AdminCog(commands.Cog):
             default_time_control=time,
             challenge_expiry=expiry_hours * 3600 if expiry_hours else None,
             ratings_enabled=ratings,
+            web_listing=web,
         )
         await interaction.response.send_message("Saved.\n" + settings_text(updated), ephemeral=True)
 
