@@ -13,14 +13,17 @@ from dataclasses import dataclass, field
 
 from rules import Game
 
+from ..store import GameRow, Tx
 from . import convert
 from .checks import check_limit
-from .engines import warms_engines
+from .engines import play_off_loop, warms_engines
 from .queries import Queries
 from .types import GameRecord, GameSummary
 
 TOKEN_LIMIT = 64
 """A token longer than this is no game's (they are 22 characters): refused unread."""
+CATCH_UP = 16
+"""The most new moves played onto a cached engine; more (or a takeback) replays the game."""
 MAX_WATCHED = 1000
 """The most tokens one :meth:`WebGames.served_versions` call asks about."""
 
@@ -57,9 +60,26 @@ class WebGames(Queries):
             row = await tx.served_game(web_token)
             if row is None:
                 return None
-            game = await self._engine(tx, row)
+            game = await self._served_engine(tx, row)
             record = await self._full_record(tx, row, game)
             return record, game.copy()
+
+    async def _served_engine(self, tx: Tx, row: GameRow) -> Game:
+        """The engine at ``row``'s version.  A page process never plays the moves itself
+        (a bot process does), so after each move its cached engine is one version behind:
+        the few new moves are played on a copy of it rather than the whole game replayed."""
+        cached = self._engines.get(row.id)
+        if cached is not None and cached[0] != row.version:
+            before = cached[1]
+            moves = [m.move for m in await tx.moves(row.id)]
+            known = before.moves
+            if moves[: len(known)] == known and len(moves) - len(known) <= CATCH_UP:
+                game = before.copy()
+                for move in moves[len(known) :]:
+                    await play_off_loop(game, move)
+                self._remember(row.id, row.version, game)
+                return game
+        return await self._engine(tx, row)
 
     async def served_games(self, limit: int = 50) -> list[ServedGame]:
         """The most recently updated public games of servers whose listing is on, from

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from bot.service import GameService, InvalidChallenge
+from bot.service import GameRecord, GameService, InvalidChallenge, engines
 from bot.service.web_games import is_token
+from bot.store import Store
+from rules import Game
 
 GUILD, OTHER_GUILD, CHANNEL, CHANNEL2, CHANNEL3 = 1000, 1001, 2000, 2002, 2003
 ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
@@ -81,3 +85,32 @@ async def test_names_are_checked_and_optional(service: GameService) -> None:
     _, token = await start(service, CHANNEL, public=True, names=(None, "<img src=x>"))
     served = await service.served_game(token)
     assert served is not None and served[0].game.names == {BOB: "<img src=x>"}
+
+
+async def test_a_page_process_catches_up_with_moves_played_elsewhere(
+    service: GameService, store: Store, clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bot = GameService(store, clock=clock)  # the process that plays, beside the page's
+    created = await bot.create_challenge(GUILD, CHANNEL, ALICE, BOB, "minefield", 5, public=True)
+    token = (await bot.accept_challenge(created.id, BOB)).game.web_token
+    assert token is not None
+    for user, move in ((ALICE, "c3"), (BOB, "b2")):
+        await bot.play_move(CHANNEL, user, move)
+    first = await service.served_game(token)
+    assert first is not None and first[1].moves == ["c3", "b2"]
+
+    async def no_replay(*args: object) -> None:
+        raise AssertionError("the whole game was replayed")
+
+    monkeypatch.setattr(engines, "replay_off_loop", no_replay)
+    for user, move in ((ALICE, "c2"), (BOB, "d4")):
+        await bot.play_move(CHANNEL, user, move)
+    record, engine = await served(service, token)
+    assert engine.moves == ["c3", "b2", "c2", "d4"] == [m.move for m in record.moves]
+    assert engine.record() == (await bot.game_record(record.game.id)).text
+
+
+async def served(service: GameService, token: str) -> tuple[GameRecord, Game]:
+    found = await service.served_game(token)
+    assert found is not None
+    return found
