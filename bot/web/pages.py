@@ -56,6 +56,7 @@ HEARTBEAT_SECONDS = 15.0
 """A comment line this often keeps proxies from closing a quiet event stream."""
 LISTED = 50
 SVG_CACHE = 1024
+PAGE_CACHE = 256
 GIF_CACHE = 16
 SVG_TYPE = "image/svg+xml"
 Cache = OrderedDict[tuple[Any, ...], Any]
@@ -165,6 +166,7 @@ class GamePages:
         )
         self.hub = LiveHub(self._versions, self._state, poll_seconds)
         self._svgs: Cache = OrderedDict()
+        self._pages: Cache = OrderedDict()
         self._gifs: Cache = OrderedDict()
 
     def install(self, app: web.Application) -> None:
@@ -202,18 +204,31 @@ class GamePages:
     # ----- pages ----------------------------------------------------------------------------
     async def index(self, request: web.Request) -> web.Response:
         games = await (await self._service()).served_games(LISTED)
-        return self._html("index.html", games=[summary_line(g) for g in games])
+        body = self._render("index.html", games=[summary_line(g) for g in games])
+        return web.Response(text=body, content_type="text/html")
 
     async def game(self, request: web.Request) -> web.Response:
         record, _ = await self._served(request)
+        info = record.game
+        key = (info.id, info.version)
+        body = self._pages.get(key)
+        if body is None:
+            body = self._game_page(record, request.match_info["token"])
+            _keep(self._pages, key, body, PAGE_CACHE)
+        else:
+            self._pages.move_to_end(key)
+        return web.Response(text=body, content_type="text/html")
+
+    def _game_page(self, record: GameRecord, token: str) -> str:
+        """The page of ``record`` (the template takes a while for a long game: a page is
+        cached per game version, so a finished game's page is drawn once)."""
         info = record.game
         state = game_state(record)
         seats = [
             {"name": name_of(info.names, seat.user_id, seat.colour), "colour": seat.colour}
             for seat in info.seats
         ]
-        token = request.match_info["token"]
-        return self._html(
+        return self._render(
             "game.html",
             info=info,
             token=token,
@@ -318,9 +333,8 @@ class GamePages:
         """Tournament standings and pairings: none are served yet (every token is unknown)."""
         raise not_found()
 
-    def _html(self, template: str, **values: Any) -> web.Response:
-        body = self.env.get_template(template).render(**values)
-        return web.Response(text=body, content_type="text/html")
+    def _render(self, template: str, **values: Any) -> str:
+        return self.env.get_template(template).render(**values)
 
 
 @web.middleware
