@@ -87,6 +87,7 @@ async def test_names_are_checked_and_optional(service: GameService) -> None:
     assert served is not None and served[0].game.names == {BOB: "<img src=x>"}
 
 
+@pytest.mark.slow  # its first read replays the game in the replay process
 async def test_a_page_process_catches_up_with_moves_played_elsewhere(
     service: GameService, store: Store, clock: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
