@@ -311,6 +311,8 @@ class GamePages:
             return response
         try:
             await self._stream(response, watcher)
+        except ConnectionResetError:
+            pass  # the page was closed: found at the next write (at most a heartbeat later)
         finally:
             self.hub.leave(watcher)
         return response

@@ -138,3 +138,17 @@ async def test_a_stream_opened_after_a_move_starts_with_it_and_ends_with_the_gam
             assert last["status"] == "finished" and "won" in str(last["result"])
             rest = await asyncio.wait_for(answer.content.read(), 2)  # returns: the stream ended
             assert rest.strip() == b""
+
+
+async def test_open_streams_end_when_the_server_stops(service: GameService) -> None:
+    info = await start_public(service, 3006, ("c3",))
+    async with aiohttp.ClientSession() as session:
+        async with pages_site(service) as port:
+            url = f"http://127.0.0.1:{port}/games/{info.web_token}/events"
+            answers = [await session.get(url) for _ in range(5)]
+            started = time.monotonic()
+        assert time.monotonic() - started < 5  # not the 60 s aiohttp waits for handlers
+        for answer in answers:
+            rest = await asyncio.wait_for(answer.content.read(), 2)
+            assert rest.strip() in (b"retry: 2000", b"")
+            answer.close()
