@@ -16,6 +16,7 @@ from typing import Any
 import asyncpg
 import pytest
 from pg_server import PgServer
+from web_games import UNDO_WEB_MIGRATION
 
 from bot.service import GameService
 from bot.store.errors import (
@@ -511,6 +512,8 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(pg_url: str, cl
         for column in ("claimed_by", "claimed_version", "claimed_until"):  # the turn claims'
             await conn.execute(f"ALTER TABLE games DROP COLUMN {column}")  # later migration
         await conn.execute("ALTER TABLE challenges DROP COLUMN message_id")  # migration 6
+        for statement in UNDO_WEB_MIGRATION:
+            await conn.execute(statement)
         for statement in (  # back to before migration 4 (ratings)
             "DROP TABLE rating_history",
             "DROP TABLE ratings",

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from web_games import UNDO_WEB_MIGRATION
 
 from bot.service import GameInfo, GameService
 from bot.store import (
@@ -366,22 +367,6 @@ def test_backup_command_leaves_the_schema_alone_and_refuses_non_databases(
     assert "cannot back up" in capsys.readouterr().err
 
 
-def undo_web_migration(conn: sqlite3.Connection) -> None:
-    """Undo the migration that added the web's columns (games on the web)."""
-    conn.execute("DROP INDEX games_by_web_token")
-    conn.execute("DROP INDEX games_public_recent")
-    for table, column in (
-        ("challenges", "public"),
-        ("challenges", "challenger_name"),
-        ("games", "public"),
-        ("games", "web_token"),
-        ("games", "first_name"),
-        ("games", "second_name"),
-        ("guild_settings", "web_listing"),
-    ):
-        conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
-
-
 async def test_migration_3_fills_the_user_to_move_from_the_moves(db_path: Path, clock: Any) -> None:
     """Games stored before ``to_move_id`` existed get it from their moves, swaps included."""
     async with Store(db_path) as store:
@@ -409,7 +394,8 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(db_path: Path, 
     for column in ("claimed_by", "claimed_version", "claimed_until"):  # the turn claims' later
         conn.execute(f"ALTER TABLE games DROP COLUMN {column}")  # migration: undone as well
     conn.execute("ALTER TABLE challenges DROP COLUMN message_id")  # migration 6
-    undo_web_migration(conn)
+    for statement in UNDO_WEB_MIGRATION:
+        conn.execute(statement)
     undo_migration_4(conn)
     conn.execute("DROP INDEX games_by_to_move")
     conn.execute("ALTER TABLE games DROP COLUMN to_move_id")

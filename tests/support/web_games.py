@@ -15,6 +15,24 @@ GUILD = 1000
 ALICE, BOB = 11, 22
 XSS_NAME = "<img src=x onerror=alert(1)>"
 """A display name that is HTML: it must show as these characters and run nothing."""
+UNDO_WEB_MIGRATION = (
+    "DROP INDEX games_by_web_token",
+    "DROP INDEX games_public_recent",
+    *(
+        f"ALTER TABLE {table} DROP COLUMN {column}"
+        for table, column in (
+            ("challenges", "public"),
+            ("challenges", "challenger_name"),
+            ("games", "public"),
+            ("games", "web_token"),
+            ("games", "first_name"),
+            ("games", "second_name"),
+            ("guild_settings", "web_listing"),
+        )
+    ),
+)
+"""Statements (valid on both engines) that undo the migration adding the web's columns, for
+tests that take a database back to an older schema by hand."""
 FINISHED_MOVES = ("c1", "a3", "c2", "b3", "c3", "d3", "c4", "e3", "c5")
 """A Minefield 5×5 game Black wins by a path down column c (9 plies)."""
 
