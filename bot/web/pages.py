@@ -27,7 +27,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from aiohttp import web
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -59,7 +59,7 @@ SVG_CACHE = 1024
 PAGE_CACHE = 256
 GIF_CACHE = 16
 SVG_TYPE = "image/svg+xml"
-Cache = OrderedDict[tuple[Any, ...], Any]
+T = TypeVar("T")
 
 
 class WebService(Protocol):
@@ -165,9 +165,9 @@ class GamePages:
             autoescape=select_autoescape(default=True, default_for_string=True),
         )
         self.hub = LiveHub(self._versions, self._state, poll_seconds)
-        self._svgs: Cache = OrderedDict()
-        self._pages: Cache = OrderedDict()
-        self._gifs: Cache = OrderedDict()
+        self._svgs = Drawn[str](SVG_CACHE)
+        self._pages = Drawn[str](PAGE_CACHE)
+        self._gifs = Drawn[bytes](GIF_CACHE)
 
     def install(self, app: web.Application) -> None:
         app.middlewares.append(security_headers)
@@ -210,18 +210,14 @@ class GamePages:
     async def game(self, request: web.Request) -> web.Response:
         record, _ = await self._served(request)
         info = record.game
+        token = request.match_info["token"]
         key = (info.id, info.version)
-        body = self._pages.get(key)
-        if body is None:
-            body = self._game_page(record, request.match_info["token"])
-            _keep(self._pages, key, body, PAGE_CACHE)
-        else:
-            self._pages.move_to_end(key)
+        body = await self._pages.get(key, lambda: self._game_page(record, token))
         return web.Response(text=body, content_type="text/html")
 
     def _game_page(self, record: GameRecord, token: str) -> str:
         """The page of ``record`` (the template takes a while for a long game: a page is
-        cached per game version, so a finished game's page is drawn once)."""
+        kept per game version, so a finished game's page is drawn once)."""
         info = record.game
         state = game_state(record)
         seats = [
@@ -249,16 +245,10 @@ class GamePages:
         theme = request.query.get("theme", DEFAULT_THEME)
         if not 0 <= ply <= plies or theme not in THEMES:
             raise not_found()
-        key = (record.game.id, record.game.version, ply, theme)
-        svg = self._svgs.get(key)
-        if svg is None:
-            # a few milliseconds of drawing: on a thread, so the bot's interactions keep theirs
-            svg = await asyncio.to_thread(
-                lambda: board_svg(position_at(game, ply), theme=theme, caption=False)
-            )
-            _keep(self._svgs, key, svg, SVG_CACHE)
-        else:
-            self._svgs.move_to_end(key)
+        svg = await self._svgs.get(
+            (record.game.id, record.game.version, ply, theme),
+            lambda: board_svg(position_at(game, ply), theme=theme, caption=False),
+        )
         return web.Response(
             text=svg,
             content_type=SVG_TYPE,
@@ -277,14 +267,8 @@ class GamePages:
     async def gif(self, request: web.Request) -> web.Response:
         record, game = await self._served(request)
         info = record.game
-        key = (info.id, info.version)
-        data = self._gifs.get(key)
-        if data is None:
-            names = {
-                seat.colour: name_of(info.names, seat.user_id, seat.colour) for seat in info.seats
-            }
-            data = await asyncio.to_thread(render_gif, game, names=names)
-            _keep(self._gifs, key, data, GIF_CACHE)
+        names = {s.colour: name_of(info.names, s.user_id, s.colour) for s in info.seats}
+        data = await self._gifs.get((info.id, info.version), lambda: render_gif(game, names=names))
         return web.Response(body=data, content_type="image/gif")
 
     async def events(self, request: web.Request) -> web.StreamResponse:
@@ -368,9 +352,22 @@ def _int(raw: str | None, default: int) -> int:
     return int(raw)
 
 
-def _keep(
-    cache: OrderedDict[tuple[Any, ...], Any], key: tuple[Any, ...], value: Any, size: int
-) -> None:
-    cache[key] = value
-    while len(cache) > size:
-        cache.popitem(last=False)
+class Drawn(Generic[T]):
+    """What was drawn (a page, a board, a replay) by game version, the least recently used
+    dropped beyond ``size``.  Drawing runs on a thread: a long game's page or board takes
+    milliseconds, and ``crosspath run`` serves Discord from this event loop."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[Any, ...], T] = OrderedDict()
+
+    async def get(self, key: tuple[Any, ...], draw: Callable[[], T]) -> T:
+        found = self._items.get(key)
+        if found is not None:
+            self._items.move_to_end(key)
+            return found
+        drawn = await asyncio.to_thread(draw)
+        self._items[key] = drawn
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+        return drawn
