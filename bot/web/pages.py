@@ -134,6 +134,21 @@ def game_state(record: GameRecord) -> dict[str, Any]:
     }
 
 
+ACTIVE = b'"status": "active"'
+"""How an event of a running game says so: JSON escapes every quote inside a string (a name),
+so no other part of an event can hold these bytes."""
+
+
+def sse_data(state: dict[str, Any]) -> bytes:
+    """One Server-Sent Event carrying ``state`` (a :func:`game_state`) as JSON."""
+    return b"data: " + json.dumps(state, separators=(", ", ": ")).encode() + b"\n\n"
+
+
+def still_active(payload: bytes) -> bool:
+    """Whether the event :func:`sse_data` made is of a game still running."""
+    return ACTIVE in payload
+
+
 def summary_line(entry: ServedGame) -> dict[str, str]:
     s: GameSummary = entry.summary
     first = name_of(entry.names, s.first_id, None)
@@ -199,7 +214,7 @@ class GamePages:
         if served is None:
             return None
         state = game_state(served[0])
-        return state["version"], f"data: {json.dumps(state)}\n\n".encode()
+        return state["version"], sse_data(state)
 
     # ----- pages ----------------------------------------------------------------------------
     async def index(self, request: web.Request) -> web.Response:
@@ -286,7 +301,7 @@ class GamePages:
         await response.prepare(request)
         known = _int(request.query.get("v"), info.version)
         if known != info.version:  # it moved between the page and this stream
-            await response.write(f"data: {json.dumps(game_state(record))}\n\n".encode())
+            await response.write(sse_data(game_state(record)))
         if not info.is_active:
             return response
         await response.write(b"retry: 2000\n\n")
@@ -312,7 +327,7 @@ class GamePages:
             payload, watcher.latest = watcher.latest, None
             if payload is not None:
                 await response.write(payload)
-                if b'"status": "active"' not in payload:
+                if not still_active(payload):
                     return  # the game is over: the page has its last state
 
     async def tournament(self, request: web.Request) -> web.Response:

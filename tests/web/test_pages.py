@@ -19,7 +19,7 @@ from web_games import (
 from web_probe import get
 
 from bot.service import GameService
-from bot.web.pages import CSP
+from bot.web.pages import CSP, sse_data, still_active
 from render import board_svg
 from rules import new_game
 
@@ -152,3 +152,11 @@ async def test_open_streams_end_when_the_server_stops(service: GameService) -> N
             rest = await asyncio.wait_for(answer.content.read(), 2)
             assert rest.strip() in (b"retry: 2000", b"")
             answer.close()
+
+
+def test_a_name_cannot_make_a_finished_games_event_look_running() -> None:
+    state = {"version": 3, "status": "finished", "result": '"status": "active" won.', "moves": []}
+    event = sse_data(state)
+    assert event.startswith(b"data: ") and event.endswith(b"\n\n")
+    assert json.loads(event[6:]) == state and not still_active(event)
+    assert still_active(sse_data({**state, "status": "active"}))
