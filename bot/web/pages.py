@@ -331,7 +331,12 @@ class GamePages:
                     return  # the game is over: the page has its last state
 
     async def tournament(self, request: web.Request) -> web.Response:
-        """Tournament standings and pairings: none are served yet (every token is unknown)."""
+        """Tournament standings and pairings: none are served yet, so every token is unknown.
+
+        The page needs a service lookup like :meth:`WebService.served_game`: a tournament by
+        its web token, only if it is public (its channel readable by everyone) and its
+        server's listing is on, with its standings and pairings; then a template beside
+        ``game.html`` and a line per tournament on ``/``."""
         raise not_found()
 
     def _render(self, template: str, **values: Any) -> str:
