@@ -45,6 +45,11 @@ SETTINGS: dict[str, tuple[str, str]] = {
         "127.0.0.1",
         "the address those pages listen on; 0.0.0.0 to let other machines or containers scrape",
     ),
+    "CROSSPATH_PUBLIC_URL": (
+        "",
+        "the address people reach the game pages at, e.g. https://games.example.org; set, "
+        "board posts of public games get a 'Watch on the web' link",
+    ),
 }
 
 
@@ -69,6 +74,8 @@ class Settings:
     web_port: int | None = None
     """Where ``crosspath run`` serves health, readiness and metrics (None: it does not)."""
     web_host: str = "127.0.0.1"
+    public_url: str = ""
+    """Where people reach the game pages (no trailing slash); empty: board posts link none."""
 
     @property
     def has_token(self) -> bool:
@@ -239,6 +246,28 @@ def web_port(raw: str, name: str = "CROSSPATH_WEB_PORT") -> int | None:
     return port
 
 
+MAX_PUBLIC_URL = 200
+"""A longer address would crowd out the game's token in Discord's 512-character link limit."""
+
+
+def public_url(raw: str) -> str:
+    """CROSSPATH_PUBLIC_URL: an http(s) address without a trailing slash, or empty."""
+    text = raw.strip().rstrip("/")
+    if not text:
+        return ""
+    if (
+        not text.startswith(("https://", "http://"))
+        or len(text) > MAX_PUBLIC_URL
+        or any(c.isspace() or c in "?#" for c in text)
+        or text[-3:] == "://"
+    ):
+        raise SettingsError(
+            "CROSSPATH_PUBLIC_URL must be an http:// or https:// address without spaces, a"
+            f" query or a fragment, at most {MAX_PUBLIC_URL} characters, not {text[:100]!r}"
+        )
+    return text
+
+
 def settings_from(env: Mapping[str, str]) -> Settings:
     """Build settings from a mapping (the environment in production, a dict in tests)."""
 
@@ -265,6 +294,7 @@ def settings_from(env: Mapping[str, str]) -> Settings:
         shard_ids=shard_ids,
         web_port=web_port(get("CROSSPATH_WEB_PORT")),
         web_host=get("CROSSPATH_WEB_HOST").strip() or SETTINGS["CROSSPATH_WEB_HOST"][0],
+        public_url=public_url(get("CROSSPATH_PUBLIC_URL")),
     )
 
 

@@ -53,6 +53,7 @@ from .posting import announce_start, post_turn
 from .replies import log_failure
 from .threads import delete_unused_thread, open_game_thread, thread_possible
 from .turns import challenge_embed, mention
+from .web_links import display_name, readable_by_everyone
 
 if TYPE_CHECKING:
     from .app import CrosspathBot
@@ -183,6 +184,8 @@ class ComputerOpponent:
             time_control=time,
             options={LEVEL_OPTION: str(chosen.number)},
             pie=pie,
+            public=readable_by_everyone(interaction),
+            challenger_name=display_name(interaction.user),
         )
         assert created.opponent_id == bot_id  # the computer accepts only challenges naming it
         content = (
@@ -209,8 +212,9 @@ class ComputerOpponent:
         on failure the challenge is withdrawn and the unused thread deleted."""
         thread = await self._open_thread(interaction, challenge)
         try:
+            me = interaction.guild.me if interaction.guild is not None else self.bot.user
             return await self.bot.service.accept_challenge(
-                challenge.id, bot_id, thread.id if thread else None
+                challenge.id, bot_id, thread.id if thread else None, name=display_name(me)
             )
         except Exception:
             try:

@@ -43,6 +43,7 @@ from .threads import (
     threads_refused,
 )
 from .turns import challenge_embed, mention
+from .web_links import display_name
 
 if TYPE_CHECKING:
     from .app import CrosspathBot
@@ -96,7 +97,10 @@ async def accept_challenge(interaction: Interaction, challenge: Challenge) -> No
         thread = await open_game_thread(interaction, name, interaction.message)
     try:
         started = await service.accept_challenge(
-            challenge.id, interaction.user.id, thread.id if thread else None
+            challenge.id,
+            interaction.user.id,
+            thread.id if thread else None,
+            name=display_name(interaction.user),
         )
     except Exception:
         await delete_unused_thread(thread)

@@ -11,7 +11,7 @@ and the clock re-posts its board once Discord answers again.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -29,6 +29,7 @@ from .turns import (
     mention,
     turn_message,
 )
+from .web_links import watch_view
 
 if TYPE_CHECKING:
     from .app import CrosspathBot
@@ -97,7 +98,8 @@ async def build_turn_message(
     game = await position_of(bot.service, info)
     board = await draw_board_async(game, caption_names(info, names))
     rating = await bot.service.game_rating(info.id) if info.result is not None else None
-    return turn_message(info, game, names, board, headline, bot.computer.user_id, rating, ping)
+    message = turn_message(info, game, names, board, headline, bot.computer.user_id, rating, ping)
+    return replace(message, view=await watch_view(bot, info))
 
 
 async def send(

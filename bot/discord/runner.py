@@ -25,6 +25,8 @@ from .app import CrosspathBot
 from .instrument import shards_check
 
 if TYPE_CHECKING:
+    from bot.service import GameService
+    from bot.web.pages import GamePages
     from bot.web.server import WebServer
 
 log = logging.getLogger("crosspath.discord")
@@ -140,9 +142,19 @@ async def _serve(settings: Settings) -> int:
         log.info("database closed", extra={"database": settings.shown_database})
 
 
+def game_pages(bot: CrosspathBot) -> GamePages:
+    """The public game pages, over the bot's own service."""
+    from bot.web.pages import GamePages
+
+    async def source() -> GameService:
+        return bot.service
+
+    return GamePages(source)
+
+
 async def start_web(bot: CrosspathBot, store: Any, settings: Settings) -> WebServer | None:
-    """Serve /healthz, /readyz (every shard connected, the database answering) and
-    /metrics when ``CROSSPATH_WEB_PORT`` is set."""
+    """Serve the public game pages, /healthz, /readyz (every shard connected, the database
+    answering) and /metrics when ``CROSSPATH_WEB_PORT`` is set."""
     from bot.web.metrics import active_games_source
     from bot.web.server import WebServer, database_check
 
@@ -154,6 +166,7 @@ async def start_web(bot: CrosspathBot, store: Any, settings: Settings) -> WebSer
         [shards_check(bot), database_check(store)],
         settings.web_host,
         settings.web_port,
+        pages=game_pages(bot),
     )
     await web.start()
     log.info("serving health and metrics", extra={"host": web.host, "port": web.port})

@@ -50,6 +50,8 @@ class OutgoingMessage:
     allowed_mentions: discord.AllowedMentions
     board: Board | None = None
     filename: str = "board.png"
+    view: discord.ui.View | None = None
+    """Link buttons under the post (the game's web page), if any."""
 
     def file(self) -> discord.File | None:
         if self.board is None:
@@ -67,6 +69,8 @@ class OutgoingMessage:
         file = self.file()
         if file is not None:
             kwargs["file"] = file
+        if self.view is not None:
+            kwargs["view"] = self.view
         return kwargs
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from datetime import datetime
 
@@ -70,6 +71,8 @@ class Challenges(ServiceCore):
         options: Mapping[str, str] | None = None,
         rated: bool = True,
         pie: bool | None = None,
+        public: bool = False,
+        challenger_name: str | None = None,
     ) -> Challenge:
         """Create a direct (``opponent_id``) or open (None) challenge.
 
@@ -79,6 +82,10 @@ class Challenges(ServiceCore):
         mark a game against the computer (never rated).  ``rated=False`` makes the game
         unrated.  ``pie=True`` plays Minefield, Clearcut or Naked Diagonal with the pie rule
         (stored as the ``pie`` option, :func:`pie_options`); Clear Path always has it.
+        unrated.  ``public=True``: the channel can be read by everyone, so the game may be
+        shown on the web (the front end decides; the server's listing setting still
+        applies).  ``challenger_name``: the challenger's display name, kept for the game's
+        page (:data:`MAX_NAME` characters at most).
         Raises InvalidChallenge (self-challenge, unknown game, size the game does not allow,
         channel not allowed, bad options, a pie choice the game does not allow),
         InvalidTimeControl, ChannelBusy (no threads and the channel already has a game).
@@ -93,6 +100,8 @@ class Challenges(ServiceCore):
         time_control = check_time_control(time_control)
         checked = checked_options(options)
         check_bool(rated, "rated option", InvalidChallenge)
+        check_bool(public, "public flag", InvalidChallenge)
+        challenger_name = checked_name(challenger_name)
         if opponent_id is not None and opponent_id == challenger_id:
             raise InvalidChallenge("You can't challenge yourself.")
         try:
@@ -143,6 +152,8 @@ class Challenges(ServiceCore):
                     expires_at=stamp + guild.challenge_expiry * 1_000_000,
                     options=tuple(sorted(checked.items())),
                     rated=rated,
+                    public=public,
+                    challenger_name=challenger_name,
                 )
             )
         return convert.challenge(row)
@@ -161,9 +172,15 @@ class Challenges(ServiceCore):
         return found
 
     async def accept_challenge(
-        self, challenge_id: int, user_id: int, game_channel_id: int | None = None
+        self,
+        challenge_id: int,
+        user_id: int,
+        game_channel_id: int | None = None,
+        *,
+        name: str | None = None,
     ) -> GameStarted:
         """Accept and start the game in ``game_channel_id`` (a thread; default: the channel).
+        ``name``: the accepting player's display name, kept for the game's page.
 
         Raises ChallengeNotFound, ChallengeExpired, InvalidChallenge (not open any more, own
         challenge), PermissionDenied (a direct challenge to someone else), ChannelBusy.
@@ -171,6 +188,7 @@ class Challenges(ServiceCore):
         check_id(challenge_id, "challenge id")
         check_id(user_id, "user id")
         check_optional_id(game_channel_id, "game channel id")
+        name = checked_name(name)
         now = self._now()
         stamp = to_us(now)
         async with self._write() as tx:
@@ -196,6 +214,7 @@ class Challenges(ServiceCore):
             )
             game = convert.engine(found.game, found.size, found.options.items())
             tc = found.time_control
+            stored_names = {found.challenger_id: found.challenger_name, user_id: name}
             new = NewGame(
                 guild_id=found.guild_id,
                 channel_id=channel,
@@ -216,6 +235,10 @@ class Challenges(ServiceCore):
                 created_at=stamp,
                 options=tuple(sorted(found.options.items())),
                 rated=found.rated,
+                public=found.public,
+                web_token=new_web_token(),
+                first_name=stored_names[first_id],
+                second_name=stored_names[second_id],
             )
             try:
                 row = await tx.insert_game(new)
@@ -306,6 +329,22 @@ class Challenges(ServiceCore):
             rows = await tx.challenges_for(guild_id, user_id, limit)
         found = [convert.challenge(r) for r in rows]
         return [c for c in found if now < c.expires_at]
+
+
+MAX_NAME = 100
+"""The longest display name kept (Discord's are at most 32 characters)."""
+
+
+def checked_name(name: object) -> str | None:
+    """A display name as stored: text of at most :data:`MAX_NAME` characters, or None."""
+    if name is None:
+        return None
+    return check_text(name, "player name", MAX_NAME, InvalidChallenge)
+
+
+def new_web_token() -> str:
+    """A game page's key: 128 random bits (22 URL-safe characters), never derived from ids."""
+    return secrets.token_urlsafe(16)
 
 
 def checked_options(options: Mapping[str, str] | None) -> dict[str, str]:

@@ -81,6 +81,7 @@ def settings(row: SettingsRow | None, guild_id: int) -> GuildSettings:
             for name, value in (("vacation_days", row.vacation_days), ("soft_time", row.soft_time))
             if value is not None
         },
+        web_listing=row.web_listing,
     )
 
 
@@ -102,6 +103,7 @@ def settings_row(settings: GuildSettings, updated_at: int) -> SettingsRow:
         bank_cap=tc.cap,
         vacation_days=settings.vacation_days,
         soft_time=settings.soft_time,
+        web_listing=settings.web_listing,
     )
 
 
@@ -125,6 +127,8 @@ def challenge(row: ChallengeRow) -> Challenge:
         options=dict(row.options),
         rated=row.rated,
         message_id=row.message_id,
+        public=row.public,
+        challenger_name=row.challenger_name,
     )
 
 
@@ -217,7 +221,16 @@ def game_info(row: GameRow, game: Game, now: int | None = None) -> GameInfo:
         tournament_id=row.tournament_id,
         time_left=time_left(row, moment),
         paused_until=maybe_dt(live_pause(row.paused_until, moment)),
+        public=row.public,
+        web_token=row.web_token,
+        names=names(row),
     )
+
+
+def names(row: GameRow) -> dict[int, str]:
+    """The players' stored display names by user id (those known)."""
+    stored = ((row.first_id, row.first_name), (row.second_id, row.second_name))
+    return {user: name for user, name in stored if name is not None}
 
 
 def summary(row: GameRow, now: int | None = None) -> GameSummary:

@@ -28,6 +28,7 @@ from .ratings.service import Standings
 from .softtime import SoftTime
 from .tournament_play import TournamentPlay
 from .vacations import Vacations
+from .web_games import WebGames
 
 
 class GameService(
@@ -36,6 +37,7 @@ class GameService(
     Aborts,
     Clocks,
     Moderation,
+    WebGames,
     Queries,
     Standings,
     TurnClaims,

@@ -141,6 +141,7 @@ class Moderation(ServiceCore):
         ratings_enabled: bool | None = None,
         vacation_days: int | None = None,
         soft_time: int | None = None,
+        web_listing: bool | None = None,
     ) -> GuildSettings:
         """Change the given settings (None leaves one as it is); audited.
 
@@ -159,6 +160,8 @@ class Moderation(ServiceCore):
             check_bool(use_threads, "use_threads setting", InvalidSettings)
         if ratings_enabled is not None:
             check_bool(ratings_enabled, "ratings_enabled setting", InvalidSettings)
+        if web_listing is not None:
+            check_bool(web_listing, "web_listing setting", InvalidSettings)
         if default_sizes is not None:
             check_sizes(default_sizes)
         if challenge_expiry is not None and (
@@ -195,6 +198,7 @@ class Moderation(ServiceCore):
                 "ratings_enabled": ratings_enabled,
                 "vacation_days": vacation_days,
                 "soft_time": soft_time,
+                "web_listing": web_listing,
             }
             updated = replace(current, **{k: v for k, v in given.items() if v is not None})
             changes = settings_diff(current, updated)

@@ -151,9 +151,13 @@ class Queries(ServiceCore):
         async with self.store.read() as tx:
             row = await self._row_by_id(tx, game_id)
             game = await self._engine(tx, row)
-            stored = await tx.moves(game_id)
-            events = await tx.events(game_id)
-            info = convert.game_info(row, game, self._stamp())
+            return await self._full_record(tx, row, game)
+
+    async def _full_record(self, tx: Tx, row: GameRow, game: Game) -> GameRecord:
+        """``row``'s record, with ``game`` its engine at the row's version."""
+        stored = await tx.moves(row.id)
+        events = await tx.events(row.id)
+        info = convert.game_info(row, game, self._stamp())
         history = game.history
         moves = tuple(
             PlayedMove(m.ply, m.move, m.user_id, history[m.ply].player, from_us(m.played_at))

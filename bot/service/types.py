@@ -206,6 +206,8 @@ class GuildSettings:
     soft_time: int = 14 * 86400
     """Seconds an untimed game may wait on one player before the other may claim the win
     or abort it (soft time)."""
+    web_listing: bool = True
+    """Whether this server's public games are shown on the web (off: none of them is)."""
 
     def size_for(self, game: str) -> int | None:
         """The server's default size for ``game`` (registry name), if it set one."""
@@ -245,6 +247,10 @@ class Challenge:
     message_id: int | None = None
     """The front end's message showing it (``record_challenge_message``), None until then and
     for challenges posted before message ids were stored."""
+    public: bool = False
+    """Whether the game it starts may be shown on the web (``create_challenge(public=...)``)."""
+    challenger_name: str | None = None
+    """The challenger's display name when it was made, if the front end gave it."""
 
     @property
     def is_open(self) -> bool:
@@ -337,6 +343,14 @@ class GameInfo:
     vacation show what was left when they stopped."""
     paused_until: datetime | None = None
     """While a player of the game is on vacation: when the clock starts again."""
+    public: bool = False
+    """Whether the game may be shown on the web: its channel could be read by everyone when
+    it started (the front end said so when creating the challenge)."""
+    web_token: str | None = None
+    """The unguessable key of its web page (None for games started before pages existed)."""
+    names: dict[int, str] = field(default_factory=dict, hash=False)
+    """The players' display names when the game started, by user id (those the front end
+    gave).  A fresh dict per snapshot."""
 
     @property
     def is_active(self) -> bool:

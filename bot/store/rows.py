@@ -29,6 +29,8 @@ class SettingsRow:
     """Vacation days a year (None: the default)."""
     soft_time: int | None = None
     """Seconds before an untimed game's waiting player may claim it (None: the default)."""
+    web_listing: bool = True
+    """Whether this server's public games are served on the web (migration 11)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +60,10 @@ class ChallengeRow:
     bank_start: int | None = None
     bank_increment: int = 0
     bank_cap: int | None = None
+    public: bool = False
+    """Its channel could be read by everyone (migration 11): carried to the game."""
+    challenger_name: str | None = None
+    """The challenger's display name when the challenge was made (migration 11)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +125,14 @@ class GameRow:
     paused_until: int | None = None
     """While a player is on vacation, the time the clock starts again: the deadline and the
     next reminder were moved past it (the clock counts nothing before it)."""
+    public: bool = False
+    """Whether the game may be shown on the web (migration 11)."""
+    web_token: str | None = None
+    """The unguessable key of its web page (None for games stored before migration 11)."""
+    first_name: str | None = None
+    """The display name of ``first_id`` when the game started (None: not known)."""
+    second_name: str | None = None
+    """The display name of ``second_id`` when the game started (None: not known)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +219,8 @@ class NewChallenge:
     bank_start: int | None = None
     bank_increment: int = 0
     bank_cap: int | None = None
+    public: bool = False
+    challenger_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,6 +263,18 @@ class NewGame:
     bank_start: int | None = None
     bank_increment: int = 0
     bank_cap: int | None = None
+    public: bool = False
+    web_token: str | None = None
+    first_name: str | None = None
+    second_name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameVersion:
+    """A public game's web token and version: what a page watching it polls for."""
+
+    web_token: str
+    version: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -309,7 +309,23 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
         WHERE seen.guild_id NOT IN (SELECT guild_id FROM guild_settings)
         GROUP BY seen.guild_id""",
     ),
-    # 13: a tournament keeps its whole time control, so a bank (``3d+1d max 5d``) reaches its
+    # 11: games on the web.  ``public``: the game's channel could be read by everyone when it
+    # started (the adapter decides; carried from the challenge); ``web_token``: its page's
+    # address, 128 random bits, never an id (NULL for games stored before: never served);
+    # the players' display names as they were when it started (the challenger's is kept on
+    # the challenge until then); a server's ``web_listing`` turns every page of it off.
+    (
+        "ALTER TABLE challenges ADD COLUMN public {flag} NOT NULL DEFAULT {false}",
+        "ALTER TABLE challenges ADD COLUMN challenger_name TEXT",
+        "ALTER TABLE games ADD COLUMN public {flag} NOT NULL DEFAULT {false}",
+        "ALTER TABLE games ADD COLUMN web_token TEXT",
+        "ALTER TABLE games ADD COLUMN first_name TEXT",
+        "ALTER TABLE games ADD COLUMN second_name TEXT",
+        "CREATE UNIQUE INDEX games_by_web_token ON games (web_token) WHERE web_token IS NOT NULL",
+        "CREATE INDEX games_public_recent ON games (updated_at) WHERE public = {true}",
+        "ALTER TABLE guild_settings ADD COLUMN web_listing {flag} NOT NULL DEFAULT {true}",
+    ),
+    # 12: a tournament keeps its whole time control, so a bank (``3d+1d max 5d``) reaches its
     # games: the three bank columns of migration 8 (seconds; NULL start: not a bank).
     # Self-contained: renumber freely when merging other migrations.
     (

@@ -37,6 +37,7 @@ from .rows import (
     EntrantRow,
     EventRow,
     GameRow,
+    GameVersion,
     MoveRow,
     NewChallenge,
     NewGame,
@@ -122,6 +123,13 @@ UPSERT_SETTINGS = (
 RATED_SUMMARY = "SELECT COUNT(*), MAX(rating_seq) FROM games WHERE rating_seq IS NOT NULL"
 """How many games changed ratings and the last ``rating_seq``: a ratings rebuild's guard."""
 NEWEST_FIRST = "ORDER BY updated_at DESC, id DESC"
+SERVED = (
+    "public = ? AND NOT EXISTS (SELECT 1 FROM guild_settings AS s"
+    " WHERE s.guild_id = games.guild_id AND s.web_listing = ?)"
+)
+"""The games the web may show: public, in a server that did not turn its listing off (its
+two arguments are :data:`SERVED_ARGS`)."""
+SERVED_ARGS = (True, False)
 NO_TAKEBACK: dict[str, Any] = {"takeback_by": None, "takeback_at": None, "takeback_version": None}
 NO_CLOCK: dict[str, Any] = {"deadline_at": None, "remind_at": None}
 
@@ -143,6 +151,7 @@ def _record(row: Row, fields: Sequence[str]) -> dict[str, Any]:
     values["reminders"] = tuple(_decoded(values["reminders"]))
     values["options"] = _pairs(values["options"])
     values["rated"] = bool(values["rated"])
+    values["public"] = bool(values["public"])
     return values
 
 
@@ -167,10 +176,8 @@ def settings_row(row: Row) -> SettingsRow:
         values[name] = tuple(_decoded(values[name]))
     sizes = (_decoded(values["default_sizes"]) or {}).items()
     values["default_sizes"] = tuple(sorted((str(k), int(v)) for k, v in sizes))
-    values["use_threads"], values["ratings_enabled"] = (
-        bool(values["use_threads"]),
-        bool(values["ratings_enabled"]),
-    )
+    for flag in ("use_threads", "ratings_enabled", "web_listing"):
+        values[flag] = bool(values[flag])
     return SettingsRow(**values)
 
 
@@ -528,6 +535,29 @@ class SharedTx:
         """The game's events (start, takebacks, endings) in the order they were added."""
         rows = await self._fetch(f"{EVENTS} WHERE game_id = ? ORDER BY id", (game_id,), game=True)
         return [EventRow(*r) for r in rows]
+
+    # ----- games on the web -----------------------------------------------------------------
+    async def served_game(self, web_token: str) -> GameRow | None:
+        """The game with this web token if the web may show it (:data:`SERVED`), else None:
+        a private game and one of a server whose listing is off look like no game at all."""
+        found = await self._games(f"WHERE web_token = ? AND {SERVED}", (web_token, *SERVED_ARGS))
+        return found[0] if found else None
+
+    async def served_games(self, limit: int) -> list[GameRow]:
+        """The games the web may show, most recently updated first."""
+        return await self._games(f"WHERE {SERVED} {NEWEST_FIRST} LIMIT ?", (*SERVED_ARGS, limit))
+
+    async def served_versions(self, web_tokens: Sequence[str]) -> list[GameVersion]:
+        """The versions of those of these games the web may show, in one query: what a
+        server polls for every game its pages watch (a vanished one is simply left out)."""
+        if not web_tokens:
+            return []
+        rows = await self._fetch(
+            f"SELECT web_token, version FROM games WHERE web_token IN ({marks(web_tokens)})"
+            f" AND {SERVED}",
+            (*web_tokens, *SERVED_ARGS),
+        )
+        return [GameVersion(r[0], int(r[1])) for r in rows]
 
     # ----- games: writes --------------------------------------------------------------------
     async def insert_game(self, new: NewGame) -> GameRow:

@@ -1,4 +1,5 @@
-"""``crosspath web``: health, readiness and metrics for the database alone, without Discord.
+"""``crosspath web``: the public game pages (:mod:`.pages`), and health, readiness and
+metrics for the database alone, without Discord.
 
 For a deployment whose bot processes serve no HTTP themselves, or as the one address a load
 balancer or an orchestrator probes in front of several shard processes.  Its ``/readyz``
@@ -18,11 +19,14 @@ import contextlib
 import logging
 import signal
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from bot.config import SETTINGS, SettingsError, load_settings, web_port
 
 from .metrics import Metrics, active_games_source, timed_store
+
+if TYPE_CHECKING:
+    from .pages import GamePages
 from .server import WebServer, database_check
 
 log = logging.getLogger("crosspath.web")
@@ -73,6 +77,20 @@ class _LazyRead:
         return await self._context.__aexit__(*exc)
 
 
+def lazy_pages(lazy: LazyStore) -> GamePages:
+    """The game pages over a service on the lazily opened store (only its reads are used)."""
+    from bot.service import GameService
+
+    from .pages import GamePages
+
+    service = GameService(cast(Any, lazy))
+
+    async def source() -> GameService:
+        return service
+
+    return GamePages(source)
+
+
 def _port_or_any(raw: str) -> int:
     """``--port``: a port, or 0 for any free one (it is printed once listening)."""
     return 0 if raw.strip() == "0" else web_port(raw, "--port") or DEFAULT_PORT
@@ -81,7 +99,8 @@ def _port_or_any(raw: str) -> int:
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="crosspath web",
-        description="Serve /healthz, /readyz (the database answers) and /metrics.",
+        description="Serve the public game pages, /healthz, /readyz (the database answers)"
+        " and /metrics.",
     )
     parser.add_argument("--db", help="the database (default: CROSSPATH_DATABASE)")
     parser.add_argument(
@@ -100,7 +119,7 @@ async def serve(target: str, host: str, port: int, shown: str) -> int:
     metrics = Metrics()
     lazy = LazyStore(target, metrics)
     metrics.watch_games(active_games_source(lazy))
-    web = WebServer(metrics, [database_check(lazy)], host, port)
+    web = WebServer(metrics, [database_check(lazy)], host, port, pages=lazy_pages(lazy))
     try:
         await web.start()
     except OSError as exc:
@@ -109,7 +128,7 @@ async def serve(target: str, host: str, port: int, shown: str) -> int:
         )
         return 1
     where = {"host": host, "port": web.port, "database": shown}
-    log.info("serving health and metrics", extra=where)
+    log.info("serving game pages, health and metrics", extra=where)
     print(
         f"crosspath web: serving http://{host}:{web.port}/readyz for {shown}",
         file=sys.stderr,

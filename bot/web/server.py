@@ -16,11 +16,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
 from .metrics import CONTENT_TYPE, Metrics
+
+if TYPE_CHECKING:
+    from .pages import GamePages
 
 Check = Callable[[], Awaitable[str | None]]
 """A readiness check: None when ready, else one sentence saying what is not."""
@@ -60,7 +63,9 @@ async def readiness(checks: Sequence[Check]) -> list[str]:
     return [reason[:REASON_LIMIT] for reason in results if reason is not None]
 
 
-def make_app(metrics: Metrics, checks: Sequence[Check]) -> web.Application:
+def make_app(
+    metrics: Metrics, checks: Sequence[Check], pages: GamePages | None = None
+) -> web.Application:
     async def healthz(request: web.Request) -> web.Response:
         return web.Response(text="ok\n")
 
@@ -80,18 +85,26 @@ def make_app(metrics: Metrics, checks: Sequence[Check]) -> web.Application:
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)
     app.router.add_get("/metrics", metrics_page)
+    if pages is not None:
+        pages.install(app)
     return app
 
 
 class WebServer:
-    """The three pages on ``host:port`` (port 0: any free port, see :attr:`port`)."""
+    """The three pages on ``host:port`` (port 0: any free port, see :attr:`port`), and the
+    game pages when ``pages`` is given."""
 
     def __init__(
-        self, metrics: Metrics, checks: Sequence[Check], host: str = "127.0.0.1", port: int = 0
+        self,
+        metrics: Metrics,
+        checks: Sequence[Check],
+        host: str = "127.0.0.1",
+        port: int = 0,
+        pages: GamePages | None = None,
     ) -> None:
         self.host = host
         self.port = port
-        self._runner = web.AppRunner(make_app(metrics, checks), access_log=None)
+        self._runner = web.AppRunner(make_app(metrics, checks, pages), access_log=None)
 
     async def start(self) -> int:
         """Listen; returns the port (the one chosen when asked for port 0)."""

@@ -147,6 +147,7 @@ def test_settings_set_names_every_setting_it_changes() -> None:
         "ratings": "ratings",
         "vacation_days": "vacation",
         "soft_time_days": "soft time",
+        "web": "web",
     }
     assert sorted(option["name"] for option in set_["options"]) == sorted(words)
     for word in words.values():

@@ -17,6 +17,7 @@ import asyncpg
 import pytest
 from pg_server import PgServer
 from undo_migrations import UNDO_MIGRATION_8
+from web_games import UNDO_WEB_MIGRATION
 
 from bot.service import GameService
 from bot.store.errors import (
@@ -520,6 +521,8 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(pg_url: str, cl
         await conn.execute("ALTER TABLE challenges DROP COLUMN message_id")  # migration 6
         await conn.execute("DROP TABLE notice_prefs")  # migration 9
         await conn.execute("DROP INDEX games_waiting_on")
+        for statement in UNDO_WEB_MIGRATION:
+            await conn.execute(statement)
         for statement in (  # back to before migration 4 (ratings)
             "DROP TABLE rating_history",
             "DROP TABLE ratings",

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from undo_migrations import UNDO_MIGRATION_8
+from web_games import UNDO_WEB_MIGRATION
 
 from bot.service import GameInfo, GameService
 from bot.store import (
@@ -156,17 +157,20 @@ async def test_a_version_1_database_gains_empty_options_and_keeps_its_rows(
     after = tables(path)
     # migration 2 added options, migration 4 rated (an active game stays rated), migration 6
     # the message id (none for a challenge posted before it)
-    width = len(before["challenges"][0])
-    assert [row[width : width + 3] for row in after["challenges"]] == [("{}", 1, None)]
     conn = sqlite3.connect(path)
     try:  # by name: later migrations add more columns after these
+        added_to_challenges = conn.execute(
+            "SELECT options, rated, message_id FROM challenges"
+        ).fetchall()
         added = conn.execute(
             "SELECT options, to_move_id, rated, unrated_reason, rating_seq FROM games"
         ).fetchall()
     finally:
         conn.close()
+    assert added_to_challenges == [("{}", 1, None)]
     # options, then migration 3's to_move_id, then migration 4's rated, reason and sequence
     assert added == [("{}", BOB, 1, None, None)]
+    width = len(before["challenges"][0])
     assert [row[:width] for row in after["challenges"]] == before["challenges"]
     assert after["games"][0][:7] == before["games"][0][:7]  # ids, game, size, seats unchanged
     assert after["moves"] and after["moves"][0][2] == "c3"
@@ -417,6 +421,8 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(db_path: Path, 
     conn.execute("ALTER TABLE challenges DROP COLUMN message_id")  # migration 6
     conn.execute("DROP TABLE notice_prefs")  # migration 9
     conn.execute("DROP INDEX games_waiting_on")
+    for statement in UNDO_WEB_MIGRATION:
+        conn.execute(statement)
     undo_migration_4(conn)
     conn.execute("DROP INDEX games_by_to_move")
     conn.execute("ALTER TABLE games DROP COLUMN to_move_id")

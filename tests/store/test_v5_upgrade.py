@@ -54,18 +54,28 @@ def expected() -> dict[str, Any]:
 
 
 BANK_COLUMNS = {"bank_start": None, "bank_increment": 0, "bank_cap": None}
-ADDED_AFTER_5 = {
-    "challenges": {"message_id": None, **BANK_COLUMNS},
+ADDED_AFTER_5: dict[str, dict[str, Any]] = {
+    "challenges": {
+        "message_id": None,
+        **BANK_COLUMNS,
+        "public": False,
+        "challenger_name": None,
+    },
     "games": {
         "tournament_id": None,
         **BANK_COLUMNS,
         "first_bank": None,
         "second_bank": None,
         "paused_until": None,
+        "public": False,
+        "web_token": None,
+        "first_name": None,
+        "second_name": None,
     },
-    "settings": {**BANK_COLUMNS, "vacation_days": None, "soft_time": None},
+    "settings": {**BANK_COLUMNS, "vacation_days": None, "soft_time": None, "web_listing": True},
 }
-"""Columns later migrations add, as every upgraded row has them (migrations 6 to 8)."""
+"""Columns later migrations add, as every upgraded row has them (games stored before the web
+pages are private, without a web page or names)."""
 TABLES_AFTER_5 = (
     "tournaments",
     "tournament_entrants",

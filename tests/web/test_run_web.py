@@ -33,6 +33,19 @@ async def test_run_serves_readiness_for_its_shards_and_database(h: Any) -> None:
         await web.close()
 
 
+async def test_run_serves_the_game_pages_of_its_own_service(h: Any) -> None:
+    web = await runner.start_web(h.bot, h.store, Settings(web_port=0))
+    assert web is not None
+    try:
+        info = await fakes.challenge_and_accept(h)
+        assert info.public and info.web_token is not None
+        status, page = await get(web.port, f"/games/{info.web_token}")
+        assert status == 200 and fakes.ALICE.name in page and fakes.BOB.name in page
+        assert (await get(web.port, "/games/" + "A" * 22))[0] == 404
+    finally:
+        await web.close()
+
+
 async def test_without_a_port_run_serves_nothing(h: Any) -> None:
     assert await runner.start_web(h.bot, h.store, Settings()) is None
 

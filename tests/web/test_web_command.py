@@ -11,8 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from web_games import start_public
 from web_probe import get, samples
 
+from bot.service import GameService
 from bot.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,6 +55,24 @@ async def test_serves_health_readiness_and_metrics_for_a_database(db_path: Path)
         assert status == 200
         found = samples(text)
         assert found[("crosspath_store_seconds_count", (("operation", "schema_version"),))] >= 1
+    finally:
+        assert stop(process) == 0
+
+
+async def test_serves_the_public_game_pages_of_the_database(db_path: Path) -> None:
+    async with await open_store(db_path) as store:
+        service = GameService(store)
+        shown = await start_public(service, 3000, ("c3",))
+        private = await start_public(service, 3001, ("c3",), public=False)
+    process, port = start("--db", str(db_path))
+    try:
+        status, page = await get(port, f"/games/{shown.web_token}")
+        assert status == 200 and "1. c3" in page and "Alice" in page
+        assert (await get(port, f"/games/{private.web_token}"))[0] == 404
+        status, listing = await get(port, "/")
+        assert status == 200 and shown.web_token in listing and private.web_token not in listing
+        status, svg = await get(port, f"/games/{shown.web_token}/board.svg?ply=1")
+        assert status == 200 and svg.startswith("<svg")
     finally:
         assert stop(process) == 0
 

@@ -33,3 +33,32 @@ def test_a_bad_port_is_refused_naming_the_setting(raw: str, message: str) -> Non
         settings_from({"CROSSPATH_WEB_PORT": raw})
     assert str(refused.value).startswith(message)
     assert len(str(refused.value)) < 200
+
+
+def test_a_public_url_is_read_without_its_trailing_slash() -> None:
+    assert settings_from({}).public_url == ""
+    read = settings_from({"CROSSPATH_PUBLIC_URL": " https://games.example.org/ "})
+    assert read.public_url == "https://games.example.org"
+    assert settings_from({"CROSSPATH_PUBLIC_URL": "http://10.0.0.5:8080/cp"}).public_url == (
+        "http://10.0.0.5:8080/cp"
+    )
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "games.example.org",
+        "ftp://x",
+        "https://",
+        "https://a b",
+        "https://x/?q=1",
+        "https://x#y",
+        "https://" + "x" * 300,
+        "javascript:alert(1)",
+    ],
+)
+def test_a_bad_public_url_is_refused_naming_the_setting(raw: str) -> None:
+    with pytest.raises(SettingsError) as refused:
+        settings_from({"CROSSPATH_PUBLIC_URL": raw})
+    assert str(refused.value).startswith("CROSSPATH_PUBLIC_URL must be an http:// or https://")
+    assert len(str(refused.value)) < 300

@@ -43,7 +43,8 @@ def settings_text(settings: GuildSettings) -> str:
         f"**Challenges expire after:** {settings.challenge_expiry // 3600} h\n"
         f"**Ratings:** {'on' if settings.ratings_enabled else 'off'}\n"
         f"**Vacation days a year:** {settings.vacation_days}\n"
-        f"**Soft time (untimed games):** {settings.soft_time // 86400} days"
+        f"**Soft time (untimed games):** {settings.soft_time // 86400} days\n"
+        f"**Public games on the web:** {'listed' if settings.web_listing else 'hidden'}"
     )
 
 
@@ -84,8 +85,8 @@ class AdminCog(commands.Cog):
     @MANAGERS_CHECK
     @settings.command(
         name="set",
-        description="Change threads, default clock, challenge expiry, ratings, vacation days"
-        " or soft time",
+        description="Change threads, default clock, challenge expiry, ratings, vacation days,"
+        " soft time or web listing",
     )
     @app_commands.describe(
         threads="start each game in its own thread",
@@ -94,6 +95,7 @@ class AdminCog(commands.Cog):
         ratings="whether finished games change ratings in this server",
         vacation_days="vacation days a year each player may take (default 30)",
         soft_time_days="days an untimed game waits before the other player may claim (14)",
+        web="whether games in channels everyone can read are shown on the web pages",
     )
     async def settings_set(
         self,
@@ -104,6 +106,7 @@ class AdminCog(commands.Cog):
         ratings: bool | None = None,
         vacation_days: app_commands.Range[int, 0, 365] | None = None,
         soft_time_days: app_commands.Range[int, 1, 365] | None = None,
+        web: bool | None = None,
     ) -> None:
         guild_id, _ = ids(interaction)
         updated = await self.bot.service.update_settings(
@@ -115,6 +118,7 @@ class AdminCog(commands.Cog):
             ratings_enabled=ratings,
             vacation_days=vacation_days,
             soft_time=soft_time_days * 86400 if soft_time_days else None,
+            web_listing=web,
         )
         await interaction.response.send_message("Saved.\n" + settings_text(updated), ephemeral=True)
 

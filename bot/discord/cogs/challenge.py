@@ -18,6 +18,7 @@ from ..replies import context_of, log_failure
 from ..threads import thread_possible
 from ..transformers import TimeOption
 from ..turns import challenge_embed, mention
+from ..web_links import display_name, readable_by_everyone
 from .choices import FIRST_CHOICES, playable_games
 
 if TYPE_CHECKING:
@@ -108,6 +109,8 @@ class ChallengeCog(commands.Cog):
             time_control=time,
             rated=rated,
             pie=pie,
+            public=readable_by_everyone(interaction),
+            challenger_name=display_name(interaction.user),
         )
         target = mention(opponent.id) if opponent else "Anyone"
         mentions = discord.AllowedMentions(users=[opponent] if opponent else [])

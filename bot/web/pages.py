@@ -1,0 +1,393 @@
+"""The game pages: ``/``, ``/games/<token>`` and what a game page loads.
+
+- ``/`` lists the most recent public games.
+- ``/games/<token>``: the board (an SVG image from :func:`render.board_svg`, the same drawing
+  model as the bot's PNGs), the move list with a link to each position (``#ply=12``), the
+  players as they were named when the game started, the result and the clock, and the record
+  and GIF replay to download.  ``game.js`` steps through the moves and, while the game runs,
+  follows it over Server-Sent Events (``/games/<token>/events``, fed by :mod:`.live`).
+- ``/tournaments/<token>``: not served yet (:meth:`GamePages.tournament` is where it goes).
+
+Privacy: the service serves a game only if it is public and its server's listing is on; for
+anything else every URL under ``/games/<token>`` answers 404 exactly as for a token that
+never existed.  Names are escaped by Jinja2's autoescaping, never by hand, and every answer
+carries a Content-Security-Policy that allows scripts from this server's files only (no inline
+script, no inline style), so a name that looks like HTML stays text.
+
+Nothing here imports discord: ``crosspath run`` and ``crosspath web`` both hand in a
+service (a :class:`~bot.service.GameService`, or anything with its ``served_*`` methods).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Generic, Protocol, TypeVar
+
+from aiohttp import web
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from bot.service import GameRecord, GameResult, GameSummary
+from bot.service.web_games import ServedGame
+from render import DEFAULT_THEME, THEMES, board_svg, render_gif
+from rules import Game
+
+from .live import POLL_SECONDS, LiveHub, Watcher
+
+log = logging.getLogger("crosspath.web")
+
+STATIC = Path(__file__).with_name("static")
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+"""Scripts, styles, images and event streams from this server only; no inline script."""
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+HEARTBEAT_SECONDS = 15.0
+"""A comment line this often keeps proxies from closing a quiet event stream."""
+LISTED = 50
+SVG_CACHE = 1024
+PAGE_CACHE = 256
+GIF_CACHE = 16
+SVG_TYPE = "image/svg+xml"
+T = TypeVar("T")
+
+
+class WebService(Protocol):
+    """What the pages need of the game service (``GameService`` has it)."""
+
+    async def served_game(self, web_token: str) -> tuple[GameRecord, Game] | None: ...
+
+    async def served_games(self, limit: int = ...) -> list[ServedGame]: ...
+
+    async def served_versions(self, web_tokens: list[str]) -> dict[str, int]: ...
+
+
+ServiceSource = Callable[[], Awaitable[WebService]]
+
+
+def colour_name(colour: str | None) -> str:
+    return (colour or "").capitalize()
+
+
+def name_of(names: dict[int, str], user_id: int | None, colour: str | None) -> str:
+    """A player's stored name, or the colour's player when the game has none stored."""
+    if user_id is not None and user_id in names:
+        return names[user_id]
+    return f"{colour_name(colour)} player" if colour else "A player"
+
+
+def result_text(result: GameResult | None, names: dict[int, str]) -> str:
+    """How the game ended, in words (empty while it runs)."""
+    if result is None:
+        return ""
+    winner = name_of(names, result.winner_id, result.winner_colour)
+    loser = name_of(names, result.loser_id, result.loser_colour)
+    return {
+        "connection": f"{winner} ({colour_name(result.winner_colour)}) won by connection.",
+        "draw": "Drawn.",
+        "resign": f"{loser} resigned; {winner} won.",
+        "time": f"{loser} ran out of time; {winner} won.",
+        "abort": "Aborted by a moderator.",
+        "award": f"Awarded to {winner} by a moderator.",
+        "forfeit": f"{loser} forfeited; {winner} won.",
+    }.get(result.reason, "Over.")
+
+
+def iso(moment: datetime | None) -> str:
+    return "" if moment is None else moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def game_state(record: GameRecord) -> dict[str, Any]:
+    """What a page shows of a game that can change: the JSON an event carries, and the
+    template's values."""
+    info = record.game
+    names = info.names
+    to_move = (
+        f"{name_of(names, info.to_move_id, info.to_move_colour)} "
+        f"({colour_name(info.to_move_colour)}) to move"
+        if info.is_active and info.to_move_colour
+        else ""
+    )
+    clock = info.time_control.describe()
+    if info.is_active and info.deadline is not None:
+        clock += f"; this turn ends {iso(info.deadline)}"
+    return {
+        "version": info.version,
+        "status": info.status,
+        "result": result_text(info.result, names),
+        "to_move": to_move,
+        "clock": clock,
+        "moves": [
+            {"ply": m.ply + 1, "move": m.move, "colour": colour_name(m.colour)}
+            for m in record.moves
+        ],
+    }
+
+
+ACTIVE = b'"status": "active"'
+"""How an event of a running game says so: JSON escapes every quote inside a string (a name),
+so no other part of an event can hold these bytes."""
+
+
+def sse_data(state: dict[str, Any]) -> bytes:
+    """One Server-Sent Event carrying ``state`` (a :func:`game_state`) as JSON."""
+    return b"data: " + json.dumps(state, separators=(", ", ": ")).encode() + b"\n\n"
+
+
+def still_active(payload: bytes) -> bool:
+    """Whether the event :func:`sse_data` made is of a game still running."""
+    return ACTIVE in payload
+
+
+def summary_line(entry: ServedGame) -> dict[str, str]:
+    s: GameSummary = entry.summary
+    first = name_of(entry.names, s.first_id, None)
+    second = name_of(entry.names, s.second_id, None)
+    status = "in progress" if s.is_active else result_text(s.result, entry.names) or s.status
+    return {
+        "href": f"/games/{entry.web_token}",
+        "title": f"{s.title} {s.size}×{s.size}",
+        "players": f"{first} vs {second}",
+        "status": status,
+        "updated": iso(s.updated_at),
+    }
+
+
+def position_at(game: Game, ply: int) -> Game:
+    """``game`` (a copy the caller owns) taken back to ``ply`` moves."""
+    while len(game.history) > ply:
+        game.pop()
+    return game
+
+
+class GamePages:
+    """The pages' routes, their caches and the live hub; :meth:`install` adds them to an app."""
+
+    def __init__(self, service: ServiceSource, poll_seconds: float = POLL_SECONDS) -> None:
+        self._service = service
+        self.env = Environment(
+            loader=PackageLoader("bot.web", "templates"),
+            autoescape=select_autoescape(default=True, default_for_string=True),
+        )
+        self.hub = LiveHub(self._versions, self._state, poll_seconds)
+        self._svgs = Drawn[str](SVG_CACHE)
+        self._pages = Drawn[str](PAGE_CACHE)
+        self._gifs = Drawn[bytes](GIF_CACHE)
+
+    def install(self, app: web.Application) -> None:
+        app.middlewares.append(security_headers)
+        app.router.add_get("/", self.index)
+        app.router.add_get("/games/{token}", self.game)
+        app.router.add_get("/games/{token}/board.svg", self.board)
+        app.router.add_get("/games/{token}/record.txt", self.record)
+        app.router.add_get("/games/{token}/replay.gif", self.gif)
+        app.router.add_get("/games/{token}/events", self.events)
+        app.router.add_get("/tournaments/{token}", self.tournament)
+        app.router.add_static("/static/", STATIC, append_version=False)
+        app.on_shutdown.append(self._shutdown)
+
+    async def _shutdown(self, app: web.Application) -> None:
+        await self.hub.stop()
+
+    # ----- reading --------------------------------------------------------------------------
+    async def _served(self, request: web.Request) -> tuple[GameRecord, Game]:
+        served = await (await self._service()).served_game(request.match_info["token"])
+        if served is None:
+            raise not_found()
+        return served
+
+    async def _versions(self, tokens: list[str]) -> dict[str, int]:
+        return await (await self._service()).served_versions(tokens)
+
+    async def _state(self, token: str) -> tuple[int, bytes] | None:
+        served = await (await self._service()).served_game(token)
+        if served is None:
+            return None
+        state = game_state(served[0])
+        return state["version"], sse_data(state)
+
+    # ----- pages ----------------------------------------------------------------------------
+    async def index(self, request: web.Request) -> web.Response:
+        games = await (await self._service()).served_games(LISTED)
+        body = self._render("index.html", games=[summary_line(g) for g in games])
+        return web.Response(text=body, content_type="text/html")
+
+    async def game(self, request: web.Request) -> web.Response:
+        record, _ = await self._served(request)
+        info = record.game
+        token = request.match_info["token"]
+        key = (info.id, info.version)
+        body = await self._pages.get(key, lambda: self._game_page(record, token))
+        return web.Response(text=body, content_type="text/html")
+
+    def _game_page(self, record: GameRecord, token: str) -> str:
+        """The page of ``record`` (the template takes a while for a long game: a page is
+        kept per game version, so a finished game's page is drawn once)."""
+        info = record.game
+        state = game_state(record)
+        seats = [
+            {"name": name_of(info.names, seat.user_id, seat.colour), "colour": seat.colour}
+            for seat in info.seats
+        ]
+        return self._render(
+            "game.html",
+            info=info,
+            token=token,
+            state=state,
+            seats=seats,
+            colour_name=colour_name,
+            themes=THEMES,
+            theme=DEFAULT_THEME,
+            started=iso(info.created_at),
+            plies=len(record.moves),
+            slug=f"{info.game}-{info.size}-{token[:8]}",
+        )
+
+    async def board(self, request: web.Request) -> web.Response:
+        record, game = await self._served(request)
+        plies = len(game.history)
+        ply = _int(request.query.get("ply"), plies)
+        theme = request.query.get("theme", DEFAULT_THEME)
+        if not 0 <= ply <= plies or theme not in THEMES:
+            raise not_found()
+        svg = await self._svgs.get(
+            (record.game.id, record.game.version, ply, theme),
+            lambda: board_svg(position_at(game, ply), theme=theme, caption=False),
+        )
+        return web.Response(
+            text=svg,
+            content_type=SVG_TYPE,
+            headers={"Cache-Control": "public, max-age=300"},
+        )
+
+    async def record(self, request: web.Request) -> web.Response:
+        record, _ = await self._served(request)
+        info = record.game
+        name = f"crosspath-{info.game}-{info.size}-{request.match_info['token'][:8]}.txt"
+        return web.Response(
+            text=record.text + "\n",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
+    async def gif(self, request: web.Request) -> web.Response:
+        record, game = await self._served(request)
+        info = record.game
+        names = {s.colour: name_of(info.names, s.user_id, s.colour) for s in info.seats}
+        data = await self._gifs.get((info.id, info.version), lambda: render_gif(game, names=names))
+        return web.Response(body=data, content_type="image/gif")
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        """Server-Sent Events: the game's new state after each change, until it ends."""
+        record, _ = await self._served(request)
+        info = record.game
+        response = web.StreamResponse(
+            headers={
+                **SECURITY_HEADERS,
+                "Content-Type": "text/event-stream",
+                "Cache-Control": "no-cache",
+                "X-Accel-Buffering": "no",
+            }
+        )
+        await response.prepare(request)
+        known = _int(request.query.get("v"), info.version)
+        if known != info.version:  # it moved between the page and this stream
+            await response.write(sse_data(game_state(record)))
+        if not info.is_active:
+            return response
+        await response.write(b"retry: 2000\n\n")
+        watcher = self.hub.watch(request.match_info["token"], info.version)
+        if watcher is None:
+            return response
+        try:
+            await self._stream(response, watcher)
+        except ConnectionResetError:
+            pass  # the page was closed: found at the next write (at most a heartbeat later)
+        finally:
+            self.hub.leave(watcher)
+        return response
+
+    async def _stream(self, response: web.StreamResponse, watcher: Watcher) -> None:
+        while not watcher.gone:
+            try:
+                await asyncio.wait_for(watcher.wake.wait(), HEARTBEAT_SECONDS)
+            except TimeoutError:
+                await response.write(b": still here\n\n")
+                continue
+            watcher.wake.clear()
+            payload, watcher.latest = watcher.latest, None
+            if payload is not None:
+                await response.write(payload)
+                if not still_active(payload):
+                    return  # the game is over: the page has its last state
+
+    async def tournament(self, request: web.Request) -> web.Response:
+        """Tournament standings and pairings: none are served yet, so every token is unknown.
+
+        The page needs a service lookup like :meth:`WebService.served_game`: a tournament by
+        its web token, only if it is public (its channel readable by everyone) and its
+        server's listing is on, with its standings and pairings; then a template beside
+        ``game.html`` and a line per tournament on ``/``."""
+        raise not_found()
+
+    def _render(self, template: str, **values: Any) -> str:
+        return self.env.get_template(template).render(**values)
+
+
+@web.middleware
+async def security_headers(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """The Content-Security-Policy and its companions on every answer, errors included."""
+    try:
+        response = await handler(request)
+    except web.HTTPException as exc:
+        exc.headers.update(SECURITY_HEADERS)
+        raise
+    if not response.prepared:
+        response.headers.update(SECURITY_HEADERS)
+    return response
+
+
+def not_found() -> web.HTTPNotFound:
+    """The one answer for a private game, a server's hidden game and an unknown token."""
+    return web.HTTPNotFound(text="No such game.\n")
+
+
+def _int(raw: str | None, default: int) -> int:
+    if raw is None:
+        return default
+    raw = raw.strip()
+    if not raw.isdigit() or len(raw) > 6:
+        return -1
+    return int(raw)
+
+
+class Drawn(Generic[T]):
+    """What was drawn (a page, a board, a replay) by game version, the least recently used
+    dropped beyond ``size``.  Drawing runs on a thread: a long game's page or board takes
+    milliseconds, and ``crosspath run`` serves Discord from this event loop."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[Any, ...], T] = OrderedDict()
+
+    async def get(self, key: tuple[Any, ...], draw: Callable[[], T]) -> T:
+        found = self._items.get(key)
+        if found is not None:
+            self._items.move_to_end(key)
+            return found
+        drawn = await asyncio.to_thread(draw)
+        self._items[key] = drawn
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+        return drawn

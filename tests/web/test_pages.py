@@ -1,0 +1,162 @@
+"""The game pages over HTTP, with a real store and a real server: what each URL answers,
+the privacy rules, the security headers, and the live stream."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import aiohttp
+from web_games import (
+    ALICE,
+    FINISHED_MOVES,
+    GUILD,
+    XSS_NAME,
+    pages_site,
+    start_public,
+)
+from web_probe import get
+
+from bot.service import GameService
+from bot.web.pages import CSP, sse_data, still_active
+from render import board_svg
+from rules import new_game
+
+ADMIN = 99
+
+
+async def fetch(port: int, path: str) -> tuple[int, dict[str, str], bytes]:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"http://127.0.0.1:{port}{path}") as answer,
+    ):
+        return answer.status, dict(answer.headers), await answer.read()
+
+
+async def test_a_finished_game_page_has_its_board_moves_players_and_downloads(
+    service: GameService,
+) -> None:
+    info = await start_public(service, 3000, FINISHED_MOVES, names=(XSS_NAME, "Bob"))
+    token = info.web_token
+    async with pages_site(service) as port:
+        status, headers, body = await fetch(port, f"/games/{token}")
+        page = body.decode()
+        assert status == 200 and headers["Content-Security-Policy"] == CSP
+        assert "<script>" not in page and 'src="/static/game.js"' in page
+        assert XSS_NAME not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+        assert f"board.svg?ply={len(FINISHED_MOVES)}&amp;v={info.version}" in page
+        for ply, move in enumerate(FINISHED_MOVES, 1):
+            assert f'<a href="#ply={ply}">{ply}. {move}</a>' in page
+        assert "won by connection" in page
+        final = new_game("minefield", 5)
+        for move in FINISHED_MOVES:
+            final.play(move)
+        record = (await get(port, f"/games/{token}/record.txt"))[1]
+        assert record == f"{final.record()}\n"
+        _, svg_headers, svg = await fetch(port, f"/games/{token}/board.svg?ply=9")
+        assert svg_headers["Content-Type"].startswith("image/svg+xml")
+        assert svg.decode() == board_svg(final, caption=False)
+        final.pop()
+        final.pop()
+        assert (await fetch(port, f"/games/{token}/board.svg?ply=7"))[2].decode() == board_svg(
+            final, caption=False
+        )
+        status, _, gif = await fetch(port, f"/games/{token}/replay.gif")
+        assert status == 200 and gif[:6] == b"GIF89a"
+        listed = (await fetch(port, "/"))[2].decode()
+        assert f'href="/games/{token}"' in listed and "&lt;img" in listed
+
+
+async def test_private_hidden_and_unknown_games_are_404_everywhere(service: GameService) -> None:
+    private = await start_public(service, 3001, ("c3",), public=False)
+    hidden = await start_public(service, 3002, ("c3",))
+    await service.update_settings(GUILD, ADMIN, web_listing=False)
+    async with pages_site(service) as port:
+        unknown = "A" * 22
+        answers = set()
+        for token in (private.web_token, hidden.web_token, unknown, "..%2F..", "x" * 300):
+            for suffix in ("", "/board.svg?ply=0", "/record.txt", "/replay.gif", "/events"):
+                status, headers, body = await fetch(port, f"/games/{token}{suffix}")
+                assert headers["Content-Security-Policy"] == CSP
+                answers.add((status, body))
+        assert answers == {(404, b"No such game.\n")}
+        assert private.web_token not in (await fetch(port, "/"))[2].decode()
+        assert (await fetch(port, "/tournaments/" + unknown))[0] == 404
+
+
+async def test_bad_positions_and_themes_are_404(service: GameService) -> None:
+    info = await start_public(service, 3003, ("c3",))
+    async with pages_site(service) as port:
+        for query in ("ply=2", "ply=-1", "ply=x", "ply=1&theme=neon", "ply=9999999"):
+            assert (await fetch(port, f"/games/{info.web_token}/board.svg?{query}"))[0] == 404
+        assert (await fetch(port, f"/games/{info.web_token}/board.svg?ply=1&theme=high-contrast"))[
+            0
+        ] == 200
+
+
+async def read_event(stream: aiohttp.StreamReader) -> dict[str, object]:
+    while True:
+        line = (await stream.readline()).decode()
+        if line.startswith("data: "):
+            return dict(json.loads(line[6:]))
+
+
+async def test_a_move_reaches_every_open_stream_from_one_poll(service: GameService) -> None:
+    info = await start_public(service, 3004, ("c3",))
+    async with pages_site(service, poll_seconds=0.1) as port, aiohttp.ClientSession() as session:
+        url = f"http://127.0.0.1:{port}/games/{info.web_token}/events?v={info.version}"
+        answers = [await session.get(url) for _ in range(3)]
+        try:
+            assert all(a.headers["Content-Type"] == "text/event-stream" for a in answers)
+            await asyncio.sleep(0.3)
+            started = time.monotonic()
+            await service.play_move(3004, info.to_move_id or 0, "c2")
+            states = await asyncio.wait_for(
+                asyncio.gather(*(read_event(a.content) for a in answers)), 2
+            )
+            assert time.monotonic() - started < 2
+            for state in states:
+                assert state["version"] == info.version + 1
+                assert [m["move"] for m in state["moves"]] == ["c3", "c2"]  # type: ignore[union-attr]
+        finally:
+            for answer in answers:
+                answer.close()
+
+
+async def test_a_stream_opened_after_a_move_starts_with_it_and_ends_with_the_game(
+    service: GameService,
+) -> None:
+    info = await start_public(service, 3005, FINISHED_MOVES[:-1])
+    async with pages_site(service, poll_seconds=0.1) as port, aiohttp.ClientSession() as session:
+        url = f"http://127.0.0.1:{port}/games/{info.web_token}/events?v={info.version - 1}"
+        async with session.get(url) as answer:
+            first = await asyncio.wait_for(read_event(answer.content), 2)
+            assert first["version"] == info.version and first["status"] == "active"
+            await service.play_move(3005, ALICE, FINISHED_MOVES[-1])
+            last = await asyncio.wait_for(read_event(answer.content), 2)
+            assert last["status"] == "finished" and "won" in str(last["result"])
+            rest = await asyncio.wait_for(answer.content.read(), 2)  # returns: the stream ended
+            assert rest.strip() == b""
+
+
+async def test_open_streams_end_when_the_server_stops(service: GameService) -> None:
+    info = await start_public(service, 3006, ("c3",))
+    async with aiohttp.ClientSession() as session:
+        async with pages_site(service) as port:
+            url = f"http://127.0.0.1:{port}/games/{info.web_token}/events"
+            answers = [await session.get(url) for _ in range(5)]
+            started = time.monotonic()
+        assert time.monotonic() - started < 5  # not the 60 s aiohttp waits for handlers
+        for answer in answers:
+            rest = await asyncio.wait_for(answer.content.read(), 2)
+            assert rest.strip() in (b"retry: 2000", b"")
+            answer.close()
+
+
+def test_a_name_cannot_make_a_finished_games_event_look_running() -> None:
+    state = {"version": 3, "status": "finished", "result": '"status": "active" won.', "moves": []}
+    event = sse_data(state)
+    assert event.startswith(b"data: ") and event.endswith(b"\n\n")
+    assert json.loads(event[6:]) == state and not still_active(event)
+    assert still_active(sse_data({**state, "status": "active"}))
