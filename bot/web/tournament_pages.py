@@ -51,9 +51,11 @@ def heading(info: TournamentInfo) -> str:
 
 def progress(info: TournamentInfo) -> str:
     status = STATUS_NAMES.get(info.status, info.status)
-    if info.status == "running" and info.rounds:
+    if info.status != "running" or not info.rounds:
+        return status
+    if info.format in ("swiss", "knockout"):  # paired one round at a time
         return f"{status}, round {info.round} of {info.rounds}"
-    return status
+    return f"{status}, {info.rounds} rounds"
 
 
 def tournament_line(info: TournamentInfo) -> dict[str, str]:
