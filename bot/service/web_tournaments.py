@@ -11,6 +11,7 @@ joined (:func:`.tournament_play.player_names`): never by user id.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 
 from .checks import check_limit
@@ -39,7 +40,8 @@ class WebTournaments(ServiceCore):
     async def served_tournament(self, web_token: str) -> ServedTournament | None:
         """The public tournament with this token, with its standings and pairings; None for
         a private tournament, one of a server whose listing is off, and an unknown token
-        alike."""
+        alike.  The table is computed on a thread: a large league's takes a while, and
+        ``crosspath run`` serves Discord from this event loop."""
         if not is_token(web_token):
             return None
         async with self.store.read() as tx:
@@ -49,9 +51,10 @@ class WebTournaments(ServiceCore):
             entrants = await tx.entrants(t.id)
             pairings = await tx.pairings(t.id)
             tokens = await tx.game_tokens([p.game_id for p in pairings if p.game_id is not None])
+        standings = await asyncio.to_thread(standings_of, t, entrants, pairings)
         return ServedTournament(
             info=info_of(t, entrants),
-            standings=tuple(standings_of(t, entrants, pairings)),
+            standings=tuple(standings),
             pairings=tuple(pairing_info(p) for p in pairings),
             names=player_names(entrants),
             game_tokens=tokens,
