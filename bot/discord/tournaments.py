@@ -55,6 +55,7 @@ from .posting import build_turn_message, messageable, send
 from .replies import log_failure, recorded
 from .threads import THREAD_ARCHIVE_MINUTES
 from .turns import mention, relative_time
+from .web_links import display_name
 
 if TYPE_CHECKING:
     from .app import CrosspathBot
@@ -210,7 +211,9 @@ class TournamentButton(
             raise refuse_origin(interaction, ANOTHER_TOURNAMENT)
         user_id = interaction.user.id
         if self.action == "join":
-            fresh = await service.join_tournament(info.id, user_id)
+            fresh = await service.join_tournament(
+                info.id, user_id, name=display_name(interaction.user)
+            )
             done = f"You joined tournament #{info.id}."
         else:
             fresh = await service.leave_tournament(info.id, user_id)

@@ -29,6 +29,7 @@ from .softtime import SoftTime
 from .tournament_play import TournamentPlay
 from .vacations import Vacations
 from .web_games import WebGames
+from .web_tournaments import WebTournaments
 
 
 class GameService(
@@ -38,6 +39,7 @@ class GameService(
     Clocks,
     Moderation,
     WebGames,
+    WebTournaments,
     Queries,
     Standings,
     TurnClaims,

@@ -47,6 +47,7 @@ from ..store import (
     Tx,
 )
 from . import convert
+from .challenges import MAX_NAME, new_web_token
 from .checks import (
     MAX_GAME_NAME,
     check_bool,
@@ -150,6 +151,7 @@ class TournamentPlay(ServiceCore):
         min_players: int = 2,
         registration_deadline: datetime | None = None,
         division_size: int = 10,
+        public: bool = False,
     ) -> TournamentInfo:
         """Open a tournament for registration in ``channel_id``.
 
@@ -158,7 +160,9 @@ class TournamentPlay(ServiceCore):
         ``league`` (``division_size`` players at most per division).  ``size`` defaults to
         the server's default for the game, then the game's own.  ``registration_deadline``:
         the periodic sweep starts it then (or cancels it below ``min_players``); None: the
-        organiser starts it.  Raises TournamentError (InvalidInput) with the reason.
+        organiser starts it.  ``public=True``: everyone can read the channel (the adapter
+        decides), so the tournament and its games may be shown on the web while the server's
+        listing is on.  Raises TournamentError (InvalidInput) with the reason.
         """
         check_id(guild_id, "server id")
         check_id(channel_id, "channel id")
@@ -184,6 +188,7 @@ class TournamentPlay(ServiceCore):
             )
         tc = check_time_control(time_control)
         check_bool(rated, "rated option", TournamentError)
+        check_bool(public, "public flag", TournamentError)
         if registration_deadline is not None and (
             not isinstance(registration_deadline, datetime) or registration_deadline.tzinfo is None
         ):
@@ -231,16 +236,22 @@ class TournamentPlay(ServiceCore):
                     if registration_deadline is None
                     else to_us(registration_deadline),
                     "web_token": secrets.token_hex(16),
+                    "public": public,
                     "created_at": stamp,
                     "updated_at": stamp,
                 }
             )
             return await self._info(tx, row)
 
-    async def join_tournament(self, tournament_id: int, user_id: int) -> TournamentInfo:
-        """Register ``user_id``.  Refused once started, when full, or twice."""
+    async def join_tournament(
+        self, tournament_id: int, user_id: int, *, name: str | None = None
+    ) -> TournamentInfo:
+        """Register ``user_id``.  Refused once started, when full, or twice.  ``name``: the
+        player's display name, kept for the web pages and their games' pages."""
         check_id(tournament_id, "tournament id")
         check_id(user_id, "user id")
+        if name is not None:
+            name = check_text(name, "player name", MAX_NAME, TournamentError)
         now = self._now()
         async with self._write() as tx:
             t = await self._registering(tx, tournament_id, now)
@@ -252,7 +263,7 @@ class TournamentPlay(ServiceCore):
                 raise TournamentError(f"This tournament is full ({limit} players).")
             rating = (await self._ratings_now(tx, t, [user_id]))[user_id]
             stamp = to_us(now)
-            await tx.save_entrants([EntrantRow(t.id, user_id, rating, stamp)])
+            await tx.save_entrants([EntrantRow(t.id, user_id, rating, stamp, name=name)])
             t = await tx.update_tournament(t, {"updated_at": stamp})
             return await self._info(tx, t)
 
@@ -541,20 +552,7 @@ class TournamentPlay(ServiceCore):
         async with self.store.read() as tx:
             await self._round_of(tx, tournament_id, round)
             rows = await tx.pairings(tournament_id, round)
-        return [
-            PairingInfo(
-                p.round,
-                p.division,
-                p.tbl,
-                p.game_no,
-                p.first_id,
-                p.second_id,
-                p.game_id,
-                p.outcome,
-                p.reason,
-            )
-            for p in rows
-        ]
+        return [pairing_info(p) for p in rows]
 
     async def tournament_standings(self, tournament_id: int) -> list[StandingRow]:
         """The table (a league's: division by division); empty before the start."""
@@ -565,7 +563,7 @@ class TournamentPlay(ServiceCore):
                 return []
             entrants = await tx.entrants(t.id)
             pairings = await tx.pairings(t.id)
-        return table(t, _states(t, entrants, pairings))
+        return standings_of(t, entrants, pairings)
 
     # ----- the sweep ---------------------------------------------------------------------
     @warms_engines
@@ -825,6 +823,7 @@ class TournamentPlay(ServiceCore):
         stamp = to_us(now)
         tc = time_control_from(t)
         made = []
+        names = player_names(await tx.entrants(t.id)) if t.public else {}
         base = PROVISIONAL_CHANNEL_BASE + t.id * _GAMES_PER_TOURNAMENT + t.games_made
         for n, p in enumerate(pairings, start=1):
             assert p.second_id is not None
@@ -852,6 +851,10 @@ class TournamentPlay(ServiceCore):
                     created_at=stamp,
                     rated=t.rated,
                     tournament_id=t.id,
+                    public=t.public,
+                    web_token=new_web_token() if t.public else None,
+                    first_name=names.get(p.first_id),
+                    second_name=names.get(p.second_id),
                 )
             )
             await tx.add_event(row.id, stamp, "started", None, f"tournament {t.id}")
@@ -902,6 +905,7 @@ class TournamentPlay(ServiceCore):
                 "min_players",
                 "max_players",
                 "division_size",
+                "public",
             )
         }
         season = await tx.insert_tournament(
@@ -919,7 +923,7 @@ class TournamentPlay(ServiceCore):
         )
         staying = [e for e in entrants if e.withdrawn_round is None]
         await tx.save_entrants(
-            [EntrantRow(season.id, e.user_id, e.rating, e.joined_at) for e in staying]
+            [EntrantRow(season.id, e.user_id, e.rating, e.joined_at, name=e.name) for e in staying]
         )
         return season
 
@@ -1084,6 +1088,35 @@ def _games_left(state: TournamentState) -> dict[int, int]:
     return left
 
 
+def pairing_info(p: PairingRow) -> PairingInfo:
+    return PairingInfo(
+        p.round,
+        p.division,
+        p.tbl,
+        p.game_no,
+        p.first_id,
+        p.second_id,
+        p.game_id,
+        p.outcome,
+        p.reason,
+    )
+
+
+def standings_of(
+    t: TournamentRow, entrants: Sequence[EntrantRow], pairings: Sequence[PairingRow]
+) -> list[StandingRow]:
+    """The table from stored rows (empty before the start)."""
+    if t.started_at is None:
+        return []
+    return table(t, _states(t, entrants, pairings))
+
+
+def player_names(entrants: Sequence[EntrantRow]) -> dict[int, str]:
+    """Each player's name for the web: the display name given when they joined, else
+    ``Player N`` by the order they joined (never a user id, which would identify them)."""
+    return {e.user_id: e.name if e.name else f"Player {n}" for n, e in enumerate(entrants, start=1)}
+
+
 def info_of(t: TournamentRow, entrants: Sequence[EntrantRow]) -> TournamentInfo:
     return TournamentInfo(
         id=t.id,
@@ -1111,6 +1144,7 @@ def info_of(t: TournamentRow, entrants: Sequence[EntrantRow]) -> TournamentInfo:
         season=t.season,
         message_id=t.message_id,
         web_token=t.web_token,
+        public=t.public,
         version=t.version,
         created_at=from_us(t.created_at),
         started_at=maybe_dt(t.started_at),
@@ -1118,4 +1152,4 @@ def info_of(t: TournamentRow, entrants: Sequence[EntrantRow]) -> TournamentInfo:
     )
 
 
-__all__ = ["PROVISIONAL_CHANNEL_BASE", "TournamentPlay", "is_provisional"]
+__all__ = ["PROVISIONAL_CHANNEL_BASE", "TournamentPlay", "is_provisional", "player_names"]

@@ -30,7 +30,8 @@ class TournamentInfo:
     joined; ``withdrawn_ids`` those who withdrew after the start.  ``title`` is the game's.
     ``league_id`` is the id of a league's first season (shared by all its seasons) and
     ``season`` counts from 1.  ``web_token`` is a 128-bit random hex string for a public
-    page: unguessable, unlike the id.
+    page: unguessable, unlike the id; ``public`` whether that page (and its games' pages)
+    may be served: its channel could be read by everyone when it was created.
     """
 
     id: int
@@ -58,6 +59,7 @@ class TournamentInfo:
     season: int
     message_id: int | None
     web_token: str
+    public: bool
     version: int
     created_at: datetime
     started_at: datetime | None

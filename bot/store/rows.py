@@ -399,13 +399,16 @@ class TournamentRow:
     """Its games' clock when it is a bank: start, increment and maximum in seconds."""
     bank_increment: int = 0
     bank_cap: int | None = None
+    public: bool = False
+    """Its channel could be read by everyone when it was created: the web may show it."""
 
 
 @dataclass(frozen=True, slots=True)
 class EntrantRow:
     """A registered player: ``rating`` as at the start (it seeds and breaks the last tie),
     ``withdrawn_round`` the first round they are not paired in, ``division`` their league
-    division (1 is the top), ``final_rank`` their place once the tournament finished."""
+    division (1 is the top), ``final_rank`` their place once the tournament finished, ``name``
+    their display name when they joined (for the web pages; None if the adapter gave none)."""
 
     tournament_id: int
     user_id: int
@@ -414,6 +417,7 @@ class EntrantRow:
     withdrawn_round: int | None = None
     division: int | None = None
     final_rank: int | None = None
+    name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -333,6 +333,15 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
         "ALTER TABLE tournaments ADD COLUMN bank_increment {big} NOT NULL DEFAULT 0",
         "ALTER TABLE tournaments ADD COLUMN bank_cap {big}",
     ),
+    # 14: tournaments on the web.  ``public``: the tournament's channel could be read by
+    # everyone when it was created (the adapter decides; a league's next season inherits it);
+    # its games are then public too.  An entrant's ``name`` is their display name when they
+    # joined, shown on the pages instead of an id.  Self-contained: renumber freely.
+    (
+        "ALTER TABLE tournaments ADD COLUMN public {flag} NOT NULL DEFAULT {false}",
+        "ALTER TABLE tournament_entrants ADD COLUMN name TEXT",
+        "CREATE INDEX tournaments_public_recent ON tournaments (updated_at) WHERE public = {true}",
+    ),
 )
 
 SCHEMA_VERSION = len(SCHEMA)

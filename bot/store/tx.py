@@ -130,6 +130,11 @@ SERVED = (
 """The games the web may show: public, in a server that did not turn its listing off (its
 two arguments are :data:`SERVED_ARGS`)."""
 SERVED_ARGS = (True, False)
+SERVED_TOURNAMENT = (
+    "public = ? AND NOT EXISTS (SELECT 1 FROM guild_settings AS s"
+    " WHERE s.guild_id = tournaments.guild_id AND s.web_listing = ?)"
+)
+"""The tournaments the web may show, as :data:`SERVED` (same arguments)."""
 NO_TAKEBACK: dict[str, Any] = {"takeback_by": None, "takeback_at": None, "takeback_version": None}
 NO_CLOCK: dict[str, Any] = {"deadline_at": None, "remind_at": None}
 
@@ -163,6 +168,7 @@ def tournament_row(row: Row) -> TournamentRow:
     values = {name: row[name] for name in TOURNAMENT_FIELDS}
     values["reminders"] = tuple(_decoded(values["reminders"]))
     values["rated"] = bool(values["rated"])
+    values["public"] = bool(values["public"])
     return TournamentRow(**values)
 
 
@@ -835,6 +841,34 @@ class SharedTx:
         )
         assert found is not None
         return tournament_row(found)
+
+    async def served_tournament(self, web_token: str) -> TournamentRow | None:
+        """The tournament with this web token if the web may show it, else None."""
+        found = await self._one(
+            f"{TOURNAMENTS} WHERE web_token = ? AND {SERVED_TOURNAMENT}",
+            (web_token, *SERVED_ARGS),
+            lock=False,
+        )
+        return None if found is None else tournament_row(found)
+
+    async def served_tournaments(self, limit: int) -> list[TournamentRow]:
+        """The tournaments the web may show, most recently updated first."""
+        rows = await self._fetch(
+            f"{TOURNAMENTS} WHERE {SERVED_TOURNAMENT} {NEWEST_FIRST} LIMIT ?",
+            (*SERVED_ARGS, limit),
+        )
+        return [tournament_row(r) for r in rows]
+
+    async def game_tokens(self, game_ids: Sequence[int]) -> dict[int, str]:
+        """The web tokens of those of these games that the web may show, by game id."""
+        if not game_ids:
+            return {}
+        rows = await self._fetch(
+            f"SELECT id, web_token FROM games WHERE id IN ({marks(game_ids)})"
+            f" AND web_token IS NOT NULL AND {SERVED}",
+            (*game_ids, *SERVED_ARGS),
+        )
+        return {int(r["id"]): str(r["web_token"]) for r in rows}
 
     async def tournament(self, tournament_id: int, *, lock: bool = True) -> TournamentRow | None:
         """The tournament; in a write block its row stays locked (PostgreSQL: ``FOR UPDATE``)

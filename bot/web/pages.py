@@ -1,18 +1,21 @@
 """The game pages: ``/``, ``/games/<token>`` and what a game page loads.
 
-- ``/`` lists the most recent public games.
+- ``/`` lists the most recent public games and tournaments.
 - ``/games/<token>``: the board (an SVG image from :func:`render.board_svg`, the same drawing
   model as the bot's PNGs), the move list with a link to each position (``#ply=12``), the
   players as they were named when the game started, the result and the clock, and the record
   and GIF replay to download.  ``game.js`` steps through the moves and, while the game runs,
   follows it over Server-Sent Events (``/games/<token>/events``, fed by :mod:`.live`).
-- ``/tournaments/<token>``: not served yet (:meth:`GamePages.tournament` is where it goes).
+- ``/tournaments/<token>``: a public tournament's standings (rank, player, points,
+  tiebreaks, games left) and its pairings round by round, each game linked to its page
+  (:mod:`.tournament_pages`).
 
-Privacy: the service serves a game only if it is public and its server's listing is on; for
-anything else every URL under ``/games/<token>`` answers 404 exactly as for a token that
-never existed.  Names are escaped by Jinja2's autoescaping, never by hand, and every answer
-carries a Content-Security-Policy that allows scripts from this server's files only (no inline
-script, no inline style), so a name that looks like HTML stays text.
+Privacy: the service serves a game or tournament only if it is public and its server's
+listing is on; for anything else every URL under ``/games/<token>`` and
+``/tournaments/<token>`` answers 404 exactly as for a token that never existed.  Names are
+escaped by Jinja2's autoescaping, never by hand, and every answer carries a
+Content-Security-Policy that allows scripts from this server's files only (no inline script,
+no inline style), so a name that looks like HTML stays text.
 
 Nothing here imports discord: ``crosspath run`` and ``crosspath web`` both hand in a
 service (a :class:`~bot.service.GameService`, or anything with its ``served_*`` methods).
@@ -33,11 +36,14 @@ from aiohttp import web
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from bot.service import GameRecord, GameResult, GameSummary
+from bot.service.tournament_types import TournamentInfo
 from bot.service.web_games import ServedGame
+from bot.service.web_tournaments import ServedTournament
 from render import DEFAULT_THEME, THEMES, board_svg, render_gif
 from rules import Game
 
 from .live import POLL_SECONDS, LiveHub, Watcher
+from .tournament_pages import tournament_line, tournament_page
 
 log = logging.getLogger("crosspath.web")
 
@@ -55,6 +61,7 @@ SECURITY_HEADERS = {
 HEARTBEAT_SECONDS = 15.0
 """A comment line this often keeps proxies from closing a quiet event stream."""
 LISTED = 50
+LISTED_TOURNAMENTS = 20
 SVG_CACHE = 1024
 PAGE_CACHE = 256
 GIF_CACHE = 16
@@ -70,6 +77,10 @@ class WebService(Protocol):
     async def served_games(self, limit: int = ...) -> list[ServedGame]: ...
 
     async def served_versions(self, web_tokens: list[str]) -> dict[str, int]: ...
+
+    async def served_tournament(self, web_token: str) -> ServedTournament | None: ...
+
+    async def served_tournaments(self, limit: int = ...) -> list[TournamentInfo]: ...
 
 
 ServiceSource = Callable[[], Awaitable[WebService]]
@@ -218,8 +229,14 @@ class GamePages:
 
     # ----- pages ----------------------------------------------------------------------------
     async def index(self, request: web.Request) -> web.Response:
-        games = await (await self._service()).served_games(LISTED)
-        body = self._render("index.html", games=[summary_line(g) for g in games])
+        service = await self._service()
+        games = await service.served_games(LISTED)
+        tournaments = await service.served_tournaments(LISTED_TOURNAMENTS)
+        body = self._render(
+            "index.html",
+            games=[summary_line(g) for g in games],
+            tournaments=[tournament_line(t) for t in tournaments],
+        )
         return web.Response(text=body, content_type="text/html")
 
     async def game(self, request: web.Request) -> web.Response:
@@ -331,13 +348,14 @@ class GamePages:
                     return  # the game is over: the page has its last state
 
     async def tournament(self, request: web.Request) -> web.Response:
-        """Tournament standings and pairings: none are served yet, so every token is unknown.
-
-        The page needs a service lookup like :meth:`WebService.served_game`: a tournament by
-        its web token, only if it is public (its channel readable by everyone) and its
-        server's listing is on, with its standings and pairings; then a template beside
-        ``game.html`` and a line per tournament on ``/``."""
-        raise not_found()
+        """A public tournament's standings and pairings; 404 as for an unknown token for
+        anything else.  A large league's page takes a while to draw: it runs on a thread."""
+        served = await (await self._service()).served_tournament(request.match_info["token"])
+        if served is None:
+            raise not_found()
+        values = tournament_page(served)
+        body = await asyncio.to_thread(self._render, "tournament.html", **values)
+        return web.Response(text=body, content_type="text/html")
 
     def _render(self, template: str, **values: Any) -> str:
         return self.env.get_template(template).render(**values)
@@ -359,7 +377,8 @@ async def security_headers(
 
 
 def not_found() -> web.HTTPNotFound:
-    """The one answer for a private game, a server's hidden game and an unknown token."""
+    """The one answer for a private game or tournament, a server's hidden ones and an
+    unknown token."""
     return web.HTTPNotFound(text="No such game.\n")
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
-from bot.service import GameInfo, GameService
+from bot.service import GameInfo, GameService, TournamentInfo
 from bot.web.metrics import Metrics
 from bot.web.pages import GamePages
 from bot.web.server import WebServer
@@ -55,6 +55,32 @@ async def start_public(
     for move in moves:
         info = (await service.play_move(channel, info.to_move_id or 0, move)).game
     return info
+
+
+TOURNAMENT_PLAYERS = (101, 102, 103, 104)
+ORGANISER = 7
+
+
+async def start_tournament(
+    service: GameService,
+    channel: int,
+    names: Sequence[str | None] = ("Ann", "Ben", "Cat", "Dan"),
+    *,
+    public: bool = True,
+    resigned: int = 1,
+) -> tuple[TournamentInfo, list[GameInfo]]:
+    """A round robin of four in ``channel``, started, its first ``resigned`` games resigned
+    by the player to move; the tournament and its games (in the order they were made)."""
+    t = await service.create_tournament(
+        GUILD, channel, ORGANISER, game="minefield", size=5, format="round_robin", public=public
+    )
+    for user, name in zip(TOURNAMENT_PLAYERS, names, strict=True):
+        t = await service.join_tournament(t.id, user, name=name)
+    t = await service.start_tournament(t.id, ORGANISER)
+    for game in (await service.tournament_games(t.id))[:resigned]:
+        assert game.to_move_id is not None
+        await service.resign(game.channel_id, game.to_move_id)
+    return t, await service.tournament_games(t.id)
 
 
 @asynccontextmanager

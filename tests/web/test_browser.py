@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from web_games import FINISHED_MOVES, XSS_NAME, pages_site, start_public
+from web_games import FINISHED_MOVES, XSS_NAME, pages_site, start_public, start_tournament
 from web_probe import get
 
 from bot.service import GameService
@@ -217,3 +217,36 @@ async def test_a_private_games_token_gives_404(service: GameService, driver: Any
         await b.open(f"/games/{info.web_token}")
         assert await b.js("return document.body.innerText.trim()") == "No such game."
         assert await b.js("return document.getElementById('board')") is None
+
+
+async def test_a_tournament_page_shows_its_standings_and_links_to_a_game_page(
+    service: GameService, driver: Any
+) -> None:
+    from selenium.common.exceptions import NoAlertPresentException
+
+    t, games = await start_tournament(service, 4005, (XSS_NAME, "Ben", "Cat", "Dan"))
+    expected = await service.tournament_standings(t.id)
+    names = {101: XSS_NAME, 102: "Ben", 103: "Cat", 104: "Dan"}
+    async with pages_site(service) as port:
+        b = Browser(driver, port)
+        await b.open(f"/tournaments/{t.web_token}")
+        rows = await b.js(
+            "return [...document.querySelectorAll('#standings-1 tbody tr')]"
+            ".map(r => [...r.cells].map(c => c.textContent.trim()))"
+        )
+        assert [(r[0], r[1], r[2]) for r in rows] == [
+            (str(s.rank), names[s.user_id], f"{s.points:g}") for s in expected
+        ]
+        assert await b.js("return document.images.length") == 0  # the name stayed text
+        with pytest.raises(NoAlertPresentException):
+            await b.run(lambda: driver.switch_to.alert.text)
+        first = games[0]
+        link = f"#round-1 a[href='/games/{first.web_token}']"
+        await b.run(lambda: driver.find_element("css selector", link).click())
+        await b.until(f"return location.pathname === '/games/{first.web_token}'")
+        await b.board()
+        players = await b.js(
+            "return [...document.querySelectorAll('.players .name')].map(e => e.textContent)"
+        )
+        assert sorted(players) == sorted(names[u] for u in first.player_ids)
+        assert "resigned" in await b.text("result")

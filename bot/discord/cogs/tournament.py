@@ -37,6 +37,7 @@ from ..tournaments import (
 )
 from ..transformers import TimeOption
 from ..turns import mention
+from ..web_links import display_name, readable_by_everyone
 from .choices import playable_games
 
 if TYPE_CHECKING:
@@ -204,6 +205,7 @@ class TournamentCog(commands.Cog):
             min_players=min_players,
             registration_deadline=closes,
             division_size=division_size,
+            public=readable_by_everyone(interaction),
         )
         try:
             sent = await interaction.response.send_message(
@@ -229,7 +231,9 @@ class TournamentCog(commands.Cog):
     async def join(self, interaction: Interaction, tournament: int) -> None:
         info = await self._owned(interaction, tournament)
         self.bot.remember(interaction.user)
-        fresh = await self.bot.service.join_tournament(info.id, interaction.user.id)
+        fresh = await self.bot.service.join_tournament(
+            info.id, interaction.user.id, name=display_name(interaction.user)
+        )
         await interaction.response.send_message(
             f"You joined {title_of(fresh)} ({len(fresh.player_ids)} players so far).",
             ephemeral=True,
