@@ -16,8 +16,8 @@ and Naked Diagonal play playouts along both sides' shortest paths, cut short aft
 
 Why the caps are 10, 80, 1,000, 5,000 and 15,000 playouts: the ladder first asked each level
 to beat the one below three times in four in every game, with seats alternating (it now asks
-for a rating step measured in seat-swapped pairs; docs/ai.md).  With 30 and 200 playouts, and level 2
-carrying Crosscut's threat check, three steps fell short: level 2 beat level 1 only 25 of 40
+for a rating step measured in seat-swapped pairs; docs/ai.md).  With 30 and 200 playouts, and
+level 2 carrying Crosscut's threat check, three steps fell short: level 2 beat level 1 only 25 of 40
 times in Clear Path, and level 3 beat level 2 70 % of the time in Clearcut and 66 % in
 Crosscut, where the threat check, not the playouts, decided the games.  At 10 and 80
 playouts, with the threat check from level 3 up, every bottom step is won 82–100 % of the
@@ -109,8 +109,8 @@ seconds, so two points more."""
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(1, "easy", Budget(playouts=10, seconds=1.0), replace(BASIC_CONFIG, block=False), 580),
-    2: Level(2, "casual", Budget(playouts=80, seconds=2.0), BASIC_CONFIG, 1090),
+    1: Level(1, "easy", Budget(playouts=10, seconds=1.0), replace(BASIC_CONFIG, block=False), 660),
+    2: Level(2, "casual", Budget(playouts=80, seconds=2.0), BASIC_CONFIG, 1110),
     3: Level(
         3,
         "medium",

@@ -45,6 +45,7 @@ if __package__ in (None, ""):
 sys.path.insert(1, str(Path(__file__).resolve().parent))
 
 import ai_ratings
+from ai_bench import wilson
 
 from ai.levels import LEVELS
 from ai.moves import move_name
@@ -418,15 +419,6 @@ def _inverse(a: list[list[float]]) -> list[list[float]]:
 
 
 # ----- the report ------------------------------------------------------------------------------
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 def share(wins: float, n: int) -> str:
     if n == 0:
         return "–"
