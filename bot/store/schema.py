@@ -309,6 +309,14 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
         WHERE seen.guild_id NOT IN (SELECT guild_id FROM guild_settings)
         GROUP BY seen.guild_id""",
     ),
+    # 14: soft-time notices: when the sweep told the waiting player of an untimed game that
+    # they may claim it (it counts for the turn that started strictly before it: a notice is
+    # at least a day into its turn), and the untimed games by turn start, for that sweep.
+    (
+        "ALTER TABLE games ADD COLUMN soft_noticed_at {big}",
+        "CREATE INDEX games_untimed_by_turn ON games (turn_started_at)"
+        " WHERE status = 'active' AND deadline_at IS NULL",
+    ),
 )
 
 SCHEMA_VERSION = len(SCHEMA)

@@ -509,6 +509,51 @@ class SharedTx:
             (now, *held_args, now, *held_args, limit),
         )
 
+    async def soft_time_games(
+        self,
+        now: int,
+        default: int,
+        shortest: int,
+        limit: int,
+        shards: ShardFilter | None = None,
+    ) -> list[tuple[GameRow, int]]:
+        """Untimed active games whose soft time (the server's, ``default`` seconds if it never
+        set one) has passed at ``now``, counted from the turn's start or a vacation's end, and
+        whose waiting player was not told yet this turn; by id, each with its soft time.
+        ``shortest``: the least soft time a server may set, so the search uses its index."""
+        held, held_args = shard_clause(shards)
+        limit_us = "COALESCE((SELECT s.soft_time FROM guild_settings s"
+        limit_us += " WHERE s.guild_id = games.guild_id), ?) * 1000000"
+        rows = await self._games(
+            f"WHERE id IN (SELECT id FROM games WHERE status = 'active' AND deadline_at IS NULL"
+            " AND per_move IS NULL AND bank_start IS NULL AND turn_started_at <= ?"
+            " AND (soft_noticed_at IS NULL OR soft_noticed_at <= turn_started_at)"
+            f" AND turn_started_at + {limit_us} <= ?"
+            f" AND COALESCE(paused_until, 0) + {limit_us} <= ?{held})"
+            " ORDER BY id LIMIT ?",
+            (now - shortest * 1_000_000, default, now, default, now, *held_args, limit),
+        )
+        limits = {}
+        for guild in {r.guild_id for r in rows}:
+            found = await self._one(
+                "SELECT soft_time FROM guild_settings WHERE guild_id = ?", (guild,)
+            )
+            limits[guild] = default if found is None or found[0] is None else int(found[0])
+        return [(r, limits[r.guild_id]) for r in rows]
+
+    async def mark_soft_noticed(self, game_id: int, version: int, now: int) -> bool:
+        """Record that the game's soft-time notice goes out now, if it did not already this
+        turn and no vacation stops the game: true for exactly one caller (a conditional write;
+        on PostgreSQL a racing one waits for the row and re-checks against the new value)."""
+        found = await self._returning(
+            "UPDATE games SET soft_noticed_at = ? WHERE id = ? AND version = ?"
+            " AND status = 'active' AND deadline_at IS NULL"
+            " AND (soft_noticed_at IS NULL OR soft_noticed_at <= turn_started_at)"
+            " AND (paused_until IS NULL OR paused_until <= ?) RETURNING id",
+            (now, game_id, version, now),
+        )
+        return found is not None
+
     async def next_times(self) -> list[int]:
         """The earliest pending deadline, reminder and challenge expiry (those that exist)."""
         found = await self._one(
