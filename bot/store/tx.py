@@ -402,15 +402,32 @@ class SharedTx:
             (guild_id, user_id, user_id),
         )
 
-    async def challenges_for(self, guild_id: int, user_id: int, limit: int) -> list[ChallengeRow]:
+    async def challenges_for(
+        self,
+        guild_id: int,
+        user_id: int,
+        limit: int,
+        *,
+        after_id: int | None = None,
+        before_id: int | None = None,
+    ) -> list[ChallengeRow]:
         """Open challenges in a server that ``user_id`` may answer or withdraw: by them, to
-        them, or open to anyone; oldest first, at most ``limit``."""
-        return await self._challenges(
+        them, or open to anyone; oldest first, at most ``limit``.  A page: those after
+        ``after_id``, or the ``limit`` just before ``before_id`` (still oldest first)."""
+        where = (
             "WHERE guild_id = ? AND status = 'open'"
             " AND (challenger_id = ? OR opponent_id = ? OR opponent_id IS NULL)"
-            " ORDER BY id LIMIT ?",
-            (guild_id, user_id, user_id, limit),
         )
+        args: list[Any] = [guild_id, user_id, user_id]
+        if after_id is not None:
+            where += " AND id > ?"
+            args.append(after_id)
+        if before_id is not None:
+            found = await self._challenges(
+                f"{where} AND id < ? ORDER BY id DESC LIMIT ?", (*args, before_id, limit)
+            )
+            return found[::-1]
+        return await self._challenges(f"{where} ORDER BY id LIMIT ?", (*args, limit))
 
     async def expiring_challenges(
         self, now: int, limit: int, shards: ShardFilter | None = None
