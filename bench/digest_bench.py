@@ -22,7 +22,11 @@ worst block, two ways: the longest callback (asyncio's ``Handle._run`` timed, le
 the thread waited for a CPU, as tests/support/loop_guard.py does) and how late a 5 ms sleep
 woke.
 
-Run: nice -n 10 python bench/digest_bench.py [--players 10000] [--games 50000]
+``--heap both`` runs the pass twice in one process, first on the heap as start-up left it,
+then on a frozen one (``gc.freeze()``, as ``crosspath run`` does once ready), each with its
+own database and bot.
+
+Run: nice -n 10 python bench/digest_bench.py [--players 10000] [--games 50000] [--heap both]
 """
 
 from __future__ import annotations
@@ -218,8 +222,15 @@ class GcPauses:
         gc.callbacks.remove(self._callback)
 
 
-async def bench(args: argparse.Namespace) -> None:
+VARIANTS = ("default", "frozen")
+"""``default``: the heap as start-up left it (collected once); ``frozen``: then frozen, as
+``crosspath run`` does once READY has come (bot/discord/heap.py)."""
+
+
+async def one_pass(args: argparse.Namespace, variant: str) -> None:
+    """Build the database, start the bot, send every digest; print what it took."""
     fakes = load_support("discord_fakes")
+    from bot.discord.heap import settle_heap
     from bot.discord.notices import DIGEST_RATE, DigestSender
 
     rate = args.rate or DIGEST_RATE
@@ -233,6 +244,11 @@ async def bench(args: argparse.Namespace) -> None:
         cog = h.bot.get_cog("NoticesCog")
         cog.digests = DigestSender(h.bot, rate=rate)
         fake.requests = fake.global_429 = fake.bucket_429 = fake.delivered = 0
+        gc.unfreeze()  # nothing an earlier pass froze
+        gc.collect()
+        heap = len(gc.get_objects())
+        if variant == "frozen":
+            settle_heap()
         pauses = GcPauses()
         probe = load_bench("interaction_latency").StallProbe()
         guarding = load_support("loop_guard").guarding
@@ -248,9 +264,11 @@ async def bench(args: argparse.Namespace) -> None:
                 await probe.stop()
         finally:
             await h.close()
+            gc.unfreeze()
     print(
-        f"daily digest: {args.players:,} players, {args.games:,} active games "
-        f"(database built in {built:.1f} s; {waiting:,} players have a game waiting)"
+        f"daily digest, heap {variant} ({heap:,} objects at the start): {args.players:,}"
+        f" players, {args.games:,} active games (database built in {built:.1f} s;"
+        f" {waiting:,} players have a game waiting)"
     )
     print(
         f"  pace {rate:g} DMs/s, {args.latency * 1000:.0f} ms round trips, global limit "
@@ -273,6 +291,12 @@ async def bench(args: argparse.Namespace) -> None:
     print(f"  longest loop stall (5 ms sleep probe): {probe.worst * 1000:.1f} ms (target <= 50 ms)")
 
 
+async def bench(args: argparse.Namespace) -> None:
+    """Each variant asked for, in turn, in this one process (so they share the machine)."""
+    for variant in VARIANTS if args.heap == "both" else (args.heap,):
+        await one_pass(args, variant)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--players", type=int, default=10_000)
@@ -283,6 +307,12 @@ def main() -> int:
     parser.add_argument("--latency", type=float, default=0.05, help="seconds a round trip")
     parser.add_argument("--global-limit", type=int, default=50, help="requests a second")
     parser.add_argument("--seed", type=int, default=38)
+    parser.add_argument(
+        "--heap",
+        choices=(*VARIANTS, "both"),
+        default="frozen",
+        help="the heap as the pass starts: frozen (as the bot runs), default, or both in turn",
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     asyncio.run(bench(args))

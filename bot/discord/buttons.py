@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from .aborts import AbortButton
-from .challenge_list import ListedChallengeButton
+from .challenge_list import ChallengePageButton, ListedChallengeButton
 from .flows import ChallengeButton, ResignButton, TakebackButton
 from .game_lists import NextGameButton, NextPageButton
 from .leaderboards import LeaderboardPageButton
@@ -41,6 +41,7 @@ _KNOWN = (
     SoftTimeButton,
     AbortButton,
     ListedChallengeButton,
+    ChallengePageButton,
 )
 
 

@@ -8,6 +8,10 @@ challenge belongs to the server pressed from: challenge ids are sequential, so a
 alone must reach nothing.  What the player may do is then the service's decision, as for the
 buttons on the challenge itself.  After each action the list is re-read, so it is current.
 
+A list shows :data:`LIST_LIMIT` challenges; Previous and Next buttons
+(``cp:chalpage:<user>:prev|next:<challenge id>``) page through the rest, re-reading the list
+before or after the challenge named, so they work after a restart and show what is current.
+
 Accepting from the list starts the game where the challenge was made: in a thread there (from
 the challenge's own message when its id is known) when the server wants threads and the bot
 may make one, else in that channel.
@@ -17,11 +21,12 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import discord
 
-from bot.service import Challenge, GameStarted
+from bot.service import Challenge, GameStarted, PermissionDenied
 
 from .context import bot_of
 from .flows import acceptable, thread_name
@@ -43,6 +48,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("crosspath.discord")
 Interaction = discord.Interaction["CrosspathBot"]
+PageDirection = Literal["prev", "next"]
 
 LIST_LIMIT = 10
 """Challenges shown at once: each has up to two buttons, and a message holds 25."""
@@ -50,6 +56,7 @@ NONE_PENDING = (
     "No pending challenges for you here. Use /challenge to make one; leave out the opponent "
     "and anyone in the server may accept it."
 )
+NOT_YOUR_LIST = "This list belongs to someone else: use /challenges for your own."
 NOT_ON_MESSAGE = "That button belongs to another list, so nothing was changed."
 NO_PINGS = discord.AllowedMentions.none()
 
@@ -78,41 +85,70 @@ def actions_for(challenge: Challenge, user_id: int) -> tuple[str, ...]:
     return ("accept",)
 
 
-def list_text(challenges: list[Challenge], user_id: int, heading: str = "") -> str:
+@dataclass(frozen=True, slots=True)
+class ListPage:
+    """One page of the list, and whether there are challenges before and after it."""
+
+    challenges: list[Challenge]
+    earlier: bool = False
+    later: bool = False
+
+
+def list_text(page: ListPage, user_id: int, heading: str = "") -> str:
     lines = [heading] if heading else []
-    if not challenges:
+    if not page.challenges:
         lines.append(NONE_PENDING)
     else:
         lines.append("Pending challenges:")
-        lines.extend(challenge_line(c, user_id) for c in challenges)
+        lines.extend(challenge_line(c, user_id) for c in page.challenges)
+        if page.earlier or page.later:
+            lines.append("More with the buttons below.")
     return "\n".join(lines)[:2000]
 
 
-def list_view(challenges: list[Challenge], user_id: int) -> discord.ui.View | None:
-    if not challenges:
+def list_view(page: ListPage, user_id: int) -> discord.ui.View | None:
+    if not page.challenges:
         return None
     view = discord.ui.View(timeout=None)
-    for challenge in challenges:
+    for challenge in page.challenges:
         for action in actions_for(challenge, user_id):
             view.add_item(ListedChallengeButton(action, challenge.id))
+    if page.earlier:
+        view.add_item(ChallengePageButton(user_id, "prev", page.challenges[0].id))
+    if page.later:
+        view.add_item(ChallengePageButton(user_id, "next", page.challenges[-1].id))
     return view
 
 
-async def pending(interaction: Interaction) -> list[Challenge]:
+async def pending(
+    interaction: Interaction, direction: PageDirection | None = None, anchor: int = 0
+) -> ListPage:
+    """The page after (``next``) or before (``prev``) the challenge ``anchor``, or the first
+    page; one more is read to know whether more follow.  A page found empty (its challenges
+    were taken meanwhile) gives the first page."""
     assert interaction.guild_id is not None  # guild-only command, server messages only
     service = bot_of(interaction).service
-    return await service.pending_challenges(
-        interaction.guild_id, interaction.user.id, limit=LIST_LIMIT
-    )
+    guild_id, user_id = interaction.guild_id, interaction.user.id
+    read = LIST_LIMIT + 1
+    if direction == "next":
+        found = await service.pending_challenges(guild_id, user_id, read, after_id=anchor)
+        if found:
+            return ListPage(found[:LIST_LIMIT], earlier=True, later=len(found) > LIST_LIMIT)
+    elif direction == "prev":
+        found = await service.pending_challenges(guild_id, user_id, read, before_id=anchor)
+        if found:
+            return ListPage(found[-LIST_LIMIT:], earlier=len(found) > LIST_LIMIT, later=True)
+    found = await service.pending_challenges(guild_id, user_id, read)
+    return ListPage(found[:LIST_LIMIT], later=len(found) > LIST_LIMIT)
 
 
 async def show_challenges(interaction: Interaction) -> None:
     """``/challenges``: the list, privately (it names the player's own challenges)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
-    found = await pending(interaction)
-    view = list_view(found, interaction.user.id)
+    page = await pending(interaction)
+    view = list_view(page, interaction.user.id)
     await interaction.followup.send(
-        list_text(found, interaction.user.id),
+        list_text(page, interaction.user.id),
         view=view or discord.utils.MISSING,
         ephemeral=True,
         allowed_mentions=NO_PINGS,
@@ -133,11 +169,11 @@ def lists_challenge(message: discord.Message | None, challenge_id: int) -> bool:
 
 async def refresh(interaction: Interaction, heading: str) -> None:
     """Show the list as it now is, under ``heading`` (what was just done)."""
-    found = await pending(interaction)
+    page = await pending(interaction)
     try:
         await interaction.edit_original_response(
-            content=list_text(found, interaction.user.id, heading),
-            view=list_view(found, interaction.user.id),
+            content=list_text(page, interaction.user.id, heading),
+            view=list_view(page, interaction.user.id),
             allowed_mentions=NO_PINGS,
         )
     except discord.HTTPException:
@@ -251,4 +287,40 @@ class ListedChallengeButton(
             await close_listed(interaction, challenge, self.action)
 
 
-__all__ = ["ListedChallengeButton", "show_challenges"]
+class ChallengePageButton(
+    PersistentButton,
+    template=r"cp:chalpage:(?P<user>[0-9]+):(?P<direction>prev|next):(?P<id>[0-9]+)",
+):
+    """Previous or Next page of a ``/challenges`` list, read again when pressed."""
+
+    LABELS: ClassVar[dict[PageDirection, str]] = {"prev": "‹ Previous", "next": "Next ›"}
+
+    def __init__(self, user_id: int, direction: PageDirection, anchor: int) -> None:
+        super().__init__(
+            f"cp:chalpage:{user_id}:{direction}:{anchor}",
+            self.LABELS[direction],
+            discord.ButtonStyle.secondary,
+        )
+        self.user_id = user_id
+        self.direction: PageDirection = direction
+        self.anchor = anchor
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ChallengePageButton:
+        direction: PageDirection = "prev" if match["direction"] == "prev" else "next"
+        return cls(int(match["user"]), direction, int(match["id"]))
+
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.user.id != self.user_id:
+            raise PermissionDenied(NOT_YOUR_LIST)
+        page = await pending(interaction, self.direction, self.anchor)
+        await interaction.response.edit_message(
+            content=list_text(page, self.user_id),
+            view=list_view(page, self.user_id),
+            allowed_mentions=NO_PINGS,
+        )
+
+
+__all__ = ["ChallengePageButton", "ListedChallengeButton", "show_challenges"]

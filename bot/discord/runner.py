@@ -22,6 +22,7 @@ from bot.config import Settings, SettingsError, load_settings
 
 from . import logs
 from .app import CrosspathBot
+from .heap import settle_heap
 from .instrument import shards_check
 
 if TYPE_CHECKING:
@@ -186,6 +187,15 @@ async def _run_bot(bot: CrosspathBot, settings: Settings) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError):  # non-Unix loops
             loop.add_signal_handler(sig, stop, sig.name)
+    settled: list[int] = []
+
+    async def freeze_heap_once() -> None:
+        # once the first READY filled the caches; a reconnect's READY changes little
+        if not settled:
+            settled.append(settle_heap())
+            log.info("heap frozen after start-up", extra={"objects": settled[0]})
+
+    bot.add_listener(freeze_heap_once, "on_ready")
     try:
         async with bot:
             await bot.start(settings.token)

@@ -359,6 +359,22 @@ def thread_title(info: TournamentInfo | None, game: GameInfo, names: Mapping[int
     return f"{game.title} {where}{a} vs {b}"[:100]
 
 
+THREAD_PERMISSIONS = ("Create Public Threads", "Send Messages in Threads")
+"""What the bot needs in a tournament's channel to open its games' threads."""
+
+
+def missing_thread_permissions(
+    channel: discord.TextChannel, me: discord.Member | None
+) -> list[str]:
+    """The thread permissions the bot lacks in ``channel`` (from the cached roles and
+    overwrites); none when its member is not cached (Discord then decides)."""
+    if me is None:
+        return []
+    perms = channel.permissions_for(me)
+    flags = (perms.create_public_threads, perms.send_messages_in_threads)
+    return [name for name, ok in zip(THREAD_PERMISSIONS, flags, strict=True) if not ok]
+
+
 class TournamentRunner:
     """Opens the threads of tournament games and announces the end, for one bot.
 
@@ -372,6 +388,9 @@ class TournamentRunner:
         self.bot = bot
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._told_missing: set[int] = set()
+        """Tournaments whose organiser was told the bot may not open threads in their
+        channel (in this process): told once, not at every sweep, until threads work again."""
 
     def game_ended(self, game: GameInfo) -> None:
         """A tournament game ended: open the threads of the games its end paired and, if it
@@ -461,12 +480,21 @@ class TournamentRunner:
                 extra={"tournament_id": info.id, "channel_id": info.channel_id},
             )
             return 0
+        missing = missing_thread_permissions(parent, guild.me if guild is not None else None)
+        if missing:
+            await self._tell_missing(info, missing)
+            return 0
         names = await bot.fetch_names(game.player_ids, guild)
-        thread = await parent.create_thread(
-            name=thread_title(info, game, names),
-            type=discord.ChannelType.public_thread,
-            auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-        )
+        try:
+            thread = await parent.create_thread(
+                name=thread_title(info, game, names),
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            )
+        except discord.Forbidden:  # the cached permissions were out of date
+            await self._tell_missing(info, THREAD_PERMISSIONS)
+            return 0
+        self._told_missing.discard(info.id)  # a later loss of the permissions is told again
         try:
             attached = await bot.service.attach_game_channel(game.id, thread.id)
         except Exception:
@@ -485,6 +513,32 @@ class TournamentRunner:
             log.warning("could not post a tournament game's first board", extra={"game": game.id})
         bot.computer.take_turn(attached)
         return 1
+
+    async def _tell_missing(self, info: TournamentInfo, missing: Sequence[str]) -> None:
+        """Tell the organiser, once, in the tournament's channel, which permissions the bot
+        lacks there; the games wait and start at the first sweep after they are granted."""
+        if info.id in self._told_missing:
+            return
+        self._told_missing.add(info.id)  # also when the notice fails: no retry every sweep
+        log.warning(
+            "cannot open tournament game threads: missing permissions",
+            extra={"tournament_id": info.id, "channel_id": info.channel_id, "missing": missing},
+        )
+        text = (
+            f"{mention(info.organiser_id)}, the games of tournament #{info.id} are waiting:"
+            f" I can't open their threads in this channel because I lack"
+            f" {' and '.join(missing)} here. Grant {'it' if len(missing) == 1 else 'them'} to"
+            " me (channel or server settings) and the games start within a minute."
+        )
+        try:
+            await messageable(self.bot, info.channel_id, info.guild_id).send(
+                text,
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(info.organiser_id)]),
+            )
+        except discord.HTTPException as exc:
+            log_failure(
+                "could not tell an organiser of missing permissions", exc, tournament=info.id
+            )
 
     async def podium(self, info: TournamentInfo) -> None:
         """Post the podium of a finished tournament, once across every process: the service

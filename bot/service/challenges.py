@@ -37,6 +37,7 @@ from .errors import (
     ChallengeNotFound,
     ChannelBusy,
     InvalidChallenge,
+    InvalidInput,
     PermissionDenied,
 )
 from .timebank import first_clock
@@ -317,16 +318,29 @@ class Challenges(ServiceCore):
         return [convert.challenge(r) for r in rows]
 
     async def pending_challenges(
-        self, guild_id: int, user_id: int, limit: int = 25
+        self,
+        guild_id: int,
+        user_id: int,
+        limit: int = 25,
+        *,
+        after_id: int | None = None,
+        before_id: int | None = None,
     ) -> list[Challenge]:
         """The challenges ``user_id`` can act on in a server, oldest first: theirs, those to
-        them and open ones anyone may accept (none already past their expiry)."""
+        them and open ones anyone may accept (none already past their expiry).  A page: those
+        after the challenge ``after_id``, or the ``limit`` just before ``before_id``."""
         check_id(guild_id, "server id")
         check_id(user_id, "user id")
         check_limit(limit)
+        check_optional_id(after_id, "challenge id")
+        check_optional_id(before_id, "challenge id")
+        if after_id is not None and before_id is not None:
+            raise InvalidInput("Ask for the challenges after one id or before one, not both.")
         now = self._now()
         async with self.store.read() as tx:
-            rows = await tx.challenges_for(guild_id, user_id, limit)
+            rows = await tx.challenges_for(
+                guild_id, user_id, limit, after_id=after_id, before_id=before_id
+            )
         found = [convert.challenge(r) for r in rows]
         return [c for c in found if now < c.expires_at]
 

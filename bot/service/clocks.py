@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ..store import ShardFilter
+from ..store import GameRow, ShardFilter, Tx
 from . import convert
 from .checks import (
+    MIN_SOFT_TIME,
     check_limit,
     check_shards,
     quote,
@@ -23,6 +24,7 @@ from .types import (
     DueAction,
     DueOutcome,
     Reminder,
+    SoftTimeNotice,
 )
 
 
@@ -79,6 +81,24 @@ class Clocks(ServiceCore):
                             **common,
                         )
                     )
+            default = convert.settings(None, 0).soft_time
+            for row, soft_time in await tx.soft_time_games(
+                moment, default, MIN_SOFT_TIME, limit, shards
+            ):
+                assert row.to_move_id is not None
+                waiting = row.second_id if row.to_move_id == row.first_id else row.first_id
+                since = max(row.turn_started_at, row.paused_until or 0)
+                actions.append(
+                    DueAction(
+                        "soft_time",
+                        from_us(since + soft_time * 1_000_000),
+                        row.guild_id,
+                        row.channel_id,
+                        waiting,
+                        game_id=row.id,
+                        version=row.version,
+                    )
+                )
         actions.sort(key=lambda a: (a.at, a.kind))
         return actions
 
@@ -114,6 +134,8 @@ class Clocks(ServiceCore):
                 or game_row.version != action.version
             ):
                 return None
+            if action.kind == "soft_time":
+                return await self._soft_time_notice(tx, game_row, action, to_us(now))
             game = await self._engine(tx, game_row)
             if action.kind == "timeout":
                 if game_row.deadline_at != to_us(action.at):
@@ -131,6 +153,20 @@ class Clocks(ServiceCore):
         return DueOutcome(
             action,
             reminder=Reminder(info, action.user_id, info.deadline, info.turn_started_at),
+        )
+
+    async def _soft_time_notice(
+        self, tx: Tx, row: GameRow, action: DueAction, now: int
+    ) -> DueOutcome | None:
+        """Mark the turn's soft-time notice as sent, if no other process did (nor a vacation
+        stops the game since ``due`` read it); the notice to send, for the one that did."""
+        if not await tx.mark_soft_noticed(row.id, row.version, now):
+            return None
+        assert row.to_move_id is not None
+        info = convert.game_info(row, await self._engine(tx, row), now)
+        since = from_us(max(row.turn_started_at, row.paused_until or 0))
+        return DueOutcome(
+            action, soft_time=SoftTimeNotice(info, action.user_id, row.to_move_id, since)
         )
 
     async def run_due(

@@ -24,7 +24,7 @@ FirstChoice = Literal["me", "them", "random"]
 ChallengeStatus = Literal["open", "accepted", "declined", "cancelled", "expired"]
 GameStatus = Literal["active", "finished", "aborted"]
 ResultReason = Literal["connection", "draw", "resign", "time", "abort", "award", "forfeit"]
-DueKind = Literal["reminder", "timeout", "challenge_expiry"]
+DueKind = Literal["reminder", "timeout", "challenge_expiry", "soft_time"]
 
 _UNITS = {"m": 60, "h": 3600, "d": 86400}
 _TIME_RE = re.compile(r"(\d+)\s*([mhd])")
@@ -555,9 +555,10 @@ class AuditEntry:
 class DueAction:
     """Something the scheduler should do now; pass it back to ``GameService.apply_due``.
 
-    ``user_id`` is the player to remind, the player who would lose on time, or the
-    challenger of an expiring challenge.  ``version`` is the game version it was computed
-    for, so applying it after a move does nothing.
+    ``user_id`` is the player to remind, the player who would lose on time, the challenger
+    of an expiring challenge, or (``soft_time``) the player an untimed game waits for.
+    ``version`` is the game version it was computed for, so applying it after a move does
+    nothing.
     """
 
     kind: DueKind
@@ -582,6 +583,17 @@ class Reminder:
 
 
 @dataclass(frozen=True, slots=True)
+class SoftTimeNotice:
+    """An untimed ``game`` has waited on ``to_move_id`` since ``waiting_since``, past the
+    server's soft time: tell ``user_id`` (the player waiting) once that they may claim it."""
+
+    game: GameInfo
+    user_id: int
+    to_move_id: int
+    waiting_since: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class DueOutcome:
     """What applying a :class:`DueAction` did; exactly one of the optional fields is set."""
 
@@ -589,6 +601,7 @@ class DueOutcome:
     reminder: Reminder | None = None
     ended: GameEnded | None = None
     expired: Challenge | None = None
+    soft_time: SoftTimeNotice | None = None
 
 
 @dataclass(frozen=True, slots=True)

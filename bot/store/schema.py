@@ -333,6 +333,14 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
         "ALTER TABLE tournaments ADD COLUMN bank_increment {big} NOT NULL DEFAULT 0",
         "ALTER TABLE tournaments ADD COLUMN bank_cap {big}",
     ),
+    # 13: soft-time notices: when the sweep told the waiting player of an untimed game that
+    # they may claim it (it counts for the turn that started strictly before it: a notice is
+    # at least a day into its turn), and the untimed games by turn start, for that sweep.
+    (
+        "ALTER TABLE games ADD COLUMN soft_noticed_at {big}",
+        "CREATE INDEX games_untimed_by_turn ON games (turn_started_at)"
+        " WHERE status = 'active' AND deadline_at IS NULL",
+    ),
     # 14: tournaments on the web.  ``public``: the tournament's channel could be read by
     # everyone when it was created (the adapter decides; a league's next season inherits it);
     # its games are then public too.  An entrant's ``name`` is their display name when they

@@ -415,15 +415,32 @@ class SharedTx:
             (guild_id, user_id, user_id),
         )
 
-    async def challenges_for(self, guild_id: int, user_id: int, limit: int) -> list[ChallengeRow]:
+    async def challenges_for(
+        self,
+        guild_id: int,
+        user_id: int,
+        limit: int,
+        *,
+        after_id: int | None = None,
+        before_id: int | None = None,
+    ) -> list[ChallengeRow]:
         """Open challenges in a server that ``user_id`` may answer or withdraw: by them, to
-        them, or open to anyone; oldest first, at most ``limit``."""
-        return await self._challenges(
+        them, or open to anyone; oldest first, at most ``limit``.  A page: those after
+        ``after_id``, or the ``limit`` just before ``before_id`` (still oldest first)."""
+        where = (
             "WHERE guild_id = ? AND status = 'open'"
             " AND (challenger_id = ? OR opponent_id = ? OR opponent_id IS NULL)"
-            " ORDER BY id LIMIT ?",
-            (guild_id, user_id, user_id, limit),
         )
+        args: list[Any] = [guild_id, user_id, user_id]
+        if after_id is not None:
+            where += " AND id > ?"
+            args.append(after_id)
+        if before_id is not None:
+            found = await self._challenges(
+                f"{where} AND id < ? ORDER BY id DESC LIMIT ?", (*args, before_id, limit)
+            )
+            return found[::-1]
+        return await self._challenges(f"{where} ORDER BY id LIMIT ?", (*args, limit))
 
     async def expiring_challenges(
         self, now: int, limit: int, shards: ShardFilter | None = None
@@ -521,6 +538,51 @@ class SharedTx:
             " ORDER BY id LIMIT ?",
             (now, *held_args, now, *held_args, limit),
         )
+
+    async def soft_time_games(
+        self,
+        now: int,
+        default: int,
+        shortest: int,
+        limit: int,
+        shards: ShardFilter | None = None,
+    ) -> list[tuple[GameRow, int]]:
+        """Untimed active games whose soft time (the server's, ``default`` seconds if it never
+        set one) has passed at ``now``, counted from the turn's start or a vacation's end, and
+        whose waiting player was not told yet this turn; by id, each with its soft time.
+        ``shortest``: the least soft time a server may set, so the search uses its index."""
+        held, held_args = shard_clause(shards)
+        limit_us = "COALESCE((SELECT s.soft_time FROM guild_settings s"
+        limit_us += " WHERE s.guild_id = games.guild_id), ?) * 1000000"
+        rows = await self._games(
+            f"WHERE id IN (SELECT id FROM games WHERE status = 'active' AND deadline_at IS NULL"
+            " AND per_move IS NULL AND bank_start IS NULL AND turn_started_at <= ?"
+            " AND (soft_noticed_at IS NULL OR soft_noticed_at <= turn_started_at)"
+            f" AND turn_started_at + {limit_us} <= ?"
+            f" AND COALESCE(paused_until, 0) + {limit_us} <= ?{held})"
+            " ORDER BY id LIMIT ?",
+            (now - shortest * 1_000_000, default, now, default, now, *held_args, limit),
+        )
+        limits = {}
+        for guild in {r.guild_id for r in rows}:
+            found = await self._one(
+                "SELECT soft_time FROM guild_settings WHERE guild_id = ?", (guild,)
+            )
+            limits[guild] = default if found is None or found[0] is None else int(found[0])
+        return [(r, limits[r.guild_id]) for r in rows]
+
+    async def mark_soft_noticed(self, game_id: int, version: int, now: int) -> bool:
+        """Record that the game's soft-time notice goes out now, if it did not already this
+        turn and no vacation stops the game: true for exactly one caller (a conditional write;
+        on PostgreSQL a racing one waits for the row and re-checks against the new value)."""
+        found = await self._returning(
+            "UPDATE games SET soft_noticed_at = ? WHERE id = ? AND version = ?"
+            " AND status = 'active' AND deadline_at IS NULL"
+            " AND (soft_noticed_at IS NULL OR soft_noticed_at <= turn_started_at)"
+            " AND (paused_until IS NULL OR paused_until <= ?) RETURNING id",
+            (now, game_id, version, now),
+        )
+        return found is not None
 
     async def next_times(self) -> list[int]:
         """The earliest pending deadline, reminder and challenge expiry (those that exist)."""

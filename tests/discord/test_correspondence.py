@@ -57,6 +57,53 @@ async def test_an_open_challenge_is_taken_once(h: Any) -> None:
     assert (await h.service.get_game(CHANNEL)).id == info.id
 
 
+def listed_ids(content: str) -> list[int]:
+    return [
+        int(line.split("#")[1].split(":")[0])
+        for line in content.splitlines()
+        if line.startswith("Challenge #")
+    ]
+
+
+async def test_challenges_pages_with_previous_and_next_after_a_restart(
+    db_path: Path, clock: Any
+) -> None:
+    discord_side = fakes.FakeDiscord()
+    first = await fakes.open_harness(db_path, clock, fake=discord_side)
+    ids = []
+    for n in range(13):  # thirteen challenges to Bob, in as many channels
+        challenge = await first.service.create_challenge(
+            GUILD, CHANNEL + 10 + n, ALICE.id, BOB.id, "minefield", 5, "me", "none"
+        )
+        ids.append(challenge.id)
+    listing = (await first.command("challenges", BOB))[-1]
+    assert listed_ids(listing.content) == ids[:10]
+    assert "More with the buttons below." in listing.content
+    assert listing.custom_ids[-1] == f"cp:chalpage:{BOB.id}:next:{ids[9]}"
+    assert not any(":prev:" in c for c in listing.custom_ids)  # the first page
+    assert len(listing.custom_ids) == 10 * 2 + 1  # Accept and Decline each, and Next
+    await first.close()
+
+    second = await fakes.open_harness(db_path, clock, fake=discord_side)  # a restart
+    refused = fakes.refusal(await second.click(f"cp:chalpage:{BOB.id}:next:{ids[9]}", CAROL))
+    assert "belongs to someone else" in refused.content
+    [page] = await second.click(f"cp:chalpage:{BOB.id}:next:{ids[9]}", BOB)
+    assert page.kind == "update" and listed_ids(page.content) == ids[10:]
+    assert page.custom_ids[-1] == f"cp:chalpage:{BOB.id}:prev:{ids[10]}"
+    assert not any(":next:" in c for c in page.custom_ids)  # the last page
+    # one challenge of the first page is gone meanwhile: Previous shows the ten before
+    await second.service.cancel_challenge(ids[0], ALICE.id)
+    [back] = await second.click(f"cp:chalpage:{BOB.id}:prev:{ids[10]}", BOB)
+    assert listed_ids(back.content) == ids[1:10]
+    assert back.custom_ids[-1] == f"cp:chalpage:{BOB.id}:next:{ids[9]}"
+    assert not any(":prev:" in c for c in back.custom_ids)
+    # the list's own buttons still act on a page reached with the buttons
+    sent = await second.click(f"cp:chals:decline:{ids[5]}", BOB)
+    assert (await second.service.get_challenge(ids[5])).status == "declined"
+    assert any(s.kind == "edit_original" for s in sent)
+    await second.close()
+
+
 async def test_challenges_lists_with_buttons_that_act_and_refresh(h: Any) -> None:
     [open_one] = await h.command("challenge", ALICE, game="minefield", size=5)
     [to_bob] = await h.command(

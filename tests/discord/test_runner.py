@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import os
@@ -14,7 +15,7 @@ import discord
 import pytest
 
 from bot.config import SETTINGS, SettingsError, settings_from
-from bot.discord import logs, runner, sync
+from bot.discord import heap, logs, runner, sync
 from bot.discord.app import CrosspathBot
 from bot.store import SqliteStore as Store
 
@@ -99,6 +100,31 @@ def test_sigterm_shuts_down_gracefully_and_closes_the_database(
     assert runner.main([]) == 0
     assert closed, "the store was closed on SIGTERM"
     assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+
+
+def test_the_heap_is_frozen_once_after_the_first_ready(monkeypatch: pytest.MonkeyPatch) -> None:
+    settled: list[int] = []
+
+    def settle() -> int:
+        settled.append(heap.settle_heap())
+        return settled[-1]
+
+    async def ready_twice(self: CrosspathBot, token: str, *, reconnect: bool = True) -> None:
+        for _ in range(2):  # the first READY, then a reconnect's
+            self.dispatch("ready")
+            await asyncio.sleep(0.01)
+        asyncio.get_running_loop().call_later(0.01, os.kill, os.getpid(), signal.SIGTERM)
+        while not self.is_closed():
+            await asyncio.sleep(0.01)
+
+    monkeypatch.setattr(runner, "settle_heap", settle)
+    monkeypatch.setattr(CrosspathBot, "start", ready_twice)
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    try:
+        assert runner.main([]) == 0
+        assert len(settled) == 1 and settled[0] > 1000 and gc.get_freeze_count() > 1000
+    finally:
+        gc.unfreeze()  # leave the test process's heap as it was
 
 
 def test_settings_defaults_and_errors() -> None:

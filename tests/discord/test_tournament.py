@@ -493,3 +493,54 @@ async def test_an_announcement_discord_refused_leaves_no_open_tournament(h: Any)
     await h.command("tournament create", ADMIN, game="minefield", format="swiss")
     [info] = await h.service.list_tournaments(GUILD)
     assert info.status == "cancelled"  # nobody could see or join it
+
+
+async def test_a_channel_without_thread_permissions_is_told_to_the_organiser_once(
+    h: Any,
+) -> None:
+    reply = await create(h)
+    tid = tournament_id_of(reply)
+    for player in (ALICE, BOB):
+        await h.service.join_tournament(tid, player.id)
+    # an admin denies the bot thread permissions in the tournament's channel (a real
+    # CHANNEL_UPDATE, handled by discord.py's own gateway code)
+    denied = fakes.CREATE_PUBLIC_THREADS | fakes.SEND_MESSAGES_IN_THREADS
+    channel = fakes.text_channel_payload(CHANNEL)
+    channel["permission_overwrites"] = [
+        {"id": str(fakes.APP_ID), "type": 1, "allow": "0", "deny": str(denied)}
+    ]
+    h.bot._connection.parse_channel_update(channel)
+    await h.service.start_tournament(tid, ADMIN.id)
+    h.fake.clear()
+    for _ in range(3):
+        await h.bot.tournaments.sweep()
+    assert h.fake.of_kind("thread") == []
+    (told,) = [s for s in h.fake.sent if s.kind == "channel_message"]
+    assert told.channel_id == CHANNEL and told.pingable == {ADMIN.id}
+    assert f"tournament #{tid}" in told.content
+    assert "Create Public Threads and Send Messages in Threads" in told.content
+    assert len(await h.service.games_awaiting_channel(tid)) == 1  # the game waits
+
+    channel["permission_overwrites"] = []  # granted again: the next sweep opens the thread
+    h.bot._connection.parse_channel_update(channel)
+    await h.bot.tournaments.sweep()
+    assert len(h.fake.of_kind("thread")) == 1
+    assert await h.service.games_awaiting_channel(tid) == []
+
+
+async def test_a_thread_discord_refuses_despite_the_cache_is_told_once_too(h: Any) -> None:
+    tid = tournament_id_of(await create(h))
+    for player in (ALICE, BOB):
+        await h.service.join_tournament(tid, player.id)
+    # the cached permissions allow threads, but Discord answers 403 (Missing Permissions)
+    h.fake.fail("POST", rf"/channels/{CHANNEL}/threads", 403, times=2, code=50013)
+    await h.service.start_tournament(tid, ADMIN.id)
+    h.fake.clear()
+    for _ in range(2):
+        await h.bot.tournaments.sweep()
+    notices = [s for s in h.fake.sent if s.kind == "channel_message"]
+    assert len(notices) == 1 and notices[0].pingable == {ADMIN.id}
+    assert "Create Public Threads" in notices[0].content
+    assert len(await h.service.games_awaiting_channel(tid)) == 1
+    await h.bot.tournaments.sweep()  # Discord takes it now
+    assert await h.service.games_awaiting_channel(tid) == []

@@ -108,3 +108,30 @@ async def test_admins_set_vacation_days_and_soft_time(h: Any) -> None:
     assert "only 5 vacation days left" in refused.content
     settings = await h.service.get_settings(GUILD)
     assert (settings.vacation_days, settings.soft_time) == (5, 3 * 86400)
+
+
+async def test_the_sweep_posts_the_soft_time_notice_once_with_its_buttons(
+    h: Any, clock: FakeClock
+) -> None:
+    game = await start(h, CHANNEL, "none")
+    await h.service.play_move(CHANNEL, ALICE.id, "c3")  # Bob to move, Alice waits
+    cog = h.bot.get_cog("ClockCog")
+    h.fake.clear()
+    clock.advance(days=13, hours=23)
+    await cog.run_once()
+    assert h.fake.sent == []
+    clock.advance(hours=1)
+    await cog.run_once()
+    (notice,) = h.fake.sent
+    assert notice.kind == "channel_message" and notice.channel_id == CHANNEL
+    assert notice.pingable == {ALICE.id}, "only the waiting player is pinged"
+    assert f"game #{game}" in notice.content and "claim the win" in notice.content
+    assert notice.custom_ids == [f"cp:soft:yes:{game}:1", f"cp:soft:no:{game}:1"]
+    clock.advance(days=2)
+    await cog.run_once()
+    assert len(h.fake.sent) == 1, "posted once"
+    # Bob, to move, cannot use Alice's buttons; Alice's claim ends the game
+    assert "waiting on you" in fakes.refusal(await h.click(f"cp:soft:yes:{game}:1", BOB)).content
+    sent = await h.click(f"cp:soft:yes:{game}:1", ALICE)
+    assert sent[0].kind == "update" and sent[0].content == "You claimed the win."
+    assert not (await h.service.get_game_by_id(game)).is_active

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from racing_children import finish, spawn, wait_for
 
-from bot.service import GameService, GameStarted, InvalidChallenge
+from bot.service import GameService, GameStarted, InvalidChallenge, InvalidInput
 from bot.store import open_store
 
 GUILD, CHANNEL, OTHER_GUILD = 1000, 2000, 1001
@@ -43,6 +43,28 @@ async def test_the_challenges_a_player_sees(service: GameService, clock: Any) ->
     assert ids(await service.pending_challenges(GUILD, BOB)) == [open_one.id, by_bob.id]
     clock.advance(days=2)  # past the default expiry, before the clock has marked them
     assert await service.pending_challenges(GUILD, BOB) == []
+
+
+async def test_the_challenges_a_player_sees_page_by_page(service: GameService) -> None:
+    mine = [
+        (await service.create_challenge(GUILD, CHANNEL + n, ALICE, BOB, "minefield", 5)).id
+        for n in range(7)
+    ]
+    await service.create_challenge(GUILD, CHANNEL, CAROL, DAVE, "minefield", 5)  # not Bob's
+
+    async def page(**where: int) -> list[int]:
+        return [c.id for c in await service.pending_challenges(GUILD, BOB, 3, **where)]
+
+    assert await page() == mine[:3]
+    assert await page(after_id=mine[2]) == mine[3:6]
+    assert await page(after_id=mine[5]) == mine[6:]
+    assert await page(before_id=mine[6]) == mine[3:6]  # the three just before, oldest first
+    assert await page(before_id=mine[2]) == mine[:2]
+    assert await page(before_id=mine[0]) == []
+    with pytest.raises(InvalidInput, match="not both"):
+        await page(after_id=mine[0], before_id=mine[6])
+    with pytest.raises(InvalidInput):
+        await page(after_id=-1)
 
 
 async def test_anyone_but_the_challenger_takes_an_open_challenge_once(

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from undo_migrations import UNDO_MIGRATION_8
+from undo_migrations import UNDO_MIGRATION_8, UNDO_MIGRATION_13
 from web_games import UNDO_WEB_MIGRATION
 
 from bot.service import GameInfo, GameService
@@ -405,6 +405,8 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(db_path: Path, 
         expected = [(await service.get_game_by_id(g)).to_move_id for g in games]
     assert expected == [ALICE, BOB, BOB, ALICE, None]
     conn = sqlite3.connect(db_path)
+    for statement in UNDO_MIGRATION_13:
+        conn.execute(statement)
     for table in (  # the tournaments migration, undone
         "tournament_creator_roles",
         "tournament_pairings",

@@ -16,24 +16,23 @@ from bot.store import MIGRATIONS, SCHEMA_VERSION, open_store
 
 KNOWN, CHALLENGED, SAVED, NEW = 1000, 1001, 1002, 1003
 ALICE, BOB = 11, 22
+THREADS = next(
+    i
+    for i, step in enumerate(MIGRATIONS)
+    if any("NOT IN (SELECT guild_id FROM guild_settings)" in s for s in step)
+)
+"""The index of the migration that pins known servers to channels (later ones may follow)."""
 
 
 async def test_existing_servers_keep_playing_in_channels_and_new_ones_get_threads(
     tmp_path: Path,
 ) -> None:
-    # The database as it was just before the migration that pins known servers (found by
-    # what it does, so migrations appended after it change nothing here).
-    [pinning] = [
-        i
-        for i, step in enumerate(MIGRATIONS)
-        if any(s.lstrip().startswith("INSERT INTO guild_settings") for s in step)
-    ]
     path = tmp_path / "before.db"
     conn = sqlite3.connect(path)
     try:
-        for statement in (s for step in MIGRATIONS[:pinning] for s in step):
+        for statement in (s for step in MIGRATIONS[:THREADS] for s in step):
             conn.execute(statement)
-        conn.execute(f"PRAGMA user_version = {pinning}")
+        conn.execute(f"PRAGMA user_version = {THREADS}")
         conn.execute(
             "INSERT INTO games (guild_id, channel_id, game, size, first_id, second_id, record,"
             " to_move, turn_started_at, created_at, updated_at)"

@@ -19,3 +19,9 @@ UNDO_MIGRATION_8 = (
     ),
 )  # fmt: skip
 """Migration 8 (time banks, vacations, soft time), undone; the same SQL on both engines."""
+
+UNDO_MIGRATION_13 = (
+    "DROP INDEX games_untimed_by_turn",
+    "ALTER TABLE games DROP COLUMN soft_noticed_at",
+)
+"""Migration 13 (soft-time notices), undone; the same SQL on both engines."""

@@ -15,6 +15,7 @@ from bot.service import DueOutcome
 
 from ..posting import messageable, post_turn, repost_unposted
 from ..replies import log_failure
+from ..soft_time import SoftTimeButton
 from ..turns import mention, relative_time
 
 if TYPE_CHECKING:
@@ -84,9 +85,30 @@ class ClockCog(commands.Cog):
             )
         elif outcome.ended is not None:
             await post_turn(self.bot, outcome.ended.game)
+        elif outcome.soft_time is not None:
+            await self.announce_soft_time(outcome)
         elif outcome.expired is not None:
             c = outcome.expired
             await messageable(self.bot, action.channel_id, action.guild_id).send(
                 f"Challenge #{c.id} ({c.title}) by {mention(c.challenger_id)} expired unanswered.",
                 allowed_mentions=discord.AllowedMentions.none(),
             )
+
+    async def announce_soft_time(self, outcome: DueOutcome) -> None:
+        """Tell the waiting player, once, that they may end the stalled untimed game, with the
+        same restart-safe buttons as ``/claim`` (pinging only them)."""
+        notice, action = outcome.soft_time, outcome.action
+        assert notice is not None
+        if self.bot.computer.is_computer(notice.user_id):
+            return  # the computer never claims; its opponent simply has all the time
+        game = notice.game
+        text = (
+            f"{mention(notice.user_id)}, {game.title} game #{game.id} has waited on"
+            f" {mention(notice.to_move_id)} since {relative_time(notice.waiting_since)}."
+            " You may claim the win, or abort the game:"
+        )
+        await messageable(self.bot, action.channel_id, action.guild_id).send(
+            text,
+            view=SoftTimeButton.pair(game.id, game.version),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(notice.user_id)]),
+        )

@@ -195,7 +195,7 @@ HELP = [
     (
         "/claim",
         "soft time: when an untimed game has waited 14 days (a server setting) on your"
-        " opponent, claim the win or abort it",
+        " opponent, claim the win or abort it (the bot also tells you once, with the buttons)",
     ),
     (
         "/notify",
