@@ -278,6 +278,11 @@ class SharedTx:
     """Every ``Tx`` method, over the few primitives an engine supplies (module notes)."""
 
     # ----- what an engine supplies ----------------------------------------------------------
+    SKIP_LOCKED = ""
+    """Appended to a claim's choice of rows: on PostgreSQL, rows another transaction is
+    claiming are passed over (not waited for and then found taken), so racing claimers each
+    get a batch; SQLite has one writer, so nothing is ever locked by another claimer."""
+
     async def _fetch(
         self, sql: str, args: Sequence[Any] = (), *, game: bool = False, lock: bool = False
     ) -> list[Row]:
@@ -1236,8 +1241,8 @@ class SharedTx:
         return found is not None
 
     async def claim_digests(self, now: int, limit: int) -> list[NoticeRow]:
-        # One UPDATE: a racing claim (PostgreSQL: waiting for the row's lock) re-checks
-        # ``next_digest_at <= now`` against the committed claim and matches nothing.
+        # One UPDATE: rows a racing claim holds are skipped (``SKIP_LOCKED``), and the outer
+        # ``due`` re-checks any row committed meanwhile, so each row goes to one claimer.
         """Claim up to ``limit`` digests due at ``now`` (players in ``digest`` mode whose DMs
         are open), soonest first: each claimed row's ``next_digest_at`` moves to its first
         hour after ``now`` (whole days on, so a bot down for days sends one digest, not one a
@@ -1248,7 +1253,7 @@ class SharedTx:
             f"UPDATE notice_prefs SET next_digest_at = next_digest_at + {DAY_US}"
             f" * (1 + (CAST(? AS BIGINT) - next_digest_at) / {DAY_US})"
             f" WHERE user_id IN (SELECT user_id FROM notice_prefs WHERE {due}"
-            f" ORDER BY next_digest_at, user_id LIMIT ?) AND {due}"
+            f" ORDER BY next_digest_at, user_id LIMIT ?{self.SKIP_LOCKED}) AND {due}"
             f" RETURNING {', '.join(NOTICE_FIELDS)}",
             (now, False, now, limit, False, now),
         )

@@ -75,6 +75,8 @@ class PgTx(SharedTx):
     one statement at the end) or ``tx`` (a transaction is open; reads lock their rows).
     """
 
+    SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
+
     def __init__(
         self,
         conn: asyncpg.Connection,
