@@ -133,6 +133,9 @@ class GameRow:
     """The display name of ``first_id`` when the game started (None: not known)."""
     second_name: str | None = None
     """The display name of ``second_id`` when the game started (None: not known)."""
+    soft_noticed_at: int | None = None
+    """When the sweep last told the waiting player they may claim soft time (migration 13);
+    kept here so ``crosspath db copy`` carries it and a copied game is not announced twice."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -129,3 +129,23 @@ async def test_a_restart_and_racing_processes_send_it_exactly_once(
     async with await open_store(store_target) as reopened:  # a restart finds nothing more
         restarted = GameService(reopened, clock=clock, rng=random.Random(2))
         assert await notices(restarted) == []
+
+
+async def test_a_copied_database_does_not_announce_again(
+    service: GameService,
+    store: Any,
+    start_game: StartGame,
+    clock: Any,
+    other_store_target: str | Path,
+) -> None:
+    await start_game("minefield", 9)  # ALICE to move, BOB waits
+    clock.advance(days=14)
+    assert len(await notices(service)) == 1
+    contents = await store.export_all()
+    [row] = contents.games
+    assert row.soft_noticed_at is not None  # the mark travels with the game
+    async with await open_store(other_store_target) as other:
+        await other.import_all(contents)
+        copied = GameService(other, clock=clock)
+        clock.advance(days=1)
+        assert await notices(copied) == []  # the copy knows the notice was sent

@@ -71,6 +71,7 @@ ADDED_AFTER_5: dict[str, dict[str, Any]] = {
         "web_token": None,
         "first_name": None,
         "second_name": None,
+        "soft_noticed_at": None,
     },
     "settings": {**BANK_COLUMNS, "vacation_days": None, "soft_time": None, "web_listing": True},
 }
