@@ -1241,21 +1241,20 @@ class SharedTx:
         return found is not None
 
     async def claim_digests(self, now: int, limit: int) -> list[NoticeRow]:
-        # One UPDATE: rows a racing claim holds are skipped (``SKIP_LOCKED``), and the outer
-        # ``due`` re-checks any row committed meanwhile, so each row goes to one claimer.
-        """Claim up to ``limit`` digests due at ``now`` (players in ``digest`` mode whose DMs
-        are open), soonest first: each claimed row's ``next_digest_at`` moves to its first
-        hour after ``now`` (whole days on, so a bot down for days sends one digest, not one a
-        day missed).  Returns the claimed rows as they now are; of several processes
-        claiming at once, each row goes to exactly one."""
+        # One statement.  The batch is chosen once (a materialised CTE: a subquery in ``IN``
+        # may be re-run per row, and with ``SKIP LOCKED`` each re-run would skip the rows this
+        # statement just claimed and pick more, past the limit).  Rows a racing claim holds
+        # are skipped (``SKIP_LOCKED``), and the outer ``due`` re-checks any row committed
+        # meanwhile, so each row goes to exactly one claimer.
         due = "mode = 'digest' AND dm_closed = ? AND next_digest_at <= ?"
         rows = await self._written(
-            f"UPDATE notice_prefs SET next_digest_at = next_digest_at + {DAY_US}"
+            f"WITH picked AS MATERIALIZED (SELECT user_id FROM notice_prefs WHERE {due}"
+            f" ORDER BY next_digest_at, user_id LIMIT ?{self.SKIP_LOCKED})"
+            f" UPDATE notice_prefs SET next_digest_at = next_digest_at + {DAY_US}"
             f" * (1 + (CAST(? AS BIGINT) - next_digest_at) / {DAY_US})"
-            f" WHERE user_id IN (SELECT user_id FROM notice_prefs WHERE {due}"
-            f" ORDER BY next_digest_at, user_id LIMIT ?{self.SKIP_LOCKED}) AND {due}"
+            f" WHERE user_id IN (SELECT user_id FROM picked) AND {due}"
             f" RETURNING {', '.join(NOTICE_FIELDS)}",
-            (now, False, now, limit, False, now),
+            (False, now, limit, now, False, now),
         )
         return sorted((notice_row(r) for r in rows), key=lambda r: r.user_id)
 

@@ -168,10 +168,15 @@ async def test_racing_processes_claim_each_digest_exactly_once(
     # (on a quick engine one of them could otherwise drain the table alone); the rest race.
     first_batches = asyncio.Barrier(3)
 
+    batches: list[int] = []
+
     async def claim_all(who: GameService) -> list[int]:
-        claimed = [d.user_id for d in await who.claim_digests(limit=7)]
+        first = await who.claim_digests(limit=7)
+        batches.append(len(first))
+        claimed = [d.user_id for d in first]
         await first_batches.wait()
         while digests := await who.claim_digests(limit=7):
+            batches.append(len(digests))
             claimed += [d.user_id for d in digests]
             await asyncio.sleep(0)
         return claimed
@@ -185,3 +190,4 @@ async def test_racing_processes_claim_each_digest_exactly_once(
     counts = Counter(user_id for claimed in results for user_id in claimed)
     assert sorted(counts) == players and set(counts.values()) == {1}
     assert all(results), "every process claimed some digests"
+    assert max(batches) <= 7, "no claim takes more than its limit"
