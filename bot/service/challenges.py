@@ -40,7 +40,7 @@ from .errors import (
     InvalidInput,
     PermissionDenied,
 )
-from .timebank import first_clock
+from .timebank import first_clock, stored
 from .types import (
     Challenge,
     FirstChoice,
@@ -144,11 +144,7 @@ class Challenges(ServiceCore):
                     game=cls.name,
                     size=chosen,
                     first=first,
-                    per_move=tc.per_move,
-                    reminders=tc.reminders,
-                    bank_start=tc.bank,
-                    bank_increment=tc.increment,
-                    bank_cap=tc.cap,
+                    **stored(tc),
                     created_at=stamp,
                     expires_at=stamp + guild.challenge_expiry * 1_000_000,
                     options=tuple(sorted(checked.items())),
@@ -226,11 +222,7 @@ class Challenges(ServiceCore):
                 record=game.record(),
                 to_move=game.to_move,
                 to_move_id=first_id,  # the first colour moves first; no swap yet
-                per_move=tc.per_move,
-                reminders=tc.reminders,
-                bank_start=tc.bank,
-                bank_increment=tc.increment,
-                bank_cap=tc.cap,
+                **stored(tc),
                 clock=first_clock(tc, stamp, await paused_until(tx, (first_id, second_id), stamp)),
                 challenge_id=found.id,
                 created_at=stamp,

@@ -14,7 +14,7 @@ from rules import Game, MoveRecord, game_class, new_game
 from rules.base import PIE_OPTION, pie_title
 
 from ..store import AuditRow, ChallengeRow, GameRow, SettingsRow
-from .timebank import live_pause, time_control_from, time_left
+from .timebank import live_pause, stored, time_control_from, time_left
 from .types import (
     AuditEntry,
     Challenge,
@@ -86,21 +86,17 @@ def settings(row: SettingsRow | None, guild_id: int) -> GuildSettings:
 
 
 def settings_row(settings: GuildSettings, updated_at: int) -> SettingsRow:
-    """The stored form of a server's settings (the time control is two columns)."""
-    tc = settings.default_time_control
+    """The stored form of a server's settings (the time control is the columns of
+    :func:`~.timebank.stored`)."""
     return SettingsRow(
         guild_id=settings.guild_id,
         allowed_channels=settings.allowed_channels,
         use_threads=settings.use_threads,
-        per_move=tc.per_move,
-        reminders=tc.reminders,
+        **stored(settings.default_time_control),
         default_sizes=settings.default_sizes,
         challenge_expiry=settings.challenge_expiry,
         updated_at=updated_at,
         ratings_enabled=settings.ratings_enabled,
-        bank_start=tc.bank,
-        bank_increment=tc.increment,
-        bank_cap=tc.cap,
         vacation_days=settings.vacation_days,
         soft_time=settings.soft_time,
         web_listing=settings.web_listing,

@@ -839,11 +839,7 @@ class TournamentPlay(ServiceCore):
                     record=game.record(),
                     to_move=game.to_move,
                     to_move_id=p.first_id,
-                    per_move=tc.per_move,
-                    reminders=tc.reminders,
-                    bank_start=tc.bank,
-                    bank_increment=tc.increment,
-                    bank_cap=tc.cap,
+                    **stored(tc),
                     clock=first_clock(
                         tc, stamp, await paused_until(tx, (p.first_id, p.second_id), stamp)
                     ),
