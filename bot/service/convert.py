@@ -29,7 +29,6 @@ from .types import (
     ResultReason,
     Seat,
     TakebackRequest,
-    TimeControl,
 )
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -57,14 +56,6 @@ def title_of(game: str, options: Iterable[tuple[str, str]] = ()) -> str:
     return pie_title(title) if pie_of(options) else title
 
 
-def time_control(per_move: int | None, reminders: tuple[int, ...]) -> TimeControl:
-    return TimeControl(per_move, tuple(reminders))
-
-
-def _time_control(row: SettingsRow | ChallengeRow | GameRow) -> TimeControl:
-    return time_control_from(row)
-
-
 def settings(row: SettingsRow | None, guild_id: int) -> GuildSettings:
     if row is None:
         return GuildSettings(guild_id)
@@ -72,7 +63,7 @@ def settings(row: SettingsRow | None, guild_id: int) -> GuildSettings:
         guild_id=row.guild_id,
         allowed_channels=row.allowed_channels,
         use_threads=row.use_threads,
-        default_time_control=_time_control(row),
+        default_time_control=time_control_from(row),
         default_sizes=row.default_sizes,
         challenge_expiry=row.challenge_expiry,
         ratings_enabled=row.ratings_enabled,
@@ -114,7 +105,7 @@ def challenge(row: ChallengeRow) -> Challenge:
         title=title_of(row.game, row.options),
         size=row.size,
         first=cast(FirstChoice, row.first),
-        time_control=_time_control(row),
+        time_control=time_control_from(row),
         status=cast(ChallengeStatus, row.status),
         created_at=from_us(row.created_at),
         expires_at=from_us(row.expires_at),
@@ -204,7 +195,7 @@ def game_info(row: GameRow, game: Game, now: int | None = None) -> GameInfo:
         version=row.version,
         record=game.record(),
         moves=tuple(game.moves),
-        time_control=_time_control(row),
+        time_control=time_control_from(row),
         turn_started_at=from_us(row.turn_started_at),
         deadline=maybe_dt(row.deadline_at),
         takeback=takeback,
