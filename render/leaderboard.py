@@ -160,6 +160,35 @@ def fitting_size(text: str, size: int, room: float) -> int:
     return size
 
 
+def draw_table_frame(
+    image: Image.Image,
+    palette: Palette,
+    *,
+    heading: str,
+    subtitle: str,
+    body_top: int,
+    row_boxes: Sequence[tuple[int, int, int, int]],
+    empty: str,
+) -> None:
+    """What every table page in the boards' style shares, around the caller's own columns:
+    the fitted ``heading`` and the ``subtitle``, the rule under the column headings, the
+    stripe of every other row (or ``empty`` centred where there are no rows) and the frame.
+    The leaderboard and the tournament standings both draw through it, so they stay alike."""
+    draw = ImageDraw.Draw(image)
+    width, height = image.size
+    draw_text(image, (PAD + 4, TITLE_Y), heading, TITLE_FONT, palette.text, "lm")
+    draw_text(image, (PAD + 4, SUB_Y), subtitle, SUB_FONT, palette.muted, "lm")
+    rule_y = body_top - 2
+    draw.rectangle((PAD, rule_y, width - PAD - 1, rule_y + 1), fill=palette.grid)
+    if not row_boxes:
+        draw_text(image, (width / 2, body_top + EMPTY_H / 2), empty, 26, palette.muted, "mm")
+    stripe = stripe_colour(palette)
+    for index, (left, top, right, bottom) in enumerate(row_boxes):
+        if index % 2 == 1:
+            draw.rectangle((left, top, right - 1, bottom - 1), fill=stripe)
+    draw.rectangle((0, 0, width - 1, height - 1), outline=palette.frame, width=FRAME)
+
+
 def _check(rows: Sequence[StandingRow]) -> None:
     if len(rows) > MAX_ROWS:
         raise ValueError(f"a leaderboard page holds at most {MAX_ROWS} rows, not {len(rows)}")
@@ -196,15 +225,19 @@ def draw_leaderboard(
     _check(rows)
     lay = leaderboard_layout(len(rows))
     image = Image.new("RGB", (lay.width, lay.height), palette.panel)
-    draw = ImageDraw.Draw(image)
+    room = lay.width - 2 * (PAD + 4)
+    draw_table_frame(
+        image,
+        palette,
+        heading=fit_text(clean_name(title), TITLE_FONT, room, f"{SEP}Leaderboard"),
+        subtitle=_subtitle(rows, total),
+        body_top=lay.body_top,
+        row_boxes=[lay.row_box(index) for index in range(len(rows))],
+        empty=_empty(total),
+    )
 
     def text(at: tuple[float, float], words: str, size: int, colour: RGB, anchor: str) -> None:
         draw_text(image, at, words, size, colour, anchor)
-
-    room = lay.width - 2 * (PAD + 4)
-    heading = fit_text(clean_name(title), TITLE_FONT, room, f"{SEP}Leaderboard")
-    text((PAD + 4, TITLE_Y), heading, TITLE_FONT, palette.text, "lm")
-    text((PAD + 4, SUB_Y), _subtitle(rows, total), SUB_FONT, palette.muted, "lm")
 
     head_y = lay.head_top + HEAD_H / 2
     head = HEAD_FONT
@@ -213,19 +246,10 @@ def draw_leaderboard(
     text((RATING_RIGHT, head_y), "Rating", head, palette.muted, "rm")
     text((GAMES_RIGHT, head_y), "Games", head, palette.muted, "rm")
     text((RECORD_RIGHT, head_y), "W–L–D", head, palette.muted, "rm")
-    rule_y = lay.body_top - 2
-    draw.rectangle((PAD, rule_y, lay.width - PAD - 1, rule_y + 1), fill=palette.grid)
 
-    if not rows:
-        y = lay.body_top + EMPTY_H / 2
-        text((lay.width / 2, y), _empty(total), 26, palette.muted, "mm")
     figures = ROW_FONT
     small = SMALL_FONT
-    stripe = stripe_colour(palette)
     for index, row in enumerate(rows):
-        left, top, right, bottom = lay.row_box(index)
-        if index % 2 == 1:
-            draw.rectangle((left, top, right - 1, bottom - 1), fill=stripe)
         y = lay.row_centre_y(index)
         text((RANK_RIGHT, y), str(row.rank), figures, palette.text, "rm")
         name = fit_text(_name(names, row.user_id), figures, NAME_RIGHT - NAME_LEFT)
@@ -236,7 +260,6 @@ def draw_leaderboard(
         text((GAMES_RIGHT, y), str(row.games), figures, palette.text, "rm")
         record = _record(row)
         text((RECORD_RIGHT, y), record, fitting_size(record, 26, RECORD_ROOM), palette.text, "rm")
-    draw.rectangle((0, 0, lay.width - 1, lay.height - 1), outline=palette.frame, width=FRAME)
     return image
 
 

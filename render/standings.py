@@ -19,12 +19,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from .caption import MAX_ALT_TEXT, SEP, clean_name
 from .encode import png_bytes, to_indexed
 from .fonts import draw_text, fit_text
-from .leaderboard import fitting_size, stripe_colour
+from .leaderboard import (
+    EMPTY_H,
+    FRAME,
+    PAD,
+    SUB_Y,
+    TITLE_FONT,
+    draw_table_frame,
+    fitting_size,
+)
 from .themes import DEFAULT_THEME, RGB, Palette, get_theme
 
 __all__ = [
@@ -48,18 +56,11 @@ PLAYERS = ("red", "blue")
 PAGE_ROWS = 20
 MAX_TIEBREAKS = 4
 WIDTH = 960
-PAD = 20
-FRAME = 2
-TITLE_FONT = 34
-SUB_FONT = 22
 HEAD_FONT = 20
 ROW_FONT = 28
-TITLE_Y = PAD + 24
-SUB_Y = TITLE_Y + 40
 HEAD_TOP = SUB_Y + 26
 HEAD_H = 40
 ROW_H = 50
-EMPTY_H = 90
 
 RANK_RIGHT = 74
 NAME_LEFT = 92
@@ -224,15 +225,19 @@ def draw_standings(
     _check(rows, headings)
     lay = standings_layout(len(rows), len(headings))
     image = Image.new("RGB", (lay.width, lay.height), palette.panel)
-    draw = ImageDraw.Draw(image)
+    room = lay.width - 2 * (PAD + 4)
+    draw_table_frame(
+        image,
+        palette,
+        heading=fit_text(clean_name(title), TITLE_FONT, room),
+        subtitle=_subtitle(rows, page, page_count, total),
+        body_top=lay.body_top,
+        row_boxes=[lay.row_box(index) for index in range(len(rows))],
+        empty="No players yet",
+    )
 
     def text(at: tuple[float, float], words: str, size: int, colour: RGB, anchor: str) -> None:
         draw_text(image, at, words, size, colour, anchor)
-
-    room = lay.width - 2 * (PAD + 4)
-    heading = fit_text(clean_name(title), TITLE_FONT, room)
-    text((PAD + 4, TITLE_Y), heading, TITLE_FONT, palette.text, "lm")
-    text((PAD + 4, SUB_Y), _subtitle(rows, page, page_count, total), SUB_FONT, palette.muted, "lm")
 
     head_y = lay.body_top - HEAD_H / 2
     text((RANK_RIGHT, head_y), "#", HEAD_FONT, palette.muted, "rm")
@@ -242,17 +247,8 @@ def draw_standings(
         label = fit_text(clean_name(heading), HEAD_FONT, TIEBREAK_W - 8)
         text((lay.tiebreak_right(column), head_y), label, HEAD_FONT, palette.muted, "rm")
     text((lay.left_right, head_y), "Left", HEAD_FONT, palette.muted, "rm")
-    rule_y = lay.body_top - 2
-    draw.rectangle((PAD, rule_y, lay.width - PAD - 1, rule_y + 1), fill=palette.grid)
 
-    if not rows:
-        y = lay.body_top + EMPTY_H / 2
-        text((lay.width / 2, y), "No players yet", 26, palette.muted, "mm")
-    stripe = stripe_colour(palette)
     for index, row in enumerate(rows):
-        left, top, right, bottom = lay.row_box(index)
-        if index % 2 == 1:
-            draw.rectangle((left, top, right - 1, bottom - 1), fill=stripe)
         y = lay.row_centre_y(index)
         ink = palette.muted if row.withdrawn else palette.text
         text((RANK_RIGHT, y), str(row.rank), ROW_FONT, ink, "rm")
@@ -268,7 +264,6 @@ def draw_standings(
             text((lay.tiebreak_right(column), y), figure, size, palette.muted, "rm")
         games_left = "–" if row.withdrawn else str(row.games_left)
         text((lay.left_right, y), games_left, ROW_FONT - 4, ink, "rm")
-    draw.rectangle((0, 0, lay.width - 1, lay.height - 1), outline=palette.frame, width=FRAME)
     return image
 
 

@@ -6,7 +6,7 @@ import secrets
 from collections.abc import Mapping
 from datetime import datetime
 
-from rules import Game, InvalidOptions, UnknownGame, game_class
+from rules import Game, UnknownGame, game_class
 from rules.base import PIE_OPTION
 
 from ..store import (
@@ -30,7 +30,7 @@ from .checks import (
 from .convert import PIE_ON, to_us
 from .core import (
     ServiceCore,
-    engine_sentence,
+    board_size,
 )
 from .errors import (
     ChallengeExpired,
@@ -40,7 +40,7 @@ from .errors import (
     InvalidInput,
     PermissionDenied,
 )
-from .timebank import first_clock
+from .timebank import first_clock, stored
 from .types import (
     Challenge,
     FirstChoice,
@@ -120,11 +120,7 @@ class Challenges(ServiceCore):
                     "Games can't be started in this channel; ask an admin which channels "
                     "allow games."
                 )
-            chosen = size if size is not None else guild.size_for(cls.name) or cls.default_size
-            try:
-                cls(chosen)
-            except InvalidOptions as exc:
-                raise InvalidChallenge(engine_sentence(str(exc))) from exc
+            chosen = board_size(guild, cls, size, InvalidChallenge)
             tc = time_control if time_control is not None else guild.default_time_control
             if time_control is None:
                 # A server default stored before defaults were checked must not start a clock
@@ -144,11 +140,7 @@ class Challenges(ServiceCore):
                     game=cls.name,
                     size=chosen,
                     first=first,
-                    per_move=tc.per_move,
-                    reminders=tc.reminders,
-                    bank_start=tc.bank,
-                    bank_increment=tc.increment,
-                    bank_cap=tc.cap,
+                    **stored(tc),
                     created_at=stamp,
                     expires_at=stamp + guild.challenge_expiry * 1_000_000,
                     options=tuple(sorted(checked.items())),
@@ -226,11 +218,7 @@ class Challenges(ServiceCore):
                 record=game.record(),
                 to_move=game.to_move,
                 to_move_id=first_id,  # the first colour moves first; no swap yet
-                per_move=tc.per_move,
-                reminders=tc.reminders,
-                bank_start=tc.bank,
-                bank_increment=tc.increment,
-                bank_cap=tc.cap,
+                **stored(tc),
                 clock=first_clock(tc, stamp, await paused_until(tx, (first_id, second_id), stamp)),
                 challenge_id=found.id,
                 created_at=stamp,

@@ -14,7 +14,7 @@ from rules import Game, MoveRecord, game_class, new_game
 from rules.base import PIE_OPTION, pie_title
 
 from ..store import AuditRow, ChallengeRow, GameRow, SettingsRow
-from .timebank import live_pause, time_control_from, time_left
+from .timebank import live_pause, stored, time_control_from, time_left
 from .types import (
     AuditEntry,
     Challenge,
@@ -29,7 +29,6 @@ from .types import (
     ResultReason,
     Seat,
     TakebackRequest,
-    TimeControl,
 )
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -57,14 +56,6 @@ def title_of(game: str, options: Iterable[tuple[str, str]] = ()) -> str:
     return pie_title(title) if pie_of(options) else title
 
 
-def time_control(per_move: int | None, reminders: tuple[int, ...]) -> TimeControl:
-    return TimeControl(per_move, tuple(reminders))
-
-
-def _time_control(row: SettingsRow | ChallengeRow | GameRow) -> TimeControl:
-    return time_control_from(row)
-
-
 def settings(row: SettingsRow | None, guild_id: int) -> GuildSettings:
     if row is None:
         return GuildSettings(guild_id)
@@ -72,7 +63,7 @@ def settings(row: SettingsRow | None, guild_id: int) -> GuildSettings:
         guild_id=row.guild_id,
         allowed_channels=row.allowed_channels,
         use_threads=row.use_threads,
-        default_time_control=_time_control(row),
+        default_time_control=time_control_from(row),
         default_sizes=row.default_sizes,
         challenge_expiry=row.challenge_expiry,
         ratings_enabled=row.ratings_enabled,
@@ -86,21 +77,17 @@ def settings(row: SettingsRow | None, guild_id: int) -> GuildSettings:
 
 
 def settings_row(settings: GuildSettings, updated_at: int) -> SettingsRow:
-    """The stored form of a server's settings (the time control is two columns)."""
-    tc = settings.default_time_control
+    """The stored form of a server's settings (the time control is the columns of
+    :func:`~.timebank.stored`)."""
     return SettingsRow(
         guild_id=settings.guild_id,
         allowed_channels=settings.allowed_channels,
         use_threads=settings.use_threads,
-        per_move=tc.per_move,
-        reminders=tc.reminders,
+        **stored(settings.default_time_control),
         default_sizes=settings.default_sizes,
         challenge_expiry=settings.challenge_expiry,
         updated_at=updated_at,
         ratings_enabled=settings.ratings_enabled,
-        bank_start=tc.bank,
-        bank_increment=tc.increment,
-        bank_cap=tc.cap,
         vacation_days=settings.vacation_days,
         soft_time=settings.soft_time,
         web_listing=settings.web_listing,
@@ -118,7 +105,7 @@ def challenge(row: ChallengeRow) -> Challenge:
         title=title_of(row.game, row.options),
         size=row.size,
         first=cast(FirstChoice, row.first),
-        time_control=_time_control(row),
+        time_control=time_control_from(row),
         status=cast(ChallengeStatus, row.status),
         created_at=from_us(row.created_at),
         expires_at=from_us(row.expires_at),
@@ -208,7 +195,7 @@ def game_info(row: GameRow, game: Game, now: int | None = None) -> GameInfo:
         version=row.version,
         record=game.record(),
         moves=tuple(game.moves),
-        time_control=_time_control(row),
+        time_control=time_control_from(row),
         turn_started_at=from_us(row.turn_started_at),
         deadline=maybe_dt(row.deadline_at),
         takeback=takeback,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TypeVar
 
-from rules import Game
+from rules import Game, InvalidOptions
 
 from ..store import (
     ClockRow,
@@ -32,6 +32,7 @@ from .convert import to_us
 from .engines import EngineCache, warms_engines
 from .errors import (
     GameFinished,
+    InvalidInput,
     NoGameHere,
     NotAPlayer,
     OutOfTime,
@@ -40,6 +41,7 @@ from .errors import (
 from .ratings.apply import rate_result
 from .types import (
     GameEnded,
+    GuildSettings,
     ResultReason,
     Seat,
     TimeControl,
@@ -260,3 +262,17 @@ def colour_of(pair: Sequence[Seat], user_id: int | None) -> str | None:
 def engine_sentence(text: str) -> str:
     """The engine's own words, trimmed (they start with point names, so no capitalising)."""
     return text.strip()
+
+
+def board_size(
+    guild: GuildSettings, cls: type[Game], size: int | None, error: type[InvalidInput]
+) -> int:
+    """The board a new challenge or tournament plays on: ``size`` if given, else the server's
+    default for the game, else the game's own; a size the game does not allow raises
+    ``error`` with the engine's words."""
+    chosen = size if size is not None else guild.size_for(cls.name) or cls.default_size
+    try:
+        cls(chosen)
+    except InvalidOptions as exc:
+        raise error(engine_sentence(str(exc))) from exc
+    return chosen

@@ -33,7 +33,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import cast
 
-from rules import InvalidOptions, UnknownGame, game_class, new_game
+from rules import UnknownGame, game_class, new_game
 
 from ..store import (
     ChannelTaken,
@@ -61,7 +61,7 @@ from .checks import (
     quote,
 )
 from .convert import from_us, maybe_dt, to_us
-from .core import ServiceCore
+from .core import ServiceCore, board_size
 from .engines import warms_engines
 from .errors import ChannelBusy, InvalidInput, NoGameHere, NotAPlayer, PermissionDenied
 from .ratings.model import INITIAL_MU
@@ -208,11 +208,7 @@ class TournamentPlay(ServiceCore):
                     "Tournaments can't be run in this channel; ask an admin which channels "
                     "allow games."
                 )
-            chosen = size if size is not None else guild.size_for(cls.name) or cls.default_size
-            try:
-                cls(chosen)
-            except InvalidOptions as exc:
-                raise TournamentError(str(exc).strip()) from exc
+            chosen = board_size(guild, cls, size, TournamentError)
             tc = tc if tc is not None else guild.default_time_control
             stamp = to_us(now)
             row = await tx.insert_tournament(
@@ -839,11 +835,7 @@ class TournamentPlay(ServiceCore):
                     record=game.record(),
                     to_move=game.to_move,
                     to_move_id=p.first_id,
-                    per_move=tc.per_move,
-                    reminders=tc.reminders,
-                    bank_start=tc.bank,
-                    bank_increment=tc.increment,
-                    bank_cap=tc.cap,
+                    **stored(tc),
                     clock=first_clock(
                         tc, stamp, await paused_until(tx, (p.first_id, p.second_id), stamp)
                     ),

@@ -6,7 +6,6 @@ are checked on the values the bot will really draw.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -14,6 +13,7 @@ from itertools import pairwise
 
 import pytest
 from PIL import Image
+from png_probe import colours_in, pixel, png
 
 import render
 from bot.service.ratings import model as R
@@ -23,25 +23,6 @@ from render import rating_chart as C
 from render.themes import RGB, get_theme
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
-
-
-def png(data: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(data))
-    assert image.format == "PNG"
-    # Opaque: no transparency, so Discord's dark and light backgrounds never show through.
-    assert "transparency" not in image.info
-    return image.convert("RGB")
-
-
-def pixel(image: Image.Image, x: float, y: float) -> RGB:
-    got = image.getpixel((int(x), int(y)))
-    assert isinstance(got, tuple)
-    return (int(got[0]), int(got[1]), int(got[2]))
-
-
-def colours_in(image: Image.Image, box: tuple[float, float, float, float]) -> set[RGB]:
-    left, top, right, bottom = (int(v) for v in box)
-    return {pixel(image, x, y) for x in range(left, right) for y in range(top, bottom)}
 
 
 # --- leaderboard ----------------------------------------------------------------------------

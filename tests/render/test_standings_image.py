@@ -7,11 +7,11 @@ seeded random results, so the figures are those the bot will really draw.
 
 from __future__ import annotations
 
-import io
 import random
 
 import pytest
 from PIL import Image
+from png_probe import colours_in, pixel, png
 
 import render
 from bot.service.tournaments import (
@@ -57,24 +57,6 @@ def played_swiss(players: int, seed: int = 3) -> list[S.StandingsLine]:
         )
         for row in standings(state)
     ]
-
-
-def png(data: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(data))
-    assert image.format == "PNG"
-    assert "transparency" not in image.info
-    return image.convert("RGB")
-
-
-def pixel(image: Image.Image, x: float, y: float) -> RGB:
-    got = image.getpixel((int(x), int(y)))
-    assert isinstance(got, tuple)
-    return (int(got[0]), int(got[1]), int(got[2]))
-
-
-def colours_in(image: Image.Image, box: tuple[float, float, float, float]) -> set[RGB]:
-    left, top, right, bottom = (int(v) for v in box)
-    return {pixel(image, x, y) for x in range(left, right) for y in range(top, bottom)}
 
 
 def rank_bands(image: Image.Image, colour: RGB, body_top: int) -> int:

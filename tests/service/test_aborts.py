@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import Snapshot, refused
 
 from bot.service import (
     AbortAnswer,
@@ -22,7 +23,6 @@ from bot.service import (
     NoAbort,
     NotAPlayer,
     PermissionDenied,
-    ServiceError,
     StaleAction,
 )
 from bot.store import open_store
@@ -30,17 +30,6 @@ from bot.store import open_store
 GUILD, CHANNEL = 1000, 2000
 ALICE, BOB, CAROL = 11, 22, 33
 StartGame = Callable[..., Awaitable[GameInfo]]
-Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
-
-
-async def refused(
-    snapshot: Snapshot, error: type[ServiceError], call: Awaitable[Any], says: str
-) -> None:
-    before = snapshot()
-    with pytest.raises(error) as info:
-        await call
-    assert says.lower() in str(info.value).lower()
-    assert snapshot() == before
 
 
 async def play_turns(service: GameService, count: int) -> GameInfo:

@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from game_fixtures import Snapshot, refused
 
 from bot.service import (
     ChallengeExpired,
@@ -22,7 +23,6 @@ from bot.service import (
     NotAPlayer,
     NotYourTurn,
     PermissionDenied,
-    ServiceError,
     StaleAction,
 )
 from bot.store import DiskFull, Store
@@ -30,21 +30,6 @@ from bot.store import DiskFull, Store
 GUILD, CHANNEL, THREAD = 1000, 2000, 2001
 ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
 StartGame = Callable[..., Awaitable[GameInfo]]
-Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
-
-
-async def refused(
-    snapshot: Snapshot,
-    error: type[ServiceError],
-    call: Awaitable[Any],
-    says: str,
-) -> None:
-    """Assert ``call`` raises ``error`` mentioning ``says`` and leaves every table unchanged."""
-    before = snapshot()
-    with pytest.raises(error) as info:
-        await call
-    assert says.lower() in str(info.value).lower()
-    assert snapshot() == before
 
 
 async def test_move_refusals_leave_the_game_unchanged(

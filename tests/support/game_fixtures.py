@@ -14,7 +14,8 @@ The root ``tests/conftest.py`` loads this module as a plugin, so every test fold
   The game is untimed unless ``time_control`` says otherwise (``time_control=None``: the
   server's default, a bank for a server that never changed it).
 * ``snapshot`` - ``snapshot()`` returns every table's rows, to assert that a refused action
-  changed nothing (read outside the store, with the engine's plain driver).
+  changed nothing (read outside the store, with the engine's plain driver); ``refused``
+  asserts exactly that for one call.
 
 The ids GUILD, CHANNEL, THREAD, ALICE, BOB, CAROL and ADMIN are plain ints for readability.
 """
@@ -31,7 +32,7 @@ from typing import Any
 import pytest
 from pg_server import table_rows as pg_table_rows
 
-from bot.service import FirstChoice, GameInfo, GameService, TimeControl
+from bot.service import FirstChoice, GameInfo, GameService, ServiceError, TimeControl
 from bot.store import Store, open_store
 
 GUILD = 1000
@@ -59,6 +60,18 @@ class FakeClock:
 
 
 StartGame = Callable[..., Awaitable[GameInfo]]
+Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
+
+
+async def refused(
+    snapshot: Snapshot, error: type[ServiceError], call: Awaitable[Any], says: str
+) -> None:
+    """Assert ``call`` raises ``error`` mentioning ``says`` and leaves every table unchanged."""
+    before = snapshot()
+    with pytest.raises(error) as info:
+        await call
+    assert says.lower() in str(info.value).lower()
+    assert snapshot() == before
 
 
 def table_rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:

@@ -6,7 +6,7 @@ can override that, so every subcommand is also checked at run time.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -21,7 +21,7 @@ from ..rating_reset import confirm_view, question
 from ..replies import recorded, send_ephemeral
 from ..transformers import TimeOption
 from ..turns import mention
-from .choices import playable_games, rating_pools
+from .choices import edited_ids, playable_games, rating_pools
 
 if TYPE_CHECKING:
     from ..app import CrosspathBot
@@ -30,6 +30,12 @@ Interaction = discord.Interaction["CrosspathBot"]
 MANAGERS_ONLY = discord.Permissions(manage_guild=True)
 MANAGERS_CHECK = app_commands.checks.has_permissions(manage_guild=True)
 """On every subcommand: server owners can override ``default_permissions`` in the client."""
+_CHANNEL_EDITS: dict[str, Literal["add", "remove", "clear"]] = {
+    "allow": "add",
+    "disallow": "remove",
+    "anywhere": "clear",
+}
+"""What each choice of ``/admin settings channel`` does to the allowed channels."""
 
 
 def settings_text(settings: GuildSettings) -> str:
@@ -143,13 +149,8 @@ class AdminCog(commands.Cog):
         guild_id, channel_id = ids(interaction)
         current = await self.bot.service.get_settings(guild_id)
         target = channel.id if channel else channel_id
-        allowed = list(current.allowed_channels)
-        if action.value == "anywhere":
-            allowed = []
-        elif action.value == "allow" and target not in allowed:
-            allowed.append(target)
-        elif action.value == "disallow":
-            allowed = [c for c in allowed if c != target]
+        edit = _CHANNEL_EDITS[action.value]
+        allowed = edited_ids(current.allowed_channels, edit, target)
         updated = await self.bot.service.update_settings(
             guild_id, interaction.user.id, allowed_channels=allowed
         )

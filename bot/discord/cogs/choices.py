@@ -1,6 +1,10 @@
-"""Choice lists shared by several commands, built from the rules registry and the rule sheets."""
+"""Choice lists shared by several commands, built from the rules registry and the rule sheets,
+and what a shared kind of choice does."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
 
 from discord import app_commands
 
@@ -26,3 +30,18 @@ FIRST_CHOICES = [
     app_commands.Choice(name="them", value="them"),
     app_commands.Choice(name="random", value="random"),
 ]
+
+
+def edited_ids(
+    current: Sequence[int], action: Literal["add", "remove", "clear"], target: int | None
+) -> list[int]:
+    """``current`` with ``target`` added (once) or removed, or emptied: how ``/admin settings
+    channel`` edits the allowed channels and ``/tournament creators`` the creator roles, each
+    under its own choice names.  No ``target`` adds or removes nothing."""
+    if action == "clear":
+        return []
+    if action == "add" and target is not None and target not in current:
+        return [*current, target]
+    if action == "remove" and target is not None:
+        return [i for i in current if i != target]
+    return list(current)

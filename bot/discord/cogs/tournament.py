@@ -14,7 +14,7 @@ work a restart interrupted is finished (see ``bot.discord.tournaments``).
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
@@ -38,7 +38,7 @@ from ..tournaments import (
 from ..transformers import TimeOption
 from ..turns import mention
 from ..web_links import display_name, readable_by_everyone
-from .choices import playable_games
+from .choices import edited_ids, playable_games
 
 if TYPE_CHECKING:
     from ..app import CrosspathBot
@@ -65,6 +65,11 @@ NOT_A_CREATOR = (
     "Only server managers and members with a tournament-creator role can create tournaments here."
 )
 MANAGERS_ONLY = "Only server managers (Manage Server permission) can set who creates tournaments."
+_CREATOR_EDITS: dict[str, Literal["add", "remove", "clear"]] = {
+    "add": "add",
+    "remove": "remove",
+    "clear": "clear",
+}
 
 
 def parse_deadline(text: str) -> datetime:
@@ -453,12 +458,8 @@ class TournamentCog(commands.Cog):
         if action.value in ("add", "remove") and role is None:
             raise InvalidInput(f"Name the role to {action.value}.")
         if action.value != "show":
-            if action.value == "clear":
-                current = []
-            elif action.value == "add" and role is not None and role.id not in current:
-                current.append(role.id)
-            elif action.value == "remove" and role is not None:
-                current = [r for r in current if r != role.id]
+            edit = _CREATOR_EDITS[action.value]
+            current = edited_ids(current, edit, role.id if role is not None else None)
             current = list(
                 await self.bot.service.set_tournament_creator_roles(
                     guild_id, current, interaction.user.id
