@@ -31,6 +31,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
+from functools import lru_cache
 from typing import cast
 
 from rules import UnknownGame, game_class, new_game
@@ -996,74 +997,108 @@ def _states(
     ``check``: validate it (the options against the field, before the start; later the
     rows are this module's own, written under the tournament's lock)."""
     config = _config(t)
+    by_division, paired = _by_division(entrants, pairings)
+    out = {}
+    for level in sorted(by_division):
+        state = _state(config, by_division[level], paired.get(level, ()))
+        out[level] = state.validated() if check else state
+    return out
+
+
+def _by_division(
+    entrants: Sequence[EntrantRow], pairings: Sequence[PairingRow]
+) -> tuple[dict[int, list[EntrantRow]], dict[int, list[PairingRow]]]:
     by_division: dict[int, list[EntrantRow]] = {}
     for e in entrants:
         by_division.setdefault(e.division or 1, []).append(e)
     paired: dict[int, list[PairingRow]] = {}
     for p in pairings:
         paired.setdefault(p.division, []).append(p)
-    out = {}
-    for level in sorted(by_division):
-        rows = paired.get(level, [])
-        state = TournamentState(
-            config,
-            tuple(Entrant(e.user_id, e.rating) for e in by_division[level]),
-            tuple(Pairing(p.round, p.tbl, p.first_id, p.second_id, p.game_no) for p in rows),
-            tuple(
-                Result(f"{p.round}.{p.tbl}.{p.game_no}", _OUTCOMES[p.outcome], _BY_VALUE[p.reason])
-                for p in rows
-                if p.outcome is not None and p.reason is not None
-            ),
-            tuple(
-                Withdrawal(e.user_id, e.withdrawn_round)
-                for e in by_division[level]
-                if e.withdrawn_round is not None
-            ),
-        )
-        out[level] = state.validated() if check else state
-    return out
+    return by_division, paired
+
+
+def _state(
+    config: TournamentConfig, entrants: Sequence[EntrantRow], rows: Sequence[PairingRow]
+) -> TournamentState:
+    """One division's state from its entrants and pairings."""
+    return TournamentState(
+        config,
+        tuple(Entrant(e.user_id, e.rating) for e in entrants),
+        tuple(Pairing(p.round, p.tbl, p.first_id, p.second_id, p.game_no) for p in rows),
+        tuple(
+            Result(f"{p.round}.{p.tbl}.{p.game_no}", _OUTCOMES[p.outcome], _BY_VALUE[p.reason])
+            for p in rows
+            if p.outcome is not None and p.reason is not None
+        ),
+        tuple(
+            Withdrawal(e.user_id, e.withdrawn_round)
+            for e in entrants
+            if e.withdrawn_round is not None
+        ),
+    )
 
 
 def table(t: TournamentRow, states: dict[int, TournamentState]) -> list[StandingRow]:
     """The standings of every division, top division first."""
     out = []
     for division, state in states.items():
-        left = _games_left(state)
-        for row in standings(state):
-            if t.format == "swiss":
-                tiebreaks = {
-                    "buchholz_cut1": row.buchholz_cut1,
-                    "buchholz": row.buchholz,
-                    "sonneborn_berger": row.sonneborn_berger,
-                    "head_to_head": row.head_to_head,
-                }
-            elif t.format == "knockout":
-                tiebreaks = {"rating": row.rating}
-            else:
-                tiebreaks = {
-                    "sonneborn_berger": row.sonneborn_berger,
-                    "head_to_head": row.head_to_head,
-                    "wins": float(row.wins),
-                    "rating": row.rating,
-                }
-            out.append(
-                StandingRow(
-                    user_id=row.player_id,
-                    rank=row.rank,
-                    points=row.points,
-                    tiebreaks=tiebreaks,
-                    games=row.games,
-                    wins=row.wins,
-                    draws=row.draws,
-                    losses=row.losses,
-                    byes=row.byes,
-                    games_left=left.get(row.player_id, 0),
-                    rating=row.rating,
-                    withdrawn=row.withdrawn,
-                    division=division,
-                )
-            )
+        out.extend(_division_rows(t.format, division, state))
     return out
+
+
+def _division_rows(format: str, division: int, state: TournamentState) -> list[StandingRow]:
+    out = []
+    left = _games_left(state)
+    for row in standings(state):
+        if format == "swiss":
+            tiebreaks = {
+                "buchholz_cut1": row.buchholz_cut1,
+                "buchholz": row.buchholz,
+                "sonneborn_berger": row.sonneborn_berger,
+                "head_to_head": row.head_to_head,
+            }
+        elif format == "knockout":
+            tiebreaks = {"rating": row.rating}
+        else:
+            tiebreaks = {
+                "sonneborn_berger": row.sonneborn_berger,
+                "head_to_head": row.head_to_head,
+                "wins": float(row.wins),
+                "rating": row.rating,
+            }
+        out.append(
+            StandingRow(
+                user_id=row.player_id,
+                rank=row.rank,
+                points=row.points,
+                tiebreaks=tiebreaks,
+                games=row.games,
+                wins=row.wins,
+                draws=row.draws,
+                losses=row.losses,
+                byes=row.byes,
+                games_left=left.get(row.player_id, 0),
+                rating=row.rating,
+                withdrawn=row.withdrawn,
+                division=division,
+            )
+        )
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _division_table(
+    format: str,
+    config: TournamentConfig,
+    division: int,
+    entrants: tuple[EntrantRow, ...],
+    pairings: tuple[PairingRow, ...],
+) -> tuple[StandingRow, ...]:
+    """One division's rows, remembered by everything they depend on (the format, the
+    options, the division's rows as stored): a result changes one division of a league,
+    so reading its table again rebuilds that one and reuses the rest.  Rows are frozen,
+    so a remembered row is shared safely; 4096 divisions bound the memory."""
+    return tuple(_division_rows(format, division, _state(config, entrants, pairings)))
 
 
 def _games_left(state: TournamentState) -> dict[int, int]:
@@ -1100,7 +1135,13 @@ def standings_of(
     """The table from stored rows (empty before the start)."""
     if t.started_at is None:
         return []
-    return table(t, _states(t, entrants, pairings))
+    config = _config(t)
+    by_division, paired = _by_division(entrants, pairings)
+    out: list[StandingRow] = []
+    for level in sorted(by_division):
+        rows = (tuple(by_division[level]), tuple(paired.get(level, ())))
+        out.extend(_division_table(t.format, config, level, *rows))
+    return out
 
 
 def player_names(entrants: Sequence[EntrantRow]) -> dict[int, str]:
