@@ -30,7 +30,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "ratings": ("bot.ratings_cli", "ratings maintenance: crosspath ratings rebuild [--check]"),
     "leaderboard": ("bot.leaderboard_cli", "print a server's leaderboard for one game"),
     "tournament": ("bot.tournament_cli", "list a server's tournaments, show one, its standings"),
-    "web": ("bot.web.cli", "serve /healthz, /readyz and /metrics for the database alone"),
+    "web": ("bot.web.cli", "serve the public game pages, with /healthz, /readyz and /metrics"),
 }
 
 EXIT_USAGE = 2
@@ -116,7 +116,8 @@ class WatchedStdout(ClippedStream):
 
 def usage() -> str:
     lines = ["usage: crosspath <command> [options]", "", "commands:"]
-    lines += [f"  {name:<10} {text}" for name, (_, text) in SUBCOMMANDS.items()]
+    width = max(map(len, SUBCOMMANDS)) + 2  # the longest name ("leaderboard") sets the column
+    lines += [f"  {name:<{width}}{text}" for name, (_, text) in SUBCOMMANDS.items()]
     lines.append("\nrun 'crosspath <command> --help' for a command's options")
     lines.append("run 'crosspath --version' for the installed version")
     return "\n".join(lines)

@@ -299,12 +299,18 @@ def settings_from(env: Mapping[str, str]) -> Settings:
 
 
 def load_settings(dotenv_path: str | os.PathLike[str] | None = None) -> Settings:
-    """Read ``.env`` (without overriding real environment variables), then the environment.
+    """Read ``.env``, then the environment, and build the settings.
+
+    Which value wins: a non-empty value in the real environment (a systemd unit's
+    ``Environment=`` line, compose's ``environment:``, a shell's ``export``) wins over ``.env``;
+    an empty value never overrides a set one, wherever it stands (so ``CROSSPATH_WEB_PORT=``
+    in a ``.env`` copied from ``.env.example`` cannot switch off a port a unit sets, nor an
+    empty exported variable hide the file's value).
 
     A ``dotenv_path`` given explicitly must exist: a mistyped ``--env-file`` is reported as
     such, not as the missing token it would otherwise look like.
     """
-    from dotenv import find_dotenv, load_dotenv
+    from dotenv import dotenv_values, find_dotenv
 
     if dotenv_path is not None:  # named on purpose (--env-file): it must be there
         path = Path(dotenv_path)
@@ -316,7 +322,10 @@ def load_settings(dotenv_path: str | os.PathLike[str] | None = None) -> Settings
         # usecwd: the operator's working directory, not the directory of this module
         dotenv_path = find_dotenv(usecwd=True)
     try:
-        load_dotenv(dotenv_path=dotenv_path, override=False)
+        from_file = dotenv_values(dotenv_path) if dotenv_path else {}
     except (OSError, UnicodeDecodeError) as exc:
         raise SettingsError(f"cannot read the settings file {dotenv_path}: {exc}") from None
+    for name, value in from_file.items():
+        if value and value.strip() and not os.environ.get(name, "").strip():
+            os.environ[name] = value
     return settings_from(os.environ)

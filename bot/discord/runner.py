@@ -11,16 +11,15 @@ import asyncio
 import contextlib
 import logging
 import signal
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
 
+from bot import logs
 from bot.config import Settings, SettingsError, load_settings
 
-from . import logs
 from .app import CrosspathBot
 from .heap import settle_heap
 from .instrument import shards_check
@@ -57,9 +56,10 @@ ONE_PROCESS_ONLY = (
 )
 
 
-def fail(command: str, message: str) -> None:
-    """One line on stderr, never a traceback: ``crosspath <command>: <message>``."""
-    print(f"crosspath {command}: {message}", file=sys.stderr)
+def fail(command: str, message: str, fmt: str | None = None) -> None:
+    """One line on stderr, never a traceback: ``crosspath <command>: <message>``, as JSON when
+    the log format ``fmt`` is JSON (None: as the environment says)."""
+    logs.say(command, message, fmt)
 
 
 def settings_with_token(command: str, env_file: str | None) -> Settings | None:
@@ -70,7 +70,7 @@ def settings_with_token(command: str, env_file: str | None) -> Settings | None:
         fail(command, str(exc))
         return None
     if not settings.has_token:
-        fail(command, no_token(env_file))
+        fail(command, no_token(env_file), settings.log_format)
         return None
     return settings
 
@@ -107,7 +107,7 @@ async def serve(settings: Settings) -> int:
                 held.enter_context(one_bot_process(Path(settings.database)))
             except StoreError as exc:
                 log.error("the database is in use", extra={"database": settings.shown_database})
-                fail("run", str(exc))
+                fail("run", str(exc), settings.log_format)
                 return EXIT_DATABASE
         return await _serve(settings)
 
@@ -123,7 +123,9 @@ async def _serve(settings: Settings) -> int:
         store = timed_store(await open_store(settings.database), metrics)
     except StoreError as exc:  # its messages name the target without a password
         log.error("cannot open the database", extra={"database": settings.shown_database})
-        fail("run", f"cannot open the database {settings.shown_database}: {exc}")
+        fail(
+            "run", f"cannot open the database {settings.shown_database}: {exc}", settings.log_format
+        )
         return EXIT_DATABASE
     bot = CrosspathBot(GameService(store), settings, metrics=metrics)
     try:
@@ -132,7 +134,11 @@ async def _serve(settings: Settings) -> int:
         await store.close()
         where = f"{settings.web_host}:{settings.web_port}"
         log.error("cannot serve health and metrics", extra={"address": where})
-        fail("run", f"cannot serve health and metrics on {where}: {exc.strerror or exc}")
+        fail(
+            "run",
+            f"cannot serve health and metrics on {where}: {exc.strerror or exc}",
+            settings.log_format,
+        )
         return EXIT_CONFIG
     try:
         return await _run_bot(bot, settings)
@@ -202,15 +208,17 @@ async def _run_bot(bot: CrosspathBot, settings: Settings) -> int:
         return 0
     except discord.LoginFailure:
         log.error("login failed: the token was rejected")
-        fail("run", BAD_TOKEN)
+        fail("run", BAD_TOKEN, settings.log_format)
         return EXIT_LOGIN
     except (aiohttp.ClientError, OSError, discord.GatewayNotFound) as exc:
         log.error("cannot reach Discord", extra={"error": repr(exc)})
-        fail("run", f"{NO_NETWORK} ({exc})")
+        fail("run", f"{NO_NETWORK} ({exc})", settings.log_format)
         return EXIT_NETWORK
     except discord.HTTPException as exc:
         log.error("Discord refused the start", extra={"status": exc.status, "code": exc.code})
-        fail("run", f"Discord refused to start the bot: {exc.status} {exc.text}")
+        fail(
+            "run", f"Discord refused to start the bot: {exc.status} {exc.text}", settings.log_format
+        )
         return EXIT_NETWORK
     finally:
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -228,11 +236,11 @@ def main(argv: list[str]) -> int:
         return EXIT_CONFIG
     if not settings.is_postgres and not settings.runs_every_shard:
         shards = ONE_PROCESS_ONLY.format(ids=settings.shown_shard_ids, count=settings.shard_count)
-        fail("run", shards)
+        fail("run", shards, settings.log_format)
         return EXIT_CONFIG
     problem = settings.database_problem()
     if problem is not None:
-        fail("run", problem)
+        fail("run", problem, settings.log_format)
         return EXIT_CONFIG
     logs.configure(settings.log_level, settings.log_format, secret=settings.token)
     log.info(

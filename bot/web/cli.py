@@ -1,5 +1,5 @@
-"""``crosspath web``: the public game pages (:mod:`.pages`), and health, readiness and
-metrics for the database alone, without Discord.
+"""``crosspath web``: the public game pages (:mod:`.pages`), with health, readiness and
+metrics, over the database alone, without Discord.
 
 For a deployment whose bot processes serve no HTTP themselves, or as the one address a load
 balancer or an orchestrator probes in front of several shard processes.  Its ``/readyz``
@@ -21,6 +21,7 @@ import signal
 import sys
 from typing import TYPE_CHECKING, Any, cast
 
+from bot import logs
 from bot.config import SETTINGS, SettingsError, load_settings, web_port
 
 from .metrics import Metrics, active_games_source, timed_store
@@ -115,30 +116,32 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-async def serve(target: str, host: str, port: int, shown: str) -> int:
+async def serve(target: str, host: str, port: int, shown: str, fmt: str = "text") -> int:
     metrics = Metrics()
     lazy = LazyStore(target, metrics)
     metrics.watch_games(active_games_source(lazy))
     web = WebServer(metrics, [database_check(lazy)], host, port, pages=lazy_pages(lazy))
-    try:
-        await web.start()
-    except OSError as exc:
-        print(
-            f"crosspath web: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr
-        )
-        return 1
-    where = {"host": host, "port": web.port, "database": shown}
-    log.info("serving game pages, health and metrics", extra=where)
-    print(
-        f"crosspath web: serving http://{host}:{web.port}/readyz for {shown}",
-        file=sys.stderr,
-        flush=True,
-    )
+    # Before the start-up line: whoever read it may stop the server at once.
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
+    try:
+        await web.start()
+    except OSError as exc:
+        # A port in use or an address this machine lacks is a setting to change, not a fault
+        # a restart fixes: the same status as every other configuration error.
+        logs.say("web", f"cannot listen on {host}:{port}: {exc.strerror or exc}", fmt)
+        return EXIT_CONFIG
+    where = {"url": f"http://{host}:{web.port}/", "host": host, "port": web.port, "database": shown}
+    log.info("serving game pages, health and metrics", extra=where)
+    if fmt != "json":  # in JSON mode the log line above says it
+        print(
+            f"crosspath web: serving the game pages at http://{host}:{web.port}/ for {shown}",
+            file=sys.stderr,
+            flush=True,
+        )
     try:
         await stop.wait()
     finally:
@@ -148,24 +151,20 @@ async def serve(target: str, host: str, port: int, shown: str) -> int:
 
 
 def main(argv: list[str]) -> int:
-    from bot.discord import logs  # the same log format as the bot (discord is not imported)
-
     args = parse_args(argv)
     try:
         settings = load_settings(args.env_file)
         port = settings.web_port if args.port is None else _port_or_any(args.port)
     except SettingsError as exc:
-        print(f"crosspath web: {exc}", file=sys.stderr)
+        logs.say("web", str(exc))
         return EXIT_CONFIG
     target = args.db or settings.database
     if "://" in target and not target.startswith(("postgresql://", "postgres://")):
-        print(
-            "crosspath web: --db must be a SQLite file path or a postgresql:// URL", file=sys.stderr
-        )
+        logs.say("web", "--db must be a SQLite file path or a postgresql:// URL")
         return EXIT_CONFIG
     from bot.config import shown_database
 
     logs.configure(settings.log_level, settings.log_format, secret=settings.token)
     host = args.host or settings.web_host
     port = DEFAULT_PORT if port is None else port
-    return asyncio.run(serve(target, host, port, shown_database(target)))
+    return asyncio.run(serve(target, host, port, shown_database(target), settings.log_format))

@@ -15,6 +15,21 @@ def test_help_lists_every_subcommand(capsys) -> None:
         assert name in out
 
 
+def test_help_lines_up_every_description(capsys) -> None:
+    """One column for every description, however long the command's name ("leaderboard")."""
+    assert main(["--help"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
+    assert len(rows) == len(SUBCOMMANDS)
+    starts = {len(row) - len(row[2:].split(" ", 1)[1].lstrip()) for row in rows}
+    assert len(starts) == 1, rows
+
+
+def test_help_says_web_serves_the_game_pages(capsys) -> None:
+    assert main(["--help"]) == 0
+    (web,) = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  web ")]
+    assert "game pages" in web and "database alone" not in web
+
+
 def test_unknown_command_exits_2_with_usage(capsys) -> None:
     assert main(["frobnicate"]) == 2
     assert "unknown command 'frobnicate'" in capsys.readouterr().err

@@ -200,6 +200,7 @@ def test_a_database_in_a_missing_folder_is_named_as_such(
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     database = tmp_path / "no-such-folder" / "bot.db"
     monkeypatch.setenv("CROSSPATH_DATABASE", str(database))
+    monkeypatch.setenv("CROSSPATH_LOG_FORMAT", "text")  # the sentence itself, not its JSON
     assert runner.main([]) == runner.EXIT_CONFIG
     err = capsys.readouterr().err
     assert err.strip() == (

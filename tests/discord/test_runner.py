@@ -14,8 +14,9 @@ from pathlib import Path
 import discord
 import pytest
 
+from bot import logs
 from bot.config import SETTINGS, SettingsError, settings_from
-from bot.discord import heap, logs, runner, sync
+from bot.discord import heap, runner, sync
 from bot.discord.app import CrosspathBot
 from bot.store import SqliteStore as Store
 
@@ -178,3 +179,49 @@ def test_no_privileged_intents_and_no_pings_unless_asked() -> None:
     assert bot.allowed_mentions.to_dict() == {"parse": []}
     with pytest.raises(RuntimeError, match="without a game service"):
         _ = bot.service
+
+
+def json_lines(err: str) -> list[dict[str, object]]:
+    """Every line of ``err`` as JSON: fails on any plain line."""
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert lines, "nothing was written"
+    return [json.loads(line) for line in lines]
+
+
+def test_in_json_mode_a_missing_token_is_one_json_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CROSSPATH_LOG_FORMAT", "json")
+    assert runner.main([]) == runner.EXIT_CONFIG
+    (line,) = json_lines(capsys.readouterr().err)
+    assert str(line["msg"]).startswith("crosspath run: DISCORD_TOKEN is not set")
+    assert line["level"] == "ERROR"
+
+
+def test_in_json_mode_an_unreachable_discord_writes_only_json(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def unreachable(self: CrosspathBot, token: str, *, reconnect: bool = True) -> None:
+        raise OSError(101, "Network is unreachable")
+
+    monkeypatch.setattr(CrosspathBot, "start", unreachable)
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("CROSSPATH_LOG_FORMAT", "json")
+    assert runner.main([]) == runner.EXIT_NETWORK
+    lines = json_lines(capsys.readouterr().err)
+    said = [str(line["msg"]) for line in lines]
+    assert any(msg.startswith("crosspath run: cannot reach Discord") for msg in said)
+    assert "database closed" in said
+
+
+def test_a_setting_that_fails_to_load_is_json_only_when_asked(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CROSSPATH_SHARD_COUNT", "many")
+    monkeypatch.setenv("CROSSPATH_LOG_FORMAT", "json")
+    assert runner.main([]) == runner.EXIT_CONFIG
+    (line,) = json_lines(capsys.readouterr().err)
+    assert "CROSSPATH_SHARD_COUNT must be a whole number" in str(line["msg"])
+    monkeypatch.setenv("CROSSPATH_LOG_FORMAT", "text")
+    assert runner.main([]) == runner.EXIT_CONFIG
+    assert capsys.readouterr().err.startswith("crosspath run: CROSSPATH_SHARD_COUNT must be")

@@ -17,8 +17,8 @@ from typing import Any
 import discord_fakes as fakes
 from web_probe import get, overwrite, samples
 
+from bot import logs
 from bot.config import Settings
-from bot.discord import logs
 from bot.discord.ai_opponent import in_process_move
 from bot.discord.app import CrosspathBot
 from bot.discord.instrument import shards_check

@@ -55,7 +55,12 @@ async def test_a_taken_port_stops_run_in_one_sentence(tmp_path: Path, capsys: An
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        settings = Settings(token="not-used", database=str(tmp_path / "db.sqlite3"), web_port=port)
+        settings = Settings(
+            token="not-used",
+            database=str(tmp_path / "db.sqlite3"),
+            web_port=port,
+            log_format="text",
+        )
         code = await asyncio.wait_for(runner.serve(settings), 30)
     assert code == runner.EXIT_CONFIG
     err = capsys.readouterr().err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
@@ -32,7 +33,7 @@ def start(*args: str) -> tuple[subprocess.Popen[str], int]:
     )
     assert process.stderr is not None
     for line in process.stderr:
-        found = re.search(r"serving http://127\.0\.0\.1:(\d+)/readyz", line)
+        found = re.search(r"serving the game pages at http://127\.0\.0\.1:(\d+)/ ", line)
         if found:
             return process, int(found.group(1))
     process.wait(10)
@@ -116,3 +117,45 @@ def test_bad_options_are_refused_in_one_sentence(args: list[str], message: str) 
     )
     assert done.returncode == 2
     assert done.stderr.startswith(message) and "Traceback" not in done.stderr
+
+
+def test_a_port_in_use_is_a_configuration_error_like_runs(db_path: Path) -> None:
+    """``crosspath web`` and ``crosspath run`` exit with the same code for a taken port, the
+    one the systemd units name in ``RestartPreventExitStatus=``."""
+    import socket
+
+    from bot.discord.runner import EXIT_CONFIG
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "bot.cli", "web", "--db", str(db_path), "--port", str(port)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "CROSSPATH_LOG_FORMAT": "json"},
+        )
+    assert done.returncode == EXIT_CONFIG == 2
+    lines = [json.loads(line) for line in done.stderr.splitlines() if line.strip()]
+    assert any(f"cannot listen on 127.0.0.1:{port}" in line["msg"] for line in lines)
+
+
+def test_in_json_mode_web_writes_only_json_and_names_the_pages(db_path: Path) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "web", "--db", str(db_path), "--port", "0"],
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "CROSSPATH_LOG_FORMAT": "json"},
+    )
+    assert process.stderr is not None
+    first = json.loads(process.stderr.readline())
+    assert first["msg"] == "serving game pages, health and metrics"
+    assert first["url"] == f"http://127.0.0.1:{first['port']}/" and first["port"] > 0
+    assert stop(process) == 0
+    rest = process.stderr.read()
+    for line in rest.splitlines():
+        json.loads(line)
