@@ -5,7 +5,8 @@ For outside tools and for people debugging a game::
     crosspath render --game minefield --size 9 --moves "e5 d4 c3" --out board.png
     crosspath render --record "minefield 9: e5 d4" --out board.svg --gif replay.gif
 
-A bad record exits with status 1 and a message naming the first bad move.
+A bad record exits with status 1 and a message naming the first bad move; a usage error (an
+option this command cannot use) exits with status 2.
 """
 
 from __future__ import annotations
@@ -104,6 +105,9 @@ def load_game(args: argparse.Namespace) -> Game:
     return replay(game, args.moves.replace(",", " ").split())
 
 
+EXIT_USAGE = 2
+
+
 def main(argv: list[str]) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
@@ -114,15 +118,25 @@ def main(argv: list[str]) -> int:
         parser.error("say which game: --game minefield --moves '...', or --record '...'")
     if args.record is not None and (args.game is not None or args.moves):
         parser.error("give either --record or --game/--moves, not both")
+    # An option this command cannot use (a file type, a name for a colour the game lacks) is
+    # a usage error like argparse's own (status 2); a record that breaks a rule is not (1).
     try:
         kind = None if args.out is None else image_format(args.out)
         if args.gif is not None and args.gif.suffix.lower() != ".gif":
             raise ValueError(f"--gif {_quote(str(args.gif))}: the replay is a GIF, name it .gif")
+    except ValueError as exc:
+        print(f"crosspath render: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
         game = load_game(args)
-        names = _names(args.name, game.players)
     except (InvalidRecord, ValueError) as exc:
         print(f"crosspath render: {exc}", file=sys.stderr)
         return 1
+    try:
+        names = _names(args.name, game.players)
+    except ValueError as exc:
+        print(f"crosspath render: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         if args.out is not None and kind is not None:
             illegal, theme = args.show_illegal, args.theme

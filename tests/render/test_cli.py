@@ -34,7 +34,8 @@ def test_writes_svg_for_svg(tmp_path: Path) -> None:
     assert root.get("width") == str(board_layout(9).width)
     texts = ["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")]
     assert "Black: <b>Ann</b>" in texts
-    assert main(["--record", "minefield 9: e5", "--out", str(tmp_path / "b.bmp")]) == 1
+    # an image type it cannot write is a usage error, as docs/rendering.md says (status 2)
+    assert main(["--record", "minefield 9: e5", "--out", str(tmp_path / "b.bmp")]) == 2
 
 
 def test_accepts_a_whole_record(tmp_path: Path) -> None:
@@ -78,8 +79,12 @@ def test_conflicting_or_missing_arguments(
             main(usage_error)
         assert exc.value.code == 2
         assert says in capsys.readouterr().err
-    assert main(["--game", "minefield", "--name", "black", "--out", out]) == 1
+    assert main(["--game", "minefield", "--name", "black", "--out", out]) == 2
     assert "COLOUR=NAME" in capsys.readouterr().err
+    # a colour this game does not have: Minefield is black and white
+    assert main(["--game", "minefield", "--name", "red=Ann", "--out", out]) == 2
+    assert "red" in capsys.readouterr().err
+    assert not Path(out).exists()
     with pytest.raises(SystemExit) as exc:
         main(["--game", "minefield"])
     assert exc.value.code == 2
