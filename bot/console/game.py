@@ -24,6 +24,7 @@ from ..service.convert import pie_of
 from ..service.timebank import time_left_text
 from ..store import is_postgres, open_store
 from .board import describe_event, rules_lines, text_board
+from .lines import escaped, read_line
 from .resume import PickProblem, pick_game
 from .seats import (
     COMPUTER_LABEL,
@@ -89,7 +90,7 @@ class Console:
     """The database the game is kept in (as shown), None for the temporary one."""
 
     def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
+        self.out.write(escaped(text) + "\n")
         self.out.flush()
 
     @property
@@ -189,15 +190,17 @@ class Console:
             return await self.service.get_game_by_id(info.id)
         return None
 
-    async def think(self, provider: MoveProvider, position: Game, who: str) -> str:
-        """Let the computer choose off the event loop, saying it is thinking meanwhile.
+    async def think(self, provider: MoveProvider, position: Game, who: str) -> tuple[str, float]:
+        """Let the computer choose off the event loop: its move and the seconds it took.
 
-        On a terminal the line counts the seconds; in a transcript it is printed once.
+        On a terminal a line counts the seconds meanwhile and is cleared afterwards, so the
+        move is then said in one line with the time; a transcript gets only that line.
         """
         started = time.monotonic()
         tty = self.out.isatty()
-        self.out.write(f"{who} is thinking…")
-        self.out.flush()
+        if tty:
+            self.out.write(f"{who} is thinking…")
+            self.out.flush()
         task = in_daemon_thread(provider, position)
         while tty and not task.done():
             await asyncio.wait({task}, timeout=THINKING_TICK)
@@ -206,11 +209,9 @@ class Console:
             self.out.flush()
         move = await task
         if tty:
-            self.out.write(f"\r\x1b[K{who} thought for {time.monotonic() - started:.1f}s\n")
-        else:
-            self.out.write("\n")
-        self.out.flush()
-        return move
+            self.out.write("\r\x1b[K")
+            self.out.flush()
+        return move, time.monotonic() - started
 
     async def run(self, info: GameInfo) -> int:
         """Play until the game ends (0) or input runs out (1)."""
@@ -226,17 +227,16 @@ class Console:
             provider = self.providers.get(user)
             label = self.labels.get(user, str(user))
             computer = provider is not None
+            who = f"{info.to_move_colour} ({label})"
+            thought: float | None = None
             if provider is not None:
-                who = f"{info.to_move_colour} ({label})"
-                line = await self.think(provider, position.copy(), who)
-                self.say(f"{who} chooses {line}")
+                line, thought = await self.think(provider, position.copy(), who)
             else:
-                self.out.write(f"{info.to_move_colour} ({label}) to move> ")
-                self.out.flush()
-                raw = self.inp.readline()
+                raw = read_line(self.inp, self.out, f"{info.to_move_colour} ({label}) to move> ")
                 if not raw:
                     self.say("")
                     self.say("input ended before the game did")
+                    self.say(self.stopped_line(info))
                     return 1
                 line = raw.strip()
                 if not self.inp.isatty():
@@ -273,8 +273,15 @@ class Console:
                     continue
                 else:
                     result = await self.service.play_move(channel, user, line, game_id=info.id)
-                    for event in result.events:
-                        for text in describe_event(event):
+                    for index, event in enumerate(result.events):
+                        said = describe_event(event)
+                        if index == 0 and thought is not None:
+                            # the computer's move in one line: who, what, and how long
+                            said[0] = (
+                                said[0].replace(f"{event.colour} ", f"{who} ", 1)
+                                + f" (thought for {thought:.1f}s)"
+                            )
+                        for text in said:
                             self.say(text)
                     info = result.game
                     if any(event.swap for event in result.events):
@@ -283,7 +290,9 @@ class Console:
                 self.say(str(exc))
                 if computer:
                     # asking again would get the same answer: stop instead of looping
-                    self.say(f"stopped: {label} chose a move the game refused")
+                    self.say(
+                        f"stopped: {label} chose {clip(line, INPUT_LIMIT)}, which the game refused"
+                    )
                     return 1
                 continue
             position = await self.show(info)

@@ -47,7 +47,7 @@ def pick_game(args: argparse.Namespace, where: str, waiting: list[GameInfo]) -> 
         found = next((info for info in waiting if info.id == args.game_id), None)
         if found is None:
             listing = f"\n{unfinished_list(where, waiting)}" if waiting else ""
-            raise PickProblem(f"{where} holds no unfinished game --game {args.game_id}{listing}")
+            raise PickProblem(f"{where} holds no unfinished game number {args.game_id}{listing}")
         if args.game is not None and game_class(args.game).name != found.game:
             raise PickProblem(
                 f"--game {found.id} is a {found.title} game, not {game_class(args.game).title}"

@@ -48,6 +48,9 @@ class FirstLegalMove(io.StringIO):
         return listed[0] + "\n"
 
 
+COMPUTER_MOVE = re.compile(r"\(computer\) (?:plays|swaps) ?(\S*)")
+
+
 def all_points(game: str, size: int) -> list[str]:
     """Every point of the board, a1 first: fed as human input, the illegal ones are refused
     with a message and the first legal one is played, so a fixed script finishes any game."""
@@ -55,7 +58,7 @@ def all_points(game: str, size: int) -> list[str]:
 
 
 def ai_lines(lines: list[str]) -> list[str]:
-    return [line.rsplit(" ", 1)[1] for line in lines if "(computer) chooses" in line]
+    return [m.group(1) for line in lines if (m := COMPUTER_MOVE.search(line))]
 
 
 async def stored_record(db: Path) -> str:
@@ -96,10 +99,11 @@ def test_whole_game_against_the_ai_through_stdin(tmp_path: Path, game: str, size
     # every stored move is one the human or the computer made, in the order they were printed
     chosen = ai_lines(lines)
     assert chosen and len(chosen) + len(inp.played) == len(final.history)
+    played = re.compile(r"[a-z]+(?: \([a-z0-9 ]+\))? plays ([a-z]+[0-9]+)(?: \(thought .*)?")
     printed = [
-        "swap" if " swaps " in line else line.rsplit(" ", 1)[1]
+        "swap" if " swaps (pie rule)" in line else found.group(1)
         for line in lines
-        if re.fullmatch(r"[a-z]+ plays [a-z]+[0-9]+", line) or " swaps (pie rule)" in line
+        if (found := played.fullmatch(line)) or " swaps (pie rule)" in line
     ]
     assert printed == [r.move for r in final.history]
     assert "(you) to move>" in out.getvalue()
@@ -144,7 +148,7 @@ def test_ai_first_takes_seat_one() -> None:
     )
     lines = out.getvalue().splitlines()
     assert code == 0
-    assert any(line.startswith("black (computer) chooses") for line in lines)
+    assert any(line.startswith("black (computer) plays ") for line in lines)
     assert "You play white (O), the computer plays black (X)." in lines
     assert "white (you) to move> resign" in lines
     assert lines[-1] == "black wins. The computer wins."

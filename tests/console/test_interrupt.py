@@ -65,7 +65,7 @@ def _interrupt(proc: subprocess.Popen[bytes]) -> tuple[float, str]:
 
 def test_ctrl_c_while_the_computer_thinks_ends_at_once(tmp_path: Path) -> None:
     proc = _start(tmp_path, "--vs", "ai", "--ai-first")
-    _read_until(proc, b"thinking")
+    _read_until(proc, b"X = ")  # the opening board's key: the computer starts thinking next
     elapsed, err = _interrupt(proc)
     assert proc.returncode == 130
     assert err.strip() == "crosspath play: interrupted"
@@ -92,7 +92,7 @@ def test_ctrl_c_in_a_resumed_game_prints_no_worker_traceback(tmp_path: Path) -> 
     assert proc.stdin is not None
     proc.stdin.write(b"a1\n")  # never illegal this early on 9x9; then the computer thinks
     proc.stdin.flush()
-    _read_until(proc, b"thinking")
+    _read_until(proc, b"plays a1")  # the human's move is in: the computer thinks next
     elapsed, err = _interrupt(proc)
     assert proc.returncode == 130
     assert err.strip() == "crosspath play: interrupted", err[-500:]

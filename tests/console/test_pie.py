@@ -49,5 +49,5 @@ def test_the_computer_answers_the_first_turn_of_a_pie_game() -> None:
     text = "\n".join(lines)
     assert code == 0 and "Clearcut (pie rule) 5×5" in text
     # Its answer is a swap or a placement, and then it is the person's turn again.
-    assert "blue swaps (pie rule)" in text or "blue plays" in text
+    assert "blue (computer) swaps (pie rule)" in text or "blue (computer) plays" in text
     assert lines[-1].startswith(("red wins", "blue wins")) and "The computer wins" in lines[-1]

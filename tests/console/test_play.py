@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 import time
 from pathlib import Path
 
@@ -21,6 +22,9 @@ class Terminal(io.StringIO):
 
     def isatty(self) -> bool:
         return True
+
+
+COMPUTER_MOVE = re.compile(r"\(computer\) plays (\S+) \(thought for")
 
 
 def run(argv: list[str], lines: list[str], out: io.StringIO | None = None) -> tuple[int, str]:
@@ -154,11 +158,11 @@ def test_undo_against_the_computer_takes_back_both_turns(tmp_path: Path) -> None
     assert code == 1
     lines = text.splitlines()
     assert "undo (take back your last turn and the computer's reply)" in text
-    (reply,) = [line.rsplit(" ", 1)[1] for line in lines if "(computer) chooses" in line]
+    (reply,) = [m.group(1) for line in lines if (m := COMPUTER_MOVE.search(line))]
     assert f"took back c3 {reply}" in lines
     after = lines[lines.index(f"took back c3 {reply}") :]
     # the human is asked again at once: the computer does not move between the undo and quit
-    assert not any("chooses" in line for line in after)
+    assert not any(COMPUTER_MOVE.search(line) for line in after)
     assert "black (you) to move> quit" in after
     (info,) = stored_games(db)
     assert info.moves == () and info.to_move_id == console.PLAYER_ONE
@@ -196,8 +200,8 @@ def test_thinking_counts_seconds_on_a_terminal(monkeypatch: pytest.MonkeyPatch) 
     code, text = run(["minefield", "--size", "4", "--vs", "slow"], ["b2", "quit"], Terminal())
     assert code == 1
     assert "\rwhite (slow) is thinking… 1s" in text
-    assert "\r\x1b[Kwhite (slow) thought for 1." in text
-    assert "white (slow) chooses" in text
+    # the counting line is cleared, and the move is said once, with the time it took
+    assert re.search(r"\r\x1b\[Kwhite \(slow\) plays [a-d][1-4] \(thought for 1\.\ds\)\n", text)
 
 
 def test_thinking_is_said_once_in_a_transcript(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -205,9 +209,10 @@ def test_thinking_is_said_once_in_a_transcript(monkeypatch: pytest.MonkeyPatch) 
     code, text = run(["minefield", "--size", "4", "--vs", "first"], ["b2", "quit"])
     assert code == 1
     lines = text.splitlines()
-    index = lines.index("white (first) is thinking…")
-    assert lines[index + 1].startswith("white (first) chooses ")
-    assert "\r" not in text
+    (said,) = [line for line in lines if line.startswith("white (first) ")]
+    assert re.fullmatch(r"white \(first\) plays [a-d][1-4] \(thought for \d+\.\ds\)", said)
+    assert "thinking" not in text and "chooses" not in text and "\r" not in text
+    assert "white plays" not in text  # one line for the computer's move, not three
 
 
 # ----- --db resumes, --new starts another -------------------------------------------------------
@@ -287,7 +292,7 @@ def test_several_unfinished_games_are_listed_and_one_is_picked_with_game(
     code, text = run(["--db", str(db), "--game", "7"], ["quit"])
     assert code == 2
     assert capsys.readouterr().err.startswith(
-        f"crosspath play: {db} holds no unfinished game --game 7\n"
+        f"crosspath play: {db} holds no unfinished game number 7\n"
     )
     assert len(stored_games(db)) == 2
 
