@@ -33,8 +33,16 @@ from dataclasses import dataclass
 from rules import Game
 from rules.geometry import bits_list
 
-from .connection import PRIOR_AFTER_VISITS, move_priors
+from .connection import PRIOR_AFTER_VISITS
 from .endgame import Endgame, Verdict
+from .evaluators import (
+    DRAW,
+    ConnectionPrior,
+    Evaluator,
+    Leaf,
+    PlayoutEvaluator,
+    SolverEvaluator,
+)
 from .moves import (
     Move,
     chain_points,
@@ -55,7 +63,7 @@ from .tactics import (
     wins_in_two,
 )
 
-DRAW = -1
+__all__ = ["DRAW"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +241,34 @@ def _reward(person: int, outcome: int) -> float:
     return 1.0 if outcome == person else 0.0
 
 
+_Found = tuple[Move, str, float, int]
+"""A search's choice: the move, why, its value and whether it is proven (1, 0, -1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Clock:
+    """A search's deadlines: the budget's end; the root scans' (at most half a time budget,
+    or half the seconds in which a chain placement may be chosen, if that is less: what
+    they prove by then counts); and the chain placements' (``chained``) end."""
+
+    deadline: float | None
+    scan: float | None
+    chain: float | None
+    chained: int
+
+    @staticmethod
+    def of(budget: Budget, start: float, game: Game) -> _Clock:
+        seconds, chain_seconds = budget.seconds, budget.chain_seconds
+        deadline = None if seconds is None else start + seconds
+        scan = None if seconds is None else start + seconds / 2
+        chained = chain_points(game) if chain_seconds is not None else 0
+        chain = None
+        if chained and chain_seconds is not None:
+            chain = start + chain_seconds
+            scan = start + chain_seconds / 2
+        return _Clock(deadline, scan, chain, chained)
+
+
 class Searcher:
     """One search from one position; create a new one per move (it keeps no global state)."""
 
@@ -253,6 +289,13 @@ class Searcher:
         self.root.mover = me
         self.playouts = 0
         self.endgame = Endgame(game, config.endgame_empties) if config.endgame_empties else None
+        # The evaluators (ai.evaluators): the playout samples a new leaf, the solver proves
+        # one where the endgame allows, the connection priors weight a node's children.
+        self.rollout = PlayoutEvaluator(self.playout, self.rng.random, self.colour_index)
+        self.exact: Evaluator | None = None
+        if self.endgame is not None:
+            self.exact = SolverEvaluator(self.endgame, config.endgame_tree_nodes)
+        self.priors: Evaluator | None = ConnectionPrior() if self.prior_weight else None
 
     # ----- the main loop --------------------------------------------------------------------
     def run(self, budget: Budget) -> SearchResult:
@@ -275,64 +318,73 @@ class Searcher:
     def run_collecting(self, budget: Budget) -> SearchResult:
         """The same search as :meth:`run`, leaving the garbage collector as it is."""
         start = time.perf_counter()
-        deadline = None if budget.seconds is None else start + budget.seconds
+        clock = _Clock.of(budget, start, self.game)
+        found = self._root_tactics(clock)
+        if found is None:
+            found = self._sample(budget, clock)
+        move, reason, value, proven = found
+        return SearchResult(
+            move=move_name(self.game, move),
+            playouts=self.playouts,
+            seconds=time.perf_counter() - start,
+            value=value,
+            proven=proven,
+            reason=reason,
+        )
+
+    def _root_tactics(self, clock: _Clock) -> _Found | None:
+        """What the root's exact scans decide before any sampling (a single move, a win in
+        one or two, a solved endgame, a single safe move), or None; expands the root (with
+        the moves the scans prove lost marked so) when sampling is needed."""
         game, root = self.game, self.root
         moves = legal_moves(game)
-
-        def done(move: Move, reason: str, value: float, proven: int) -> SearchResult:
-            return SearchResult(
-                move=move_name(game, move),
-                playouts=self.playouts,
-                seconds=time.perf_counter() - start,
-                value=value,
-                proven=proven,
-                reason=reason,
-            )
-
         if len(moves) == 1:
-            return done(moves[0], "only move", 0.5, 0)
-        wins = winning_moves(game, moves, deadline)
+            return moves[0], "only move", 0.5, 0
+        wins = winning_moves(game, moves, clock.deadline)
         if wins:
-            return done(wins[0], "wins at once", 1.0, 1)
-
-        # The root scans may use at most half of a time budget (of the seconds in which a
-        # chain placement may be chosen, if that is less); what they prove by then counts.
-        scan_deadline = None if budget.seconds is None else start + budget.seconds / 2
-        chained = chain_points(game) if budget.chain_seconds is not None else 0
-        chain_deadline = None
-        if chained and budget.chain_seconds is not None:
-            chain_deadline = start + budget.chain_seconds
-            scan_deadline = start + budget.chain_seconds / 2
+            return wins[0], "wins at once", 1.0, 1
         endgame = self.endgame
         if endgame is not None and endgame.applies(game):
-            verdict = endgame.verdict(game, self.config.endgame_root_nodes, scan_deadline)
+            verdict = endgame.verdict(game, self.config.endgame_root_nodes, clock.scan)
             if verdict is Verdict.MOVER_WINS:
-                return done(endgame.winning_move(game), "endgame solved", 1.0, 1)
+                return endgame.winning_move(game), "endgame solved", 1.0, 1
         threats = game.name in self.config.threat_games
         if threats:
             for move in moves:
-                if wins_in_two(game, move, scan_deadline):
-                    return done(move, "wins in two", 1.0, 1)
-
+                if wins_in_two(game, move, clock.scan):
+                    return move, "wins in two", 1.0, 1
         root.expand(moves, root.mover, self.rng)
         self._attach_priors(root, game)
+        if not self.config.block:
+            return None
+        lost = self._lost_at_root(moves, threats, clock.scan)
         assert root.children is not None
-        if self.config.block:
-            lost = set(losing_moves(game, moves, scan_deadline))
-            if threats and len(moves) - len(lost) > 1:
-                safe_now = [m for m in moves if m not in lost]
-                lost_in_two = losing_in_two(game, safe_now, scan_deadline)
-                if len(lost_in_two) < len(safe_now):
-                    lost.update(lost_in_two)
-            if lost and len(lost) < len(moves):
-                for child in root.children:
-                    if child.move in lost:
-                        child.proven = -1
-            if len(moves) - len(lost) == 1:
-                safe = next(c for c in root.children if c.proven != -1)
-                return done(safe.move, "only safe move", 0.5, 0)
+        if lost and len(lost) < len(moves):
+            for child in root.children:
+                if child.move in lost:
+                    child.proven = -1
+        if len(moves) - len(lost) == 1:
+            safe = next(c for c in root.children if c.proven != -1)
+            return safe.move, "only safe move", 0.5, 0
+        return None
 
+    def _lost_at_root(self, moves: list[Move], threats: bool, scan: float | None) -> set[Move]:
+        """The root moves that hand the opponent a win in one (and, in the threat games, in
+        two, unless that would leave no move)."""
+        game = self.game
+        lost = set(losing_moves(game, moves, scan))
+        if threats and len(moves) - len(lost) > 1:
+            safe_now = [m for m in moves if m not in lost]
+            lost_in_two = losing_in_two(game, safe_now, scan)
+            if len(lost_in_two) < len(safe_now):
+                lost.update(lost_in_two)
+        return lost
+
+    def _sample(self, budget: Budget, clock: _Clock) -> _Found:
+        """Iterate until the budget is spent or the root is proven, and choose."""
+        root = self.root
         limit = budget.playouts
+        deadline, chain_deadline = clock.deadline, clock.chain
         avoid = 0  # chain placements, once their time is up
         while root.proven == 0:
             if limit is not None and self.playouts >= limit:
@@ -343,18 +395,17 @@ class Searcher:
                     break
                 if chain_deadline is not None and now >= chain_deadline:
                     chain_deadline = None
-                    if self._chain_decided(chained):
+                    if self._chain_decided(clock.chained):
                         break
-                    avoid = chained
+                    avoid = clock.chained
             if self._iterate(deadline):
                 self.playouts += 1
-
         best = self._best_child(avoid)
         value = best.wins / best.visits if best.visits else 0.5
         if best.proven == 1:
-            return done(best.move, "proven win", 1.0, 1)
+            return best.move, "proven win", 1.0, 1
         reason = "proven loss" if root.proven else "search"
-        return done(best.move, reason, value, -1 if root.proven else 0)
+        return best.move, reason, value, -1 if root.proven else 0
 
     def _best_child(self, avoid: int = 0) -> Node:
         """The root's child to play: a proven win, else the most visited of those not proven
@@ -436,13 +487,11 @@ class Searcher:
     def _solved(self, node: Node, game: Game, mover: int, deadline: float | None) -> bool:
         """Settle a new leaf with the exact solver where the endgame allows it: mark it proven
         (for whoever moved into it) and say so; False leaves it to sampling."""
-        endgame = self.endgame
-        if endgame is None or not endgame.applies(game):
+        if self.exact is None:
             return False
-        verdict = endgame.verdict(game, self.config.endgame_tree_nodes, deadline)
-        if verdict is None or verdict is Verdict.NEITHER:
+        winner = self.exact.evaluate(game, Leaf(mover, deadline=deadline))
+        if winner is None:
             return False
-        winner = mover if verdict is Verdict.MOVER_WINS else 1 - mover
         node.proven = 1 if winner == node.person else -1
         return True
 
@@ -500,7 +549,7 @@ class Searcher:
     def _set_priors(self, node: Node, game: Game) -> None:
         """Give the children of ``node`` (whose position ``game`` holds) their priors."""
         node.needs_prior = False
-        priors = move_priors(game)
+        priors = None if self.priors is None else self.priors.prior(game)
         if priors is not None:
             assert node.children is not None
             for child in node.children:
@@ -586,31 +635,11 @@ class Searcher:
         ``game`` holds, recording each placement and its person in ``played``: (the winning
         person or DRAW, ``flip`` where the playout ended, which a swap in it changes), or None
         if the deadline passed first.  ``last`` is the placement that led here, if any."""
-        rand = self.rng.random
-        index = self.colour_index
-        clock = time.perf_counter
-        playout = self.playout
-        choose = playout.point
-        stop = playout.cut_after or -1
-        moves_made = 0
-        while not game.is_over:
-            if deadline is not None and clock() > deadline:
-                return None
-            if moves_made == stop:
-                return playout.verdict(game) ^ flip, flip
-            moves_made += 1
-            point = choose(game, last, rand)
-            if point is not None:
-                played.append((point, index[str(game.to_move)] ^ flip))
-                game.play_index(point)
-                last = point
-            else:
-                moves = game.legal_moves()
-                if game.play(moves[int(rand() * len(moves))]).swap:
-                    flip ^= 1
-        if game.winner is None:
-            return DRAW, flip
-        return index[game.winner] ^ flip, flip
+        leaf = Leaf(-1, flip, last, deadline, played)
+        outcome = self.rollout.evaluate(game, leaf)
+        if outcome is None:
+            return None
+        return outcome, leaf.flip
 
     def _backup(self, path: list[Node], played: list[tuple[int, int]], outcome: int) -> None:
         """Count the outcome in every node of ``path`` and, with RAVE, in the siblings whose

@@ -1,0 +1,85 @@
+"""Playouts per second, per game and board size, for two source trees in one run.
+
+The engine's speed item asks for playouts per second before and after, as ratios measured
+together on the same (shared, noisy) machine.  This runs the same playouts in each tree named
+by ``--tree`` (default: /work/main and this tree), each in its own Python process with that
+tree first on the path, alternating trees round by round so that load changes fall on both,
+and prints the best round's playouts/s per tree and the ratio to the first tree.  Each
+playout is the search's own (``Searcher._playout``, present in every version since the
+playouts became objects) from the empty board, with a fixed seed, so both trees play the same
+playouts if they consume the random generator alike.  Prints figures; never fails on them.
+Example::
+
+    python bench/playout_speed.py --board clearpath:9 --board nakeddiagonal:13 --seconds 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+DEFAULT_BOARDS = (
+    "clearpath:9",
+    "minefield:9",
+    "crosscut:9",
+    "nakeddiagonal:9",
+    "clearcut:9",
+    "clearpath:13",
+    "nakeddiagonal:13",
+)
+
+# Run inside the measured tree: playouts/s of the level's playout from the empty board.
+CHILD = """
+import json, sys, time
+from ai.levels import LEVELS
+from ai.search import Searcher
+from rules import new_game
+name, size, level, seconds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+searcher = Searcher(new_game(name, size), 1, LEVELS[level].config)
+count, start = 0, time.perf_counter()
+while time.perf_counter() - start < seconds:
+    searcher._playout(searcher.game.copy(), 0, [], None)
+    count += 1
+print(json.dumps(count / (time.perf_counter() - start)))
+"""
+
+
+def measure(tree: Path, board: str, level: int, seconds: float) -> float:
+    name, size = board.split(":")
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, name, size, str(level), str(seconds)],
+        cwd=tree,
+        env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(json.loads(out.stdout))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tree", action="append", type=Path, help="source trees (first: base)")
+    parser.add_argument("--board", action="append", help="game:size (repeatable)")
+    parser.add_argument("--level", type=int, default=3, help="whose playout (default 3)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="per round and tree")
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args()
+    trees: list[Path] = args.tree or [Path("/work/main"), HERE]
+    boards: list[str] = args.board or list(DEFAULT_BOARDS)
+    print("board".ljust(18) + "".join(str(t)[-24:].rjust(26) for t in trees) + "   ratio")
+    for board in boards:
+        best = [0.0] * len(trees)
+        for _ in range(args.rounds):
+            for i, tree in enumerate(trees):
+                best[i] = max(best[i], measure(tree, board, args.level, args.seconds))
+        ratios = " ".join(f"{b / best[0]:.2f}x" for b in best[1:])
+        print(board.ljust(18) + "".join(f"{b:26.0f}" for b in best) + f"   {ratios}")
+
+
+if __name__ == "__main__":
+    main()
