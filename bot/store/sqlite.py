@@ -19,9 +19,10 @@ compares the path's device and inode with those opened (one ``os.stat``) and ref
 live one (``cp``, ``shutil.copyfile``) keeps the inode, so the same ``os.stat`` also compares
 the file's size and modification time with those seen after this store's last commit (in WAL
 mode the main file changes only at a checkpoint, which runs inside a commit).  Another process
-committing to the file may checkpoint it legitimately, so a changed file is refused only when
-``PRAGMA data_version`` says no other connection has committed since: a copy does not touch the
-``-shm`` index that this value is read from.
+committing to the file may checkpoint it legitimately, but it writes the ``-wal`` file first, so
+a changed file is refused only when its ``-wal`` file is as this store last left it: a copy over
+the database does not touch it.  (Both are ``os.stat`` calls: no round trip to the database
+thread is added to a write.)
 
 Cancellation: a statement already handed to aiosqlite's thread runs to its end whatever the
 caller does.  So when a caller is cancelled mid-call, the store queues a no-op behind the call
@@ -156,7 +157,7 @@ class SqliteStore(SharedStore):
         self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
         self._file: FileStamp | None = None  # the file as this store last left it
-        self._data_version = 0  # PRAGMA data_version when _file was taken
+        self._wal: FileStamp | None = None  # and its -wal file
         self._where = os.path.abspath(self.path)  # (a later chdir moves no database)
         self._replaced = False
 
@@ -199,7 +200,7 @@ class SqliteStore(SharedStore):
         self._file = self._identity()
         try:
             await self._prepare()
-            await self._stamp()
+            self._stamp()
         except BaseException:
             self._conn = None
             await self._run(conn.close())
@@ -263,21 +264,15 @@ class SqliteStore(SharedStore):
         return int((await self._fetchall("PRAGMA user_version"))[0][0])
 
     def _identity(self) -> FileStamp | None:
-        try:
-            found = os.stat(self._where)
-        except OSError:
-            return None
-        return found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns
+        return _stat(self._where)
 
-    async def _stamp(self) -> None:
-        """Remember the file as this store's last commit (and checkpoint) left it."""
-        self._data_version = await self._pragma_data_version()
+    def _stamp(self) -> None:
+        """Remember the file and its ``-wal`` as this store's last commit (and checkpoint)
+        left them."""
         self._file = self._identity()
+        self._wal = _stat(self._where + "-wal")
 
-    async def _pragma_data_version(self) -> int:
-        return int((await self._fetchall("PRAGMA data_version"))[0][0])
-
-    async def _check_file(self) -> None:
+    def _check_file(self) -> None:
         """Refuse to write when the path no longer names the file opened, or the file was
         written over by something other than SQLite (module notes)."""
         if self._conn is None:
@@ -290,10 +285,10 @@ class SqliteStore(SharedStore):
             and self._file is not None
             and found[:2] == self._file[:2]
             and not self._replaced
-            and await self._pragma_data_version() != self._data_version
+            and _stat(self._where + "-wal") != self._wal
         ):
-            # Another connection committed and may have checkpointed: SQLite wrote the file.
-            await self._stamp()
+            # Another connection committed (through the -wal) and may have checkpointed.
+            self._stamp()
             return
         message = (
             f"the database file {shown(self.path)} was deleted or replaced while the bot was"
@@ -391,13 +386,13 @@ class SqliteStore(SharedStore):
     async def write(self) -> AsyncIterator[SqliteTx]:
         """A ``BEGIN IMMEDIATE`` transaction: committed on success, rolled back on any error."""
         async with self._lock:
-            await self._check_file()
+            self._check_file()
             tx = SqliteTx(self, "BEGIN IMMEDIATE")
             try:
                 yield tx
                 if tx.began:
                     await self._execute("COMMIT")
-                    await self._stamp()
+                    self._stamp()
             except BaseException:
                 try:
                     await self._end("ROLLBACK")
@@ -449,3 +444,12 @@ class SqliteStore(SharedStore):
                     await settle(dest.close())
             except sqlite3.Error as exc:
                 raise translate(exc, target, self.busy_timeout_ms) from exc
+
+
+def _stat(path: str) -> FileStamp | None:
+    """A file's device, inode, size and modification time; None if it is not there."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns
