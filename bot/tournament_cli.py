@@ -137,7 +137,7 @@ def show_text(t: TournamentInfo, pairings: Sequence[PairingInfo]) -> str:
 
 
 def standings_table(rows: Sequence[StandingRow]) -> str:
-    from render.standings import StandingsLine, standings_text  # lazy: Pillow only here
+    from render.reports.standings import StandingsLine, standings_text  # lazy: Pillow only here
 
     if not rows:
         return "no standings yet: the tournament has not started"

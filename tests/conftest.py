@@ -24,7 +24,7 @@ import pytest
 # real ``rules`` package), so only that one folder is added.
 sys.path.insert(0, str(Path(__file__).with_name("support")))
 
-pytest_plugins = ["game_fixtures"]
+pytest_plugins = ["game_fixtures", "env_fixtures"]
 
 from pg_server import (  # noqa: E402
     ENABLE_HINT,

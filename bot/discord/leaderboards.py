@@ -1,10 +1,10 @@
 """``/leaderboard`` and ``/profile``: ratings as Pillow images with a text fallback.
 
-Both answer with a deferral first; the service reads and the drawing (``render.leaderboard``,
-``render.rating_chart``, tens of milliseconds) happen after it, the drawing on a worker
-thread, so the event loop never waits on Pillow.  The leaderboard's Previous/Next buttons
-carry the game and the offset in their custom ids (``DynamicItem``), so they keep working
-after a restart and always show the board as it is now.
+Both answer with a deferral first; the service reads and the drawing
+(``render.reports.leaderboard``, ``render.reports.rating_chart``, tens of milliseconds) happen
+after it, the drawing on a worker thread, so the event loop never waits on Pillow. The
+leaderboard's Previous/Next buttons carry the game and the offset in their custom ids
+(``DynamicItem``), so they keep working after a restart and always show the board as it is now.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.service.ratings.types import Profile, Standing
-from render.leaderboard import leaderboard_alt_text, render_leaderboard
-from render.rating_chart import rating_chart_alt_text, render_rating_chart
+from render.reports.leaderboard import leaderboard_alt_text, render_leaderboard
+from render.reports.rating_chart import rating_chart_alt_text, render_rating_chart
 from rules import game_class, variant_title
 
 from .persistent import PersistentButton

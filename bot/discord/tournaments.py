@@ -14,7 +14,7 @@ jobs need care:
 - **Join and Leave** sit on the announcement as persistent buttons: their custom id carries
   the tournament's id, and a press acts only on the message the tournament was announced in,
   in its own server and channel (ids are sequential, so the id alone could be doctored).
-- **Standings** are drawn by :mod:`render.standings` on a worker thread, one page per image,
+- **Standings** are drawn by :mod:`render.reports.standings` on a worker thread, one page per image,
   with the same table as text in the embed for clients that do not show images.
 """
 
@@ -39,7 +39,7 @@ from bot.service import (
     TournamentInfo,
     TournamentUpdate,
 )
-from render.standings import (
+from render.reports.standings import (
     PAGE_ROWS,
     StandingsLine,
     format_score,

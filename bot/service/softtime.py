@@ -1,6 +1,6 @@
 """Soft time: an untimed game that waits too long on one player may be ended by the other.
 
-Rules (docs/service.md, "Soft time"): in an UNTIMED active game whose turn started at least
+Rules (docs/service/clocks.md, "Soft time"): in an UNTIMED active game whose turn started at least
 the server's ``soft_time`` ago (14 days by default) and whose clock no vacation stops, the
 player WAITING (not the one to move) may claim the win (recorded as a loss on time of the
 player to move, rated like one) or abort the game (unrated).  A timed game needs no claim:

@@ -935,6 +935,11 @@ def _check_numbers(
     """Refuse options no tournament of ``format`` can run with, before anything is stored."""
     if min_players < 2:
         raise TournamentError("A tournament needs at least two players (minimum 2 or more).")
+    if min_players > MAX_ENTRANTS:
+        raise TournamentError(
+            f"A tournament takes at most {MAX_ENTRANTS} players, so its minimum cannot be"
+            f" {quote(min_players)}."
+        )
     if max_players is not None:
         if max_players < 2:
             raise TournamentError("A tournament needs room for at least two players.")
@@ -947,6 +952,11 @@ def _check_numbers(
             raise TournamentError("Only a Swiss has a chosen number of rounds.")
         if rounds < 1:
             raise TournamentError(f"A Swiss has at least one round, not {quote(rounds)}.")
+        if rounds > max_swiss_rounds(MAX_ENTRANTS):  # (no field can play more: no rematches)
+            raise TournamentError(
+                f"A Swiss has at most {max_swiss_rounds(MAX_ENTRANTS)} rounds (with the largest"
+                f" field of {MAX_ENTRANTS} players), not {quote(rounds)}."
+            )
         if max_players is not None and rounds > max_swiss_rounds(max_players):
             raise TournamentError(
                 f"A Swiss of at most {max_players} players can have at most "

@@ -1,6 +1,6 @@
 """Vacations: a player stops the clocks of all their games, in every server, for whole days.
 
-Rules (docs/service.md, "Vacations"):
+Rules (docs/service/clocks.md, "Vacations"):
 
 * Each player has a number of vacation days a calendar year (UTC).  A server sets its own
   number (``GuildSettings.vacation_days``, 30 by default); a vacation stops games in every

@@ -15,7 +15,14 @@ database, a schema version this code does not know (negative, or newer), a damag
 A file deleted or replaced while the store runs would go on taking commits (the connection
 holds the old inode open), all lost at the next start; so every write transaction first
 compares the path's device and inode with those opened (one ``os.stat``) and refuses with
-:class:`~bot.store.errors.DatabaseReplaced`, logged once at CRITICAL.
+:class:`~bot.store.errors.DatabaseReplaced`, logged once at CRITICAL.  A file copied over the
+live one (``cp``, ``shutil.copyfile``) keeps the inode, so the same ``os.stat`` also compares
+the file's size and modification time with those seen after this store's last commit (in WAL
+mode the main file changes only at a checkpoint, which runs inside a commit).  Another process
+committing to the file may checkpoint it legitimately, but it writes the ``-wal`` file first, so
+a changed file is refused only when its ``-wal`` file is as this store last left it: a copy over
+the database does not touch it.  (Both are ``os.stat`` calls: no round trip to the database
+thread is added to a write.)
 
 Cancellation: a statement already handed to aiosqlite's thread runs to its end whatever the
 caller does.  So when a caller is cancelled mid-call, the store queues a no-op behind the call
@@ -59,6 +66,7 @@ from .sqlite_tx import SqliteTx
 from .tx import Row, SharedStore, outlast, settle
 
 T = TypeVar("T")
+FileStamp = tuple[int, int, int, int]  # device, inode, size, modification time (ns)
 MIGRATIONS = migrations("sqlite")
 SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
 CLOSE_GRACE_SECONDS = 5.0
@@ -148,7 +156,8 @@ class SqliteStore(SharedStore):
         self.migrate = migrate
         self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
-        self._file: tuple[int, int] | None = None  # device and inode of the file opened
+        self._file: FileStamp | None = None  # the file as this store last left it
+        self._wal: FileStamp | None = None  # and its -wal file
         self._where = os.path.abspath(self.path)  # (a later chdir moves no database)
         self._replaced = False
 
@@ -191,6 +200,7 @@ class SqliteStore(SharedStore):
         self._file = self._identity()
         try:
             await self._prepare()
+            self._stamp()
         except BaseException:
             self._conn = None
             await self._run(conn.close())
@@ -253,17 +263,33 @@ class SqliteStore(SharedStore):
     async def _user_version(self) -> int:
         return int((await self._fetchall("PRAGMA user_version"))[0][0])
 
-    def _identity(self) -> tuple[int, int] | None:
-        try:
-            found = os.stat(self._where)
-        except OSError:
-            return None
-        return found.st_dev, found.st_ino
+    def _identity(self) -> FileStamp | None:
+        return _stat(self._where)
+
+    def _stamp(self) -> None:
+        """Remember the file and its ``-wal`` as this store's last commit (and checkpoint)
+        left them."""
+        self._file = self._identity()
+        self._wal = _stat(self._where + "-wal")
 
     def _check_file(self) -> None:
-        """Refuse to write when the path no longer names the file opened (module notes)."""
-        if self._conn is None or self._identity() == self._file:
+        """Refuse to write when the path no longer names the file opened, or the file was
+        written over by something other than SQLite (module notes)."""
+        if self._conn is None:
             return  # (a closed store says so at its first statement)
+        found = self._identity()
+        if found == self._file:
+            return
+        if (
+            found is not None
+            and self._file is not None
+            and found[:2] == self._file[:2]
+            and not self._replaced
+            and _stat(self._where + "-wal") != self._wal
+        ):
+            # Another connection committed (through the -wal) and may have checkpointed.
+            self._stamp()
+            return
         message = (
             f"the database file {shown(self.path)} was deleted or replaced while the bot was"
             " running, so nothing more is written to it; stop the bot, put the right file back"
@@ -366,6 +392,7 @@ class SqliteStore(SharedStore):
                 yield tx
                 if tx.began:
                     await self._execute("COMMIT")
+                    self._stamp()
             except BaseException:
                 try:
                     await self._end("ROLLBACK")
@@ -417,3 +444,12 @@ class SqliteStore(SharedStore):
                     await settle(dest.close())
             except sqlite3.Error as exc:
                 raise translate(exc, target, self.busy_timeout_ms) from exc
+
+
+def _stat(path: str) -> FileStamp | None:
+    """A file's device, inode, size and modification time; None if it is not there."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns

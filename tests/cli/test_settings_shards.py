@@ -5,9 +5,7 @@ across processes, and ``.env.example`` documenting every setting."""
 from __future__ import annotations
 
 import json
-import logging
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import discord
@@ -25,16 +23,7 @@ URL = f"postgresql://crosspath:{PASSWORD}@127.0.0.1:1/crosspath"
 REPO = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(autouse=True)
-def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
-    for name in SETTINGS:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(tmp_path)
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
-    yield
-    root.handlers[:] = handlers
-    root.setLevel(level)
+pytestmark = pytest.mark.usefixtures("clean_env")
 
 
 def test_the_database_is_a_path_or_a_url_under_either_name() -> None:

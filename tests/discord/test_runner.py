@@ -8,7 +8,6 @@ import json
 import logging
 import os
 import signal
-from collections.abc import Iterator
 from pathlib import Path
 
 import discord
@@ -23,18 +22,13 @@ from bot.store import SqliteStore as Store
 TOKEN = "MTIzNDU2Nzg5.secret-token-value"
 
 
+pytestmark = pytest.mark.usefixtures("clean_env")
+
+
 @pytest.fixture(autouse=True)
-def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
-    """No real .env or token leaks in; the root logger is restored afterwards."""
-    for name in SETTINGS:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(tmp_path)
+def database_in_tmp(clean_env: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """After the settings are cleared: the runner's database goes in the test's folder."""
     monkeypatch.setenv("CROSSPATH_DB", str(tmp_path / "bot.db"))
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
-    yield
-    root.handlers[:] = handlers
-    root.setLevel(level)
 
 
 def test_missing_token_is_a_clear_message_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,10 +15,11 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 import render
-from render import fonts, leaderboard
+from render import fonts
 from render.board import caption_plan
 from render.caption import caption_for
 from render.layout import board_layout
+from render.reports import leaderboard
 from render.themes import RGB, get_theme
 from rules import new_game
 

@@ -18,8 +18,8 @@ from png_probe import colours_in, pixel, png
 import render
 from bot.service.ratings import model as R
 from bot.service.ratings.types import RatingPoint, Standing
-from render import leaderboard as L
-from render import rating_chart as C
+from render.reports import leaderboard as L
+from render.reports import rating_chart as C
 from render.themes import RGB, get_theme
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)

@@ -26,8 +26,8 @@ from bot.service.tournaments import (
     standings,
 )
 from render import fonts
-from render import standings as S
-from render.leaderboard import stripe_colour
+from render.reports import standings as S
+from render.reports.leaderboard import stripe_colour
 from render.themes import RGB, get_theme
 
 HEADINGS = ("BH-1", "BH", "SB", "H2H")

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from game_fixtures import LONGEST_MESSAGE, refused
 
 from bot.service import (
     GameFinished,
@@ -38,21 +39,6 @@ TRUE: Any = True
 YES: Any = "yes"
 HOUR_AND_A_HALF_SECOND: Any = 3600.5
 """Values of the wrong type, as a careless front end might pass them."""
-LONGEST_MESSAGE = 260
-"""A sentence plus at most ~100 quoted characters of the input."""
-
-
-async def refused(
-    snapshot: Snapshot, error: type[ServiceError], call: Awaitable[Any], says: str
-) -> ServiceError:
-    before = snapshot()
-    with pytest.raises(error) as info:
-        await call
-    message = str(info.value)
-    assert says.lower() in message.lower(), message
-    assert len(message) <= LONGEST_MESSAGE, f"{len(message)} characters: {message[:300]}"
-    assert snapshot() == before
-    return info.value
 
 
 # ----- a stale action never lands in the next game of the channel ---------------------------

@@ -10,11 +10,11 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import FakeClock
 from pg_server import table_rows as pg_table_rows
 
 from bot.service import GameService, ServiceError
@@ -26,19 +26,6 @@ pytestmark = pytest.mark.slow  # PostgreSQL only: the quick loop runs the store 
 
 GUILD = 1000
 ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
-
-
-class FakeClock:
-    """A clock moved by hand (the service calls it for "now")."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
 
 
 def table_rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:

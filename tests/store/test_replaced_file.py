@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -125,3 +126,53 @@ async def test_an_active_game_missing_from_its_index_is_refused_at_open(
         await open_store(path)
     assert "games_one_active_per_channel" in str(info.value)
     assert "crosspath db backup" in str(info.value)
+
+
+async def test_an_old_copy_of_the_same_database_copied_over_refuses_every_write(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``cp`` keeps the inode, so the device-and-inode check alone let the bot go on writing
+    into (and at close checkpoint over) the restored file."""
+    path, old = tmp_path / "bot.db", tmp_path / "old.db"
+    async with await open_store(path) as store:
+        assert isinstance(store, SqliteStore)
+        service = await started(store)
+        shutil.copyfile(path, old)
+        inode = os.stat(path).st_ino
+        shutil.copyfile(old, path)
+        assert os.stat(path).st_ino == inode  # the same file, rewritten in place
+        await refused_twice_logged_once(service, caplog)
+
+
+async def test_another_database_copied_over_refuses_every_write(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path, other = tmp_path / "bot.db", tmp_path / "other.db"
+    async with await open_store(other) as second:
+        await started(second, CHANNEL + 1)
+    async with await open_store(path) as store:
+        assert isinstance(store, SqliteStore)
+        service = await started(store)
+        inode = os.stat(path).st_ino
+        shutil.copyfile(other, path)
+        assert os.stat(path).st_ino == inode
+        await refused_twice_logged_once(service, caplog)
+
+
+async def test_another_process_checkpointing_the_file_is_not_mistaken_for_a_copy(
+    tmp_path: Path,
+) -> None:
+    """Another connection's commit may checkpoint the file (SQLite writing it, not ``cp``)."""
+    path = tmp_path / "bot.db"
+    async with await open_store(path) as store:
+        assert isinstance(store, SqliteStore)
+        service = await started(store)
+        before = os.stat(path).st_mtime_ns
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("CREATE TABLE scratch (x)")
+        other.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        other.close()
+        assert os.stat(path).st_mtime_ns != before
+        await service.play_move(CHANNEL, ALICE, "e5")
+    async with await open_store(path) as store, store.read() as tx:
+        assert [m.move for m in await tx.moves(1)] == ["e5"]

@@ -63,15 +63,23 @@ StartGame = Callable[..., Awaitable[GameInfo]]
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
 
 
+LONGEST_MESSAGE = 260
+"""A refusal's length at most: a sentence plus at most ~100 quoted characters of the input."""
+
+
 async def refused(
     snapshot: Snapshot, error: type[ServiceError], call: Awaitable[Any], says: str
-) -> None:
-    """Assert ``call`` raises ``error`` mentioning ``says`` and leaves every table unchanged."""
+) -> ServiceError:
+    """Assert ``call`` raises ``error`` mentioning ``says``, in a message of bounded length
+    (it never echoes unbounded input), and leaves every table unchanged; return the error."""
     before = snapshot()
     with pytest.raises(error) as info:
         await call
-    assert says.lower() in str(info.value).lower()
+    message = str(info.value)
+    assert says.lower() in message.lower(), message
+    assert len(message) <= LONGEST_MESSAGE, f"{len(message)} characters: {message[:300]}"
     assert snapshot() == before
+    return info.value
 
 
 def table_rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:

@@ -170,13 +170,13 @@ class TournamentCog(commands.Cog):
         game: app_commands.Choice[str],
         format: app_commands.Choice[str],
         size: app_commands.Range[int, 3, 25] | None = None,
-        rounds: app_commands.Range[int, 1, 64] | None = None,
+        rounds: app_commands.Range[int, 1, 4095] | None = None,
         best_of: app_commands.Range[int, 1, 15] = 1,
         time: TimeOption | None = None,
         rated: bool = True,
         deadline: app_commands.Range[str, 1, 40] | None = None,
-        min_players: app_commands.Range[int, 2, 1000] = 2,
-        max_players: app_commands.Range[int, 2, 1000] | None = None,
+        min_players: app_commands.Range[int, 2, 4096] = 2,
+        max_players: app_commands.Range[int, 2, 4096] | None = None,
         division_size: app_commands.Range[int, 4, 64] = 10,
     ) -> None:
         guild_id, channel_id = ids(interaction)

@@ -256,6 +256,18 @@ async def test_bad_input_is_refused_with_a_reason_and_changes_nothing(
             ),
             "at most 3 rounds",
         ),
+        (  # huge values were accepted here and refused only at start
+            service.create_tournament(
+                GUILD, CHANNEL, ORGANISER, game=GAME, format="swiss", rounds=10**9
+            ),
+            "at most 4095 rounds",
+        ),
+        (
+            service.create_tournament(
+                GUILD, CHANNEL, ORGANISER, game=GAME, format="swiss", min_players=10**9
+            ),
+            "at most 4096 players, so its minimum",
+        ),
         (
             service.create_tournament(GUILD, CHANNEL, ORGANISER, game=GAME, format="ladder"),
             "format must be one of",

@@ -6,11 +6,11 @@ the service; the caller resolves names and chooses the tiebreak headings.  A fie
 is cut into pages of at most :data:`PAGE_ROWS` rows (:func:`pages`), each drawn on its own, so
 a 1,000-player league is a few dozen small images rather than one that no phone can read.
 
-Like the leaderboard (:mod:`render.leaderboard`), the table is drawn at final size, opaque and
-light with a thin dark frame, and goes through the fixed colour table of :mod:`render.encode`,
-so equal pages give equal bytes.  Names in any script are drawn through :mod:`render.fonts`'
-per-character fallback.  :func:`standings_text` is the same table as plain text, for a
-message when an image cannot be sent and for the command line.
+Like the leaderboard (:mod:`render.reports.leaderboard`), the table is drawn at final size,
+opaque and light with a thin dark frame, and goes through the fixed colour table of
+:mod:`render.encode`, so equal pages give equal bytes. Names in any script are drawn through
+:mod:`render.fonts`' per-character fallback. :func:`standings_text` is the same table as plain
+text, for a message when an image cannot be sent and for the command line.
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ from typing import TypeVar
 
 from PIL import Image
 
-from .caption import MAX_ALT_TEXT, SEP, clean_name
-from .encode import png_bytes, to_indexed
-from .fonts import draw_text, fit_text
+from ..caption import MAX_ALT_TEXT, SEP, clean_name
+from ..encode import png_bytes, to_indexed
+from ..fonts import draw_text, fit_text
+from ..themes import DEFAULT_THEME, RGB, Palette, get_theme
 from .leaderboard import (
     EMPTY_H,
     FRAME,
@@ -33,7 +34,6 @@ from .leaderboard import (
     draw_table_frame,
     fitting_size,
 )
-from .themes import DEFAULT_THEME, RGB, Palette, get_theme
 
 __all__ = [
     "MAX_TIEBREAKS",

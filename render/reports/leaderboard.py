@@ -20,10 +20,10 @@ from typing import Protocol
 
 from PIL import Image, ImageDraw
 
-from .caption import MAX_ALT_TEXT, SEP, clean_name
-from .encode import png_bytes, to_indexed
-from .fonts import draw_text, fit_text, text_width
-from .themes import DEFAULT_THEME, RGB, Palette, get_theme
+from ..caption import MAX_ALT_TEXT, SEP, clean_name
+from ..encode import png_bytes, to_indexed
+from ..fonts import draw_text, fit_text, text_width
+from ..themes import DEFAULT_THEME, RGB, Palette, get_theme
 
 __all__ = [
     "MAX_ROWS",

@@ -21,11 +21,11 @@ from typing import Protocol
 
 from PIL import Image, ImageDraw
 
-from .caption import MAX_ALT_TEXT, SEP, clean_name
-from .encode import png_bytes, to_indexed
-from .fonts import bold, draw_text, fit_text
-from .pen import Pen
-from .themes import DEFAULT_THEME, Palette, get_theme
+from ..caption import MAX_ALT_TEXT, SEP, clean_name
+from ..encode import png_bytes, to_indexed
+from ..fonts import bold, draw_text, fit_text
+from ..pen import Pen
+from ..themes import DEFAULT_THEME, Palette, get_theme
 
 __all__ = [
     "ChartGeometry",
