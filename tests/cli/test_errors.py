@@ -379,7 +379,7 @@ def test_render_out_jpg_writes_a_jpeg(tmp_path: Path) -> None:
 )
 def test_render_refuses_other_extensions(tmp_path: Path, out: str, says: str) -> None:
     proc = crosspath(tmp_path, "render", "--game", "minefield", "--out", out)
-    assert proc.returncode == 1
+    assert proc.returncode == 2  # a usage error, as docs/rendering.md says
     assert one_sentence(proc).startswith(says)
     assert list(tmp_path.iterdir()) == []
 
@@ -387,7 +387,7 @@ def test_render_refuses_other_extensions(tmp_path: Path, out: str, says: str) ->
 def test_render_refuses_an_unknown_colour(tmp_path: Path) -> None:
     args = ["render", "--game", "minefield", "--out", "b.png", "--name", "purple=Bob"]
     proc = crosspath(tmp_path, *args)
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert one_sentence(proc) == (
         "crosspath render: --name purple: this game's colours are black and white"
     )
@@ -396,7 +396,7 @@ def test_render_refuses_an_unknown_colour(tmp_path: Path) -> None:
 
 def test_render_into_a_missing_folder(tmp_path: Path) -> None:
     proc = crosspath(tmp_path, "render", "--game", "minefield", "--out", "nowhere/b.png")
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert one_sentence(proc).startswith("crosspath render: cannot write nowhere/b.png: ")
 
 
