@@ -10,6 +10,7 @@ after a restart and always show the board as it is now.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import re
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,7 @@ from render.leaderboard import leaderboard_alt_text, render_leaderboard
 from render.rating_chart import rating_chart_alt_text, render_rating_chart
 from rules import game_class, variant_title
 
+from .access import public_channels
 from .persistent import PersistentButton
 
 if TYPE_CHECKING:
@@ -130,9 +132,15 @@ def profile_embed(
 
 
 async def profile_reply(
-    bot: CrosspathBot, guild_id: int, user_id: int, name: str
+    interaction: discord.Interaction[CrosspathBot], guild_id: int, user_id: int, name: str
 ) -> tuple[discord.Embed, discord.File | None]:
+    """The public profile: its last games only from channels everyone here may read (a game
+    in a private channel names its opponent, result and channel, which are as private as it)."""
+    bot = interaction.client
     profile = await bot.service.profile(guild_id, user_id)
+    public = await public_channels(interaction, [r.channel_id for r in profile.recent])
+    recent = tuple(r for r in profile.recent if r.channel_id in public)
+    profile = dataclasses.replace(profile, recent=recent)
     embed, chart = profile_embed(profile, name, guild_id)
     if chart is None or not chart[1]:
         return embed, None

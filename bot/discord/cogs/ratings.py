@@ -44,7 +44,7 @@ class RatingsCog(commands.Cog):
         guild_id, _ = ids(interaction)
         who = user or interaction.user
         await interaction.response.defer(thinking=True)
-        embed, file = await profile_reply(self.bot, guild_id, who.id, who.display_name)
+        embed, file = await profile_reply(interaction, guild_id, who.id, who.display_name)
         await interaction.followup.send(
             embed=embed,
             file=file or discord.utils.MISSING,

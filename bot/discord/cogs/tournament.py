@@ -23,9 +23,17 @@ from discord.ext import commands, tasks
 from bot.service import InvalidInput, PermissionDenied, TournamentInfo
 from bot.service.checks import quote
 
+from ..access import TOURNAMENT_HIDDEN, Audience, audience, can_view, public_where_asked
 from ..context import ids
 from ..posting import post_turn
-from ..replies import context_of, defer_public, log_failure, recorded, send_public
+from ..replies import (
+    context_of,
+    defer_public,
+    log_failure,
+    recorded,
+    send_private,
+    send_public,
+)
 from ..tournaments import (
     announcement_embed,
     announcement_view,
@@ -90,6 +98,20 @@ def is_manager(interaction: Interaction) -> bool:
     return interaction.permissions.manage_guild
 
 
+def visible_to(interaction: Interaction, info: TournamentInfo) -> bool:
+    """Whether the caller may know ``info`` exists (for lists and autocomplete, from the cache
+    alone): the rule of ``access.audience`` -- its channel is readable by everyone or by the
+    caller, or the caller plays in it or manages the server."""
+    guild = interaction.guild
+    channel = guild.get_channel_or_thread(info.channel_id) if guild is not None else None
+    if public_where_asked(interaction, channel, info.channel_id):
+        return True
+    user = interaction.user
+    if user.id in info.player_ids or interaction.permissions.manage_guild:
+        return True
+    return channel is not None and isinstance(user, discord.Member) and can_view(channel, user)
+
+
 def list_line(info: TournamentInfo) -> str:
     players = len(info.player_ids)
     return f"**#{info.id}** {title_of(info)} · {status_text(info)} · {players} players"
@@ -136,7 +158,7 @@ class TournamentCog(commands.Cog):
         return [
             app_commands.Choice(name=f"#{t.id} {title_of(t)} ({t.status})"[:100], value=t.id)
             for t in found
-            if str(t.id).startswith(typed)
+            if str(t.id).startswith(typed) and visible_to(interaction, t)
         ]
 
     async def _owned(self, interaction: Interaction, tournament_id: int) -> TournamentInfo:
@@ -257,7 +279,8 @@ class TournamentCog(commands.Cog):
     async def list_all(self, interaction: Interaction) -> None:
         guild_id, _ = ids(interaction)
         found = await self.bot.service.list_tournaments(guild_id, limit=20)
-        text = "\n".join(list_line(t) for t in found) or "No tournaments yet: /tournament create."
+        shown = [t for t in found if visible_to(interaction, t)]
+        text = "\n".join(list_line(t) for t in shown) or "No tournaments yet: /tournament create."
         await interaction.response.send_message(
             text[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -266,6 +289,7 @@ class TournamentCog(commands.Cog):
     @app_commands.describe(tournament="which tournament")
     async def info(self, interaction: Interaction, tournament: int) -> None:
         info = await self._owned(interaction, tournament)
+        await audience(interaction, info, TOURNAMENT_HIDDEN)  # private anyway; refuses outsiders
         await interaction.response.send_message(
             embed=announcement_embed(info),
             ephemeral=True,
@@ -282,8 +306,9 @@ class TournamentCog(commands.Cog):
     ) -> None:
         await defer_public(interaction)  # reading and drawing a big table takes a moment
         info = await self._owned(interaction, tournament)
+        private = await audience(interaction, info, TOURNAMENT_HIDDEN) is Audience.CALLER
         shown = await standings_page(self.bot, info.id, page)
-        await send_public(
+        await (send_private if private else send_public)(
             interaction,
             embed=shown.embed,
             file=shown.file or discord.utils.MISSING,
@@ -300,6 +325,7 @@ class TournamentCog(commands.Cog):
         round: app_commands.Range[int, 1, 1000] | None = None,
     ) -> None:
         info = await self._owned(interaction, tournament)
+        private = await audience(interaction, info, TOURNAMENT_HIDDEN) is Audience.CALLER
         which = round or info.round
         if which < 1:
             raise InvalidInput(f"Tournament #{info.id} has not started: nobody is paired yet.")
@@ -307,7 +333,7 @@ class TournamentCog(commands.Cog):
         lines = [pairing_line(p) for p in found] or ["No games in that round."]
         text = f"**{title_of(info)}**, round {which}\n" + "\n".join(lines)
         await interaction.response.send_message(
-            text[:2000], allowed_mentions=discord.AllowedMentions.none()
+            text[:2000], ephemeral=private, allowed_mentions=discord.AllowedMentions.none()
         )
 
     # ----- organisers -------------------------------------------------------------------------
