@@ -18,9 +18,8 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.discord.context import bot_of
 from bot.service import PermissionDenied
-
-from .context import bot_of
 
 Interaction = discord.Interaction[Any]
 HIDDEN = (

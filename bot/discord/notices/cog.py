@@ -13,13 +13,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.discord.notices.dms import DigestRun, DigestSender
+from bot.discord.replies import log_failure
 from bot.service import NoticePrefs
 
-from ..notices import DigestRun, DigestSender
-from ..replies import log_failure
-
 if TYPE_CHECKING:
-    from ..app import CrosspathBot
+    from bot.discord.app import CrosspathBot
 
 Interaction = discord.Interaction["CrosspathBot"]
 

@@ -11,15 +11,14 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands, tasks
 
+from bot.discord.clocks.soft_time import SoftTimeButton
+from bot.discord.play.posting import messageable, post_turn, repost_unposted
+from bot.discord.play.turns import mention, relative_time
+from bot.discord.replies import log_failure
 from bot.service import DueOutcome
 
-from ..posting import messageable, post_turn, repost_unposted
-from ..replies import log_failure
-from ..soft_time import SoftTimeButton
-from ..turns import mention, relative_time
-
 if TYPE_CHECKING:
-    from ..app import CrosspathBot
+    from bot.discord.app import CrosspathBot
 
 
 class ClockCog(commands.Cog):

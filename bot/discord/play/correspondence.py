@@ -9,11 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..aborts import abort
-from ..challenge_list import show_challenges
+from bot.discord.challenges.challenge_list import show_challenges
+from bot.discord.play.aborts import abort
 
 if TYPE_CHECKING:
-    from ..app import CrosspathBot
+    from bot.discord.app import CrosspathBot
 
 
 class CorrespondenceCog(commands.Cog):

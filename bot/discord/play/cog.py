@@ -9,13 +9,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..flows import ask_resign, play, request_takeback
-from ..positions import legal_choices
-from ..replies import log_failure
-from ..transformers import PointOption
+from bot.discord.play.flows import ask_resign, play, request_takeback
+from bot.discord.play.positions import legal_choices
+from bot.discord.replies import log_failure
+from bot.discord.transformers import PointOption
 
 if TYPE_CHECKING:
-    from ..app import CrosspathBot
+    from bot.discord.app import CrosspathBot
 
 
 AUTOCOMPLETE_BUDGET = 0.05

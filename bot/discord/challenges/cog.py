@@ -8,21 +8,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.checks import can_post_boards
+from bot.discord.choices import FIRST_CHOICES, playable_games
+from bot.discord.context import ids
+from bot.discord.play.ai_opponent import LEVEL_CHOICES, LEVEL_HELP, LEVEL_ONLY_VS_COMPUTER
+from bot.discord.play.flows import challenge_view
+from bot.discord.play.threads import thread_possible
+from bot.discord.play.turns import challenge_embed, mention
+from bot.discord.play.web_links import display_name, readable_by_everyone
+from bot.discord.replies import context_of, log_failure
+from bot.discord.transformers import TimeOption
 from bot.service import ChannelBusy, InvalidChallenge
 
-from ..ai_opponent import LEVEL_CHOICES, LEVEL_HELP, LEVEL_ONLY_VS_COMPUTER
-from ..checks import can_post_boards
-from ..context import ids
-from ..flows import challenge_view
-from ..replies import context_of, log_failure
-from ..threads import thread_possible
-from ..transformers import TimeOption
-from ..turns import challenge_embed, mention
-from ..web_links import display_name, readable_by_everyone
-from .choices import FIRST_CHOICES, playable_games
-
 if TYPE_CHECKING:
-    from ..app import CrosspathBot
+    from bot.discord.app import CrosspathBot
 
 PIE_HELP = "Minefield, Clearcut, Naked Diagonal: play with the pie rule (Clear Path always has it)"
 

@@ -14,13 +14,12 @@ from typing import Any, ClassVar
 
 import discord
 
+from bot.discord.context import bot_of, current_game, game_here
+from bot.discord.persistent import ConfirmButton
+from bot.discord.play.posting import not_posted, post_turn
+from bot.discord.play.turns import mention
+from bot.discord.replies import recorded, send_ephemeral
 from bot.service import AbortOffer, GameEnded, GameInfo, OutOfTime
-
-from .context import bot_of, current_game, game_here
-from .persistent import ConfirmButton
-from .posting import not_posted, post_turn
-from .replies import recorded, send_ephemeral
-from .turns import mention
 
 log = logging.getLogger("crosspath.discord")
 Interaction = discord.Interaction[Any]

@@ -14,13 +14,12 @@ from datetime import datetime
 
 import discord
 
+from bot.discord.clocks.clock_text import time_left_line
+from bot.discord.words import describe_turn
 from bot.service import Challenge, GameInfo, GameResult
 from bot.service.ratings.types import GameRating
 from bot.service.timebank import short_duration
 from rules import Game
-
-from .clock_text import time_left_line
-from .words import describe_turn
 
 COLOUR_DOTS: dict[str, str] = {"red": "🔴", "blue": "🔵", "black": "⚫", "white": "⚪"}
 EMBED_COLOURS: dict[str, int] = {

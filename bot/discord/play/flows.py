@@ -13,6 +13,28 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
+from bot.discord.context import GAME_ID, NO_GAME, STALE, bot_of, current_game, game_here, ids
+from bot.discord.instrument import count_move
+from bot.discord.persistent import ConfirmButton, PersistentButton, check_place, refuse_origin
+from bot.discord.play.posting import (
+    MOVE_DONE,
+    RESIGN_DONE,
+    START_DONE,
+    TAKEBACK_DONE,
+    announce_start,
+    not_posted,
+    post_turn,
+)
+from bot.discord.play.threads import (
+    THREAD_NOTE,
+    delete_unused_thread,
+    open_game_thread,
+    thread_possible,
+    threads_refused,
+)
+from bot.discord.play.turns import challenge_embed, mention
+from bot.discord.play.web_links import display_name
+from bot.discord.replies import recorded, send_ephemeral
 from bot.service import (
     Challenge,
     NoGameHere,
@@ -22,31 +44,8 @@ from bot.service import (
     StaleAction,
 )
 
-from .context import GAME_ID, NO_GAME, STALE, bot_of, current_game, game_here, ids
-from .instrument import count_move
-from .persistent import ConfirmButton, PersistentButton, check_place, refuse_origin
-from .posting import (
-    MOVE_DONE,
-    RESIGN_DONE,
-    START_DONE,
-    TAKEBACK_DONE,
-    announce_start,
-    not_posted,
-    post_turn,
-)
-from .replies import recorded, send_ephemeral
-from .threads import (
-    THREAD_NOTE,
-    delete_unused_thread,
-    open_game_thread,
-    thread_possible,
-    threads_refused,
-)
-from .turns import challenge_embed, mention
-from .web_links import display_name
-
 if TYPE_CHECKING:
-    from .app import CrosspathBot
+    from bot.discord.app import CrosspathBot
 
 log = logging.getLogger("crosspath.discord")
 Interaction = discord.Interaction["CrosspathBot"]

@@ -26,14 +26,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import discord
 
-from bot.service import Challenge, GameStarted, PermissionDenied
-
-from .context import bot_of
-from .flows import acceptable, thread_name
-from .persistent import ELSEWHERE, PersistentButton, refuse_origin
-from .posting import START_DONE, post_start
-from .replies import recorded
-from .threads import (
+from bot.discord.context import bot_of
+from bot.discord.persistent import ELSEWHERE, PersistentButton, refuse_origin
+from bot.discord.play.flows import acceptable, thread_name
+from bot.discord.play.posting import START_DONE, post_start
+from bot.discord.play.threads import (
     THREAD_NOTE,
     delete_unused_thread,
     may_thread_in,
@@ -41,10 +38,12 @@ from .threads import (
     thread_possible,
     threads_refused,
 )
-from .turns import challenge_embed, mention, relative_time
+from bot.discord.play.turns import challenge_embed, mention, relative_time
+from bot.discord.replies import recorded
+from bot.service import Challenge, GameStarted, PermissionDenied
 
 if TYPE_CHECKING:
-    from .app import CrosspathBot
+    from bot.discord.app import CrosspathBot
 
 log = logging.getLogger("crosspath.discord")
 Interaction = discord.Interaction["CrosspathBot"]

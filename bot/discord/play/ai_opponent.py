@@ -30,6 +30,13 @@ import discord
 from discord import app_commands
 
 import ai
+from bot.discord.context import ids
+from bot.discord.instrument import count_error, count_move, metrics_of
+from bot.discord.play.posting import announce_start, post_turn
+from bot.discord.play.threads import delete_unused_thread, open_game_thread, thread_possible
+from bot.discord.play.turns import challenge_embed, mention
+from bot.discord.play.web_links import display_name, readable_by_everyone
+from bot.discord.replies import log_failure
 from bot.service import (
     Challenge,
     GameFinished,
@@ -47,16 +54,8 @@ from bot.service import (
 )
 from rules import parse_record
 
-from .context import ids
-from .instrument import count_error, count_move, metrics_of
-from .posting import announce_start, post_turn
-from .replies import log_failure
-from .threads import delete_unused_thread, open_game_thread, thread_possible
-from .turns import challenge_embed, mention
-from .web_links import display_name, readable_by_everyone
-
 if TYPE_CHECKING:
-    from .app import CrosspathBot
+    from bot.discord.app import CrosspathBot
 
 log = logging.getLogger("crosspath.discord")
 Interaction = discord.Interaction["CrosspathBot"]

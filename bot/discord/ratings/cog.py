@@ -8,12 +8,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..context import ids
-from ..leaderboards import leaderboard_page, profile_reply
-from .choices import rating_pools
+from bot.discord.choices import rating_pools
+from bot.discord.context import ids
+from bot.discord.ratings.leaderboards import leaderboard_page, profile_reply
 
 if TYPE_CHECKING:
-    from ..app import CrosspathBot
+    from bot.discord.app import CrosspathBot
 
 Interaction = discord.Interaction["CrosspathBot"]
 

@@ -12,15 +12,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.clocks.soft_time import offer_claim
+from bot.discord.play.posting import messageable
+from bot.discord.play.turns import mention
+from bot.discord.replies import log_failure, recorded
 from bot.service import PausedGame, Vacation
 
-from ..posting import messageable
-from ..replies import log_failure, recorded
-from ..soft_time import offer_claim
-from ..turns import mention
-
 if TYPE_CHECKING:
-    from ..app import CrosspathBot
+    from bot.discord.app import CrosspathBot
 
 Interaction = discord.Interaction["CrosspathBot"]
 DEFAULT_DAYS = 7

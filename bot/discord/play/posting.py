@@ -16,23 +16,22 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.service import GameInfo, GameStarted, NoticePrefs
-
-from .clock_text import caption_names
-from .notices import Delivery, fallback_text, only, send_dm, turn_dm
-from .positions import position_of
-from .replies import send_ephemeral
-from .turns import (
+from bot.discord.clocks.clock_text import caption_names
+from bot.discord.notices.dms import Delivery, fallback_text, only, send_dm, turn_dm
+from bot.discord.play.positions import position_of
+from bot.discord.play.turns import (
     OutgoingMessage,
     challenge_embed,
     draw_board_async,
     mention,
     turn_message,
 )
-from .web_links import watch_view
+from bot.discord.play.web_links import watch_view
+from bot.discord.replies import send_ephemeral
+from bot.service import GameInfo, GameStarted, NoticePrefs
 
 if TYPE_CHECKING:
-    from .app import CrosspathBot
+    from bot.discord.app import CrosspathBot
 
 log = logging.getLogger("crosspath.discord")
 

@@ -8,7 +8,7 @@ organiser, what a state allows) and answers refusals in players' words.
 
 A loop at the clock's interval runs the service's tournament sweep (registration deadlines)
 and opens the threads of any games still waiting for one, first right after start-up, so
-work a restart interrupted is finished (see ``bot.discord.tournaments``).
+work a restart interrupted is finished (see ``bot.discord.tournaments.flows``).
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.service import InvalidInput, PermissionDenied, TournamentInfo
-from bot.service.checks import quote
-
-from ..access import TOURNAMENT_HIDDEN, Audience, audience, can_view, public_where_asked
-from ..context import ids
-from ..posting import post_turn
-from ..replies import (
+from bot.discord.access import TOURNAMENT_HIDDEN, Audience, audience, can_view, public_where_asked
+from bot.discord.choices import edited_ids, playable_games
+from bot.discord.context import ids
+from bot.discord.play.posting import post_turn
+from bot.discord.play.turns import mention
+from bot.discord.play.web_links import display_name, readable_by_everyone
+from bot.discord.replies import (
     context_of,
     defer_public,
     log_failure,
@@ -34,7 +34,7 @@ from ..replies import (
     send_private,
     send_public,
 )
-from ..tournaments import (
+from bot.discord.tournaments.flows import (
     announcement_embed,
     announcement_view,
     pairing_line,
@@ -43,13 +43,12 @@ from ..tournaments import (
     status_text,
     title_of,
 )
-from ..transformers import TimeOption
-from ..turns import mention
-from ..web_links import display_name, readable_by_everyone
-from .choices import edited_ids, playable_games
+from bot.discord.transformers import TimeOption
+from bot.service import InvalidInput, PermissionDenied, TournamentInfo
+from bot.service.checks import quote
 
 if TYPE_CHECKING:
-    from ..app import CrosspathBot
+    from bot.discord.app import CrosspathBot
 
 Interaction = discord.Interaction["CrosspathBot"]
 

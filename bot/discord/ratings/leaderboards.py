@@ -17,16 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord.access import public_channels
+from bot.discord.persistent import PersistentButton
 from bot.service.ratings.types import Profile, Standing
 from render.leaderboard import leaderboard_alt_text, render_leaderboard
 from render.rating_chart import rating_chart_alt_text, render_rating_chart
 from rules import game_class, variant_title
 
-from .access import public_channels
-from .persistent import PersistentButton
-
 if TYPE_CHECKING:
-    from .app import CrosspathBot
+    from bot.discord.app import CrosspathBot
 
 PAGE_SIZE = 10
 BOARD_FILE = "leaderboard.png"

@@ -13,13 +13,12 @@ from typing import Any, ClassVar
 
 import discord
 
+from bot.discord.context import bot_of, current_game, game_here
+from bot.discord.persistent import ConfirmButton, check_place
+from bot.discord.play.posting import post_turn
+from bot.discord.play.turns import relative_time
+from bot.discord.replies import recorded, send_ephemeral
 from bot.service import StaleAction
-
-from .context import bot_of, current_game, game_here
-from .persistent import ConfirmButton, check_place
-from .posting import post_turn
-from .replies import recorded, send_ephemeral
-from .turns import relative_time
 
 Interaction = discord.Interaction[Any]
 

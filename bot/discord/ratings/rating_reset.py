@@ -13,10 +13,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord.persistent import PersistentButton
 from bot.service import PermissionDenied
 from rules import variant_title
-
-from .persistent import PersistentButton
 
 NOT_YOURS = "Only the admin who asked for this reset can confirm it."
 

@@ -13,22 +13,21 @@ from discord.ext import commands
 
 import ai
 import render
+from bot.discord.access import Audience, audience
+from bot.discord.choices import playable_games
+from bot.discord.context import game_here, ids
+from bot.discord.info.rules_text import sheet_text, summary
+from bot.discord.play.game_lists import send_first_page
+from bot.discord.play.positions import position_of
+from bot.discord.play.posting import build_turn_message
+from bot.discord.play.turns import colour_names
+from bot.discord.replies import defer_public, send_private, send_public
+from bot.discord.transformers import GamePick
 from bot.service import GameInfo, GameRecord, NoGameHere
 from rules import game_class, game_names
 
-from ..access import Audience, audience
-from ..context import game_here, ids
-from ..game_lists import send_first_page
-from ..positions import position_of
-from ..posting import build_turn_message
-from ..replies import defer_public, send_private, send_public
-from ..rules_text import sheet_text, summary
-from ..transformers import GamePick
-from ..turns import colour_names
-from .choices import playable_games
-
 if TYPE_CHECKING:
-    from ..app import CrosspathBot
+    from bot.discord.app import CrosspathBot
 
 Interaction = discord.Interaction["CrosspathBot"]
 Send = Callable[..., Awaitable[None]]

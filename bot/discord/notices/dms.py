@@ -27,14 +27,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord.play.turns import OutgoingMessage, mention, relative_time
+from bot.discord.replies import log_failure
 from bot.service import Digest, GameInfo, GameSummary, Waiting
 from bot.service.notices import DIGEST_BATCH
 
-from .replies import log_failure
-from .turns import OutgoingMessage, mention, relative_time
-
 if TYPE_CHECKING:
-    from .app import CrosspathBot
+    from bot.discord.app import CrosspathBot
 
 log = logging.getLogger("crosspath.discord")
 

@@ -31,6 +31,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
+from bot.discord.context import bot_of
+from bot.discord.persistent import PersistentButton, check_place, refuse_origin
+from bot.discord.play.posting import build_turn_message, messageable, send
+from bot.discord.play.threads import THREAD_ARCHIVE_MINUTES
+from bot.discord.play.turns import mention, relative_time
+from bot.discord.play.web_links import display_name
+from bot.discord.replies import log_failure, recorded
 from bot.service import (
     GameInfo,
     PairingInfo,
@@ -49,16 +56,8 @@ from render.standings import (
     standings_text,
 )
 
-from .context import bot_of
-from .persistent import PersistentButton, check_place, refuse_origin
-from .posting import build_turn_message, messageable, send
-from .replies import log_failure, recorded
-from .threads import THREAD_ARCHIVE_MINUTES
-from .turns import mention, relative_time
-from .web_links import display_name
-
 if TYPE_CHECKING:
-    from .app import CrosspathBot
+    from bot.discord.app import CrosspathBot
 
 log = logging.getLogger("crosspath.discord")
 Interaction = discord.Interaction[Any]

@@ -20,15 +20,14 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord import app_commands
 
+from bot.discord.clocks.clock_text import my_time_left
+from bot.discord.notices.dms import waiting_line
+from bot.discord.persistent import PersistentButton
+from bot.discord.play.turns import mention
 from bot.service import GameSummary, PermissionDenied, SummaryPage, Waiting
 
-from .clock_text import my_time_left
-from .notices import waiting_line
-from .persistent import PersistentButton
-from .turns import mention
-
 if TYPE_CHECKING:
-    from .app import CrosspathBot
+    from bot.discord.app import CrosspathBot
 
 Interaction = discord.Interaction["CrosspathBot"]
 ListKind = Literal["mine", "active"]

@@ -14,12 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord.access import can_view
 from bot.service import GameInfo
 
-from .access import can_view
-
 if TYPE_CHECKING:
-    from .app import CrosspathBot
+    from bot.discord.app import CrosspathBot
 
 WATCH_LABEL = "Watch on the web"
 

@@ -12,19 +12,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.choices import edited_ids, playable_games, rating_pools
+from bot.discord.context import game_here, ids
+from bot.discord.play.game_lists import send_first_page
+from bot.discord.play.posting import ENDED_DONE, not_posted, post_turn
+from bot.discord.play.turns import mention
+from bot.discord.ratings.rating_reset import confirm_view, question
+from bot.discord.replies import recorded, send_ephemeral
+from bot.discord.transformers import TimeOption
 from bot.service import AuditEntry, GameEnded, GuildSettings
 
-from ..context import game_here, ids
-from ..game_lists import send_first_page
-from ..posting import ENDED_DONE, not_posted, post_turn
-from ..rating_reset import confirm_view, question
-from ..replies import recorded, send_ephemeral
-from ..transformers import TimeOption
-from ..turns import mention
-from .choices import edited_ids, playable_games, rating_pools
-
 if TYPE_CHECKING:
-    from ..app import CrosspathBot
+    from bot.discord.app import CrosspathBot
 
 Interaction = discord.Interaction["CrosspathBot"]
 MANAGERS_ONLY = discord.Permissions(manage_guild=True)
