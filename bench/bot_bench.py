@@ -39,7 +39,7 @@ def pct(values: list[float], q: float) -> float:
 
 async def bench(moves: int, game: str, size: int) -> None:
     fakes = load_fakes()
-    from bot.discord import posting
+    from bot.discord.play import posting
     from rules import parse_record
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -231,7 +231,7 @@ async def one_pass(args: argparse.Namespace, variant: str) -> None:
     """Build the database, start the bot, send every digest; print what it took."""
     fakes = load_support("discord_fakes")
     from bot.discord.heap import settle_heap
-    from bot.discord.notices import DIGEST_RATE, DigestSender
+    from bot.discord.notices.dms import DIGEST_RATE, DigestSender
 
     rate = args.rate or DIGEST_RATE
     with tempfile.TemporaryDirectory() as tmp:

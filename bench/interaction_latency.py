@@ -157,7 +157,7 @@ async def first_response(h: Any, payload: dict[str, Any]) -> float:
 
 async def bench(finished: int, active: int, players: int) -> None:
     fakes = load_fakes()
-    from bot.discord.cogs.play import AUTOCOMPLETE_BUDGET
+    from bot.discord.play.cog import AUTOCOMPLETE_BUDGET
 
     cached = await cached_database(finished, active, players)
     meta = json.loads(cached.with_suffix(".json").read_text(encoding="utf-8"))

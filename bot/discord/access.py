@@ -1,4 +1,5 @@
-"""Who may see a game asked for by number, and where: ``/board``, ``/history``, ``/replay``.
+"""Who may see a game or a tournament asked for by number, and where: ``/board``,
+``/history``, ``/replay``, ``/tournament pairings|standings|info|list`` and ``/profile``.
 
 A game lives in one channel (or thread), and what it shows (the players, the board, every
 move) is as private as that channel.  Shown by number somewhere else, it is shown publicly only
@@ -12,20 +13,35 @@ them cached); a channel the bot cannot find counts as unreadable.
 from __future__ import annotations
 
 import enum
-from typing import Any
+from collections.abc import Collection
+from typing import Any, Protocol
 
 import discord
 
-from bot.service import GameInfo, PermissionDenied
-
-from .context import bot_of
+from bot.discord.context import bot_of
+from bot.service import PermissionDenied
 
 Interaction = discord.Interaction[Any]
 HIDDEN = (
     "Game #{id} is in a channel you can't see, so I can't show it to you. "
     "Ask one of its players, or look in its channel."
 )
+TOURNAMENT_HIDDEN = (
+    "Tournament #{id} is in a channel you can't see, so I can't show it to you. "
+    "Ask one of its players, or look in its channel."
+)
 GameChannel = discord.abc.GuildChannel | discord.Thread
+
+
+class Shown(Protocol):
+    """What lives in one channel and is as private as it: a game or a tournament."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def channel_id(self) -> int: ...
+    @property
+    def player_ids(self) -> Collection[int]: ...
 
 
 class Audience(enum.Enum):
@@ -35,16 +51,21 @@ class Audience(enum.Enum):
     CALLER = "only the member who asked"
 
 
-async def game_channel(interaction: Interaction, info: GameInfo) -> GameChannel | None:
+async def game_channel(interaction: Interaction, info: Shown) -> GameChannel | None:
     """The game's channel or thread: from the cache, else asked of Discord (an archived
     thread is not cached); None when neither knows it in this server."""
+    return await channel_of(interaction, info.channel_id)
+
+
+async def channel_of(interaction: Interaction, channel_id: int) -> GameChannel | None:
+    """Channel ``channel_id`` of the interaction's server, as :func:`game_channel` finds it."""
     guild = interaction.guild
     if guild is None:
         return None
-    found = guild.get_channel_or_thread(info.channel_id)
+    found = guild.get_channel_or_thread(channel_id)
     if found is None:
         try:
-            fetched = await bot_of(interaction).fetch_channel(info.channel_id)
+            fetched = await bot_of(interaction).fetch_channel(channel_id)
         except discord.HTTPException:
             return None
         if not isinstance(fetched, discord.abc.GuildChannel | discord.Thread):
@@ -64,9 +85,9 @@ def can_view(channel: GameChannel, who: discord.Member | discord.Role) -> bool:
         return False
 
 
-async def audience(interaction: Interaction, info: GameInfo) -> Audience:
-    """Who may see ``info`` answered to this interaction; raises PermissionDenied when the
-    caller may not see it at all."""
+async def audience(interaction: Interaction, info: Shown, hidden: str = HIDDEN) -> Audience:
+    """Who may see ``info`` (a game, or a tournament: the same rule) answered to this
+    interaction; raises PermissionDenied, saying ``hidden``, when the caller may not see it."""
     if info.channel_id == interaction.channel_id:
         return Audience.CHANNEL
     channel = await game_channel(interaction, info)
@@ -78,7 +99,42 @@ async def audience(interaction: Interaction, info: GameInfo) -> Audience:
         return Audience.CALLER
     if channel is not None and isinstance(user, discord.Member) and can_view(channel, user):
         return Audience.CALLER
-    raise PermissionDenied(HIDDEN.format(id=info.id))
+    raise PermissionDenied(hidden.format(id=info.id))
 
 
-__all__ = ["HIDDEN", "Audience", "audience", "can_view", "game_channel"]
+def public_where_asked(
+    interaction: Interaction, channel: GameChannel | None, channel_id: int
+) -> bool:
+    """Whether something from ``channel_id`` may be posted publicly where ``interaction`` was
+    asked: in that very channel, or when everyone in the server can read it."""
+    if channel_id == interaction.channel_id:
+        return True
+    guild = interaction.guild
+    return channel is not None and guild is not None and can_view(channel, guild.default_role)
+
+
+async def public_channels(interaction: Interaction, channel_ids: Collection[int]) -> set[int]:
+    """Those of ``channel_ids`` whose games may be posted publicly where ``interaction`` was
+    asked (see :func:`public_where_asked`); a channel not found counts as private."""
+    public = set()
+    for channel_id in set(channel_ids):
+        channel = None
+        if channel_id != interaction.channel_id:
+            channel = await channel_of(interaction, channel_id)
+        if public_where_asked(interaction, channel, channel_id):
+            public.add(channel_id)
+    return public
+
+
+__all__ = [
+    "HIDDEN",
+    "TOURNAMENT_HIDDEN",
+    "Audience",
+    "Shown",
+    "audience",
+    "can_view",
+    "channel_of",
+    "game_channel",
+    "public_channels",
+    "public_where_asked",
+]

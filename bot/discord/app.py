@@ -15,17 +15,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.discord import instrument
+from bot.discord.buttons import DYNAMIC_ITEMS
+from bot.discord.features import COGS
+from bot.discord.names import DisplayNames
+from bot.discord.play.ai_opponent import ComputerOpponent
+from bot.discord.play.posting import Unposted
+from bot.discord.replies import context_of, handle_error
+from bot.discord.tournaments.flows import TournamentRunner
 from bot.service import GameService, ShardFilter
 from bot.web.metrics import Metrics
-
-from . import instrument
-from .ai_opponent import ComputerOpponent
-from .buttons import DYNAMIC_ITEMS
-from .cogs import COGS
-from .names import DisplayNames
-from .posting import Unposted
-from .replies import context_of, handle_error
-from .tournaments import TournamentRunner
 
 log = logging.getLogger("crosspath.discord")
 

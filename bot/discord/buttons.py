@@ -14,16 +14,16 @@ from typing import Any
 
 import discord
 
-from .aborts import AbortButton
-from .challenge_list import ChallengePageButton, ListedChallengeButton
-from .flows import ChallengeButton, ResignButton, TakebackButton
-from .game_lists import NextGameButton, NextPageButton
-from .leaderboards import LeaderboardPageButton
-from .persistent import PersistentButton
-from .rating_reset import ConfirmResetButton
-from .replies import send_ephemeral
-from .soft_time import SoftTimeButton
-from .tournaments import StandingsPageButton, TournamentButton
+from bot.discord.challenges.challenge_list import ChallengePageButton, ListedChallengeButton
+from bot.discord.clocks.soft_time import SoftTimeButton
+from bot.discord.persistent import PersistentButton
+from bot.discord.play.aborts import AbortButton
+from bot.discord.play.flows import ChallengeButton, ResignButton, TakebackButton
+from bot.discord.play.game_lists import NextGameButton, NextPageButton
+from bot.discord.ratings.leaderboards import LeaderboardPageButton
+from bot.discord.ratings.rating_reset import ConfirmResetButton
+from bot.discord.replies import send_ephemeral
+from bot.discord.tournaments.flows import StandingsPageButton, TournamentButton
 
 Interaction = discord.Interaction[Any]
 

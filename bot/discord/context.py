@@ -14,7 +14,7 @@ from discord import app_commands
 from bot.service import GameInfo, NoGameHere, StaleAction
 
 if TYPE_CHECKING:
-    from .app import CrosspathBot
+    from bot.discord.app import CrosspathBot
 
 GAME_ID = "crosspath_game_id"
 """``interaction.extras`` key: the game the interaction turned out to be about, for its log

@@ -12,7 +12,7 @@ import asyncio
 import json
 from typing import Any
 
-from .app import CrosspathBot
+from bot.discord.app import CrosspathBot
 
 
 async def _build() -> list[dict[str, Any]]:

@@ -17,10 +17,9 @@ from typing import Any, ClassVar, Self
 
 import discord
 
+from bot.discord.instrument import count_interaction
+from bot.discord.replies import context_of, handle_error
 from bot.service import StaleAction
-
-from .instrument import count_interaction
-from .replies import context_of, handle_error
 
 log = logging.getLogger("crosspath.discord")
 Interaction = discord.Interaction[Any]

@@ -15,10 +15,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord.context import GAME_ID
+from bot.discord.instrument import count_interaction
 from bot.service import ServiceError, database_fault
-
-from .context import GAME_ID
-from .instrument import count_interaction
 
 log = logging.getLogger("crosspath.discord")
 

@@ -19,10 +19,9 @@ import discord
 
 from bot import logs
 from bot.config import Settings, SettingsError, load_settings
-
-from .app import CrosspathBot
-from .heap import settle_heap
-from .instrument import shards_check
+from bot.discord.app import CrosspathBot
+from bot.discord.heap import settle_heap
+from bot.discord.instrument import shards_check
 
 if TYPE_CHECKING:
     from bot.service import GameService

@@ -16,9 +16,8 @@ import aiohttp
 import discord
 
 from bot.config import Settings
-
-from .app import CrosspathBot
-from .runner import (
+from bot.discord.app import CrosspathBot
+from bot.discord.runner import (
     BAD_TOKEN,
     EXIT_CONFIG,
     EXIT_LOGIN,

@@ -11,9 +11,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord.context import bot_of
 from bot.service import GameSummary, TimeControl
-
-from .context import bot_of
 
 
 class TimeControlTransformer(app_commands.Transformer):

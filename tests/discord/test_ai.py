@@ -19,7 +19,7 @@ import loop_guard as guard
 import pytest
 
 import ai
-from bot.discord.ai_opponent import (
+from bot.discord.play.ai_opponent import (
     FALLBACK_LEVEL,
     NO_TAKEBACKS,
     in_process_move,

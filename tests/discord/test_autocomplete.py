@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.discord.positions import legal_choices, matching_moves, position_of
+from bot.discord.play.positions import legal_choices, matching_moves, position_of
 from bot.service import GameInfo, GameService, Seat, TimeControl
 from rules import game_names, new_game, parse_record
 

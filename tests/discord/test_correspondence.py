@@ -13,7 +13,7 @@ from typing import Any
 import discord_fakes as fakes
 import loop_guard as guard
 
-from bot.discord.ai_opponent import in_process_move
+from bot.discord.play.ai_opponent import in_process_move
 
 ALICE, BOB, CAROL = fakes.ALICE, fakes.BOB, fakes.CAROL
 CHANNEL, OTHER_CHANNEL, GUILD = fakes.CHANNEL, fakes.OTHER_CHANNEL, fakes.GUILD

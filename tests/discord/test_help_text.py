@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.discord.cogs.info import help_embed
+from bot.discord.info.cog import help_embed
 from rules import game_class, game_names
 
 

@@ -11,7 +11,7 @@ import discord_fakes as fakes
 import loop_guard as guard
 from game_fixtures import START
 
-from bot.discord.notices import FIX_DMS
+from bot.discord.notices.dms import FIX_DMS
 
 ALICE, BOB, CAROL = fakes.ALICE, fakes.BOB, fakes.CAROL
 GUILD, CHANNEL = fakes.GUILD, fakes.CHANNEL

@@ -155,7 +155,7 @@ def test_settings_set_names_every_setting_it_changes() -> None:
 
 
 def test_tournament_offers_every_subcommand_and_autocompletes_the_tournament() -> None:
-    from bot.discord.cogs.tournament import FORMAT_CHOICES
+    from bot.discord.tournaments.cog import FORMAT_CHOICES
     from bot.service.tournament_types import FORMATS
 
     (tournament,) = [p for p in all_payloads() if p["name"] == "tournament"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.discord.rules_text import sheet_text, summary
+from bot.discord.info.rules_text import sheet_text, summary
 from rules import game_class, game_names
 
 
@@ -29,8 +29,8 @@ def test_summary_states_the_engines_own_goal_and_special_rules(game: str) -> Non
 
 
 def test_rules_lists_the_games_in_the_same_order_as_every_other_command() -> None:
-    from bot.discord.cogs.choices import playable_games
-    from bot.discord.cogs.info import InfoCog
+    from bot.discord.choices import playable_games
+    from bot.discord.info.cog import InfoCog
 
     rules_choices = InfoCog.rules._params["game"].choices
     assert [c.value for c in rules_choices] == [c.value for c in playable_games()]

@@ -19,7 +19,7 @@ import pytest
 from PIL import Image
 
 from bot.discord.persistent import NOT_MINE
-from bot.discord.tournaments import ANOTHER_TOURNAMENT
+from bot.discord.tournaments.flows import ANOTHER_TOURNAMENT
 from bot.service.tournament_play import is_provisional
 
 ALICE, BOB, CAROL, ADMIN = fakes.ALICE, fakes.BOB, fakes.CAROL, fakes.ADMIN

@@ -11,7 +11,7 @@ import discord
 import discord_fakes as fakes
 import pytest
 
-from bot.discord.web_links import WATCH_LABEL, everyone_can_view
+from bot.discord.play.web_links import WATCH_LABEL, everyone_can_view
 
 ALICE, BOB, ADMIN = fakes.ALICE, fakes.BOB, fakes.ADMIN
 GUILD, CHANNEL, PRIVATE = fakes.GUILD, fakes.CHANNEL, fakes.PRIVATE_CHANNEL

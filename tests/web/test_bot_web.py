@@ -19,9 +19,9 @@ from web_probe import get, overwrite, samples
 
 from bot import logs
 from bot.config import Settings
-from bot.discord.ai_opponent import in_process_move
 from bot.discord.app import CrosspathBot
 from bot.discord.instrument import shards_check
+from bot.discord.play.ai_opponent import in_process_move
 from bot.web.metrics import active_games_source
 from bot.web.server import WebServer, database_check
 

@@ -1,0 +1,1 @@
+"""Challenges: issuing, accepting and listing them."""

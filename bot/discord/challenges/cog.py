@@ -1,0 +1,132 @@
+"""``/challenge``: direct and open challenges, answered with persistent buttons."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.checks import can_post_boards
+from bot.discord.choices import FIRST_CHOICES, playable_games
+from bot.discord.context import ids
+from bot.discord.play.ai_opponent import LEVEL_CHOICES, LEVEL_HELP, LEVEL_ONLY_VS_COMPUTER
+from bot.discord.play.flows import challenge_view
+from bot.discord.play.threads import thread_possible
+from bot.discord.play.turns import challenge_embed, mention
+from bot.discord.play.web_links import display_name, readable_by_everyone
+from bot.discord.replies import context_of, log_failure
+from bot.discord.transformers import TimeOption
+from bot.service import ChannelBusy, InvalidChallenge
+
+if TYPE_CHECKING:
+    from bot.discord.app import CrosspathBot
+
+PIE_HELP = "Minefield, Clearcut, Naked Diagonal: play with the pie rule (Clear Path always has it)"
+
+
+def busy_without_thread(interaction: discord.Interaction[CrosspathBot]) -> str:
+    """Why a game here would have to share this channel with the game already in it."""
+    if isinstance(interaction.channel, discord.Thread):
+        why = "a game thread can't hold a second game"
+    else:
+        why = "I can't start a thread for a new game here (I need Create Public Threads)"
+    return (
+        f"This channel already has a game in progress, and {why}. "
+        "Finish that game or challenge from another channel."
+    )
+
+
+class ChallengeCog(commands.Cog):
+    def __init__(self, bot: CrosspathBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="challenge", description="Challenge someone (or anyone) to a game")
+    @app_commands.guild_only()
+    @can_post_boards()
+    @app_commands.describe(
+        game="which game to play",
+        opponent="who you challenge; leave empty for an open challenge anyone can accept",
+        size="board size (default: the server's or the game's default)",
+        first="who moves first",
+        time="clock: a bank like 3d+1d max 5d, per move like 12h, or none (default: the server's)",
+        level=LEVEL_HELP,
+        rated="whether the game changes ratings (default: yes; games vs the computer never do)",
+        pie=PIE_HELP,
+    )
+    @app_commands.choices(game=playable_games(), first=FIRST_CHOICES)
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def challenge(
+        self,
+        interaction: discord.Interaction[CrosspathBot],
+        game: app_commands.Choice[str],
+        opponent: discord.Member | None = None,
+        size: app_commands.Range[int, 3, 25] | None = None,
+        first: app_commands.Choice[str] | None = None,
+        time: TimeOption | None = None,
+        level: app_commands.Choice[int] | None = None,
+        rated: bool = True,
+        pie: bool | None = None,
+    ) -> None:
+        guild_id, channel_id = ids(interaction)
+        settings = await self.bot.service.get_settings(guild_id)
+        if (
+            settings.use_threads
+            and not thread_possible(interaction, settings.use_threads)
+            and await self.bot.service.get_game(channel_id) is not None
+        ):
+            # without a thread the game would be played right here: refuse now, not at Accept
+            raise ChannelBusy(busy_without_thread(interaction))
+        self.bot.remember(interaction.user)
+        who_first = first.value if first else "me"
+        if opponent is not None and self.bot.computer.is_computer(opponent.id):
+            await self.bot.computer.challenge(
+                interaction,
+                game.value,
+                size,
+                who_first,
+                time,
+                level.value if level else None,
+                pie=pie,
+            )
+            return
+        if level is not None:
+            raise InvalidChallenge(LEVEL_ONLY_VS_COMPUTER)
+        if opponent is not None:
+            if opponent.bot:
+                raise InvalidChallenge(f"{opponent.display_name} is a bot and can't play.")
+            self.bot.remember(opponent)
+        created = await self.bot.service.create_challenge(
+            guild_id,
+            channel_id,
+            interaction.user.id,
+            opponent.id if opponent else None,
+            game.value,
+            size=size,
+            first=who_first,  # type: ignore[arg-type]
+            time_control=time,
+            rated=rated,
+            pie=pie,
+            public=readable_by_everyone(interaction),
+            challenger_name=display_name(interaction.user),
+        )
+        target = mention(opponent.id) if opponent else "Anyone"
+        mentions = discord.AllowedMentions(users=[opponent] if opponent else [])
+        try:
+            sent = await interaction.response.send_message(
+                f"{target}: {mention(interaction.user.id)} wants to play {created.title}.",
+                embed=challenge_embed(created),
+                view=challenge_view(created.id, created.is_open),
+                allowed_mentions=mentions,
+            )
+        except discord.HTTPException:
+            # nobody can see or answer it: withdraw it rather than leave it blocking anything
+            await self.bot.service.cancel_challenge(created.id, interaction.user.id)
+            raise
+        if sent.message_id is None:
+            return
+        try:
+            await self.bot.service.record_challenge_message(created.id, sent.message_id)
+        except Exception as exc:  # the challenge stands: its buttons check as without an id
+            log_failure("could not record a challenge's message", exc, **context_of(interaction))

@@ -1,0 +1,1 @@
+"""Clocks: time banks, vacations and soft time."""

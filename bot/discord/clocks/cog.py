@@ -1,0 +1,113 @@
+"""The clock: a background loop that acts on what the service says is due.
+
+Deadlines live in the database, so after a restart the first tick finds anything that fell due
+while the bot was down.  A failure on one item is logged and the loop carries on.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands, tasks
+
+from bot.discord.clocks.soft_time import SoftTimeButton
+from bot.discord.play.posting import messageable, post_turn, repost_unposted
+from bot.discord.play.turns import mention, relative_time
+from bot.discord.replies import log_failure
+from bot.service import DueOutcome
+
+if TYPE_CHECKING:
+    from bot.discord.app import CrosspathBot
+
+
+class ClockCog(commands.Cog):
+    def __init__(self, bot: CrosspathBot) -> None:
+        self.bot = bot
+        self.tick.change_interval(seconds=bot.settings.clock_seconds)
+
+    async def cog_load(self) -> None:
+        if self.bot.run_clock:
+            self.tick.start()
+
+    async def cog_unload(self) -> None:
+        self.tick.cancel()
+
+    @tasks.loop(seconds=60)
+    async def tick(self) -> None:
+        try:
+            await self.run_once()
+        except Exception as exc:  # a locked database or an outage must not stop the clock
+            log_failure("clock tick failed; retrying at the next tick", exc)
+
+    @tick.before_loop
+    async def _wait_until_ready(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def run_once(self) -> list[DueOutcome]:
+        """Apply everything due now; also called directly by tests."""
+        service = self.bot.service
+        outcomes = []
+        for action in await service.due(shards=self.bot.held_shards):  # this process's servers
+            try:
+                outcome = await service.apply_due(action)
+                if outcome is not None:
+                    outcomes.append(outcome)
+                    await self.announce(outcome)
+            except Exception as exc:
+                log_failure("clock action failed", exc, kind=action.kind, game_id=action.game_id)
+        try:
+            await repost_unposted(self.bot)  # boards Discord failed to take (5xx) earlier
+        except Exception as exc:
+            log_failure("could not re-post boards Discord failed to take", exc)
+        try:
+            await self.bot.computer.resume()  # games where the computer is to move (restarts)
+        except Exception as exc:
+            log_failure("could not look for the computer's pending moves", exc)
+        return outcomes
+
+    async def announce(self, outcome: DueOutcome) -> None:
+        action = outcome.action
+        if outcome.reminder is not None:
+            reminder = outcome.reminder
+            if self.bot.computer.is_computer(reminder.user_id):
+                self.bot.computer.take_turn(reminder.game)  # never remind the computer
+                return
+            when = f" before {relative_time(reminder.deadline)}" if reminder.deadline else ""
+            text = (
+                f"{mention(reminder.user_id)}, reminder: it's your move in {reminder.game.title} "
+                f"game #{reminder.game.id}{when}."
+            )
+            await messageable(self.bot, action.channel_id, action.guild_id).send(
+                text,
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(reminder.user_id)]),
+            )
+        elif outcome.ended is not None:
+            await post_turn(self.bot, outcome.ended.game)
+        elif outcome.soft_time is not None:
+            await self.announce_soft_time(outcome)
+        elif outcome.expired is not None:
+            c = outcome.expired
+            await messageable(self.bot, action.channel_id, action.guild_id).send(
+                f"Challenge #{c.id} ({c.title}) by {mention(c.challenger_id)} expired unanswered.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+    async def announce_soft_time(self, outcome: DueOutcome) -> None:
+        """Tell the waiting player, once, that they may end the stalled untimed game, with the
+        same restart-safe buttons as ``/claim`` (pinging only them)."""
+        notice, action = outcome.soft_time, outcome.action
+        assert notice is not None
+        if self.bot.computer.is_computer(notice.user_id):
+            return  # the computer never claims; its opponent simply has all the time
+        game = notice.game
+        text = (
+            f"{mention(notice.user_id)}, {game.title} game #{game.id} has waited on"
+            f" {mention(notice.to_move_id)} since {relative_time(notice.waiting_since)}."
+            " You may claim the win, or abort the game:"
+        )
+        await messageable(self.bot, action.channel_id, action.guild_id).send(
+            text,
+            view=SoftTimeButton.pair(game.id, game.version),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(notice.user_id)]),
+        )

@@ -1,0 +1,108 @@
+"""``/vacation start [days]``, ``/vacation end`` and ``/claim`` (soft time).
+
+A vacation stops the clocks of all the player's games in every server (the service's rules);
+the opponent of each game is told once, in that game's channel, with only them pinged.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.clocks.soft_time import offer_claim
+from bot.discord.play.posting import messageable
+from bot.discord.play.turns import mention
+from bot.discord.replies import log_failure, recorded
+from bot.service import PausedGame, Vacation
+
+if TYPE_CHECKING:
+    from bot.discord.app import CrosspathBot
+
+Interaction = discord.Interaction["CrosspathBot"]
+DEFAULT_DAYS = 7
+
+
+def started_text(vacation: Vacation) -> str:
+    assert vacation.ends_at is not None
+    stopped = len(vacation.games)
+    return (
+        f"You are on vacation until <t:{int(vacation.ends_at.timestamp())}:f>: the clocks of"
+        f" your {stopped} game{'s' * (stopped != 1)} are stopped. {vacation.days_left} of"
+        f" {vacation.allowance} vacation days left in {vacation.year}."
+    )
+
+
+def ended_text(vacation: Vacation) -> str:
+    return (
+        f"Welcome back: your clocks run again. {vacation.days_left} of {vacation.allowance}"
+        f" vacation days left in {vacation.year}."
+    )
+
+
+def notice_text(game: PausedGame, started: bool) -> str:
+    who = mention(game.user_id)
+    if started and game.paused_until is not None:
+        until = f"<t:{int(game.paused_until.timestamp())}:f>"
+        return (
+            f"{mention(game.opponent_id)}, {who} is on vacation: the clocks of game #{game.game_id}"
+            f" are stopped until {until}."
+        )
+    return f"{mention(game.opponent_id)}, {who} is back: the clocks of game #{game.game_id} run."
+
+
+class VacationCog(commands.Cog):
+    vacation = app_commands.Group(
+        name="vacation",
+        description="Stop the clocks of all your games for a few days",
+        guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),
+    )
+
+    def __init__(self, bot: CrosspathBot) -> None:
+        self.bot = bot
+
+    @vacation.command(name="start", description="Stop your clocks in every game for whole days")
+    @app_commands.describe(days=f"how many days (default {DEFAULT_DAYS})")
+    async def start(
+        self, interaction: Interaction, days: app_commands.Range[int, 1, 366] = DEFAULT_DAYS
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        vacation = await self.bot.service.start_vacation(interaction.user.id, days)
+        recorded(interaction, "Your vacation counts")
+        await interaction.followup.send(started_text(vacation), ephemeral=True)
+        await self.tell_opponents(vacation, started=True)
+
+    @vacation.command(name="end", description="End your vacation now; your clocks run again")
+    async def end(self, interaction: Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        vacation = await self.bot.service.end_vacation(interaction.user.id)
+        recorded(interaction, "Your return counts")
+        await interaction.followup.send(ended_text(vacation), ephemeral=True)
+        await self.tell_opponents(vacation, started=False)
+
+    @app_commands.command(
+        name="claim", description="Claim the win or abort an untimed game your opponent left"
+    )
+    @app_commands.guild_only()
+    async def claim(self, interaction: Interaction) -> None:
+        await offer_claim(interaction)
+
+    async def tell_opponents(self, vacation: Vacation, started: bool) -> None:
+        """One notice per game, in its channel (a failure is logged; the others still go)."""
+        for game in vacation.games:
+            if self.bot.computer.is_computer(game.opponent_id):
+                continue
+            try:
+                await messageable(self.bot, game.channel_id, game.guild_id).send(
+                    notice_text(game, started),
+                    allowed_mentions=discord.AllowedMentions(
+                        users=[discord.Object(game.opponent_id)]
+                    ),
+                )
+            except discord.HTTPException as exc:
+                log_failure(
+                    "could not tell an opponent about a vacation", exc, game_id=game.game_id
+                )

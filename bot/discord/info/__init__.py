@@ -1,0 +1,1 @@
+"""Help, rules and the rule sheets."""

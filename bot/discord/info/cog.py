@@ -1,0 +1,227 @@
+"""Looking at games: ``/board``, ``/history``, ``/replay``, ``/games``, ``/rules``, ``/help``."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import ai
+import render
+from bot.discord.access import Audience, audience
+from bot.discord.choices import playable_games
+from bot.discord.context import game_here, ids
+from bot.discord.info.rules_text import sheet_text, summary
+from bot.discord.play.game_lists import send_first_page
+from bot.discord.play.positions import position_of
+from bot.discord.play.posting import build_turn_message
+from bot.discord.play.turns import colour_names
+from bot.discord.replies import defer_public, send_private, send_public
+from bot.discord.transformers import GamePick
+from bot.service import GameInfo, GameRecord, NoGameHere
+from rules import game_class, game_names
+
+if TYPE_CHECKING:
+    from bot.discord.app import CrosspathBot
+
+Interaction = discord.Interaction["CrosspathBot"]
+Send = Callable[..., Awaitable[None]]
+"""How the answer goes out: ``send_public`` or ``send_private`` (after ``defer_public``)."""
+GAME_NUMBER = "a game number from /games (default: the game in this channel)"
+
+
+def record_text(record: GameRecord, names: dict[int, str]) -> str:
+    """The downloadable record: header, one line per move with who and when, then events."""
+    info = record.game
+    lines = [
+        f"# {info.title} {info.size}x{info.size}, game #{info.id} (Crosspath)",
+        f"# {info.title} is a game by Mark Steere.",
+        f"# status: {info.status}",
+    ]
+    lines += [f"# {s.colour}: {names.get(s.user_id, s.user_id)}" for s in info.seats]
+    lines += ["", record.text, ""]
+    for m in record.moves:
+        stamp = m.played_at.strftime("%Y-%m-%d %H:%M UTC")
+        lines.append(f"{m.ply + 1:>4}. {m.colour:<6} {m.move:<6} {stamp}")
+    if record.history:
+        lines.append("")
+        for event in record.history:
+            lines.append(f"{event.at:%Y-%m-%d %H:%M} {event.kind}: {event.detail}")
+    return "\n".join(lines) + "\n"
+
+
+class InfoCog(commands.Cog):
+    def __init__(self, bot: CrosspathBot) -> None:
+        self.bot = bot
+
+    async def _pick(self, interaction: Interaction, game_id: int | None) -> tuple[GameInfo, Send]:
+        """The game asked for, and how to answer with it.
+
+        Without a number: this channel's latest game, finished or not, for anyone here (so
+        /board and /history work in a thread after the game ended).  By number: a game of this
+        server, answered publicly or privately as its channel allows (see ``access``).
+        """
+        guild_id, channel_id = ids(interaction)
+        if game_id is None:
+            latest = await self.bot.service.latest_game(channel_id)
+            return (latest if latest is not None else await game_here(interaction)), send_public
+        info = await self.bot.service.get_game_by_id(game_id)
+        if info.guild_id != guild_id:
+            raise NoGameHere(f"There is no game #{game_id} in this server.")
+        if await audience(interaction, info) is Audience.CALLER:
+            return info, send_private
+        return info, send_public
+
+    @app_commands.command(name="board", description="Show the current board again")
+    @app_commands.guild_only()
+    @app_commands.describe(game=GAME_NUMBER)
+    async def board(self, interaction: Interaction, game: GamePick | None = None) -> None:
+        await defer_public(interaction)  # loading a game after a restart can take a while
+        info, send = await self._pick(interaction, game)
+        message = await build_turn_message(self.bot, info)
+        await send(
+            interaction,
+            content=message.content,
+            embed=message.embed,
+            file=message.file() or discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @app_commands.command(name="history", description="The game record as text and as a file")
+    @app_commands.guild_only()
+    @app_commands.describe(game=GAME_NUMBER)
+    async def history(self, interaction: Interaction, game: GamePick | None = None) -> None:
+        await defer_public(interaction)
+        info, send = await self._pick(interaction, game)
+        record = await self.bot.service.game_record(info.id)
+        names = self.bot.names_for(info.player_ids, interaction.guild)
+        text = record_text(record, names)
+        file = discord.File(io.BytesIO(text.encode()), filename=f"crosspath-game-{info.id}.txt")
+        shown = record.text if len(record.text) < 1800 else record.text[:1800] + " …"
+        content = f"Game #{info.id}, {info.title}: `{shown}`"
+        await send(interaction, content=content, file=file)
+
+    @app_commands.command(name="replay", description="An animated replay of a game")
+    @app_commands.guild_only()
+    @app_commands.describe(game=GAME_NUMBER)
+    async def replay(self, interaction: Interaction, game: GamePick | None = None) -> None:
+        await defer_public(interaction)
+        info, send = await self._pick(interaction, game)
+        names = colour_names(info, self.bot.names_for(info.player_ids, interaction.guild))
+        position = await position_of(self.bot.service, info)
+        gif = await asyncio.to_thread(render.render_gif, position, names=names)
+        file = discord.File(
+            io.BytesIO(gif),
+            filename=f"crosspath-{info.id}.gif",
+            description=f"Replay of {info.title} game #{info.id}, {len(info.moves)} moves",
+        )
+        await send(interaction, content=f"Replay of game #{info.id} ({info.title}).", file=file)
+
+    @app_commands.command(name="games", description="Your games in this server, with links")
+    @app_commands.guild_only()
+    async def games(self, interaction: Interaction) -> None:
+        await send_first_page(interaction, "mine")
+
+    @app_commands.command(name="rules", description="The rules of a game, by Mark Steere")
+    @app_commands.guild_only()
+    @app_commands.describe(game="which game")
+    @app_commands.choices(game=playable_games())
+    async def rules(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
+        title = game_class(game.value).title
+        embed = discord.Embed(title=f"{title} rules", description=summary(game.value))
+        embed.set_footer(text="The attached file is Mark Steere's full rule sheet.")
+        file = discord.File(
+            io.BytesIO(sheet_text(game.value).encode()), filename=f"{game.value}-rules.md"
+        )
+        await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
+
+    @app_commands.command(name="help", description="How to play Crosspath games here")
+    @app_commands.guild_only()
+    async def help(self, interaction: Interaction) -> None:
+        await interaction.response.send_message(embed=help_embed(), ephemeral=True)
+
+
+_TITLES = [game_class(name).title for name in game_names()]
+
+HELP = [
+    (
+        "/challenge",
+        "challenge someone (or anyone) to " + ", ".join(_TITLES[:-1]) + f" or {_TITLES[-1]}",
+    ),
+    (
+        "Open challenges",
+        "leave out the opponent and anyone here may accept, once; /challenges lists those "
+        "to you, from you and open ones, with Accept, Decline and Cancel buttons",
+    ),
+    ("/challenge opponent:@me", "play the computer (pick a level); it answers every move"),
+    (
+        "Computer levels",
+        "; ".join(level.describe() for level in ai.LEVELS.values())
+        + ". Elo estimates from matches against a reference connection player rated 1000.",
+    ),
+    ("/move point", "place a stone; start typing to see the legal points"),
+    ("/swap", "Pie rule: take over the first player's colour after their first turn"),
+    ("/resign, /takeback", "resign (asks first) or ask to undo your last turn"),
+    (
+        "/abort",
+        "end the game with no result, unrated: alone until you have both made two turns, "
+        "after that your opponent agrees or declines with a button (the offer lapses with "
+        "the next move)",
+    ),
+    ("/board, /history, /replay", "the board again, the record file, an animated replay"),
+    (
+        "/games",
+        "your games in this server, those waiting on your move first (longest wait first); "
+        "Next game links the one that has waited longest, in any server",
+    ),
+    (
+        "Clocks",
+        "a game is untimed, has a time per move (12h) or a time bank: 3d+1d max 5d starts each"
+        " player with 3 days, counted only on their turn, adds a day after each of their turns"
+        " and never holds more than 5. Run out and you lose on time. A new server plays with"
+        " that bank; admins may change it (/admin settings)",
+    ),
+    (
+        "/vacation start days, /vacation end",
+        "stop the clocks of all your games, in every server, for whole days (30 a year unless"
+        " a server sets more); your opponents are told. End it early to get unused days back",
+    ),
+    (
+        "/claim",
+        "soft time: when an untimed game has waited 14 days (a server setting) on your"
+        " opponent, claim the win or abort it (the bot also tells you once, with the buttons)",
+    ),
+    (
+        "/notify",
+        "how you hear of your turn, in every server: mention (a ping in the game's channel, "
+        "the default), dm (a direct message with the board and a link), digest (one DM a day "
+        "at the hour you pick, in UTC, listing every game waiting on you) or off. If your "
+        "DMs are closed, I mention you instead and tell you how to open them",
+    ),
+    ("/leaderboard game, /profile", "this server's ratings: the top players, a player's record"),
+    ("/rules game", "a summary and Mark Steere's full rule sheet"),
+    (
+        "/tournament …",
+        "round robins, Swiss, knockouts and league seasons: join (or press Join on the "
+        "announcement), leave, list, info, standings, pairings; each game gets its own thread. "
+        "Organisers: create, start, cancel, withdraw, adjudicate, announce",
+    ),
+    ("/admin …", "server managers: settings, abort, award, forfeit, active games"),
+]
+
+
+def help_embed() -> discord.Embed:
+    embed = discord.Embed(
+        title="Crosspath",
+        description="Mark Steere's square-grid connection games, played by message. "
+        "Each game runs in its own thread (or in the channel, if the server turned threads "
+        "off or I may not create them); the board is posted after every turn.",
+    )
+    for name, text in HELP:
+        embed.add_field(name=name, value=text, inline=False)
+    return embed

@@ -1,0 +1,256 @@
+"""``/admin``: server settings and moderation, for members with Manage Server.
+
+``default_member_permissions`` hides the group from others in the client, but server owners
+can override that, so every subcommand is also checked at run time.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.choices import edited_ids, playable_games, rating_pools
+from bot.discord.context import game_here, ids
+from bot.discord.play.game_lists import send_first_page
+from bot.discord.play.posting import ENDED_DONE, not_posted, post_turn
+from bot.discord.play.turns import mention
+from bot.discord.ratings.rating_reset import confirm_view, question
+from bot.discord.replies import recorded, send_ephemeral
+from bot.discord.transformers import TimeOption
+from bot.service import AuditEntry, GameEnded, GuildSettings
+
+if TYPE_CHECKING:
+    from bot.discord.app import CrosspathBot
+
+Interaction = discord.Interaction["CrosspathBot"]
+MANAGERS_ONLY = discord.Permissions(manage_guild=True)
+MANAGERS_CHECK = app_commands.checks.has_permissions(manage_guild=True)
+"""On every subcommand: server owners can override ``default_permissions`` in the client."""
+_CHANNEL_EDITS: dict[str, Literal["add", "remove", "clear"]] = {
+    "allow": "add",
+    "disallow": "remove",
+    "anywhere": "clear",
+}
+"""What each choice of ``/admin settings channel`` does to the allowed channels."""
+
+
+def settings_text(settings: GuildSettings) -> str:
+    channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels) or "any channel"
+    sizes = ", ".join(f"{g} {s}×{s}" for g, s in settings.default_sizes) or "each game's default"
+    return (
+        f"**Channels for games:** {channels}\n"
+        f"**Games in threads:** {'yes' if settings.use_threads else 'no'}\n"
+        f"**Default clock:** {settings.default_time_control.describe()}\n"
+        f"**Default sizes:** {sizes}\n"
+        f"**Challenges expire after:** {settings.challenge_expiry // 3600} h\n"
+        f"**Ratings:** {'on' if settings.ratings_enabled else 'off'}\n"
+        f"**Vacation days a year:** {settings.vacation_days}\n"
+        f"**Soft time (untimed games):** {settings.soft_time // 86400} days\n"
+        f"**Public games on the web:** {'listed' if settings.web_listing else 'hidden'}"
+    )
+
+
+class AdminCog(commands.Cog):
+    admin = app_commands.Group(
+        name="admin",
+        description="Server managers: settings and moderation",
+        default_permissions=MANAGERS_ONLY,
+        guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),
+    )
+    settings = app_commands.Group(
+        name="settings", description="View or change settings", parent=admin
+    )
+    ratings = app_commands.Group(name="ratings", description="Manage ratings", parent=admin)
+
+    def __init__(self, bot: CrosspathBot) -> None:
+        self.bot = bot
+
+    # ----- ratings -----------------------------------------------------------------------
+    @MANAGERS_CHECK
+    @ratings.command(name="reset", description="Clear this server's ratings in one game")
+    @app_commands.describe(game="whose ratings to clear (asks you to confirm)")
+    @app_commands.choices(game=rating_pools())
+    async def ratings_reset(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
+        await interaction.response.send_message(
+            question(game.value), view=confirm_view(game.value, interaction.user.id), ephemeral=True
+        )
+
+    # ----- settings ----------------------------------------------------------------------
+    @MANAGERS_CHECK
+    @settings.command(name="view", description="Show this server's Crosspath settings")
+    async def settings_view(self, interaction: Interaction) -> None:
+        guild_id, _ = ids(interaction)
+        current = await self.bot.service.get_settings(guild_id)
+        await interaction.response.send_message(settings_text(current), ephemeral=True)
+
+    @MANAGERS_CHECK
+    @settings.command(
+        name="set",
+        description="Change threads, default clock, challenge expiry, ratings, vacation days,"
+        " soft time or web listing",
+    )
+    @app_commands.describe(
+        threads="start each game in its own thread",
+        time="default clock: a bank like 3d+1d max 5d, a time per move like 12h, or none",
+        expiry_hours="hours before an unanswered challenge expires",
+        ratings="whether finished games change ratings in this server",
+        vacation_days="vacation days a year each player may take (default 30)",
+        soft_time_days="days an untimed game waits before the other player may claim (14)",
+        web="whether games in channels everyone can read are shown on the web pages",
+    )
+    async def settings_set(
+        self,
+        interaction: Interaction,
+        threads: bool | None = None,
+        time: TimeOption | None = None,
+        expiry_hours: app_commands.Range[int, 1, 720] | None = None,
+        ratings: bool | None = None,
+        vacation_days: app_commands.Range[int, 0, 365] | None = None,
+        soft_time_days: app_commands.Range[int, 1, 365] | None = None,
+        web: bool | None = None,
+    ) -> None:
+        guild_id, _ = ids(interaction)
+        updated = await self.bot.service.update_settings(
+            guild_id,
+            interaction.user.id,
+            use_threads=threads,
+            default_time_control=time,
+            challenge_expiry=expiry_hours * 3600 if expiry_hours else None,
+            ratings_enabled=ratings,
+            vacation_days=vacation_days,
+            soft_time=soft_time_days * 86400 if soft_time_days else None,
+            web_listing=web,
+        )
+        await interaction.response.send_message("Saved.\n" + settings_text(updated), ephemeral=True)
+
+    @MANAGERS_CHECK
+    @settings.command(name="channel", description="Allow or disallow games in a channel")
+    @app_commands.describe(
+        action="allow or disallow the channel, or allow games anywhere", channel="the channel"
+    )
+    @app_commands.choices(
+        action=[
+            app_commands.Choice(name="allow", value="allow"),
+            app_commands.Choice(name="disallow", value="disallow"),
+            app_commands.Choice(name="anywhere", value="anywhere"),
+        ]
+    )
+    async def settings_channel(
+        self,
+        interaction: Interaction,
+        action: app_commands.Choice[str],
+        channel: discord.TextChannel | None = None,
+    ) -> None:
+        guild_id, channel_id = ids(interaction)
+        current = await self.bot.service.get_settings(guild_id)
+        target = channel.id if channel else channel_id
+        edit = _CHANNEL_EDITS[action.value]
+        allowed = edited_ids(current.allowed_channels, edit, target)
+        updated = await self.bot.service.update_settings(
+            guild_id, interaction.user.id, allowed_channels=allowed
+        )
+        await interaction.response.send_message("Saved.\n" + settings_text(updated), ephemeral=True)
+
+    @MANAGERS_CHECK
+    @settings.command(name="size", description="Set a game's default board size (0 clears it)")
+    @app_commands.describe(
+        game="which game", size="default size; 0 goes back to the game's default"
+    )
+    @app_commands.choices(game=playable_games())
+    async def settings_size(
+        self,
+        interaction: Interaction,
+        game: app_commands.Choice[str],
+        size: app_commands.Range[int, 0, 25],
+    ) -> None:
+        guild_id, _ = ids(interaction)
+        updated = await self.bot.service.update_settings(
+            guild_id, interaction.user.id, default_sizes={game.value: size or None}
+        )
+        await interaction.response.send_message("Saved.\n" + settings_text(updated), ephemeral=True)
+
+    # ----- moderation --------------------------------------------------------------------
+    async def _announce(self, interaction: Interaction, ended: GameEnded, done: str) -> None:
+        recorded(interaction, ENDED_DONE)
+        await interaction.response.send_message(done, ephemeral=True)
+        posted = await post_turn(self.bot, ended.game)
+        if not posted.ok:
+            await send_ephemeral(interaction, not_posted(ENDED_DONE, posted))
+
+    @MANAGERS_CHECK
+    @admin.command(name="abort", description="End the game in this channel with no result")
+    @app_commands.describe(reason="why (recorded in the audit log)")
+    async def abort(
+        self, interaction: Interaction, reason: app_commands.Range[str, 0, 200] = ""
+    ) -> None:
+        guild_id, channel_id = ids(interaction)
+        ended = await self.bot.service.admin_abort(
+            guild_id, interaction.user.id, channel_id, reason
+        )
+        await self._announce(interaction, ended, f"Game #{ended.game.id} aborted.")
+
+    @MANAGERS_CHECK
+    @admin.command(name="award", description="Award the game in this channel to a player")
+    @app_commands.describe(player="the winner", reason="why (recorded in the audit log)")
+    async def award(
+        self,
+        interaction: Interaction,
+        player: discord.Member,
+        reason: app_commands.Range[str, 0, 200] = "",
+    ) -> None:
+        guild_id, channel_id = ids(interaction)
+        ended = await self.bot.service.admin_award(
+            guild_id, interaction.user.id, channel_id, player.id, reason
+        )
+        await self._announce(
+            interaction, ended, f"Game #{ended.game.id} awarded to {mention(player.id)}."
+        )
+
+    @MANAGERS_CHECK
+    @admin.command(name="forfeit", description="Forfeit a player of the game in this channel")
+    @app_commands.describe(
+        player="the player who forfeits", reason="why (recorded in the audit log)"
+    )
+    async def forfeit(
+        self,
+        interaction: Interaction,
+        player: discord.Member,
+        reason: app_commands.Range[str, 0, 200] = "",
+    ) -> None:
+        guild_id, channel_id = ids(interaction)
+        ended = await self.bot.service.admin_forfeit(
+            guild_id, interaction.user.id, channel_id, player.id, reason
+        )
+        await self._announce(
+            interaction, ended, f"{mention(player.id)} forfeited game #{ended.game.id}."
+        )
+
+    @MANAGERS_CHECK
+    @admin.command(name="audit", description="Recent moderator actions, with who did them")
+    async def audit(self, interaction: Interaction) -> None:
+        guild_id, _ = ids(interaction)
+        entries = await self.bot.service.audit_log(guild_id, limit=15)
+        text = "\n".join(audit_line(e) for e in entries) or "No moderator actions yet."
+        await interaction.response.send_message(
+            text[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @MANAGERS_CHECK
+    @admin.command(name="active", description="List every active game in this server")
+    async def active(self, interaction: Interaction) -> None:
+        await send_first_page(interaction, "active")
+
+
+__all__ = ["AdminCog", "game_here"]
+
+
+def audit_line(entry: AuditEntry) -> str:
+    game = f" game #{entry.game_id}" if entry.game_id else ""
+    target = f" {mention(entry.target_id)}" if entry.target_id else ""
+    detail = f": {entry.detail}" if entry.detail else ""
+    when = f"<t:{int(entry.at.timestamp())}:f>"
+    return f"{when} {mention(entry.actor_id)} {entry.action}{game}{target}{detail}"

@@ -1,0 +1,1 @@
+"""Turn notices by direct message and their settings."""

@@ -1,0 +1,1 @@
+"""Playing a game: moves, boards, turn messages, threads, aborts, the computer, game lists."""

@@ -1,0 +1,218 @@
+"""``/games`` and ``/admin active``: pages of games read from stored columns, with a Next button.
+
+Lists use ``service.game_summaries`` (one indexed query, no engine built, however long the
+games are) and show :data:`PAGE_SIZE` games a page.  The Next button carries everything it
+needs in its custom id (which list, whose, and the page cursor), so it keeps working after a
+restart; a click re-checks who may see the list.
+
+``/games`` lists the games waiting on the player's move first, the longest wait first
+(``service.waiting_on``), then their other games.  Its Next game button answers with a link
+to the game that has waited longest on the player in any server, read when it is pressed
+(a link button's address would be fixed when the list was made, and stale after a move).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+
+from bot.discord.clocks.clock_text import my_time_left
+from bot.discord.notices.dms import waiting_line
+from bot.discord.persistent import PersistentButton
+from bot.discord.play.turns import mention
+from bot.service import GameSummary, PermissionDenied, SummaryPage, Waiting
+
+if TYPE_CHECKING:
+    from bot.discord.app import CrosspathBot
+
+Interaction = discord.Interaction["CrosspathBot"]
+ListKind = Literal["mine", "active"]
+
+PAGE_SIZE = 15
+WAITING_ON_TOP = 5
+NO_GAMES = "You have no games in this server yet. Start one with /challenge."
+NO_ACTIVE = "No games are running."
+NOT_YOURS = "This list belongs to someone else: use /games for your own."
+NOTHING_WAITS = "No game is waiting on your move right now, in any server."
+YOUR_MOVE = "**Your move** (longest wait first):"
+OTHER_GAMES = "**Your other games:**"
+
+
+def summary_line(game: GameSummary, user_id: int) -> str:
+    """One game of a player's list: number, game, opponent, state and a link."""
+    link = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
+    if user_id in game.player_ids:
+        opponent = mention(game.second_id if game.first_id == user_id else game.first_id)
+    else:
+        opponent = "?"
+    if game.is_active:
+        state = "your move" if game.to_move_id == user_id else "their move"
+    elif game.result is None or game.result.winner_id is None:
+        state = game.result.reason if game.result else game.status
+    else:
+        state = "won" if game.result.winner_id == user_id else "lost"
+    clock = my_time_left(game, user_id)
+    return f"#{game.id} {game.title} {game.size}×{game.size} vs {opponent}: {state}{clock} · {link}"
+
+
+def active_line(game: GameSummary) -> str:
+    """One game of the server's active list, for moderators."""
+    to_move = f", {mention(game.to_move_id)} to move" if game.to_move_id else ""
+    return (
+        f"#{game.id} {game.title} {game.size}×{game.size} in <#{game.channel_id}>: "
+        f"{mention(game.first_id)} vs {mention(game.second_id)}{to_move}"
+    )
+
+
+def page_text(
+    kind: ListKind,
+    page: SummaryPage,
+    user_id: int,
+    waiting: Sequence[Waiting] = (),
+    first: bool = True,
+) -> str:
+    """A page of a list.  ``/games``: the games ``waiting`` longest on the player are listed
+    on top of the first page and left out of every page's other games."""
+    if kind == "mine":
+        top = {w.game.id for w in waiting}
+        lines = [summary_line(g, user_id) for g in page.games if g.id not in top]
+        if waiting and first:
+            head = [YOUR_MOVE, *(summary_line(w.game, user_id) for w in waiting)]
+            lines = head + ([OTHER_GAMES, *lines] if lines else [])
+    else:
+        lines = [active_line(g) for g in page.games]
+    if not lines and page.next_cursor is None:
+        return NO_GAMES if kind == "mine" else NO_ACTIVE
+    if page.next_cursor is not None:
+        lines.append("More with the button below.")
+    return "\n".join(lines)[:2000]
+
+
+def page_view(
+    kind: ListKind, page: SummaryPage, user_id: int, next_game: bool = False
+) -> discord.ui.View | None:
+    """The page's buttons: Next game (``/games``, when a game waits on the player) and the
+    next page; None when neither applies."""
+    if page.next_cursor is None and not next_game:
+        return None
+    view = discord.ui.View(timeout=None)
+    if next_game:
+        view.add_item(NextGameButton(user_id))
+    if page.next_cursor is not None:
+        view.add_item(NextPageButton(kind, user_id, page.next_cursor))
+    return view
+
+
+async def fetch_page(
+    bot: CrosspathBot,
+    kind: ListKind,
+    guild_id: int,
+    user_id: int,
+    cursor: str | None,
+    limit: int = PAGE_SIZE,
+) -> SummaryPage:
+    if kind == "mine":
+        return await bot.service.game_summaries(
+            guild_id, player_id=user_id, cursor=cursor, limit=limit
+        )
+    return await bot.service.game_summaries(
+        guild_id, active_only=True, cursor=cursor, limit=PAGE_SIZE
+    )
+
+
+async def waiting_on_top(
+    bot: CrosspathBot, kind: ListKind, guild_id: int, user_id: int
+) -> list[Waiting]:
+    """``/games``: the games that have waited longest on the player in this server, listed
+    first (at most :data:`WAITING_ON_TOP`; any others are in the list with "your move")."""
+    if kind != "mine":
+        return []
+    return await bot.service.waiting_on(user_id, guild_id, WAITING_ON_TOP)
+
+
+async def send_first_page(interaction: Interaction, kind: ListKind) -> None:
+    """The command's answer: acknowledged privately first, then the first page."""
+    assert interaction.guild_id is not None  # the commands are guild-only
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    user_id = interaction.user.id
+    waiting = await waiting_on_top(interaction.client, kind, interaction.guild_id, user_id)
+    limit = PAGE_SIZE - len(waiting)  # the page stays as long as ever
+    page = await fetch_page(interaction.client, kind, interaction.guild_id, user_id, None, limit)
+    view = page_view(kind, page, user_id, next_game=bool(waiting))
+    await interaction.followup.send(
+        page_text(kind, page, user_id, waiting),
+        ephemeral=True,
+        view=view or discord.utils.MISSING,
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+
+
+class NextPageButton(
+    PersistentButton,
+    template=r"cp:list:(?P<kind>mine|active):(?P<user>[0-9]+):(?P<cursor>-?[0-9]+\.[0-9]+)",
+):
+    """Next page of a list; the list is re-read at the cursor, so it is always current."""
+
+    def __init__(self, kind: ListKind, user_id: int, cursor: str) -> None:
+        super().__init__(
+            f"cp:list:{kind}:{user_id}:{cursor}", "Next ›", discord.ButtonStyle.secondary
+        )
+        self.kind: ListKind = kind
+        self.user_id = user_id
+        self.cursor = cursor
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> NextPageButton:
+        kind: ListKind = "mine" if match["kind"] == "mine" else "active"
+        return cls(kind, int(match["user"]), match["cursor"])
+
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        # discord.py types items against any client; ours is always a CrosspathBot
+        if self.kind == "mine" and interaction.user.id != self.user_id:
+            raise PermissionDenied(NOT_YOURS)
+        if self.kind == "active" and not interaction.permissions.manage_guild:
+            raise app_commands.MissingPermissions(["manage_guild"])
+        assert interaction.guild_id is not None  # checked with the message
+        bot = interaction.client
+        page = await fetch_page(bot, self.kind, interaction.guild_id, self.user_id, self.cursor)
+        waiting = await waiting_on_top(bot, self.kind, interaction.guild_id, self.user_id)
+        await interaction.response.edit_message(
+            content=page_text(self.kind, page, self.user_id, waiting, first=False),
+            view=page_view(self.kind, page, self.user_id, next_game=self.kind == "mine"),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+
+class NextGameButton(PersistentButton, template=r"cp:nextgame:(?P<user>[0-9]+)"):
+    """The game that has waited longest on the player, in any server: read at each press,
+    answered privately with its link."""
+
+    def __init__(self, user_id: int) -> None:
+        super().__init__(f"cp:nextgame:{user_id}", "Next game", discord.ButtonStyle.primary)
+        self.user_id = user_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> NextGameButton:
+        return cls(int(match["user"]))
+
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.user.id != self.user_id:
+            raise PermissionDenied(NOT_YOURS)
+        found = await interaction.client.service.waiting_on(self.user_id, None, 1)
+        await interaction.response.send_message(
+            next_game_text(found[0], self.user_id) if found else NOTHING_WAITS,
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+
+def next_game_text(waiting: Waiting, user_id: int) -> str:
+    return "Next game: " + waiting_line(waiting, user_id).removeprefix("• ")

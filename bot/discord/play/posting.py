@@ -1,0 +1,248 @@
+"""Posting game messages to a game's channel, as new messages (never edits of old ones).
+
+A move made hours after the last one must notify the player, so every turn is a fresh
+``channel.send``.  Posting can fail after the move was committed: the move stands, the failure
+is logged, and the player is told what happened in words that fit the cause.  A missing
+permission needs a person (``/board`` re-posts once it is fixed); a Discord server error
+(5xx, after discord.py's own retries) does not, so the game is remembered in :class:`Unposted`
+and the clock re-posts its board once Discord answers again.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord.clocks.clock_text import caption_names
+from bot.discord.notices.dms import Delivery, fallback_text, only, send_dm, turn_dm
+from bot.discord.play.positions import position_of
+from bot.discord.play.turns import (
+    OutgoingMessage,
+    challenge_embed,
+    draw_board_async,
+    mention,
+    turn_message,
+)
+from bot.discord.play.web_links import watch_view
+from bot.discord.replies import send_ephemeral
+from bot.service import GameInfo, GameStarted, NoticePrefs
+
+if TYPE_CHECKING:
+    from bot.discord.app import CrosspathBot
+
+log = logging.getLogger("crosspath.discord")
+
+
+@dataclass(frozen=True, slots=True)
+class Posted:
+    """What became of one post: the message, or Discord's refusal."""
+
+    message: discord.Message | None
+    error: discord.HTTPException | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.message is not None
+
+    @property
+    def discord_failed(self) -> bool:
+        """Discord itself failed (5xx): nothing for anyone here to fix."""
+        return self.error is not None and self.error.status >= 500
+
+
+class Unposted:
+    """Games whose latest board Discord failed to take (5xx), in memory until re-posted.
+
+    Only the newest state matters: a later successful post of the same game clears it.  Kept
+    in memory on purpose: after a restart nobody is waiting for a half-posted turn, and
+    ``/board`` always shows the current one.
+    """
+
+    def __init__(self) -> None:
+        self._games: dict[int, str | None] = {}
+
+    def add(self, game_id: int, headline: str | None) -> None:
+        self._games[game_id] = headline
+
+    def discard(self, game_id: int) -> None:
+        self._games.pop(game_id, None)
+
+    def pending(self) -> list[tuple[int, str | None]]:
+        return list(self._games.items())
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+
+def messageable(
+    bot: CrosspathBot, channel_id: int, guild_id: int | None
+) -> discord.abc.Messageable:
+    """The channel or thread by id, from the cache or as a partial (no fetch needed to send)."""
+    channel = bot.get_channel(channel_id)
+    if isinstance(channel, discord.abc.Messageable):
+        return channel
+    return bot.get_partial_messageable(channel_id, guild_id=guild_id)
+
+
+async def build_turn_message(
+    bot: CrosspathBot, info: GameInfo, headline: str | None = None, ping: bool = True
+) -> OutgoingMessage:
+    """The turn message for ``info``, from the position the service holds (no replay);
+    ``ping=False`` names the player to move without pinging them."""
+    guild = bot.get_guild(info.guild_id)
+    names = await bot.fetch_names(info.player_ids, guild)
+    game = await position_of(bot.service, info)
+    board = await draw_board_async(game, caption_names(info, names))
+    rating = await bot.service.game_rating(info.id) if info.result is not None else None
+    message = turn_message(info, game, names, board, headline, bot.computer.user_id, rating, ping)
+    return replace(message, view=await watch_view(bot, info))
+
+
+async def send(
+    bot: CrosspathBot, channel_id: int, guild_id: int | None, message: OutgoingMessage
+) -> Posted:
+    """Send; a refusal by Discord is logged and returned, never raised."""
+    try:
+        sent = await messageable(bot, channel_id, guild_id).send(**message.send_kwargs())  # type: ignore[call-overload]
+    except discord.HTTPException as exc:
+        log.warning(
+            "could not post to a game channel",
+            extra={
+                "channel_id": channel_id,
+                "guild_id": guild_id,
+                "status": exc.status,
+                "code": exc.code,
+            },
+        )
+        return Posted(None, exc)
+    return Posted(sent)
+
+
+async def post_turn(bot: CrosspathBot, info: GameInfo, headline: str | None = None) -> Posted:
+    """Post the board and the turn embed for ``info`` in its channel, then tell the player
+    to move as they chose (``/notify``: the post pings them, or a DM follows it)."""
+    prefs = await notice_prefs_of(bot, info)
+    message = await build_turn_message(bot, info, headline, ping=prefs is None or prefs.pings)
+    posted = await send(bot, info.channel_id, info.guild_id, message)
+    if posted.ok:
+        bot.unposted.discard(info.id)
+    elif posted.discord_failed:
+        bot.unposted.add(info.id, headline)
+    if not info.is_active:
+        bot.tournaments.game_ended(info)  # a tournament game's end pairs what comes next
+    if posted.message is not None and prefs is not None and prefs.wants_dm:
+        await dm_turn(bot, info, message, posted.message.id)
+    return posted
+
+
+async def notice_prefs_of(bot: CrosspathBot, info: GameInfo) -> NoticePrefs | None:
+    """The notice preference of the player to move; None when nobody is (the game is over)
+    or it is the computer."""
+    user_id = info.to_move_id
+    if not info.is_active or user_id is None or bot.computer.is_computer(user_id):
+        return None
+    return await bot.service.notice_prefs(user_id)
+
+
+async def dm_turn(
+    bot: CrosspathBot, info: GameInfo, message: OutgoingMessage, message_id: int
+) -> Delivery:
+    """The turn by DM, with the board and a link to the post; if Discord refuses it, the
+    player is mentioned in the channel instead (told how to fix closed DMs, once)."""
+    assert info.to_move_id is not None
+    dm = turn_dm(info, message, message_id)
+    delivery = await send_dm(bot, info.to_move_id, **dm.send_kwargs())
+    if delivery is not Delivery.SENT:
+        try:
+            await messageable(bot, info.channel_id, info.guild_id).send(
+                fallback_text(info, delivery), allowed_mentions=only(info.to_move_id)
+            )
+        except discord.HTTPException:
+            log.warning("could not post a DM's fallback mention", extra={"game_id": info.id})
+    return delivery
+
+
+async def repost_unposted(bot: CrosspathBot) -> int:
+    """Post again every board Discord failed to take; returns how many went through."""
+    done = 0
+    for game_id, headline in bot.unposted.pending():
+        info = await bot.service.get_game_by_id(game_id)
+        if (await post_turn(bot, info, headline)).ok:
+            done += 1
+            log.info("re-posted a board after a Discord error", extra={"game_id": game_id})
+    return done
+
+
+async def announce_start(
+    bot: CrosspathBot,
+    interaction: discord.Interaction[Any],
+    started: GameStarted,
+    accepted_by: str,
+    versus: str = "",
+    *,
+    note: str = "",
+) -> Posted:
+    """A game began: mark its challenge message accepted and post the first board.
+
+    Used by both people's challenges (Accept) and the computer's; a board Discord did not
+    take is reported to the player who acted.  ``note`` is a line under the headline (the
+    admins' note when a wanted thread could not be made).
+    """
+    game = started.game
+    where = f" in <#{game.channel_id}>" if game.channel_id != interaction.channel_id else ""
+    embed = challenge_embed(
+        started.challenge, f"Accepted by {accepted_by}: game #{game.id}{where}."
+    )
+    try:
+        if interaction.response.is_done():
+            await interaction.edit_original_response(embed=embed, view=None)
+        else:
+            await interaction.response.edit_message(embed=embed, view=None)
+    except discord.HTTPException:
+        log.warning("could not update a challenge message", exc_info=True)
+    return await post_start(bot, interaction, game, versus, note=note)
+
+
+async def post_start(
+    bot: CrosspathBot,
+    interaction: discord.Interaction[Any],
+    game: GameInfo,
+    versus: str = "",
+    *,
+    note: str = "",
+) -> Posted:
+    """Post a new game's first board under its "starts" headline (and ``note``)."""
+    a, b = game.player_ids
+    headline = f"Game #{game.id} starts: {mention(a)} vs {mention(b)}{versus}. Good luck!"
+    if note:
+        headline = f"{headline}\n{note}"
+    posted = await post_turn(bot, game, headline)
+    if not posted.ok:
+        await send_ephemeral(interaction, not_posted(START_DONE, posted))
+    return posted
+
+
+# What was done, for the first words of a "not posted" notice.
+MOVE_DONE = "Your move counts"
+START_DONE = "The game has started"
+RESIGN_DONE = "You resigned"
+TAKEBACK_DONE = "The last turn was taken back"
+ENDED_DONE = "The game has ended"
+
+
+def not_posted(done: str, posted: Posted) -> str:
+    """The private notice after ``done`` when its board was not posted, worded per cause."""
+    error = posted.error
+    if posted.discord_failed:
+        return f"{done}, but Discord had an error, the board will be re-posted when it recovers."
+    if isinstance(error, discord.Forbidden):
+        return (
+            f"{done}, but I couldn't post the board in this channel: I'm missing the Send "
+            "Messages, Embed Links or Attach Files permission here. Once that is fixed, "
+            "/board shows it."
+        )
+    status = f" ({error.status})" if error is not None else ""
+    return f"{done}, but Discord refused the board{status}. Use /board to show it."

@@ -1,0 +1,227 @@
+"""Messages about games: the turn message with its board image, endings, challenges.
+
+Builders are pure functions of service results and an engine position, so they are tested
+without Discord; the only slow part, drawing the board, runs in a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+import discord
+
+from bot.discord.clocks.clock_text import time_left_line
+from bot.discord.words import describe_turn
+from bot.service import Challenge, GameInfo, GameResult
+from bot.service.ratings.types import GameRating
+from bot.service.timebank import short_duration
+from rules import Game
+
+COLOUR_DOTS: dict[str, str] = {"red": "🔴", "blue": "🔵", "black": "⚫", "white": "⚪"}
+EMBED_COLOURS: dict[str, int] = {
+    "red": 0xD55E00,
+    "blue": 0x0072B2,
+    "black": 0x222222,
+    "white": 0xEEEEEE,
+}
+SHOW_ILLEGAL = frozenset({"minefield", "nakeddiagonal"})
+"""Games whose hidden "mines" are drawn on the board: their legality is hard to see."""
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A drawn board: PNG bytes and the alt text sent with it."""
+
+    png: bytes
+    alt: str
+
+
+@dataclass(frozen=True, slots=True)
+class OutgoingMessage:
+    """Everything ``channel.send`` needs; a fresh ``discord.File`` is made per attempt."""
+
+    content: str
+    embed: discord.Embed
+    allowed_mentions: discord.AllowedMentions
+    board: Board | None = None
+    filename: str = "board.png"
+    view: discord.ui.View | None = None
+    """Link buttons under the post (the game's web page), if any."""
+
+    def file(self) -> discord.File | None:
+        if self.board is None:
+            return None
+        return discord.File(
+            io.BytesIO(self.board.png), filename=self.filename, description=self.board.alt[:1024]
+        )
+
+    def send_kwargs(self) -> dict[str, object]:
+        kwargs: dict[str, object] = {
+            "content": self.content,
+            "embed": self.embed,
+            "allowed_mentions": self.allowed_mentions,
+        }
+        file = self.file()
+        if file is not None:
+            kwargs["file"] = file
+        if self.view is not None:
+            kwargs["view"] = self.view
+        return kwargs
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def relative_time(when: datetime) -> str:
+    return f"<t:{int(when.timestamp())}:R>"
+
+
+def colour_names(info: GameInfo, names: Mapping[int, str]) -> dict[str, str]:
+    """colour -> display name, the form the renderer and the words of a turn use."""
+    return {seat.colour: names.get(seat.user_id, f"player {seat.colour}") for seat in info.seats}
+
+
+def draw_board(game: Game, names: Mapping[str, str]) -> Board:
+    """Render synchronously (call through :func:`draw_board_async` on the event loop)."""
+    import render  # imported late: building the command tree must not need Pillow
+
+    png = render.render_board(game, names=dict(names), show_illegal=game.name in SHOW_ILLEGAL)
+    return Board(png=png, alt=render.alt_text(game, names=dict(names)))
+
+
+async def draw_board_async(game: Game, names: Mapping[str, str]) -> Board:
+    return await asyncio.to_thread(draw_board, game, names)
+
+
+def players_field(info: GameInfo) -> str:
+    lines = []
+    for seat in info.seats:
+        dot = COLOUR_DOTS.get(seat.colour, "•")
+        lines.append(f"{dot} {seat.colour.capitalize()}: {mention(seat.user_id)}")
+    return "\n".join(lines)
+
+
+def result_text(info: GameInfo, result: GameResult) -> str:
+    winner = mention(result.winner_id) if result.winner_id is not None else None
+    loser = mention(result.loser_id) if result.loser_id is not None else None
+    actor = mention(result.actor_id) if result.actor_id is not None else "a moderator"
+    texts = {
+        "connection": f"{winner} wins by completing their connection!",
+        "draw": "The game is a draw: nobody can place any more.",
+        "resign": f"{loser} resigned. {winner} wins.",
+        "time": f"{loser} ran out of time. {winner} wins on time.",
+        "abort": f"The game was aborted by {actor}. No result.",
+        "award": f"{actor} awarded the game to {winner}.",
+        "forfeit": f"{actor} forfeited {loser}. {winner} wins.",
+    }
+    if result.reason == "connection" and info.game == "crosscut":
+        return f"{winner} wins with a long enough line!"
+    return texts[result.reason]
+
+
+def rating_text(rating: GameRating, names: Mapping[int, str]) -> str:
+    """The game-over rating lines: one per player, or ``Unrated: why``."""
+    if not rating.rated:
+        return rating.text[:1].upper() + rating.text[1:]
+    lines = []
+    for line in rating.changes:
+        text = line.describe(names.get(line.user_id) or f"user {line.user_id}")
+        lines.append(text + (" (provisional)" if line.provisional else ""))
+    return "\n".join(lines)
+
+
+def turn_message(
+    info: GameInfo,
+    game: Game,
+    names: Mapping[int, str],
+    board: Board | None,
+    headline: str | None = None,
+    computer_id: int | None = None,
+    rating: GameRating | None = None,
+    ping: bool = True,
+) -> OutgoingMessage:
+    """The message posted after every turn (and by ``/board``).
+
+    Once the game is over, ``rating`` (``service.game_rating``) adds each player's rating
+    change (``Alice 1512 → 1528, +16``) or says why the game was unrated.
+
+    Only the player to move is mentioned, and only they may be pinged; at the end of a game
+    both players are pinged with the result.  ``computer_id`` is the bot's own user (see
+    ``ComputerOpponent.is_computer``): named like any player, never pinged.  ``ping=False``:
+    the player to move chose another notice than a mention (``/notify``), so they are named
+    but not pinged.
+    """
+    by_colour = colour_names(info, names)
+    last = describe_turn(game.last_turn(), by_colour, game.stone_word, game.players)
+    colour = EMBED_COLOURS.get(info.to_move_colour or "", 0x009E73)
+    embed = discord.Embed(
+        title=f"{info.title} {info.size}×{info.size} · game #{info.id}", colour=colour
+    )
+    embed.add_field(name="Players", value=players_field(info), inline=True)
+    embed.add_field(
+        name="Move", value=f"turn {info.turn_number} · {len(info.moves)} moves played", inline=True
+    )
+    embed.add_field(name="Last turn", value=last[:1024], inline=False)
+    if info.is_active and info.to_move_id is not None:
+        who = mention(info.to_move_id)
+        chain = " (chain reaction: place again)" if _chain_pending(game) else ""
+        embed.add_field(name="To move", value=f"{who} ({info.to_move_colour}){chain}", inline=True)
+        deadline = relative_time(info.deadline) if info.deadline else "no clock"
+        embed.add_field(name="Deadline", value=deadline, inline=True)
+        clock = time_left_line(info, names)
+        if clock is not None:
+            embed.add_field(name="Time left", value=clock[:1024], inline=False)
+        if info.to_move_id == computer_id:
+            content = f"{who} (the computer) is thinking about its move in {info.title}."
+            pinged = []
+        else:
+            left = (info.time_left or {}).get(info.to_move_id)
+            content = f"{who}, your move in {info.title}" + (
+                "." if left is None else f" ({short_duration(left)} left)."
+            )
+            pinged = [discord.Object(info.to_move_id)] if ping else []
+        allowed = discord.AllowedMentions(everyone=False, roles=False, users=pinged)
+    else:
+        result = info.result
+        content = result_text(info, result) if result else "The game is over."
+        embed.add_field(name="Result", value=content, inline=False)
+        if rating is not None:
+            embed.add_field(name="Ratings", value=rating_text(rating, names)[:1024], inline=False)
+        users = [discord.Object(uid) for uid in info.player_ids if uid != computer_id]
+        allowed = discord.AllowedMentions(everyone=False, roles=False, users=users)
+    if headline:
+        content = f"{headline}\n{content}"
+    filename = f"crosspath-{info.id}-{len(info.moves)}.png"
+    if board is not None:
+        embed.set_image(url=f"attachment://{filename}")
+    embed.set_footer(text=f"{info.title} by Mark Steere · record: {info.record}"[:2048])
+    return OutgoingMessage(content, embed, allowed, board, filename)
+
+
+def _chain_pending(game: Game) -> bool:
+    last = game.last_move
+    return bool(last and last.continues)
+
+
+def challenge_embed(challenge: Challenge, note: str | None = None) -> discord.Embed:
+    who = "anyone" if challenge.opponent_id is None else mention(challenge.opponent_id)
+    first = {"me": "challenger", "them": "challenged player", "random": "decided at random"}
+    embed = discord.Embed(
+        title=f"{challenge.title} {challenge.size}×{challenge.size} challenge #{challenge.id}",
+        colour=0x009E73,
+        description=f"{mention(challenge.challenger_id)} challenges {who}.",
+    )
+    embed.add_field(name="First move", value=first[challenge.first], inline=True)
+    embed.add_field(name="Clock", value=challenge.time_control.describe(), inline=True)
+    embed.add_field(name="Rated", value="yes" if challenge.rated else "no", inline=True)
+    if challenge.status == "open":
+        embed.add_field(name="Expires", value=relative_time(challenge.expires_at), inline=True)
+    else:
+        embed.add_field(name="Status", value=note or challenge.status, inline=False)
+    embed.set_footer(text=f"{challenge.title} was designed by Mark Steere · /rules for the rules")
+    return embed

@@ -1,0 +1,1 @@
+"""Ratings: the leaderboard, profiles and resetting ratings."""

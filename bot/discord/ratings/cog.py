@@ -1,0 +1,52 @@
+"""``/leaderboard game:`` and ``/profile [user]``: a server's ratings (see ``leaderboards``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.choices import rating_pools
+from bot.discord.context import ids
+from bot.discord.ratings.leaderboards import leaderboard_page, profile_reply
+
+if TYPE_CHECKING:
+    from bot.discord.app import CrosspathBot
+
+Interaction = discord.Interaction["CrosspathBot"]
+
+
+class RatingsCog(commands.Cog):
+    def __init__(self, bot: CrosspathBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="leaderboard", description="This server's top players in a game")
+    @app_commands.guild_only()
+    @app_commands.describe(game="which game's ratings")
+    @app_commands.choices(game=rating_pools())
+    async def leaderboard(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
+        guild_id, _ = ids(interaction)
+        await interaction.response.defer(thinking=True)
+        embed, file, view = await leaderboard_page(self.bot, guild_id, game.value, 0)
+        await interaction.followup.send(
+            embed=embed,
+            file=file or discord.utils.MISSING,
+            view=view or discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @app_commands.command(name="profile", description="A player's ratings, record and history")
+    @app_commands.guild_only()
+    @app_commands.describe(user="whose profile (default: yours)")
+    async def profile(self, interaction: Interaction, user: discord.Member | None = None) -> None:
+        guild_id, _ = ids(interaction)
+        who = user or interaction.user
+        await interaction.response.defer(thinking=True)
+        embed, file = await profile_reply(interaction, guild_id, who.id, who.display_name)
+        await interaction.followup.send(
+            embed=embed,
+            file=file or discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )

@@ -1,0 +1,150 @@
+"""``/leaderboard`` and ``/profile``: ratings as Pillow images with a text fallback.
+
+Both answer with a deferral first; the service reads and the drawing
+(``render.reports.leaderboard``, ``render.reports.rating_chart``, tens of milliseconds) happen
+after it, the drawing on a worker thread, so the event loop never waits on Pillow. The
+leaderboard's Previous/Next buttons carry the game and the offset in their custom ids
+(``DynamicItem``), so they keep working after a restart and always show the board as it is now.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import io
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord.access import public_channels
+from bot.discord.persistent import PersistentButton
+from bot.service.ratings.types import Profile, Standing
+from render.reports.leaderboard import leaderboard_alt_text, render_leaderboard
+from render.reports.rating_chart import rating_chart_alt_text, render_rating_chart
+from rules import game_class, variant_title
+
+if TYPE_CHECKING:
+    from bot.discord.app import CrosspathBot
+
+PAGE_SIZE = 10
+BOARD_FILE = "leaderboard.png"
+CHART_FILE = "rating.png"
+
+
+def standing_line(s: Standing, names: dict[int, str]) -> str:
+    mark = "?" if s.provisional else ""
+    name = names.get(s.user_id) or f"user {s.user_id}"
+    return (
+        f"{s.rank}. {name[:40]} — {round(s.rating)}{mark} ± {round(s.uncertainty)}"
+        f" · {s.games} games · {s.record}"
+    )
+
+
+async def leaderboard_page(
+    bot: CrosspathBot, guild_id: int, game: str, offset: int
+) -> tuple[discord.Embed, discord.File | None, discord.ui.View | None]:
+    """One page: the embed (its text is the fallback), the image, and the page buttons."""
+    found = await bot.service.leaderboard(guild_id, game, PAGE_SIZE + 1, offset)
+    more, standings = len(found) > PAGE_SIZE, found[:PAGE_SIZE]
+    title = variant_title(game)
+    names = await bot.fetch_names([s.user_id for s in standings], bot.get_guild(guild_id))
+    embed = discord.Embed(title=f"{title} leaderboard", colour=0x009E73)
+    if not standings:
+        embed.description = "No rated games yet: finish a rated game to get on the board."
+        return embed, None, None
+    embed.description = "\n".join(standing_line(s, names) for s in standings)[:4096]
+    embed.set_footer(text="? = provisional (fewer than 10 rated games)")
+    png = await asyncio.to_thread(render_leaderboard, standings, names, title=title)
+    alt = leaderboard_alt_text(standings, names, title=title)
+    file = discord.File(io.BytesIO(png), filename=BOARD_FILE, description=alt[:1024])
+    embed.set_image(url=f"attachment://{BOARD_FILE}")
+    view = discord.ui.View(timeout=None)
+    if offset > 0:
+        view.add_item(LeaderboardPageButton(game, max(0, offset - PAGE_SIZE), "‹ Previous"))
+    if more:
+        view.add_item(LeaderboardPageButton(game, offset + PAGE_SIZE, "Next ›"))
+    return embed, file, view if view.children else None
+
+
+class LeaderboardPageButton(
+    PersistentButton, template=r"cp:lb:(?P<game>[a-z+]{1,40}):(?P<offset>[0-9]{1,7})"
+):
+    """Another page of a leaderboard, read again when clicked."""
+
+    def __init__(self, game: str, offset: int, label: str = "Page") -> None:
+        super().__init__(f"cp:lb:{game}:{offset}", label, discord.ButtonStyle.secondary)
+        self.game = game
+        self.offset = offset
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LeaderboardPageButton:
+        return cls(match["game"], int(match["offset"]))
+
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        assert interaction.guild_id is not None  # checked with the message
+        await interaction.response.defer()
+        embed, file, view = await leaderboard_page(
+            interaction.client, interaction.guild_id, self.game, self.offset
+        )
+        await interaction.edit_original_response(
+            embed=embed,
+            attachments=[file] if file else [],
+            view=view,
+        )
+
+
+def profile_embed(
+    profile: Profile, name: str, guild_id: int
+) -> tuple[discord.Embed, tuple[str, Any] | None]:
+    """The profile's embed and, when the player has a rating, the game whose history to draw."""
+    embed = discord.Embed(title=f"{name[:80]}'s ratings", colour=0x009E73)
+    if not profile.ratings_enabled:
+        embed.description = "Ratings are turned off in this server."
+    for g in profile.games:
+        s = g.standing
+        mark = " (provisional)" if s.provisional else ""
+        embed.add_field(
+            name=variant_title(g.game),
+            value=(
+                f"{round(s.rating)} ± {round(s.uncertainty)}{mark} · rank #{s.rank}\n"
+                f"{s.games} games, {s.record} · longest win streak {g.longest_win_streak}"
+            ),
+            inline=True,
+        )
+    if not profile.games:
+        embed.add_field(name="Rated games", value="none yet", inline=False)
+    lines = []
+    for r in profile.recent:
+        link = f"https://discord.com/channels/{guild_id}/{r.channel_id}"
+        change = f"{r.change:+d}" if r.change is not None else "unrated"
+        lines.append(
+            f"#{r.game_id} {game_class(r.game).title} vs <@{r.opponent_id}>: {r.outcome}"
+            f" ({r.reason}), {change} · {link}"
+        )
+    if lines:
+        embed.add_field(name="Last games", value="\n".join(lines)[:1024], inline=False)
+    best = profile.games[0] if profile.games else None
+    return embed, None if best is None else (variant_title(best.game), best.history)
+
+
+async def profile_reply(
+    interaction: discord.Interaction[CrosspathBot], guild_id: int, user_id: int, name: str
+) -> tuple[discord.Embed, discord.File | None]:
+    """The public profile: its last games only from channels everyone here may read (a game
+    in a private channel names its opponent, result and channel, which are as private as it)."""
+    bot = interaction.client
+    profile = await bot.service.profile(guild_id, user_id)
+    public = await public_channels(interaction, [r.channel_id for r in profile.recent])
+    recent = tuple(r for r in profile.recent if r.channel_id in public)
+    profile = dataclasses.replace(profile, recent=recent)
+    embed, chart = profile_embed(profile, name, guild_id)
+    if chart is None or not chart[1]:
+        return embed, None
+    title, points = chart
+    png = await asyncio.to_thread(render_rating_chart, points, player=name, game=title)
+    alt = rating_chart_alt_text(points, player=name, game=title)
+    embed.set_image(url=f"attachment://{CHART_FILE}")
+    return embed, discord.File(io.BytesIO(png), filename=CHART_FILE, description=alt[:1024])

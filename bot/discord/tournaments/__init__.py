@@ -1,0 +1,1 @@
+"""Tournaments: the command group, announcements, threads, standings and the podium."""

@@ -1,0 +1,648 @@
+"""Tournaments in Discord: the announcement and its buttons, game threads, standings, podium.
+
+The service runs a tournament (pairings, results, standings); this module shows it.  Three
+jobs need care:
+
+- **Game threads.**  The service creates a round's games at once, each on a provisional
+  channel id.  :class:`TournamentRunner` then opens one thread per game under the
+  tournament's channel, names and pings both players there (and only them), and hands the
+  thread to the service (``attach_game_channel``), after which the game is an ordinary game
+  in its thread.  It does so after a start, after every tournament game ends, and in its
+  periodic sweep (which also runs once at start-up), so a process that stopped half-way
+  finishes the job after a restart.  A thread made for a game another process attached first
+  is deleted again.
+- **Join and Leave** sit on the announcement as persistent buttons: their custom id carries
+  the tournament's id, and a press acts only on the message the tournament was announced in,
+  in its own server and channel (ids are sequential, so the id alone could be doctored).
+- **Standings** are drawn by :mod:`render.reports.standings` on a worker thread, one page per image,
+  with the same table as text in the embed for clients that do not show images.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+
+from bot.discord.context import bot_of
+from bot.discord.persistent import PersistentButton, check_place, refuse_origin
+from bot.discord.play.posting import build_turn_message, messageable, send
+from bot.discord.play.threads import THREAD_ARCHIVE_MINUTES
+from bot.discord.play.turns import mention, relative_time
+from bot.discord.play.web_links import display_name
+from bot.discord.replies import log_failure, recorded
+from bot.service import (
+    GameInfo,
+    PairingInfo,
+    ShardFilter,
+    StandingRow,
+    TournamentInfo,
+    TournamentUpdate,
+)
+from render.reports.standings import (
+    PAGE_ROWS,
+    StandingsLine,
+    format_score,
+    pages,
+    render_standings,
+    standings_alt_text,
+    standings_text,
+)
+
+if TYPE_CHECKING:
+    from bot.discord.app import CrosspathBot
+
+log = logging.getLogger("crosspath.discord")
+Interaction = discord.Interaction[Any]
+
+FORMAT_NAMES: dict[str, str] = {
+    "round_robin": "Round robin",
+    "double_round_robin": "Double round robin",
+    "swiss": "Swiss",
+    "knockout": "Knockout",
+    "league": "League",
+}
+TIEBREAK_HEADINGS: dict[str, str] = {
+    "buchholz_cut1": "BH-1",
+    "buchholz": "BH",
+    "sonneborn_berger": "SB",
+    "head_to_head": "H2H",
+    "wins": "Wins",
+    "rating": "Rating",
+    "round_reached": "Round",
+}
+"""Short column headings for the service's tiebreak names (others are shown as given)."""
+TIEBREAK_WORDS: dict[str, str] = {
+    "BH-1": "Buchholz cut-1",
+    "BH": "Buchholz",
+    "SB": "Sonneborn-Berger",
+    "H2H": "head-to-head",
+}
+STANDINGS_FILE = "standings.png"
+MEDALS = ("🥇", "🥈", "🥉")
+EMBED_COLOUR = 0x009E73
+
+
+def format_name(fmt: str) -> str:
+    return FORMAT_NAMES.get(fmt.replace("-", "_"), fmt.replace("_", " ").capitalize())
+
+
+def title_of(info: TournamentInfo) -> str:
+    """ "Minefield 9×9 Swiss #3": the game, the format and the number players quote."""
+    season = f" season {info.season}" if info.format == "league" else ""
+    return f"{info.title} {info.size}×{info.size} {format_name(info.format)}{season} #{info.id}"
+
+
+# ----- the announcement -------------------------------------------------------------------------
+_TOURNAMENT_NUMBER = re.compile(r"tournament #([0-9]+)$")
+
+
+def announcement_embed(info: TournamentInfo, note: str | None = None) -> discord.Embed:
+    """The announcement: what, how, who, and until when one can join.  Its title ends with
+    ``tournament #N`` so a button on another message can be told apart."""
+    embed = discord.Embed(
+        title=f"{info.title} {info.size}×{info.size} {format_name(info.format).lower()}, "
+        f"tournament #{info.id}"[:256],
+        colour=EMBED_COLOUR,
+        description=f"Organised by {mention(info.organiser_id)}. " + (note or ""),
+    )
+    embed.add_field(name="Format", value=format_details(info), inline=True)
+    embed.add_field(name="Clock", value=info.time_control.describe(), inline=True)
+    embed.add_field(name="Rated", value="yes" if info.rated else "no", inline=True)
+    most = f"–{info.max_players}" if info.max_players else " or more"
+    embed.add_field(name="Players", value=f"{info.min_players}{most}", inline=True)
+    if info.status == "registration":
+        start = (
+            relative_time(info.registration_deadline)
+            if info.registration_deadline
+            else "when the organiser starts it"
+        )
+        embed.add_field(name="Starts", value=start, inline=True)
+    embed.add_field(name="Status", value=status_text(info), inline=True)
+    players = " ".join(mention(uid) for uid in info.player_ids)
+    embed.add_field(
+        name=f"Registered ({len(info.player_ids)})", value=(players or "nobody yet")[:1024]
+    )
+    embed.set_footer(text=f"/tournament info tournament:{info.id} · /tournament standings")
+    return embed
+
+
+def format_details(info: TournamentInfo) -> str:
+    name = format_name(info.format)
+    if info.format == "knockout":
+        games = "one game a match" if info.match_games <= 1 else f"best of {info.match_games}"
+        return f"{name}, {games}"
+    if info.rounds:
+        return f"{name}, {info.rounds} rounds"
+    return name
+
+
+def status_text(info: TournamentInfo) -> str:
+    if info.status == "registration":
+        return "open for registration"
+    if info.status == "running":
+        of = f" of {info.rounds}" if info.rounds else ""
+        return f"round {info.round}{of} under way"
+    return info.status
+
+
+def announcement_view(info: TournamentInfo) -> discord.ui.View | None:
+    """Join and Leave while registration is open; no buttons after."""
+    if info.status != "registration":
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(TournamentButton("join", info.id))
+    view.add_item(TournamentButton("leave", info.id))
+    return view
+
+
+def names_another_tournament(message: discord.Message | None, info: TournamentInfo) -> bool:
+    """True when ``message`` is not the one ``info`` was announced in (by its stored id, or,
+    before that was stored, by the embed title ``… tournament #N``)."""
+    if info.message_id is not None:
+        return message is None or message.id != info.message_id
+    for embed in message.embeds if message is not None else ():
+        found = _TOURNAMENT_NUMBER.search(embed.title or "")
+        if found is not None:
+            return int(found[1]) != info.id
+    return True
+
+
+ANOTHER_TOURNAMENT = "That button belongs to another tournament's message, so nothing was changed."
+
+
+class TournamentButton(
+    PersistentButton, template=r"cp:tourn:(?P<action>join|leave):(?P<id>[0-9]{1,19})"
+):
+    """Join or Leave on a tournament's announcement; the message is then shown as it is now."""
+
+    STYLES: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
+        "join": ("Join", discord.ButtonStyle.success),
+        "leave": ("Leave", discord.ButtonStyle.secondary),
+    }
+
+    def __init__(self, action: str, tournament_id: int) -> None:
+        label, style = self.STYLES[action]
+        super().__init__(f"cp:tourn:{action}:{tournament_id}", label, style)
+        self.action = action
+        self.tournament_id = tournament_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TournamentButton:
+        return cls(match["action"], int(match["id"]))
+
+    async def act(self, interaction: Interaction) -> None:
+        bot = bot_of(interaction)
+        bot.remember(interaction.user)
+        service = bot.service
+        info = await service.get_tournament(self.tournament_id)
+        check_place(interaction, info.guild_id, info.channel_id)
+        if names_another_tournament(interaction.message, info):
+            raise refuse_origin(interaction, ANOTHER_TOURNAMENT)
+        user_id = interaction.user.id
+        if self.action == "join":
+            fresh = await service.join_tournament(
+                info.id, user_id, name=display_name(interaction.user)
+            )
+            done = f"You joined tournament #{info.id}."
+        else:
+            fresh = await service.leave_tournament(info.id, user_id)
+            done = f"You left tournament #{info.id}."
+        recorded(interaction, done)
+        try:
+            await interaction.response.edit_message(
+                embed=announcement_embed(fresh), view=announcement_view(fresh)
+            )
+        except discord.HTTPException:
+            log.warning("could not update a tournament announcement", exc_info=True)
+            return
+        try:
+            await interaction.followup.send(done, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not confirm a tournament button privately", exc_info=True)
+
+
+# ----- standings --------------------------------------------------------------------------------
+def heading_for(name: str) -> str:
+    return TIEBREAK_HEADINGS.get(name, name.replace("_", " ")[:10])
+
+
+def standings_lines(
+    rows: Sequence[StandingRow], names: Mapping[int, str]
+) -> tuple[list[StandingsLine], list[str]]:
+    """The service's rows as the renderer's plain lines, and the tiebreak headings."""
+    keys = list(rows[0].tiebreaks) if rows else []
+    divided = any(row.division > 1 for row in rows)
+    lines = [
+        StandingsLine(
+            rank=row.rank,
+            name=(f"D{row.division} · " if divided else "")
+            + (names.get(row.user_id) or f"user {row.user_id}"),
+            points=row.points,
+            tiebreaks=tuple(float(row.tiebreaks.get(k, 0.0)) for k in keys),
+            games_left=row.games_left,
+            withdrawn=row.withdrawn,
+        )
+        for row in rows
+    ]
+    return lines, [heading_for(k) for k in keys]
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsPage:
+    """One page of standings, ready to send: the embed holds the table as text too."""
+
+    embed: discord.Embed
+    file: discord.File | None
+    view: discord.ui.View | None
+
+
+def legend(headings: Sequence[str]) -> str:
+    words = [f"{h} = {TIEBREAK_WORDS[h]}" for h in headings if h in TIEBREAK_WORDS]
+    return " · ".join([*words, "Left = games left", "(w) = withdrawn"])
+
+
+async def standings_page(bot: CrosspathBot, tournament_id: int, page: int) -> StandingsPage:
+    """Page ``page`` (1-based, clamped) of a tournament's standings."""
+    service = bot.service
+    info = await service.get_tournament(tournament_id)
+    rows = list(await service.tournament_standings(tournament_id))
+    cut = pages(rows)
+    number = min(max(page, 1), len(cut))
+    shown = cut[number - 1]
+    names = await bot.fetch_names([r.user_id for r in shown], bot.get_guild(info.guild_id))
+    lines, headings = standings_lines(shown, names)
+    title = title_of(info)
+    embed = discord.Embed(title=f"Standings: {title}"[:256], colour=EMBED_COLOUR)
+    if not lines:
+        embed.description = "Nobody is registered yet."
+        return StandingsPage(embed, None, None)
+    table = standings_text(lines, headings=headings)
+    embed.description = f"```\n{table[:4000]}\n```"
+    embed.set_footer(text=legend(headings)[:2048])
+    draw = partial(
+        render_standings,
+        lines,
+        title=title,
+        headings=headings,
+        page=number,
+        page_count=len(cut),
+        total=len(rows),
+    )
+    png = await asyncio.to_thread(draw)
+    alt = standings_alt_text(
+        lines, title=title, headings=headings, page=number, page_count=len(cut), total=len(rows)
+    )
+    file = discord.File(io.BytesIO(png), filename=STANDINGS_FILE, description=alt[:1024])
+    embed.set_image(url=f"attachment://{STANDINGS_FILE}")
+    view = discord.ui.View(timeout=None)
+    if number > 1:
+        view.add_item(StandingsPageButton(tournament_id, number - 1, "‹ Previous"))
+    if number < len(cut):
+        view.add_item(StandingsPageButton(tournament_id, number + 1, "Next ›"))
+    return StandingsPage(embed, file, view if view.children else None)
+
+
+class StandingsPageButton(
+    PersistentButton, template=r"cp:tst:(?P<id>[0-9]{1,19}):(?P<page>[0-9]{1,5})"
+):
+    """Another page of a tournament's standings, read again when clicked."""
+
+    def __init__(self, tournament_id: int, page: int, label: str = "Page") -> None:
+        super().__init__(f"cp:tst:{tournament_id}:{page}", label, discord.ButtonStyle.secondary)
+        self.tournament_id = tournament_id
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> StandingsPageButton:
+        return cls(int(match["id"]), int(match["page"]))
+
+    async def act(self, interaction: Interaction) -> None:
+        bot = bot_of(interaction)
+        info = await bot.service.get_tournament(self.tournament_id)
+        if info.guild_id != interaction.guild_id:
+            raise refuse_origin(interaction, ANOTHER_TOURNAMENT)
+        await interaction.response.defer()
+        shown = await standings_page(bot, self.tournament_id, self.page)
+        await interaction.edit_original_response(
+            embed=shown.embed, attachments=[shown.file] if shown.file else [], view=shown.view
+        )
+
+
+# ----- pairings ---------------------------------------------------------------------------------
+def pairing_line(p: PairingInfo) -> str:
+    if p.second_id is None:
+        return f"{mention(p.first_id)}: bye"
+    result = f" **{p.result}**" if p.result else ""
+    game = ""
+    if p.game_id is not None:
+        game = f" · game #{p.game_id}"
+    return f"{mention(p.first_id)} vs {mention(p.second_id)}{result}{game}"
+
+
+# ----- the runner: threads, podium ----------------------------------------------------------------
+def thread_title(info: TournamentInfo | None, game: GameInfo, names: Mapping[int, str]) -> str:
+    a, b = (names.get(uid) or f"user {uid}" for uid in game.player_ids)
+    where = f"#{info.id} R{info.round}: " if info is not None else ""
+    return f"{game.title} {where}{a} vs {b}"[:100]
+
+
+THREAD_PERMISSIONS = ("Create Public Threads", "Send Messages in Threads")
+"""What the bot needs in a tournament's channel to open its games' threads."""
+
+
+def missing_thread_permissions(
+    channel: discord.TextChannel, me: discord.Member | None
+) -> list[str]:
+    """The thread permissions the bot lacks in ``channel`` (from the cached roles and
+    overwrites); none when its member is not cached (Discord then decides)."""
+    if me is None:
+        return []
+    perms = channel.permissions_for(me)
+    flags = (perms.create_public_threads, perms.send_messages_in_threads)
+    return [name for name, ok in zip(THREAD_PERMISSIONS, flags, strict=True) if not ok]
+
+
+class TournamentRunner:
+    """Opens the threads of tournament games and announces the end, for one bot.
+
+    One lock per process serialises the thread work, so the sweep and a game's end do not
+    open two threads for the same game here; another process that does is refused by the
+    service (``attach_game_channel``), and its thread is deleted.  The podium is claimed
+    from the service first (``claim_tournament_podium``), so one process posts it.
+    """
+
+    def __init__(self, bot: CrosspathBot) -> None:
+        self.bot = bot
+        self._lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._told_missing: set[int] = set()
+        """Tournaments whose organiser was told the bot may not open threads in their
+        channel (in this process): told once, not at every sweep, until threads work again."""
+
+    def game_ended(self, game: GameInfo) -> None:
+        """A tournament game ended: open the threads of the games its end paired and, if it
+        was the last game, post the podium, in the background."""
+        if game.tournament_id is None:
+            return
+        task = asyncio.create_task(self._after_game(game), name="tournament-after-game")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _after_game(self, game: GameInfo) -> None:
+        assert game.tournament_id is not None
+        try:
+            opened = await self.open_threads(game.tournament_id)
+            info = await self.bot.service.get_tournament(game.tournament_id)
+            if opened and info.status == "running":
+                what = "game" if opened == 1 else "games"
+                await messageable(self.bot, info.channel_id, info.guild_id).send(
+                    f"Tournament #{info.id}: {opened} new {what} paired (round {info.round}), "
+                    "each in its own thread here. /tournament pairings shows them.",
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            if info.status == "finished":
+                await self.podium(info)
+        except Exception as exc:
+            log_failure("could not follow up a tournament game", exc, game_id=game.id)
+
+    async def sweep(self, shards: ShardFilter | None = None) -> list[TournamentUpdate]:
+        """Start or cancel the tournaments whose registration deadline passed, and open
+        every pending thread of this process's servers (also after a restart)."""
+        service = self.bot.service
+        done = await service.sweep_tournaments(shards=shards)
+        for item in done:
+            try:
+                await self.announce_sweep(item)
+            except Exception as exc:
+                log_failure("could not announce a tournament", exc, tournament=item.tournament.id)
+        await self.open_threads(None, shards)
+        return done
+
+    async def announce_sweep(self, item: TournamentUpdate) -> None:
+        info = item.tournament
+        if item.kind == "finished":
+            await self.podium(info)
+            return
+        if item.kind == "started":
+            text = f"Tournament #{info.id} has started: round 1 is being paired in threads here."
+        else:
+            text = f"Tournament #{info.id} was cancelled. {item.reason}"
+        await refresh_announcement(self.bot, info)
+        await messageable(self.bot, info.channel_id, info.guild_id).send(
+            text[:2000], allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    async def open_threads(
+        self, tournament_id: int | None, shards: ShardFilter | None = None
+    ) -> int:
+        """Give every game still on a provisional channel its thread; returns how many."""
+        service = self.bot.service
+        opened = 0
+        async with self._lock:
+            pending = await service.games_awaiting_channel(tournament_id)
+            tournaments: dict[int, TournamentInfo] = {}
+            for game in pending:
+                if shards is not None and not shards.holds(game.guild_id):
+                    continue
+                tid = game.tournament_id
+                try:
+                    if tid is not None and tid not in tournaments:
+                        tournaments[tid] = await service.get_tournament(tid)
+                    info = tournaments.get(tid) if tid is not None else None
+                    opened += await self._open_one(game, info)
+                except Exception as exc:
+                    log_failure("could not open a tournament game's thread", exc, game_id=game.id)
+        return opened
+
+    async def _open_one(self, game: GameInfo, info: TournamentInfo | None) -> int:
+        if info is None:
+            log.warning("a game awaits a channel but has no tournament", extra={"game": game.id})
+            return 0
+        bot = self.bot
+        guild = bot.get_guild(info.guild_id)
+        parent = bot.get_channel(info.channel_id)
+        if not isinstance(parent, discord.TextChannel):
+            log.warning(
+                "a tournament's channel is gone or not a text channel; its games wait",
+                extra={"tournament_id": info.id, "channel_id": info.channel_id},
+            )
+            return 0
+        missing = missing_thread_permissions(parent, guild.me if guild is not None else None)
+        if missing:
+            await self._tell_missing(info, missing)
+            return 0
+        names = await bot.fetch_names(game.player_ids, guild)
+        try:
+            thread = await parent.create_thread(
+                name=thread_title(info, game, names),
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            )
+        except discord.Forbidden:  # the cached permissions were out of date
+            await self._tell_missing(info, THREAD_PERMISSIONS)
+            return 0
+        self._told_missing.discard(info.id)  # a later loss of the permissions is told again
+        try:
+            attached = await bot.service.attach_game_channel(game.id, thread.id)
+        except Exception:
+            await _delete_thread(thread)
+            raise
+        a, b = attached.player_ids
+        headline = (
+            f"Tournament #{info.id}, round {info.round}: {mention(a)} vs {mention(b)}. Good luck!"
+        )
+        message = await build_turn_message(bot, attached, headline)
+        both = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(a), discord.Object(b)]
+        )
+        posted = await send(bot, thread.id, info.guild_id, replace(message, allowed_mentions=both))
+        if not posted.ok:
+            log.warning("could not post a tournament game's first board", extra={"game": game.id})
+        bot.computer.take_turn(attached)
+        return 1
+
+    async def _tell_missing(self, info: TournamentInfo, missing: Sequence[str]) -> None:
+        """Tell the organiser, once, in the tournament's channel, which permissions the bot
+        lacks there; the games wait and start at the first sweep after they are granted."""
+        if info.id in self._told_missing:
+            return
+        self._told_missing.add(info.id)  # also when the notice fails: no retry every sweep
+        log.warning(
+            "cannot open tournament game threads: missing permissions",
+            extra={"tournament_id": info.id, "channel_id": info.channel_id, "missing": missing},
+        )
+        text = (
+            f"{mention(info.organiser_id)}, the games of tournament #{info.id} are waiting:"
+            f" I can't open their threads in this channel because I lack"
+            f" {' and '.join(missing)} here. Grant {'it' if len(missing) == 1 else 'them'} to"
+            " me (channel or server settings) and the games start within a minute."
+        )
+        try:
+            await messageable(self.bot, info.channel_id, info.guild_id).send(
+                text,
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(info.organiser_id)]),
+            )
+        except discord.HTTPException as exc:
+            log_failure(
+                "could not tell an organiser of missing permissions", exc, tournament=info.id
+            )
+
+    async def podium(self, info: TournamentInfo) -> None:
+        """Post the podium of a finished tournament, once across every process: the service
+        lets one caller claim it.  A process that claimed it and stopped before posting
+        leaves it unposted (a podium twice would be worse)."""
+        if not await self.bot.service.claim_tournament_podium(info.id):
+            return
+        await post_podium(self.bot, info)
+        if info.format == "league":
+            await self.announce_next_season(info)
+
+    async def announce_next_season(self, finished: TournamentInfo) -> None:
+        """A league's next season opens by itself: announce it with its Join and Leave."""
+        league = finished.league_id or finished.id
+        waiting = await self.bot.service.list_tournaments(finished.guild_id, status="registration")
+        for info in waiting:
+            if (info.league_id or info.id) == league and info.season == finished.season + 1:
+                await post_announcement(
+                    self.bot,
+                    info,
+                    f"Season {info.season} of this league is open: everyone who played "
+                    f"season {finished.season} is in; press Join to play too, or Leave.",
+                )
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+
+
+async def _delete_thread(thread: discord.Thread) -> None:
+    try:
+        await thread.delete()
+    except discord.HTTPException:
+        log.warning("could not delete an unused tournament thread", exc_info=True)
+
+
+def podium_text(info: TournamentInfo, rows: Sequence[StandingRow]) -> tuple[str, list[int]]:
+    """The podium's words and the players it pings (the top three places, ties included)."""
+    lines = [f"🏆 **{title_of(info)}** is over!"]
+    pinged: list[int] = []
+    for row in rows:
+        if row.division != 1 or row.rank > len(MEDALS):
+            break  # a league's podium is its top division's
+        points = format_score(row.points)
+        unit = "point" if row.points == 1 else "points"
+        lines.append(f"{MEDALS[row.rank - 1]} {mention(row.user_id)}: {points} {unit}")
+        pinged.append(row.user_id)
+    return "\n".join(lines), pinged
+
+
+async def post_announcement(bot: CrosspathBot, info: TournamentInfo, text: str) -> None:
+    """Post an announcement in the tournament's channel and make its buttons the live ones."""
+    try:
+        sent = await messageable(bot, info.channel_id, info.guild_id).send(
+            text[:2000],
+            embed=announcement_embed(info),
+            view=announcement_view(info) or discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+    except discord.HTTPException:
+        log.warning("could not announce a tournament", extra={"tournament": info.id})
+        return
+    await bot.service.set_tournament_message(info.id, sent.id)
+
+
+async def refresh_announcement(bot: CrosspathBot, info: TournamentInfo) -> None:
+    """Show the announcement as the tournament is now (no buttons once registration closed)."""
+    if info.message_id is None:
+        return
+    channel = messageable(bot, info.channel_id, info.guild_id)
+    try:
+        await channel.get_partial_message(info.message_id).edit(  # type: ignore[attr-defined]
+            embed=announcement_embed(info), view=announcement_view(info)
+        )
+    except discord.HTTPException:
+        log.warning("could not update a tournament announcement", extra={"tournament": info.id})
+
+
+async def post_podium(bot: CrosspathBot, info: TournamentInfo) -> None:
+    rows = await bot.service.tournament_standings(info.id)
+    text, pinged = podium_text(info, rows)
+    shown = await standings_page(bot, info.id, 1)
+    kwargs: dict[str, Any] = {
+        "content": text[:2000],
+        "embed": shown.embed,
+        "allowed_mentions": discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(uid) for uid in pinged]
+        ),
+    }
+    if shown.file is not None:
+        kwargs["file"] = shown.file
+    if shown.view is not None:
+        kwargs["view"] = shown.view
+    try:
+        await messageable(bot, info.channel_id, info.guild_id).send(**kwargs)
+    except discord.HTTPException:
+        log.warning("could not post a tournament's podium", extra={"tournament_id": info.id})
+
+
+__all__ = [
+    "PAGE_ROWS",
+    "StandingsPageButton",
+    "TournamentButton",
+    "TournamentRunner",
+    "announcement_embed",
+    "announcement_view",
+    "standings_page",
+]
