@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from discord import app_commands
 
-from bot.discord.cogs.tournament import TournamentCog
+from bot.discord.tournaments.cog import TournamentCog
 from bot.service.tournaments.league import MAX_DIVISION_SIZE, MIN_DIVISION_SIZE
 from bot.service.tournaments.model import MAX_BEST_OF, MAX_ENTRANTS, max_swiss_rounds
 
