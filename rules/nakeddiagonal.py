@@ -227,7 +227,10 @@ class NakedDiagonal(PathGame):
             hint = next((w for old, w in pool.items() if old & area), ())
             timeline = solver.area_timeline(area, red, blue, hint)
             timelines.append(timeline)
-            if shortcut and (timeline is None or not solver.still_fills(timeline, point, player)):
+            if shortcut and (
+                timeline is None
+                or not solver.fills_after_recolouring(timeline, point, player, red, blue)
+            ):
                 shortcut = False
         if shortcut:
             return True
@@ -258,7 +261,8 @@ class NakedDiagonal(PathGame):
             near = ring[p] | 1 << p
             if (
                 all(
-                    timeline is not None and solver.still_fills(timeline, p, player)
+                    timeline is not None
+                    and solver.fills_after_recolouring(timeline, p, player, red, blue)
                     for area, timeline in timelines
                     if area & near
                 )
