@@ -11,6 +11,9 @@ PYTHONPATH (this file adds nothing to ``sys.path``)::
     PYTHONPATH=/work/main python bench/nd_replay_bench.py --records recs.json
     PYTHONPATH=.          python bench/nd_replay_bench.py --records recs.json
 
+Run it as a script, as above: ``python -c`` or ``python -m`` put the current directory ahead
+of PYTHONPATH, so they would time the tree you stand in whatever PYTHONPATH says.
+
 Prints figures only; it never fails on time.
 """
 
