@@ -22,11 +22,11 @@ from .errors import (
 )
 from .geometry import Grid, bits_list, grid, iter_bits
 from .notation import parse_point
+from .record_text import PIE_OPTION, SKIP_TOKEN, format_record
 
-SKIP_TOKEN = "-"
+__all__ = ["PIE_OPTION", "SKIP_TOKEN", "SWAP", "Effects", "Game", "MoveRecord", "pie_title"]
+
 SWAP = "swap"
-PIE_OPTION = "pie"
-"""The pie rule's name in records (``minefield 9 pie: ...``) and in a game's variant name."""
 
 PieRule = Literal["never", "option", "always"]
 
@@ -496,8 +496,6 @@ class Game(ABC):
         )
 
     def record(self) -> str:
-        from .record import format_record
-
         if self._set_up:
             raise ValueError("a game set up from a diagram has no replayable record")
         return format_record(self)

@@ -227,7 +227,10 @@ class NakedDiagonal(PathGame):
             hint = next((w for old, w in pool.items() if old & area), ())
             timeline = solver.area_timeline(area, red, blue, hint)
             timelines.append(timeline)
-            if shortcut and (timeline is None or not solver.still_fills(timeline, point, player)):
+            if shortcut and (
+                timeline is None
+                or not solver.fills_after_recolouring(timeline, point, player, red, blue)
+            ):
                 shortcut = False
         if shortcut:
             return True
@@ -258,7 +261,8 @@ class NakedDiagonal(PathGame):
             near = ring[p] | 1 << p
             if (
                 all(
-                    timeline is not None and solver.still_fills(timeline, p, player)
+                    timeline is not None
+                    and solver.fills_after_recolouring(timeline, p, player, red, blue)
                     for area, timeline in timelines
                     if area & near
                 )
@@ -305,25 +309,34 @@ class NakedDiagonal(PathGame):
             if not area & near:
                 continue
             hint = hints.get(area, ())
+            # Every hint here is a witness the solver made for this area and today's stones
+            # (or () for an area it proved NDE), so the repair may trust it (see ``_repair``).
+            base = (area, self._stones[0], self._stones[1])
             if area & bit:
                 left = area & ~bit
                 while left:
                     seed = left & -left
                     part = solver.flood(seed, left, diagonal=False)
                     left &= ~part
-                    verdict = self._verdict(part, red, blue, hint, nodes)
+                    verdict = self._verdict(part, red, blue, hint, nodes, base)
                     if verdict is None or verdict is UNDECIDED:
                         return part if verdict is None else UNDECIDED
             else:
-                verdict = self._verdict(area & rest, red, blue, hint, nodes)
+                verdict = self._verdict(area & rest, red, blue, hint, nodes, base)
                 if verdict is None or verdict is UNDECIDED:
                     return area if verdict is None else UNDECIDED
         return None
 
     def _verdict(
-        self, area: int, red: int, blue: int, hint: tuple[Move, ...], nodes: int | None
+        self,
+        area: int,
+        red: int,
+        blue: int,
+        hint: tuple[Move, ...],
+        nodes: int | None,
+        base: tuple[int, int, int],
     ) -> Witness | Undecided | None:
-        return self._solver.solve_within(area, red, blue, hint, nodes)
+        return self._solver.solve_within(area, red, blue, hint, nodes, base)
 
     def _why_illegal(self, point: int, player: int) -> str:
         name = self.grid.names[point]

@@ -25,31 +25,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .base import PIE_OPTION, SKIP_TOKEN
 from .errors import IllegalMove, InvalidOptions, InvalidRecord, UnknownGame
+from .record_text import PIE_OPTION, SKIP_TOKEN, format_record, header
+from .registry import new_game
 
 if TYPE_CHECKING:
     from .base import Game
 
 
+__all__ = [
+    "MAX_SHOWN",
+    "Header",
+    "format_record",
+    "header",
+    "parse_header",
+    "parse_record",
+    "replay",
+]
+
 MAX_SHOWN = 60
 """Characters of a bad header quoted back in a message."""
-
-
-def header(game: Game) -> str:
-    """The record's header without the colon: ``minefield 9``, or ``minefield 9 pie``."""
-    option = f" {PIE_OPTION}" if game.variant != game.name else ""
-    return f"{game.name} {game.size}{option}"
-
-
-def format_record(game: Game) -> str:
-    tokens: list[str] = []
-    for rec in game.history:
-        tokens.append(rec.move)
-        if rec.skipped is not None:
-            tokens.append(SKIP_TOKEN)
-    body = " ".join(tokens)
-    return f"{header(game)}:" + (f" {body}" if body else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,8 +79,6 @@ def parse_header(text: str) -> Header:
 
 def parse_record(text: str) -> Game:
     """Replay a record into a new game; :class:`InvalidRecord` names the first bad move."""
-    from .registry import new_game
-
     head = parse_header(text)
     try:
         game = new_game(head.name, size=head.size, pie=head.pie)

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from rules_helpers import end_alike, step_alike
 
 from rules import new_game
+from rules.geometry import bits_list
 from rules.nakeddiagonal import NakedDiagonal
 from rules.nd_area import AreaSolver, check_witness
 
@@ -373,3 +374,54 @@ def test_a_hard_area_proof_is_passed_over_quickly_by_searches() -> None:
 
 def _bits(mask: int) -> list[int]:
     return [i for i in range(mask.bit_length()) if mask >> i & 1]
+
+
+@pytest.mark.parametrize("size", [5, 7, 9, 11, 13])
+def test_trusted_repair_gives_the_full_replays_witness(size: int) -> None:
+    # Also: every point fills_after_recolouring passes is fillable by the exact solver.
+    """A repair told its hint is a known witness (``base``) skips re-checking the steps no
+    change is next to; it must return exactly what the full replay returns, for every part a
+    placement next to or inside an area leaves, both colours, at every size, including the
+    failures (None), on positions of seeded random games played well past the opening."""
+    rnd = random.Random(size)
+    solver = AreaSolver(size)
+    compared = differed_from_hint = recoloured = 0
+    for _ in range(3):
+        game = random_game(size, rnd)
+        while not game.is_over:
+            red, blue = game._stones
+            empty = game.grid.full & ~(red | blue)
+            for area in solver.components(empty, diagonal=False):
+                witness = solver.solve(area, red, blue)
+                if witness is None:
+                    continue
+                near = solver.dilate8(area) & empty
+                for p in rnd.sample(bits_list(near), min(6, near.bit_count())):
+                    for colour in (0, 1):
+                        stones = [red, blue]
+                        stones[colour] |= 1 << p
+                        left = area & ~(1 << p)
+                        timeline = solver.timeline(red, blue, witness)
+                        if solver.fills_after_recolouring(timeline, p, colour, red, blue):
+                            # Proven fillable: every part must be, by the exact solver too.
+                            parts = solver.components(left, diagonal=False)
+                            assert all(
+                                solver.solve(part, stones[0], stones[1]) is not None
+                                for part in parts
+                            ), (game.moves, p, colour)
+                            recoloured += not solver.still_fills(timeline, p, colour)
+                        for part in solver.components(left, diagonal=False) or [0]:
+                            for cut in (part, left):
+                                plain = solver._repair(cut, stones[0], stones[1], witness)
+                                trusted = solver._repair(
+                                    cut, stones[0], stones[1], witness, (area, red, blue)
+                                )
+                                assert trusted == plain, (game.moves, p, colour, bin(cut))
+                                compared += 1
+                                differed_from_hint += plain is not None and plain != tuple(
+                                    m for m in witness if cut >> m[0] & 1
+                                )
+            game.play(rnd.choice(game.legal_moves()))
+    assert compared > 200
+    assert differed_from_hint > 0  # some repairs re-coloured or postponed a step
+    assert recoloured > 0  # some candidates were settled only by switching a step's colour
