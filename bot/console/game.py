@@ -372,8 +372,8 @@ def final_line(info: GameInfo, computers: set[int] | frozenset[int] = frozenset(
 async def open_service(db: Path | str) -> AsyncIterator[GameService]:
     """The game service over the database ``db``, a file or a URL (the one place the console
     opens a store; tests read what the console stored through it too)."""
-    async with await open_store(db) as store:
-        yield GameService(store)
+    async with await open_store(db) as store, GameService(store) as service:
+        yield service
 
 
 async def play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:

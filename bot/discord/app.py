@@ -179,6 +179,8 @@ class CrosspathBot(commands.AutoShardedBot):
     async def close(self) -> None:
         await self.computer.close()
         await self.tournaments.close()
+        if self._service is not None:  # end the replay process with the bot
+            await self._service.close()
         await super().close()
 
     async def on_ready(self) -> None:

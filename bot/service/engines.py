@@ -8,9 +8,11 @@ the event loop, and never inside a transaction (:func:`warms_engines`); a move t
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import functools
 import signal
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
@@ -112,16 +114,64 @@ def _replay_pool() -> ProcessPoolExecutor:
         return _replays
 
 
+def stop_replays() -> None:
+    """End the replay process and wait for it (blocking: call it off the event loop).
+
+    Why: a worker the process started is joined when the process exits, so a process that
+    never stopped it (a ``multiprocessing`` child that used the service) waited for it
+    forever.  Replays already submitted finish first; the next cold game starts a new worker.
+    """
+    global _replays
+    with _REPLAY_LOCK:
+        pool, _replays = _replays, None
+    if pool is not None:
+        pool.shutdown(wait=True)
+
+
+def _is_main_test(test: ast.expr) -> bool:
+    """Whether ``test`` is ``__name__ == "__main__"`` (either way round)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    sides = [test.left, test.comparators[0]]
+    names = [side for side in sides if isinstance(side, ast.Name) and side.id == "__name__"]
+    mains = [side for side in sides if isinstance(side, ast.Constant) and side.value == "__main__"]
+    return isinstance(test.ops[0], ast.Eq) and bool(names) and bool(mains)
+
+
+@functools.cache
+def _main_runs_again() -> bool:
+    """Whether a spawned worker would run the main script's top-level code again.
+
+    A ``spawn`` worker imports the parent's main script (as ``__mp_main__``) before it takes
+    any work, so a script without an ``if __name__ == "__main__"`` guard would run itself a
+    second time in the replay worker.  Such a script gets its replays on the replay thread
+    instead: slower for a long Naked Diagonal game, never wrong.  A main that cannot be read
+    (an interactive session, ``-c``) is not imported by the worker at all.
+    """
+    path = getattr(sys.modules.get("__main__"), "__file__", None)
+    if path is None:
+        return False
+    try:
+        with open(path, encoding="utf-8") as source:
+            tree = ast.parse(source.read())
+    except (OSError, SyntaxError, ValueError):
+        return False
+    return not any(isinstance(node, ast.If) and _is_main_test(node.test) for node in tree.body)
+
+
 async def replay_off_loop(
     name: str, size: int, moves: Sequence[str], pie: bool | None = None
 ) -> Game:
     """:func:`replay` in the replay process; on the replay thread if that process is lost.
 
+    A main script without a ``__main__`` guard replays on the thread (:func:`_main_runs_again`).
     A worker that dies (killed, out of memory) breaks the pool; the pool is dropped so the
     next replay starts a fresh one, and this replay runs on a thread instead of failing.
     """
     global _replays
     loop = asyncio.get_running_loop()
+    if _main_runs_again():
+        return await loop.run_in_executor(_REPLAY_THREAD, replay, name, size, moves, pie)
     pool = _replay_pool()
     try:
         return await loop.run_in_executor(pool, replay, name, size, list(moves), pie)

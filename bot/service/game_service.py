@@ -15,11 +15,15 @@ settings), ``queries`` and ``claims`` (which process thinks for the computer), a
 
 from __future__ import annotations
 
+import asyncio
+from typing import Self
+
 from .aborts import Aborts
 from .challenges import Challenges
 from .claims import TurnClaims
 from .clocks import Clocks
 from .core import clock_row, next_reminder, utc_now
+from .engines import stop_replays
 from .moderation import Moderation
 from .notices import Notices
 from .play import Play
@@ -55,7 +59,22 @@ class GameService(
     UTC datetime (inject a fake in tests); ``rng`` decides random first players.  Admin
     methods trust the caller to have checked that ``actor_id`` is a server admin; they record
     who acted in the audit log.
+
+    Use it as ``async with GameService(store) as service:``: leaving the block ends the
+    replay process cold games are replayed in, so the process can exit (the store stays
+    open: whoever opened it closes it).
     """
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """End the replay process (waiting for it off the event loop); the service stays
+        usable, and the next cold game starts a new one."""
+        await asyncio.to_thread(stop_replays)
 
 
 __all__ = ["GameService", "clock_row", "next_reminder", "utc_now"]
