@@ -70,3 +70,22 @@ def test_a_closed_pipe_is_not_a_traceback() -> None:
     proc.wait(timeout=60)
     assert b"Traceback" not in err, err.decode()
     assert proc.returncode == 141
+
+
+def test_the_command_line_lives_in_one_package() -> None:
+    """Every maintenance subcommand is a module of ``bot.cli``; only the feature-owned ones
+    (the Discord adapter's, the console's, the renderer's) keep their entry with the feature,
+    and no ``*_cli.py`` or ``cli.py`` module is left elsewhere in ``bot``."""
+    from pathlib import Path
+
+    import bot
+
+    owned = {"run", "sync", "commands", "play", "render"}
+    for name, (module, _) in SUBCOMMANDS.items():
+        if name not in owned:
+            assert module == f"bot.cli.{name}" or module.startswith("bot.cli."), (name, module)
+    root = Path(bot.__file__).parent
+    strays = [
+        p for p in root.rglob("*cli*.py") if p.parent != root / "cli" and p.name != "client.py"
+    ]
+    assert not strays, strays

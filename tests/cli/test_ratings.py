@@ -166,8 +166,8 @@ async def test_bad_input_gets_one_sentence_and_creates_nothing(tmp_path: Path) -
 
 
 def test_the_help_names_the_database_setting_the_bot_reads() -> None:
+    from bot.cli.ratings import leaderboard_parser, ratings_parser
     from bot.config import SETTINGS
-    from bot.ratings_cli import leaderboard_parser, ratings_parser
 
     rebuild_help = ratings_parser()._subparsers._group_actions[0].choices["rebuild"].format_help()  # type: ignore[union-attr]
     for text in (leaderboard_parser().format_help(), rebuild_help):

@@ -11,11 +11,11 @@ from pathlib import Path
 import discord
 import pytest
 
+from bot.cli import db as db_cli
 from bot.config import SETTINGS, Settings, SettingsError, settings_from, shown_database
 from bot.discord import runner
 from bot.discord.app import CrosspathBot
 from bot.service import ShardFilter
-from bot.store import cli as db_cli
 
 TOKEN = "MTIzNDU2Nzg5.secret-token-value"
 PASSWORD = "pg-pass-w0rd"

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
+from bot.cli import db as db_cli
 from bot.service import GameService
-from bot.store import cli as db_cli
 from bot.store import open_store
 from bot.store.errors import shown
 

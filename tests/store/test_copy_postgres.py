@@ -17,9 +17,9 @@ import pytest
 from game_fixtures import FakeClock
 from pg_server import table_rows as pg_table_rows
 
+from bot.cli import db as db_cli
 from bot.service import GameService, ServiceError
 from bot.store import StoreNotEmpty, open_store
-from bot.store import cli as db_cli
 from bot.store.copy import copy_store
 
 pytestmark = pytest.mark.slow  # PostgreSQL only: the quick loop runs the store on SQLite

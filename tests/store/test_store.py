@@ -13,6 +13,7 @@ import pytest
 from undo_migrations import UNDO_MIGRATION_8, UNDO_MIGRATION_13
 from web_games import UNDO_WEB_MIGRATION
 
+from bot.cli import db as db_cli
 from bot.service import GameInfo, GameService
 from bot.store import (
     MIGRATIONS,
@@ -27,7 +28,6 @@ from bot.store import (
     WriteConflict,
 )
 from bot.store import SqliteStore as Store
-from bot.store import cli as db_cli
 from bot.store import sqlite as store_module
 
 GUILD, CHANNEL = 1000, 2000

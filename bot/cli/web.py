@@ -23,12 +23,11 @@ from typing import TYPE_CHECKING, Any, cast
 
 from bot import logs
 from bot.config import SETTINGS, SettingsError, load_settings, web_port
-
-from .metrics import Metrics, active_games_source, timed_store
+from bot.web.metrics import Metrics, active_games_source, timed_store
 
 if TYPE_CHECKING:
-    from .pages import GamePages
-from .server import WebServer, database_check
+    from bot.web.pages import GamePages
+from bot.web.server import WebServer, database_check
 
 log = logging.getLogger("crosspath.web")
 
@@ -81,8 +80,7 @@ class _LazyRead:
 def lazy_pages(lazy: LazyStore) -> GamePages:
     """The game pages over a service on the lazily opened store (only its reads are used)."""
     from bot.service import GameService
-
-    from .pages import GamePages
+    from bot.web.pages import GamePages
 
     service = GameService(cast(Any, lazy))
 

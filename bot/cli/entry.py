@@ -1,5 +1,10 @@
 """The ``crosspath`` command: one entry point, each subcommand owned by its own module.
 
+The maintenance and read-only subcommands live beside this module in ``bot.cli`` (``db``,
+``ratings``, ``leaderboard``, ``tournament``, ``web``).  Those whose work is a feature's own
+keep their entry with it: ``run``, ``sync`` and ``commands`` in the Discord adapter, ``play`` in
+the console, and ``render`` in ``render`` (which must never import ``bot``).
+
 Subcommands are imported lazily so ``crosspath render`` never loads discord.py and
 ``crosspath play`` works without a token.
 
@@ -26,11 +31,11 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "commands": ("bot.discord.payloads", "print the command payloads a sync would send"),
     "play": ("bot.console", "play a local game in the terminal, no Discord needed"),
     "render": ("render.cli", "draw a board image (and GIF replay) from a game record"),
-    "db": ("bot.store.cli", "database maintenance: crosspath db backup PATH | copy SRC DST"),
-    "ratings": ("bot.ratings_cli", "ratings maintenance: crosspath ratings rebuild [--check]"),
-    "leaderboard": ("bot.leaderboard_cli", "print a server's leaderboard for one game"),
-    "tournament": ("bot.tournament_cli", "list a server's tournaments, show one, its standings"),
-    "web": ("bot.web.cli", "serve the public game pages, with /healthz, /readyz and /metrics"),
+    "db": ("bot.cli.db", "database maintenance: crosspath db backup PATH | copy SRC DST"),
+    "ratings": ("bot.cli.ratings", "ratings maintenance: crosspath ratings rebuild [--check]"),
+    "leaderboard": ("bot.cli.leaderboard", "print a server's leaderboard for one game"),
+    "tournament": ("bot.cli.tournament", "list a server's tournaments, show one, its standings"),
+    "web": ("bot.cli.web", "serve the public game pages, with /healthz, /readyz and /metrics"),
 }
 
 EXIT_USAGE = 2

@@ -17,11 +17,12 @@ import json
 import sys
 from pathlib import Path
 
-from .service import GameService, ServiceError
-from .service.ratings.service import RebuildReport
-from .service.ratings.types import Standing
-from .store import WriteConflict, is_postgres, open_store
-from .store.cli import DEFAULT_DB, default_db
+from bot.service import GameService, ServiceError
+from bot.service.ratings.service import RebuildReport
+from bot.service.ratings.types import Standing
+from bot.store import WriteConflict, is_postgres, open_store
+
+from .db import DEFAULT_DB, default_db
 
 EXIT_BAD_INPUT = 2
 REBUILD_ATTEMPTS = 3
@@ -72,7 +73,7 @@ def ratings_parser() -> argparse.ArgumentParser:
 
 async def _check(target: str) -> tuple[int, int]:
     """(players whose stored rating differs from a rebuild, players rebuilt), nothing stored."""
-    from .service.ratings.apply import rebuilt
+    from bot.service.ratings.apply import rebuilt
 
     async with await open_store(target) as store, store.read() as tx:
         results = await tx.rated_results()

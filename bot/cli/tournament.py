@@ -18,9 +18,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .ratings_cli import EXIT_BAD_INPUT, _db_argument, _target
-from .service import GameService, PairingInfo, ServiceError, StandingRow, TournamentInfo
-from .store import open_store
+from bot.service import GameService, PairingInfo, ServiceError, StandingRow, TournamentInfo
+from bot.store import open_store
+
+from .ratings import EXIT_BAD_INPUT, _db_argument, _target
 
 STATUSES = ("registration", "running", "finished", "cancelled")
 

@@ -15,10 +15,10 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from . import is_postgres
-from .copy import copy_store
-from .errors import StoreError, shown
-from .sqlite import SqliteStore as Store
+from bot.store import is_postgres
+from bot.store.copy import copy_store
+from bot.store.errors import StoreError, shown
+from bot.store.sqlite import SqliteStore as Store
 
 DEFAULT_DB = "crosspath.sqlite3"  # same default as bot.config (CROSSPATH_DATABASE)
 DB_ENV = "CROSSPATH_DATABASE"
