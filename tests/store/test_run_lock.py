@@ -30,7 +30,11 @@ def test_a_second_crosspath_run_on_the_same_sqlite_file_is_refused(tmp_path: Pat
         proc = crosspath(
             tmp_path,
             "run",
-            env={"DISCORD_TOKEN": "not-a-real-token", "CROSSPATH_DATABASE": str(database)},
+            env={
+                "DISCORD_TOKEN": "not-a-real-token",
+                "CROSSPATH_DATABASE": str(database),
+                "CROSSPATH_LOG_FORMAT": "text",  # the sentence itself, not its JSON
+            },
         )
     assert proc.returncode == 5, proc.stderr
     line = proc.stderr.strip().splitlines()[-1]
