@@ -65,7 +65,7 @@ from .convert import from_us, maybe_dt, to_us
 from .core import ServiceCore, board_size
 from .engines import warms_engines
 from .errors import ChannelBusy, InvalidInput, NoGameHere, NotAPlayer, PermissionDenied
-from .ratings.model import INITIAL_MU
+from .ratings.model import INITIAL_MU, display_rating
 from .timebank import first_clock, stored, time_control_from
 from .tournament_types import (
     FORMATS,
@@ -1068,13 +1068,13 @@ def _division_rows(format: str, division: int, state: TournamentState) -> list[S
                 "head_to_head": row.head_to_head,
             }
         elif format == "knockout":
-            tiebreaks = {"rating": row.rating}
+            tiebreaks = {"rating": shown_rating(row.rating)}
         else:
             tiebreaks = {
                 "sonneborn_berger": row.sonneborn_berger,
                 "head_to_head": row.head_to_head,
                 "wins": float(row.wins),
-                "rating": row.rating,
+                "rating": shown_rating(row.rating),
             }
         out.append(
             StandingRow(
@@ -1196,3 +1196,10 @@ def info_of(t: TournamentRow, entrants: Sequence[EntrantRow]) -> TournamentInfo:
 
 
 __all__ = ["PROVISIONAL_CHANNEL_BASE", "TournamentPlay", "is_provisional", "player_names"]
+
+
+def shown_rating(mu: float) -> float:
+    """A rating at the start as the leaderboard shows ratings (1500 for a new player), not
+    openskill's raw mu (25): the same number everywhere a player reads it.  Monotone in mu,
+    so the order it breaks ties in is unchanged."""
+    return float(round(display_rating(mu)))

@@ -66,6 +66,7 @@ class LiveHub:
         self._known: dict[str, int] = {}
         self._payloads: dict[str, tuple[int, bytes]] = {}
         self._task: asyncio.Task[None] | None = None
+        self._stopped = False
         self.polls = 0
 
     @property
@@ -73,8 +74,10 @@ class LiveHub:
         return sum(len(group) for group in self._watchers.values())
 
     def watch(self, token: str, version: int) -> Watcher | None:
-        """A watcher for a page that shows ``token`` at ``version`` (None: too many pages)."""
-        if self.watching >= MAX_WATCHERS:
+        """A watcher for a page that shows ``token`` at ``version`` (None: too many pages, or
+        the server is stopping: a request that was still reading when shutdown began must not
+        start the poller again, which nothing would then end)."""
+        if self._stopped or self.watching >= MAX_WATCHERS:
             return None
         watcher = Watcher(token, version)
         group = self._watchers.setdefault(token, set())
@@ -139,6 +142,7 @@ class LiveHub:
                 watcher.offer(*state)
 
     async def stop(self) -> None:
+        self._stopped = True
         self.close_all()
         if self._task is not None:
             with contextlib.suppress(asyncio.CancelledError):

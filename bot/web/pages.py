@@ -35,7 +35,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from aiohttp import web
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from bot.service import GameRecord, GameResult, GameSummary
+from bot.service import GameRecord, GameResult, GameSummary, database_fault
 from bot.service.tournament_types import TournamentInfo
 from bot.service.web_games import ServedGame
 from bot.service.web_tournaments import ServedTournament
@@ -43,6 +43,7 @@ from render import DEFAULT_THEME, THEMES, board_svg, render_gif
 from rules import Game
 
 from .live import POLL_SECONDS, LiveHub, Watcher
+from .names import isolated
 from .tournament_pages import tournament_line, tournament_page
 
 log = logging.getLogger("crosspath.web")
@@ -91,9 +92,9 @@ def colour_name(colour: str | None) -> str:
 
 
 def name_of(names: dict[int, str], user_id: int | None, colour: str | None) -> str:
-    """A player's stored name, or the colour's player when the game has none stored."""
+    """A player's stored name (isolated), or the colour's player when the game has none."""
     if user_id is not None and user_id in names:
-        return names[user_id]
+        return isolated(names[user_id])
     return f"{colour_name(colour)} player" if colour else "A player"
 
 
@@ -194,9 +195,11 @@ class GamePages:
         self._svgs = Drawn[str](SVG_CACHE)
         self._pages = Drawn[str](PAGE_CACHE)
         self._gifs = Drawn[bytes](GIF_CACHE)
+        self._faults = DatabaseFaults()
 
     def install(self, app: web.Application) -> None:
         app.middlewares.append(security_headers)
+        app.middlewares.append(self._faults.middleware)
         app.router.add_get("/", self.index)
         app.router.add_get("/games/{token}", self.game)
         app.router.add_get("/games/{token}/board.svg", self.board)
@@ -204,6 +207,7 @@ class GamePages:
         app.router.add_get("/games/{token}/replay.gif", self.gif)
         app.router.add_get("/games/{token}/events", self.events)
         app.router.add_get("/tournaments/{token}", self.tournament)
+        app.router.add_get("/favicon.ico", favicon)
         app.router.add_static("/static/", STATIC, append_version=False)
         app.on_shutdown.append(self._shutdown)
 
@@ -275,8 +279,10 @@ class GamePages:
         plies = len(game.history)
         ply = _int(request.query.get("ply"), plies)
         theme = request.query.get("theme", DEFAULT_THEME)
-        if not 0 <= ply <= plies or theme not in THEMES:
-            raise not_found()
+        if not 0 <= ply <= plies:
+            raise bad_request(f"ply must be a whole number from 0 to {plies} for this game.")
+        if theme not in THEMES:
+            raise bad_request(f"theme must be one of: {', '.join(THEMES)}.")
         svg = await self._svgs.get(
             (record.game.id, record.game.version, ply, theme),
             lambda: board_svg(position_at(game, ply), theme=theme, caption=False),
@@ -376,6 +382,57 @@ async def security_headers(
     return response
 
 
+class DatabaseFaults:
+    """Pages over a database that cannot be used answer 503 with a short page, and the
+    store's sentence is logged once per fault (again only after the database answered in
+    between), never as a traceback: the fault is the operator's to fix, not a bug."""
+
+    def __init__(self) -> None:
+        self.logged: str | None = None
+
+    @web.middleware
+    async def middleware(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        try:
+            response = await handler(request)
+        except web.HTTPException:
+            raise
+        except Exception as exc:
+            sentence = database_fault(exc)
+            if sentence is None:
+                raise
+            if sentence != self.logged:
+                log.error("the game pages cannot read the database: %s", sentence)
+                self.logged = sentence
+            raise web.HTTPServiceUnavailable(
+                text=UNAVAILABLE, content_type="text/html", headers={"Retry-After": "30"}
+            ) from None
+        self.logged = None
+        return response
+
+
+UNAVAILABLE = (
+    "<!doctype html><html lang=en><meta charset=utf-8><title>Crosspath</title>"
+    "<p>The games are unavailable for now. Please try again in a little while.</p></html>\n"
+)
+
+
+FAVICON = (STATIC / "favicon.svg").read_bytes()
+
+
+async def favicon(request: web.Request) -> web.Response:
+    """Browsers ask for /favicon.ico on their own: answer with the site's icon, not a 404."""
+    return web.Response(
+        body=FAVICON, content_type=SVG_TYPE, headers={"Cache-Control": "public, max-age=86400"}
+    )
+
+
+def bad_request(sentence: str) -> web.HTTPBadRequest:
+    """A request for a game that exists, with a value the page cannot use: say which."""
+    return web.HTTPBadRequest(text=sentence + "\n")
+
+
 def not_found() -> web.HTTPNotFound:
     """The one answer for a private game or tournament, a server's hidden ones and an
     unknown token."""
@@ -386,7 +443,8 @@ def _int(raw: str | None, default: int) -> int:
     if raw is None:
         return default
     raw = raw.strip()
-    if not raw.isdigit() or len(raw) > 6:
+    # ASCII digits only: str.isdigit() accepts "²" and other digits int() refuses
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 6:
         return -1
     return int(raw)
 

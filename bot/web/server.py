@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
 from .metrics import CONTENT_TYPE, Metrics
+
+log = logging.getLogger("crosspath.web")
 
 if TYPE_CHECKING:
     from .pages import GamePages
@@ -35,13 +38,24 @@ REASON_LIMIT = 200
 def database_check(store: Any, timeout: float = CHECK_TIMEOUT) -> Check:
     """Ready when the database answers a query (its schema version) within ``timeout``."""
 
+    logged: list[str] = []
+
     async def check() -> str | None:
         try:
             await asyncio.wait_for(store.schema_version(), timeout)
         except TimeoutError:
             return f"the database did not answer within {timeout:g} s"
         except Exception as exc:  # the store's sentences name the target without a password
-            return f"the database is unavailable: {exc}"
+            sentence = str(exc)
+            if sentence not in logged:  # the operator reads where it is, once per fault
+                log.warning("the database is unavailable: %s", sentence)
+                logged[:] = [sentence]
+            # /readyz may be on a public port: it says what is wrong, never where the file is
+            target = str(getattr(store, "target", "") or "")
+            if target and "://" not in target:
+                sentence = sentence.replace(target, "the database file")
+            return f"the database is unavailable: {sentence}"
+        logged.clear()
         return None
 
     return check

@@ -13,6 +13,8 @@ from typing import Any
 from bot.service.tournament_types import PairingInfo, TournamentInfo
 from bot.service.web_tournaments import ServedTournament
 
+from .names import isolated
+
 FORMAT_NAMES = {
     "round_robin": "round robin",
     "double_round_robin": "double round robin",
@@ -83,7 +85,9 @@ def tournament_page(served: ServedTournament) -> dict[str, Any]:
     info = served.info
 
     def name(user_id: int | None) -> str:
-        return served.names.get(user_id, "A player") if user_id is not None else ""
+        if user_id is None:
+            return ""
+        return isolated(served.names[user_id]) if user_id in served.names else "A player"
 
     divisions: dict[int, list[dict[str, Any]]] = {}
     tiebreaks: list[str] = []

@@ -60,6 +60,7 @@ async def test_an_unreadable_sqlite_database_is_not_ready_then_ready_again(
         assert status == 503
         assert text.startswith("not ready\nthe database is unavailable: ")
         assert "is not a SQLite database" in text
+        assert str(db_path) not in text and db_path.name not in text  # where: in the log only
         assert (await get(port, "/healthz"))[0] == 200  # alive, only not ready
     finally:
         for part, content in saved.items():

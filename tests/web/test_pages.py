@@ -85,14 +85,52 @@ async def test_private_hidden_and_unknown_games_are_404_everywhere(service: Game
         assert (await fetch(port, "/tournaments/" + unknown))[0] == 404
 
 
-async def test_bad_positions_and_themes_are_404(service: GameService) -> None:
+async def test_bad_positions_and_themes_of_a_real_game_say_what_is_wrong(
+    service: GameService,
+) -> None:
+    """A game that exists with a value its board cannot use is a 400 that names the value,
+    not the "No such game" of an unknown token; odd digits ("²", "٣") are not numbers."""
     info = await start_public(service, 3003, ("c3",))
     async with pages_site(service) as port:
-        for query in ("ply=2", "ply=-1", "ply=x", "ply=1&theme=neon", "ply=9999999"):
-            assert (await fetch(port, f"/games/{info.web_token}/board.svg?{query}"))[0] == 404
+        for query in ("ply=2", "ply=-1", "ply=x", "ply=9999999", "ply=%C2%B2", "ply=%D9%A3"):
+            status, headers, body = await fetch(port, f"/games/{info.web_token}/board.svg?{query}")
+            assert status == 400, query
+            assert body == b"ply must be a whole number from 0 to 1 for this game.\n"
+            assert headers["Content-Security-Policy"] == CSP
+        status, _, body = await fetch(port, f"/games/{info.web_token}/board.svg?ply=1&theme=nope")
+        assert status == 400 and body.startswith(b"theme must be one of: ")
         assert (await fetch(port, f"/games/{info.web_token}/board.svg?ply=1&theme=high-contrast"))[
             0
         ] == 200
+        assert (await fetch(port, "/games/" + "A" * 22 + "/board.svg?ply=1"))[0] == 404
+
+
+async def test_odd_digits_in_the_stream_version_are_no_version(service: GameService) -> None:
+    info = await start_public(service, 3007, ("c3",))
+    async with aiohttp.ClientSession() as session, pages_site(service) as port:
+        url = f"http://127.0.0.1:{port}/games/{info.web_token}/events?v=%C2%B2"
+        async with session.get(url) as answer:
+            assert answer.status == 200
+            event = await asyncio.wait_for(read_event(answer.content), 5)
+            assert event["version"] == info.version
+
+
+async def test_the_favicon_is_the_sites_icon(service: GameService) -> None:
+    async with pages_site(service) as port:
+        status, headers, body = await fetch(port, "/favicon.ico")
+    assert status == 200 and headers["Content-Type"].startswith("image/svg+xml")
+    assert body.startswith(b"<svg") and headers["Content-Security-Policy"] == CSP
+
+
+async def test_a_right_to_left_override_in_a_name_is_isolated(service: GameService) -> None:
+    """U+202E in a name could reorder "X vs Y" on screen: every name is isolated."""
+    info = await start_public(service, 3008, ("c3",), names=("\u202eevilA", "Bob"))
+    async with pages_site(service) as port:
+        _, _, page = await fetch(port, f"/games/{info.web_token}")
+        _, _, listing = await fetch(port, "/")
+    for text in (page.decode(), listing.decode()):
+        assert "\u2068\u202eevilA\u2069" in text
+        assert "\u202eevilA" not in text.replace("\u2068\u202eevilA\u2069", "")
 
 
 async def read_event(stream: aiohttp.StreamReader) -> dict[str, object]:
@@ -138,6 +176,25 @@ async def test_a_stream_opened_after_a_move_starts_with_it_and_ends_with_the_gam
             assert last["status"] == "finished" and "won" in str(last["result"])
             rest = await asyncio.wait_for(answer.content.read(), 2)  # returns: the stream ended
             assert rest.strip() == b""
+
+
+async def test_a_stream_asked_for_after_the_stop_starts_no_poller(service: GameService) -> None:
+    """A request still reading the database when shutdown begins must not start the poller
+    again, which nothing would then end (aiohttp would wait out its timeouts)."""
+    from bot.web.live import LiveHub
+
+    async def versions(tokens: list[str]) -> dict[str, int]:
+        return {}
+
+    async def state(token: str) -> tuple[int, bytes] | None:
+        return None
+
+    hub = LiveHub(versions, state, 0.05)
+    assert hub.watch("t", 1) is not None
+    await hub.stop()
+    assert hub.watch("t", 1) is None
+    await asyncio.sleep(0.1)
+    assert hub.polls == 0  # the poller never ran again
 
 
 async def test_open_streams_end_when_the_server_stops(service: GameService) -> None:

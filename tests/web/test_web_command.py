@@ -159,3 +159,22 @@ def test_in_json_mode_web_writes_only_json_and_names_the_pages(db_path: Path) ->
     rest = process.stderr.read()
     for line in rest.splitlines():
         json.loads(line)
+
+
+async def test_an_unusable_database_is_503_with_a_short_page_and_one_log_line(
+    tmp_path: Path,
+) -> None:
+    process, port = start("--db", str(tmp_path / "missing.db"))
+    try:
+        for path in ("/", "/games/" + "A" * 22, "/games/" + "A" * 22 + "/events", "/"):
+            status, page = await get(port, path)
+            assert status == 503, path
+            assert "The games are unavailable for now" in page
+        assert (await get(port, "/readyz"))[0] == 503
+    finally:
+        assert stop(process) == 0
+    assert process.stderr is not None
+    err = process.stderr.read()
+    assert "Traceback" not in err
+    said = [line for line in err.splitlines() if "cannot read the database" in line]
+    assert len(said) == 1, err[-2000:]

@@ -444,3 +444,11 @@ async def test_a_leagues_next_season_keeps_its_bank(service: GameService) -> Non
     assert (await service.get_tournament(t.id)).status == "finished"
     [two] = await service.list_tournaments(GUILD, status="registration")
     assert two.season == 2 and two.time_control == BANK
+
+
+async def test_standings_show_ratings_on_the_leaderboards_scale(service: GameService) -> None:
+    """New players start at 1500, as the leaderboard shows them, not openskill's raw 25."""
+    t = await opened(service, "round_robin", 4)
+    t = await service.start_tournament(t.id, ORGANISER)
+    rows = await service.tournament_standings(t.id)
+    assert rows and {r.tiebreaks["rating"] for r in rows} == {1500.0}
