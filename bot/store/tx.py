@@ -213,6 +213,18 @@ def marks(values: Sequence[Any]) -> str:
     return ", ".join("?" * len(values))
 
 
+IN_CHUNK = 10_000
+"""The most ids one ``IN (…)`` list carries: PostgreSQL takes at most 32,767 bind arguments in a
+statement, and a large tournament's games or a league's players pass that."""
+
+
+def in_chunks(ids: Sequence[Any]) -> list[list[Any]]:
+    """``ids`` sorted, unique, in lists of at most :data:`IN_CHUNK`; a query ordered by the id
+    it lists gives, chunk after chunk, the same rows in the same order as one statement."""
+    unique = sorted(set(ids))
+    return [unique[i : i + IN_CHUNK] for i in range(0, len(unique), IN_CHUNK)]
+
+
 # ----- game writes -----------------------------------------------------------------------------
 
 
@@ -625,11 +637,13 @@ class SharedTx:
         server polls for every game its pages watch (a vanished one is simply left out)."""
         if not web_tokens:
             return []
-        rows = await self._fetch(
-            f"SELECT web_token, version FROM games WHERE web_token IN ({marks(web_tokens)})"
-            f" AND {SERVED}",
-            (*web_tokens, *SERVED_ARGS),
-        )
+        rows: list[Row] = []
+        for chunk in in_chunks(web_tokens):
+            rows += await self._fetch(
+                f"SELECT web_token, version FROM games WHERE web_token IN ({marks(chunk)})"
+                f" AND {SERVED}",
+                (*chunk, *SERVED_ARGS),
+            )
         return [GameVersion(r[0], int(r[1])) for r in rows]
 
     # ----- games: writes --------------------------------------------------------------------
@@ -752,12 +766,14 @@ class SharedTx:
         :meth:`next_rating_seq`."""
         ids = sorted(set(user_ids))
         await self._seed_ratings((guild_id, game, *initial, at, ids))
-        rows = await self._fetch(
-            f"{RATINGS} WHERE guild_id = ? AND game = ? AND user_id IN ({marks(ids)})"
-            " ORDER BY user_id",
-            (guild_id, game, *ids),
-            lock=True,
-        )
+        rows: list[Row] = []
+        for chunk in in_chunks(ids):
+            rows += await self._fetch(
+                f"{RATINGS} WHERE guild_id = ? AND game = ? AND user_id IN ({marks(chunk)})"
+                " ORDER BY user_id",
+                (guild_id, game, *chunk),
+                lock=True,
+            )
         return [RatingRow(*r) for r in rows if r["games"] > 0]
 
     async def save_ratings(self, rows: Sequence[RatingRow]) -> None:
@@ -806,10 +822,13 @@ class SharedTx:
         """The player's history rows for these games (those that changed ratings)."""
         if not game_ids:
             return []
-        return await self._history(
-            f"{HISTORY} WHERE user_id = ? AND game_id IN ({marks(game_ids)}) ORDER BY game_id",
-            (user_id, *game_ids),
-        )
+        found: list[RatingHistoryRow] = []
+        for chunk in in_chunks(game_ids):
+            found += await self._history(
+                f"{HISTORY} WHERE user_id = ? AND game_id IN ({marks(chunk)}) ORDER BY game_id",
+                (user_id, *chunk),
+            )
+        return found
 
     async def rated_games_until(self, guild_id: int, game: str, user_id: int, seq: int) -> int:
         """How many rated games the player had in that server and game once the game with
@@ -930,11 +949,13 @@ class SharedTx:
         """The web tokens of those of these games that the web may show, by game id."""
         if not game_ids:
             return {}
-        rows = await self._fetch(
-            f"SELECT id, web_token FROM games WHERE id IN ({marks(game_ids)})"
-            f" AND web_token IS NOT NULL AND {SERVED}",
-            (*game_ids, *SERVED_ARGS),
-        )
+        rows: list[Row] = []
+        for chunk in in_chunks(game_ids):
+            rows += await self._fetch(
+                f"SELECT id, web_token FROM games WHERE id IN ({marks(chunk)})"
+                f" AND web_token IS NOT NULL AND {SERVED}",
+                (*chunk, *SERVED_ARGS),
+            )
         return {int(r["id"]): str(r["web_token"]) for r in rows}
 
     async def tournament(self, tournament_id: int, *, lock: bool = True) -> TournamentRow | None:
@@ -1131,10 +1152,13 @@ class SharedTx:
         """The players' rating rows with rated games in one server and game (no lock)."""
         if not user_ids:
             return []
-        return await self._ratings(
-            f"WHERE guild_id = ? AND game = ? AND games > 0 AND user_id IN ({marks(user_ids)})",
-            (guild_id, game, *user_ids),
-        )
+        found: list[RatingRow] = []
+        for chunk in in_chunks(user_ids):
+            found += await self._ratings(
+                f"WHERE guild_id = ? AND game = ? AND games > 0 AND user_id IN ({marks(chunk)})",
+                (guild_id, game, *chunk),
+            )
+        return found
 
     async def creator_roles(self, guild_id: int) -> list[int]:
         rows = await self._fetch(
@@ -1165,11 +1189,13 @@ class SharedTx:
         """The vacations of these players that run at ``now`` (started, not yet over)."""
         if not user_ids:
             return []
-        rows = await self._fetch(
-            f"{VACATIONS} WHERE user_id IN ({marks(user_ids)}) AND started_at <= ?"
-            " AND ends_at > ? ORDER BY user_id",
-            (*user_ids, now, now),
-        )
+        rows: list[Row] = []
+        for chunk in in_chunks(user_ids):
+            rows += await self._fetch(
+                f"{VACATIONS} WHERE user_id IN ({marks(chunk)}) AND started_at <= ?"
+                " AND ends_at > ? ORDER BY user_id",
+                (*chunk, now, now),
+            )
         return [VacationRow(*r) for r in rows]
 
     async def active_games_of(self, user_id: int) -> list[GameRow]:
@@ -1193,9 +1219,11 @@ class SharedTx:
         """The settings rows of these servers (those that saved any), by server."""
         if not guild_ids:
             return []
-        rows = await self._fetch(
-            f"{SETTINGS} WHERE guild_id IN ({marks(guild_ids)}) ORDER BY guild_id", tuple(guild_ids)
-        )
+        rows: list[Row] = []
+        for chunk in in_chunks(guild_ids):
+            rows += await self._fetch(
+                f"{SETTINGS} WHERE guild_id IN ({marks(chunk)}) ORDER BY guild_id", tuple(chunk)
+            )
         return [settings_row(r) for r in rows]
 
     # ----- audit ----------------------------------------------------------------------------

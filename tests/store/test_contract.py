@@ -662,3 +662,16 @@ async def test_the_snapshot_fixture_sees_every_kind_of_change(
     seen.append(snapshot())
     assert len({repr(s) for s in seen}) == len(seen)
     assert snapshot() == seen[-1]
+
+
+async def test_lists_of_ids_longer_than_a_statement_takes_are_read_in_parts(store: Store) -> None:
+    """PostgreSQL takes at most 32,767 bind arguments (SQLite 32,766): a large tournament's
+    games or a league's players must not make one ``IN (…)`` list past that."""
+    many = list(range(1, 40_001))
+    async with store.read() as tx:
+        assert await tx.game_tokens(many) == {}
+        assert await tx.served_versions([f"t{i}" for i in many]) == []
+        assert await tx.rating_changes(1, many) == []
+        assert await tx.current_ratings(1, "minefield", many) == []
+        assert await tx.running_vacations(many, 0) == []
+        assert await tx.settings_of(many) == []
