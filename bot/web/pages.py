@@ -67,6 +67,8 @@ SVG_CACHE = 1024
 PAGE_CACHE = 256
 GIF_CACHE = 16
 SVG_TYPE = "image/svg+xml"
+GIF_DRAWS = 1
+"""Replays drawn at once: one 341-move 19×19 replay peaks at hundreds of MB while drawn."""
 T = TypeVar("T")
 
 
@@ -196,6 +198,7 @@ class GamePages:
         self._pages = Drawn[str](PAGE_CACHE)
         self._gifs = Drawn[bytes](GIF_CACHE)
         self._faults = DatabaseFaults()
+        self._gif_draws = asyncio.Semaphore(GIF_DRAWS)
 
     def install(self, app: web.Application) -> None:
         app.middlewares.append(security_headers)
@@ -306,7 +309,11 @@ class GamePages:
         record, game = await self._served(request)
         info = record.game
         names = {s.colour: name_of(info.names, s.user_id, s.colour) for s in info.seats}
-        data = await self._gifs.get((info.id, info.version), lambda: render_gif(game, names=names))
+        # A long game's replay takes seconds of CPU and hundreds of MB while it is drawn:
+        # draw at most GIF_DRAWS at once, so many requests cannot take the process's memory.
+        data = await self._gifs.get(
+            (info.id, info.version), lambda: render_gif(game, names=names), self._gif_draws
+        )
         return web.Response(body=data, content_type="image/gif")
 
     async def events(self, request: web.Request) -> web.StreamResponse:
@@ -458,12 +465,26 @@ class Drawn(Generic[T]):
         self.size = size
         self._items: OrderedDict[tuple[Any, ...], T] = OrderedDict()
 
-    async def get(self, key: tuple[Any, ...], draw: Callable[[], T]) -> T:
+    async def get(
+        self,
+        key: tuple[Any, ...],
+        draw: Callable[[], T],
+        gate: asyncio.Semaphore | None = None,
+    ) -> T:
+        """What ``key`` drew, drawing it now if needed (through ``gate``, when given, which
+        bounds how many draws run at once; a hit never waits for it)."""
         found = self._items.get(key)
         if found is not None:
             self._items.move_to_end(key)
             return found
-        drawn = await asyncio.to_thread(draw)
+        if gate is None:
+            drawn = await asyncio.to_thread(draw)
+        else:
+            async with gate:
+                found = self._items.get(key)  # drawn by a request this one waited behind
+                if found is not None:
+                    return found
+                drawn = await asyncio.to_thread(draw)
         self._items[key] = drawn
         while len(self._items) > self.size:
             self._items.popitem(last=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 
 import aiohttp
@@ -217,3 +218,41 @@ def test_a_name_cannot_make_a_finished_games_event_look_running() -> None:
     assert event.startswith(b"data: ") and event.endswith(b"\n\n")
     assert json.loads(event[6:]) == state and not still_active(event)
     assert still_active(sse_data({**state, "status": "active"}))
+
+
+async def test_replays_are_drawn_one_at_a_time_and_hits_never_wait() -> None:
+    """Six requests for six long replays must not draw six at once (each one holds hundreds
+    of MB while drawn); a replay already drawn is answered without waiting for the gate."""
+    import threading
+
+    from bot.web.pages import Drawn
+
+    drawn: Drawn[bytes] = Drawn(16)
+    gate = asyncio.Semaphore(1)
+    running, most = 0, 0
+    lock = threading.Lock()
+
+    def draw(n: int) -> bytes:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.05)
+        with lock:
+            running -= 1
+        return bytes([n])
+
+    got = await asyncio.gather(*(drawn.get((n,), lambda n=n: draw(n), gate) for n in range(6)))
+    assert got == [bytes([n]) for n in range(6)] and most == 1
+    async with gate:  # a draw is under way: a hit is still answered at once
+        assert await asyncio.wait_for(drawn.get((3,), lambda: b"never", gate), 1) == bytes([3])
+
+
+def test_the_proxy_example_adds_the_pages_csp_to_every_answer() -> None:
+    """aiohttp's own 400s carry none of the pages' headers (it answers before any middleware,
+    with no public hook): docs/web.md's proxy example adds the same CSP, errors included."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "web.md").read_text(encoding="utf-8")
+    found = re.search(r'add_header Content-Security-Policy "([^"]+)" always;', doc)
+    assert found and found.group(1) == CSP
