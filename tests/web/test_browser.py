@@ -201,7 +201,8 @@ async def test_a_name_that_is_html_shows_as_text_and_runs_nothing(
         await b.open(f"/games/{info.web_token}")
         await b.board()
         names = await b.js(
-            "return [...document.querySelectorAll('.players .name')].map(e => e.textContent)"
+            "return [...document.querySelectorAll('.players .name')]"
+            ".map(e => e.textContent.replace(/[\\u2068\\u2069]/g, ''))"
         )
         assert names == [XSS_NAME, "Bob"]
         assert await b.js("return document.images.length") == 1  # the board alone
@@ -232,7 +233,7 @@ async def test_a_tournament_page_shows_its_standings_and_links_to_a_game_page(
         await b.open(f"/tournaments/{t.web_token}")
         rows = await b.js(
             "return [...document.querySelectorAll('#standings-1 tbody tr')]"
-            ".map(r => [...r.cells].map(c => c.textContent.trim()))"
+            ".map(r => [...r.cells].map(c => c.textContent.replace(/[\u2068\u2069]/g, '').trim()))"
         )
         assert [(r[0], r[1], r[2]) for r in rows] == [
             (str(s.rank), names[s.user_id], f"{s.points:g}") for s in expected
@@ -246,7 +247,56 @@ async def test_a_tournament_page_shows_its_standings_and_links_to_a_game_page(
         await b.until(f"return location.pathname === '/games/{first.web_token}'")
         await b.board()
         players = await b.js(
-            "return [...document.querySelectorAll('.players .name')].map(e => e.textContent)"
+            "return [...document.querySelectorAll('.players .name')]"
+            ".map(e => e.textContent.replace(/[\\u2068\\u2069]/g, ''))"
         )
         assert sorted(players) == sorted(names[u] for u in first.player_ids)
         assert "resigned" in await b.text("result")
+
+
+WIDTHS = (360, 390, 1280)
+LONG_NAME = "Maximiliane-Alexandrovna-Wolkenstein-Oberhausen " * 2
+
+
+async def fits(b: Browser, width: int) -> dict[str, Any]:
+    """The page at ``width`` px: whether the document is wider than the screen, and for each
+    table whether all its columns can be reached inside its own scrolling box."""
+    await b.run(lambda: b.driver.set_window_size(width, 900))
+    await b.until(f"return window.innerWidth <= {width}")
+    return dict(
+        await b.js(
+            "return {"
+            " overflow: document.documentElement.scrollWidth - window.innerWidth,"
+            " tables: [...document.querySelectorAll('table')].map(t => {"
+            "   const box = t.parentElement, style = getComputedStyle(box);"
+            "   return {columns: t.rows[0].cells.length,"
+            "           scrolls: style.overflowX === 'auto' || t.scrollWidth <= box.clientWidth};"
+            " })}"
+        )
+    )
+
+
+async def test_pages_fit_a_phone_with_a_long_name(service: GameService, driver: Any) -> None:
+    """At 360 and 390 px nothing is wider than the screen: a long name wraps, and a wide
+    table scrolls inside its own box with every column (Wins, Rating, Games left) there."""
+    t, _ = await start_tournament(service, 4010, (LONG_NAME, "Ben", "Cat", "Dan"))
+    info = await start_public(service, 4011, ("c3",), names=(LONG_NAME, "Bob"))
+    async with pages_site(service) as port:
+        b = Browser(driver, port)
+        try:
+            for path in ("/", f"/tournaments/{t.web_token}", f"/games/{info.web_token}"):
+                await b.open(path)
+                for width in WIDTHS:
+                    seen = await fits(b, width)
+                    assert seen["overflow"] <= 0, (path, width, seen)
+                    for table in seen["tables"]:
+                        assert table["scrolls"], (path, width, table)
+            await b.open(f"/tournaments/{t.web_token}")
+            await fits(b, 390)
+            heads = await b.js(
+                "return [...document.querySelectorAll('#standings-1 thead th')]"
+                ".map(h => h.textContent)"
+            )
+            assert {"Wins", "Rating", "Games left"} <= set(heads)
+        finally:
+            await b.run(lambda: b.driver.set_window_size(1280, 900))
