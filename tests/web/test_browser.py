@@ -166,6 +166,10 @@ async def test_a_ply_link_opens_at_that_position(service: GameService, driver: A
         assert await b.text("where") == f"Move 3 of {len(FINISHED_MOVES)}"
         assert await b.js("return document.querySelector('#moves li.current').dataset.ply") == "3"
         assert await b.js("return document.getElementById('slider').value") == "3"
+        await b.open(f"/games/{info.web_token}#ply=9999")  # past the end: the last move
+        last = len(FINISHED_MOVES)
+        await b.until(f"return location.hash === '#ply={last}'")
+        assert await b.text("where") == f"Move {last} of {last}"
 
 
 async def test_a_move_appears_on_an_open_page_within_2_seconds(

@@ -32,7 +32,9 @@
     for (const item of list.children) {
       item.classList.toggle("current", Number(item.dataset.ply) === ply);
     }
-    if (!fromHash) history.replaceState(null, "", "#ply=" + ply);
+    // From the address too when it named a move that does not exist (#ply=9999): the
+    // address then says the move shown.
+    if (!fromHash || plyFromHash() !== ply) history.replaceState(null, "", "#ply=" + ply);
   }
 
   function item(move) {
