@@ -178,3 +178,43 @@ async def test_an_unusable_database_is_503_with_a_short_page_and_one_log_line(
     assert "Traceback" not in err
     said = [line for line in err.splitlines() if "cannot read the database" in line]
     assert len(said) == 1, err[-2000:]
+
+
+async def test_sigterm_with_200_live_pages_opening_exits_within_seconds(db_path: Path) -> None:
+    """Streams still being opened while shutdown begins must not start the poller again (it
+    kept aiohttp waiting out its 60 + 60 s timeouts): the process exits within a few
+    seconds, loopback only, a bounded number of requests."""
+    import time
+
+    import aiohttp
+
+    async with await open_store(db_path) as store:
+        service = GameService(store)
+        shown = await start_public(service, 3100, ("c3",))
+    process, port = start("--db", str(db_path))
+    url = f"http://127.0.0.1:{port}/games/{shown.web_token}/events"
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector) as session:
+
+        async def open_one() -> None:
+            try:
+                async with session.get(url) as answer:
+                    await answer.content.read()
+            except aiohttp.ClientError:
+                pass  # the server went away: what the test is about
+
+        opening = [asyncio.create_task(open_one()) for _ in range(200)]
+        await asyncio.sleep(0.3)  # many still reading the database as the stop begins
+        started = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        try:
+            code = await asyncio.to_thread(process.wait, 30)
+        finally:
+            if process.poll() is None:
+                process.kill()
+        took = time.monotonic() - started
+        await asyncio.wait(opening, timeout=10)
+        for task in opening:
+            task.cancel()
+    assert code == 0
+    assert took < 5, f"took {took:.1f} s to stop"
