@@ -1,7 +1,10 @@
-"""The bot's HTTP side: health, readiness and Prometheus metrics (no game pages yet).
+"""The bot's HTTP side: the public game and tournament pages, health, readiness and
+Prometheus metrics.
 
-``metrics`` holds every metric object in one registry per process (or per test);
-``server`` serves ``/healthz``, ``/readyz`` and ``/metrics`` with aiohttp, for ``crosspath
-run`` (when ``CROSSPATH_WEB_PORT`` is set) and ``crosspath web``.  Neither imports discord:
-the bot hands in its readiness checks and its gateway latencies as plain callables.
+``pages`` serves the game pages, their boards, replays and live updates (``live``) and the
+tournament pages (``tournament_pages``); ``metrics`` holds every metric object in one registry
+per process (or per test); ``server`` puts them together with ``/healthz``, ``/readyz`` and
+``/metrics`` on aiohttp, for ``crosspath run`` (when ``CROSSPATH_WEB_PORT`` is set) and
+``crosspath web``.  Nothing here imports discord: the bot hands in its readiness checks and
+its gateway latencies as plain callables.
 """
