@@ -41,10 +41,19 @@ def _start(cwd: Path, *args: str) -> subprocess.Popen[bytes]:
     )
 
 
-def _read_until(proc: subprocess.Popen[bytes], marker: bytes) -> None:
+def _read_until(proc: subprocess.Popen[bytes], marker: bytes, timeout: float = 60) -> None:
+    """Read the console's output until ``marker``; fail (never hang) after ``timeout``."""
+    import select
+
     assert proc.stdout is not None
     seen = b""
+    deadline = time.monotonic() + timeout
     while marker not in seen:
+        left = deadline - time.monotonic()
+        ready, _, _ = select.select([proc.stdout], [], [], max(0.0, left))
+        if not ready:
+            proc.kill()
+            raise AssertionError(f"no {marker!r} within {timeout} s: {seen[-500:]!r}")
         chunk = proc.stdout.read1(4096)  # type: ignore[attr-defined]
         assert chunk, seen
         seen += chunk
@@ -84,6 +93,8 @@ def test_ctrl_c_in_a_resumed_game_prints_no_worker_traceback(tmp_path: Path) -> 
         "1",
         "--db",
         "g.db",
+        "--seed",
+        "1",  # the computer's reply is then fixed, and never a1 (the move played below)
         stdin="e5\nquit\n",
     )
     assert "computer" in first.stdout
