@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..store import ShardFilter
 from .claims import CLAIM_SECONDS
+from .clocks.vacations import PausedGame, Vacation
 from .errors import (
     ChallengeExpired,
     ChallengeNotFound,
@@ -69,7 +70,6 @@ from .types import (
     TimeControl,
     format_duration,
 )
-from .vacations import PausedGame, Vacation
 
 __all__ = [
     "CLAIM_SECONDS",
@@ -136,15 +136,15 @@ __all__ = [
     "format_duration",
 ]
 
-# Tournaments and leagues (see bot/service/tournament_play.py).
-from .tournament_play import PROVISIONAL_CHANNEL_BASE, is_provisional
-from .tournament_types import (
+# Tournaments and leagues (see bot/service/tournaments/service.py).
+from .tournaments import TournamentError
+from .tournaments.tables import PROVISIONAL_CHANNEL_BASE, is_provisional
+from .tournaments.types import (
     PairingInfo,
     StandingRow,
     TournamentInfo,
     TournamentUpdate,
 )
-from .tournaments import TournamentError
 
 __all__ += [
     "PROVISIONAL_CHANNEL_BASE",

@@ -27,9 +27,11 @@ from .checks import (
     is_int,
     quote,
 )
+from .clocks.timebank import first_clock, stored
+from .clocks.vacations import paused_until
 from .convert import PIE_ON, to_us
 from .core import (
-    ServiceCore,
+    Feature,
     board_size,
 )
 from .errors import (
@@ -40,14 +42,12 @@ from .errors import (
     InvalidInput,
     PermissionDenied,
 )
-from .timebank import first_clock, stored
 from .types import (
     Challenge,
     FirstChoice,
     GameStarted,
     TimeControl,
 )
-from .vacations import paused_until
 
 FIRST_CHOICES = ("me", "them", "random")
 MAX_OPTIONS = 8
@@ -55,7 +55,7 @@ MAX_OPTION_KEY = 32
 MAX_OPTION_VALUE = 64
 
 
-class Challenges(ServiceCore):
+class Challenges(Feature):
     """Challenges between players; accepting one starts its game."""
 
     async def create_challenge(

@@ -14,7 +14,7 @@ from datetime import timedelta
 
 from .checks import check_id, check_version, quote
 from .convert import to_us
-from .core import ServiceCore
+from .core import Feature
 from .errors import InvalidInput
 
 CLAIM_SECONDS = 300.0
@@ -25,7 +25,7 @@ MAX_CLAIMANT = 100
 """The longest process token accepted (it is stored with the game)."""
 
 
-class TurnClaims(ServiceCore):
+class TurnClaims(Feature):
     """Claiming and releasing a turn for a process (the computer's seat)."""
 
     async def claim_turn(

@@ -14,7 +14,7 @@ from rules import Game, MoveRecord, game_class, new_game
 from rules.base import PIE_OPTION, pie_title
 
 from ..store import AuditRow, ChallengeRow, GameRow, SettingsRow
-from .timebank import live_pause, stored, time_control_from, time_left
+from .clocks.timebank import live_pause, stored, time_control_from, time_left
 from .types import (
     AuditEntry,
     Challenge,

@@ -1,13 +1,15 @@
-"""The service's shared machinery: time, transactions, and the checks every player action
-shares (the live engines it inherits are :mod:`.engines`).  The concerns (challenges, play,
-clocks, moderation, queries) are mixins over :class:`ServiceCore`, put together as
-``GameService``."""
+"""The service's shared machinery: time, transactions, the engine cache (:mod:`.engines`), the
+checks every player action shares, and the events a write reports after its commit.
+
+One :class:`ServiceCore` is shared by every feature's sub-service (:class:`Feature`), which
+:class:`~bot.service.game_service.GameService` composes: the features never inherit from
+each other, and reach the core only through the few helpers :class:`Feature` names."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TypeVar
@@ -29,7 +31,7 @@ from .checks import (
     check_version,
 )
 from .convert import to_us
-from .engines import EngineCache, warms_engines
+from .engines import ColdEngines, EngineCache, warms_engines
 from .errors import (
     GameFinished,
     InvalidInput,
@@ -38,6 +40,7 @@ from .errors import (
     OutOfTime,
     StaleAction,
 )
+from .events import Event, EventBus, GameOver
 from .ratings.apply import rate_result
 from .types import (
     GameEnded,
@@ -101,7 +104,16 @@ class ServiceCore(EngineCache):
         self.store = store
         self.clock = clock or utc_now
         self.rng = rng or random.Random()
+        self.events = EventBus()
+        self._end_hooks: list[EndHook] = []
         super().__init__()
+
+    def on_game_end(self, hook: EndHook) -> None:
+        """Run ``hook(tx, row, now)`` inside every write block that ends a game, after its
+        result is written: what must change with it, atomically (a tournament records the
+        result and pairs its next round).  Reactions outside the store listen to
+        :class:`~bot.service.events.GameOver` on :attr:`events` instead."""
+        self._end_hooks.append(hook)
 
     # ----- internals: time ---------------------------------------------------------------
     def _now(self) -> datetime:
@@ -114,12 +126,23 @@ class ServiceCore(EngineCache):
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[Tx]:
-        """A store write transaction whose version conflicts reach players as StaleAction."""
-        try:
-            async with self.store.write() as tx:
-                yield tx
-        except WriteConflict as exc:
-            raise StaleAction("The game changed while you acted; look again and retry.") from exc
+        """A store write transaction whose version conflicts reach players as StaleAction.
+
+        Events emitted inside it (:meth:`emit`) reach the listeners once it has committed, and
+        never if it rolls back."""
+        with self.events.collecting() as pending:
+            try:
+                async with self.store.write() as tx:
+                    yield tx
+            except WriteConflict as exc:
+                raise StaleAction(
+                    "The game changed while you acted; look again and retry."
+                ) from exc
+        self.events.publish(pending)
+
+    def emit(self, event: Event) -> None:
+        """Report ``event`` to the listeners once the write block it happened in commits."""
+        self.events.emit(event)
 
     async def _active_row(self, tx: Tx, channel_id: int) -> GameRow:
         row = await tx.active_game_in(channel_id)
@@ -203,10 +226,14 @@ class ServiceCore(EngineCache):
             )
         return outcome
 
-    async def _game_ended(self, tx: Tx, row: GameRow, now: datetime) -> None:
+    async def _game_ended(self, tx: Tx, row: GameRow, ended: GameEnded, now: datetime) -> None:
         """Called in the write block that ended ``row``'s game, however it ended (a move,
-        resignation, time, moderation), after its result is written: what else must change
-        with it, atomically (a tournament records the result and pairs its next round)."""
+        resignation, time, moderation), after its result is written: runs the hooks
+        (:meth:`on_game_end`) and reports :class:`~bot.service.events.GameOver` for after
+        the commit."""
+        for hook in self._end_hooks:
+            await hook(tx, row, now)
+        self.emit(GameOver(ended))
 
     async def _finish(
         self,
@@ -241,10 +268,107 @@ class ServiceCore(EngineCache):
         result, rating = await rate_result(tx, row, game, result, stamp)
         row = await tx.finish_game(row, result, at=stamp)
         await tx.add_event(row.id, stamp, reason, actor_id if actor_id else loser_id, detail)
-        await self._game_ended(tx, row, now)
         info = convert.game_info(row, game)
         assert info.result is not None
-        return row, GameEnded(info, info.result, rating)
+        ended = GameEnded(info, info.result, rating)
+        await self._game_ended(tx, row, ended, now)
+        return row, ended
+
+
+class Feature:
+    """One feature's sub-service: its methods over the shared :class:`ServiceCore`.
+
+    The helpers here are the whole of what a feature may use of the core; a feature that
+    needs another feature's work is given that sub-service explicitly (see
+    :class:`~bot.service.game_service.GameService`)."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
+
+    @property
+    def store(self) -> Store:
+        return self.core.store
+
+    @property
+    def rng(self) -> random.Random:
+        return self.core.rng
+
+    @property
+    def _engines(self) -> dict[int, tuple[int, Game]]:
+        return self.core._engines
+
+    def _now(self) -> datetime:
+        return self.core._now()
+
+    def _stamp(self) -> int:
+        return self.core._stamp()
+
+    def _write(self) -> AbstractAsyncContextManager[Tx]:
+        return self.core._write()
+
+    def _emit(self, event: Event) -> None:
+        self.core.emit(event)
+
+    async def warm(self, cold: ColdEngines) -> None:
+        await self.core.warm(cold)
+
+    async def _engine(self, tx: Tx, row: GameRow) -> Game:
+        return await self.core._engine(tx, row)
+
+    async def _engines_for(self, tx: Tx, rows: Sequence[GameRow]) -> list[Game]:
+        return await self.core._engines_for(tx, rows)
+
+    def _remember(self, game_id: int, version: int, game: Game) -> None:
+        self.core._remember(game_id, version, game)
+
+    async def _active_row(self, tx: Tx, channel_id: int) -> GameRow:
+        return await self.core._active_row(tx, channel_id)
+
+    async def _game_ended(self, tx: Tx, row: GameRow, ended: GameEnded, now: datetime) -> None:
+        await self.core._game_ended(tx, row, ended, now)
+
+    async def _game_action(
+        self,
+        channel_id: int,
+        user_id: int,
+        expected_version: int | None,
+        action: Callable[[Tx, GameRow, Game, datetime], Awaitable[tuple[GameRow, T]]],
+        game_id: int | None = None,
+        *,
+        on_copy: bool = False,
+    ) -> T:
+        return await self.core._game_action(
+            channel_id, user_id, expected_version, action, game_id, on_copy=on_copy
+        )
+
+    async def _finish(
+        self,
+        tx: Tx,
+        row: GameRow,
+        game: Game,
+        reason: ResultReason,
+        now: datetime,
+        *,
+        winner_id: int | None = None,
+        loser_id: int | None = None,
+        actor_id: int | None = None,
+        detail: str = "",
+    ) -> tuple[GameRow, GameEnded]:
+        return await self.core._finish(
+            tx,
+            row,
+            game,
+            reason,
+            now,
+            winner_id=winner_id,
+            loser_id=loser_id,
+            actor_id=actor_id,
+            detail=detail,
+        )
+
+
+EndHook = Callable[[Tx, GameRow, datetime], Awaitable[None]]
+"""What :meth:`ServiceCore.on_game_end` runs inside the write block that ended a game."""
 
 
 def other_player(pair: Sequence[Seat], user_id: int) -> int:

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextvars import ContextVar
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from ai.lifetime import spawn_pool
 from rules import Game, MoveRecord, new_game
@@ -46,7 +46,13 @@ class ColdEngines(Exception):
         self.games = games
 
 
-S = TypeVar("S", bound="EngineCache")
+class Warms(Protocol):
+    """What :func:`warms_engines` needs of the object whose method it wraps."""
+
+    async def warm(self, cold: ColdEngines) -> None: ...
+
+
+S = TypeVar("S", bound=Warms)
 P = ParamSpec("P")
 
 

@@ -26,7 +26,7 @@ from .checks import (
 )
 from .convert import to_us
 from .core import (
-    ServiceCore,
+    Feature,
     engine_sentence,
 )
 from .engines import warms_engines
@@ -47,7 +47,7 @@ MIN_EXPIRY = 60
 MAX_EXPIRY = 30 * 86400
 
 
-class Moderation(ServiceCore):
+class Moderation(Feature):
     """Admin endings and server settings, every change written to the audit log."""
 
     @warms_engines

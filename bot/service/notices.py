@@ -23,7 +23,7 @@ from ..store import GameRow, NoticeRow
 from . import convert
 from .checks import check_id, check_limit, check_optional_id, quote
 from .convert import from_us, maybe_dt, to_us
-from .core import ServiceCore
+from .core import Feature
 from .errors import InvalidInput
 from .types import GameSummary
 
@@ -129,7 +129,7 @@ def check_hour(hour: object) -> int:
     return hour
 
 
-class Notices(ServiceCore):
+class Notices(Feature):
     """Players' notice preferences, the games waiting on them, and the daily digest."""
 
     async def notice_prefs(self, user_id: int) -> NoticePrefs:

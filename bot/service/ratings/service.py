@@ -18,7 +18,7 @@ from ...store import RatingHistoryRow, RatingRow
 from .. import convert
 from ..checks import MAX_GAME_NAME, check_id, check_limit, check_text, quote
 from ..convert import from_us, to_us
-from ..core import ServiceCore
+from ..core import Feature
 from ..errors import InvalidInput, NoGameHere
 from ..types import ResultReason
 from .apply import rating_of, rating_pool, rebuilt, recent_outcome
@@ -81,7 +81,7 @@ def _point(row: RatingHistoryRow) -> RatingPoint:
     )
 
 
-class Standings(ServiceCore):
+class Ratings(Feature):
     """Leaderboards, profiles, and the ratings maintenance admins and the CLI need."""
 
     async def leaderboard(

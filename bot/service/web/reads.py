@@ -1,53 +1,32 @@
-"""Games as the web shows them: public games by their page's token, and nothing else.
+"""The read models of the web pages: what ``crosspath web`` may ask of the service.
 
-A game is served only if it is public (its channel could be read by everyone when it started)
-and its server has not turned the web listing off.  Every other game, and every token that is
-not a game's, gives the same answer (None), so a page cannot tell a private game from one that
-does not exist.
+The web process is given this sub-service alone (``service.web``), not the whole service: it
+can read served games and tournaments by token, and nothing else.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from rules import Game
 
-from ..store import GameRow, Tx
-from . import convert
-from .checks import check_limit
-from .engines import play_off_loop, warms_engines
-from .queries import Queries
-from .types import GameRecord, GameSummary
-
-TOKEN_LIMIT = 64
-"""A token longer than this is no game's (they are 22 characters): refused unread."""
-CATCH_UP = 16
-"""The most new moves played onto a cached engine; more (or a takeback) replays the game."""
-MAX_WATCHED = 1000
-"""The most tokens one :meth:`WebGames.served_versions` call asks about."""
+from ...store import GameRow, Tx
+from .. import convert
+from ..checks import check_limit
+from ..core import Feature
+from ..engines import play_off_loop, warms_engines
+from ..games import full_record
+from ..tournaments.tables import info_of, pairing_info, player_names, standings_of
+from ..tournaments.types import TournamentInfo
+from ..types import GameRecord
+from .games import CATCH_UP, MAX_WATCHED, ServedGame, is_token
+from .tournaments import ServedTournament
 
 
-@dataclass(frozen=True, slots=True)
-class ServedGame:
-    """A listed game: its summary, its page's token and the players' names when it started."""
-
-    summary: GameSummary
-    web_token: str
-    names: dict[int, str] = field(default_factory=dict, hash=False)
-
-
-def is_token(value: object) -> bool:
-    """Whether ``value`` could be a web token at all (short URL-safe text)."""
-    return (
-        isinstance(value, str)
-        and 0 < len(value) <= TOKEN_LIMIT
-        and all(c.isascii() and (c.isalnum() or c in "-_") for c in value)
-    )
-
-
-class WebGames(Queries):
-    """Read-only lookups for the game pages: only served games are ever returned."""
+class WebReads(Feature):
+    """The web's narrow read interface: only served (public, listed) games and tournaments are
+    ever returned, by their page's token, and nothing of the service beyond these lookups."""
 
     @warms_engines
     async def served_game(self, web_token: str) -> tuple[GameRecord, Game] | None:
@@ -61,7 +40,7 @@ class WebGames(Queries):
             if row is None:
                 return None
             game = await self._served_engine(tx, row)
-            record = await self._full_record(tx, row, game)
+            record = await full_record(tx, row, game, self._stamp())
             return record, game.copy()
 
     async def _served_engine(self, tx: Tx, row: GameRow) -> Game:
@@ -96,3 +75,33 @@ class WebGames(Queries):
         async with self.store.read() as tx:
             found = await tx.served_versions(tokens)
         return {v.web_token: v.version for v in found}
+
+    async def served_tournament(self, web_token: str) -> ServedTournament | None:
+        """The public tournament with this token, with its standings and pairings; None for
+        a private tournament, one of a server whose listing is off, and an unknown token
+        alike.  The table is computed on a thread: a large league's takes a while, and
+        ``crosspath run`` serves Discord from this event loop."""
+        if not is_token(web_token):
+            return None
+        async with self.store.read() as tx:
+            t = await tx.served_tournament(web_token)
+            if t is None:
+                return None
+            entrants = await tx.entrants(t.id)
+            pairings = await tx.pairings(t.id)
+            tokens = await tx.game_tokens([p.game_id for p in pairings if p.game_id is not None])
+        standings = await asyncio.to_thread(standings_of, t, entrants, pairings)
+        return ServedTournament(
+            info=info_of(t, entrants),
+            standings=tuple(standings),
+            pairings=tuple(pairing_info(p) for p in pairings),
+            names=player_names(entrants),
+            game_tokens=tokens,
+        )
+
+    async def served_tournaments(self, limit: int = 20) -> list[TournamentInfo]:
+        """The most recently updated public tournaments of servers whose listing is on."""
+        check_limit(limit)
+        async with self.store.read() as tx:
+            rows = await tx.served_tournaments(limit)
+            return [info_of(t, await tx.entrants(t.id)) for t in rows]

@@ -15,19 +15,19 @@ from typing import Literal
 
 from rules import Game
 
-from ..store import GameRow, Tx
-from . import convert
-from .checks import quote
-from .convert import from_us, to_us
-from .core import ServiceCore
-from .errors import InvalidInput, SoftTimeRefused
+from ...store import GameRow, Tx
+from .. import convert
+from ..checks import quote
+from ..convert import from_us, to_us
+from ..core import Feature
+from ..errors import InvalidInput, SoftTimeRefused
+from ..types import GameEnded
 from .timebank import live_pause, time_control_from
-from .types import GameEnded
 
 SoftClaim = Literal["win", "abort"]
 
 
-class SoftTime(ServiceCore):
+class SoftTime(Feature):
     """Claims on untimed games that wait too long (module notes)."""
 
     async def soft_time_at(self, channel_id: int) -> datetime | None:

@@ -23,7 +23,7 @@ from .checks import (
     quote,
 )
 from .convert import from_us
-from .core import ServiceCore
+from .core import Feature
 from .engines import warms_engines
 from .errors import (
     InvalidInput,
@@ -38,7 +38,7 @@ from .types import (
 )
 
 
-class Queries(ServiceCore):
+class Games(Feature):
     """Looking at games: snapshots, records and positions; nothing here changes a game."""
 
     async def _infos(self, tx: Tx, rows: Sequence[GameRow]) -> list[GameInfo]:
@@ -151,23 +151,7 @@ class Queries(ServiceCore):
         async with self.store.read() as tx:
             row = await self._row_by_id(tx, game_id)
             game = await self._engine(tx, row)
-            return await self._full_record(tx, row, game)
-
-    async def _full_record(self, tx: Tx, row: GameRow, game: Game) -> GameRecord:
-        """``row``'s record, with ``game`` its engine at the row's version."""
-        stored = await tx.moves(row.id)
-        events = await tx.events(row.id)
-        info = convert.game_info(row, game, self._stamp())
-        history = game.history
-        moves = tuple(
-            PlayedMove(m.ply, m.move, m.user_id, history[m.ply].player, from_us(m.played_at))
-            for m in stored
-        )
-        return GameRecord(
-            info,
-            moves,
-            tuple(HistoryEvent(from_us(e.at), e.kind, e.user_id, e.detail) for e in events),
-        )
+            return await full_record(tx, row, game, self._stamp())
 
     @warms_engines
     async def position(self, game_id: int) -> Game:
@@ -209,3 +193,21 @@ def _read_cursor(cursor: object) -> tuple[int, int] | None:
             if -(2**63) <= after[0] <= MAX_ID and after[1] <= MAX_ID:
                 return after
     raise InvalidInput(f"{quote(cursor)} is not a page cursor from a game list.")
+
+
+async def full_record(tx: Tx, row: GameRow, game: Game, now: int) -> GameRecord:
+    """``row``'s record, with ``game`` its engine at the row's version (``now``: the clock's
+    microseconds, for the time left)."""
+    stored = await tx.moves(row.id)
+    events = await tx.events(row.id)
+    info = convert.game_info(row, game, now)
+    history = game.history
+    moves = tuple(
+        PlayedMove(m.ply, m.move, m.user_id, history[m.ply].player, from_us(m.played_at))
+        for m in stored
+    )
+    return GameRecord(
+        info,
+        moves,
+        tuple(HistoryEvent(from_us(e.at), e.kind, e.user_id, e.detail) for e in events),
+    )

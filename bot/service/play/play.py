@@ -6,38 +6,38 @@ from datetime import datetime
 
 from rules import Game, IllegalMove
 
-from ..store import (
+from ...store import (
     ClockRow,
     GameRow,
     MoveRow,
     ResultRow,
     Tx,
 )
-from . import convert
-from .checks import (
+from .. import convert
+from ..checks import (
     MAX_MOVE_TEXT,
     QUOTE_LIMIT,
     check_bool,
     quote,
 )
-from .convert import from_us, to_us
-from .core import (
-    ServiceCore,
+from ..clocks.timebank import next_clock
+from ..convert import from_us, to_us
+from ..core import (
+    Feature,
     colour_of,
     engine_sentence,
     other_player,
 )
-from .engines import play_off_loop
-from .errors import (
+from ..engines import play_off_loop
+from ..errors import (
     IllegalMoveError,
     NoTakeback,
     NotYourTurn,
     PermissionDenied,
 )
-from .ratings.apply import rate_result
-from .ratings.types import GameRating
-from .timebank import next_clock
-from .types import (
+from ..ratings.apply import rate_result
+from ..ratings.types import GameRating
+from ..types import (
     GameEnded,
     MoveResult,
     TakebackAnswer,
@@ -45,7 +45,7 @@ from .types import (
 )
 
 
-class Play(ServiceCore):
+class Play(Feature):
     """A player's own actions in the channel's game, each one versioned write transaction."""
 
     async def play_move(
@@ -113,11 +113,12 @@ class Play(ServiceCore):
                 clock=clock,
                 result=result,
             )
+            info = convert.game_info(row, game, stamp)
             if game.is_over:
                 kind = "draw" if game.is_draw else "connection"
                 await tx.add_event(row.id, stamp, kind, user_id, record.move)
-                await self._game_ended(tx, row, now)
-            info = convert.game_info(row, game, stamp)
+                assert info.result is not None
+                await self._game_ended(tx, row, GameEnded(info, info.result, rating), now)
             return row, MoveResult(
                 game=info,
                 events=(convert.move_event(record, user_id, after),),

@@ -4,31 +4,31 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ..store import GameRow, ShardFilter, Tx
-from . import convert
-from .checks import (
+from ...store import GameRow, ShardFilter, Tx
+from .. import convert
+from ..checks import (
     MIN_SOFT_TIME,
     check_limit,
     check_shards,
     quote,
 )
-from .convert import from_us, to_us
-from .core import ServiceCore
-from .engines import warms_engines
-from .errors import (
+from ..convert import from_us, to_us
+from ..core import Feature
+from ..engines import warms_engines
+from ..errors import (
     InvalidInput,
     StaleAction,
 )
-from .timebank import next_reminder_of
-from .types import (
+from ..types import (
     DueAction,
     DueOutcome,
     Reminder,
     SoftTimeNotice,
 )
+from .timebank import next_reminder_of
 
 
-class Clocks(ServiceCore):
+class Clocks(Feature):
     """Turn clocks and challenge expiry, driven by a scheduler calling ``run_due``."""
 
     @warms_engines

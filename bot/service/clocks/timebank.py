@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..store import ClockRow, GameRow
-from .types import GameInfo, TimeControl
+from ...store import ClockRow, GameRow
+from ..types import GameInfo, TimeControl
 
 US = 1_000_000
 

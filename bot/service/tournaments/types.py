@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
-from .types import TimeControl
+from ..types import TimeControl
 
 TournamentFormat = Literal["round_robin", "double_round_robin", "swiss", "knockout", "league"]
 TournamentStatus = Literal["registration", "running", "finished", "cancelled"]

@@ -27,13 +27,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..store import GameRow, Tx, VacationRow
-from .checks import check_id, is_int, quote
-from .convert import from_us, maybe_dt
-from .core import ServiceCore
-from .errors import InvalidInput, VacationRefused
+from ...store import GameRow, Tx, VacationRow
+from ..checks import check_id, is_int, quote
+from ..convert import from_us, maybe_dt
+from ..core import Feature
+from ..errors import InvalidInput, VacationRefused
+from ..types import GuildSettings
 from .timebank import shifted
-from .types import GuildSettings
 
 DAY = 86400 * 1_000_000
 DEFAULT_VACATION_DAYS = GuildSettings(0).vacation_days
@@ -85,7 +85,7 @@ async def paused_until(tx: Tx, user_ids: Sequence[int], now: int) -> int | None:
     return max((e for e in ends if e is not None), default=None)
 
 
-class Vacations(ServiceCore):
+class Vacations(Feature):
     """Starting and ending vacations; see the module notes for the rules."""
 
     async def vacation(self, user_id: int) -> Vacation:

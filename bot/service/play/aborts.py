@@ -20,14 +20,14 @@ from datetime import datetime
 
 from rules import Game
 
-from ..store import GameRow, Tx
-from . import convert
-from .checks import check_bool, check_version
-from .convert import to_us
-from .core import ServiceCore
-from .errors import NoAbort, PermissionDenied, StaleAction
-from .ratings.apply import turns_made
-from .types import AbortAnswer, AbortOffer, GameEnded
+from ...store import GameRow, Tx
+from .. import convert
+from ..checks import check_bool, check_version
+from ..convert import to_us
+from ..core import Feature
+from ..errors import NoAbort, PermissionDenied, StaleAction
+from ..ratings.apply import turns_made
+from ..types import AbortAnswer, AbortOffer, GameEnded
 
 ALONE_TURNS = 2
 """While either player has made fewer whole turns than this, either may abort alone."""
@@ -72,7 +72,7 @@ def may_abort_alone(row: GameRow, game: Game) -> bool:
     return min(turns_made(row, game)) < ALONE_TURNS
 
 
-class Aborts(ServiceCore):
+class Aborts(Feature):
     """A player's abort: alone early on, else an offer the opponent answers."""
 
     async def _abort_now(
