@@ -89,7 +89,7 @@ async def _rebuild(target: str) -> RebuildReport:
         service = GameService(store)
         for attempt in range(REBUILD_ATTEMPTS):
             try:
-                return await service.rebuild_ratings()
+                return await service.ratings.rebuild_ratings()
             except WriteConflict:
                 if attempt == REBUILD_ATTEMPTS - 1:
                     raise

@@ -231,9 +231,9 @@ class ServiceCore(EngineCache):
         resignation, time, moderation), after its result is written: runs the hooks
         (:meth:`on_game_end`) and reports :class:`~bot.service.events.GameOver` for after
         the commit."""
+        self.emit(GameOver(ended))
         for hook in self._end_hooks:
             await hook(tx, row, now)
-        self.emit(GameOver(ended))
 
     async def _finish(
         self,

@@ -34,6 +34,8 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from bot.service import EVENTS, Event, EventBus
+
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 ACTIVE_GAMES_TTL = 10.0
@@ -103,6 +105,13 @@ class Metrics:
             ["kind"],
             registry=r,
         )
+        self.events = Counter(
+            "crosspath_events",
+            "What committed service writes did, by event (GameOver, RoundPaired, "
+            "TournamentFinished, SeasonOpened).",
+            ["event"],
+            registry=r,
+        )
         self._gateway: LatencySource | None = None
         self._games: GameCountSource | None = None
         self._game_counts: dict[str, int] | None = None
@@ -112,6 +121,14 @@ class Metrics:
     def watch_gateway(self, source: LatencySource) -> None:
         """Report ``source``'s latencies as ``crosspath_gateway_latency_seconds{shard}``."""
         self._gateway = source
+
+    def watch_events(self, bus: EventBus) -> None:
+        """Count each event ``bus`` publishes as ``crosspath_events_total{event}``."""
+        for kind in EVENTS:
+            bus.subscribe(kind, self._count_event)
+
+    def _count_event(self, event: Event) -> None:
+        self.events.labels(event=type(event).__name__).inc()
 
     def watch_games(self, source: GameCountSource) -> None:
         """Report ``source``'s counts as ``crosspath_active_games{game}``."""

@@ -33,7 +33,9 @@ async def test_no_thinking_while_another_process_holds_the_turn(
         async def alice_then_rival(*args: Any, **kwargs: Any) -> Any:
             result = await original(*args, **kwargs)
             if result.game.to_move_id == COMPUTER.id:
-                won = await h.service.claim_turn(result.game.id, result.game.version, "rival")
+                won = await h.service.claims.claim_turn(
+                    result.game.id, result.game.version, "rival"
+                )
                 assert won
             return result
 
@@ -68,7 +70,7 @@ async def test_the_clock_asks_for_this_process_s_shards_only(
     h = await fakes.open_harness(db_path, clock, monkeypatch)
     try:
         asked: list[Any] = []
-        original = h.service.due
+        original = h.service.clocks.due
 
         async def recording_due(*args: Any, **kwargs: Any) -> Any:
             asked.append(kwargs.get("shards"))

@@ -277,4 +277,4 @@ async def test_a_committed_resign_is_announced_even_if_the_click_expired(h: Any)
 async def test_a_challenge_nobody_could_see_is_withdrawn(h: Any) -> None:
     h.fake.expire_interactions = True
     await h.command("challenge", ALICE, game="minefield", opponent=BOB)
-    assert await h.service.open_challenges(fakes.GUILD) == []
+    assert await h.service.challenges.open_challenges(fakes.GUILD) == []

@@ -44,4 +44,4 @@ async def test_the_option_is_refused_where_the_game_has_no_choice(h: Any) -> Non
         await h.command("challenge", ALICE, game="clearpath", opponent=BOB, size=5, pie=False)
     ).content
     assert "always played with the pie rule" in text
-    assert await h.service.open_challenges(GUILD) == []
+    assert await h.service.challenges.open_challenges(GUILD) == []

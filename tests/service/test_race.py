@@ -61,7 +61,7 @@ async def test_fifty_racing_tasks(store_target: str | Path, clock: Any) -> None:
             for i in range(50)
         ]
         await asyncio.gather(*tasks)
-        record = await one.game_record(challenge.id)
+        record = await one.games.game_record(challenge.id)
 
     # The tasks really collided: stale versions and wrong turns were refused.
     assert {"StaleAction", "NotYourTurn"} <= set(refused)

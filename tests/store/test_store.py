@@ -144,7 +144,7 @@ async def test_a_version_1_database_gains_empty_options_and_keeps_its_rows(
     async with Store(path) as store:
         assert await store.schema_version() == SCHEMA_VERSION >= 2
         service = GameService(store)
-        challenge = await service.get_challenge(1)
+        challenge = await service.challenges.get_challenge(1)
         game = await service.get_game_by_id(1)
         assert challenge.options == {} and game.options == {}
         assert (challenge.challenger_id, challenge.accepted_by, challenge.game_id) == (
@@ -223,7 +223,9 @@ async def test_the_database_itself_allows_one_active_game_per_channel(
 
 async def populate(service: GameService, clock: Any) -> None:
     """A database with every kind of state: settings, open/finished challenges, games, audit."""
-    await service.update_settings(GUILD, ADMIN, use_threads=True, default_sizes={"crosscut": 7})
+    await service.moderation.update_settings(
+        GUILD, ADMIN, use_threads=True, default_sizes={"crosscut": 7}
+    )
     a = await service.create_challenge(GUILD, 1, ALICE, BOB, "clearpath", 6, "random", "1d")
     await service.accept_challenge(a.id, BOB, 11)
     await service.play_move(11, (await service.get_game(11) or _no()).to_move_id or 0, "c3")
@@ -231,10 +233,10 @@ async def populate(service: GameService, clock: Any) -> None:
     b = await service.create_challenge(GUILD, 1, ALICE, CAROL, "minefield", 5)
     await service.accept_challenge(b.id, CAROL, 12)
     await service.play_move(12, ALICE, "a1")
-    await service.request_takeback(12, ALICE)
+    await service.play.request_takeback(12, ALICE)
     c = await service.create_challenge(GUILD, 1, BOB, CAROL, "crosscut")
     await service.accept_challenge(c.id, CAROL, 13)
-    await service.admin_forfeit(GUILD, ADMIN, 13, CAROL, "left")
+    await service.moderation.admin_forfeit(GUILD, ADMIN, 13, CAROL, "left")
     await service.create_challenge(GUILD, 1, CAROL, None, "nakeddiagonal", 6)
 
 
@@ -246,13 +248,13 @@ async def view(service: GameService) -> list[Any]:
     games = [await service.get_game_by_id(i) for i in (1, 2, 3)]
     return [
         games,
-        [await service.game_record(g.id) for g in games],
-        await service.open_challenges(GUILD),
-        await service.get_settings(GUILD),
-        await service.audit_log(GUILD),
-        await service.games_for_player(GUILD, ALICE),
-        await service.due(),
-        await service.next_due_at(),
+        [await service.games.game_record(g.id) for g in games],
+        await service.challenges.open_challenges(GUILD),
+        await service.moderation.get_settings(GUILD),
+        await service.moderation.audit_log(GUILD),
+        await service.games.games_for_player(GUILD, ALICE),
+        await service.clocks.due(),
+        await service.clocks.next_due_at(),
     ]
 
 
@@ -279,12 +281,12 @@ async def test_cached_state_is_rebuilt_from_the_moves(
     conn.execute("UPDATE games SET record = 'garbage', to_move = 'nobody'")
     conn.commit()
     conn.close()
-    service.forget_engines()
+    service.core.forget_engines()
     # Positions come from the moves table, never from the cached columns.
     current = await service.get_game(CHANNEL)
     assert current is not None and current.record == "minefield 9: e5 d4"
     assert current.to_move_id == ALICE
-    rebuilt = await service.rebuild_cached_state(info.id)
+    rebuilt = await service.games.rebuild_cached_state(info.id)
     assert rebuilt.record == "minefield 9: e5 d4"
     conn = sqlite3.connect(db_path)
     assert conn.execute("SELECT record, to_move FROM games").fetchone() == (

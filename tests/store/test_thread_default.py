@@ -57,10 +57,10 @@ async def test_existing_servers_keep_playing_in_channels_and_new_ones_get_thread
     async with await open_store(path) as store:
         assert await store.schema_version() == SCHEMA_VERSION
         service = GameService(store)
-        known = await service.get_settings(KNOWN)
-        challenged = await service.get_settings(CHALLENGED)
-        saved = await service.get_settings(SAVED)
-        new = await service.get_settings(NEW)
+        known = await service.moderation.get_settings(KNOWN)
+        challenged = await service.moderation.get_settings(CHALLENGED)
+        saved = await service.moderation.get_settings(SAVED)
+        new = await service.moderation.get_settings(NEW)
     assert not known.use_threads and not challenged.use_threads
     # the rest of a pinned row is what a server without settings had before: no clock (a
     # new server starts with the time bank; one that already played keeps playing untimed)

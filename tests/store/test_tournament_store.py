@@ -33,7 +33,7 @@ async def running(store: Store, clock: FakeClock) -> int:
     await service.start_tournament(t.id, ORGANISER)
     game = (await service.tournament_games(t.id))[0]
     await service.resign(game.channel_id, game.seats[0].user_id)
-    await service.set_tournament_creator_roles(GUILD, [7, 8], ORGANISER)
+    await service.tournaments.set_tournament_creator_roles(GUILD, [7, 8], ORGANISER)
     return t.id
 
 

@@ -72,7 +72,7 @@ async def test_a_finished_game_page_has_its_board_moves_players_and_downloads(
 async def test_private_hidden_and_unknown_games_are_404_everywhere(service: GameService) -> None:
     private = await start_public(service, 3001, ("c3",), public=False)
     hidden = await start_public(service, 3002, ("c3",))
-    await service.update_settings(GUILD, ADMIN, web_listing=False)
+    await service.moderation.update_settings(GUILD, ADMIN, web_listing=False)
     async with pages_site(service) as port:
         unknown = "A" * 22
         answers = set()

@@ -38,7 +38,7 @@ class SoftTimeButton(ConfirmButton, prefix="soft"):
         if info.version != self.version:
             raise StaleAction("The game has moved on since; it is no longer waiting that long.")
         bot = bot_of(interaction)
-        ended = await bot.service.claim_soft_time(
+        ended = await bot.service.soft_time.claim_soft_time(
             info.channel_id,
             interaction.user.id,
             "win" if self.yes else "abort",
@@ -56,7 +56,7 @@ async def offer_claim(interaction: Interaction) -> None:
     """``/claim``: the buttons when the soft time has passed, else when it will."""
     info = await game_here(interaction)
     service = bot_of(interaction).service
-    at = await service.soft_time_at(info.channel_id)
+    at = await service.soft_time.soft_time_at(info.channel_id)
     if at is None:
         await send_ephemeral(interaction, "This game has a clock: it ends on time by itself.")
         return
@@ -66,7 +66,7 @@ async def offer_claim(interaction: Interaction) -> None:
     if info.to_move_id == interaction.user.id:
         await send_ephemeral(interaction, "The game is waiting on you: make your move.")
         return
-    if at > service.clock():
+    if at > service.core.clock():
         await send_ephemeral(
             interaction,
             f"Your opponent still has time: you can claim {relative_time(at)}.",

@@ -84,7 +84,7 @@ class AdminCog(commands.Cog):
     @settings.command(name="view", description="Show this server's Crosspath settings")
     async def settings_view(self, interaction: Interaction) -> None:
         guild_id, _ = ids(interaction)
-        current = await self.bot.service.get_settings(guild_id)
+        current = await self.bot.service.moderation.get_settings(guild_id)
         await interaction.response.send_message(settings_text(current), ephemeral=True)
 
     @MANAGERS_CHECK
@@ -114,7 +114,7 @@ class AdminCog(commands.Cog):
         web: bool | None = None,
     ) -> None:
         guild_id, _ = ids(interaction)
-        updated = await self.bot.service.update_settings(
+        updated = await self.bot.service.moderation.update_settings(
             guild_id,
             interaction.user.id,
             use_threads=threads,
@@ -146,11 +146,11 @@ class AdminCog(commands.Cog):
         channel: discord.TextChannel | None = None,
     ) -> None:
         guild_id, channel_id = ids(interaction)
-        current = await self.bot.service.get_settings(guild_id)
+        current = await self.bot.service.moderation.get_settings(guild_id)
         target = channel.id if channel else channel_id
         edit = _CHANNEL_EDITS[action.value]
         allowed = edited_ids(current.allowed_channels, edit, target)
-        updated = await self.bot.service.update_settings(
+        updated = await self.bot.service.moderation.update_settings(
             guild_id, interaction.user.id, allowed_channels=allowed
         )
         await interaction.response.send_message("Saved.\n" + settings_text(updated), ephemeral=True)
@@ -168,7 +168,7 @@ class AdminCog(commands.Cog):
         size: app_commands.Range[int, 0, 25],
     ) -> None:
         guild_id, _ = ids(interaction)
-        updated = await self.bot.service.update_settings(
+        updated = await self.bot.service.moderation.update_settings(
             guild_id, interaction.user.id, default_sizes={game.value: size or None}
         )
         await interaction.response.send_message("Saved.\n" + settings_text(updated), ephemeral=True)
@@ -188,7 +188,7 @@ class AdminCog(commands.Cog):
         self, interaction: Interaction, reason: app_commands.Range[str, 0, 200] = ""
     ) -> None:
         guild_id, channel_id = ids(interaction)
-        ended = await self.bot.service.admin_abort(
+        ended = await self.bot.service.moderation.admin_abort(
             guild_id, interaction.user.id, channel_id, reason
         )
         await self._announce(interaction, ended, f"Game #{ended.game.id} aborted.")
@@ -203,7 +203,7 @@ class AdminCog(commands.Cog):
         reason: app_commands.Range[str, 0, 200] = "",
     ) -> None:
         guild_id, channel_id = ids(interaction)
-        ended = await self.bot.service.admin_award(
+        ended = await self.bot.service.moderation.admin_award(
             guild_id, interaction.user.id, channel_id, player.id, reason
         )
         await self._announce(
@@ -222,7 +222,7 @@ class AdminCog(commands.Cog):
         reason: app_commands.Range[str, 0, 200] = "",
     ) -> None:
         guild_id, channel_id = ids(interaction)
-        ended = await self.bot.service.admin_forfeit(
+        ended = await self.bot.service.moderation.admin_forfeit(
             guild_id, interaction.user.id, channel_id, player.id, reason
         )
         await self._announce(
@@ -233,7 +233,7 @@ class AdminCog(commands.Cog):
     @admin.command(name="audit", description="Recent moderator actions, with who did them")
     async def audit(self, interaction: Interaction) -> None:
         guild_id, _ = ids(interaction)
-        entries = await self.bot.service.audit_log(guild_id, limit=15)
+        entries = await self.bot.service.moderation.audit_log(guild_id, limit=15)
         text = "\n".join(audit_line(e) for e in entries) or "No moderator actions yet."
         await interaction.response.send_message(
             text[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none()

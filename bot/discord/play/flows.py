@@ -76,7 +76,7 @@ async def _thread_plan(interaction: Interaction, challenge: Challenge) -> tuple[
     """(make a thread, the server wants threads but the bot may not make them here)."""
     if not acceptable(interaction, challenge):
         return False, False
-    settings = await bot_of(interaction).service.get_settings(challenge.guild_id)
+    settings = await bot_of(interaction).service.moderation.get_settings(challenge.guild_id)
     return (
         thread_possible(interaction, settings.use_threads),
         threads_refused(interaction, settings.use_threads),
@@ -113,7 +113,7 @@ async def close_challenge(interaction: Interaction, challenge_id: int, action: s
     service = bot_of(interaction).service
     user_id = interaction.user.id
     if action == "decline":
-        challenge = await service.decline_challenge(challenge_id, user_id)
+        challenge = await service.challenges.decline_challenge(challenge_id, user_id)
         note = f"Declined by {mention(user_id)}."
     else:
         challenge = await service.cancel_challenge(challenge_id, user_id)
@@ -215,7 +215,7 @@ async def request_takeback(interaction: Interaction) -> None:
     bot = bot_of(interaction)
     info = await game_here(interaction)
     bot.computer.refuse_takeback(info, interaction.user.id)
-    request = await bot.service.request_takeback(info.channel_id, interaction.user.id)
+    request = await bot.service.play.request_takeback(info.channel_id, interaction.user.id)
     opponent = info.opponent_of(interaction.user.id)
     await interaction.response.send_message(
         f"{mention(opponent)}, {mention(interaction.user.id)} asks to take back their last turn.",
@@ -231,7 +231,7 @@ async def answer_takeback(
     info = await current_game(interaction, game_id)
     if info.takeback is None or info.takeback.version != version:
         raise NoTakeback("That takeback request was already answered or withdrawn.")
-    answer = await bot.service.answer_takeback(
+    answer = await bot.service.play.answer_takeback(
         info.channel_id, interaction.user.id, accept, game_id=info.id
     )
     verdict = "allowed" if answer.accepted else "refused"
@@ -283,7 +283,7 @@ class ChallengeButton(
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
         bot_of(interaction).remember(interaction.user)
-        challenge = await bot_of(interaction).service.get_challenge(self.challenge_id)
+        challenge = await bot_of(interaction).service.challenges.get_challenge(self.challenge_id)
         check_place(interaction, challenge.guild_id, challenge.channel_id)
         if names_another_challenge(interaction.message, challenge):
             raise refuse_origin(interaction, ANOTHER_CHALLENGE)

@@ -96,7 +96,7 @@ async def build_turn_message(
     names = await bot.fetch_names(info.player_ids, guild)
     game = await position_of(bot.service, info)
     board = await draw_board_async(game, caption_names(info, names))
-    rating = await bot.service.game_rating(info.id) if info.result is not None else None
+    rating = await bot.service.ratings.game_rating(info.id) if info.result is not None else None
     message = turn_message(info, game, names, board, headline, bot.computer.user_id, rating, ping)
     return replace(message, view=await watch_view(bot, info))
 
@@ -131,8 +131,6 @@ async def post_turn(bot: CrosspathBot, info: GameInfo, headline: str | None = No
         bot.unposted.discard(info.id)
     elif posted.discord_failed:
         bot.unposted.add(info.id, headline)
-    if not info.is_active:
-        bot.tournaments.game_ended(info)  # a tournament game's end pairs what comes next
     if posted.message is not None and prefs is not None and prefs.wants_dm:
         await dm_turn(bot, info, message, posted.message.id)
     return posted
@@ -144,7 +142,7 @@ async def notice_prefs_of(bot: CrosspathBot, info: GameInfo) -> NoticePrefs | No
     user_id = info.to_move_id
     if not info.is_active or user_id is None or bot.computer.is_computer(user_id):
         return None
-    return await bot.service.notice_prefs(user_id)
+    return await bot.service.notices.notice_prefs(user_id)
 
 
 async def dm_turn(

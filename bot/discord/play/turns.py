@@ -16,9 +16,8 @@ import discord
 
 from bot.discord.clocks.clock_text import time_left_line
 from bot.discord.words import describe_turn
-from bot.service import Challenge, GameInfo, GameResult
+from bot.service import Challenge, GameInfo, GameResult, short_duration
 from bot.service.ratings.types import GameRating
-from bot.service.timebank import short_duration
 from rules import Game
 
 COLOUR_DOTS: dict[str, str] = {"red": "🔴", "blue": "🔵", "black": "⚫", "white": "⚪"}
@@ -147,7 +146,7 @@ def turn_message(
 ) -> OutgoingMessage:
     """The message posted after every turn (and by ``/board``).
 
-    Once the game is over, ``rating`` (``service.game_rating``) adds each player's rating
+    Once the game is over, ``rating`` (``service.ratings.game_rating``) adds each player's rating
     change (``Alice 1512 → 1528, +16``) or says why the game was unrated.
 
     Only the player to move is mentioned, and only they may be pinged; at the end of a game

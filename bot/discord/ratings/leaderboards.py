@@ -136,7 +136,7 @@ async def profile_reply(
     """The public profile: its last games only from channels everyone here may read (a game
     in a private channel names its opponent, result and channel, which are as private as it)."""
     bot = interaction.client
-    profile = await bot.service.profile(guild_id, user_id)
+    profile = await bot.service.ratings.profile(guild_id, user_id)
     public = await public_channels(interaction, [r.channel_id for r in profile.recent])
     recent = tuple(r for r in profile.recent if r.channel_id in public)
     profile = dataclasses.replace(profile, recent=recent)
