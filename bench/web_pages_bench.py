@@ -42,7 +42,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from bot.service import GameService
+from bot.service import GameService, WebReads
 from bot.store import open_store
 from bot.web.metrics import Metrics
 from bot.web.pages import GamePages
@@ -110,8 +110,8 @@ async def bench_page(requests: int) -> None:
             print(f"page: a finished Minefield 19×19 game of {len(record.moves)} moves")
             reader = GameService(store)  # a fresh service: its engine cache is cold
 
-            async def source() -> GameService:
-                return reader
+            async def source() -> WebReads:
+                return reader.web
 
             pages = TimedPages(source)
             server = WebServer(Metrics(), [], pages=pages)

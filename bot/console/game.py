@@ -21,7 +21,7 @@ from ..cli import clip
 from ..config import shown_database
 from ..service import GameInfo, GameService, NoTakeback, ServiceError
 from ..service.convert import pie_of
-from ..service.timebank import time_left_text
+from ..service import time_left_text
 from ..store import is_postgres, open_store
 from .board import describe_event, rules_lines, text_board
 from .lines import escaped, read_line

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
-from bot.service import GameInfo, GameService, TournamentInfo
+from bot.service import GameInfo, GameService, TournamentInfo, WebReads
 from bot.web.metrics import Metrics
 from bot.web.pages import GamePages
 from bot.web.server import WebServer
@@ -87,8 +87,8 @@ async def start_tournament(
 async def pages_site(service: GameService, poll_seconds: float = 0.2) -> AsyncIterator[int]:
     """The pages over ``service`` on a free port of 127.0.0.1."""
 
-    async def source() -> GameService:
-        return service
+    async def source() -> WebReads:
+        return service.web
 
     pages = GamePages(source, poll_seconds=poll_seconds)
     server = WebServer(Metrics(), [], pages=pages)
