@@ -76,7 +76,7 @@ async def test_the_clock_asks_for_this_process_s_shards_only(
             asked.append(kwargs.get("shards"))
             return await original(*args, **kwargs)
 
-        monkeypatch.setattr(h.service, "due", recording_due)
+        monkeypatch.setattr(h.service.clocks, "due", recording_due)
         await h.bot.get_cog("ClockCog").run_once()
         monkeypatch.setattr(h.bot, "settings", Settings(shard_count=4, shard_ids=(1, 2)))
         await h.bot.get_cog("ClockCog").run_once()

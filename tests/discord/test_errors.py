@@ -186,7 +186,7 @@ async def test_unexpected_error_in_a_button_is_apologised_for(
     async def broken(challenge_id: int) -> None:
         raise KeyError("boom")
 
-    monkeypatch.setattr(h.service, "get_challenge", broken)
+    monkeypatch.setattr(h.service.challenges, "get_challenge", broken)
     [answer] = await h.click(reply.custom_ids[0], BOB)
     assert answer.kind == "reply" and answer.ephemeral and answer.content == APOLOGY
 

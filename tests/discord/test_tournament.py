@@ -20,7 +20,7 @@ from PIL import Image
 
 from bot.discord.persistent import NOT_MINE
 from bot.discord.tournaments.flows import ANOTHER_TOURNAMENT
-from bot.service import is_provisional
+from bot.service import GameService, is_provisional
 
 ALICE, BOB, CAROL, ADMIN = fakes.ALICE, fakes.BOB, fakes.CAROL, fakes.ADMIN
 CHANNEL, OTHER_CHANNEL, GUILD = fakes.CHANNEL, fakes.OTHER_CHANNEL, fakes.GUILD
@@ -371,11 +371,13 @@ async def test_a_podium_nobody_posted_is_posted_by_the_sweep_once(h: Any) -> Non
     tid = tournament_id_of(reply)
     for player in (ALICE, BOB):
         await h.service.join_tournament(tid, player.id)
-    # Another process started it and ended its only game, then stopped before posting.
-    await h.service.start_tournament(tid, ADMIN.id)
-    [game] = await h.service.tournaments.games_awaiting_channel(tid)
+    # Another process started it and ended its only game, then stopped before posting
+    # (its own service: this bot hears nothing of its writes).
+    other = GameService(h.service.store, clock=h.service.core.clock)
+    await other.start_tournament(tid, ADMIN.id)
+    [game] = await other.tournaments.games_awaiting_channel(tid)
     assert game.to_move_id is not None
-    await h.service.resign(game.channel_id, game.to_move_id)
+    await other.resign(game.channel_id, game.to_move_id)
     assert (await h.service.get_tournament(tid)).status == "finished"
     h.fake.clear()
     done = await h.bot.tournaments.sweep()

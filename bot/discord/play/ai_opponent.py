@@ -302,7 +302,7 @@ class ComputerOpponent:
             "the computer played",
             extra={"game_id": info.id, "move": move, "level": level},
         )
-        if not (await post_turn(self.bot, result.game)).ok:
+        if not (await post_turn(self.bot, result.game, moved=result)).ok:
             log.warning(
                 "the computer's move is committed but was not posted", extra={"game_id": info.id}
             )

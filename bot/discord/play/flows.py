@@ -145,7 +145,7 @@ async def play(interaction: Interaction, move: str) -> None:
     recorded(interaction, MOVE_DONE)
     interaction.extras[GAME_ID] = result.game.id
     count_move(bot, result.game.game)
-    posted = await post_turn(bot, result.game)
+    posted = await post_turn(bot, result.game, moved=result)
     bot.computer.take_turn(result.game)  # a game against the computer: its reply, off this task
     if not acknowledged:
         return

@@ -35,6 +35,7 @@ from ..errors import (
     NotYourTurn,
     PermissionDenied,
 )
+from ..notices import prefs_of
 from ..ratings.apply import rate_result
 from ..ratings.types import GameRating
 from ..types import (
@@ -103,6 +104,11 @@ class Play(Feature):
                 result, rating = await rate_result(tx, row, game, result, stamp)
             elif game.turn_number != turn_before:
                 clock = next_clock(row, stamp, user_id, convert.user_of(after, game.to_move))
+            # Read before the writes: PostgreSQL sends a command's writes as one statement at
+            # the end, and a read after them would send them early.
+            waiting = None
+            if not game.is_over and (next_id := convert.user_of(after, game.to_move)):
+                waiting = prefs_of(await tx.notice_pref(next_id), next_id)
             row = await tx.record_moves(
                 row,
                 [MoveRow(row.id, record.ply, record.move, user_id, stamp)],
@@ -127,6 +133,8 @@ class Play(Feature):
                 deadline=info.deadline,
                 result=info.result,
                 rating=rating,
+                position=game.copy(),
+                waiting=waiting,
             )
 
         return await self._game_action(
