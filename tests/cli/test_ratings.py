@@ -19,7 +19,6 @@ from bot.store import open_store
 
 REPO = Path(__file__).resolve().parents[2]
 GUILD = 1000
-ADMIN = 99
 
 
 def crosspath(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -17,6 +17,7 @@ from typing import Any
 import discord_fakes as fakes
 import loop_guard as guard
 import pytest
+from discord_fakes import ADMIN, ALICE, BOB
 
 import ai
 from bot.discord.play.ai_opponent import (
@@ -27,7 +28,6 @@ from bot.discord.play.ai_opponent import (
 )
 from rules import game_names, parse_record
 
-ALICE, BOB, ADMIN = fakes.ALICE, fakes.BOB, fakes.ADMIN
 CHANNEL, GUILD = fakes.CHANNEL, fakes.GUILD
 COMPUTER = fakes.Player(fakes.APP_ID, "crosspath")
 loop_guard = guard.loop_guard  # every test fails if a callback blocks the loop > 0.5 s

@@ -19,8 +19,8 @@ from typing import Any
 import discord_fakes as fakes
 import loop_guard as guard
 import pytest
+from discord_fakes import ADMIN, ALICE, BOB, CAROL
 
-ALICE, BOB, CAROL, ADMIN = fakes.ALICE, fakes.BOB, fakes.CAROL, fakes.ADMIN
 CHANNEL, OTHER_CHANNEL, GUILD = fakes.CHANNEL, fakes.OTHER_CHANNEL, fakes.GUILD
 OTHER_GUILD = 800000000000000777
 h = fakes.h

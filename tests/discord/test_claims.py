@@ -9,13 +9,12 @@ from typing import Any
 
 import discord_fakes as fakes
 import pytest
+from discord_fakes import ALICE, CHANNEL, GUILD
 
 from bot.config import Settings
 from bot.service import ShardFilter
 
 from .test_ai import COMPUTER, Spy, alice_plays_first_legal_move
-
-ALICE, CHANNEL, GUILD = fakes.ALICE, fakes.CHANNEL, fakes.GUILD
 
 
 async def test_no_thinking_while_another_process_holds_the_turn(

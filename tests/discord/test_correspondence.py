@@ -12,10 +12,10 @@ from typing import Any
 
 import discord_fakes as fakes
 import loop_guard as guard
+from discord_fakes import ALICE, BOB, CAROL
 
 from bot.discord.play.ai_opponent import in_process_move
 
-ALICE, BOB, CAROL = fakes.ALICE, fakes.BOB, fakes.CAROL
 CHANNEL, OTHER_CHANNEL, GUILD = fakes.CHANNEL, fakes.OTHER_CHANNEL, fakes.GUILD
 h = fakes.h
 loop_guard = guard.loop_guard

@@ -17,12 +17,12 @@ from typing import Any
 import discord_fakes as fakes
 import loop_guard as guard
 import pytest
+from discord_fakes import ALICE, BOB
 from pg_server import PgServer, set_connections
 
 from bot.discord.replies import APOLOGY, DATABASE_DOWN
 from bot.store import DatabaseFailure
 
-ALICE, BOB = fakes.ALICE, fakes.BOB
 CHANNEL = fakes.CHANNEL
 h = fakes.h
 loop_guard = guard.loop_guard

@@ -8,8 +8,8 @@ from typing import Any
 import discord_fakes as fakes
 import loop_guard as guard
 import pytest
+from discord_fakes import ADMIN, ALICE, BOB, CAROL
 
-ALICE, BOB, CAROL, ADMIN = fakes.ALICE, fakes.BOB, fakes.CAROL, fakes.ADMIN
 CHANNEL, OTHER_CHANNEL = fakes.CHANNEL, fakes.OTHER_CHANNEL
 h = fakes.h
 loop_guard = guard.loop_guard  # every test fails if a callback blocks the loop > 0.5 s

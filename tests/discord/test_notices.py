@@ -9,11 +9,11 @@ from typing import Any
 
 import discord_fakes as fakes
 import loop_guard as guard
+from discord_fakes import ALICE, BOB, CAROL
 from game_fixtures import START
 
 from bot.discord.notices.dms import FIX_DMS
 
-ALICE, BOB, CAROL = fakes.ALICE, fakes.BOB, fakes.CAROL
 GUILD, CHANNEL = fakes.GUILD, fakes.CHANNEL
 h = fakes.h
 loop_guard = guard.loop_guard

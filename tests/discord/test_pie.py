@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import discord_fakes as fakes
+from discord_fakes import ALICE, BOB, CHANNEL, GUILD
 
-ALICE, BOB, CHANNEL, GUILD = fakes.ALICE, fakes.BOB, fakes.CHANNEL, fakes.GUILD
 h = fakes.h
 close_harnesses = fakes.close_harnesses
 

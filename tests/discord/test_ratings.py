@@ -8,10 +8,10 @@ from typing import Any
 import discord_fakes as fakes
 import loop_guard as guard
 import pytest
+from discord_fakes import ALICE, BOB
 
 from bot.service.ratings.model import RatedGame, apply_game
 
-ALICE, BOB = fakes.ALICE, fakes.BOB
 h = fakes.h
 loop_guard = guard.loop_guard
 close_harnesses = fakes.close_harnesses

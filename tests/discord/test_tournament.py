@@ -16,13 +16,13 @@ from typing import Any
 import discord_fakes as fakes
 import loop_guard as guard
 import pytest
+from discord_fakes import ADMIN, ALICE, BOB, CAROL
 from PIL import Image
 
 from bot.discord.persistent import NOT_MINE
 from bot.discord.tournaments.flows import ANOTHER_TOURNAMENT
 from bot.service import GameService, is_provisional
 
-ALICE, BOB, CAROL, ADMIN = fakes.ALICE, fakes.BOB, fakes.CAROL, fakes.ADMIN
 CHANNEL, OTHER_CHANNEL, GUILD = fakes.CHANNEL, fakes.OTHER_CHANNEL, fakes.GUILD
 h = fakes.h
 loop_guard = guard.loop_guard

@@ -8,8 +8,8 @@ import re
 from typing import Any
 
 import discord_fakes as fakes
+from discord_fakes import ADMIN, ALICE, BOB, CAROL
 
-ALICE, BOB, CAROL, ADMIN = fakes.ALICE, fakes.BOB, fakes.CAROL, fakes.ADMIN
 CHANNEL, PRIVATE = fakes.CHANNEL, fakes.PRIVATE_CHANNEL
 h = fakes.h
 close_harnesses = fakes.close_harnesses

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import discord_fakes as fakes
+from discord_fakes import ALICE, BOB, CAROL
 from game_fixtures import FakeClock
 
-ALICE, BOB, CAROL = fakes.ALICE, fakes.BOB, fakes.CAROL
 CHANNEL, GUILD = fakes.CHANNEL, fakes.GUILD
 h = fakes.h
 close_harnesses = fakes.close_harnesses

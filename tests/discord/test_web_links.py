@@ -10,10 +10,10 @@ from typing import Any
 import discord
 import discord_fakes as fakes
 import pytest
+from discord_fakes import ADMIN, ALICE, BOB
 
 from bot.discord.play.web_links import WATCH_LABEL, everyone_can_view
 
-ALICE, BOB, ADMIN = fakes.ALICE, fakes.BOB, fakes.ADMIN
 GUILD, CHANNEL, PRIVATE = fakes.GUILD, fakes.CHANNEL, fakes.PRIVATE_CHANNEL
 VIEW = fakes.VIEW_CHANNEL
 h = fakes.h

@@ -18,12 +18,12 @@ from typing import Any
 import discord_fakes as fakes
 import loop_guard as guard
 import pytest
+from discord_fakes import ADMIN, ALICE, BOB, CAROL
 from discord_wire import ScaledRetries
 
 from bot.discord.names import RETRY_FAILED_AFTER
 from rules import new_game
 
-ALICE, BOB, CAROL, ADMIN = fakes.ALICE, fakes.BOB, fakes.CAROL, fakes.ADMIN
 CHANNEL, GUILD = fakes.CHANNEL, fakes.GUILD
 POSTS = rf"/channels/{CHANNEL}/messages"
 CALLBACKS = r"/interactions/\d+/[^/]+/callback"

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from game_fixtures import Snapshot, refused
+from game_fixtures import ALICE, BOB, CAROL, Snapshot, refused
 
 from bot.service import (
     AbortAnswer,
@@ -28,7 +28,6 @@ from bot.service import (
 from bot.store import open_store
 
 GUILD, CHANNEL = 1000, 2000
-ALICE, BOB, CAROL = 11, 22, 33
 StartGame = Callable[..., Awaitable[GameInfo]]
 
 

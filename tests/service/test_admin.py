@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable
 
+from game_fixtures import ADMIN, ALICE, BOB
+
 from bot.service import GameInfo, GameService, GuildSettings, TimeControl
 
 GUILD, CHANNEL = 1000, 2000
-ALICE, BOB, ADMIN = 11, 22, 99
 StartGame = Callable[..., Awaitable[GameInfo]]
 
 

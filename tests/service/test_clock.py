@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import ALICE, BOB
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -16,7 +17,6 @@ from bot.service import GameFinished, GameInfo, GameService, OutOfTime, TimeCont
 from bot.store import open_store
 
 GUILD, CHANNEL = 1000, 2000
-ALICE, BOB = 11, 22
 StartGame = Callable[..., Awaitable[GameInfo]]
 
 

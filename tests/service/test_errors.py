@@ -6,7 +6,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from game_fixtures import Snapshot, refused
+from game_fixtures import ADMIN, ALICE, BOB, CAROL, Snapshot, refused
 
 from bot.service import (
     ChallengeExpired,
@@ -28,7 +28,6 @@ from bot.service import (
 from bot.store import DiskFull, Store
 
 GUILD, CHANNEL, THREAD = 1000, 2000, 2001
-ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
 StartGame = Callable[..., Awaitable[GameInfo]]
 
 

@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from game_fixtures import ALICE, BOB, CAROL
 
 from bot.service import (
     ChallengeNotFound,
@@ -21,7 +22,6 @@ from rules import game_names, parse_record
 
 # The ids the shared fixtures in conftest.py use.
 GUILD, CHANNEL, THREAD = 1000, 2000, 2001
-ALICE, BOB, CAROL = 11, 22, 33
 StartGame = Callable[..., Awaitable[GameInfo]]
 
 

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from game_fixtures import LONGEST_MESSAGE, refused
+from game_fixtures import ADMIN, ALICE, BOB, LONGEST_MESSAGE, refused
 
 from bot.service import (
     GameFinished,
@@ -30,7 +30,6 @@ from bot.service import (
 from bot.store import SettingsRow, Store
 
 GUILD, CHANNEL = 1000, 2000
-ALICE, BOB, ADMIN = 11, 22, 99
 StartGame = Callable[..., Awaitable[GameInfo]]
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
 NINE: Any = "9"

@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import ALICE, BOB, CAROL, DAVE
 from racing_children import finish, spawn, wait_for
 
 from bot.service import GameService, GameStarted, InvalidChallenge, InvalidInput
 from bot.store import open_store
 
 GUILD, CHANNEL, OTHER_GUILD = 1000, 2000, 1001
-ALICE, BOB, CAROL, DAVE = 11, 22, 33, 44
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 TAKEN = "another player already took"
 

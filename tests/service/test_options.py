@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import ALICE, BOB
 
 from bot.service import GameService, InvalidChallenge
 from bot.store import open_store
 
 GUILD, CHANNEL, THREAD = 1000, 2000, 2001
-ALICE, BOB = 11, 22
 
 
 async def test_options_round_trip_through_close_and_reopen(

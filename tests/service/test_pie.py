@@ -13,13 +13,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from game_fixtures import ADMIN, ALICE, BOB
 
 from bot.service import GameService, InvalidChallenge
 from bot.store import Store
 
 GUILD = 1000
-ADMIN = 99
-ALICE, BOB = 11, 22
 
 
 async def start(service: GameService, channel: int, game: str = "minefield", **extra: Any) -> int:

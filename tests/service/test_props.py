@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import ALICE, BOB
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pg_server import create_database, drop_database, table_rows
@@ -25,7 +26,6 @@ from bot.store import open_store
 from rules import parse_record
 
 GUILD, CHANNEL = 1000, 2000
-ALICE, BOB = 11, 22
 
 actions = st.lists(
     st.tuples(

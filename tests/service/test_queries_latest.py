@@ -6,11 +6,12 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from game_fixtures import ADMIN, ALICE, BOB, CAROL
+
 from bot.service import GameInfo, GameService
 from bot.store import open_store
 
 GUILD, CHANNEL, THREAD = 1000, 2000, 2001
-ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
 StartGame = Callable[..., Awaitable[GameInfo]]
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
 

@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import ALICE, BOB
 
 from bot.service import GameEnded, GameService, MoveResult, ServiceError
 from bot.store import open_store
 from rules import parse_record
 
 GUILD, CHANNEL = 1000, 2000
-ALICE, BOB = 11, 22
 
 
 async def racer(

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import ADMIN, ALICE, BOB, CAROL, DAVE, ERIN
 
 from bot.service import GameEnded, GameService, MoveResult
 from bot.service.ratings.apply import rating_of
@@ -22,8 +23,6 @@ from bot.store import Store, open_store
 
 GUILD = 1000
 OTHER_GUILD = 1001
-ADMIN = 99
-ALICE, BOB, CAROL, DAVE, ERIN = 11, 22, 33, 44, 55
 PLAYERS = (ALICE, BOB, CAROL, DAVE, ERIN)
 
 

@@ -14,8 +14,6 @@ from game_fixtures import StartGame
 from bot.service import GameService, InvalidId, InvalidInput, ShardFilter
 from bot.store import open_store
 
-ALICE, BOB = 11, 22
-
 
 def guild_on(shard: int) -> int:
     return (shard << 22) | 9

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from game_fixtures import ALICE, BOB, CAROL
 from loop_guard import cpu_wait_clock
 
 from bot.service import GameInfo, GameService, GameSummary, IllegalMoveError, InvalidInput, engines
@@ -21,7 +22,6 @@ from bot.service import core as service_core
 from rules import new_game
 
 GUILD, OTHER_GUILD = 1000, 1001
-ALICE, BOB, CAROL = 11, 22, 33
 StartGame = Callable[..., Awaitable[GameInfo]]
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from game_fixtures import ADMIN, ALICE, BOB
 
 from bot.service import GameRecord, GameService, InvalidChallenge, engines
 from bot.service.web import is_token
@@ -12,7 +13,6 @@ from bot.store import Store
 from rules import Game
 
 GUILD, OTHER_GUILD, CHANNEL, CHANNEL2, CHANNEL3 = 1000, 1001, 2000, 2002, 2003
-ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
 
 
 async def start(

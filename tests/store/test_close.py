@@ -27,13 +27,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import ALICE, BOB
 
 from bot.service import GameService, IllegalMoveError, NotYourTurn, StaleAction
 from bot.store import SqliteStore as Store
 from bot.store import StoreError
 
 GUILD, CHANNEL, OTHER = 1000, 2000, 2002
-ALICE, BOB = 11, 22
 GATE_LIMIT = 5.0
 
 

@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from game_fixtures import ADMIN, ALICE, BOB, CAROL
 
 from bot.store import (
     SCHEMA_VERSION,
@@ -39,7 +40,6 @@ from bot.store import (
 
 GUILD, OTHER_GUILD = 1000, 1001
 CHANNEL = 2000
-ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
 BIG = 2**63 - 1
 """Discord ids are 64-bit: the largest must round-trip everywhere."""
 

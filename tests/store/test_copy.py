@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import ADMIN, ALICE, BOB, CAROL
 
 from bot.cli import db as db_cli
 from bot.service import GameService
@@ -24,7 +25,6 @@ from bot.store import open_store
 from bot.store.errors import shown
 
 GUILD = 1000
-ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
 REPO = Path(__file__).resolve().parents[2]
 
 

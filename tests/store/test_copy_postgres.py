@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from game_fixtures import FakeClock
+from game_fixtures import ADMIN, ALICE, BOB, CAROL, FakeClock
 from pg_server import table_rows as pg_table_rows
 
 from bot.cli import db as db_cli
@@ -25,7 +25,6 @@ from bot.store.copy import copy_store
 pytestmark = pytest.mark.slow  # PostgreSQL only: the quick loop runs the store on SQLite
 
 GUILD = 1000
-ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
 
 
 def table_rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import ALICE, BOB
 
 from bot.service import GameService
 from bot.store import (
@@ -35,7 +36,6 @@ from bot.store import (
 )
 
 GUILD, CHANNEL = 1000, 2000
-ALICE, BOB = 11, 22
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
 
 

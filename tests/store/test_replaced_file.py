@@ -15,12 +15,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from game_fixtures import ALICE, BOB
 
 from bot.service import GameService, database_fault
 from bot.store import DamagedDatabase, SqliteStore, StoreError, open_store
 
 GUILD, CHANNEL = 1000, 2000
-ALICE, BOB = 11, 22
 
 
 async def started(store: SqliteStore, channel: int = CHANNEL) -> GameService:

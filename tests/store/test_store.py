@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import ADMIN, ALICE, BOB, CAROL
 from undo_migrations import UNDO_MIGRATION_8, UNDO_MIGRATION_13
 from web_games import UNDO_WEB_MIGRATION
 
@@ -31,7 +32,6 @@ from bot.store import SqliteStore as Store
 from bot.store import sqlite as store_module
 
 GUILD, CHANNEL = 1000, 2000
-ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
 StartGame = Callable[..., Awaitable[GameInfo]]
 
 

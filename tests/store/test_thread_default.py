@@ -10,12 +10,13 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from game_fixtures import ALICE, BOB
+
 from bot.service import GameService, TimeControl
 from bot.service.types import DEFAULT_BANK
 from bot.store import MIGRATIONS, SCHEMA_VERSION, open_store
 
 KNOWN, CHALLENGED, SAVED, NEW = 1000, 1001, 1002, 1003
-ALICE, BOB = 11, 22
 THREADS = next(
     i
     for i, step in enumerate(MIGRATIONS)

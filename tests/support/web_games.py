@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
+from game_fixtures import ALICE, BOB
+
 from bot.service import GameInfo, GameService, TournamentInfo, WebReads
 from bot.web.metrics import Metrics
 from bot.web.pages import GamePages
 from bot.web.server import WebServer
 
 GUILD = 1000
-ALICE, BOB = 11, 22
 XSS_NAME = "<img src=x onerror=alert(1)>"
 """A display name that is HTML: it must show as these characters and run nothing."""
 UNDO_WEB_MIGRATION = (

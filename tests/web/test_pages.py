@@ -9,6 +9,7 @@ import re
 import time
 
 import aiohttp
+from game_fixtures import ADMIN
 from web_games import (
     ALICE,
     FINISHED_MOVES,
@@ -23,8 +24,6 @@ from bot.service import GameService
 from bot.web.pages import CSP, sse_data, still_active
 from render import board_svg
 from rules import new_game
-
-ADMIN = 99
 
 
 async def fetch(port: int, path: str) -> tuple[int, dict[str, str], bytes]:

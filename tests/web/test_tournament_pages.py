@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 
 import aiohttp
+from game_fixtures import ADMIN
 from web_games import GUILD, XSS_NAME, pages_site, start_tournament
 
 from bot.service import GameService
 from bot.web.pages import CSP
 
-ADMIN = 99
 ESCAPED = "&lt;img src=x onerror=alert(1)&gt;"
 
 

@@ -30,6 +30,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from game_fixtures import ADMIN
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "support")]
@@ -43,7 +45,6 @@ from rules import game_names  # noqa: E402
 
 GUILD, OTHER_GUILD = 1000, 1001
 PLAYERS = (11, 22, 33, 44)
-ADMIN = 99
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
