@@ -189,7 +189,7 @@ def active_games_source(store: Any, limit: int = ACTIVE_GAMES_LIMIT) -> GameCoun
 
     async def count() -> dict[str, int]:
         async with store.read() as tx:
-            rows = await tx.find_games(active_only=True, limit=limit)
+            rows = await tx.games.find_games(active_only=True, limit=limit)
         return dict(Tally(row.game for row in rows))
 
     return count

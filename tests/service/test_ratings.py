@@ -211,7 +211,7 @@ async def test_rebuild_equals_the_incremental_updates(
     assert await ratings_table(store) == (ratings, history)
     # A rating damaged by hand is put right by the rebuild.
     async with store.write() as tx:
-        await tx.save_ratings([rating_row_with(ratings[0], mu=ratings[0].mu + 1.0)])
+        await tx.ratings.save_ratings([rating_row_with(ratings[0], mu=ratings[0].mu + 1.0)])
     report = await service.ratings.rebuild_ratings()
     assert report.changed == 1
     assert await ratings_table(store) == (ratings, history)
@@ -229,7 +229,7 @@ async def test_leaderboard_and_profiles_agree_with_the_model(
 ) -> None:
     await random_history(service, seed, games=16)
     async with store.read() as tx:
-        results = await tx.rated_results()
+        results = await tx.ratings.rated_results()
     for guild in (GUILD, OTHER_GUILD):
         for game in ("minefield", "crosscut"):
             pool = [
@@ -314,8 +314,8 @@ async def test_games_finishing_together_for_one_player_lose_no_update(
         )
         assert all(e.rating is not None and e.rating.rated for e in endings)
         async with first.read() as tx:
-            results = await tx.rated_results()
-            alice = [r for r in await tx.all_ratings() if r.user_id == ALICE]
+            results = await tx.ratings.rated_results()
+            alice = [r for r in await tx.ratings.all_ratings() if r.user_id == ALICE]
     assert [r.winner_id for r in results] == [ALICE] * 10
     assert len(alice) == 1 and alice[0].wins == alice[0].games == 10
     expected = rebuild(RatedGame(r.first_id, r.second_id, "win") for r in results)
@@ -369,12 +369,12 @@ async def test_turns_are_counted_per_user_across_clear_paths_swap(
     assert info is not None and info.to_move_id == ALICE
     engine = await service.position(game_id)
     async with store.read() as tx:
-        row = await tx.game(game_id)
+        row = await tx.games.game(game_id)
     assert row is not None and turns_made(row, engine) == (1, 1)
     await play_turns(service, 1, 1, random.Random(2))  # ALICE, now blue
     engine = await service.position(game_id)
     async with store.read() as tx:
-        row = await tx.game(game_id)
+        row = await tx.games.game(game_id)
     assert row is not None and turns_made(row, engine) == (2, 1)
     ended = await service.resign(1, ALICE)
     assert ended.rating is not None and ended.rating.unrated_reason == "too_short"
