@@ -333,8 +333,7 @@ async def test_a_failure_after_the_ratings_were_written_rolls_them_back(
     """The ratings, the history and the game's ending commit together or not at all: a
     store error on the ending's last write (the event) leaves everything as it was."""
     from bot.store import DatabaseFailure
-    from bot.store.postgres.tx import PgTx
-    from bot.store.sqlite_tx import SqliteTx
+    from bot.store.queries.games import GameQueries
 
     await start(service, 1, ALICE, BOB)
     await play_turns(service, 1, 4, random.Random(3))
@@ -343,8 +342,7 @@ async def test_a_failure_after_the_ratings_were_written_rolls_them_back(
     async def broken(*args: Any, **kwargs: Any) -> None:
         raise DatabaseFailure("the disk went away")
 
-    monkeypatch.setattr(SqliteTx, "add_event", broken)
-    monkeypatch.setattr(PgTx, "add_event", broken)
+    monkeypatch.setattr(GameQueries, "add_event", broken)  # tx.games.add_event, both engines
     with pytest.raises(DatabaseFailure):
         await service.resign(1, BOB)
     assert snapshot() == before
