@@ -76,8 +76,8 @@ async def _check(target: str) -> tuple[int, int]:
     from bot.service.ratings.apply import rebuilt
 
     async with await open_store(target) as store, store.read() as tx:
-        results = await tx.rated_results()
-        stored = {(r.guild_id, r.game, r.user_id): r for r in await tx.all_ratings()}
+        results = await tx.ratings.rated_results()
+        stored = {(r.guild_id, r.game, r.user_id): r for r in await tx.ratings.all_ratings()}
     ratings, _ = await asyncio.to_thread(rebuilt, results)
     fresh = {(r.guild_id, r.game, r.user_id): r for r in ratings}
     differ = sum(1 for key in stored.keys() | fresh.keys() if stored.get(key) != fresh.get(key))

@@ -189,7 +189,7 @@ def active_games_source(store: Any, limit: int = ACTIVE_GAMES_LIMIT) -> GameCoun
 
     async def count() -> dict[str, int]:
         async with store.read() as tx:
-            rows = await tx.find_games(active_only=True, limit=limit)
+            rows = await tx.games.find_games(active_only=True, limit=limit)
         return dict(Tally(row.game for row in rows))
 
     return count
@@ -199,9 +199,10 @@ class TimedStore:
     """A store that reports how long each of its calls takes, by name, and passes them on.
 
     ``read()``/``write()`` are timed as whole transactions (``read``/``write``) and the
-    transaction they yield times each call (``tx.games_for_player`` …); anything else the
-    store offers (``schema_version``, ``backup`` …) is timed by its own name.  It wraps any
-    object with the store's interface, so the store's engines need no metrics code.
+    transaction they yield times each query by its name (``tx.games.games_for_player`` as
+    ``games_for_player`` …); anything else the store offers (``schema_version``, ``backup``
+    …) is timed by its own name.  It wraps any object with the store's interface, so the
+    store's engines need no metrics code.
     """
 
     def __init__(self, store: Any, metrics: Metrics) -> None:
@@ -253,6 +254,11 @@ class _Timed:
 
 def _timed_attribute(inner: Any, name: str, observe: Histogram) -> Any:
     attribute = getattr(inner, name)
+    if getattr(attribute, "_tx", None) is inner:
+        # A feature's queries (``tx.games``, which holds its transaction: this module imports
+        # from bot.service alone): its calls are timed by their own names, which are unique
+        # across features, so the labels read as before the store was split.
+        return _Timed(attribute, observe)
     if not inspect.iscoroutinefunction(attribute):
         return attribute
     child = observe.labels(operation=name)

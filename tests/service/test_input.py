@@ -167,7 +167,9 @@ async def test_a_bad_default_stored_earlier_is_refused_at_the_challenge_not_the_
     """``TimeControl(10**13)`` saved as a default before checks existed made every accept
     fail with OverflowError; now the challenge itself is refused and nothing is stored."""
     async with store.write() as tx:
-        await tx.save_settings(SettingsRow(GUILD, (), False, 10**13, (), (), 86400, updated_at=1))
+        await tx.moderation.save_settings(
+            SettingsRow(GUILD, (), False, 10**13, (), (), 86400, updated_at=1)
+        )
     await refused(
         snapshot,
         InvalidTimeControl,

@@ -210,7 +210,7 @@ async def test_rebuild_equals_the_incremental_updates(
     assert await ratings_table(store) == (ratings, history)
     # A rating damaged by hand is put right by the rebuild.
     async with store.write() as tx:
-        await tx.save_ratings([rating_row_with(ratings[0], mu=ratings[0].mu + 1.0)])
+        await tx.ratings.save_ratings([rating_row_with(ratings[0], mu=ratings[0].mu + 1.0)])
     report = await service.ratings.rebuild_ratings()
     assert report.changed == 1
     assert await ratings_table(store) == (ratings, history)
@@ -228,7 +228,7 @@ async def test_leaderboard_and_profiles_agree_with_the_model(
 ) -> None:
     await random_history(service, seed, games=16)
     async with store.read() as tx:
-        results = await tx.rated_results()
+        results = await tx.ratings.rated_results()
     for guild in (GUILD, OTHER_GUILD):
         for game in ("minefield", "crosscut"):
             pool = [
@@ -313,8 +313,8 @@ async def test_games_finishing_together_for_one_player_lose_no_update(
         )
         assert all(e.rating is not None and e.rating.rated for e in endings)
         async with first.read() as tx:
-            results = await tx.rated_results()
-            alice = [r for r in await tx.all_ratings() if r.user_id == ALICE]
+            results = await tx.ratings.rated_results()
+            alice = [r for r in await tx.ratings.all_ratings() if r.user_id == ALICE]
     assert [r.winner_id for r in results] == [ALICE] * 10
     assert len(alice) == 1 and alice[0].wins == alice[0].games == 10
     expected = rebuild(RatedGame(r.first_id, r.second_id, "win") for r in results)
@@ -332,8 +332,7 @@ async def test_a_failure_after_the_ratings_were_written_rolls_them_back(
     """The ratings, the history and the game's ending commit together or not at all: a
     store error on the ending's last write (the event) leaves everything as it was."""
     from bot.store import DatabaseFailure
-    from bot.store.postgres.tx import PgTx
-    from bot.store.sqlite_tx import SqliteTx
+    from bot.store.queries.games import GameQueries
 
     await start(service, 1, ALICE, BOB)
     await play_turns(service, 1, 4, random.Random(3))
@@ -342,8 +341,7 @@ async def test_a_failure_after_the_ratings_were_written_rolls_them_back(
     async def broken(*args: Any, **kwargs: Any) -> None:
         raise DatabaseFailure("the disk went away")
 
-    monkeypatch.setattr(SqliteTx, "add_event", broken)
-    monkeypatch.setattr(PgTx, "add_event", broken)
+    monkeypatch.setattr(GameQueries, "add_event", broken)  # tx.games.add_event, both engines
     with pytest.raises(DatabaseFailure):
         await service.resign(1, BOB)
     assert snapshot() == before
@@ -368,12 +366,12 @@ async def test_turns_are_counted_per_user_across_clear_paths_swap(
     assert info is not None and info.to_move_id == ALICE
     engine = await service.position(game_id)
     async with store.read() as tx:
-        row = await tx.game(game_id)
+        row = await tx.games.game(game_id)
     assert row is not None and turns_made(row, engine) == (1, 1)
     await play_turns(service, 1, 1, random.Random(2))  # ALICE, now blue
     engine = await service.position(game_id)
     async with store.read() as tx:
-        row = await tx.game(game_id)
+        row = await tx.games.game(game_id)
     assert row is not None and turns_made(row, engine) == (2, 1)
     ended = await service.resign(1, ALICE)
     assert ended.rating is not None and ended.rating.unrated_reason == "too_short"

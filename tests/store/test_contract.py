@@ -85,14 +85,14 @@ def new_game(**changes: object) -> NewGame:
 
 async def read_game(store: Store, game_id: int) -> GameRow:
     async with store.read() as tx:
-        row = await tx.game(game_id)
+        row = await tx.games.game(game_id)
     assert row is not None
     return row
 
 
 async def inserted(store: Store, **changes: object) -> GameRow:
     async with store.write() as tx:
-        row = await tx.insert_game(new_game(**changes))
+        row = await tx.games.insert_game(new_game(**changes))
     assert await read_game(store, row.id) == row
     return row
 
@@ -108,7 +108,7 @@ async def test_open_migrates_and_close_is_idempotent(store_target: str | Path) -
     await store.close()
     with pytest.raises(StoreClosed):
         async with store.read() as tx:
-            await tx.game(1)
+            await tx.games.game(1)
     async with await open_store(store_target) as again:  # reopening applies nothing twice
         assert await again.schema_version() == SCHEMA_VERSION
 
@@ -119,76 +119,88 @@ async def test_open_migrates_and_close_is_idempotent(store_target: str | Path) -
 async def test_settings_round_trip_and_replace(store: Store) -> None:
     row = SettingsRow(GUILD, (CHANNEL, BIG), True, 86400, (43200,), (("crosscut", 7),), 600, 5)
     async with store.write() as tx:
-        assert await tx.settings(GUILD) is None
-        await tx.save_settings(row)
+        assert await tx.moderation.settings(GUILD) is None
+        await tx.moderation.save_settings(row)
     async with store.read() as tx:
-        assert await tx.settings(GUILD) == row
-        assert await tx.settings(OTHER_GUILD) is None
+        assert await tx.moderation.settings(GUILD) == row
+        assert await tx.moderation.settings(OTHER_GUILD) is None
     changed = replace(row, use_threads=False, per_move=None, reminders=(), updated_at=6)
     async with store.write() as tx:
-        await tx.save_settings(changed)
+        await tx.moderation.save_settings(changed)
     async with store.read() as tx:
-        assert await tx.settings(GUILD) == changed
+        assert await tx.moderation.settings(GUILD) == changed
 
 
 async def test_challenges_insert_resolve_and_list(store: Store) -> None:
     async with store.write() as tx:
-        first = await tx.insert_challenge(new_challenge())
-        second = await tx.insert_challenge(
+        first = await tx.challenges.insert_challenge(new_challenge())
+        second = await tx.challenges.insert_challenge(
             new_challenge(challenger_id=CAROL, opponent_id=None, expires_at=5_000, options=())
         )
-        third = await tx.insert_challenge(new_challenge(guild_id=OTHER_GUILD, opponent_id=BIG))
+        third = await tx.challenges.insert_challenge(
+            new_challenge(guild_id=OTHER_GUILD, opponent_id=BIG)
+        )
     assert first.status == "open" and first.options == (("ai_level", "2"),)
     async with store.read() as tx:
-        assert await tx.challenge(first.id) == first
-        assert await tx.challenge(third.id) == third
-        assert await tx.challenge(third.id + 100) is None
-        assert await tx.open_challenges(GUILD) == [first, second]
-        assert await tx.open_challenges(GUILD, BOB) == [first]
-        assert await tx.open_challenges(GUILD, CAROL) == [second]
-        assert await tx.expiring_challenges(8_999, 10) == [second]
-        assert await tx.expiring_challenges(9_000, 10) == [second, first, third]
-        assert await tx.expiring_challenges(9_000, 1) == [second]
+        assert await tx.challenges.challenge(first.id) == first
+        assert await tx.challenges.challenge(third.id) == third
+        assert await tx.challenges.challenge(third.id + 100) is None
+        assert await tx.challenges.open_challenges(GUILD) == [first, second]
+        assert await tx.challenges.open_challenges(GUILD, BOB) == [first]
+        assert await tx.challenges.open_challenges(GUILD, CAROL) == [second]
+        assert await tx.challenges.expiring_challenges(8_999, 10) == [second]
+        assert await tx.challenges.expiring_challenges(9_000, 10) == [second, first, third]
+        assert await tx.challenges.expiring_challenges(9_000, 1) == [second]
     async with store.write() as tx:
-        done = await tx.resolve_challenge(first.id, "accepted", 2_000, BOB, 77)
-        assert await tx.resolve_challenge(first.id, "declined", 2_001) is None  # not open
+        done = await tx.challenges.resolve_challenge(first.id, "accepted", 2_000, BOB, 77)
+        assert (
+            await tx.challenges.resolve_challenge(first.id, "declined", 2_001) is None
+        )  # not open
     assert done == replace(first, status="accepted", resolved_at=2_000, accepted_by=BOB, game_id=77)
     async with store.read() as tx:
-        assert await tx.challenge(first.id) == done
-        assert await tx.open_challenges(GUILD) == [second]
+        assert await tx.challenges.challenge(first.id) == done
+        assert await tx.challenges.open_challenges(GUILD) == [second]
 
 
 async def test_the_challenges_a_player_can_act_on(store: Store) -> None:
     async with store.write() as tx:
-        to_bob = await tx.insert_challenge(new_challenge())
-        open_one = await tx.insert_challenge(new_challenge(challenger_id=CAROL, opponent_id=None))
-        await tx.insert_challenge(new_challenge(guild_id=OTHER_GUILD, opponent_id=None))
-        by_carol = await tx.insert_challenge(new_challenge(challenger_id=CAROL, opponent_id=BIG))
+        to_bob = await tx.challenges.insert_challenge(new_challenge())
+        open_one = await tx.challenges.insert_challenge(
+            new_challenge(challenger_id=CAROL, opponent_id=None)
+        )
+        await tx.challenges.insert_challenge(new_challenge(guild_id=OTHER_GUILD, opponent_id=None))
+        by_carol = await tx.challenges.insert_challenge(
+            new_challenge(challenger_id=CAROL, opponent_id=BIG)
+        )
     async with store.read() as tx:
-        assert await tx.challenges_for(GUILD, BOB, 10) == [to_bob, open_one]
-        assert await tx.challenges_for(GUILD, ALICE, 10) == [to_bob, open_one]
-        assert await tx.challenges_for(GUILD, CAROL, 10) == [open_one, by_carol]
-        assert await tx.challenges_for(GUILD, BIG, 10) == [open_one, by_carol]
-        assert await tx.challenges_for(GUILD, ALICE, 1) == [to_bob]
+        assert await tx.challenges.challenges_for(GUILD, BOB, 10) == [to_bob, open_one]
+        assert await tx.challenges.challenges_for(GUILD, ALICE, 10) == [to_bob, open_one]
+        assert await tx.challenges.challenges_for(GUILD, CAROL, 10) == [open_one, by_carol]
+        assert await tx.challenges.challenges_for(GUILD, BIG, 10) == [open_one, by_carol]
+        assert await tx.challenges.challenges_for(GUILD, ALICE, 1) == [to_bob]
     async with store.write() as tx:
-        await tx.resolve_challenge(open_one.id, "accepted", 2_000, BOB, 77)
+        await tx.challenges.resolve_challenge(open_one.id, "accepted", 2_000, BOB, 77)
     async with store.read() as tx:
-        assert await tx.challenges_for(GUILD, BOB, 10) == [to_bob]
+        assert await tx.challenges.challenges_for(GUILD, BOB, 10) == [to_bob]
 
 
 async def test_a_challenges_message_id_is_recorded_once(store: Store) -> None:
     async with store.write() as tx:
-        first = await tx.insert_challenge(new_challenge())
-        second = await tx.insert_challenge(new_challenge(challenger_id=CAROL))
+        first = await tx.challenges.insert_challenge(new_challenge())
+        second = await tx.challenges.insert_challenge(new_challenge(challenger_id=CAROL))
     assert first.message_id is None
     async with store.write() as tx:
-        assert await tx.record_challenge_message(first.id, BIG)
+        assert await tx.challenges.record_challenge_message(first.id, BIG)
     async with store.write() as tx:
-        assert not await tx.record_challenge_message(first.id, BIG - 1)  # the first one stays
-        assert not await tx.record_challenge_message(second.id + 100, 5)  # no such challenge
+        assert not await tx.challenges.record_challenge_message(
+            first.id, BIG - 1
+        )  # the first one stays
+        assert not await tx.challenges.record_challenge_message(
+            second.id + 100, 5
+        )  # no such challenge
     async with store.read() as tx:
-        assert await tx.challenge(first.id) == replace(first, message_id=BIG)
-        assert (await tx.challenge(second.id)) == second
+        assert await tx.challenges.challenge(first.id) == replace(first, message_id=BIG)
+        assert (await tx.challenges.challenge(second.id)) == second
 
 
 # ----- games ------------------------------------------------------------------------------
@@ -200,10 +212,10 @@ async def test_insert_game_returns_what_is_stored(store: Store) -> None:
     assert (row.turn_started_at, row.deadline_at, row.remind_at) == (1_000, 3_601_000, 1_801_000)
     assert row.options == (("a", "b"), ("ai_level", "3"))
     async with store.read() as tx:
-        assert await tx.active_game_in(CHANNEL) == row
-        assert await tx.latest_game_in(CHANNEL) == row
-        assert await tx.active_game_in(CHANNEL + 1) is None
-        assert await tx.moves(row.id) == [] and await tx.events(row.id) == []
+        assert await tx.games.active_game_in(CHANNEL) == row
+        assert await tx.games.latest_game_in(CHANNEL) == row
+        assert await tx.games.active_game_in(CHANNEL + 1) is None
+        assert await tx.games.moves(row.id) == [] and await tx.games.events(row.id) == []
 
 
 async def test_one_active_game_per_channel_and_the_whole_transaction_rolls_back(
@@ -212,25 +224,27 @@ async def test_one_active_game_per_channel_and_the_whole_transaction_rolls_back(
     row = await inserted(store)
     with pytest.raises(ChannelTaken):
         async with store.write() as tx:
-            challenge = await tx.insert_challenge(new_challenge())
-            await tx.insert_game(new_game(first_id=CAROL))
+            challenge = await tx.challenges.insert_challenge(new_challenge())
+            await tx.games.insert_game(new_game(first_id=CAROL))
     async with store.read() as tx:
-        assert await tx.challenge(challenge.id) is None  # rolled back with the refused game
-        assert await tx.active_games() == [row]
+        assert (
+            await tx.challenges.challenge(challenge.id) is None
+        )  # rolled back with the refused game
+        assert await tx.games.active_games() == [row]
     async with store.write() as tx:
-        await tx.finish_game(row, ResultRow("aborted", "abort", actor_id=ADMIN), at=2_000)
-        newer = await tx.insert_game(new_game(first_id=CAROL))  # a finished game frees it
+        await tx.games.finish_game(row, ResultRow("aborted", "abort", actor_id=ADMIN), at=2_000)
+        newer = await tx.games.insert_game(new_game(first_id=CAROL))  # a finished game frees it
     async with store.read() as tx:
-        assert await tx.latest_game_in(CHANNEL) == newer
-        assert await tx.active_game_in(CHANNEL) == newer
+        assert await tx.games.latest_game_in(CHANNEL) == newer
+        assert await tx.games.active_game_in(CHANNEL) == newer
 
 
 async def test_record_moves_bumps_the_version_and_restarts_the_clock(store: Store) -> None:
     row = await inserted(store)
     async with store.write() as tx:
-        asked = await tx.request_takeback(row, BOB, 1_500)
+        asked = await tx.games.request_takeback(row, BOB, 1_500)
         assert asked.version == row.version  # a request does not bump the version
-        moved = await tx.record_moves(
+        moved = await tx.games.record_moves(
             asked,
             [MoveRow(row.id, 0, "c3", ALICE, 2_000)],
             record="minefield 5: c3",
@@ -250,7 +264,7 @@ async def test_record_moves_bumps_the_version_and_restarts_the_clock(store: Stor
     assert moved.updated_at == 2_000
     assert await read_game(store, row.id) == moved
     async with store.write() as tx:  # a chain step in the same turn keeps the clock
-        chained = await tx.record_moves(
+        chained = await tx.games.record_moves(
             moved,
             [MoveRow(row.id, 1, "d4", BOB, 2_500), MoveRow(row.id, 2, "e5", BOB, 2_500)],
             record="minefield 5: c3 d4 e5",
@@ -261,7 +275,7 @@ async def test_record_moves_bumps_the_version_and_restarts_the_clock(store: Stor
     assert chained.version == 2 and chained.turn_started_at == 2_000
     assert await read_game(store, row.id) == chained
     async with store.read() as tx:
-        assert [(m.ply, m.move, m.user_id) for m in await tx.moves(row.id)] == [
+        assert [(m.ply, m.move, m.user_id) for m in await tx.games.moves(row.id)] == [
             (0, "c3", ALICE),
             (1, "d4", BOB),
             (2, "e5", BOB),
@@ -273,7 +287,7 @@ async def test_a_stale_row_is_a_write_conflict_and_nothing_of_the_transaction_st
 ) -> None:
     row = await inserted(store)
     async with store.write() as tx:
-        current = await tx.record_moves(
+        current = await tx.games.record_moves(
             row,
             [MoveRow(row.id, 0, "c3", ALICE, 2)],
             record="r1",
@@ -284,10 +298,12 @@ async def test_a_stale_row_is_a_write_conflict_and_nothing_of_the_transaction_st
     for stale_write in ("record_moves", "finish_game", "request_takeback", "restart_clock"):
         with pytest.raises(WriteConflict):
             async with store.write() as tx:
-                await tx.add_event(row.id, 3, "noise", ALICE)
-                await tx.save_settings(SettingsRow(GUILD, (), True, None, (), (), 600, 3))
+                await tx.games.add_event(row.id, 3, "noise", ALICE)
+                await tx.moderation.save_settings(
+                    SettingsRow(GUILD, (), True, None, (), (), 600, 3)
+                )
                 if stale_write == "record_moves":
-                    await tx.record_moves(
+                    await tx.games.record_moves(
                         row,
                         [MoveRow(row.id, 1, "d4", BOB, 3)],
                         record="r2",
@@ -296,22 +312,24 @@ async def test_a_stale_row_is_a_write_conflict_and_nothing_of_the_transaction_st
                         at=3,
                     )
                 elif stale_write == "finish_game":
-                    await tx.finish_game(row, ResultRow("finished", "resign", loser_id=BOB), at=3)
+                    await tx.games.finish_game(
+                        row, ResultRow("finished", "resign", loser_id=BOB), at=3
+                    )
                 elif stale_write == "request_takeback":
-                    await tx.request_takeback(row, ALICE, 3)
+                    await tx.games.request_takeback(row, ALICE, 3)
                 else:
-                    await tx.restart_clock(row, ClockRow(3, None, None))
+                    await tx.clocks.restart_clock(row, ClockRow(3, None, None))
         assert await read_game(store, row.id) == current, stale_write
         async with store.read() as tx:
-            assert await tx.events(row.id) == []
-            assert await tx.settings(GUILD) is None
-            assert len(await tx.moves(row.id)) == 1
+            assert await tx.games.events(row.id) == []
+            assert await tx.moderation.settings(GUILD) is None
+            assert len(await tx.games.moves(row.id)) == 1
 
 
 async def test_a_move_already_recorded_is_a_write_conflict(store: Store) -> None:
     row = await inserted(store)
     async with store.write() as tx:
-        await tx.record_moves(
+        await tx.games.record_moves(
             row,
             [MoveRow(row.id, 0, "c3", ALICE, 2)],
             record="r1",
@@ -322,7 +340,7 @@ async def test_a_move_already_recorded_is_a_write_conflict(store: Store) -> None
     forged = await read_game(store, row.id)
     with pytest.raises(WriteConflict):
         async with store.write() as tx:  # right version, but ply 0 exists already
-            await tx.record_moves(
+            await tx.games.record_moves(
                 forged,
                 [MoveRow(row.id, 0, "d4", BOB, 3)],
                 record="r2",
@@ -336,7 +354,7 @@ async def test_a_move_already_recorded_is_a_write_conflict(store: Store) -> None
 async def test_finish_take_back_and_the_small_writes(store: Store) -> None:
     row = await inserted(store)
     async with store.write() as tx:
-        row = await tx.record_moves(
+        row = await tx.games.record_moves(
             row,
             [MoveRow(row.id, 0, "c3", ALICE, 2), MoveRow(row.id, 1, "d4", BOB, 3)],
             record="minefield 5: c3 d4",
@@ -344,18 +362,18 @@ async def test_finish_take_back_and_the_small_writes(store: Store) -> None:
             to_move_id=ALICE,
             at=3,
         )
-        row = await tx.request_takeback(row, BOB, 4)
+        row = await tx.games.request_takeback(row, BOB, 4)
     assert (row.takeback_by, row.takeback_at, row.takeback_version) == (BOB, 4, row.version)
     async with store.write() as tx:
-        row = await tx.clear_takeback(row)
-        row = await tx.mark_reminder_sent(row, 9_999)
-        row = await tx.restart_clock(row, ClockRow(5, 50, 25, 0))
-        row = await tx.mark_reminder_sent(row, None)
+        row = await tx.games.clear_takeback(row)
+        row = await tx.clocks.mark_reminder_sent(row, 9_999)
+        row = await tx.clocks.restart_clock(row, ClockRow(5, 50, 25, 0))
+        row = await tx.clocks.mark_reminder_sent(row, None)
     assert row.takeback_by is None and row.reminders_sent == 1 and row.remind_at is None
     assert (row.turn_started_at, row.deadline_at) == (5, 50)
     assert await read_game(store, row.id) == row
     async with store.write() as tx:
-        row = await tx.take_back(
+        row = await tx.games.take_back(
             row,
             1,
             record="minefield 5: c3",
@@ -364,29 +382,29 @@ async def test_finish_take_back_and_the_small_writes(store: Store) -> None:
             clock=ClockRow(6, 60, 30),
             at=6,
         )
-        await tx.add_event(row.id, 6, "takeback_accepted", ALICE, "d4")
+        await tx.games.add_event(row.id, 6, "takeback_accepted", ALICE, "d4")
     assert row.version == 2 and row.record == "minefield 5: c3" and row.remind_at == 30
     assert await read_game(store, row.id) == row
     async with store.write() as tx:
-        row = await tx.save_cached_state(row, "minefield 5: c3", "white", BOB)
-        ended = await tx.finish_game(
+        row = await tx.games.save_cached_state(row, "minefield 5: c3", "white", BOB)
+        ended = await tx.games.finish_game(
             row,
             ResultRow("finished", "resign", BOB, "white", ALICE, "black", ALICE),
             at=7,
         )
-        await tx.add_event(row.id, 7, "resign", ALICE)
+        await tx.games.add_event(row.id, 7, "resign", ALICE)
     assert ended.version == 3 and ended.status == "finished" and ended.to_move is None
     assert ended.to_move_id is None
     assert (ended.result_reason, ended.winner_id, ended.loser_colour) == ("resign", BOB, "black")
     assert (ended.deadline_at, ended.remind_at, ended.finished_at) == (None, None, 7)
     assert await read_game(store, row.id) == ended
     async with store.read() as tx:
-        assert [m.move for m in await tx.moves(row.id)] == ["c3"]
-        assert [(e.kind, e.user_id, e.detail) for e in await tx.events(row.id)] == [
+        assert [m.move for m in await tx.games.moves(row.id)] == ["c3"]
+        assert [(e.kind, e.user_id, e.detail) for e in await tx.games.events(row.id)] == [
             ("takeback_accepted", ALICE, "d4"),
             ("resign", ALICE, ""),
         ]
-        assert await tx.active_game_in(CHANNEL) is None
+        assert await tx.games.active_game_in(CHANNEL) is None
 
 
 async def test_game_queries(store: Store) -> None:
@@ -397,36 +415,38 @@ async def test_game_queries(store: Store) -> None:
         store, channel_id=4, first_id=BOB, second_id=CAROL, clock=ClockRow(1, None, None)
     )
     async with store.write() as tx:
-        a = await tx.finish_game(a, ResultRow("finished", "draw"), at=10)
+        a = await tx.games.finish_game(a, ResultRow("finished", "draw"), at=10)
     async with store.read() as tx:
-        assert await tx.games_for_player(GUILD, ALICE, False, 10) == [a, b]
-        assert await tx.games_for_player(GUILD, ALICE, True, 10) == [b]
-        assert await tx.games_for_player(GUILD, ALICE, False, 1) == [a]
-        assert await tx.games_for_player(OTHER_GUILD, ALICE, False, 10) == [c]
-        assert await tx.active_games(GUILD) == [b, d]
-        assert await tx.active_games() == [b, c, d]
-        assert await tx.due_games(1_800_999, 10) == []
-        assert await tx.due_games(1_801_000, 10) == [b, c]  # reminders due
-        assert await tx.due_games(3_601_000, 1) == [b]
-        assert sorted(await tx.next_times()) == [1_801_000, 3_601_000]
+        assert await tx.games.games_for_player(GUILD, ALICE, False, 10) == [a, b]
+        assert await tx.games.games_for_player(GUILD, ALICE, True, 10) == [b]
+        assert await tx.games.games_for_player(GUILD, ALICE, False, 1) == [a]
+        assert await tx.games.games_for_player(OTHER_GUILD, ALICE, False, 10) == [c]
+        assert await tx.games.active_games(GUILD) == [b, d]
+        assert await tx.games.active_games() == [b, c, d]
+        assert await tx.clocks.due_games(1_800_999, 10) == []
+        assert await tx.clocks.due_games(1_801_000, 10) == [b, c]  # reminders due
+        assert await tx.clocks.due_games(3_601_000, 1) == [b]
+        assert sorted(await tx.clocks.next_times()) == [1_801_000, 3_601_000]
     async with store.write() as tx:
-        await tx.insert_challenge(new_challenge(expires_at=42))
+        await tx.challenges.insert_challenge(new_challenge(expires_at=42))
     async with store.read() as tx:
-        assert sorted(await tx.next_times()) == [42, 1_801_000, 3_601_000]
+        assert sorted(await tx.clocks.next_times()) == [42, 1_801_000, 3_601_000]
 
 
 async def test_audit_newest_first(store: Store) -> None:
     async with store.write() as tx:
         for n in range(5):
-            await tx.add_audit(
+            await tx.moderation.add_audit(
                 guild_id=GUILD, actor_id=ADMIN, action=f"a{n}", at=n, game_id=n or None
             )
-        await tx.add_audit(guild_id=OTHER_GUILD, actor_id=ADMIN, action="x", at=9, detail="{}")
+        await tx.moderation.add_audit(
+            guild_id=OTHER_GUILD, actor_id=ADMIN, action="x", at=9, detail="{}"
+        )
     async with store.read() as tx:
-        entries = await tx.audit(GUILD, 3)
+        entries = await tx.moderation.audit(GUILD, 3)
         assert [e.action for e in entries] == ["a4", "a3", "a2"]
         assert (entries[0].actor_id, entries[0].game_id, entries[0].detail) == (ADMIN, 4, "")
-        assert [e.detail for e in await tx.audit(OTHER_GUILD, 10)] == ["{}"]
+        assert [e.detail for e in await tx.moderation.audit(OTHER_GUILD, 10)] == ["{}"]
 
 
 # ----- transactions -------------------------------------------------------------------------
@@ -437,13 +457,13 @@ async def test_an_exception_rolls_the_write_back_and_reads_see_only_commits(
 ) -> None:
     with pytest.raises(RuntimeError):
         async with store.write() as tx:
-            await tx.insert_game(new_game())
+            await tx.games.insert_game(new_game())
             raise RuntimeError("the caller changed its mind")
     async with store.read() as tx:
-        assert await tx.active_games() == []
+        assert await tx.games.active_games() == []
     row = await inserted(store)
     async with store.read() as tx:
-        assert await tx.active_games() == [row]
+        assert await tx.games.active_games() == [row]
 
 
 async def test_a_cancelled_write_leaves_nothing_and_the_store_goes_on(store: Store) -> None:
@@ -451,7 +471,7 @@ async def test_a_cancelled_write_leaves_nothing_and_the_store_goes_on(store: Sto
 
     async def slow_move() -> None:
         async with store.write() as tx:
-            await tx.record_moves(
+            await tx.games.record_moves(
                 row,
                 [MoveRow(row.id, 0, "c3", ALICE, 2)],
                 record="r",
@@ -459,7 +479,7 @@ async def test_a_cancelled_write_leaves_nothing_and_the_store_goes_on(store: Sto
                 to_move_id=BOB,
                 at=2,
             )
-            await tx.add_event(row.id, 2, "x", ALICE)
+            await tx.games.add_event(row.id, 2, "x", ALICE)
             await asyncio.sleep(10)
 
     for delay in (0, 0.001, 0.01):
@@ -470,7 +490,7 @@ async def test_a_cancelled_write_leaves_nothing_and_the_store_goes_on(store: Sto
             await task
         assert await read_game(store, row.id) == row
     async with store.write() as tx:
-        moved = await tx.record_moves(
+        moved = await tx.games.record_moves(
             row, [MoveRow(row.id, 0, "c3", ALICE, 2)], record="r", to_move="w", to_move_id=BOB, at=2
         )
     assert await read_game(store, row.id) == moved
@@ -485,7 +505,7 @@ async def test_two_stores_on_one_target_see_each_other_and_conflict(
     async with await open_store(store_target) as other:
         assert await read_game(other, row.id) == row
         async with other.write() as tx:
-            theirs = await tx.record_moves(
+            theirs = await tx.games.record_moves(
                 row,
                 [MoveRow(row.id, 0, "c3", ALICE, 2)],
                 record="r",
@@ -495,7 +515,7 @@ async def test_two_stores_on_one_target_see_each_other_and_conflict(
             )
         with pytest.raises(WriteConflict):
             async with store.write() as tx:
-                await tx.record_moves(
+                await tx.games.record_moves(
                     row,
                     [MoveRow(row.id, 0, "d4", ALICE, 2)],
                     record="r",
@@ -534,7 +554,7 @@ async def test_find_games_pages_by_update_time_with_every_filter(store: Store) -
             )
         )
     async with store.write() as tx:
-        rows[0] = await tx.finish_game(rows[0], ResultRow("finished", "draw"), at=5)
+        rows[0] = await tx.games.finish_game(rows[0], ResultRow("finished", "draw"), at=5)
     newest_first = sorted(rows, key=lambda r: (r.updated_at, r.id), reverse=True)
 
     async def pages(size: int, **filters: object) -> list[list[GameRow]]:
@@ -542,7 +562,7 @@ async def test_find_games_pages_by_update_time_with_every_filter(store: Store) -
         after = None
         while True:
             async with store.read() as tx:
-                page = await tx.find_games(after=after, limit=size, **filters)  # type: ignore[arg-type]
+                page = await tx.games.find_games(after=after, limit=size, **filters)  # type: ignore[arg-type]
             if not page:
                 return found
             found.append(page)
@@ -570,24 +590,28 @@ async def test_export_then_import_copies_every_row_with_its_ids(
 ) -> None:
     row = await inserted(store, first_id=BIG)
     async with store.write() as tx:
-        await tx.save_settings(SettingsRow(GUILD, (CHANNEL,), True, 60, (30,), (("x", 5),), 60, 1))
-        challenge = await tx.insert_challenge(new_challenge(opponent_id=None))
-        await tx.resolve_challenge(challenge.id, "accepted", 3, BOB, row.id)
-        row = await tx.record_moves(
+        await tx.moderation.save_settings(
+            SettingsRow(GUILD, (CHANNEL,), True, 60, (30,), (("x", 5),), 60, 1)
+        )
+        challenge = await tx.challenges.insert_challenge(new_challenge(opponent_id=None))
+        await tx.challenges.resolve_challenge(challenge.id, "accepted", 3, BOB, row.id)
+        row = await tx.games.record_moves(
             row, [MoveRow(row.id, 0, "c3", BIG, 2)], record="r", to_move="w", to_move_id=BOB, at=2
         )
-        await tx.add_event(row.id, 2, "started", BOB, "challenge 1")
-        await tx.add_audit(guild_id=GUILD, actor_id=ADMIN, action="abort", at=4, detail="{}")
-        await tx.save_vacation(VacationRow(BIG, 2026, 3, 4, 4 + 3 * 86_400_000_000, 3))
-        await tx.save_notice_pref(NoticeRow(BIG, "digest", 13, 9, True, 4))
+        await tx.games.add_event(row.id, 2, "started", BOB, "challenge 1")
+        await tx.moderation.add_audit(
+            guild_id=GUILD, actor_id=ADMIN, action="abort", at=4, detail="{}"
+        )
+        await tx.clocks.save_vacation(VacationRow(BIG, 2026, 3, 4, 4 + 3 * 86_400_000_000, 3))
+        await tx.notices.save_notice_pref(NoticeRow(BIG, "digest", 13, 9, True, 4))
     async with store.write() as tx:
-        row = await tx.finish_game(
+        row = await tx.games.finish_game(
             row, ResultRow("finished", "resign", BOB, "w", BIG, "b", BIG, True, None, 7), at=5
         )
-        await tx.save_ratings(
+        await tx.ratings.save_ratings(
             [RatingRow(GUILD, "minefield", BOB, 26.5, 7.5, 1, 0, 0, 1, 1, 1, 7, 5)]
         )
-        await tx.add_rating_history(
+        await tx.ratings.add_rating_history(
             [
                 RatingHistoryRow(
                     row.id, BOB, GUILD, "minefield", 7, BIG, "win", 25.0, 8.3, 26.5, 7.5, 5
@@ -622,13 +646,13 @@ async def test_export_then_import_copies_every_row_with_its_ids(
             await other.import_all(contents)
         assert await other.export_all() == contents
         async with other.write() as tx:  # new ids come after the imported ones
-            newer = await tx.insert_game(new_game(channel_id=CHANNEL + 2))
-            fresh = await tx.insert_challenge(new_challenge())
+            newer = await tx.games.insert_game(new_game(channel_id=CHANNEL + 2))
+            fresh = await tx.challenges.insert_challenge(new_challenge())
         assert newer.id > max(g.id for g in contents.games)
         assert fresh.id > challenge.id
         async with other.write() as tx:  # so do new rating sequence numbers
-            await tx.lock_ratings(GUILD, "minefield", [ALICE], initial=(25.0, 8.0), at=6)
-            assert await tx.next_rating_seq() > 7
+            await tx.ratings.lock_ratings(GUILD, "minefield", [ALICE], initial=(25.0, 8.0), at=6)
+            assert await tx.ratings.next_rating_seq() > 7
 
 
 async def test_the_snapshot_fixture_sees_every_kind_of_change(
@@ -640,25 +664,25 @@ async def test_the_snapshot_fixture_sees_every_kind_of_change(
     row = await inserted(store)
     seen.append(snapshot())
     async with store.write() as tx:
-        await tx.record_moves(
+        await tx.games.record_moves(
             row, [MoveRow(row.id, 0, "c3", ALICE, 2)], record="r", to_move="w", to_move_id=BOB, at=2
         )
     seen.append(snapshot())
     async with store.write() as tx:
-        await tx.add_event(row.id, 3, "x", ALICE)
+        await tx.games.add_event(row.id, 3, "x", ALICE)
     seen.append(snapshot())
     async with store.write() as tx:
-        await tx.add_audit(guild_id=GUILD, actor_id=ADMIN, action="a", at=4)
+        await tx.moderation.add_audit(guild_id=GUILD, actor_id=ADMIN, action="a", at=4)
     seen.append(snapshot())
     async with store.write() as tx:
-        await tx.save_settings(SettingsRow(GUILD, (), True, None, (), (), 600, 5))
+        await tx.moderation.save_settings(SettingsRow(GUILD, (), True, None, (), (), 600, 5))
     seen.append(snapshot())
     async with store.write() as tx:
-        await tx.insert_challenge(new_challenge())
+        await tx.challenges.insert_challenge(new_challenge())
     seen.append(snapshot())
     current = await read_game(store, row.id)
     async with store.write() as tx:
-        await tx.request_takeback(current, BOB, 6)  # a few columns only
+        await tx.games.request_takeback(current, BOB, 6)  # a few columns only
     seen.append(snapshot())
     assert len({repr(s) for s in seen}) == len(seen)
     assert snapshot() == seen[-1]
@@ -669,9 +693,9 @@ async def test_lists_of_ids_longer_than_a_statement_takes_are_read_in_parts(stor
     games or a league's players must not make one ``IN (…)`` list past that."""
     many = list(range(1, 40_001))
     async with store.read() as tx:
-        assert await tx.game_tokens(many) == {}
-        assert await tx.served_versions([f"t{i}" for i in many]) == []
-        assert await tx.rating_changes(1, many) == []
-        assert await tx.current_ratings(1, "minefield", many) == []
-        assert await tx.running_vacations(many, 0) == []
-        assert await tx.settings_of(many) == []
+        assert await tx.web.game_tokens(many) == {}
+        assert await tx.web.served_versions([f"t{i}" for i in many]) == []
+        assert await tx.ratings.rating_changes(1, many) == []
+        assert await tx.ratings.current_ratings(1, "minefield", many) == []
+        assert await tx.clocks.running_vacations(many, 0) == []
+        assert await tx.moderation.settings_of(many) == []

@@ -196,7 +196,7 @@ async def test_a_full_disk_says_so_and_changes_nothing(db_path: Path, snapshot: 
 async def test_numbers_beyond_64_bits_are_a_store_error(db_path: Path) -> None:
     async with await open_store(db_path) as store, store.read() as tx:
         with pytest.raises(DatabaseFailure, match="that large"):
-            await tx.game(2**70)
+            await tx.games.game(2**70)
 
 
 async def test_backup_problems_name_the_backup_not_the_database(

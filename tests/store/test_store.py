@@ -194,7 +194,7 @@ async def test_the_database_itself_allows_one_active_game_per_channel(
     info = await start_game("minefield", 5)
     row = None
     async with store.read() as tx:
-        row = await tx.game(info.id)
+        row = await tx.games.game(info.id)
     assert row is not None
     new = NewGame(
         guild_id=GUILD,
@@ -214,11 +214,11 @@ async def test_the_database_itself_allows_one_active_game_per_channel(
     )
     with pytest.raises(ChannelTaken):
         async with store.write() as tx:
-            await tx.insert_game(new)
+            await tx.games.insert_game(new)
     # A finished game does not block the channel.
     async with store.write() as tx:
-        await tx.finish_game(row, ResultRow("aborted", "abort"), at=1)
-        await tx.insert_game(new)
+        await tx.games.finish_game(row, ResultRow("aborted", "abort"), at=1)
+        await tx.games.insert_game(new)
 
 
 async def populate(service: GameService, clock: Any) -> None:
@@ -334,13 +334,13 @@ async def test_a_version_conflict_rolls_back_the_whole_transaction(
 ) -> None:
     info = await start_game("minefield", 5)
     async with store.read() as tx:
-        row = await tx.game(info.id)
+        row = await tx.games.game(info.id)
     assert row is not None
     before = tables(db_path)
     stale = replace(row, version=row.version + 7)
     with pytest.raises(WriteConflict):
         async with store.write() as tx:
-            await tx.record_moves(
+            await tx.games.record_moves(
                 stale,
                 [MoveRow(info.id, 0, "c3", ALICE, 1)],
                 record="minefield 5: c3",
@@ -351,7 +351,7 @@ async def test_a_version_conflict_rolls_back_the_whole_transaction(
     assert tables(db_path) == before
     # The connection is usable afterwards: the next transaction commits normally.
     async with store.write() as tx:
-        await tx.record_moves(
+        await tx.games.record_moves(
             row,
             [MoveRow(info.id, 0, "c3", ALICE, 1)],
             record="minefield 5: c3",
@@ -360,7 +360,7 @@ async def test_a_version_conflict_rolls_back_the_whole_transaction(
             at=1,
         )
     async with store.read() as tx:
-        row = await tx.game(info.id)
+        row = await tx.games.game(info.id)
     assert row is not None and row.version == info.version + 1
 
 
@@ -436,5 +436,5 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(db_path: Path, 
     async with Store(db_path) as store:
         assert await store.schema_version() == SCHEMA_VERSION
         async with store.read() as tx:
-            rows = [await tx.game(g) for g in games]
+            rows = [await tx.games.game(g) for g in games]
         assert [r.to_move_id for r in rows if r is not None] == expected

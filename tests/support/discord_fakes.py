@@ -619,8 +619,10 @@ async def open_harness(
     store = await open_store(db_path)
     if not new_server:
         async with store.write() as tx:
-            if await tx.settings(GUILD) is None:
-                await tx.save_settings(settings_row(GuildSettings(GUILD, use_threads=False), 1))
+            if await tx.moderation.settings(GUILD) is None:
+                await tx.moderation.save_settings(
+                    settings_row(GuildSettings(GUILD, use_threads=False), 1)
+                )
     service = GameService(store, clock=clock, rng=random.Random(seed))
     bot = CrosspathBot(service, settings, run_clock=settings is not None, guild_ready_timeout=0.01)
     fake = fake or FakeDiscord()
