@@ -4,15 +4,14 @@ Both sides go through the same helpers here and :func:`bot.service.ratings.model
 the same order (``games.rating_seq``) and with the same inputs (the first seat as ``a``), so a
 rebuild writes rows equal, floats bit for bit, to the incremental ones.
 
-Concurrency: :func:`rate_result` runs inside the write block that finishes the game.  It first
-locks both players' rating rows (``tx.ratings.lock_ratings``: on PostgreSQL
-``SELECT … FOR UPDATE`` in user-id order after inserting missing rows; on SQLite
-``BEGIN IMMEDIATE`` already serialises every writer), only then takes the game's
-``rating_seq``, reads the ratings, updates them and writes the history, and the caller writes
-the game's result with that ``rating_seq``; all of it commits or rolls back together.  A second game finishing for one of the players waits for
-the lock and reads the committed rating, so no update is lost, and its ``rating_seq`` is
-larger, so a rebuild applies the two games in the order they really were.
-"""
+Concurrency: :func:`rate_result` runs inside the write block that finishes the game. It first
+locks both players' rating rows (``tx.ratings.lock_ratings``: on PostgreSQL ``SELECT … FOR
+UPDATE`` in user-id order after inserting missing rows; on SQLite ``BEGIN IMMEDIATE`` already
+serialises every writer), only then takes the game's ``rating_seq``, reads the ratings, updates
+them and writes the history, and the caller writes the game's result with that ``rating_seq``;
+all of it commits or rolls back together. A second game finishing for one of the players waits
+for the lock and reads the committed rating, so no update is lost, and its ``rating_seq`` is
+larger, so a rebuild applies the two games in the order they really were. """
 
 from __future__ import annotations
 
