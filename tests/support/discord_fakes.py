@@ -62,6 +62,7 @@ from discord_payloads import (  # noqa: F401  (re-exported: tests use fakes.<nam
     message_payload,
     message_with_buttons,
     opt,
+    option_kind,
     private_overwrites,
     ready_payload,
     text_channel_payload,
@@ -556,7 +557,7 @@ class Harness:
         channel_kind = options.pop("channel_kind", 11 if channel_id in self.fake.threads else 0)
         members = [v for v in options.values() if isinstance(v, Player)]
         opts = [
-            opt(k, str(v.id), 6) if isinstance(v, Player) else opt(k, v, _kind_of(v))
+            opt(k, str(v.id), 6) if isinstance(v, Player) else opt(k, v, option_kind(v))
             for k, v in options.items()
         ]
         payload = self.payloads.command(
@@ -584,14 +585,6 @@ async def close_harnesses() -> AsyncIterator[None]:
     yield
     for harness in list(_open):
         await harness.close()
-
-
-def _kind_of(value: Any) -> int:
-    if isinstance(value, bool):
-        return 5
-    if isinstance(value, int):
-        return 4
-    return 3
 
 
 async def open_harness(

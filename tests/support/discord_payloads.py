@@ -352,6 +352,15 @@ class Payloads:
         return payload
 
 
+def option_kind(value: Any) -> int:
+    """The application command option type Discord gives ``value`` (string, integer, boolean)."""
+    if isinstance(value, bool):
+        return 5
+    if isinstance(value, int):
+        return 4
+    return 3
+
+
 def opt(name: str, value: Any, kind: int = 3, focused: bool = False) -> dict[str, Any]:
     option: dict[str, Any] = {"name": name, "type": kind, "value": value}
     if focused:
