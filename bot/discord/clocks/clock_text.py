@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.service import GameInfo, GameSummary
-from bot.service.timebank import short_duration, time_left_text
+from bot.service.clocks.timebank import short_duration, time_left_text
 
 
 def time_left_line(info: GameInfo, names: Mapping[int, str]) -> str | None:
