@@ -156,7 +156,7 @@ def test_settings_set_names_every_setting_it_changes() -> None:
 
 def test_tournament_offers_every_subcommand_and_autocompletes_the_tournament() -> None:
     from bot.discord.tournaments.cog import FORMAT_CHOICES
-    from bot.service.tournament_types import FORMATS
+    from bot.service.tournaments.types import FORMATS
 
     (tournament,) = [p for p in all_payloads() if p["name"] == "tournament"]
     subcommands = {o["name"]: o for o in tournament["options"]}

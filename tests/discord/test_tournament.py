@@ -20,7 +20,7 @@ from PIL import Image
 
 from bot.discord.persistent import NOT_MINE
 from bot.discord.tournaments.flows import ANOTHER_TOURNAMENT
-from bot.service.tournament_play import is_provisional
+from bot.service.tournaments.tables import is_provisional
 
 ALICE, BOB, CAROL, ADMIN = fakes.ALICE, fakes.BOB, fakes.CAROL, fakes.ADMIN
 CHANNEL, OTHER_CHANNEL, GUILD = fakes.CHANNEL, fakes.OTHER_CHANNEL, fakes.GUILD

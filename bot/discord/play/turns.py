@@ -17,8 +17,8 @@ import discord
 from bot.discord.clocks.clock_text import time_left_line
 from bot.discord.words import describe_turn
 from bot.service import Challenge, GameInfo, GameResult
-from bot.service.ratings.types import GameRating
 from bot.service.clocks.timebank import short_duration
+from bot.service.ratings.types import GameRating
 from rules import Game
 
 COLOUR_DOTS: dict[str, str] = {"red": "🔴", "blue": "🔵", "black": "⚫", "white": "⚪"}
