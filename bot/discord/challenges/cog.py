@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.discord.checks import can_post_boards
@@ -23,7 +24,9 @@ from bot.service import ChannelBusy, InvalidChallenge
 if TYPE_CHECKING:
     from bot.discord.app import CrosspathBot
 
-PIE_HELP = "Minefield, Clearcut, Naked Diagonal: play with the pie rule (Clear Path always has it)"
+PIE_HELP = locale_str(
+    "Minefield, Clearcut, Naked Diagonal: play with the pie rule (Clear Path always has it)"
+)
 
 
 def busy_without_thread(interaction: discord.Interaction[CrosspathBot]) -> str:
@@ -42,17 +45,25 @@ class ChallengeCog(commands.Cog):
     def __init__(self, bot: CrosspathBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="challenge", description="Challenge someone (or anyone) to a game")
+    @app_commands.command(
+        name="challenge", description=locale_str("Challenge someone (or anyone) to a game")
+    )
     @app_commands.guild_only()
     @can_post_boards()
     @app_commands.describe(
-        game="which game to play",
-        opponent="who you challenge; leave empty for an open challenge anyone can accept",
-        size="board size (default: the server's or the game's default)",
-        first="who moves first",
-        time="clock: a bank like 3d+1d max 5d, per move like 12h, or none (default: the server's)",
+        game=locale_str("which game to play"),
+        opponent=locale_str(
+            "who you challenge; leave empty for an open challenge anyone can accept"
+        ),
+        size=locale_str("board size (default: the server's or the game's default)"),
+        first=locale_str("who moves first"),
+        time=locale_str(
+            "clock: a bank like 3d+1d max 5d, per move like 12h, or none (default: the server's)"
+        ),
         level=LEVEL_HELP,
-        rated="whether the game changes ratings (default: yes; games vs the computer never do)",
+        rated=locale_str(
+            "whether the game changes ratings (default: yes; games vs the computer never do)"
+        ),
         pie=PIE_HELP,
     )
     @app_commands.choices(game=playable_games(), first=FIRST_CHOICES)

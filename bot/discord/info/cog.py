@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 import ai
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 Interaction = discord.Interaction["CrosspathBot"]
 Send = Callable[..., Awaitable[None]]
 """How the answer goes out: ``send_public`` or ``send_private`` (after ``defer_public``)."""
-GAME_NUMBER = "a game number from /games (default: the game in this channel)"
+GAME_NUMBER = locale_str("a game number from /games (default: the game in this channel)")
 
 
 def record_text(record: GameRecord, names: dict[int, str]) -> str:
@@ -77,7 +78,7 @@ class InfoCog(commands.Cog):
             return info, send_private
         return info, send_public
 
-    @app_commands.command(name="board", description="Show the current board again")
+    @app_commands.command(name="board", description=locale_str("Show the current board again"))
     @app_commands.guild_only()
     @app_commands.describe(game=GAME_NUMBER)
     async def board(self, interaction: Interaction, game: GamePick | None = None) -> None:
@@ -92,7 +93,9 @@ class InfoCog(commands.Cog):
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    @app_commands.command(name="history", description="The game record as text and as a file")
+    @app_commands.command(
+        name="history", description=locale_str("The game record as text and as a file")
+    )
     @app_commands.guild_only()
     @app_commands.describe(game=GAME_NUMBER)
     async def history(self, interaction: Interaction, game: GamePick | None = None) -> None:
@@ -106,7 +109,7 @@ class InfoCog(commands.Cog):
         content = f"Game #{info.id}, {info.title}: `{shown}`"
         await send(interaction, content=content, file=file)
 
-    @app_commands.command(name="replay", description="An animated replay of a game")
+    @app_commands.command(name="replay", description=locale_str("An animated replay of a game"))
     @app_commands.guild_only()
     @app_commands.describe(game=GAME_NUMBER)
     async def replay(self, interaction: Interaction, game: GamePick | None = None) -> None:
@@ -122,14 +125,18 @@ class InfoCog(commands.Cog):
         )
         await send(interaction, content=f"Replay of game #{info.id} ({info.title}).", file=file)
 
-    @app_commands.command(name="games", description="Your games in this server, with links")
+    @app_commands.command(
+        name="games", description=locale_str("Your games in this server, with links")
+    )
     @app_commands.guild_only()
     async def games(self, interaction: Interaction) -> None:
         await send_first_page(interaction, "mine")
 
-    @app_commands.command(name="rules", description="The rules of a game, by Mark Steere")
+    @app_commands.command(
+        name="rules", description=locale_str("The rules of a game, by Mark Steere")
+    )
     @app_commands.guild_only()
-    @app_commands.describe(game="which game")
+    @app_commands.describe(game=locale_str("which game"))
     @app_commands.choices(game=playable_games())
     async def rules(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
         title = game_class(game.value).title
@@ -140,7 +147,7 @@ class InfoCog(commands.Cog):
         )
         await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
 
-    @app_commands.command(name="help", description="How to play Crosspath games here")
+    @app_commands.command(name="help", description=locale_str("How to play Crosspath games here"))
     @app_commands.guild_only()
     async def help(self, interaction: Interaction) -> None:
         await interaction.response.send_message(embed=help_embed(), ephemeral=True)
