@@ -23,6 +23,7 @@ from bot.discord.play.positions import position_of
 from bot.discord.play.posting import build_turn_message
 from bot.discord.play.turns import colour_names
 from bot.discord.replies import defer_public, send_private, send_public
+from bot.discord.speech import private
 from bot.discord.transformers import GamePick
 from bot.service import GameInfo, GameRecord, NoGameHere
 from rules import game_class, game_names
@@ -139,9 +140,17 @@ class InfoCog(commands.Cog):
     @app_commands.describe(game=locale_str("which game"))
     @app_commands.choices(game=playable_games())
     async def rules(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
+        tr = private(interaction)
         title = game_class(game.value).title
-        embed = discord.Embed(title=f"{title} rules", description=summary(game.value))
-        embed.set_footer(text="The attached file is Mark Steere's full rule sheet.")
+        # the summary is still the rules package's English, beside Mark Steere's rule sheet
+        embed = discord.Embed(
+            title=tr.gettext("{game} rules", game=title), description=summary(game.value)
+        )
+        embed.set_footer(
+            text=tr.gettext(
+                "The attached file is Mark Steere's full rule sheet, in English: the authority."
+            )
+        )
         file = discord.File(
             io.BytesIO(sheet_text(game.value).encode()), filename=f"{game.value}-rules.md"
         )
