@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import gettext
 import io
+from collections.abc import Sequence
 from datetime import datetime
 from functools import cache
 from pathlib import Path
 
 from babel import Locale
 from babel.dates import format_datetime
+from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -95,6 +97,10 @@ class Tongue:
         """The plural form for ``n`` in this language; ``{n}`` is ``n`` written locally."""
         text = self._translations.ngettext(singular, plural, n)
         return text.format(n=self.number(n), **params)
+
+    def listing(self, items: Sequence[str]) -> str:
+        """``a, b and c`` the language's way (CLDR: "a, b, and c", "a, b und c", "a、b、c")."""
+        return format_list(list(items), locale=self._locale)
 
     def number(self, value: float) -> str:
         return format_decimal(value, locale=self._locale)

@@ -21,3 +21,10 @@ def public(interaction: discord.Interaction[Any]) -> Tongue:
     """The language of a post everybody in the channel reads."""
     guild_locale = interaction.guild_locale
     return for_discord(guild_locale.value if guild_locale is not None else None)
+
+
+def of_guild(guild: discord.Guild | None) -> Tongue:
+    """The language of a post made without an interaction (a clock, the computer's move):
+    the server's, as Discord reports it (``Guild.preferred_locale``, what ``guild_locale`` is
+    for an interaction)."""
+    return for_discord(guild.preferred_locale.value if guild is not None else None)

@@ -11,7 +11,9 @@ ALLOWED is the documented allow-list: words that stay English on purpose.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import discord_fakes as fakes
@@ -21,8 +23,10 @@ from discord import app_commands
 
 from bot import i18n
 from bot.discord.payloads import command_payloads
+from bot.discord.play.turns import challenge_embed, turn_message
 from bot.discord.replies import refusal_for
-from rules import game_class, game_names
+from bot.service import Challenge, GameInfo, GameResult, Seat, TimeControl
+from rules import Game, game_class, game_names, new_game
 
 ALICE = fakes.ALICE
 h = fakes.h
@@ -50,7 +54,10 @@ OPTION_VALUES = {"mention", "dm", "digest", "off", "max", "none", "draw:True", "
 """What a player types as a value (``/notify mode:dm``, ``time:3d+1d max 5d``)."""
 BUTTON_LABELS = {"Accept", "Decline", "Cancel", "Join", "Next game"}
 """Button labels the /help text names; the buttons themselves are not converted yet."""
-ALLOWED = GAME_TITLES | PROPER_NAMES | OPTION_VALUES | BUTTON_LABELS | command_words()
+CLDR_WORDS = {"and"}
+"""Lists are joined by Babel from CLDR (``Tongue.listing``), not the catalogs; the
+pseudo-locale has no CLDR data and joins them the English way."""
+ALLOWED = GAME_TITLES | PROPER_NAMES | OPTION_VALUES | BUTTON_LABELS | CLDR_WORDS | command_words()
 
 
 @pytest.fixture(autouse=True)
@@ -143,3 +150,83 @@ def test_every_adapter_refusal_goes_through_the_catalogs(error: Exception) -> No
     assert text is not None and text.startswith("［")
     # Discord's permission names are English in its own API (e.g. "Attach Files")
     assert not leaks(text.replace("Attach Files", "")), text
+
+
+# ----- turn messages and challenges, rendered directly (pure builders of service results) -----
+NOW = datetime(2026, 11, 28, 12, tzinfo=UTC)
+NAMES = {1: "Ann", 2: "Ben", 7: "Mod"}
+SERVICE_WORDS = {"untimed", "bank", "max", "per", "move", "days", "day"}
+"""The clock's description (``TimeControl.describe``) is the service's English."""
+
+
+def embed_text(embed: dict[str, Any]) -> str:
+    """What a player reads in an embed: title, description, fields, footer."""
+    parts = [embed.get("title", ""), embed.get("description", "")]
+    parts += [f"{f['name']}\n{f['value']}" for f in embed.get("fields", [])]
+    parts.append((embed.get("footer") or {}).get("text", ""))
+    return "\n".join(parts)
+
+
+def played(name: str, moves: int, seed: int = 1) -> tuple[Game, list[str]]:
+    game, rng, points = new_game(name, 7), random.Random(seed), []
+    for _ in range(moves):
+        if game.is_over:
+            break
+        point = rng.choice(game.legal_moves())
+        game.play(point)
+        points.append(point)
+    return game, points
+
+
+def info_of(name: str, moves: int, result: GameResult | None = None, **extra: Any) -> Any:
+    game, points = played(name, moves)
+    active = result is None
+    info = GameInfo(
+        id=3, guild_id=9, channel_id=8, game=name, title=game.title, size=7,
+        status="active" if active else "finished",
+        seats=(Seat(1, game.players[0]), Seat(2, game.players[1])),
+        to_move_colour=game.players[0] if active else None, to_move_id=1 if active else None,
+        turn_number=len(points) + 1, version=1, record=" ".join(points), moves=tuple(points),
+        time_control=TimeControl.bank_of(3 * 86400, 86400, 5 * 86400), turn_started_at=NOW,
+        deadline=NOW + timedelta(days=1) if active else None, takeback=None, result=result,
+        created_at=NOW, updated_at=NOW, **extra,
+    )  # fmt: skip
+    return game, info
+
+
+@pytest.mark.parametrize("name", sorted(game_names()))
+@pytest.mark.parametrize("moves", [0, 1, 7, 40])
+def test_turn_messages_speak_the_channels_language(name: str, moves: int) -> None:
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    game, info = info_of(name, moves, time_left={1: 180000, 2: 72000}, paused_until=NOW)
+    for computer in (None, 1):
+        message = turn_message(info, game, NAMES, None, None, computer, tr=tr)
+        text = message.content + "\n" + embed_text(message.embed.to_dict())
+        assert not leaks(text.replace("Ann", "").replace("Ben", "")), text
+
+
+@pytest.mark.parametrize("reason", ["connection", "draw", "resign", "time", "abort", "award"])
+def test_game_endings_speak_the_channels_language(reason: str) -> None:
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    actor = 7 if reason in ("abort", "award") else None
+    result = GameResult(reason, 1, "red", 2, "blue", actor)  # type: ignore[arg-type]
+    for name in ("crosscut", "minefield"):
+        game, info = info_of(name, 5, result)
+        message = turn_message(info, game, NAMES, None, tr=tr)
+        assert message.content.startswith("［") and not leaks(message.content), message.content
+
+
+def test_challenges_speak_the_channels_language() -> None:
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    for opponent, status in ((2, "open"), (None, "open"), (2, "accepted")):
+        challenge = Challenge(
+            id=5, guild_id=9, channel_id=8, challenger_id=1, opponent_id=opponent,
+            game="minefield", title="Minefield", size=7, first="random",
+            time_control=TimeControl.bank_of(3 * 86400, 86400, 5 * 86400), status=status,  # type: ignore[arg-type]
+            created_at=NOW, expires_at=NOW + timedelta(hours=4),
+        )  # fmt: skip
+        embed = challenge_embed(challenge, None, tr).to_dict()
+        clock = next(f for f in embed["fields"] if f["value"] == challenge.time_control.describe())
+        embed["fields"].remove(clock)  # the service's English, allow-listed until converted
+        text = embed_text(embed)
+        assert not [w for w in leaks(text) if w not in {"accepted"}], text  # status: service's

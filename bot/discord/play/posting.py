@@ -28,6 +28,7 @@ from bot.discord.play.turns import (
 )
 from bot.discord.play.web_links import watch_view
 from bot.discord.replies import send_ephemeral
+from bot.discord.speech import of_guild
 from bot.service import GameInfo, GameStarted, NoticePrefs
 
 if TYPE_CHECKING:
@@ -97,7 +98,9 @@ async def build_turn_message(
     game = await position_of(bot.service, info)
     board = await draw_board_async(game, caption_names(info, names))
     rating = await bot.service.game_rating(info.id) if info.result is not None else None
-    message = turn_message(info, game, names, board, headline, bot.computer.user_id, rating, ping)
+    message = turn_message(
+        info, game, names, board, headline, bot.computer.user_id, rating, ping, of_guild(guild)
+    )
     return replace(message, view=await watch_view(bot, info))
 
 
