@@ -46,7 +46,8 @@ RECORDED = "crosspath_recorded"
 
 
 def recorded(interaction: discord.Interaction[Any], done: str) -> None:
-    """Note that ``done`` (e.g. "Your move counts") was committed for this interaction."""
+    """Note that ``done`` (e.g. "Your move counts", an English msgid: it is translated when
+    shown) was committed for this interaction."""
     interaction.extras[RECORDED] = done
 
 
@@ -172,7 +173,7 @@ async def handle_error(interaction: discord.Interaction[Any], error: BaseExcepti
         else:
             count_interaction(interaction, "database")
             text = (
-                tr.gettext(RECORDED_THEN_DOWN, done=interaction.extras[RECORDED])
+                tr.gettext(RECORDED_THEN_DOWN, done=tr.gettext(interaction.extras[RECORDED]))
                 if RECORDED in interaction.extras
                 else tr.gettext(DATABASE_DOWN)
             )

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import discord
 import discord_fakes as fakes
 import pseudo_locale
 import pytest
@@ -230,3 +231,38 @@ def test_challenges_speak_the_channels_language() -> None:
         embed["fields"].remove(clock)  # the service's English, allow-listed until converted
         text = embed_text(embed)
         assert not [w for w in leaks(text) if w not in {"accepted"}], text  # status: service's
+
+
+def labels(view: Any) -> list[str]:
+    return [item.item.label for item in view.children]
+
+
+def test_buttons_are_labelled_in_the_viewers_language() -> None:
+    from bot.discord.clocks.soft_time import SoftTimeButton
+    from bot.discord.play.aborts import AbortButton
+    from bot.discord.play.flows import ResignButton, TakebackButton, challenge_view
+
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    views = [challenge_view(5, False, tr), challenge_view(5, True, tr)]
+    views += [b.pair(3, 1, tr) for b in (ResignButton, TakebackButton, AbortButton, SoftTimeButton)]
+    for view in views:
+        for label in labels(view):
+            assert label.startswith("［") and not leaks(label), label
+    # the ids a press is rebuilt from do not depend on the language
+    assert [i.item.custom_id for i in challenge_view(5, False, tr).children] == [
+        i.item.custom_id for i in challenge_view(5, False).children
+    ]
+
+
+@pytest.mark.parametrize("status", [None, 403, 500])
+def test_board_not_posted_notices_speak_the_players_language(status: int | None) -> None:
+    from bot.discord.play.posting import MOVE_DONE, Posted, not_posted
+
+    response = type("Response", (), {"status": status or 500, "reason": "x"})()
+    error: Exception | None = None
+    if status == 403:
+        error = discord.Forbidden(response, "no")  # type: ignore[arg-type]
+    elif status == 500:
+        error = discord.HTTPException(response, "no")  # type: ignore[arg-type]
+    text = not_posted(MOVE_DONE, Posted(None, error), i18n.tongue(pseudo_locale.PSEUDO))
+    assert text.startswith("［") and not leaks(text), text

@@ -18,6 +18,7 @@ from bot.discord.play.threads import thread_possible
 from bot.discord.play.turns import challenge_embed, mention
 from bot.discord.play.web_links import display_name, readable_by_everyone
 from bot.discord.replies import context_of, log_failure
+from bot.discord.speech import public
 from bot.discord.transformers import TimeOption
 from bot.service import ChannelBusy, InvalidChallenge
 
@@ -122,13 +123,25 @@ class ChallengeCog(commands.Cog):
             public=readable_by_everyone(interaction),
             challenger_name=display_name(interaction.user),
         )
-        target = mention(opponent.id) if opponent else "Anyone"
+        tr = public(interaction)
+        challenger = mention(interaction.user.id)
         mentions = discord.AllowedMentions(users=[opponent] if opponent else [])
         try:
             sent = await interaction.response.send_message(
-                f"{target}: {mention(interaction.user.id)} wants to play {created.title}.",
-                embed=challenge_embed(created),
-                view=challenge_view(created.id, created.is_open),
+                tr.gettext(
+                    "{opponent}: {challenger} wants to play {game}.",
+                    opponent=mention(opponent.id),
+                    challenger=challenger,
+                    game=created.title,
+                )
+                if opponent
+                else tr.gettext(
+                    "Anyone: {challenger} wants to play {game}.",
+                    challenger=challenger,
+                    game=created.title,
+                ),
+                embed=challenge_embed(created, None, tr),
+                view=challenge_view(created.id, created.is_open, tr),
                 allowed_mentions=mentions,
             )
         except discord.HTTPException:

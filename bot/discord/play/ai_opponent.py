@@ -38,6 +38,7 @@ from bot.discord.play.threads import delete_unused_thread, open_game_thread, thr
 from bot.discord.play.turns import challenge_embed, mention
 from bot.discord.play.web_links import display_name, readable_by_everyone
 from bot.discord.replies import log_failure
+from bot.discord.speech import public
 from bot.discord.translator import formatted
 from bot.i18n import N_
 from bot.service import (
@@ -214,21 +215,25 @@ class ComputerOpponent:
             challenger_name=display_name(interaction.user),
         )
         assert created.opponent_id == bot_id  # the computer accepts only challenges naming it
-        content = (
-            f"{mention(human)} challenges the computer to {created.title} (level {chosen.label})."
+        tr = public(interaction)
+        content = tr.gettext(
+            "{player} challenges the computer to {game} (level {level}).",
+            player=mention(human),
+            game=created.title,
+            level=chosen.label,
         )
         try:
             await interaction.response.send_message(
                 content,
-                embed=challenge_embed(created),
+                embed=challenge_embed(created, None, tr),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException:
             await service.cancel_challenge(created.id, human)
             raise
         started = await self._accept(interaction, created, bot_id)
-        versus = f" (the computer, level {chosen.label})"
-        await announce_start(self.bot, interaction, started, "the computer", versus)
+        versus = tr.gettext(" (the computer, level {level})", level=chosen.label)
+        await announce_start(self.bot, interaction, started, tr.gettext("the computer"), versus)
         self.take_turn(started.game)
 
     async def _accept(
