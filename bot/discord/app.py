@@ -23,6 +23,7 @@ from bot.discord.play.ai_opponent import ComputerOpponent
 from bot.discord.play.posting import Unposted
 from bot.discord.replies import context_of, handle_error
 from bot.discord.tournaments.flows import TournamentRunner
+from bot.discord.translator import CatalogTranslator
 from bot.service import EventBus, GameOver, GameService, ShardFilter
 from bot.web.metrics import Metrics
 
@@ -141,6 +142,8 @@ class CrosspathBot(commands.AutoShardedBot):
         """Add every cog; also used offline by ``crosspath commands`` to build the payloads."""
         for cog_class in COGS:
             await self.add_cog(cog_class(self))
+        # Localised descriptions and choice names for every sync (bot.discord.translator).
+        await self.tree.set_translator(CatalogTranslator())
 
     async def setup_hook(self) -> None:
         await self.install_commands()

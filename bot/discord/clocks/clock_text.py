@@ -9,17 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot.i18n import ENGLISH_TONGUE, Tongue
 from bot.service import GameInfo, GameSummary, short_duration, time_left_text
 
 
-def time_left_line(info: GameInfo, names: Mapping[int, str]) -> str | None:
+def time_left_line(
+    info: GameInfo, names: Mapping[int, str], tr: Tongue = ENGLISH_TONGUE
+) -> str | None:
     """``Alice 2d 4h · Bob 3d`` in seat order (None: untimed or over); a clock a vacation
     stopped says so."""
     line = time_left_text(info, names)
     if line is None:
         return None
     if info.paused_until is not None:
-        line += f" (stopped for a vacation until <t:{int(info.paused_until.timestamp())}:f>)"
+        until = f"<t:{int(info.paused_until.timestamp())}:f>"
+        line = tr.gettext("{times} (stopped for a vacation until {until})", times=line, until=until)
     return line
 
 

@@ -18,6 +18,7 @@ from bot.discord.persistent import ConfirmButton, check_place
 from bot.discord.play.posting import post_turn
 from bot.discord.play.turns import relative_time
 from bot.discord.replies import recorded, send_ephemeral
+from bot.i18n import N_
 from bot.service import StaleAction
 
 Interaction = discord.Interaction[Any]
@@ -28,8 +29,8 @@ class SoftTimeButton(ConfirmButton, prefix="soft"):
     (``cp:soft:yes|no:<game>:<version>``)."""
 
     LABELS: ClassVar[dict[bool, tuple[str, discord.ButtonStyle]]] = {
-        True: ("Claim the win", discord.ButtonStyle.danger),
-        False: ("Abort the game", discord.ButtonStyle.secondary),
+        True: (N_("Claim the win"), discord.ButtonStyle.danger),
+        False: (N_("Abort the game"), discord.ButtonStyle.secondary),
     }
 
     async def act(self, interaction: Interaction) -> None:

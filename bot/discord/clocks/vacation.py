@@ -10,12 +10,15 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.discord.clocks.soft_time import offer_claim
 from bot.discord.play.posting import messageable
 from bot.discord.play.turns import mention
 from bot.discord.replies import log_failure, recorded
+from bot.discord.translator import formatted
+from bot.i18n import N_
 from bot.service import PausedGame, Vacation
 
 if TYPE_CHECKING:
@@ -56,7 +59,7 @@ def notice_text(game: PausedGame, started: bool) -> str:
 class VacationCog(commands.Cog):
     vacation = app_commands.Group(
         name="vacation",
-        description="Stop the clocks of all your games for a few days",
+        description=locale_str("Stop the clocks of all your games for a few days"),
         guild_only=True,
         allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
@@ -64,8 +67,10 @@ class VacationCog(commands.Cog):
     def __init__(self, bot: CrosspathBot) -> None:
         self.bot = bot
 
-    @vacation.command(name="start", description="Stop your clocks in every game for whole days")
-    @app_commands.describe(days=f"how many days (default {DEFAULT_DAYS})")
+    @vacation.command(
+        name="start", description=locale_str("Stop your clocks in every game for whole days")
+    )
+    @app_commands.describe(days=formatted(N_("how many days (default {days})"), days=DEFAULT_DAYS))
     async def start(
         self, interaction: Interaction, days: app_commands.Range[int, 1, 366] = DEFAULT_DAYS
     ) -> None:
@@ -75,7 +80,9 @@ class VacationCog(commands.Cog):
         await interaction.followup.send(started_text(vacation), ephemeral=True)
         await self.tell_opponents(vacation, started=True)
 
-    @vacation.command(name="end", description="End your vacation now; your clocks run again")
+    @vacation.command(
+        name="end", description=locale_str("End your vacation now; your clocks run again")
+    )
     async def end(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         vacation = await self.bot.service.end_vacation(interaction.user.id)
@@ -84,7 +91,8 @@ class VacationCog(commands.Cog):
         await self.tell_opponents(vacation, started=False)
 
     @app_commands.command(
-        name="claim", description="Claim the win or abort an untimed game your opponent left"
+        name="claim",
+        description=locale_str("Claim the win or abort an untimed game your opponent left"),
     )
     @app_commands.guild_only()
     async def claim(self, interaction: Interaction) -> None:

@@ -19,6 +19,7 @@ from bot.discord.persistent import ConfirmButton
 from bot.discord.play.posting import not_posted, post_turn
 from bot.discord.play.turns import mention
 from bot.discord.replies import recorded, send_ephemeral
+from bot.i18n import N_
 from bot.service import AbortOffer, GameEnded, GameInfo, OutOfTime
 
 log = logging.getLogger("crosspath.discord")
@@ -122,8 +123,8 @@ class AbortButton(ConfirmButton, prefix="abort"):
     """The opponent's answer to an abort offer (``cp:abort:yes|no:<game>:<version>``)."""
 
     LABELS: ClassVar[dict[bool, tuple[str, discord.ButtonStyle]]] = {
-        True: ("Agree to abort", discord.ButtonStyle.danger),
-        False: ("Play on", discord.ButtonStyle.secondary),
+        True: (N_("Agree to abort"), discord.ButtonStyle.danger),
+        False: (N_("Play on"), discord.ButtonStyle.secondary),
     }
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:

@@ -11,7 +11,7 @@ serialises every writer), only then takes the game's ``rating_seq``, reads the r
 them and writes the history, and the caller writes the game's result with that ``rating_seq``;
 all of it commits or rolls back together. A second game finishing for one of the players waits
 for the lock and reads the committed rating, so no update is lost, and its ``rating_seq`` is
-larger, so a rebuild applies the two games in the order they really were. """
+larger, so a rebuild applies the two games in the order they really were."""
 
 from __future__ import annotations
 
