@@ -17,9 +17,7 @@ import json
 import sys
 from pathlib import Path
 
-from bot.service import GameService, ServiceError
-from bot.service.ratings.service import RebuildReport
-from bot.service.ratings.types import Standing
+from bot.service import GameService, RebuildReport, ServiceError, Standing
 from bot.store import WriteConflict, is_postgres, open_store
 
 from .db import DEFAULT_DB, default_db

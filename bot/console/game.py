@@ -19,8 +19,7 @@ from rules import Game, game_class, game_names
 
 from ..cli import clip
 from ..config import shown_database
-from ..service import GameInfo, GameService, NoTakeback, ServiceError, time_left_text
-from ..service.convert import pie_of
+from ..service import GameInfo, GameService, NoTakeback, ServiceError, pie_of, time_left_text
 from ..store import is_postgres, open_store
 from .board import describe_event, rules_lines, text_board
 from .lines import escaped, read_line

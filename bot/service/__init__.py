@@ -14,6 +14,7 @@ from .checks import quote
 from .claims import CLAIM_SECONDS
 from .clocks.timebank import short_duration, time_left_text
 from .clocks.vacations import PausedGame, Vacation
+from .convert import pie_of
 from .errors import (
     ChallengeExpired,
     ChallengeNotFound,
@@ -41,6 +42,8 @@ from .errors import (
 from .events import EVENTS, Event, EventBus, GameOver, RoundPaired, SeasonOpened, TournamentFinished
 from .game_service import GameService
 from .notices import DIGEST_BATCH, NOTICE_MODES, Digest, NoticeMode, NoticePrefs, Waiting
+from .ratings.service import RebuildReport
+from .ratings.types import GameRating, Profile, Standing
 from .types import (
     AbortAnswer,
     AbortOffer,
@@ -168,12 +171,17 @@ __all__ += [
     "Event",
     "EventBus",
     "GameOver",
+    "GameRating",
+    "Profile",
+    "RebuildReport",
     "RoundPaired",
     "SeasonOpened",
     "ServedGame",
     "ServedTournament",
+    "Standing",
     "TournamentFinished",
     "WebReads",
+    "pie_of",
     "quote",
     "short_duration",
     "time_left_text",

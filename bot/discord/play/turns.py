@@ -17,8 +17,7 @@ import discord
 from bot.discord.clocks.clock_text import time_left_line
 from bot.discord.words import colour_word, describe_turn
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
-from bot.service import Challenge, GameInfo, GameResult, short_duration
-from bot.service.ratings.types import GameRating
+from bot.service import Challenge, GameInfo, GameRating, GameResult, short_duration
 from rules import Game
 
 COLOUR_DOTS: dict[str, str] = {"red": "🔴", "blue": "🔵", "black": "⚫", "white": "⚪"}

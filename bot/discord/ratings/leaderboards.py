@@ -19,7 +19,7 @@ import discord
 
 from bot.discord.access import public_channels
 from bot.discord.persistent import PersistentButton
-from bot.service.ratings.types import Profile, Standing
+from bot.service import Profile, Standing
 from render.reports.leaderboard import leaderboard_alt_text, render_leaderboard
 from render.reports.rating_chart import rating_chart_alt_text, render_rating_chart
 from rules import game_class, variant_title
