@@ -26,7 +26,16 @@ from bot import i18n
 from bot.discord.payloads import command_payloads
 from bot.discord.play.turns import challenge_embed, turn_message
 from bot.discord.replies import refusal_for
-from bot.service import Challenge, GameInfo, GameResult, Seat, TimeControl
+from bot.service import (
+    Challenge,
+    GameInfo,
+    GameResult,
+    GameSummary,
+    Seat,
+    SummaryPage,
+    TimeControl,
+    Waiting,
+)
 from rules import Game, game_class, game_names, new_game
 
 ALICE = fakes.ALICE
@@ -266,3 +275,45 @@ def test_board_not_posted_notices_speak_the_players_language(status: int | None)
         error = discord.HTTPException(response, "no")  # type: ignore[arg-type]
     text = not_posted(MOVE_DONE, Posted(None, error), i18n.tongue(pseudo_locale.PSEUDO))
     assert text.startswith("［") and not leaks(text), text
+
+
+def summary(game_id: int, **extra: Any) -> GameSummary:
+    fields: dict[str, Any] = {
+        "id": game_id, "guild_id": 9, "channel_id": 8, "game": "minefield", "title": "Minefield",
+        "size": 7, "status": "active", "first_id": 1, "second_id": 2, "to_move_id": 1,
+        "to_move_colour": "black", "deadline": None, "updated_at": NOW, "result": None,
+        "version": 1, "time_left": {1: 180000, 2: 72000},
+    }  # fmt: skip
+    fields.update(extra)
+    return GameSummary(**fields)
+
+
+def test_game_lists_speak_the_players_language() -> None:
+    from bot.discord.play.game_lists import page_text, page_view
+
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    games = (
+        summary(1),
+        summary(2, to_move_id=2),
+        summary(
+            3,
+            status="finished",
+            to_move_id=None,
+            time_left=None,
+            result=GameResult("resign", 2, "white", 1, "black", 1),
+        ),
+        summary(
+            4,
+            status="aborted",
+            to_move_id=None,
+            time_left=None,
+            result=GameResult("abort", None, None, None, None, 7),
+        ),
+    )
+    waiting = [Waiting(games[0], NOW)]
+    for kind in ("mine", "active"):
+        for page in (SummaryPage(games, "1.5"), SummaryPage((), None)):
+            text = page_text(kind, page, 1, waiting, tr=tr)  # type: ignore[arg-type]
+            assert not leaks(text), text
+            view = page_view(kind, page, 1, next_game=True, tr=tr)  # type: ignore[arg-type]
+            assert view is not None and not leaks(" ".join(labels(view)))

@@ -29,6 +29,7 @@ import discord
 
 from bot.discord.play.turns import OutgoingMessage, mention, relative_time
 from bot.discord.replies import log_failure
+from bot.i18n import ENGLISH_TONGUE, Tongue
 from bot.service import Digest, GameInfo, GameSummary, Waiting
 from bot.service.notices import DIGEST_BATCH
 
@@ -118,13 +119,18 @@ def only(user_id: int) -> discord.AllowedMentions:
 # ----- the daily digest -------------------------------------------------------------------------
 
 
-def waiting_line(waiting: Waiting, user_id: int) -> str:
+def waiting_line(waiting: Waiting, user_id: int, tr: Tongue = ENGLISH_TONGUE) -> str:
     """One game of a digest or a list: which, against whom, since when, and its link."""
     game = waiting.game
     opponent = game.second_id if game.first_id == user_id else game.first_id
-    return (
-        f"• {game.title} {game.size}×{game.size} #{game.id} vs {mention(opponent)}, "
-        f"waiting since {relative_time(waiting.since)}: {summary_link(game)}"
+    return "• " + tr.gettext(
+        "{game} {size}×{size} #{id} vs {opponent}, waiting since {since}: {link}",
+        game=game.title,
+        size=game.size,
+        id=game.id,
+        opponent=mention(opponent),
+        since=relative_time(waiting.since),
+        link=summary_link(game),
     )
 
 
