@@ -317,3 +317,24 @@ def test_game_lists_speak_the_players_language() -> None:
             assert not leaks(text), text
             view = page_view(kind, page, 1, next_game=True, tr=tr)  # type: ignore[arg-type]
             assert view is not None and not leaks(" ".join(labels(view)))
+
+
+def test_dms_and_digests_speak_the_players_last_seen_language() -> None:
+    from bot.discord.notices.dms import Delivery, digest_text, fallback_text
+    from bot.discord.speech import SeenLocales
+    from bot.service import Digest
+
+    seen = SeenLocales(limit=2)
+    seen.saw(1, "en-US")  # mapped to the pseudo-locale here
+    seen.saw(2, "de")
+    seen.saw(3, "fr")  # the oldest (1) is forgotten: English again
+    assert seen.tongue_of(3).language == "fr" and seen.tongue_of(1).language == i18n.ENGLISH
+    seen.saw(1, "en-US")
+    tr = seen.tongue_of(1)
+    assert tr.language == pseudo_locale.PSEUDO
+    games = tuple(Waiting(summary(i), NOW) for i in range(1, 60))
+    text = digest_text(Digest(user_id=1, games=games, more=3, next_digest=NOW), tr)
+    assert len(text) <= 2000 and text.startswith("［") and not leaks(text), text
+    _, info = info_of("minefield", 2)
+    for delivery in (Delivery.CLOSED, Delivery.FAILED):
+        assert not leaks(fallback_text(info, delivery, tr))
