@@ -338,3 +338,19 @@ def test_dms_and_digests_speak_the_players_last_seen_language() -> None:
     _, info = info_of("minefield", 2)
     for delivery in (Delivery.CLOSED, Delivery.FAILED):
         assert not leaks(fallback_text(info, delivery, tr))
+
+
+@pytest.mark.parametrize("stopped", [0, 1, 3])
+def test_vacations_speak_the_right_language(stopped: int) -> None:
+    from bot.discord.clocks.vacation import ended_text, notice_text, started_text
+    from bot.service import PausedGame, Vacation
+
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    games = tuple(PausedGame(i, 9, 8, 1, 2, NOW, None) for i in range(stopped))
+    vacation = Vacation(1, True, NOW, NOW + timedelta(days=7), 7, 2026, 7, 30, games)
+    for text in (started_text(vacation, tr), ended_text(vacation, tr)):
+        assert not leaks(text), text
+    for game in games:
+        for started in (True, False):
+            assert not leaks(notice_text(game, started, tr))
+    assert started_text(vacation).endswith("23 of 30 vacation days left in 2026.")
