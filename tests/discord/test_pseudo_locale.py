@@ -354,3 +354,16 @@ def test_vacations_speak_the_right_language(stopped: int) -> None:
         for started in (True, False):
             assert not leaks(notice_text(game, started, tr))
     assert started_text(vacation).endswith("23 of 30 vacation days left in 2026.")
+
+
+def test_rating_texts_speak_the_channels_language() -> None:
+    from bot.discord.ratings.leaderboards import pool_title, standing_line
+    from bot.discord.ratings.rating_reset import question
+    from bot.service.ratings.types import Standing
+
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    standing = Standing(5, 1510.0, 80.0, 4, 3, 1, 0, True, 2)
+    assert not leaks(standing_line(standing, {}, tr))
+    assert not leaks(question("minefield+pie", tr)) and "Minefield" in pool_title(
+        "minefield+pie", tr
+    )
