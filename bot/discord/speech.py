@@ -1,10 +1,12 @@
 """Which language an answer speaks (issue 47): a private answer speaks the player's client
 language (``interaction.locale``), a post the whole channel reads speaks the server's
-(``interaction.guild_locale``; a server setting can come later).  Unknown locales read English.
+(``interaction.guild_locale``; a server setting can come later), and a DM or digest speaks the
+player's language as last seen (:class:`SeenLocales`).  Unknown locales read English.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 import discord
@@ -28,3 +30,25 @@ def of_guild(guild: discord.Guild | None) -> Tongue:
     the server's, as Discord reports it (``Guild.preferred_locale``, what ``guild_locale`` is
     for an interaction)."""
     return for_discord(guild.preferred_locale.value if guild is not None else None)
+
+
+class SeenLocales:
+    """Each player's Discord locale as last seen in one of their interactions, for the DMs and
+    digests the bot sends on its own.
+
+    Kept in memory, the most recent ``limit`` players: after a restart a player's DMs read
+    English until they next use the bot (storing it per player needs a schema change).
+    """
+
+    def __init__(self, limit: int = 100_000) -> None:
+        self.limit = limit
+        self._seen: OrderedDict[int, str] = OrderedDict()
+
+    def saw(self, user_id: int, locale: str) -> None:
+        self._seen[user_id] = locale
+        self._seen.move_to_end(user_id)
+        if len(self._seen) > self.limit:
+            self._seen.popitem(last=False)
+
+    def tongue_of(self, user_id: int) -> Tongue:
+        return for_discord(self._seen.get(user_id))

@@ -26,7 +26,16 @@ from bot import i18n
 from bot.discord.payloads import command_payloads
 from bot.discord.play.turns import challenge_embed, turn_message
 from bot.discord.replies import refusal_for
-from bot.service import Challenge, GameInfo, GameResult, Seat, TimeControl
+from bot.service import (
+    Challenge,
+    GameInfo,
+    GameResult,
+    GameSummary,
+    Seat,
+    SummaryPage,
+    TimeControl,
+    Waiting,
+)
 from rules import Game, game_class, game_names, new_game
 
 ALICE = fakes.ALICE
@@ -266,3 +275,95 @@ def test_board_not_posted_notices_speak_the_players_language(status: int | None)
         error = discord.HTTPException(response, "no")  # type: ignore[arg-type]
     text = not_posted(MOVE_DONE, Posted(None, error), i18n.tongue(pseudo_locale.PSEUDO))
     assert text.startswith("［") and not leaks(text), text
+
+
+def summary(game_id: int, **extra: Any) -> GameSummary:
+    fields: dict[str, Any] = {
+        "id": game_id, "guild_id": 9, "channel_id": 8, "game": "minefield", "title": "Minefield",
+        "size": 7, "status": "active", "first_id": 1, "second_id": 2, "to_move_id": 1,
+        "to_move_colour": "black", "deadline": None, "updated_at": NOW, "result": None,
+        "version": 1, "time_left": {1: 180000, 2: 72000},
+    }  # fmt: skip
+    fields.update(extra)
+    return GameSummary(**fields)
+
+
+def test_game_lists_speak_the_players_language() -> None:
+    from bot.discord.play.game_lists import page_text, page_view
+
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    games = (
+        summary(1),
+        summary(2, to_move_id=2),
+        summary(
+            3,
+            status="finished",
+            to_move_id=None,
+            time_left=None,
+            result=GameResult("resign", 2, "white", 1, "black", 1),
+        ),
+        summary(
+            4,
+            status="aborted",
+            to_move_id=None,
+            time_left=None,
+            result=GameResult("abort", None, None, None, None, 7),
+        ),
+    )
+    waiting = [Waiting(games[0], NOW)]
+    for kind in ("mine", "active"):
+        for page in (SummaryPage(games, "1.5"), SummaryPage((), None)):
+            text = page_text(kind, page, 1, waiting, tr=tr)  # type: ignore[arg-type]
+            assert not leaks(text), text
+            view = page_view(kind, page, 1, next_game=True, tr=tr)  # type: ignore[arg-type]
+            assert view is not None and not leaks(" ".join(labels(view)))
+
+
+def test_dms_and_digests_speak_the_players_last_seen_language() -> None:
+    from bot.discord.notices.dms import Delivery, digest_text, fallback_text
+    from bot.discord.speech import SeenLocales
+    from bot.service import Digest
+
+    seen = SeenLocales(limit=2)
+    seen.saw(1, "en-US")  # mapped to the pseudo-locale here
+    seen.saw(2, "de")
+    seen.saw(3, "fr")  # the oldest (1) is forgotten: English again
+    assert seen.tongue_of(3).language == "fr" and seen.tongue_of(1).language == i18n.ENGLISH
+    seen.saw(1, "en-US")
+    tr = seen.tongue_of(1)
+    assert tr.language == pseudo_locale.PSEUDO
+    games = tuple(Waiting(summary(i), NOW) for i in range(1, 60))
+    text = digest_text(Digest(user_id=1, games=games, more=3, next_digest=NOW), tr)
+    assert len(text) <= 2000 and text.startswith("［") and not leaks(text), text
+    _, info = info_of("minefield", 2)
+    for delivery in (Delivery.CLOSED, Delivery.FAILED):
+        assert not leaks(fallback_text(info, delivery, tr))
+
+
+@pytest.mark.parametrize("stopped", [0, 1, 3])
+def test_vacations_speak_the_right_language(stopped: int) -> None:
+    from bot.discord.clocks.vacation import ended_text, notice_text, started_text
+    from bot.service import PausedGame, Vacation
+
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    games = tuple(PausedGame(i, 9, 8, 1, 2, NOW, None) for i in range(stopped))
+    vacation = Vacation(1, True, NOW, NOW + timedelta(days=7), 7, 2026, 7, 30, games)
+    for text in (started_text(vacation, tr), ended_text(vacation, tr)):
+        assert not leaks(text), text
+    for game in games:
+        for started in (True, False):
+            assert not leaks(notice_text(game, started, tr))
+    assert started_text(vacation).endswith("23 of 30 vacation days left in 2026.")
+
+
+def test_rating_texts_speak_the_channels_language() -> None:
+    from bot.discord.ratings.leaderboards import pool_title, standing_line
+    from bot.discord.ratings.rating_reset import question
+    from bot.service.ratings.types import Standing
+
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    standing = Standing(5, 1510.0, 80.0, 4, 3, 1, 0, True, 2)
+    assert not leaks(standing_line(standing, {}, tr))
+    assert not leaks(question("minefield+pie", tr)) and "Minefield" in pool_title(
+        "minefield+pie", tr
+    )

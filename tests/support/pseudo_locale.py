@@ -53,6 +53,7 @@ def install() -> None:
 
 
 ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
+_URL = re.compile(r"https?://\S+")
 
 
 def english_words(text: str, allowed: set[str]) -> list[str]:
@@ -60,5 +61,5 @@ def english_words(text: str, allowed: set[str]) -> list[str]:
     ("Mark Steere") is taken out first, an allowed word only as a whole word."""
     for phrase in sorted((a for a in allowed if not a.isalnum()), key=len, reverse=True):
         text = text.replace(phrase, " ")
-    text = _KEEP.sub(" ", text)
+    text = _KEEP.sub(" ", _URL.sub(" ", text))
     return [w for w in ENGLISH_WORD.findall(text) if w not in allowed]

@@ -20,6 +20,7 @@ from bot.discord.play.posting import ENDED_DONE, not_posted, post_turn
 from bot.discord.play.turns import mention
 from bot.discord.ratings.rating_reset import confirm_view, question
 from bot.discord.replies import recorded, send_ephemeral
+from bot.discord.speech import private
 from bot.discord.transformers import TimeOption
 from bot.service import AuditEntry, GameEnded, GuildSettings
 
@@ -81,7 +82,9 @@ class AdminCog(commands.Cog):
     @app_commands.choices(game=rating_pools())
     async def ratings_reset(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
         await interaction.response.send_message(
-            question(game.value), view=confirm_view(game.value, interaction.user.id), ephemeral=True
+            question(game.value, private(interaction)),
+            view=confirm_view(game.value, interaction.user.id, private(interaction)),
+            ephemeral=True,
         )
 
     # ----- settings ----------------------------------------------------------------------

@@ -184,12 +184,13 @@ async def dm_turn(
     """The turn by DM, with the board and a link to the post; if Discord refuses it, the
     player is mentioned in the channel instead (told how to fix closed DMs, once)."""
     assert info.to_move_id is not None
-    dm = turn_dm(info, message, message_id)
+    dm = turn_dm(info, message, message_id, bot.locales.tongue_of(info.to_move_id))
     delivery = await send_dm(bot, info.to_move_id, **dm.send_kwargs())
     if delivery is not Delivery.SENT:
+        channel_tr = of_guild(bot.get_guild(info.guild_id))
         try:
             await messageable(bot, info.channel_id, info.guild_id).send(
-                fallback_text(info, delivery), allowed_mentions=only(info.to_move_id)
+                fallback_text(info, delivery, channel_tr), allowed_mentions=only(info.to_move_id)
             )
         except discord.HTTPException:
             log.warning("could not post a DM's fallback mention", extra={"game_id": info.id})

@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.discord.choices import rating_pools
 from bot.discord.context import ids
 from bot.discord.ratings.leaderboards import leaderboard_page, profile_reply
+from bot.discord.speech import public
 
 if TYPE_CHECKING:
     from bot.discord.app import CrosspathBot
@@ -32,7 +33,9 @@ class RatingsCog(commands.Cog):
     async def leaderboard(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
         guild_id, _ = ids(interaction)
         await interaction.response.defer(thinking=True)
-        embed, file, view = await leaderboard_page(self.bot, guild_id, game.value, 0)
+        embed, file, view = await leaderboard_page(
+            self.bot, guild_id, game.value, 0, public(interaction)
+        )
         await interaction.followup.send(
             embed=embed,
             file=file or discord.utils.MISSING,
