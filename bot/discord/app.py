@@ -22,7 +22,9 @@ from bot.discord.names import DisplayNames
 from bot.discord.play.ai_opponent import ComputerOpponent
 from bot.discord.play.posting import Unposted
 from bot.discord.replies import context_of, handle_error
+from bot.discord.speech import SeenLocales
 from bot.discord.tournaments.flows import TournamentRunner
+from bot.discord.translator import CatalogTranslator
 from bot.service import EventBus, GameOver, GameService, ShardFilter
 from bot.web.metrics import Metrics
 
@@ -100,6 +102,7 @@ class CrosspathBot(commands.AutoShardedBot):
         self._service = service
         self.run_clock = run_clock
         self.names = DisplayNames()
+        self.locales = SeenLocales()
         self.unposted = Unposted()
         self.computer = ComputerOpponent(self)
         self.tournaments = TournamentRunner(self)
@@ -120,6 +123,7 @@ class CrosspathBot(commands.AutoShardedBot):
         # run: the one place an interaction's arrival time is exact.
         if event_name == "interaction" and args:
             instrument.arrived(self, args[0])
+            self.locales.saw(args[0].user.id, args[0].locale.value)  # for DMs and digests
         super().dispatch(event_name, *args, **kwargs)
 
     @property
@@ -141,6 +145,8 @@ class CrosspathBot(commands.AutoShardedBot):
         """Add every cog; also used offline by ``crosspath commands`` to build the payloads."""
         for cog_class in COGS:
             await self.add_cog(cog_class(self))
+        # Localised descriptions and choice names for every sync (bot.discord.translator).
+        await self.tree.set_translator(CatalogTranslator())
 
     async def setup_hook(self) -> None:
         await self.install_commands()

@@ -7,8 +7,11 @@ from collections.abc import Sequence
 from typing import Literal
 
 from discord import app_commands
+from discord.app_commands import locale_str
 
-from rules import game_class, game_names, variant_title
+from bot.discord.translator import formatted
+from bot.i18n import N_
+from rules import game_class, game_names
 from rules.base import PIE_OPTION
 
 
@@ -21,14 +24,20 @@ def playable_games() -> list[app_commands.Choice[str]]:
 def rating_pools() -> list[app_commands.Choice[str]]:
     """What ``/leaderboard`` and the ratings reset offer: every game, then each game played
     with the pie rule chosen, which is rated apart (``minefield+pie``)."""
-    pies = [f"{n}+{PIE_OPTION}" for n in game_names() if game_class(n).pie_rule == "option"]
-    return playable_games() + [app_commands.Choice(name=variant_title(v), value=v) for v in pies]
+    pies = [n for n in game_names() if game_class(n).pie_rule == "option"]
+    return playable_games() + [
+        app_commands.Choice(
+            name=formatted(N_("{game} (pie rule)"), game=game_class(n).title),
+            value=f"{n}+{PIE_OPTION}",
+        )
+        for n in pies
+    ]
 
 
 FIRST_CHOICES = [
-    app_commands.Choice(name="me", value="me"),
-    app_commands.Choice(name="them", value="them"),
-    app_commands.Choice(name="random", value="random"),
+    app_commands.Choice(name=locale_str("me"), value="me"),
+    app_commands.Choice(name=locale_str("them"), value="them"),
+    app_commands.Choice(name=locale_str("random"), value="random"),
 ]
 
 

@@ -1,6 +1,6 @@
 """Helpers every flow shares: the bot, the ids, the game here, the game a button is for.
 
-This module imports no other module of ``bot.discord`` (only the service and discord.py), so
+This module imports no other module of ``bot.discord`` but ``speech`` (which imports none), so
 flows, buttons, cogs and the computer opponent can all import it without cycles.
 """
 
@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord import app_commands
 
+from bot.discord.speech import private
+from bot.i18n import N_
 from bot.service import GameInfo, NoGameHere, StaleAction
 
 if TYPE_CHECKING:
@@ -20,8 +22,8 @@ GAME_ID = "crosspath_game_id"
 """``interaction.extras`` key: the game the interaction turned out to be about, for its log
 lines (see :func:`bot.discord.replies.context_of`)."""
 
-NO_GAME = "There is no game running in this channel. Start one with /challenge."
-STALE = "This button is out of date: the game has moved on or ended, so nothing was changed."
+NO_GAME = N_("There is no game running in this channel. Start one with /challenge.")
+STALE = N_("This button is out of date: the game has moved on or ended, so nothing was changed.")
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> CrosspathBot:
@@ -50,8 +52,16 @@ async def game_here(interaction: discord.Interaction[Any]) -> GameInfo:
         page = await service.game_summaries(
             guild_id, player_id=interaction.user.id, active_only=True, limit=3
         )
-        where = ", ".join(f"#{g.id} in <#{g.channel_id}>" for g in page.games)
-        raise NoGameHere(f"{NO_GAME} Your games: {where}." if where else NO_GAME)
+        tr = private(interaction)
+        where = ", ".join(
+            tr.gettext("#{game} in {channel}", game=g.id, channel=f"<#{g.channel_id}>")
+            for g in page.games
+        )
+        raise NoGameHere(
+            tr.gettext("{no_game} Your games: {games}.", no_game=tr.gettext(NO_GAME), games=where)
+            if where
+            else tr.gettext(NO_GAME)
+        )
     interaction.extras[GAME_ID] = info.id
     return info
 
@@ -62,5 +72,5 @@ async def current_game(interaction: discord.Interaction[Any], game_id: int) -> G
     info = await bot_of(interaction).service.get_game(channel_id) if channel_id else None
     interaction.extras[GAME_ID] = game_id
     if info is None or info.id != game_id or not info.is_active:
-        raise StaleAction(STALE)
+        raise StaleAction(private(interaction).gettext(STALE))
     return info

@@ -1,8 +1,9 @@
 """``crosspath commands --json``: the exact payloads a sync would send, built offline.
 
-The tree is built the same way the running bot builds it (same cogs, same decorators), then
-each top-level command is serialised with ``to_dict(tree)``, which is what
-``CommandTree.sync`` puts on the wire.  No token and no network are needed.
+The tree is built the same way the running bot builds it (same cogs, same decorators, same
+translator), then each top-level command is serialised with ``get_translated_payload``, which
+is what ``CommandTree.sync`` puts on the wire, localisations included.  No token and no
+network are needed.
 """
 
 from __future__ import annotations
@@ -18,7 +19,12 @@ from bot.discord.app import CrosspathBot
 async def _build() -> list[dict[str, Any]]:
     bot = CrosspathBot(service=None, run_clock=False)
     await bot.install_commands()
-    return [command.to_dict(bot.tree) for command in bot.tree.get_commands()]
+    translator = bot.tree.translator
+    assert translator is not None  # install_commands sets it
+    return [
+        await command.get_translated_payload(bot.tree, translator)
+        for command in bot.tree.get_commands()
+    ]
 
 
 def command_payloads() -> list[dict[str, Any]]:

@@ -19,22 +19,24 @@ import discord
 
 from bot.discord.instrument import count_interaction
 from bot.discord.replies import context_of, handle_error
+from bot.discord.speech import private
+from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import StaleAction
 
 log = logging.getLogger("crosspath.discord")
 Interaction = discord.Interaction[Any]
 
-NOT_MINE = "That isn't one of my buttons, so nothing was changed."
-ELSEWHERE = "That button belongs to another channel, so nothing was changed."
+NOT_MINE = N_("That isn't one of my buttons, so nothing was changed.")
+ELSEWHERE = N_("That button belongs to another channel, so nothing was changed.")
 _NEVER = r"(?!)"
 """The template of the abstract bases: matches no custom id."""
 
 
 def refuse_origin(interaction: Interaction, text: str) -> StaleAction:
     """Log a press from the wrong place (no traceback: it is a client's doing) and return the
-    refusal to raise."""
+    refusal to raise, in the presser's language (``text`` is a msgid)."""
     log.warning("refused a button pressed away from its own message", extra=context_of(interaction))
-    return StaleAction(text)
+    return StaleAction(private(interaction).gettext(text))
 
 
 def check_message(interaction: Interaction) -> None:
@@ -87,7 +89,8 @@ class ConfirmButton(PersistentButton):
     """One of a Yes/No pair about a game at one version (``cp:<prefix>:yes|no:<game>:<version>``).
 
     The version makes an answer given after the game moved on stale.  A subclass names its
-    ``prefix`` and ``LABELS`` and acts on :attr:`yes`; :meth:`pair` makes the view.
+    ``prefix`` and ``LABELS`` (msgids, marked with ``N_``) and acts on :attr:`yes`;
+    :meth:`pair` makes the view, labelled in the language of whoever sees it.
     """
 
     PREFIX: ClassVar[str]
@@ -99,10 +102,11 @@ class ConfirmButton(PersistentButton):
             kwargs["template"] = CONFIRM_TEMPLATE.format(prefix=re.escape(prefix))
         super().__init_subclass__(**kwargs)
 
-    def __init__(self, yes: bool, game_id: int, version: int) -> None:
+    def __init__(self, yes: bool, game_id: int, version: int, tr: Tongue = ENGLISH_TONGUE) -> None:
         label, style = self.LABELS[yes]
         action = "yes" if yes else "no"
-        super().__init__(f"cp:{self.PREFIX}:{action}:{game_id}:{version}", label, style)
+        custom_id = f"cp:{self.PREFIX}:{action}:{game_id}:{version}"
+        super().__init__(custom_id, tr.gettext(label), style)
         self.yes = yes
         self.game_id = game_id
         self.version = version
@@ -114,11 +118,12 @@ class ConfirmButton(PersistentButton):
         return cls(match["action"] == "yes", int(match["game"]), int(match["version"]))
 
     @classmethod
-    def pair(cls, game_id: int, version: int) -> discord.ui.View:
-        """The Yes and No buttons for ``game_id`` at ``version``."""
+    def pair(cls, game_id: int, version: int, tr: Tongue = ENGLISH_TONGUE) -> discord.ui.View:
+        """The Yes and No buttons for ``game_id`` at ``version``, labelled in ``tr``'s
+        language (a press rebuilds them from the id alone, whatever the labels said)."""
         view = discord.ui.View(timeout=None)
-        view.add_item(cls(True, game_id, version))
-        view.add_item(cls(False, game_id, version))
+        view.add_item(cls(True, game_id, version, tr))
+        view.add_item(cls(False, game_id, version, tr))
         return view
 
 

@@ -17,22 +17,24 @@ from discord import app_commands
 
 from bot.discord.context import GAME_ID
 from bot.discord.instrument import count_interaction
+from bot.discord.speech import private
+from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import ServiceError, database_fault
 
 log = logging.getLogger("crosspath.discord")
 
-APOLOGY = (
+APOLOGY = N_(
     "Sorry, something went wrong on my side. It has been logged; please try again in a moment."
 )
-DATABASE_DOWN = (
+DATABASE_DOWN = N_(
     "Sorry, the bot's database is unavailable right now, so your move or action was not "
     "recorded. Please try again shortly."
 )
-RECORDED_THEN_DOWN = (
+RECORDED_THEN_DOWN = N_(
     "{done}, but the bot's database became unavailable right after, so I couldn't finish. "
     "Once it is back, /board shows the game."
 )
-MISSING_BOT_PERMISSIONS = (
+MISSING_BOT_PERMISSIONS = N_(
     "I'm missing a permission in this channel ({perms}). "
     "Ask a server admin to let me send messages, attach files and use threads here."
 )
@@ -44,7 +46,8 @@ RECORDED = "crosspath_recorded"
 
 
 def recorded(interaction: discord.Interaction[Any], done: str) -> None:
-    """Note that ``done`` (e.g. "Your move counts") was committed for this interaction."""
+    """Note that ``done`` (e.g. "Your move counts", an English msgid: it is translated when
+    shown) was committed for this interaction."""
     interaction.extras[RECORDED] = done
 
 
@@ -106,34 +109,43 @@ def context_of(interaction: discord.Interaction[Any]) -> dict[str, Any]:
     }
 
 
-def refusal_for(error: BaseException) -> str | None:
-    """The player-facing sentence for an expected refusal, or None if it is a real bug."""
+def refusal_for(error: BaseException, tr: Tongue = ENGLISH_TONGUE) -> str | None:
+    """The player-facing sentence for an expected refusal in ``tr``'s language, or None if it
+    is a real bug.  The service's own sentences (``ServiceError``) are still English."""
     if isinstance(error, app_commands.CommandInvokeError):
-        return refusal_for(error.original)
+        return refusal_for(error.original, tr)
     if isinstance(error, app_commands.TransformerError):
         if isinstance(error.__cause__, ServiceError):
             return str(error.__cause__)  # the service's own sentence, naming what was typed
-        return f"'{str(error.value)[:100]}' is not a valid value for that option."
+        return tr.gettext(
+            "'{value}' is not a valid value for that option.", value=str(error.value)[:100]
+        )
     if isinstance(error, (app_commands.CommandSignatureMismatch, app_commands.CommandNotFound)):
-        return (
+        return tr.gettext(
             "This command changed since it was registered in this server. "
             "Ask the bot's operator to run `crosspath sync`."
         )
     if isinstance(error, ServiceError):
         return str(error)
     if isinstance(error, app_commands.MissingPermissions):
-        return "Only server managers (Manage Server permission) can use the admin commands."
+        return tr.gettext(
+            "Only server managers (Manage Server permission) can use the admin commands."
+        )
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "Crosspath commands work only inside a server."
+        return tr.gettext("Crosspath commands work only inside a server.")
     if isinstance(error, app_commands.BotMissingPermissions):
+        # Discord's own permission names, as its settings show them in English
         names = (p.replace("_", " ").title() for p in error.missing_permissions)
-        return MISSING_BOT_PERMISSIONS.format(perms=", ".join(names))
+        return tr.gettext(MISSING_BOT_PERMISSIONS, perms=", ".join(names))
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down a little: try again in {error.retry_after:.0f} s."
+        return tr.gettext(
+            "Slow down a little: try again in {seconds} s.",
+            seconds=tr.number(round(error.retry_after)),
+        )
     if isinstance(error, app_commands.CheckFailure):
-        return "You can't use this command here."
+        return tr.gettext("You can't use this command here.")
     if isinstance(error, discord.Forbidden):
-        return MISSING_BOT_PERMISSIONS.format(perms=error.text or "missing access")
+        return tr.gettext(MISSING_BOT_PERMISSIONS, perms=error.text or tr.gettext("missing access"))
     return None
 
 
@@ -148,20 +160,22 @@ def log_failure(what: str, error: BaseException, **context: Any) -> None:
 
 
 async def handle_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
-    """The single error path for commands, autocomplete and buttons."""
-    text = refusal_for(error)
+    """The single error path for commands, autocomplete and buttons; the answer is private,
+    so it speaks the player's language."""
+    tr = private(interaction)
+    text = refusal_for(error, tr)
     if text is None:
         original = getattr(error, "original", error)
         log_failure("could not handle an interaction", original, **context_of(interaction))
         if database_fault(original) is None:
             count_interaction(interaction, "error")
-            text = APOLOGY
+            text = tr.gettext(APOLOGY)
         else:
             count_interaction(interaction, "database")
             text = (
-                RECORDED_THEN_DOWN.format(done=interaction.extras[RECORDED])
+                tr.gettext(RECORDED_THEN_DOWN, done=tr.gettext(interaction.extras[RECORDED]))
                 if RECORDED in interaction.extras
-                else DATABASE_DOWN
+                else tr.gettext(DATABASE_DOWN)
             )
     else:
         count_interaction(interaction, "refused")

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.discord.checks import can_post_boards
@@ -17,13 +18,16 @@ from bot.discord.play.threads import thread_possible
 from bot.discord.play.turns import challenge_embed, mention
 from bot.discord.play.web_links import display_name, readable_by_everyone
 from bot.discord.replies import context_of, log_failure
+from bot.discord.speech import public
 from bot.discord.transformers import TimeOption
 from bot.service import ChannelBusy, InvalidChallenge
 
 if TYPE_CHECKING:
     from bot.discord.app import CrosspathBot
 
-PIE_HELP = "Minefield, Clearcut, Naked Diagonal: play with the pie rule (Clear Path always has it)"
+PIE_HELP = locale_str(
+    "Minefield, Clearcut, Naked Diagonal: play with the pie rule (Clear Path always has it)"
+)
 
 
 def busy_without_thread(interaction: discord.Interaction[CrosspathBot]) -> str:
@@ -42,17 +46,25 @@ class ChallengeCog(commands.Cog):
     def __init__(self, bot: CrosspathBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="challenge", description="Challenge someone (or anyone) to a game")
+    @app_commands.command(
+        name="challenge", description=locale_str("Challenge someone (or anyone) to a game")
+    )
     @app_commands.guild_only()
     @can_post_boards()
     @app_commands.describe(
-        game="which game to play",
-        opponent="who you challenge; leave empty for an open challenge anyone can accept",
-        size="board size (default: the server's or the game's default)",
-        first="who moves first",
-        time="clock: a bank like 3d+1d max 5d, per move like 12h, or none (default: the server's)",
+        game=locale_str("which game to play"),
+        opponent=locale_str(
+            "who you challenge; leave empty for an open challenge anyone can accept"
+        ),
+        size=locale_str("board size (default: the server's or the game's default)"),
+        first=locale_str("who moves first"),
+        time=locale_str(
+            "clock: a bank like 3d+1d max 5d, per move like 12h, or none (default: the server's)"
+        ),
         level=LEVEL_HELP,
-        rated="whether the game changes ratings (default: yes; games vs the computer never do)",
+        rated=locale_str(
+            "whether the game changes ratings (default: yes; games vs the computer never do)"
+        ),
         pie=PIE_HELP,
     )
     @app_commands.choices(game=playable_games(), first=FIRST_CHOICES)
@@ -111,13 +123,25 @@ class ChallengeCog(commands.Cog):
             public=readable_by_everyone(interaction),
             challenger_name=display_name(interaction.user),
         )
-        target = mention(opponent.id) if opponent else "Anyone"
+        tr = public(interaction)
+        challenger = mention(interaction.user.id)
         mentions = discord.AllowedMentions(users=[opponent] if opponent else [])
         try:
             sent = await interaction.response.send_message(
-                f"{target}: {mention(interaction.user.id)} wants to play {created.title}.",
-                embed=challenge_embed(created),
-                view=challenge_view(created.id, created.is_open),
+                tr.gettext(
+                    "{opponent}: {challenger} wants to play {game}.",
+                    opponent=mention(opponent.id),
+                    challenger=challenger,
+                    game=created.title,
+                )
+                if opponent
+                else tr.gettext(
+                    "Anyone: {challenger} wants to play {game}.",
+                    challenger=challenger,
+                    game=created.title,
+                ),
+                embed=challenge_embed(created, None, tr),
+                view=challenge_view(created.id, created.is_open, tr),
                 allowed_mentions=mentions,
             )
         except discord.HTTPException:

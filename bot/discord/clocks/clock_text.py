@@ -9,17 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot.i18n import ENGLISH_TONGUE, Tongue
 from bot.service import GameInfo, GameSummary, short_duration, time_left_text
 
 
-def time_left_line(info: GameInfo, names: Mapping[int, str]) -> str | None:
+def time_left_line(
+    info: GameInfo, names: Mapping[int, str], tr: Tongue = ENGLISH_TONGUE
+) -> str | None:
     """``Alice 2d 4h · Bob 3d`` in seat order (None: untimed or over); a clock a vacation
     stopped says so."""
     line = time_left_text(info, names)
     if line is None:
         return None
     if info.paused_until is not None:
-        line += f" (stopped for a vacation until <t:{int(info.paused_until.timestamp())}:f>)"
+        until = f"<t:{int(info.paused_until.timestamp())}:f>"
+        line = tr.gettext("{times} (stopped for a vacation until {until})", times=line, until=until)
     return line
 
 
@@ -34,11 +38,13 @@ def caption_names(info: GameInfo, names: Mapping[int, str]) -> dict[str, str]:
     return shown
 
 
-def my_time_left(game: GameSummary, user_id: int) -> str:
+def my_time_left(game: GameSummary, user_id: int, tr: Tongue = ENGLISH_TONGUE) -> str:
     """`` · you 2d 4h, them 3d`` for a list line (empty when untimed or over)."""
     if game.time_left is None or user_id not in game.time_left:
         return ""
     other = game.second_id if game.first_id == user_id else game.first_id
     mine = short_duration(game.time_left[user_id])
     theirs = game.time_left.get(other)
-    return f" · you {mine}" + ("" if theirs is None else f", them {short_duration(theirs)}")
+    if theirs is None:
+        return tr.gettext(" · you {mine}", mine=mine)
+    return tr.gettext(" · you {mine}, them {theirs}", mine=mine, theirs=short_duration(theirs))

@@ -15,6 +15,7 @@ from bot.discord.clocks.soft_time import SoftTimeButton
 from bot.discord.play.posting import messageable, post_turn, repost_unposted
 from bot.discord.play.turns import mention, relative_time
 from bot.discord.replies import log_failure
+from bot.discord.speech import of_guild
 from bot.service import DueOutcome
 
 if TYPE_CHECKING:
@@ -75,10 +76,20 @@ class ClockCog(commands.Cog):
             if self.bot.computer.is_computer(reminder.user_id):
                 self.bot.computer.take_turn(reminder.game)  # never remind the computer
                 return
-            when = f" before {relative_time(reminder.deadline)}" if reminder.deadline else ""
+            tr = of_guild(self.bot.get_guild(action.guild_id))
+            params = {
+                "who": mention(reminder.user_id),
+                "game": reminder.game.title,
+                "id": reminder.game.id,
+            }
             text = (
-                f"{mention(reminder.user_id)}, reminder: it's your move in {reminder.game.title} "
-                f"game #{reminder.game.id}{when}."
+                tr.gettext(
+                    "{who}, reminder: it's your move in {game} game #{id} before {deadline}.",
+                    deadline=relative_time(reminder.deadline),
+                    **params,
+                )
+                if reminder.deadline
+                else tr.gettext("{who}, reminder: it's your move in {game} game #{id}.", **params)
             )
             await messageable(self.bot, action.channel_id, action.guild_id).send(
                 text,
@@ -90,8 +101,14 @@ class ClockCog(commands.Cog):
             await self.announce_soft_time(outcome)
         elif outcome.expired is not None:
             c = outcome.expired
+            tr = of_guild(self.bot.get_guild(action.guild_id))
             await messageable(self.bot, action.channel_id, action.guild_id).send(
-                f"Challenge #{c.id} ({c.title}) by {mention(c.challenger_id)} expired unanswered.",
+                tr.gettext(
+                    "Challenge #{id} ({game}) by {who} expired unanswered.",
+                    id=c.id,
+                    game=c.title,
+                    who=mention(c.challenger_id),
+                ),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 
@@ -103,13 +120,18 @@ class ClockCog(commands.Cog):
         if self.bot.computer.is_computer(notice.user_id):
             return  # the computer never claims; its opponent simply has all the time
         game = notice.game
-        text = (
-            f"{mention(notice.user_id)}, {game.title} game #{game.id} has waited on"
-            f" {mention(notice.to_move_id)} since {relative_time(notice.waiting_since)}."
-            " You may claim the win, or abort the game:"
+        tr = of_guild(self.bot.get_guild(action.guild_id))
+        text = tr.gettext(
+            "{who}, {game} game #{id} has waited on {waiting_on} since {since}. You may claim "
+            "the win, or abort the game:",
+            who=mention(notice.user_id),
+            game=game.title,
+            id=game.id,
+            waiting_on=mention(notice.to_move_id),
+            since=relative_time(notice.waiting_since),
         )
         await messageable(self.bot, action.channel_id, action.guild_id).send(
             text,
-            view=SoftTimeButton.pair(game.id, game.version),
+            view=SoftTimeButton.pair(game.id, game.version, tr),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(notice.user_id)]),
         )

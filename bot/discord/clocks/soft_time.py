@@ -18,6 +18,8 @@ from bot.discord.persistent import ConfirmButton, check_place
 from bot.discord.play.posting import post_turn
 from bot.discord.play.turns import relative_time
 from bot.discord.replies import recorded, send_ephemeral
+from bot.discord.speech import private
+from bot.i18n import N_
 from bot.service import StaleAction
 
 Interaction = discord.Interaction[Any]
@@ -28,15 +30,19 @@ class SoftTimeButton(ConfirmButton, prefix="soft"):
     (``cp:soft:yes|no:<game>:<version>``)."""
 
     LABELS: ClassVar[dict[bool, tuple[str, discord.ButtonStyle]]] = {
-        True: ("Claim the win", discord.ButtonStyle.danger),
-        False: ("Abort the game", discord.ButtonStyle.secondary),
+        True: (N_("Claim the win"), discord.ButtonStyle.danger),
+        False: (N_("Abort the game"), discord.ButtonStyle.secondary),
     }
 
     async def act(self, interaction: Interaction) -> None:
         info = await current_game(interaction, self.game_id)
         check_place(interaction, info.guild_id, info.channel_id)
         if info.version != self.version:
-            raise StaleAction("The game has moved on since; it is no longer waiting that long.")
+            raise StaleAction(
+                private(interaction).gettext(
+                    "The game has moved on since; it is no longer waiting that long."
+                )
+            )
         bot = bot_of(interaction)
         ended = await bot.service.soft_time.claim_soft_time(
             info.channel_id,
@@ -45,9 +51,13 @@ class SoftTimeButton(ConfirmButton, prefix="soft"):
             expected_version=self.version,
             game_id=info.id,
         )
-        recorded(interaction, "The claim counts")
+        recorded(interaction, N_("The claim counts"))
+        tr = private(interaction)
         await interaction.response.edit_message(
-            content="You claimed the win." if self.yes else "You aborted the game.", view=None
+            content=tr.gettext("You claimed the win.")
+            if self.yes
+            else tr.gettext("You aborted the game."),
+            view=None,
         )
         await post_turn(bot, ended.game)
 
@@ -57,23 +67,30 @@ async def offer_claim(interaction: Interaction) -> None:
     info = await game_here(interaction)
     service = bot_of(interaction).service
     at = await service.soft_time.soft_time_at(info.channel_id)
+    tr = private(interaction)
     if at is None:
-        await send_ephemeral(interaction, "This game has a clock: it ends on time by itself.")
+        text = tr.gettext("This game has a clock: it ends on time by itself.")
+        await send_ephemeral(interaction, text)
         return
     if interaction.user.id not in info.player_ids:
-        await send_ephemeral(interaction, "You are not playing in this game.")
+        await send_ephemeral(interaction, tr.gettext("You are not playing in this game."))
         return
     if info.to_move_id == interaction.user.id:
-        await send_ephemeral(interaction, "The game is waiting on you: make your move.")
+        text = tr.gettext("The game is waiting on you: make your move.")
+        await send_ephemeral(interaction, text)
         return
     if at > service.core.clock():
         await send_ephemeral(
             interaction,
-            f"Your opponent still has time: you can claim {relative_time(at)}.",
+            tr.gettext(
+                "Your opponent still has time: you can claim {when}.", when=relative_time(at)
+            ),
         )
         return
     await interaction.response.send_message(
-        "Your opponent has not moved for a long time. Claim the win, or abort the game?",
-        view=SoftTimeButton.pair(info.id, info.version),
+        tr.gettext(
+            "Your opponent has not moved for a long time. Claim the win, or abort the game?"
+        ),
+        view=SoftTimeButton.pair(info.id, info.version, tr),
         ephemeral=True,
     )

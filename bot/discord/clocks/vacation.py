@@ -10,12 +10,16 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.discord.clocks.soft_time import offer_claim
 from bot.discord.play.posting import messageable
 from bot.discord.play.turns import mention
 from bot.discord.replies import log_failure, recorded
+from bot.discord.speech import of_guild, private
+from bot.discord.translator import formatted
+from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import PausedGame, Vacation
 
 if TYPE_CHECKING:
@@ -25,38 +29,55 @@ Interaction = discord.Interaction["CrosspathBot"]
 DEFAULT_DAYS = 7
 
 
-def started_text(vacation: Vacation) -> str:
+def days_left(vacation: Vacation, tr: Tongue) -> str:
+    return tr.ngettext(
+        "{left} of {n} vacation day left in {year}.",
+        "{left} of {n} vacation days left in {year}.",
+        vacation.allowance,
+        left=tr.number(vacation.days_left),
+        year=vacation.year,
+    )
+
+
+def started_text(vacation: Vacation, tr: Tongue = ENGLISH_TONGUE) -> str:
     assert vacation.ends_at is not None
-    stopped = len(vacation.games)
-    return (
-        f"You are on vacation until <t:{int(vacation.ends_at.timestamp())}:f>: the clocks of"
-        f" your {stopped} game{'s' * (stopped != 1)} are stopped. {vacation.days_left} of"
-        f" {vacation.allowance} vacation days left in {vacation.year}."
+    stopped = tr.ngettext(
+        "You are on vacation until {until}: the clocks of your {n} game are stopped.",
+        "You are on vacation until {until}: the clocks of your {n} games are stopped.",
+        len(vacation.games),
+        until=f"<t:{int(vacation.ends_at.timestamp())}:f>",
     )
+    return f"{stopped} {days_left(vacation, tr)}"
 
 
-def ended_text(vacation: Vacation) -> str:
-    return (
-        f"Welcome back: your clocks run again. {vacation.days_left} of {vacation.allowance}"
-        f" vacation days left in {vacation.year}."
-    )
+def ended_text(vacation: Vacation, tr: Tongue = ENGLISH_TONGUE) -> str:
+    welcome = tr.gettext("Welcome back: your clocks run again.")
+    return f"{welcome} {days_left(vacation, tr)}"
 
 
-def notice_text(game: PausedGame, started: bool) -> str:
-    who = mention(game.user_id)
+def notice_text(game: PausedGame, started: bool, tr: Tongue = ENGLISH_TONGUE) -> str:
+    """The opponent's notice in the game's channel (the server's language)."""
+    who, opponent = mention(game.user_id), mention(game.opponent_id)
     if started and game.paused_until is not None:
-        until = f"<t:{int(game.paused_until.timestamp())}:f>"
-        return (
-            f"{mention(game.opponent_id)}, {who} is on vacation: the clocks of game #{game.game_id}"
-            f" are stopped until {until}."
+        return tr.gettext(
+            "{opponent}, {who} is on vacation: the clocks of game #{id} are stopped until {until}.",
+            opponent=opponent,
+            who=who,
+            id=game.game_id,
+            until=f"<t:{int(game.paused_until.timestamp())}:f>",
         )
-    return f"{mention(game.opponent_id)}, {who} is back: the clocks of game #{game.game_id} run."
+    return tr.gettext(
+        "{opponent}, {who} is back: the clocks of game #{id} run.",
+        opponent=opponent,
+        who=who,
+        id=game.game_id,
+    )
 
 
 class VacationCog(commands.Cog):
     vacation = app_commands.Group(
         name="vacation",
-        description="Stop the clocks of all your games for a few days",
+        description=locale_str("Stop the clocks of all your games for a few days"),
         guild_only=True,
         allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
@@ -64,27 +85,34 @@ class VacationCog(commands.Cog):
     def __init__(self, bot: CrosspathBot) -> None:
         self.bot = bot
 
-    @vacation.command(name="start", description="Stop your clocks in every game for whole days")
-    @app_commands.describe(days=f"how many days (default {DEFAULT_DAYS})")
+    @vacation.command(
+        name="start", description=locale_str("Stop your clocks in every game for whole days")
+    )
+    @app_commands.describe(days=formatted(N_("how many days (default {days})"), days=DEFAULT_DAYS))
     async def start(
         self, interaction: Interaction, days: app_commands.Range[int, 1, 366] = DEFAULT_DAYS
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         vacation = await self.bot.service.start_vacation(interaction.user.id, days)
-        recorded(interaction, "Your vacation counts")
-        await interaction.followup.send(started_text(vacation), ephemeral=True)
+        recorded(interaction, N_("Your vacation counts"))
+        await interaction.followup.send(
+            started_text(vacation, private(interaction)), ephemeral=True
+        )
         await self.tell_opponents(vacation, started=True)
 
-    @vacation.command(name="end", description="End your vacation now; your clocks run again")
+    @vacation.command(
+        name="end", description=locale_str("End your vacation now; your clocks run again")
+    )
     async def end(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         vacation = await self.bot.service.end_vacation(interaction.user.id)
-        recorded(interaction, "Your return counts")
-        await interaction.followup.send(ended_text(vacation), ephemeral=True)
+        recorded(interaction, N_("Your return counts"))
+        await interaction.followup.send(ended_text(vacation, private(interaction)), ephemeral=True)
         await self.tell_opponents(vacation, started=False)
 
     @app_commands.command(
-        name="claim", description="Claim the win or abort an untimed game your opponent left"
+        name="claim",
+        description=locale_str("Claim the win or abort an untimed game your opponent left"),
     )
     @app_commands.guild_only()
     async def claim(self, interaction: Interaction) -> None:
@@ -97,7 +125,7 @@ class VacationCog(commands.Cog):
                 continue
             try:
                 await messageable(self.bot, game.channel_id, game.guild_id).send(
-                    notice_text(game, started),
+                    notice_text(game, started, of_guild(self.bot.get_guild(game.guild_id))),
                     allowed_mentions=discord.AllowedMentions(
                         users=[discord.Object(game.opponent_id)]
                     ),

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 import ai
@@ -17,12 +19,16 @@ from bot.discord.access import Audience, audience
 from bot.discord.choices import playable_games
 from bot.discord.context import game_here, ids
 from bot.discord.info.rules_text import sheet_text, summary
+from bot.discord.play.ai_opponent import level_label
 from bot.discord.play.game_lists import send_first_page
 from bot.discord.play.positions import position_of
 from bot.discord.play.posting import build_turn_message
 from bot.discord.play.turns import colour_names
 from bot.discord.replies import defer_public, send_private, send_public
+from bot.discord.speech import private
 from bot.discord.transformers import GamePick
+from bot.discord.translator import translated
+from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import GameInfo, GameRecord, NoGameHere
 from rules import game_class, game_names
 
@@ -32,7 +38,7 @@ if TYPE_CHECKING:
 Interaction = discord.Interaction["CrosspathBot"]
 Send = Callable[..., Awaitable[None]]
 """How the answer goes out: ``send_public`` or ``send_private`` (after ``defer_public``)."""
-GAME_NUMBER = "a game number from /games (default: the game in this channel)"
+GAME_NUMBER = locale_str("a game number from /games (default: the game in this channel)")
 
 
 def record_text(record: GameRecord, names: dict[int, str]) -> str:
@@ -77,7 +83,7 @@ class InfoCog(commands.Cog):
             return info, send_private
         return info, send_public
 
-    @app_commands.command(name="board", description="Show the current board again")
+    @app_commands.command(name="board", description=locale_str("Show the current board again"))
     @app_commands.guild_only()
     @app_commands.describe(game=GAME_NUMBER)
     async def board(self, interaction: Interaction, game: GamePick | None = None) -> None:
@@ -92,7 +98,9 @@ class InfoCog(commands.Cog):
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    @app_commands.command(name="history", description="The game record as text and as a file")
+    @app_commands.command(
+        name="history", description=locale_str("The game record as text and as a file")
+    )
     @app_commands.guild_only()
     @app_commands.describe(game=GAME_NUMBER)
     async def history(self, interaction: Interaction, game: GamePick | None = None) -> None:
@@ -106,7 +114,7 @@ class InfoCog(commands.Cog):
         content = f"Game #{info.id}, {info.title}: `{shown}`"
         await send(interaction, content=content, file=file)
 
-    @app_commands.command(name="replay", description="An animated replay of a game")
+    @app_commands.command(name="replay", description=locale_str("An animated replay of a game"))
     @app_commands.guild_only()
     @app_commands.describe(game=GAME_NUMBER)
     async def replay(self, interaction: Interaction, game: GamePick | None = None) -> None:
@@ -122,106 +130,149 @@ class InfoCog(commands.Cog):
         )
         await send(interaction, content=f"Replay of game #{info.id} ({info.title}).", file=file)
 
-    @app_commands.command(name="games", description="Your games in this server, with links")
+    @app_commands.command(
+        name="games", description=locale_str("Your games in this server, with links")
+    )
     @app_commands.guild_only()
     async def games(self, interaction: Interaction) -> None:
         await send_first_page(interaction, "mine")
 
-    @app_commands.command(name="rules", description="The rules of a game, by Mark Steere")
+    @app_commands.command(
+        name="rules", description=locale_str("The rules of a game, by Mark Steere")
+    )
     @app_commands.guild_only()
-    @app_commands.describe(game="which game")
+    @app_commands.describe(game=locale_str("which game"))
     @app_commands.choices(game=playable_games())
     async def rules(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
+        tr = private(interaction)
         title = game_class(game.value).title
-        embed = discord.Embed(title=f"{title} rules", description=summary(game.value))
-        embed.set_footer(text="The attached file is Mark Steere's full rule sheet.")
+        # the summary is still the rules package's English, beside Mark Steere's rule sheet
+        embed = discord.Embed(
+            title=tr.gettext("{game} rules", game=title), description=summary(game.value)
+        )
+        embed.set_footer(
+            text=tr.gettext(
+                "The attached file is Mark Steere's full rule sheet, in English: the authority."
+            )
+        )
         file = discord.File(
             io.BytesIO(sheet_text(game.value).encode()), filename=f"{game.value}-rules.md"
         )
         await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
 
-    @app_commands.command(name="help", description="How to play Crosspath games here")
+    @app_commands.command(name="help", description=locale_str("How to play Crosspath games here"))
     @app_commands.guild_only()
     async def help(self, interaction: Interaction) -> None:
-        await interaction.response.send_message(embed=help_embed(), ephemeral=True)
+        await interaction.response.send_message(
+            embed=help_embed(private(interaction)), ephemeral=True
+        )
 
 
 _TITLES = [game_class(name).title for name in game_names()]
 
 HELP = [
+    ("/challenge", N_("challenge someone (or anyone) to {games} or {last}")),
     (
-        "/challenge",
-        "challenge someone (or anyone) to " + ", ".join(_TITLES[:-1]) + f" or {_TITLES[-1]}",
+        N_("Open challenges"),
+        N_(
+            "leave out the opponent and anyone here may accept, once; /challenges lists those "
+            "to you, from you and open ones, with Accept, Decline and Cancel buttons"
+        ),
     ),
+    ("/challenge opponent:@me", N_("play the computer (pick a level); it answers every move")),
     (
-        "Open challenges",
-        "leave out the opponent and anyone here may accept, once; /challenges lists those "
-        "to you, from you and open ones, with Accept, Decline and Cancel buttons",
+        N_("Computer levels"),
+        N_(
+            "{levels}. Elo estimates from matches against a reference connection player rated 1000."
+        ),
     ),
-    ("/challenge opponent:@me", "play the computer (pick a level); it answers every move"),
-    (
-        "Computer levels",
-        "; ".join(level.describe() for level in ai.LEVELS.values())
-        + ". Elo estimates from matches against a reference connection player rated 1000.",
-    ),
-    ("/move point", "place a stone; start typing to see the legal points"),
-    ("/swap", "Pie rule: take over the first player's colour after their first turn"),
-    ("/resign, /takeback", "resign (asks first) or ask to undo your last turn"),
+    ("/move point", N_("place a stone; start typing to see the legal points")),
+    ("/swap", N_("Pie rule: take over the first player's colour after their first turn")),
+    ("/resign, /takeback", N_("resign (asks first) or ask to undo your last turn")),
     (
         "/abort",
-        "end the game with no result, unrated: alone until you have both made two turns, "
-        "after that your opponent agrees or declines with a button (the offer lapses with "
-        "the next move)",
+        N_(
+            "end the game with no result, unrated: alone until you have both made two turns, "
+            "after that your opponent agrees or declines with a button (the offer lapses with "
+            "the next move)"
+        ),
     ),
-    ("/board, /history, /replay", "the board again, the record file, an animated replay"),
+    ("/board, /history, /replay", N_("the board again, the record file, an animated replay")),
     (
         "/games",
-        "your games in this server, those waiting on your move first (longest wait first); "
-        "Next game links the one that has waited longest, in any server",
+        N_(
+            "your games in this server, those waiting on your move first (longest wait first); "
+            "Next game links the one that has waited longest, in any server"
+        ),
     ),
     (
-        "Clocks",
-        "a game is untimed, has a time per move (12h) or a time bank: 3d+1d max 5d starts each"
-        " player with 3 days, counted only on their turn, adds a day after each of their turns"
-        " and never holds more than 5. Run out and you lose on time. A new server plays with"
-        " that bank; admins may change it (/admin settings)",
+        N_("Clocks"),
+        N_(
+            "a game is untimed, has a time per move (12h) or a time bank: 3d+1d max 5d starts "
+            "each player with 3 days, counted only on their turn, adds a day after each of "
+            "their turns and never holds more than 5. Run out and you lose on time. A new "
+            "server plays with that bank; admins may change it (/admin settings)"
+        ),
     ),
     (
         "/vacation start days, /vacation end",
-        "stop the clocks of all your games, in every server, for whole days (30 a year unless"
-        " a server sets more); your opponents are told. End it early to get unused days back",
+        N_(
+            "stop the clocks of all your games, in every server, for whole days (30 a year "
+            "unless a server sets more); your opponents are told. End it early to get unused "
+            "days back"
+        ),
     ),
     (
         "/claim",
-        "soft time: when an untimed game has waited 14 days (a server setting) on your"
-        " opponent, claim the win or abort it (the bot also tells you once, with the buttons)",
+        N_(
+            "soft time: when an untimed game has waited 14 days (a server setting) on your "
+            "opponent, claim the win or abort it (the bot also tells you once, with the buttons)"
+        ),
     ),
     (
         "/notify",
-        "how you hear of your turn, in every server: mention (a ping in the game's channel, "
-        "the default), dm (a direct message with the board and a link), digest (one DM a day "
-        "at the hour you pick, in UTC, listing every game waiting on you) or off. If your "
-        "DMs are closed, I mention you instead and tell you how to open them",
+        N_(
+            "how you hear of your turn, in every server: mention (a ping in the game's channel, "
+            "the default), dm (a direct message with the board and a link), digest (one DM a "
+            "day at the hour you pick, in UTC, listing every game waiting on you) or off. If "
+            "your DMs are closed, I mention you instead and tell you how to open them"
+        ),
     ),
-    ("/leaderboard game, /profile", "this server's ratings: the top players, a player's record"),
-    ("/rules game", "a summary and Mark Steere's full rule sheet"),
+    (
+        "/leaderboard game, /profile",
+        N_("this server's ratings: the top players, a player's record"),
+    ),
+    ("/rules game", N_("a summary and Mark Steere's full rule sheet")),
     (
         "/tournament …",
-        "round robins, Swiss, knockouts and league seasons: join (or press Join on the "
-        "announcement), leave, list, info, standings, pairings; each game gets its own thread. "
-        "Organisers: create, start, cancel, withdraw, adjudicate, announce",
+        N_(
+            "round robins, Swiss, knockouts and league seasons: join (or press Join on the "
+            "announcement), leave, list, info, standings, pairings; each game gets its own "
+            "thread. Organisers: create, start, cancel, withdraw, adjudicate, announce"
+        ),
     ),
-    ("/admin …", "server managers: settings, abort, award, forfeit, active games"),
+    ("/admin …", N_("server managers: settings, abort, award, forfeit, active games")),
 ]
+"""/help's fields: a heading (a command line stays as typed, in English) and its text."""
+
+COMMAND_LINE = re.compile(r"^/")
 
 
-def help_embed() -> discord.Embed:
+def help_embed(tr: Tongue = ENGLISH_TONGUE) -> discord.Embed:
+    """/help in ``tr``'s language; command names and game titles stay as they are."""
     embed = discord.Embed(
         title="Crosspath",
-        description="Mark Steere's square-grid connection games, played by message. "
-        "Each game runs in its own thread (or in the channel, if the server turned threads "
-        "off or I may not create them); the board is posted after every turn.",
+        description=tr.gettext(
+            "Mark Steere's square-grid connection games, played by message. Each game runs in "
+            "its own thread (or in the channel, if the server turned threads off or I may not "
+            "create them); the board is posted after every turn."
+        ),
+    )
+    levels = tr.gettext("; ").join(
+        translated(level_label(level), tr.language) for level in ai.LEVELS.values()
     )
     for name, text in HELP:
-        embed.add_field(name=name, value=text, inline=False)
+        heading = name if COMMAND_LINE.match(name) else tr.gettext(name)
+        value = tr.gettext(text, games=", ".join(_TITLES[:-1]), last=_TITLES[-1], levels=levels)
+        embed.add_field(name=heading, value=value, inline=False)
     return embed

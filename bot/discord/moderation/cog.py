@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.discord.choices import edited_ids, playable_games, rating_pools
@@ -19,6 +20,7 @@ from bot.discord.play.posting import ENDED_DONE, not_posted, post_turn
 from bot.discord.play.turns import mention
 from bot.discord.ratings.rating_reset import confirm_view, question
 from bot.discord.replies import recorded, send_ephemeral
+from bot.discord.speech import private
 from bot.discord.transformers import TimeOption
 from bot.service import AuditEntry, GameEnded, GuildSettings
 
@@ -56,32 +58,38 @@ def settings_text(settings: GuildSettings) -> str:
 class AdminCog(commands.Cog):
     admin = app_commands.Group(
         name="admin",
-        description="Server managers: settings and moderation",
+        description=locale_str("Server managers: settings and moderation"),
         default_permissions=MANAGERS_ONLY,
         guild_only=True,
         allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
     settings = app_commands.Group(
-        name="settings", description="View or change settings", parent=admin
+        name="settings", description=locale_str("View or change settings"), parent=admin
     )
-    ratings = app_commands.Group(name="ratings", description="Manage ratings", parent=admin)
+    ratings = app_commands.Group(
+        name="ratings", description=locale_str("Manage ratings"), parent=admin
+    )
 
     def __init__(self, bot: CrosspathBot) -> None:
         self.bot = bot
 
     # ----- ratings -----------------------------------------------------------------------
     @MANAGERS_CHECK
-    @ratings.command(name="reset", description="Clear this server's ratings in one game")
-    @app_commands.describe(game="whose ratings to clear (asks you to confirm)")
+    @ratings.command(
+        name="reset", description=locale_str("Clear this server's ratings in one game")
+    )
+    @app_commands.describe(game=locale_str("whose ratings to clear (asks you to confirm)"))
     @app_commands.choices(game=rating_pools())
     async def ratings_reset(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
         await interaction.response.send_message(
-            question(game.value), view=confirm_view(game.value, interaction.user.id), ephemeral=True
+            question(game.value, private(interaction)),
+            view=confirm_view(game.value, interaction.user.id, private(interaction)),
+            ephemeral=True,
         )
 
     # ----- settings ----------------------------------------------------------------------
     @MANAGERS_CHECK
-    @settings.command(name="view", description="Show this server's Crosspath settings")
+    @settings.command(name="view", description=locale_str("Show this server's Crosspath settings"))
     async def settings_view(self, interaction: Interaction) -> None:
         guild_id, _ = ids(interaction)
         current = await self.bot.service.moderation.get_settings(guild_id)
@@ -90,17 +98,23 @@ class AdminCog(commands.Cog):
     @MANAGERS_CHECK
     @settings.command(
         name="set",
-        description="Change threads, default clock, challenge expiry, ratings, vacation days,"
-        " soft time or web listing",
+        description=locale_str(
+            "Change threads, default clock, challenge expiry, ratings, vacation days,"
+            " soft time or web listing"
+        ),
     )
     @app_commands.describe(
-        threads="start each game in its own thread",
-        time="default clock: a bank like 3d+1d max 5d, a time per move like 12h, or none",
-        expiry_hours="hours before an unanswered challenge expires",
-        ratings="whether finished games change ratings in this server",
-        vacation_days="vacation days a year each player may take (default 30)",
-        soft_time_days="days an untimed game waits before the other player may claim (14)",
-        web="whether games in channels everyone can read are shown on the web pages",
+        threads=locale_str("start each game in its own thread"),
+        time=locale_str(
+            "default clock: a bank like 3d+1d max 5d, a time per move like 12h, or none"
+        ),
+        expiry_hours=locale_str("hours before an unanswered challenge expires"),
+        ratings=locale_str("whether finished games change ratings in this server"),
+        vacation_days=locale_str("vacation days a year each player may take (default 30)"),
+        soft_time_days=locale_str(
+            "days an untimed game waits before the other player may claim (14)"
+        ),
+        web=locale_str("whether games in channels everyone can read are shown on the web pages"),
     )
     async def settings_set(
         self,
@@ -128,15 +142,18 @@ class AdminCog(commands.Cog):
         await interaction.response.send_message("Saved.\n" + settings_text(updated), ephemeral=True)
 
     @MANAGERS_CHECK
-    @settings.command(name="channel", description="Allow or disallow games in a channel")
+    @settings.command(
+        name="channel", description=locale_str("Allow or disallow games in a channel")
+    )
     @app_commands.describe(
-        action="allow or disallow the channel, or allow games anywhere", channel="the channel"
+        action=locale_str("allow or disallow the channel, or allow games anywhere"),
+        channel=locale_str("the channel"),
     )
     @app_commands.choices(
         action=[
-            app_commands.Choice(name="allow", value="allow"),
-            app_commands.Choice(name="disallow", value="disallow"),
-            app_commands.Choice(name="anywhere", value="anywhere"),
+            app_commands.Choice(name=locale_str("allow"), value="allow"),
+            app_commands.Choice(name=locale_str("disallow"), value="disallow"),
+            app_commands.Choice(name=locale_str("anywhere"), value="anywhere"),
         ]
     )
     async def settings_channel(
@@ -156,9 +173,12 @@ class AdminCog(commands.Cog):
         await interaction.response.send_message("Saved.\n" + settings_text(updated), ephemeral=True)
 
     @MANAGERS_CHECK
-    @settings.command(name="size", description="Set a game's default board size (0 clears it)")
+    @settings.command(
+        name="size", description=locale_str("Set a game's default board size (0 clears it)")
+    )
     @app_commands.describe(
-        game="which game", size="default size; 0 goes back to the game's default"
+        game=locale_str("which game"),
+        size=locale_str("default size; 0 goes back to the game's default"),
     )
     @app_commands.choices(game=playable_games())
     async def settings_size(
@@ -182,8 +202,10 @@ class AdminCog(commands.Cog):
             await send_ephemeral(interaction, not_posted(ENDED_DONE, posted))
 
     @MANAGERS_CHECK
-    @admin.command(name="abort", description="End the game in this channel with no result")
-    @app_commands.describe(reason="why (recorded in the audit log)")
+    @admin.command(
+        name="abort", description=locale_str("End the game in this channel with no result")
+    )
+    @app_commands.describe(reason=locale_str("why (recorded in the audit log)"))
     async def abort(
         self, interaction: Interaction, reason: app_commands.Range[str, 0, 200] = ""
     ) -> None:
@@ -194,8 +216,12 @@ class AdminCog(commands.Cog):
         await self._announce(interaction, ended, f"Game #{ended.game.id} aborted.")
 
     @MANAGERS_CHECK
-    @admin.command(name="award", description="Award the game in this channel to a player")
-    @app_commands.describe(player="the winner", reason="why (recorded in the audit log)")
+    @admin.command(
+        name="award", description=locale_str("Award the game in this channel to a player")
+    )
+    @app_commands.describe(
+        player=locale_str("the winner"), reason=locale_str("why (recorded in the audit log)")
+    )
     async def award(
         self,
         interaction: Interaction,
@@ -211,9 +237,12 @@ class AdminCog(commands.Cog):
         )
 
     @MANAGERS_CHECK
-    @admin.command(name="forfeit", description="Forfeit a player of the game in this channel")
+    @admin.command(
+        name="forfeit", description=locale_str("Forfeit a player of the game in this channel")
+    )
     @app_commands.describe(
-        player="the player who forfeits", reason="why (recorded in the audit log)"
+        player=locale_str("the player who forfeits"),
+        reason=locale_str("why (recorded in the audit log)"),
     )
     async def forfeit(
         self,
@@ -230,7 +259,9 @@ class AdminCog(commands.Cog):
         )
 
     @MANAGERS_CHECK
-    @admin.command(name="audit", description="Recent moderator actions, with who did them")
+    @admin.command(
+        name="audit", description=locale_str("Recent moderator actions, with who did them")
+    )
     async def audit(self, interaction: Interaction) -> None:
         guild_id, _ = ids(interaction)
         entries = await self.bot.service.moderation.audit_log(guild_id, limit=15)
@@ -240,7 +271,7 @@ class AdminCog(commands.Cog):
         )
 
     @MANAGERS_CHECK
-    @admin.command(name="active", description="List every active game in this server")
+    @admin.command(name="active", description=locale_str("List every active game in this server"))
     async def active(self, interaction: Interaction) -> None:
         await send_first_page(interaction, "active")
 

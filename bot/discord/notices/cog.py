@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands, tasks
 
 from bot.discord.notices.dms import DigestRun, DigestSender
@@ -23,10 +24,16 @@ if TYPE_CHECKING:
 Interaction = discord.Interaction["CrosspathBot"]
 
 NOTICE_CHOICES = [
-    app_commands.Choice(name="mention: a mention in the game's channel (default)", value="mention"),
-    app_commands.Choice(name="dm: a direct message with the board on each turn", value="dm"),
-    app_commands.Choice(name="digest: one direct message a day listing your turns", value="digest"),
-    app_commands.Choice(name="off: no notice (the board is still posted)", value="off"),
+    app_commands.Choice(
+        name=locale_str("mention: a mention in the game's channel (default)"), value="mention"
+    ),
+    app_commands.Choice(
+        name=locale_str("dm: a direct message with the board on each turn"), value="dm"
+    ),
+    app_commands.Choice(
+        name=locale_str("digest: one direct message a day listing your turns"), value="digest"
+    ),
+    app_commands.Choice(name=locale_str("off: no notice (the board is still posted)"), value="off"),
 ]
 DIGEST_SECONDS = 60.0
 """How often the digest loop looks for due digests (the hour is what players choose)."""
@@ -73,11 +80,13 @@ class NoticesCog(commands.Cog):
     async def cog_unload(self) -> None:
         self.tick.cancel()
 
-    @app_commands.command(name="notify", description="How I tell you it's your move")
+    @app_commands.command(name="notify", description=locale_str("How I tell you it's your move"))
     @app_commands.guild_only()
     @app_commands.describe(
-        mode="mention, a DM each turn, a daily digest by DM, or off",
-        hour="the digest's hour of the day in UTC, 0-23 (default 18, or your last choice)",
+        mode=locale_str("mention, a DM each turn, a daily digest by DM, or off"),
+        hour=locale_str(
+            "the digest's hour of the day in UTC, 0-23 (default 18, or your last choice)"
+        ),
     )
     @app_commands.choices(mode=NOTICE_CHOICES)
     async def notify(

@@ -29,6 +29,8 @@ import discord
 
 from bot.discord.play.turns import OutgoingMessage, mention, relative_time
 from bot.discord.replies import log_failure
+from bot.discord.speech import of_guild
+from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import DIGEST_BATCH, Digest, GameInfo, GameSummary, Waiting
 
 if TYPE_CHECKING:
@@ -45,7 +47,7 @@ hour, so the sender paces itself rather than rely on Discord's answers alone).""
 DIGEST_IN_FLIGHT = 8
 """Digest DMs under way at once: enough that Discord's round trips (two a DM) keep up with
 :data:`DIGEST_RATE`."""
-FIX_DMS = (
+FIX_DMS = N_(
     "I couldn't send you a direct message: your DMs are closed to me. To get them, allow "
     "direct messages from members of this server (the server's name, then Privacy Settings), "
     "then choose with /notify again. Until then I mention you here."
@@ -72,10 +74,18 @@ def summary_link(game: GameSummary) -> str:
     return game_link(game.guild_id, game.channel_id)
 
 
-def turn_dm(info: GameInfo, message: OutgoingMessage, message_id: int | None) -> OutgoingMessage:
-    """The DM of one turn: the channel's board and embed, and a jump link to the game."""
+def turn_dm(
+    info: GameInfo,
+    message: OutgoingMessage,
+    message_id: int | None,
+    tr: Tongue = ENGLISH_TONGUE,
+) -> OutgoingMessage:
+    """The DM of one turn: the channel's board and embed (in the channel's language), and a
+    jump link to the game, in the player's language ``tr``."""
     link = game_link(info.guild_id, info.channel_id, message_id)
-    content = f"Your move in {info.title} game #{info.id}: {link}"
+    content = tr.gettext(
+        "Your move in {game} game #{id}: {link}", game=info.title, id=info.id, link=link
+    )
     return OutgoingMessage(
         content, message.embed, discord.AllowedMentions.none(), message.board, message.filename
     )
@@ -100,11 +110,16 @@ async def send_dm(bot: CrosspathBot, user_id: int, **message: Any) -> Delivery:
     return Delivery.SENT
 
 
-def fallback_text(info: GameInfo, delivery: Delivery) -> str:
-    """The channel mention that stands in for a DM that failed."""
+def fallback_text(info: GameInfo, delivery: Delivery, tr: Tongue = ENGLISH_TONGUE) -> str:
+    """The channel mention that stands in for a DM that failed (in the channel's language)."""
     assert info.to_move_id is not None
-    text = f"{mention(info.to_move_id)}, your move in {info.title} game #{info.id}."
-    return f"{text} {FIX_DMS}" if delivery is Delivery.CLOSED else text
+    text = tr.gettext(
+        "{who}, your move in {game} game #{id}.",
+        who=mention(info.to_move_id),
+        game=info.title,
+        id=info.id,
+    )
+    return f"{text} {tr.gettext(FIX_DMS)}" if delivery is Delivery.CLOSED else text
 
 
 def only(user_id: int) -> discord.AllowedMentions:
@@ -117,32 +132,46 @@ def only(user_id: int) -> discord.AllowedMentions:
 # ----- the daily digest -------------------------------------------------------------------------
 
 
-def waiting_line(waiting: Waiting, user_id: int) -> str:
+def waiting_line(waiting: Waiting, user_id: int, tr: Tongue = ENGLISH_TONGUE) -> str:
     """One game of a digest or a list: which, against whom, since when, and its link."""
     game = waiting.game
     opponent = game.second_id if game.first_id == user_id else game.first_id
-    return (
-        f"• {game.title} {game.size}×{game.size} #{game.id} vs {mention(opponent)}, "
-        f"waiting since {relative_time(waiting.since)}: {summary_link(game)}"
+    return "• " + tr.gettext(
+        "{game} {size}×{size} #{id} vs {opponent}, waiting since {since}: {link}",
+        game=game.title,
+        size=game.size,
+        id=game.id,
+        opponent=mention(opponent),
+        since=relative_time(waiting.since),
+        link=summary_link(game),
     )
 
 
-def digest_text(digest: Digest) -> str:
-    """The digest DM: every game waiting on the player, longest wait first (at most 2,000
-    characters: lines that do not fit are counted instead)."""
+def digest_text(digest: Digest, tr: Tongue = ENGLISH_TONGUE) -> str:
+    """The digest DM in the player's language: every game waiting on them, longest wait first
+    (at most 2,000 characters: lines that do not fit are counted instead)."""
     total = len(digest.games) + digest.more
-    games = "game waits" if total == 1 else "games wait"
-    head = f"Your daily Crosspath digest: {total} {games} on your move."
+    head = tr.ngettext(
+        "Your daily Crosspath digest: {n} game waits on your move.",
+        "Your daily Crosspath digest: {n} games wait on your move.",
+        total,
+    )
     lines = [head]
     shown = 0
     for waiting in digest.games:
-        line = waiting_line(waiting, digest.user_id)
-        if sum(len(x) + 1 for x in lines) + len(line) + 40 > 2000:
+        line = waiting_line(waiting, digest.user_id, tr)
+        if sum(len(x) + 1 for x in lines) + len(line) + 80 > 2000:
             break
         lines.append(line)
         shown += 1
     if total > shown:
-        lines.append(f"…and {total - shown} more: /games in each server lists them all.")
+        lines.append(
+            tr.ngettext(
+                "…and {n} more: /games in each server lists them all.",
+                "…and {n} more: /games in each server lists them all.",
+                total - shown,
+            )
+        )
     return "\n".join(lines)
 
 
@@ -222,7 +251,7 @@ class DigestSender:
             delivery = await send_dm(
                 self.bot,
                 digest.user_id,
-                content=digest_text(digest),
+                content=digest_text(digest, self.bot.locales.tongue_of(digest.user_id)),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             if delivery is Delivery.SENT:
@@ -241,9 +270,13 @@ class DigestSender:
         with how to fix it; from now on their turns ping them in each channel."""
         game = digest.games[0].game
         total = len(digest.games) + digest.more
-        text = (
-            f"{mention(digest.user_id)}, {total} game{'s' if total != 1 else ''} wait on your "
-            f"move, this one the longest. {FIX_DMS}"
+        tr = of_guild(self.bot.get_guild(game.guild_id))  # a post the channel reads
+        text = tr.ngettext(
+            "{who}, {n} game waits on your move, this one the longest. {fix}",
+            "{who}, {n} games wait on your move, this one the longest. {fix}",
+            total,
+            who=mention(digest.user_id),
+            fix=tr.gettext(FIX_DMS),
         )
         channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
         try:

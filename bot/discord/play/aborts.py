@@ -19,25 +19,28 @@ from bot.discord.persistent import ConfirmButton
 from bot.discord.play.posting import not_posted, post_turn
 from bot.discord.play.turns import mention
 from bot.discord.replies import recorded, send_ephemeral
+from bot.discord.speech import private, public
+from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import AbortOffer, GameEnded, GameInfo, OutOfTime
 
 log = logging.getLogger("crosspath.discord")
 Interaction = discord.Interaction[Any]
 
-ABORT_DONE = "The game was aborted"
-EARLY_HEADLINE = "Game #{id} was aborted by {who} before both players had made two turns."
-AGREED_HEADLINE = "Game #{id} was aborted by agreement."
+ABORT_DONE = N_("The game was aborted")
+EARLY_HEADLINE = N_("Game #{id} was aborted by {who} before both players had made two turns.")
+AGREED_HEADLINE = N_("Game #{id} was aborted by agreement.")
 NO_PINGS = discord.AllowedMentions.none()
 
 
 async def announce_abort(
     interaction: Interaction, ended: GameEnded | GameInfo, headline: str
 ) -> None:
-    """Post the final board (no result, unrated) in the game's channel."""
+    """Post the final board (no result, unrated) in the game's channel (``headline``: in the
+    channel's language already)."""
     info = ended.game if isinstance(ended, GameEnded) else ended
     posted = await post_turn(bot_of(interaction), info, headline)
     if not posted.ok:
-        await send_ephemeral(interaction, not_posted(ABORT_DONE, posted))
+        await send_ephemeral(interaction, not_posted(ABORT_DONE, posted, private(interaction)))
 
 
 async def abort(interaction: Interaction) -> None:
@@ -51,14 +54,18 @@ async def abort(interaction: Interaction) -> None:
     except OutOfTime as exc:
         await post_turn(bot, exc.ended.game)  # the loss on time came first: announce it
         raise
+    tr = public(interaction)  # every answer here is read in the channel
     if isinstance(outcome, GameEnded):
         recorded(interaction, ABORT_DONE)
+        who = mention(user_id)
         await interaction.response.send_message(
-            f"{mention(user_id)} aborted game #{info.id}: no result, and it is not rated.",
+            tr.gettext(
+                "{who} aborted game #{id}: no result, and it is not rated.", who=who, id=info.id
+            ),
             allowed_mentions=NO_PINGS,
         )
-        who = mention(user_id)
-        await announce_abort(interaction, outcome, EARLY_HEADLINE.format(id=info.id, who=who))
+        headline = tr.gettext(EARLY_HEADLINE, id=info.id, who=who)
+        await announce_abort(interaction, outcome, headline)
         return
     opponent = info.opponent_of(user_id)
     if bot.computer.is_computer(opponent):
@@ -67,23 +74,29 @@ async def abort(interaction: Interaction) -> None:
         )
         recorded(interaction, ABORT_DONE)
         await interaction.response.send_message(
-            f"{mention(user_id)} offered to abort game #{info.id} and the computer agreed.",
+            tr.gettext(
+                "{who} offered to abort game #{id} and the computer agreed.",
+                who=mention(user_id),
+                id=info.id,
+            ),
             allowed_mentions=NO_PINGS,
         )
-        await announce_abort(interaction, answer.game, AGREED_HEADLINE.format(id=info.id))
+        await announce_abort(interaction, answer.game, tr.gettext(AGREED_HEADLINE, id=info.id))
         return
     await interaction.response.send_message(
-        offer_text(outcome, opponent),
-        view=AbortButton.pair(info.id, outcome.version),
+        offer_text(outcome, opponent, tr),
+        view=AbortButton.pair(info.id, outcome.version, tr),
         allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent)]),
     )
 
 
-def offer_text(offer: AbortOffer, opponent: int) -> str:
-    return (
-        f"{mention(opponent)}, {mention(offer.offered_by)} offers to abort game "
-        f"#{offer.game.id}: it would end with no result and not be rated. "
-        "The offer lapses with the next move."
+def offer_text(offer: AbortOffer, opponent: int, tr: Tongue = ENGLISH_TONGUE) -> str:
+    return tr.gettext(
+        "{opponent}, {player} offers to abort game #{id}: it would end with no result and not "
+        "be rated. The offer lapses with the next move.",
+        opponent=mention(opponent),
+        player=mention(offer.offered_by),
+        id=offer.game.id,
     )
 
 
@@ -98,13 +111,15 @@ async def answer_abort(interaction: Interaction, game_id: int, version: int, acc
         await post_turn(bot, exc.ended.game)
         raise
     who = mention(interaction.user.id)
+    tr = public(interaction)  # the offer's message, which the channel reads
     if not answer.accepted:
-        recorded(interaction, "You declined the abort")
-        await _update(interaction, f"{who} declined to abort game #{game_id}. Play on!")
+        recorded(interaction, N_("You declined the abort"))
+        text = tr.gettext("{who} declined to abort game #{id}. Play on!", who=who, id=game_id)
+        await _update(interaction, text)
         return
     recorded(interaction, ABORT_DONE)
-    await _update(interaction, f"{who} agreed to abort game #{game_id}.")
-    await announce_abort(interaction, answer.game, AGREED_HEADLINE.format(id=game_id))
+    await _update(interaction, tr.gettext("{who} agreed to abort game #{id}.", who=who, id=game_id))
+    await announce_abort(interaction, answer.game, tr.gettext(AGREED_HEADLINE, id=game_id))
 
 
 async def _update(interaction: Interaction, content: str) -> None:
@@ -122,8 +137,8 @@ class AbortButton(ConfirmButton, prefix="abort"):
     """The opponent's answer to an abort offer (``cp:abort:yes|no:<game>:<version>``)."""
 
     LABELS: ClassVar[dict[bool, tuple[str, discord.ButtonStyle]]] = {
-        True: ("Agree to abort", discord.ButtonStyle.danger),
-        False: ("Play on", discord.ButtonStyle.secondary),
+        True: (N_("Agree to abort"), discord.ButtonStyle.danger),
+        False: (N_("Play on"), discord.ButtonStyle.secondary),
     }
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 import ai
 from bot.discord.context import ids
@@ -37,6 +38,9 @@ from bot.discord.play.threads import delete_unused_thread, open_game_thread, thr
 from bot.discord.play.turns import challenge_embed, mention
 from bot.discord.play.web_links import display_name, readable_by_everyone
 from bot.discord.replies import log_failure
+from bot.discord.speech import public
+from bot.discord.translator import formatted
+from bot.i18n import N_
 from bot.service import (
     Challenge,
     GameFinished,
@@ -72,13 +76,37 @@ FALLBACK_LEVEL = ai.DEFAULT_LEVEL
 MAX_MOVES_PER_WAKE = 1_000
 """A bound on moves played in one go; a real game never comes close (chains, skips)."""
 
+LEVEL_NAMES = (N_("easy"), N_("casual"), N_("medium"), N_("hard"), N_("expert"))
+"""``ai.LEVELS``' names, for extraction; a name not listed here stays English."""
+
+
+def level_label(level: ai.Level) -> locale_str:
+    """``level.describe()`` in each player's language."""
+    name = locale_str(level.name)
+    if level.rating is None:
+        return formatted(N_("{number} ({name}, not rated yet)"), number=level.number, name=name)
+    if level.provisional:
+        return formatted(
+            N_("{number} ({name}, about {rating} Elo, provisional)"),
+            number=level.number,
+            name=name,
+            rating=level.rating,
+        )
+    return formatted(
+        N_("{number} ({name}, about {rating} Elo)"),
+        number=level.number,
+        name=name,
+        rating=level.rating,
+    )
+
+
 LEVEL_CHOICES = [
-    app_commands.Choice(name=level.describe(), value=level.number) for level in ai.LEVELS.values()
+    app_commands.Choice(name=level_label(level), value=level.number) for level in ai.LEVELS.values()
 ]
 
-LEVEL_HELP = (
-    "the computer's strength, when you challenge me "
-    f"(default: {ai.LEVELS[ai.DEFAULT_LEVEL].describe()})"
+LEVEL_HELP = formatted(
+    N_("the computer's strength, when you challenge me (default: {level})"),
+    level=level_label(ai.LEVELS[ai.DEFAULT_LEVEL]),
 )
 
 NO_TAKEBACKS = (
@@ -187,21 +215,25 @@ class ComputerOpponent:
             challenger_name=display_name(interaction.user),
         )
         assert created.opponent_id == bot_id  # the computer accepts only challenges naming it
-        content = (
-            f"{mention(human)} challenges the computer to {created.title} (level {chosen.label})."
+        tr = public(interaction)
+        content = tr.gettext(
+            "{player} challenges the computer to {game} (level {level}).",
+            player=mention(human),
+            game=created.title,
+            level=chosen.label,
         )
         try:
             await interaction.response.send_message(
                 content,
-                embed=challenge_embed(created),
+                embed=challenge_embed(created, None, tr),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException:
             await service.cancel_challenge(created.id, human)
             raise
         started = await self._accept(interaction, created, bot_id)
-        versus = f" (the computer, level {chosen.label})"
-        await announce_start(self.bot, interaction, started, "the computer", versus)
+        versus = tr.gettext(" (the computer, level {level})", level=chosen.label)
+        await announce_start(self.bot, interaction, started, tr.gettext("the computer"), versus)
         self.take_turn(started.game)
 
     async def _accept(

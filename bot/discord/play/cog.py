@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.discord.play.flows import ask_resign, play, request_takeback
@@ -34,9 +35,11 @@ class PlayCog(commands.Cog):
         self.bot = bot
         self.autocomplete_budget = AUTOCOMPLETE_BUDGET
 
-    @app_commands.command(name="move", description="Place a stone on a point, like c3")
+    @app_commands.command(name="move", description=locale_str("Place a stone on a point, like c3"))
     @app_commands.guild_only()
-    @app_commands.describe(point="the point to place on, like c3 (pick from the legal moves)")
+    @app_commands.describe(
+        point=locale_str("the point to place on, like c3 (pick from the legal moves)")
+    )
     async def move(
         self, interaction: discord.Interaction[CrosspathBot], point: PointOption
     ) -> None:
@@ -72,18 +75,24 @@ class PlayCog(commands.Cog):
 
     @app_commands.command(
         name="swap",
-        description="Pie rule: take over the first player's colour after their first turn",
+        description=locale_str(
+            "Pie rule: take over the first player's colour after their first turn"
+        ),
     )
     @app_commands.guild_only()
     async def swap(self, interaction: discord.Interaction[CrosspathBot]) -> None:
         await play(interaction, "swap")
 
-    @app_commands.command(name="resign", description="Resign the game in this channel (asks first)")
+    @app_commands.command(
+        name="resign", description=locale_str("Resign the game in this channel (asks first)")
+    )
     @app_commands.guild_only()
     async def resign(self, interaction: discord.Interaction[CrosspathBot]) -> None:
         await ask_resign(interaction)
 
-    @app_commands.command(name="takeback", description="Ask your opponent to undo your last turn")
+    @app_commands.command(
+        name="takeback", description=locale_str("Ask your opponent to undo your last turn")
+    )
     @app_commands.guild_only()
     async def takeback(self, interaction: discord.Interaction[CrosspathBot]) -> None:
         await request_takeback(interaction)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.discord.challenges.challenge_list import show_challenges
@@ -22,7 +23,9 @@ class CorrespondenceCog(commands.Cog):
 
     @app_commands.command(
         name="challenges",
-        description="Pending challenges to you, from you and open ones here, with buttons",
+        description=locale_str(
+            "Pending challenges to you, from you and open ones here, with buttons"
+        ),
     )
     @app_commands.guild_only()
     async def challenges(self, interaction: discord.Interaction[CrosspathBot]) -> None:
@@ -30,7 +33,9 @@ class CorrespondenceCog(commands.Cog):
 
     @app_commands.command(
         name="abort",
-        description="Abort this game: alone before you both made two turns, else ask your opponent",
+        description=locale_str(
+            "Abort this game: alone before you both made two turns, else ask your opponent"
+        ),
     )
     @app_commands.guild_only()
     async def abort(self, interaction: discord.Interaction[CrosspathBot]) -> None:

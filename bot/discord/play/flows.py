@@ -35,6 +35,8 @@ from bot.discord.play.threads import (
 from bot.discord.play.turns import challenge_embed, mention
 from bot.discord.play.web_links import display_name
 from bot.discord.replies import recorded, send_ephemeral
+from bot.discord.speech import of_guild, private, public
+from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import (
     Challenge,
     NoGameHere,
@@ -58,7 +60,8 @@ async def thread_name(
     """ "Minefield: Alice vs Bob" (Discord caps thread names at 100 characters)."""
     names = await bot.fetch_names((challenge.challenger_id, accepter_id), guild)
     a, b = names[challenge.challenger_id], names[accepter_id]
-    return f"{challenge.title}: {a} vs {b}"[:100]
+    tr = of_guild(guild)
+    return tr.gettext("{game}: {first} vs {second}", game=challenge.title, first=a, second=b)[:100]
 
 
 def acceptable(interaction: Interaction, challenge: Challenge) -> bool:
@@ -112,13 +115,14 @@ async def accept_challenge(interaction: Interaction, challenge: Challenge) -> No
 async def close_challenge(interaction: Interaction, challenge_id: int, action: str) -> None:
     service = bot_of(interaction).service
     user_id = interaction.user.id
+    tr = public(interaction)
     if action == "decline":
         challenge = await service.challenges.decline_challenge(challenge_id, user_id)
-        note = f"Declined by {mention(user_id)}."
+        note = tr.gettext("Declined by {who}.", who=mention(user_id))
     else:
         challenge = await service.cancel_challenge(challenge_id, user_id)
-        note = f"Cancelled by {mention(user_id)}."
-    await update_message(interaction, embed=challenge_embed(challenge, note), view=None)
+        note = tr.gettext("Cancelled by {who}.", who=mention(user_id))
+    await update_message(interaction, embed=challenge_embed(challenge, note, tr), view=None)
 
 
 # ----- play ----------------------------------------------------------------------------------
@@ -149,12 +153,14 @@ async def play(interaction: Interaction, move: str) -> None:
     bot.computer.take_turn(result.game)  # a game against the computer: its reply, off this task
     if not acknowledged:
         return
+    tr = private(interaction)
     if not posted.ok:
-        text = not_posted(MOVE_DONE, posted)
+        text = not_posted(MOVE_DONE, posted, tr)
     elif move == "swap":
-        text = "Swapped: you now play the first colour."
+        text = tr.gettext("Swapped: you now play the first colour.")
     else:
-        text = f"Played {', '.join(e.move for e in result.events) or move}."
+        moves = tr.listing([e.move for e in result.events]) or move
+        text = tr.gettext("Played {moves}.", moves=moves)
     try:
         await interaction.followup.send(text, ephemeral=True)
     except discord.HTTPException:
@@ -184,11 +190,14 @@ async def acknowledge(interaction: Interaction) -> bool:
 
 async def ask_resign(interaction: Interaction) -> None:
     info = await game_here(interaction)
+    tr = private(interaction)
     if info.colour_of(interaction.user.id) is None:
-        raise NotAPlayer("Only the two players of this game can resign it.")
+        raise NotAPlayer(tr.gettext("Only the two players of this game can resign it."))
     await interaction.response.send_message(
-        f"Resign game #{info.id} ({info.title})? This cannot be undone.",
-        view=ResignButton.pair(info.id, info.version),
+        tr.gettext(
+            "Resign game #{id} ({game})? This cannot be undone.", id=info.id, game=info.title
+        ),
+        view=ResignButton.pair(info.id, info.version, tr),
         ephemeral=True,
     )
 
@@ -196,19 +205,22 @@ async def ask_resign(interaction: Interaction) -> None:
 async def confirm_resign(interaction: Interaction, game_id: int, version: int) -> None:
     bot = bot_of(interaction)
     info = await current_game(interaction, game_id)
+    tr = private(interaction)
     if info.version != version:
         raise StaleAction(
-            "The game has moved on since you asked to resign. "
-            "Use /resign again if you still want to."
+            tr.gettext(
+                "The game has moved on since you asked to resign. "
+                "Use /resign again if you still want to."
+            )
         )
     ended = await bot.service.resign(
         info.channel_id, interaction.user.id, expected_version=version, game_id=info.id
     )
     recorded(interaction, RESIGN_DONE)
-    await update_message(interaction, content="You resigned.", view=None)
+    await update_message(interaction, content=tr.gettext("You resigned."), view=None)
     posted = await post_turn(bot, ended.game)
     if not posted.ok:
-        await send_ephemeral(interaction, not_posted(RESIGN_DONE, posted))
+        await send_ephemeral(interaction, not_posted(RESIGN_DONE, posted, tr))
 
 
 async def request_takeback(interaction: Interaction) -> None:
@@ -217,9 +229,14 @@ async def request_takeback(interaction: Interaction) -> None:
     bot.computer.refuse_takeback(info, interaction.user.id)
     request = await bot.service.play.request_takeback(info.channel_id, interaction.user.id)
     opponent = info.opponent_of(interaction.user.id)
+    tr = public(interaction)  # the opponent answers it in the channel
     await interaction.response.send_message(
-        f"{mention(opponent)}, {mention(interaction.user.id)} asks to take back their last turn.",
-        view=TakebackButton.pair(info.id, request.version),
+        tr.gettext(
+            "{opponent}, {player} asks to take back their last turn.",
+            opponent=mention(opponent),
+            player=mention(interaction.user.id),
+        ),
+        view=TakebackButton.pair(info.id, request.version, tr),
         allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent)]),
     )
 
@@ -230,19 +247,29 @@ async def answer_takeback(
     bot = bot_of(interaction)
     info = await current_game(interaction, game_id)
     if info.takeback is None or info.takeback.version != version:
-        raise NoTakeback("That takeback request was already answered or withdrawn.")
+        raise NoTakeback(
+            private(interaction).gettext("That takeback request was already answered or withdrawn.")
+        )
     answer = await bot.service.play.answer_takeback(
         info.channel_id, interaction.user.id, accept, game_id=info.id
     )
-    verdict = "allowed" if answer.accepted else "refused"
-    recorded(interaction, TAKEBACK_DONE if answer.accepted else "You refused the takeback")
+    tr = public(interaction)  # the request's message, which the channel reads
+    who = mention(interaction.user.id)
+    recorded(interaction, TAKEBACK_DONE if answer.accepted else N_("You refused the takeback"))
     await update_message(
-        interaction, content=f"Takeback {verdict} by {mention(interaction.user.id)}.", view=None
+        interaction,
+        content=tr.gettext("Takeback allowed by {who}.", who=who)
+        if answer.accepted
+        else tr.gettext("Takeback refused by {who}.", who=who),
+        view=None,
     )
     if answer.accepted:
-        posted = await post_turn(bot, answer.game, "The last turn was taken back.")
+        headline = tr.gettext("The last turn was taken back.")
+        posted = await post_turn(bot, answer.game, headline)
         if not posted.ok:
-            await send_ephemeral(interaction, not_posted(TAKEBACK_DONE, posted))
+            await send_ephemeral(
+                interaction, not_posted(TAKEBACK_DONE, posted, private(interaction))
+            )
 
 
 # ----- the persistent buttons of these flows ----------------------------------------------------
@@ -261,14 +288,14 @@ class ChallengeButton(
     """
 
     STYLES: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
-        "accept": ("Accept", discord.ButtonStyle.success),
-        "decline": ("Decline", discord.ButtonStyle.danger),
-        "cancel": ("Cancel", discord.ButtonStyle.secondary),
+        "accept": (N_("Accept"), discord.ButtonStyle.success),
+        "decline": (N_("Decline"), discord.ButtonStyle.danger),
+        "cancel": (N_("Cancel"), discord.ButtonStyle.secondary),
     }
 
-    def __init__(self, action: str, challenge_id: int) -> None:
+    def __init__(self, action: str, challenge_id: int, tr: Tongue = ENGLISH_TONGUE) -> None:
         label, style = self.STYLES[action]
-        super().__init__(f"cp:chal:{action}:{challenge_id}", label, style)
+        super().__init__(f"cp:chal:{action}:{challenge_id}", tr.gettext(label), style)
         self.action = action
         self.challenge_id = challenge_id
 
@@ -293,7 +320,9 @@ class ChallengeButton(
             await close_challenge(interaction, challenge.id, self.action)
 
 
-ANOTHER_CHALLENGE = "That button belongs to another challenge's message, so nothing was changed."
+ANOTHER_CHALLENGE = N_(
+    "That button belongs to another challenge's message, so nothing was changed."
+)
 _CHALLENGE_NUMBER = re.compile(r"challenge #([0-9]+)$")
 
 
@@ -302,8 +331,8 @@ def names_another_challenge(message: discord.Message | None, challenge: Challeng
 
     A challenge stores its message's id once posted; one posted before that existed is
     recognised by its embed title, which ends with ``challenge #N`` (see
-    ``turns.challenge_embed``), and a message without that title (an older version's) is not
-    refused for it.
+    ``turns.challenge_embed``; such messages were posted in English), and a message without
+    that title (an older version's, or a translated one) is not refused for it.
     """
     if challenge.message_id is not None:
         return message is None or message.id != challenge.message_id
@@ -314,11 +343,14 @@ def names_another_challenge(message: discord.Message | None, challenge: Challeng
     return False
 
 
-def challenge_view(challenge_id: int, is_open: bool) -> discord.ui.View:
+def challenge_view(
+    challenge_id: int, is_open: bool, tr: Tongue = ENGLISH_TONGUE
+) -> discord.ui.View:
+    """The challenge's buttons, labelled in the channel's language ``tr``."""
     view = discord.ui.View(timeout=None)
     actions = ("accept", "cancel") if is_open else ("accept", "decline", "cancel")
     for action in actions:
-        view.add_item(ChallengeButton(action, challenge_id))
+        view.add_item(ChallengeButton(action, challenge_id, tr))
     return view
 
 
@@ -326,23 +358,24 @@ class ResignButton(ConfirmButton, prefix="resign"):
     """The confirmation shown (privately) after ``/resign``."""
 
     LABELS: ClassVar[dict[bool, tuple[str, discord.ButtonStyle]]] = {
-        True: ("Yes, resign", discord.ButtonStyle.danger),
-        False: ("No, keep playing", discord.ButtonStyle.secondary),
+        True: (N_("Yes, resign"), discord.ButtonStyle.danger),
+        False: (N_("No, keep playing"), discord.ButtonStyle.secondary),
     }
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
         if self.yes:
             await confirm_resign(interaction, self.game_id, self.version)
         else:
-            await interaction.response.edit_message(content="Not resigning. Play on!", view=None)
+            text = private(interaction).gettext("Not resigning. Play on!")
+            await interaction.response.edit_message(content=text, view=None)
 
 
 class TakebackButton(ConfirmButton, prefix="takeback"):
     """The opponent's answer to a takeback request."""
 
     LABELS: ClassVar[dict[bool, tuple[str, discord.ButtonStyle]]] = {
-        True: ("Allow takeback", discord.ButtonStyle.success),
-        False: ("Refuse", discord.ButtonStyle.danger),
+        True: (N_("Allow takeback"), discord.ButtonStyle.success),
+        False: (N_("Refuse"), discord.ButtonStyle.danger),
     }
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:

@@ -28,6 +28,8 @@ from bot.discord.play.turns import (
 )
 from bot.discord.play.web_links import watch_view
 from bot.discord.replies import send_ephemeral
+from bot.discord.speech import of_guild, private, public
+from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import GameInfo, GameStarted, MoveResult, NoticePrefs
 
 if TYPE_CHECKING:
@@ -107,7 +109,9 @@ async def build_turn_message(
         game = await position_of(bot.service, info)
         rating = await bot.service.ratings.game_rating(info.id) if info.result else None
     board = await draw_board_async(game, caption_names(info, names))
-    message = turn_message(info, game, names, board, headline, bot.computer.user_id, rating, ping)
+    message = turn_message(
+        info, game, names, board, headline, bot.computer.user_id, rating, ping, of_guild(guild)
+    )
     return replace(message, view=await watch_view(bot, info))
 
 
@@ -180,12 +184,13 @@ async def dm_turn(
     """The turn by DM, with the board and a link to the post; if Discord refuses it, the
     player is mentioned in the channel instead (told how to fix closed DMs, once)."""
     assert info.to_move_id is not None
-    dm = turn_dm(info, message, message_id)
+    dm = turn_dm(info, message, message_id, bot.locales.tongue_of(info.to_move_id))
     delivery = await send_dm(bot, info.to_move_id, **dm.send_kwargs())
     if delivery is not Delivery.SENT:
+        channel_tr = of_guild(bot.get_guild(info.guild_id))
         try:
             await messageable(bot, info.channel_id, info.guild_id).send(
-                fallback_text(info, delivery), allowed_mentions=only(info.to_move_id)
+                fallback_text(info, delivery, channel_tr), allowed_mentions=only(info.to_move_id)
             )
         except discord.HTTPException:
             log.warning("could not post a DM's fallback mention", extra={"game_id": info.id})
@@ -219,10 +224,18 @@ async def announce_start(
     admins' note when a wanted thread could not be made).
     """
     game = started.game
-    where = f" in <#{game.channel_id}>" if game.channel_id != interaction.channel_id else ""
-    embed = challenge_embed(
-        started.challenge, f"Accepted by {accepted_by}: game #{game.id}{where}."
+    tr = public(interaction)
+    note_text = (
+        tr.gettext(
+            "Accepted by {who}: game #{id} in {channel}.",
+            who=accepted_by,
+            id=game.id,
+            channel=f"<#{game.channel_id}>",
+        )
+        if game.channel_id != interaction.channel_id
+        else tr.gettext("Accepted by {who}: game #{id}.", who=accepted_by, id=game.id)
     )
+    embed = challenge_embed(started.challenge, note_text, tr)
     try:
         if interaction.response.is_done():
             await interaction.edit_original_response(embed=embed, view=None)
@@ -241,35 +254,53 @@ async def post_start(
     *,
     note: str = "",
 ) -> Posted:
-    """Post a new game's first board under its "starts" headline (and ``note``)."""
+    """Post a new game's first board under its "starts" headline (and ``note``), in the
+    channel's language (``versus`` and ``note`` are the caller's text)."""
     a, b = game.player_ids
-    headline = f"Game #{game.id} starts: {mention(a)} vs {mention(b)}{versus}. Good luck!"
+    headline = public(interaction).gettext(
+        "Game #{id} starts: {first} vs {second}{versus}. Good luck!",
+        id=game.id,
+        first=mention(a),
+        second=mention(b),
+        versus=versus,
+    )
     if note:
         headline = f"{headline}\n{note}"
     posted = await post_turn(bot, game, headline)
     if not posted.ok:
-        await send_ephemeral(interaction, not_posted(START_DONE, posted))
+        await send_ephemeral(interaction, not_posted(START_DONE, posted, private(interaction)))
     return posted
 
 
-# What was done, for the first words of a "not posted" notice.
-MOVE_DONE = "Your move counts"
-START_DONE = "The game has started"
-RESIGN_DONE = "You resigned"
-TAKEBACK_DONE = "The last turn was taken back"
-ENDED_DONE = "The game has ended"
+# What was done, for the first words of a "not posted" notice (translated where shown).
+MOVE_DONE = N_("Your move counts")
+START_DONE = N_("The game has started")
+RESIGN_DONE = N_("You resigned")
+TAKEBACK_DONE = N_("The last turn was taken back")
+ENDED_DONE = N_("The game has ended")
 
 
-def not_posted(done: str, posted: Posted) -> str:
-    """The private notice after ``done`` when its board was not posted, worded per cause."""
+def not_posted(done: str, posted: Posted, tr: Tongue = ENGLISH_TONGUE) -> str:
+    """The private notice after ``done`` (one of the ``*_DONE`` messages) when its board was
+    not posted, worded per cause, in ``tr``'s language."""
     error = posted.error
+    done = tr.gettext(done)
     if posted.discord_failed:
-        return f"{done}, but Discord had an error, the board will be re-posted when it recovers."
-    if isinstance(error, discord.Forbidden):
-        return (
-            f"{done}, but I couldn't post the board in this channel: I'm missing the Send "
-            "Messages, Embed Links or Attach Files permission here. Once that is fixed, "
-            "/board shows it."
+        return tr.gettext(
+            "{done}, but Discord had an error, the board will be re-posted when it recovers.",
+            done=done,
         )
-    status = f" ({error.status})" if error is not None else ""
-    return f"{done}, but Discord refused the board{status}. Use /board to show it."
+    if isinstance(error, discord.Forbidden):
+        return tr.gettext(
+            "{done}, but I couldn't post the board in this channel: I'm missing the Send "
+            "Messages, Embed Links or Attach Files permission here. Once that is fixed, "
+            "/board shows it.",
+            done=done,
+        )
+    if error is not None:
+        return tr.gettext(
+            "{done}, but Discord refused the board ({status}). Use /board to show it.",
+            done=done,
+            status=error.status,
+        )
+    return tr.gettext("{done}, but Discord refused the board. Use /board to show it.", done=done)

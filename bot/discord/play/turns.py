@@ -15,7 +15,8 @@ from datetime import datetime
 import discord
 
 from bot.discord.clocks.clock_text import time_left_line
-from bot.discord.words import describe_turn
+from bot.discord.words import colour_word, describe_turn
+from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import Challenge, GameInfo, GameRating, GameResult, short_duration
 from rules import Game
 
@@ -79,9 +80,15 @@ def relative_time(when: datetime) -> str:
     return f"<t:{int(when.timestamp())}:R>"
 
 
-def colour_names(info: GameInfo, names: Mapping[int, str]) -> dict[str, str]:
+def colour_names(
+    info: GameInfo, names: Mapping[int, str], tr: Tongue = ENGLISH_TONGUE
+) -> dict[str, str]:
     """colour -> display name, the form the renderer and the words of a turn use."""
-    return {seat.colour: names.get(seat.user_id, f"player {seat.colour}") for seat in info.seats}
+    return {
+        seat.colour: names.get(seat.user_id)
+        or tr.gettext("player {colour}", colour=colour_word(seat.colour, tr))
+        for seat in info.seats
+    }
 
 
 def draw_board(game: Game, names: Mapping[str, str]) -> Board:
@@ -96,40 +103,47 @@ async def draw_board_async(game: Game, names: Mapping[str, str]) -> Board:
     return await asyncio.to_thread(draw_board, game, names)
 
 
-def players_field(info: GameInfo) -> str:
+def players_field(info: GameInfo, tr: Tongue = ENGLISH_TONGUE) -> str:
     lines = []
     for seat in info.seats:
         dot = COLOUR_DOTS.get(seat.colour, "•")
-        lines.append(f"{dot} {seat.colour.capitalize()}: {mention(seat.user_id)}")
+        colour = colour_word(seat.colour, tr).capitalize()
+        lines.append(f"{dot} {colour}: {mention(seat.user_id)}")
     return "\n".join(lines)
 
 
-def result_text(info: GameInfo, result: GameResult) -> str:
+RESULTS = {
+    "connection": N_("{winner} wins by completing their connection!"),
+    "draw": N_("The game is a draw: nobody can place any more."),
+    "resign": N_("{loser} resigned. {winner} wins."),
+    "time": N_("{loser} ran out of time. {winner} wins on time."),
+    "abort": N_("The game was aborted by {actor}. No result."),
+    "award": N_("{actor} awarded the game to {winner}."),
+    "forfeit": N_("{actor} forfeited {loser}. {winner} wins."),
+}
+
+
+def result_text(info: GameInfo, result: GameResult, tr: Tongue = ENGLISH_TONGUE) -> str:
     winner = mention(result.winner_id) if result.winner_id is not None else None
     loser = mention(result.loser_id) if result.loser_id is not None else None
-    actor = mention(result.actor_id) if result.actor_id is not None else "a moderator"
-    texts = {
-        "connection": f"{winner} wins by completing their connection!",
-        "draw": "The game is a draw: nobody can place any more.",
-        "resign": f"{loser} resigned. {winner} wins.",
-        "time": f"{loser} ran out of time. {winner} wins on time.",
-        "abort": f"The game was aborted by {actor}. No result.",
-        "award": f"{actor} awarded the game to {winner}.",
-        "forfeit": f"{actor} forfeited {loser}. {winner} wins.",
-    }
+    actor = mention(result.actor_id) if result.actor_id is not None else tr.gettext("a moderator")
     if result.reason == "connection" and info.game == "crosscut":
-        return f"{winner} wins with a long enough line!"
-    return texts[result.reason]
+        return tr.gettext("{winner} wins with a long enough line!", winner=winner)
+    return tr.gettext(RESULTS[result.reason], winner=winner, loser=loser, actor=actor)
 
 
-def rating_text(rating: GameRating, names: Mapping[int, str]) -> str:
-    """The game-over rating lines: one per player, or ``Unrated: why``."""
+def rating_text(rating: GameRating, names: Mapping[int, str], tr: Tongue = ENGLISH_TONGUE) -> str:
+    """The game-over rating lines: one per player, or ``Unrated: why`` (the service's
+    English)."""
     if not rating.rated:
         return rating.text[:1].upper() + rating.text[1:]
     lines = []
     for line in rating.changes:
-        text = line.describe(names.get(line.user_id) or f"user {line.user_id}")
-        lines.append(text + (" (provisional)" if line.provisional else ""))
+        name = names.get(line.user_id) or tr.gettext("user {id}", id=line.user_id)
+        text = line.describe(name)
+        lines.append(
+            tr.gettext("{rating} (provisional)", rating=text) if line.provisional else text
+        )
     return "\n".join(lines)
 
 
@@ -142,6 +156,7 @@ def turn_message(
     computer_id: int | None = None,
     rating: GameRating | None = None,
     ping: bool = True,
+    tr: Tongue = ENGLISH_TONGUE,
 ) -> OutgoingMessage:
     """The message posted after every turn (and by ``/board``).
 
@@ -152,44 +167,69 @@ def turn_message(
     both players are pinged with the result.  ``computer_id`` is the bot's own user (see
     ``ComputerOpponent.is_computer``): named like any player, never pinged.  ``ping=False``:
     the player to move chose another notice than a mention (``/notify``), so they are named
-    but not pinged.
+    but not pinged.  ``tr``: the channel's language.
     """
-    by_colour = colour_names(info, names)
-    last = describe_turn(game.last_turn(), by_colour, game.stone_word, game.players)
+    by_colour = colour_names(info, names, tr)
+    last = describe_turn(game.last_turn(), by_colour, game.stone_word, game.players, tr)
     colour = EMBED_COLOURS.get(info.to_move_colour or "", 0x009E73)
     embed = discord.Embed(
-        title=f"{info.title} {info.size}×{info.size} · game #{info.id}", colour=colour
+        title=tr.gettext(
+            "{game} {size}×{size} · game #{id}", game=info.title, size=info.size, id=info.id
+        ),
+        colour=colour,
     )
-    embed.add_field(name="Players", value=players_field(info), inline=True)
+    embed.add_field(name=tr.gettext("Players"), value=players_field(info, tr), inline=True)
+    moves = tr.ngettext("{n} move played", "{n} moves played", len(info.moves))
     embed.add_field(
-        name="Move", value=f"turn {info.turn_number} · {len(info.moves)} moves played", inline=True
+        name=tr.gettext("Move"),
+        value=tr.gettext("turn {turn} · {moves}", turn=info.turn_number, moves=moves),
+        inline=True,
     )
-    embed.add_field(name="Last turn", value=last[:1024], inline=False)
+    embed.add_field(name=tr.gettext("Last turn"), value=last[:1024], inline=False)
     if info.is_active and info.to_move_id is not None:
         who = mention(info.to_move_id)
-        chain = " (chain reaction: place again)" if _chain_pending(game) else ""
-        embed.add_field(name="To move", value=f"{who} ({info.to_move_colour}){chain}", inline=True)
-        deadline = relative_time(info.deadline) if info.deadline else "no clock"
-        embed.add_field(name="Deadline", value=deadline, inline=True)
-        clock = time_left_line(info, names)
+        to_move = tr.gettext(
+            "{who} ({colour})", who=who, colour=colour_word(info.to_move_colour or "", tr)
+        )
+        if _chain_pending(game):
+            to_move = tr.gettext("{who} (chain reaction: place again)", who=to_move)
+        embed.add_field(name=tr.gettext("To move"), value=to_move, inline=True)
+        deadline = relative_time(info.deadline) if info.deadline else tr.gettext("no clock")
+        embed.add_field(name=tr.gettext("Deadline"), value=deadline, inline=True)
+        clock = time_left_line(info, names, tr)
         if clock is not None:
-            embed.add_field(name="Time left", value=clock[:1024], inline=False)
+            embed.add_field(name=tr.gettext("Time left"), value=clock[:1024], inline=False)
         if info.to_move_id == computer_id:
-            content = f"{who} (the computer) is thinking about its move in {info.title}."
+            content = tr.gettext(
+                "{who} (the computer) is thinking about its move in {game}.",
+                who=who,
+                game=info.title,
+            )
             pinged = []
         else:
             left = (info.time_left or {}).get(info.to_move_id)
-            content = f"{who}, your move in {info.title}" + (
-                "." if left is None else f" ({short_duration(left)} left)."
+            content = (
+                tr.gettext("{who}, your move in {game}.", who=who, game=info.title)
+                if left is None
+                else tr.gettext(
+                    "{who}, your move in {game} ({left} left).",
+                    who=who,
+                    game=info.title,
+                    left=short_duration(left),
+                )
             )
             pinged = [discord.Object(info.to_move_id)] if ping else []
         allowed = discord.AllowedMentions(everyone=False, roles=False, users=pinged)
     else:
         result = info.result
-        content = result_text(info, result) if result else "The game is over."
-        embed.add_field(name="Result", value=content, inline=False)
+        content = result_text(info, result, tr) if result else tr.gettext("The game is over.")
+        embed.add_field(name=tr.gettext("Result"), value=content, inline=False)
         if rating is not None:
-            embed.add_field(name="Ratings", value=rating_text(rating, names)[:1024], inline=False)
+            embed.add_field(
+                name=tr.gettext("Ratings"),
+                value=rating_text(rating, names, tr)[:1024],
+                inline=False,
+            )
         users = [discord.Object(uid) for uid in info.player_ids if uid != computer_id]
         allowed = discord.AllowedMentions(everyone=False, roles=False, users=users)
     if headline:
@@ -197,7 +237,11 @@ def turn_message(
     filename = f"crosspath-{info.id}-{len(info.moves)}.png"
     if board is not None:
         embed.set_image(url=f"attachment://{filename}")
-    embed.set_footer(text=f"{info.title} by Mark Steere · record: {info.record}"[:2048])
+    embed.set_footer(
+        text=tr.gettext(
+            "{game} by Mark Steere · record: {record}", game=info.title, record=info.record
+        )[:2048]
+    )
     return OutgoingMessage(content, embed, allowed, board, filename)
 
 
@@ -206,20 +250,51 @@ def _chain_pending(game: Game) -> bool:
     return bool(last and last.continues)
 
 
-def challenge_embed(challenge: Challenge, note: str | None = None) -> discord.Embed:
-    who = "anyone" if challenge.opponent_id is None else mention(challenge.opponent_id)
-    first = {"me": "challenger", "them": "challenged player", "random": "decided at random"}
+FIRST_MOVE = {
+    "me": N_("challenger"),
+    "them": N_("challenged player"),
+    "random": N_("decided at random"),
+}
+
+
+def challenge_embed(
+    challenge: Challenge, note: str | None = None, tr: Tongue = ENGLISH_TONGUE
+) -> discord.Embed:
+    """A challenge as the channel sees it; ``note`` (the status after an answer) is the
+    caller's text, and the clock's description is the service's English."""
+    challenger = mention(challenge.challenger_id)
     embed = discord.Embed(
-        title=f"{challenge.title} {challenge.size}×{challenge.size} challenge #{challenge.id}",
+        title=tr.gettext(
+            "{game} {size}×{size} challenge #{id}",
+            game=challenge.title,
+            size=challenge.size,
+            id=challenge.id,
+        ),
         colour=0x009E73,
-        description=f"{mention(challenge.challenger_id)} challenges {who}.",
+        description=(
+            tr.gettext("{challenger} challenges anyone.", challenger=challenger)
+            if challenge.opponent_id is None
+            else tr.gettext(
+                "{challenger} challenges {opponent}.",
+                challenger=challenger,
+                opponent=mention(challenge.opponent_id),
+            )
+        ),
     )
-    embed.add_field(name="First move", value=first[challenge.first], inline=True)
-    embed.add_field(name="Clock", value=challenge.time_control.describe(), inline=True)
-    embed.add_field(name="Rated", value="yes" if challenge.rated else "no", inline=True)
+    first = tr.gettext(FIRST_MOVE[challenge.first])
+    embed.add_field(name=tr.gettext("First move"), value=first, inline=True)
+    embed.add_field(name=tr.gettext("Clock"), value=challenge.time_control.describe(), inline=True)
+    rated = tr.gettext("yes") if challenge.rated else tr.gettext("no")
+    embed.add_field(name=tr.gettext("Rated"), value=rated, inline=True)
     if challenge.status == "open":
-        embed.add_field(name="Expires", value=relative_time(challenge.expires_at), inline=True)
+        embed.add_field(
+            name=tr.gettext("Expires"), value=relative_time(challenge.expires_at), inline=True
+        )
     else:
-        embed.add_field(name="Status", value=note or challenge.status, inline=False)
-    embed.set_footer(text=f"{challenge.title} was designed by Mark Steere · /rules for the rules")
+        embed.add_field(name=tr.gettext("Status"), value=note or challenge.status, inline=False)
+    embed.set_footer(
+        text=tr.gettext(
+            "{game} was designed by Mark Steere · /rules for the rules", game=challenge.title
+        )
+    )
     return embed

@@ -6,11 +6,13 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.discord.choices import rating_pools
 from bot.discord.context import ids
 from bot.discord.ratings.leaderboards import leaderboard_page, profile_reply
+from bot.discord.speech import public
 
 if TYPE_CHECKING:
     from bot.discord.app import CrosspathBot
@@ -22,14 +24,18 @@ class RatingsCog(commands.Cog):
     def __init__(self, bot: CrosspathBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="leaderboard", description="This server's top players in a game")
+    @app_commands.command(
+        name="leaderboard", description=locale_str("This server's top players in a game")
+    )
     @app_commands.guild_only()
-    @app_commands.describe(game="which game's ratings")
+    @app_commands.describe(game=locale_str("which game's ratings"))
     @app_commands.choices(game=rating_pools())
     async def leaderboard(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
         guild_id, _ = ids(interaction)
         await interaction.response.defer(thinking=True)
-        embed, file, view = await leaderboard_page(self.bot, guild_id, game.value, 0)
+        embed, file, view = await leaderboard_page(
+            self.bot, guild_id, game.value, 0, public(interaction)
+        )
         await interaction.followup.send(
             embed=embed,
             file=file or discord.utils.MISSING,
@@ -37,9 +43,11 @@ class RatingsCog(commands.Cog):
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    @app_commands.command(name="profile", description="A player's ratings, record and history")
+    @app_commands.command(
+        name="profile", description=locale_str("A player's ratings, record and history")
+    )
     @app_commands.guild_only()
-    @app_commands.describe(user="whose profile (default: yours)")
+    @app_commands.describe(user=locale_str("whose profile (default: yours)"))
     async def profile(self, interaction: Interaction, user: discord.Member | None = None) -> None:
         guild_id, _ = ids(interaction)
         who = user or interaction.user

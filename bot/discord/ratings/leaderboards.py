@@ -19,10 +19,12 @@ import discord
 
 from bot.discord.access import public_channels
 from bot.discord.persistent import PersistentButton
+from bot.discord.speech import public
+from bot.i18n import ENGLISH_TONGUE, Tongue
 from bot.service import Profile, Standing
 from render.reports.leaderboard import leaderboard_alt_text, render_leaderboard
 from render.reports.rating_chart import rating_chart_alt_text, render_rating_chart
-from rules import game_class, variant_title
+from rules import game_class, split_variant, variant_title
 
 if TYPE_CHECKING:
     from bot.discord.app import CrosspathBot
@@ -32,38 +34,50 @@ BOARD_FILE = "leaderboard.png"
 CHART_FILE = "rating.png"
 
 
-def standing_line(s: Standing, names: dict[int, str]) -> str:
+def pool_title(game: str, tr: Tongue) -> str:
+    """A rating pool's title: the game's (a proper name), with the pie rule in ``tr``."""
+    cls, pie = split_variant(game)
+    return tr.gettext("{game} (pie rule)", game=cls.title) if pie else cls.title
+
+
+def standing_line(s: Standing, names: dict[int, str], tr: Tongue = ENGLISH_TONGUE) -> str:
     mark = "?" if s.provisional else ""
-    name = names.get(s.user_id) or f"user {s.user_id}"
-    return (
-        f"{s.rank}. {name[:40]} — {round(s.rating)}{mark} ± {round(s.uncertainty)}"
-        f" · {s.games} games · {s.record}"
+    name = names.get(s.user_id) or tr.gettext("user {id}", id=s.user_id)
+    games = tr.ngettext("{n} game", "{n} games", s.games)
+    return f"{s.rank}. {name[:40]} — {round(s.rating)}{mark} ± {round(s.uncertainty)}" + (
+        f" · {games} · {s.record}"
     )
 
 
 async def leaderboard_page(
-    bot: CrosspathBot, guild_id: int, game: str, offset: int
+    bot: CrosspathBot, guild_id: int, game: str, offset: int, tr: Tongue = ENGLISH_TONGUE
 ) -> tuple[discord.Embed, discord.File | None, discord.ui.View | None]:
-    """One page: the embed (its text is the fallback), the image, and the page buttons."""
+    """One page: the embed (its text is the fallback), the image, and the page buttons, in
+    the channel's language ``tr`` (the image is still drawn in English)."""
     found = await bot.service.leaderboard(guild_id, game, PAGE_SIZE + 1, offset)
     more, standings = len(found) > PAGE_SIZE, found[:PAGE_SIZE]
     title = variant_title(game)
     names = await bot.fetch_names([s.user_id for s in standings], bot.get_guild(guild_id))
-    embed = discord.Embed(title=f"{title} leaderboard", colour=0x009E73)
+    embed = discord.Embed(
+        title=tr.gettext("{game} leaderboard", game=pool_title(game, tr)), colour=0x009E73
+    )
     if not standings:
-        embed.description = "No rated games yet: finish a rated game to get on the board."
+        embed.description = tr.gettext(
+            "No rated games yet: finish a rated game to get on the board."
+        )
         return embed, None, None
-    embed.description = "\n".join(standing_line(s, names) for s in standings)[:4096]
-    embed.set_footer(text="? = provisional (fewer than 10 rated games)")
+    embed.description = "\n".join(standing_line(s, names, tr) for s in standings)[:4096]
+    embed.set_footer(text=tr.gettext("? = provisional (fewer than 10 rated games)"))
     png = await asyncio.to_thread(render_leaderboard, standings, names, title=title)
     alt = leaderboard_alt_text(standings, names, title=title)
     file = discord.File(io.BytesIO(png), filename=BOARD_FILE, description=alt[:1024])
     embed.set_image(url=f"attachment://{BOARD_FILE}")
     view = discord.ui.View(timeout=None)
     if offset > 0:
-        view.add_item(LeaderboardPageButton(game, max(0, offset - PAGE_SIZE), "‹ Previous"))
+        previous = tr.gettext("‹ Previous")
+        view.add_item(LeaderboardPageButton(game, max(0, offset - PAGE_SIZE), previous))
     if more:
-        view.add_item(LeaderboardPageButton(game, offset + PAGE_SIZE, "Next ›"))
+        view.add_item(LeaderboardPageButton(game, offset + PAGE_SIZE, tr.gettext("Next ›")))
     return embed, file, view if view.children else None
 
 
@@ -87,7 +101,7 @@ class LeaderboardPageButton(
         assert interaction.guild_id is not None  # checked with the message
         await interaction.response.defer()
         embed, file, view = await leaderboard_page(
-            interaction.client, interaction.guild_id, self.game, self.offset
+            interaction.client, interaction.guild_id, self.game, self.offset, public(interaction)
         )
         await interaction.edit_original_response(
             embed=embed,
@@ -97,35 +111,51 @@ class LeaderboardPageButton(
 
 
 def profile_embed(
-    profile: Profile, name: str, guild_id: int
+    profile: Profile, name: str, guild_id: int, tr: Tongue = ENGLISH_TONGUE
 ) -> tuple[discord.Embed, tuple[str, Any] | None]:
-    """The profile's embed and, when the player has a rating, the game whose history to draw."""
-    embed = discord.Embed(title=f"{name[:80]}'s ratings", colour=0x009E73)
+    """The profile's embed and, when the player has a rating, the game whose history to draw;
+    the record, outcomes and reasons are the service's words."""
+    embed = discord.Embed(title=tr.gettext("{name}'s ratings", name=name[:80]), colour=0x009E73)
     if not profile.ratings_enabled:
-        embed.description = "Ratings are turned off in this server."
+        embed.description = tr.gettext("Ratings are turned off in this server.")
     for g in profile.games:
         s = g.standing
-        mark = " (provisional)" if s.provisional else ""
+        rating = f"{round(s.rating)} ± {round(s.uncertainty)}"
+        if s.provisional:
+            rating = tr.gettext("{rating} (provisional)", rating=rating)
         embed.add_field(
-            name=variant_title(g.game),
-            value=(
-                f"{round(s.rating)} ± {round(s.uncertainty)}{mark} · rank #{s.rank}\n"
-                f"{s.games} games, {s.record} · longest win streak {g.longest_win_streak}"
+            name=pool_title(g.game, tr),
+            value=tr.gettext("{rating} · rank #{rank}", rating=rating, rank=s.rank)
+            + "\n"
+            + tr.ngettext(
+                "{n} game, {record} · longest win streak {streak}",
+                "{n} games, {record} · longest win streak {streak}",
+                s.games,
+                record=s.record,
+                streak=g.longest_win_streak,
             ),
             inline=True,
         )
     if not profile.games:
-        embed.add_field(name="Rated games", value="none yet", inline=False)
+        embed.add_field(name=tr.gettext("Rated games"), value=tr.gettext("none yet"), inline=False)
     lines = []
     for r in profile.recent:
         link = f"https://discord.com/channels/{guild_id}/{r.channel_id}"
-        change = f"{r.change:+d}" if r.change is not None else "unrated"
+        change = f"{r.change:+d}" if r.change is not None else tr.gettext("unrated")
         lines.append(
-            f"#{r.game_id} {game_class(r.game).title} vs <@{r.opponent_id}>: {r.outcome}"
-            f" ({r.reason}), {change} · {link}"
+            tr.gettext(
+                "#{id} {game} vs {opponent}: {outcome} ({reason}), {change} · {link}",
+                id=r.game_id,
+                game=game_class(r.game).title,
+                opponent=f"<@{r.opponent_id}>",
+                outcome=r.outcome,
+                reason=r.reason,
+                change=change,
+                link=link,
+            )
         )
     if lines:
-        embed.add_field(name="Last games", value="\n".join(lines)[:1024], inline=False)
+        embed.add_field(name=tr.gettext("Last games"), value="\n".join(lines)[:1024], inline=False)
     best = profile.games[0] if profile.games else None
     return embed, None if best is None else (variant_title(best.game), best.history)
 
@@ -137,10 +167,10 @@ async def profile_reply(
     in a private channel names its opponent, result and channel, which are as private as it)."""
     bot = interaction.client
     profile = await bot.service.ratings.profile(guild_id, user_id)
-    public = await public_channels(interaction, [r.channel_id for r in profile.recent])
-    recent = tuple(r for r in profile.recent if r.channel_id in public)
+    readable = await public_channels(interaction, [r.channel_id for r in profile.recent])
+    recent = tuple(r for r in profile.recent if r.channel_id in readable)
     profile = dataclasses.replace(profile, recent=recent)
-    embed, chart = profile_embed(profile, name, guild_id)
+    embed, chart = profile_embed(profile, name, guild_id, public(interaction))
     if chart is None or not chart[1]:
         return embed, None
     title, points = chart

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands, tasks
 
 from bot.discord.access import TOURNAMENT_HIDDEN, Audience, audience, can_view, public_where_asked
@@ -54,11 +55,11 @@ Interaction = discord.Interaction["CrosspathBot"]
 FORMAT_CHOICES = [
     app_commands.Choice(name=name, value=value)
     for value, name in (
-        ("round_robin", "Round robin"),
-        ("double_round_robin", "Double round robin"),
-        ("swiss", "Swiss"),
-        ("knockout", "Knockout (single elimination)"),
-        ("league", "League season (divisions)"),
+        ("round_robin", locale_str("Round robin")),
+        ("double_round_robin", locale_str("Double round robin")),
+        ("swiss", locale_str("Swiss")),
+        ("knockout", locale_str("Knockout (single elimination)")),
+        ("league", locale_str("League season (divisions)")),
     )
 ]
 DEADLINE_FORMATS = ("%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d")
@@ -118,7 +119,7 @@ def list_line(info: TournamentInfo) -> str:
 class TournamentCog(commands.Cog):
     tournament = app_commands.Group(
         name="tournament",
-        description="Tournaments and leagues in this server",
+        description=locale_str("Tournaments and leagues in this server"),
         guild_only=True,
         allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
@@ -168,20 +169,25 @@ class TournamentCog(commands.Cog):
         return info
 
     # ----- create ----------------------------------------------------------------------------
-    @tournament.command(name="create", description="Create a tournament here, with Join buttons")
+    @tournament.command(
+        name="create", description=locale_str("Create a tournament here, with Join buttons")
+    )
     @app_commands.describe(
-        game="which game",
-        format="round robin, Swiss, knockout or league season",
-        size="board size (default: the server's or the game's default)",
-        rounds="Swiss: number of rounds (default: enough to find a winner)",
-        best_of="knockout: games per match, an odd number (default 1: one game)",
-        time="clock: a bank like 3d+1d max 5d, per move like 12h, or none (default: the server's)",
-        rated="whether the games change ratings (default: yes)",
-        deadline="when registration closes and it starts, YYYY-MM-DD HH:MM UTC "
-        "(default: you start it)",
-        min_players="fewest players to start (default 2)",
-        max_players="most players who may join (default: no limit)",
-        division_size="league: most players per division (default 10)",
+        game=locale_str("which game"),
+        format=locale_str("round robin, Swiss, knockout or league season"),
+        size=locale_str("board size (default: the server's or the game's default)"),
+        rounds=locale_str("Swiss: number of rounds (default: enough to find a winner)"),
+        best_of=locale_str("knockout: games per match, an odd number (default 1: one game)"),
+        time=locale_str(
+            "clock: a bank like 3d+1d max 5d, per move like 12h, or none (default: the server's)"
+        ),
+        rated=locale_str("whether the games change ratings (default: yes)"),
+        deadline=locale_str(
+            "when registration closes and it starts, YYYY-MM-DD HH:MM UTC (default: you start it)"
+        ),
+        min_players=locale_str("fewest players to start (default 2)"),
+        max_players=locale_str("most players who may join (default: no limit)"),
+        division_size=locale_str("league: most players per division (default 10)"),
     )
     @app_commands.choices(game=playable_games(), format=FORMAT_CHOICES)
     async def create(
@@ -253,8 +259,10 @@ class TournamentCog(commands.Cog):
             log_failure("could not record a tournament's message", exc, **context_of(interaction))
 
     # ----- players ---------------------------------------------------------------------------
-    @tournament.command(name="join", description="Join a tournament open for registration")
-    @app_commands.describe(tournament="which tournament")
+    @tournament.command(
+        name="join", description=locale_str("Join a tournament open for registration")
+    )
+    @app_commands.describe(tournament=locale_str("which tournament"))
     async def join(self, interaction: Interaction, tournament: int) -> None:
         info = await self._owned(interaction, tournament)
         self.bot.remember(interaction.user)
@@ -267,15 +275,17 @@ class TournamentCog(commands.Cog):
         )
         await refresh_announcement(self.bot, fresh)
 
-    @tournament.command(name="leave", description="Leave a tournament before it starts")
-    @app_commands.describe(tournament="which tournament")
+    @tournament.command(name="leave", description=locale_str("Leave a tournament before it starts"))
+    @app_commands.describe(tournament=locale_str("which tournament"))
     async def leave(self, interaction: Interaction, tournament: int) -> None:
         info = await self._owned(interaction, tournament)
         fresh = await self.bot.service.tournaments.leave_tournament(info.id, interaction.user.id)
         await interaction.response.send_message(f"You left {title_of(fresh)}.", ephemeral=True)
         await refresh_announcement(self.bot, fresh)
 
-    @tournament.command(name="list", description="This server's tournaments, newest first")
+    @tournament.command(
+        name="list", description=locale_str("This server's tournaments, newest first")
+    )
     async def list_all(self, interaction: Interaction) -> None:
         guild_id, _ = ids(interaction)
         found = await self.bot.service.tournaments.list_tournaments(guild_id, limit=20)
@@ -285,8 +295,10 @@ class TournamentCog(commands.Cog):
             text[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
 
-    @tournament.command(name="info", description="A tournament's format, players and status")
-    @app_commands.describe(tournament="which tournament")
+    @tournament.command(
+        name="info", description=locale_str("A tournament's format, players and status")
+    )
+    @app_commands.describe(tournament=locale_str("which tournament"))
     async def info(self, interaction: Interaction, tournament: int) -> None:
         info = await self._owned(interaction, tournament)
         await audience(interaction, info, TOURNAMENT_HIDDEN)  # private anyway; refuses outsiders
@@ -296,8 +308,12 @@ class TournamentCog(commands.Cog):
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    @tournament.command(name="standings", description="A tournament's table, as an image")
-    @app_commands.describe(tournament="which tournament", page="which page (20 players a page)")
+    @tournament.command(
+        name="standings", description=locale_str("A tournament's table, as an image")
+    )
+    @app_commands.describe(
+        tournament=locale_str("which tournament"), page=locale_str("which page (20 players a page)")
+    )
     async def standings(
         self,
         interaction: Interaction,
@@ -316,8 +332,11 @@ class TournamentCog(commands.Cog):
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    @tournament.command(name="pairings", description="A round's games and results")
-    @app_commands.describe(tournament="which tournament", round="which round (default: the last)")
+    @tournament.command(name="pairings", description=locale_str("A round's games and results"))
+    @app_commands.describe(
+        tournament=locale_str("which tournament"),
+        round=locale_str("which round (default: the last)"),
+    )
     async def pairings(
         self,
         interaction: Interaction,
@@ -337,8 +356,10 @@ class TournamentCog(commands.Cog):
         )
 
     # ----- organisers -------------------------------------------------------------------------
-    @tournament.command(name="start", description="Organiser: close registration and start")
-    @app_commands.describe(tournament="which tournament")
+    @tournament.command(
+        name="start", description=locale_str("Organiser: close registration and start")
+    )
+    @app_commands.describe(tournament=locale_str("which tournament"))
     async def start(self, interaction: Interaction, tournament: int) -> None:
         info = await self._owned(interaction, tournament)
         await defer_public(interaction)
@@ -355,8 +376,8 @@ class TournamentCog(commands.Cog):
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    @tournament.command(name="cancel", description="Organiser: cancel a tournament")
-    @app_commands.describe(tournament="which tournament")
+    @tournament.command(name="cancel", description=locale_str("Organiser: cancel a tournament"))
+    @app_commands.describe(tournament=locale_str("which tournament"))
     async def cancel(self, interaction: Interaction, tournament: int) -> None:
         info = await self._owned(interaction, tournament)
         cancelled = await self.bot.service.tournaments.cancel_tournament(
@@ -370,9 +391,12 @@ class TournamentCog(commands.Cog):
         await refresh_announcement(self.bot, cancelled)
 
     @tournament.command(
-        name="withdraw", description="Organiser: withdraw a player (their open games are lost)"
+        name="withdraw",
+        description=locale_str("Organiser: withdraw a player (their open games are lost)"),
     )
-    @app_commands.describe(tournament="which tournament", player="who withdraws")
+    @app_commands.describe(
+        tournament=locale_str("which tournament"), player=locale_str("who withdraws")
+    )
     async def withdraw(
         self, interaction: Interaction, tournament: int, player: discord.Member
     ) -> None:
@@ -403,11 +427,14 @@ class TournamentCog(commands.Cog):
         if fresh.status == "finished":
             await self.bot.tournaments.podium(fresh)
 
-    @tournament.command(name="adjudicate", description="Organiser: settle a game in progress")
+    @tournament.command(
+        name="adjudicate", description=locale_str("Organiser: settle a game in progress")
+    )
     @app_commands.describe(
-        game="the game's number", winner="who wins (leave empty with draw:True for a draw)",
-        draw="settle the game as a draw",
-    )  # fmt: skip
+        game=locale_str("the game's number"),
+        winner=locale_str("who wins (leave empty with draw:True for a draw)"),
+        draw=locale_str("settle the game as a draw"),
+    )
     async def adjudicate(
         self,
         interaction: Interaction,
@@ -434,8 +461,12 @@ class TournamentCog(commands.Cog):
         )
         await post_turn(self.bot, ended)  # the end, in the game's thread; pairs what is next
 
-    @tournament.command(name="announce", description="Organiser: post the announcement again")
-    @app_commands.describe(tournament="which tournament", message="a note to add (optional)")
+    @tournament.command(
+        name="announce", description=locale_str("Organiser: post the announcement again")
+    )
+    @app_commands.describe(
+        tournament=locale_str("which tournament"), message=locale_str("a note to add (optional)")
+    )
     async def announce(
         self,
         interaction: Interaction,
@@ -457,18 +488,18 @@ class TournamentCog(commands.Cog):
             await self.bot.service.tournaments.set_tournament_message(info.id, sent.message_id)
 
     @tournament.command(
-        name="creators", description="Managers: the roles that may create tournaments"
+        name="creators", description=locale_str("Managers: the roles that may create tournaments")
     )
     @app_commands.describe(
-        action="add or remove a role, or clear the list (then only managers may)",
-        role="the role",
+        action=locale_str("add or remove a role, or clear the list (then only managers may)"),
+        role=locale_str("the role"),
     )
     @app_commands.choices(
         action=[
-            app_commands.Choice(name="add", value="add"),
-            app_commands.Choice(name="remove", value="remove"),
-            app_commands.Choice(name="clear", value="clear"),
-            app_commands.Choice(name="show", value="show"),
+            app_commands.Choice(name=locale_str("add"), value="add"),
+            app_commands.Choice(name=locale_str("remove"), value="remove"),
+            app_commands.Choice(name=locale_str("clear"), value="clear"),
+            app_commands.Choice(name=locale_str("show"), value="show"),
         ]
     )
     async def creators(
