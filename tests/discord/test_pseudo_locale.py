@@ -367,3 +367,13 @@ def test_rating_texts_speak_the_channels_language() -> None:
     assert not leaks(question("minefield+pie", tr)) and "Minefield" in pool_title(
         "minefield+pie", tr
     )
+
+
+def test_server_settings_speak_the_admins_language() -> None:
+    from bot.discord.moderation.cog import saved_text
+    from bot.service import GuildSettings
+
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    text = saved_text(GuildSettings(9, use_threads=False), tr)
+    clock = GuildSettings(9).default_time_control.describe()
+    assert text.startswith("［") and not leaks(text.replace(clock, "")), text
