@@ -40,6 +40,7 @@ from bot.discord.play.threads import (
 )
 from bot.discord.play.turns import challenge_embed, mention, relative_time
 from bot.discord.replies import recorded
+from bot.discord.speech import public
 from bot.service import Challenge, GameStarted, PermissionDenied
 
 if TYPE_CHECKING:
@@ -229,7 +230,8 @@ async def accept_listed(interaction: Interaction, challenge: Challenge) -> None:
         interaction,
         f"You accepted challenge #{challenge.id}: game #{game.id} in <#{game.channel_id}>.",
     )
-    await post_start(bot, interaction, game, note=THREAD_NOTE if refused else "")
+    note = public(interaction).gettext(THREAD_NOTE) if refused else ""
+    await post_start(bot, interaction, game, note=note)
 
 
 async def close_listed(interaction: Interaction, challenge: Challenge, action: str) -> None:

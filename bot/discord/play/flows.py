@@ -108,7 +108,7 @@ async def accept_challenge(interaction: Interaction, challenge: Challenge) -> No
         await delete_unused_thread(thread)
         raise
     recorded(interaction, START_DONE)
-    note = THREAD_NOTE if refused else ""
+    note = public(interaction).gettext(THREAD_NOTE) if refused else ""
     await announce_start(bot, interaction, started, mention(interaction.user.id), note=note)
 
 
