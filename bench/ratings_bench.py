@@ -233,13 +233,13 @@ async def bench_store(target: str, contents: Any, samples: int, seed: int) -> No
         print(
             await time_calls(
                 "  profile(), random players and the 20 busiest",
-                [functools.partial(service.profile, GUILD, u) for u in who],
+                [functools.partial(service.ratings.profile, GUILD, u) for u in who],
             )
         )
         top = busiest[0]
         print(f"  (the busiest player has {top.games:,} rated games; profile keeps the last 200)")
         start = time.perf_counter()
-        report = await service.rebuild_ratings()
+        report = await service.ratings.rebuild_ratings()
         print(
             f"  rebuild_ratings(): {time.perf_counter() - start:.1f} s for {report.games:,} games"
             f" (read, recompute off the loop, replace {report.players:,} ratings and"

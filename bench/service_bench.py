@@ -129,7 +129,7 @@ async def run(
         elapsed = time.perf_counter() - started
         ended = time.monotonic()
         assert all(next_index[g] == len(games[g][1]) for g in range(len(games)))
-        assert await service.active_games(guild) == []
+        assert await service.games.active_games(guild) == []
     timing = Timing(latencies, began, ended, by_game)
     if quiet:
         return timing

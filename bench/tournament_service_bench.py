@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 from bot.service import GameService
-from bot.service.tournament_play import _division_table
+from bot.service.tournaments.tables import _division_table
 from bot.store import is_postgres, open_store
 
 GUILD, CHANNEL, ORGANISER = 1000, 2000, 900

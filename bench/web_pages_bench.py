@@ -42,7 +42,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from bot.service import GameService
+from bot.service import GameService, WebReads
 from bot.store import open_store
 from bot.web.metrics import Metrics
 from bot.web.pages import GamePages
@@ -106,12 +106,12 @@ async def bench_page(requests: int) -> None:
         async with await open_store(Path(folder) / "page.sqlite3") as store:
             service = GameService(store)
             token = await play_to_the_end(service, 810000000000000001, seed=19)
-            record = await service.game_record(1)
+            record = await service.games.game_record(1)
             print(f"page: a finished Minefield 19×19 game of {len(record.moves)} moves")
             reader = GameService(store)  # a fresh service: its engine cache is cold
 
-            async def source() -> GameService:
-                return reader
+            async def source() -> WebReads:
+                return reader.web
 
             pages = TimedPages(source)
             server = WebServer(Metrics(), [], pages=pages)
@@ -126,7 +126,7 @@ async def bench_page(requests: int) -> None:
                     trips = [(await timed_get(session, base))[0] for _ in range(requests)]
                     print(f"  page server time: {ms(pages.handler_times)}")
                     print(f"  page round trip:  {ms(trips)}")
-                    served = await reader.served_game(token)
+                    served = await reader.web.served_game(token)
                     assert served is not None
                     drawing = []
                     for _ in range(50):

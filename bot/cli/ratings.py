@@ -17,9 +17,7 @@ import json
 import sys
 from pathlib import Path
 
-from bot.service import GameService, ServiceError
-from bot.service.ratings.service import RebuildReport
-from bot.service.ratings.types import Standing
+from bot.service import GameService, RebuildReport, ServiceError, Standing
 from bot.store import WriteConflict, is_postgres, open_store
 
 from .db import DEFAULT_DB, default_db
@@ -76,8 +74,8 @@ async def _check(target: str) -> tuple[int, int]:
     from bot.service.ratings.apply import rebuilt
 
     async with await open_store(target) as store, store.read() as tx:
-        results = await tx.rated_results()
-        stored = {(r.guild_id, r.game, r.user_id): r for r in await tx.all_ratings()}
+        results = await tx.ratings.rated_results()
+        stored = {(r.guild_id, r.game, r.user_id): r for r in await tx.ratings.all_ratings()}
     ratings, _ = await asyncio.to_thread(rebuilt, results)
     fresh = {(r.guild_id, r.game, r.user_id): r for r in ratings}
     differ = sum(1 for key in stored.keys() | fresh.keys() if stored.get(key) != fresh.get(key))
@@ -89,7 +87,7 @@ async def _rebuild(target: str) -> RebuildReport:
         service = GameService(store)
         for attempt in range(REBUILD_ATTEMPTS):
             try:
-                return await service.rebuild_ratings()
+                return await service.ratings.rebuild_ratings()
             except WriteConflict:
                 if attempt == REBUILD_ATTEMPTS - 1:
                     raise

@@ -161,13 +161,13 @@ async def _run(target: str, args: argparse.Namespace) -> str:
     async with await open_store(target) as store:
         service = GameService(store)
         if args.command == "list":
-            found = await service.list_tournaments(args.guild, status=args.status)
+            found = await service.tournaments.list_tournaments(args.guild, status=args.status)
             if args.json:
                 return json.dumps([info_dict(t) for t in found], indent=2)
             return "\n".join(summary_line(t) for t in found) or "no tournaments in that server"
         info = await service.get_tournament(args.id)
         if args.command == "show":
-            pairings = await service.tournament_pairings(info.id)
+            pairings = await service.tournaments.tournament_pairings(info.id)
             if args.json:
                 shown = {**info_dict(info), "pairings": [pairing_dict(p) for p in pairings]}
                 return json.dumps(shown, indent=2)

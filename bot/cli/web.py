@@ -79,13 +79,13 @@ class _LazyRead:
 
 def lazy_pages(lazy: LazyStore) -> GamePages:
     """The game pages over a service on the lazily opened store (only its reads are used)."""
-    from bot.service import GameService
+    from bot.service import GameService, WebReads
     from bot.web.pages import GamePages
 
-    service = GameService(cast(Any, lazy))
+    reads = GameService(cast(Any, lazy)).web
 
-    async def source() -> GameService:
-        return service
+    async def source() -> WebReads:
+        return reads
 
     return GamePages(source)
 

@@ -19,9 +19,7 @@ from rules import Game, game_class, game_names
 
 from ..cli import clip
 from ..config import shown_database
-from ..service import GameInfo, GameService, NoTakeback, ServiceError
-from ..service.convert import pie_of
-from ..service.timebank import time_left_text
+from ..service import GameInfo, GameService, NoTakeback, ServiceError, pie_of, time_left_text
 from ..store import is_postgres, open_store
 from .board import describe_event, rules_lines, text_board
 from .lines import escaped, read_line
@@ -107,7 +105,9 @@ class Console:
     ) -> GameInfo:
         """Start a new game in a fresh console channel (player 1 moves first); ``pie`` as for
         the service's ``create_challenge``."""
-        existing = await self.service.games_for_player(CONSOLE_GUILD, PLAYER_ONE, limit=10_000)
+        existing = await self.service.games.games_for_player(
+            CONSOLE_GUILD, PLAYER_ONE, limit=10_000
+        )
         channel = 1 + max((g.channel_id for g in existing), default=0)
         challenge = await self.service.create_challenge(
             CONSOLE_GUILD,
@@ -131,7 +131,7 @@ class Console:
 
     async def unfinished(self) -> list[GameInfo]:
         """The unfinished console games in the database, oldest first."""
-        active = await self.service.games_for_player(
+        active = await self.service.games.games_for_player(
             CONSOLE_GUILD, PLAYER_ONE, active_only=True, limit=10_000
         )
         return sorted(active, key=lambda info: info.id)
@@ -335,7 +335,7 @@ class Console:
         Against the computer, take back the human's last turn and every computer turn after
         it, so the human is to move again and the computer never replays at once.
         """
-        record = await self.service.game_record(info.id)
+        record = await self.service.games.game_record(info.id)
         if not record.moves:
             raise NoTakeback("nothing to undo yet")
         computers = self.computer_seats
@@ -344,15 +344,15 @@ class Console:
         undone: list[str] = []
         mover = record.moves[-1].user_id
         while True:
-            await self.service.request_takeback(info.channel_id, mover)
-            answer = await self.service.answer_takeback(
+            await self.service.play.request_takeback(info.channel_id, mover)
+            answer = await self.service.play.answer_takeback(
                 info.channel_id, info.opponent_of(mover), True
             )
             undone[:0] = [event.move for event in answer.undone]
             info = answer.game
             if not computers or mover not in computers:
                 break
-            mover = (await self.service.game_record(info.id)).moves[-1].user_id
+            mover = (await self.service.games.game_record(info.id)).moves[-1].user_id
         self.say("took back " + " ".join(undone))
         return info
 

@@ -25,7 +25,7 @@ from bot.discord.replies import context_of, handle_error
 from bot.discord.speech import SeenLocales
 from bot.discord.tournaments.flows import TournamentRunner
 from bot.discord.translator import CatalogTranslator
-from bot.service import GameService, ShardFilter
+from bot.service import EventBus, GameOver, GameService, ShardFilter
 from bot.web.metrics import Metrics
 
 log = logging.getLogger("crosspath.discord")
@@ -108,6 +108,15 @@ class CrosspathBot(commands.AutoShardedBot):
         self.tournaments = TournamentRunner(self)
         self.metrics = metrics or Metrics()
         self.metrics.watch_gateway(lambda: self.latencies)
+        if service is not None:
+            self._listen(service.events)
+
+    def _listen(self, events: EventBus) -> None:
+        """What this bot does after a service write commits (never inside one)."""
+        # A tournament game's end may have paired the next games and finished the
+        # tournament: their threads and the podium follow, in the background.
+        events.subscribe(GameOver, lambda event: self.tournaments.game_ended(event.ended.game))
+        self.metrics.watch_events(events)
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         # Called synchronously as the gateway event is parsed, before any handler task has

@@ -24,7 +24,7 @@ from bot.discord.heap import settle_heap
 from bot.discord.instrument import shards_check
 
 if TYPE_CHECKING:
-    from bot.service import GameService
+    from bot.service import WebReads
     from bot.web.pages import GamePages
     from bot.web.server import WebServer
 
@@ -152,8 +152,8 @@ def game_pages(bot: CrosspathBot) -> GamePages:
     """The public game pages, over the bot's own service."""
     from bot.web.pages import GamePages
 
-    async def source() -> GameService:
-        return bot.service
+    async def source() -> WebReads:
+        return bot.service.web
 
     return GamePages(source)
 

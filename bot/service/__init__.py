@@ -10,8 +10,11 @@ Front ends depend on this package only (plus ``bot.store`` to open the database)
 from __future__ import annotations
 
 from ..store import ShardFilter
+from .checks import quote
 from .claims import CLAIM_SECONDS
+from .clocks.timebank import short_duration, time_left_text
 from .clocks.vacations import PausedGame, Vacation
+from .convert import pie_of
 from .errors import (
     ChallengeExpired,
     ChallengeNotFound,
@@ -36,8 +39,11 @@ from .errors import (
     VacationRefused,
     database_fault,
 )
+from .events import EVENTS, Event, EventBus, GameOver, RoundPaired, SeasonOpened, TournamentFinished
 from .game_service import GameService
-from .notices import NOTICE_MODES, Digest, NoticeMode, NoticePrefs, Waiting
+from .notices import DIGEST_BATCH, NOTICE_MODES, Digest, NoticeMode, NoticePrefs, Waiting
+from .ratings.service import RebuildReport
+from .ratings.types import GameRating, Profile, Standing
 from .types import (
     AbortAnswer,
     AbortOffer,
@@ -70,6 +76,7 @@ from .types import (
     TimeControl,
     format_duration,
 )
+from .web import ServedGame, ServedTournament, WebReads
 
 __all__ = [
     "CLAIM_SECONDS",
@@ -154,4 +161,28 @@ __all__ += [
     "TournamentInfo",
     "TournamentUpdate",
     "is_provisional",
+]
+
+# What front ends show of clocks, the web's read models, and the service's events.
+
+__all__ += [
+    "DIGEST_BATCH",
+    "EVENTS",
+    "Event",
+    "EventBus",
+    "GameOver",
+    "GameRating",
+    "Profile",
+    "RebuildReport",
+    "RoundPaired",
+    "SeasonOpened",
+    "ServedGame",
+    "ServedTournament",
+    "Standing",
+    "TournamentFinished",
+    "WebReads",
+    "pie_of",
+    "quote",
+    "short_duration",
+    "time_left_text",
 ]

@@ -114,7 +114,7 @@ class Challenges(Feature):
         checked = pie_options(cls, checked, pie)
         now = self._now()
         async with self._write() as tx:
-            guild = convert.settings(await tx.settings(guild_id), guild_id)
+            guild = convert.settings(await tx.moderation.settings(guild_id), guild_id)
             if not guild.allows(channel_id):
                 raise InvalidChallenge(
                     "Games can't be started in this channel; ask an admin which channels "
@@ -126,12 +126,12 @@ class Challenges(Feature):
                 # A server default stored before defaults were checked must not start a clock
                 # that can never work: refuse now, not at the first move.
                 check_time_control(tc)
-            if not guild.use_threads and await tx.active_game_in(channel_id) is not None:
+            if not guild.use_threads and await tx.games.active_game_in(channel_id) is not None:
                 raise ChannelBusy(
                     "This channel already has a game in progress; finish it or use another channel."
                 )
             stamp = to_us(now)
-            row = await tx.insert_challenge(
+            row = await tx.challenges.insert_challenge(
                 NewChallenge(
                     guild_id=guild_id,
                     channel_id=channel_id,
@@ -152,7 +152,7 @@ class Challenges(Feature):
         return convert.challenge(row)
 
     async def _open_challenge(self, tx: Tx, challenge_id: int, now: datetime) -> Challenge:
-        row = await tx.challenge(challenge_id)
+        row = await tx.challenges.challenge(challenge_id)
         if row is None:
             raise ChallengeNotFound("That challenge doesn't exist.")
         found = convert.challenge(row)
@@ -191,7 +191,7 @@ class Challenges(Feature):
             if found.opponent_id is not None and found.opponent_id != user_id:
                 raise PermissionDenied("This challenge is for another player.")
             channel = found.channel_id if game_channel_id is None else game_channel_id
-            if await tx.active_game_in(channel) is not None:
+            if await tx.games.active_game_in(channel) is not None:
                 raise ChannelBusy(
                     "That channel already has a game in progress; finish it or use another channel."
                 )
@@ -230,11 +230,13 @@ class Challenges(Feature):
                 second_name=stored_names[second_id],
             )
             try:
-                row = await tx.insert_game(new)
+                row = await tx.games.insert_game(new)
             except ChannelTaken as exc:
                 raise ChannelBusy("That channel already has a game in progress.") from exc
-            accepted = await tx.resolve_challenge(found.id, "accepted", stamp, user_id, row.id)
-            await tx.add_event(row.id, stamp, "started", user_id, f"challenge {found.id}")
+            accepted = await tx.challenges.resolve_challenge(
+                found.id, "accepted", stamp, user_id, row.id
+            )
+            await tx.games.add_event(row.id, stamp, "started", user_id, f"challenge {found.id}")
         assert accepted is not None  # the challenge was open in this same transaction
         self._remember(row.id, row.version, game)
         return GameStarted(convert.challenge(accepted), convert.game_info(row, game, stamp))
@@ -253,7 +255,7 @@ class Challenges(Feature):
                 )
             if found.opponent_id != user_id:
                 raise PermissionDenied("Only the challenged player can decline this challenge.")
-            row = await tx.resolve_challenge(found.id, "declined", to_us(now))
+            row = await tx.challenges.resolve_challenge(found.id, "declined", to_us(now))
         assert row is not None
         return convert.challenge(row)
 
@@ -263,14 +265,14 @@ class Challenges(Feature):
         check_id(user_id, "user id")
         now = self._now()
         async with self._write() as tx:
-            row = await tx.challenge(challenge_id)
+            row = await tx.challenges.challenge(challenge_id)
             if row is None:
                 raise ChallengeNotFound("That challenge doesn't exist.")
             if row.challenger_id != user_id:
                 raise PermissionDenied("Only the challenger can cancel this challenge.")
             if row.status != "open":
                 raise InvalidChallenge(f"That challenge was already {row.status}.")
-            resolved = await tx.resolve_challenge(row.id, "cancelled", to_us(now))
+            resolved = await tx.challenges.resolve_challenge(row.id, "cancelled", to_us(now))
         assert resolved is not None
         row = resolved
         return convert.challenge(row)
@@ -279,7 +281,7 @@ class Challenges(Feature):
         """Raises ChallengeNotFound."""
         check_id(challenge_id, "challenge id")
         async with self.store.read() as tx:
-            row = await tx.challenge(challenge_id)
+            row = await tx.challenges.challenge(challenge_id)
         if row is None:
             raise ChallengeNotFound("That challenge doesn't exist.")
         return convert.challenge(row)
@@ -291,9 +293,9 @@ class Challenges(Feature):
         check_id(challenge_id, "challenge id")
         check_id(message_id, "message id")
         async with self.store.write() as tx:
-            if await tx.record_challenge_message(challenge_id, message_id):
+            if await tx.challenges.record_challenge_message(challenge_id, message_id):
                 return True
-            if await tx.challenge(challenge_id) is None:
+            if await tx.challenges.challenge(challenge_id) is None:
                 raise ChallengeNotFound("That challenge doesn't exist.")
         return False
 
@@ -302,7 +304,7 @@ class Challenges(Feature):
         check_id(guild_id, "server id")
         check_optional_id(user_id, "user id")
         async with self.store.read() as tx:
-            rows = await tx.open_challenges(guild_id, user_id)
+            rows = await tx.challenges.open_challenges(guild_id, user_id)
         return [convert.challenge(r) for r in rows]
 
     async def pending_challenges(
@@ -326,7 +328,7 @@ class Challenges(Feature):
             raise InvalidInput("Ask for the challenges after one id or before one, not both.")
         now = self._now()
         async with self.store.read() as tx:
-            rows = await tx.challenges_for(
+            rows = await tx.challenges.challenges_for(
                 guild_id, user_id, limit, after_id=after_id, before_id=before_id
             )
         found = [convert.challenge(r) for r in rows]

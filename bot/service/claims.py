@@ -47,7 +47,7 @@ class TurnClaims(Feature):
         now = self._now()
         until = now + timedelta(seconds=seconds)
         async with self.store.write() as tx:
-            return await tx.claim_turn(game_id, version, claimant, to_us(now), to_us(until))
+            return await tx.claims.claim_turn(game_id, version, claimant, to_us(now), to_us(until))
 
     async def release_turn(self, game_id: int, claimant: str) -> None:
         """Give up ``claimant``'s claim on the game (after a failed attempt); a no-op if it
@@ -59,4 +59,4 @@ class TurnClaims(Feature):
                 f"not {quote(claimant)}."
             )
         async with self.store.write() as tx:
-            await tx.release_turn(game_id, claimant)
+            await tx.claims.release_turn(game_id, claimant)

@@ -145,10 +145,10 @@ class ServiceCore(EngineCache):
         self.events.emit(event)
 
     async def _active_row(self, tx: Tx, channel_id: int) -> GameRow:
-        row = await tx.active_game_in(channel_id)
+        row = await tx.games.active_game_in(channel_id)
         if row is not None:
             return row
-        latest = await tx.latest_game_in(channel_id)
+        latest = await tx.games.latest_game_in(channel_id)
         if latest is not None:
             word = _ENDING_WORDS.get(latest.result_reason or "", "over")
             raise GameFinished(f"The game in this channel is over ({word}); start a new one.")
@@ -231,9 +231,9 @@ class ServiceCore(EngineCache):
         resignation, time, moderation), after its result is written: runs the hooks
         (:meth:`on_game_end`) and reports :class:`~bot.service.events.GameOver` for after
         the commit."""
+        self.emit(GameOver(ended))
         for hook in self._end_hooks:
             await hook(tx, row, now)
-        self.emit(GameOver(ended))
 
     async def _finish(
         self,
@@ -266,8 +266,8 @@ class ServiceCore(EngineCache):
             actor_id=actor_id,
         )
         result, rating = await rate_result(tx, row, game, result, stamp)
-        row = await tx.finish_game(row, result, at=stamp)
-        await tx.add_event(row.id, stamp, reason, actor_id if actor_id else loser_id, detail)
+        row = await tx.games.finish_game(row, result, at=stamp)
+        await tx.games.add_event(row.id, stamp, reason, actor_id if actor_id else loser_id, detail)
         info = convert.game_info(row, game)
         assert info.result is not None
         ended = GameEnded(info, info.result, rating)

@@ -239,7 +239,7 @@ class EngineCache:
         game = self._cached(row)
         if game is not None:
             return game
-        moves = [stored.move for stored in await tx.moves(row.id)]
+        moves = [stored.move for stored in await tx.games.moves(row.id)]
         if not moves:
             game = new_game(row.game, row.size, pie=pie_of(row.options))
         elif _DEFER_COLD.get():
@@ -253,7 +253,7 @@ class EngineCache:
         """Engines for many rows, with every cold one gathered into one ColdEngines."""
         cold = [row for row in rows if self._cached(row) is None]
         if cold and _DEFER_COLD.get():
-            missing = [(row, [m.move for m in await tx.moves(row.id)]) for row in cold]
+            missing = [(row, [m.move for m in await tx.games.moves(row.id)]) for row in cold]
             replays = [(row, moves) for row, moves in missing if moves]
             if replays:
                 raise ColdEngines(replays)

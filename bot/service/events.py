@@ -68,8 +68,9 @@ class SeasonOpened:
 
 Event = GameOver | RoundPaired | TournamentFinished | SeasonOpened
 """Every event a write can report."""
+EVENTS: tuple[type[Event], ...] = (GameOver, RoundPaired, TournamentFinished, SeasonOpened)
 
-E = TypeVar("E", GameOver, RoundPaired, TournamentFinished, SeasonOpened)
+E = TypeVar("E", bound=Event)
 Listener = Callable[[E], None]
 
 _PENDING: ContextVar[list[Event] | None] = ContextVar("crosspath_pending_events", default=None)

@@ -51,7 +51,7 @@ class Games(Feature):
         """The active game in a channel or thread, if any."""
         check_id(channel_id, "channel id")
         async with self.store.read() as tx:
-            row = await tx.active_game_in(channel_id)
+            row = await tx.games.active_game_in(channel_id)
             if row is None:
                 return None
             return convert.game_info(row, await self._engine(tx, row), self._stamp())
@@ -66,7 +66,7 @@ class Games(Feature):
         """
         check_id(channel_id, "channel id")
         async with self.store.read() as tx:
-            row = await tx.latest_game_in(channel_id)
+            row = await tx.games.latest_game_in(channel_id)
             if row is None:
                 return None
             return convert.game_info(row, await self._engine(tx, row), self._stamp())
@@ -80,7 +80,7 @@ class Games(Feature):
 
     async def _row_by_id(self, tx: Tx, game_id: int) -> GameRow:
         check_id(game_id, "game id")
-        row = await tx.game(game_id)
+        row = await tx.games.game(game_id)
         if row is None:
             raise NoGameHere(f"There is no game number {game_id}.")
         return row
@@ -95,7 +95,7 @@ class Games(Feature):
         check_bool(active_only, "active_only flag")
         check_limit(limit)
         async with self.store.read() as tx:
-            rows = await tx.games_for_player(guild_id, user_id, active_only, limit)
+            rows = await tx.games.games_for_player(guild_id, user_id, active_only, limit)
             return await self._infos(tx, rows)
 
     async def game_summaries(
@@ -125,7 +125,7 @@ class Games(Feature):
         check_shards(shards)
         after = _read_cursor(cursor)
         async with self.store.read() as tx:
-            rows = await tx.find_games(
+            rows = await tx.games.find_games(
                 guild_id=guild_id,
                 player_id=player_id,
                 to_move_id=to_move_id,
@@ -143,7 +143,7 @@ class Games(Feature):
     async def active_games(self, guild_id: int) -> list[GameInfo]:
         check_id(guild_id, "server id")
         async with self.store.read() as tx:
-            return await self._infos(tx, await tx.active_games(guild_id))
+            return await self._infos(tx, await tx.games.active_games(guild_id))
 
     @warms_engines
     async def game_record(self, game_id: int) -> GameRecord:
@@ -173,7 +173,7 @@ class Games(Feature):
             game = await self._engine(tx, row)
             to_move = game.to_move if row.status == "active" else None
             to_move_id = convert.user_of(convert.seats(row, game), to_move)
-            row = await tx.save_cached_state(row, game.record(), to_move, to_move_id)
+            row = await tx.games.save_cached_state(row, game.record(), to_move, to_move_id)
             return convert.game_info(row, game, self._stamp())
 
 
@@ -198,8 +198,8 @@ def _read_cursor(cursor: object) -> tuple[int, int] | None:
 async def full_record(tx: Tx, row: GameRow, game: Game, now: int) -> GameRecord:
     """``row``'s record, with ``game`` its engine at the row's version (``now``: the clock's
     microseconds, for the time left)."""
-    stored = await tx.moves(row.id)
-    events = await tx.events(row.id)
+    stored = await tx.games.moves(row.id)
+    events = await tx.games.events(row.id)
     info = convert.game_info(row, game, now)
     history = game.history
     moves = tuple(

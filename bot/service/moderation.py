@@ -67,7 +67,7 @@ class Moderation(Feature):
         check_text(note, "reason", MAX_NOTE)
         now = self._now()
         async with self._write() as tx:
-            row = await tx.active_game_in(channel_id)
+            row = await tx.games.active_game_in(channel_id)
             if row is None or row.guild_id != guild_id:
                 raise NoGameHere("There is no game in progress in that channel.")
             game = await self._engine(tx, row)
@@ -85,7 +85,7 @@ class Moderation(Feature):
                 actor_id=actor_id,
                 detail=note,
             )
-            await tx.add_audit(
+            await tx.moderation.add_audit(
                 guild_id=guild_id,
                 actor_id=actor_id,
                 action=reason,
@@ -120,13 +120,13 @@ class Moderation(Feature):
         check_id(guild_id, "server id")
         check_limit(limit)
         async with self.store.read() as tx:
-            rows = await tx.audit(guild_id, limit)
+            rows = await tx.moderation.audit(guild_id, limit)
         return [convert.audit(r) for r in rows]
 
     async def get_settings(self, guild_id: int) -> GuildSettings:
         check_id(guild_id, "server id")
         async with self.store.read() as tx:
-            return convert.settings(await tx.settings(guild_id), guild_id)
+            return convert.settings(await tx.moderation.settings(guild_id), guild_id)
 
     async def update_settings(
         self,
@@ -174,7 +174,7 @@ class Moderation(Feature):
         check_corr_settings(vacation_days, soft_time)
         now = self._now()
         async with self._write() as tx:
-            current = convert.settings(await tx.settings(guild_id), guild_id)
+            current = convert.settings(await tx.moderation.settings(guild_id), guild_id)
             sizes = dict(current.default_sizes)
             for name, size in (default_sizes or {}).items():
                 try:
@@ -202,8 +202,8 @@ class Moderation(Feature):
             }
             updated = replace(current, **{k: v for k, v in given.items() if v is not None})
             changes = settings_diff(current, updated)
-            await tx.save_settings(convert.settings_row(updated, to_us(now)))
-            await tx.add_audit(
+            await tx.moderation.save_settings(convert.settings_row(updated, to_us(now)))
+            await tx.moderation.add_audit(
                 guild_id=guild_id,
                 actor_id=actor_id,
                 action="settings",

@@ -3,7 +3,7 @@
 A preference belongs to the player, not to a server: one row for every server they play in.
 The daily digest is due at an hour the player picks, in UTC; :meth:`Notices.claim_digests`
 hands each due digest to exactly one caller (one conditional update per player row, see
-``Tx.claim_digests``), however many bot processes ask and across restarts, and reads in one
+``Tx.notices.claim_digests``), however many bot processes ask and across restarts, and reads in one
 query the games waiting on every player it claimed.  A digest whose process dies between the
 claim and the DM is not sent again that day: one missed digest is better than two.
 
@@ -136,7 +136,7 @@ class Notices(Feature):
         """The player's preference (``mention`` if they never chose)."""
         check_id(user_id, "user id")
         async with self.store.read() as tx:
-            return prefs_of(await tx.notice_pref(user_id), user_id)
+            return prefs_of(await tx.notices.notice_pref(user_id), user_id)
 
     async def set_notice(
         self, user_id: int, mode: str, digest_hour: int | None = None
@@ -150,11 +150,11 @@ class Notices(Feature):
             check_hour(digest_hour)
         now = self._now()
         async with self.store.write() as tx:
-            before = prefs_of(await tx.notice_pref(user_id), user_id)
+            before = prefs_of(await tx.notices.notice_pref(user_id), user_id)
             hour = before.digest_hour if digest_hour is None else digest_hour
             due = to_us(next_hour(now, hour)) if chosen == "digest" else None
             row = NoticeRow(user_id, chosen, hour, due, False, to_us(now))
-            await tx.save_notice_pref(row)
+            await tx.notices.save_notice_pref(row)
         return prefs_of(row, user_id)
 
     async def close_dms(self, user_id: int) -> bool:
@@ -162,7 +162,7 @@ class Notices(Feature):
         until they set a preference again.  True only the first time (tell them once)."""
         check_id(user_id, "user id")
         async with self.store.write() as tx:
-            return await tx.close_dms(user_id, to_us(self._now()))
+            return await tx.notices.close_dms(user_id, to_us(self._now()))
 
     async def waiting_on(
         self, user_id: int, guild_id: int | None = None, limit: int = 25
@@ -173,7 +173,7 @@ class Notices(Feature):
         check_optional_id(guild_id, "server id")
         check_limit(limit)
         async with self.store.read() as tx:
-            rows = await tx.waiting_games((user_id,), guild_id, limit)
+            rows = await tx.notices.waiting_games((user_id,), guild_id, limit)
         return [waiting_of(r) for r in rows]
 
     async def claim_digests(self, limit: int = DIGEST_BATCH) -> list[Digest]:
@@ -184,11 +184,11 @@ class Notices(Feature):
         check_limit(limit)
         now = to_us(self._now())
         async with self.store.write() as tx:
-            claimed = await tx.claim_digests(now, limit)
+            claimed = await tx.notices.claim_digests(now, limit)
         if not claimed:
             return []
         async with self.store.read() as tx:
-            rows = await tx.waiting_games([r.user_id for r in claimed])
+            rows = await tx.notices.waiting_games([r.user_id for r in claimed])
         return digests_of(claimed, rows)
 
 

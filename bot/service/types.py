@@ -16,6 +16,9 @@ from typing import TYPE_CHECKING, Literal
 from .errors import QUOTE_LIMIT, InvalidTimeControl, quote
 
 if TYPE_CHECKING:
+    from rules import Game
+
+    from .notices import NoticePrefs
     from .ratings.types import GameRating
 
 FirstChoice = Literal["me", "them", "random"]
@@ -467,6 +470,12 @@ class MoveResult:
     result: GameResult | None
     rating: GameRating | None = None
     """Once the move ended the game: each player's rating change, or unrated and why."""
+    position: Game | None = field(default=None, compare=False, repr=False)
+    """A private copy of the engine after the move, to draw (the caller's to mutate): the
+    board follows a move without asking the service again."""
+    waiting: NoticePrefs | None = None
+    """How the player to move next hears of their turn (read in the move's own transaction);
+    None once the game is over."""
 
     @property
     def is_over(self) -> bool:

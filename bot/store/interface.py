@@ -1,9 +1,9 @@
 """The store interface every engine implements (SQLite embedded, PostgreSQL for many processes).
 
 The game service speaks only to :class:`Store`, to :data:`Tx` (the one transaction class both
-engines share) and to the rows in :mod:`bot.store.rows`; SQL, drivers and column names stay
-inside the store.  An engine is correct when it passes
-``tests/store/test_contract.py`` and the service tests run over it.
+engines share, with its per-feature queries: ``tx.games.game(…)``) and to the rows in
+:mod:`bot.store.rows`; SQL, drivers and column names stay inside the store.  An engine is
+correct when it passes ``tests/store/test_contract.py`` and the service tests run over it.
 
 Guarantees every engine gives:
 
@@ -41,7 +41,21 @@ from .tx import SharedTx
 Tx = SharedTx
 """One transaction, from :meth:`Store.read` or :meth:`Store.write`: every engine's transaction
 is a :class:`~bot.store.tx.SharedTx` (the queries are written once, over a few primitives an
-engine supplies), so its methods and their contracts are documented there."""
+engine supplies).  Its queries are grouped by feature, one object per feature, each a class
+in :mod:`bot.store.queries` whose docstrings are the contracts:
+
+* ``tx.games`` (:class:`~bot.store.queries.games.GameQueries`): a game's row, moves and
+  events, its versioned writes, a player's lists of games;
+* ``tx.clocks`` (``ClockQueries``): due deadlines and reminders, soft time, the next wake-up,
+  vacations and paused clocks;
+* ``tx.claims`` (``ClaimQueries``): which process plays a turn;
+* ``tx.challenges`` (``ChallengeQueries``), ``tx.tournaments`` (``TournamentQueries``:
+  tournaments, leagues, entrants, rounds, pairings and their games), ``tx.ratings``
+  (``RatingQueries``), ``tx.notices`` (``NoticeQueries``: turn notices and digests);
+* ``tx.web`` (``WebQueries``): what the web pages may show;
+* ``tx.moderation`` (``ModerationQueries``): a server's settings, audit log, creator roles;
+* ``tx.bulk`` (``BulkQueries``): export, import, a ratings rebuild's replacement.
+"""
 
 
 class Store(Protocol):

@@ -179,7 +179,7 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
     ),
     # 5: turn claims. The process thinking for the computer claims its turn, so two shard
     # processes never both think for it; the claim holds for one version until a time (see
-    # ``Tx.claim_turn``).  Self-contained: renumber freely when merging other migrations.
+    # ``Tx.claims.claim_turn``).  Self-contained: renumber freely when merging other migrations.
     (
         "ALTER TABLE games ADD COLUMN claimed_by TEXT",
         "ALTER TABLE games ADD COLUMN claimed_version {big}",

@@ -62,8 +62,9 @@ from .errors import (
     shown,
 )
 from .schema import SCHEMA_VERSION, check_version, migrations
+from .sql import Row
 from .sqlite_tx import SqliteTx
-from .tx import Row, SharedStore, outlast, settle
+from .tx import SharedStore, outlast, settle
 
 T = TypeVar("T")
 FileStamp = tuple[int, int, int, int]  # device, inode, size, modification time (ns)

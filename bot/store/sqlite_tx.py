@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .errors import WriteConflict
-from .tx import LIST_COLUMNS, OBJECT_COLUMNS, OP_SQL, Op, Row, SharedTx, op_args, update_sql
+from .sql import LIST_COLUMNS, OBJECT_COLUMNS, OP_SQL, Op, Row, op_args, update_sql
+from .tx import SharedTx
 
 if TYPE_CHECKING:
     from .sqlite import SqliteStore
@@ -24,6 +25,7 @@ class SqliteTx(SharedTx):
     """One transaction on the store's connection, run while the caller holds the store lock."""
 
     def __init__(self, store: SqliteStore, begin: str) -> None:
+        super().__init__()
         self._store = store
         self._begin: str | None = begin
 
@@ -67,6 +69,6 @@ class SqliteTx(SharedTx):
             return json.dumps(list(value))
         return value
 
-    async def next_rating_seq(self) -> int:
+    async def _next_rating_seq(self) -> int:
         # The write lock is held: nobody else can take the same number.
         return await self._count("SELECT COALESCE(MAX(rating_seq), 0) + 1 FROM games", ())

@@ -34,6 +34,8 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from bot.service import EVENTS, Event, EventBus
+
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 ACTIVE_GAMES_TTL = 10.0
@@ -103,6 +105,13 @@ class Metrics:
             ["kind"],
             registry=r,
         )
+        self.events = Counter(
+            "crosspath_events",
+            "What committed service writes did, by event (GameOver, RoundPaired, "
+            "TournamentFinished, SeasonOpened).",
+            ["event"],
+            registry=r,
+        )
         self._gateway: LatencySource | None = None
         self._games: GameCountSource | None = None
         self._game_counts: dict[str, int] | None = None
@@ -112,6 +121,14 @@ class Metrics:
     def watch_gateway(self, source: LatencySource) -> None:
         """Report ``source``'s latencies as ``crosspath_gateway_latency_seconds{shard}``."""
         self._gateway = source
+
+    def watch_events(self, bus: EventBus) -> None:
+        """Count each event ``bus`` publishes as ``crosspath_events_total{event}``."""
+        for kind in EVENTS:
+            bus.subscribe(kind, self._count_event)
+
+    def _count_event(self, event: Event) -> None:
+        self.events.labels(event=type(event).__name__).inc()
 
     def watch_games(self, source: GameCountSource) -> None:
         """Report ``source``'s counts as ``crosspath_active_games{game}``."""
@@ -172,7 +189,7 @@ def active_games_source(store: Any, limit: int = ACTIVE_GAMES_LIMIT) -> GameCoun
 
     async def count() -> dict[str, int]:
         async with store.read() as tx:
-            rows = await tx.find_games(active_only=True, limit=limit)
+            rows = await tx.games.find_games(active_only=True, limit=limit)
         return dict(Tally(row.game for row in rows))
 
     return count
@@ -182,9 +199,10 @@ class TimedStore:
     """A store that reports how long each of its calls takes, by name, and passes them on.
 
     ``read()``/``write()`` are timed as whole transactions (``read``/``write``) and the
-    transaction they yield times each call (``tx.games_for_player`` …); anything else the
-    store offers (``schema_version``, ``backup`` …) is timed by its own name.  It wraps any
-    object with the store's interface, so the store's engines need no metrics code.
+    transaction they yield times each query by its name (``tx.games.games_for_player`` as
+    ``games_for_player`` …); anything else the store offers (``schema_version``, ``backup``
+    …) is timed by its own name.  It wraps any object with the store's interface, so the
+    store's engines need no metrics code.
     """
 
     def __init__(self, store: Any, metrics: Metrics) -> None:
@@ -236,6 +254,11 @@ class _Timed:
 
 def _timed_attribute(inner: Any, name: str, observe: Histogram) -> Any:
     attribute = getattr(inner, name)
+    if getattr(attribute, "_tx", None) is inner:
+        # A feature's queries (``tx.games``, which holds its transaction: this module imports
+        # from bot.service alone): its calls are timed by their own names, which are unique
+        # across features, so the labels read as before the store was split.
+        return _Timed(attribute, observe)
     if not inspect.iscoroutinefunction(attribute):
         return attribute
     child = observe.labels(operation=name)

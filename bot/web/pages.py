@@ -18,7 +18,7 @@ Content-Security-Policy that allows scripts from this server's files only (no in
 no inline style), so a name that looks like HTML stays text.
 
 Nothing here imports discord: ``crosspath run`` and ``crosspath web`` both hand in a
-service (a :class:`~bot.service.GameService`, or anything with its ``served_*`` methods).
+service's web read models (``service.web``, or anything with their ``served_*`` methods).
 """
 
 from __future__ import annotations
@@ -35,10 +35,15 @@ from typing import Any, Generic, Protocol, TypeVar
 from aiohttp import web
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from bot.service import GameRecord, GameResult, GameSummary, database_fault
-from bot.service.tournament_types import TournamentInfo
-from bot.service.web_games import ServedGame
-from bot.service.web_tournaments import ServedTournament
+from bot.service import (
+    GameRecord,
+    GameResult,
+    GameSummary,
+    ServedGame,
+    ServedTournament,
+    TournamentInfo,
+    database_fault,
+)
 from render import DEFAULT_THEME, THEMES, board_svg, render_gif
 from rules import Game
 
@@ -73,7 +78,8 @@ T = TypeVar("T")
 
 
 class WebService(Protocol):
-    """What the pages need of the game service (``GameService`` has it)."""
+    """What the pages need of the game service: its web read models, ``service.web``
+    (:class:`~bot.service.web.WebReads`), and nothing else."""
 
     async def served_game(self, web_token: str) -> tuple[GameRecord, Game] | None: ...
 

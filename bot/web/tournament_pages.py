@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.service.tournament_types import PairingInfo, TournamentInfo
-from bot.service.web_tournaments import ServedTournament
+from bot.service import PairingInfo, ServedTournament, TournamentInfo
 
 from .names import isolated
 

@@ -19,7 +19,6 @@ from bot.store import open_store
 
 REPO = Path(__file__).resolve().parents[2]
 GUILD = 1000
-ADMIN = 99
 
 
 def crosspath(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -58,7 +57,7 @@ async def rated_games(target: str | Path) -> list[RatedGame]:
                 await service.play_move(10 + n, info.to_move_id, rng.choice(engine.legal_moves()))
             await service.resign(10 + n, rng.choice((a, b)))
         async with store.read() as tx:
-            results = await tx.rated_results()
+            results = await tx.ratings.rated_results()
     return [
         RatedGame(r.first_id, r.second_id, outcome_for(r.winner_id, r.first_id, r.second_id))
         for r in results

@@ -79,7 +79,7 @@ async def test_list_prints_each_tournament_and_its_json(
 async def test_show_lists_the_pairings(tmp_path: Path, db: tuple[Path, int, int]) -> None:
     target, swiss, _ = db
     async with await open_store(target) as store:
-        pairings = await GameService(store).tournament_pairings(swiss)
+        pairings = await GameService(store).tournaments.tournament_pairings(swiss)
     proc = crosspath(tmp_path, "tournament", "show", str(swiss), "--db", str(target), "--json")
     assert proc.returncode == 0, proc.stderr
     shown = json.loads(proc.stdout)

@@ -63,7 +63,7 @@ def ai_lines(lines: list[str]) -> list[str]:
 
 async def stored_record(db: Path) -> str:
     async with Store(db) as store:
-        return (await GameService(store).game_record(1)).text
+        return (await GameService(store).games.game_record(1)).text
 
 
 def expected_last_line(db: Path, human: int = 1) -> str:

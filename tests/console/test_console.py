@@ -66,7 +66,7 @@ def test_whole_game_through_stdin_subprocess(tmp_path: Path) -> None:
 
     async def stored() -> str:
         async with Store(db) as store:
-            return (await GameService(store).game_record(1)).text
+            return (await GameService(store).games.game_record(1)).text
 
     assert parse_record(asyncio.run(stored())).moves == moves
 
@@ -122,7 +122,7 @@ async def test_a_move_provider_plugs_into_a_seat(tmp_path: Path) -> None:
         table = console.Console(service, out=out, inp=io.StringIO(""), providers={1: pick, 2: pick})
         info = await table.start("nakeddiagonal", 6)
         assert await table.run(info) == 0
-        record = await service.game_record(info.id)
+        record = await service.games.game_record(info.id)
     final = parse_record(record.text)
     last = out.getvalue().splitlines()[-1]
     assert last == ("draw" if final.is_draw else f"{final.winner} wins")

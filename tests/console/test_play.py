@@ -37,7 +37,7 @@ def run(argv: list[str], lines: list[str], out: io.StringIO | None = None) -> tu
 def stored_games(db: Path) -> list[GameInfo]:
     async def read() -> list[GameInfo]:
         async with console.open_service(db) as service:
-            return await service.games_for_player(console.CONSOLE_GUILD, console.PLAYER_ONE)
+            return await service.games.games_for_player(console.CONSOLE_GUILD, console.PLAYER_ONE)
 
     return sorted(asyncio.run(read()), key=lambda info: info.id)
 

@@ -17,6 +17,7 @@ from typing import Any
 import discord_fakes as fakes
 import loop_guard as guard
 import pytest
+from discord_fakes import ADMIN, ALICE, BOB
 
 import ai
 from bot.discord.play.ai_opponent import (
@@ -27,7 +28,6 @@ from bot.discord.play.ai_opponent import (
 )
 from rules import game_names, parse_record
 
-ALICE, BOB, ADMIN = fakes.ALICE, fakes.BOB, fakes.ADMIN
 CHANNEL, GUILD = fakes.CHANNEL, fakes.GUILD
 COMPUTER = fakes.Player(fakes.APP_ID, "crosspath")
 loop_guard = guard.loop_guard  # every test fails if a callback blocks the loop > 0.5 s
@@ -114,7 +114,7 @@ async def test_whole_game_against_the_computer(h: Any) -> None:
     # every message the game posted may ping Alice at most, never the bot itself
     for message in h.fake.of_kind("channel_message")[posted_before:]:
         assert message.pingable <= {ALICE.id}
-    record = await h.service.game_record(info.id)
+    record = await h.service.games.game_record(info.id)
     parse_record(record.text)  # the engine replays (and so validates) every stored move
     by_computer = [m for m in record.moves if m.user_id == COMPUTER.id]
     assert by_computer and len(by_computer) == len(h.bot.computer.choose.calls)
@@ -265,11 +265,11 @@ async def test_takebacks_are_declined_and_change_nothing(h: Any) -> None:
 async def test_level_only_against_the_computer_and_open_challenges_stay_open(h: Any) -> None:
     [refusal] = await h.command("challenge", ALICE, game="minefield", opponent=BOB, level=4)
     assert refusal.ephemeral and "level option is for games against me" in refusal.content
-    assert await h.service.open_challenges(GUILD) == []
+    assert await h.service.challenges.open_challenges(GUILD) == []
     await h.command("challenge", ALICE, game="minefield")  # open: anyone may accept
     await h.bot.get_cog("ClockCog").run_once()
     await h.bot.computer.idle()
-    [still_open] = await h.service.open_challenges(GUILD)
+    [still_open] = await h.service.challenges.open_challenges(GUILD)
     assert still_open.opponent_id is None and await h.service.get_game(CHANNEL) is None
     assert h.bot.computer.choose.calls == []
 
@@ -286,7 +286,7 @@ async def test_a_busy_channel_withdraws_the_challenge(h: Any) -> None:
     await fakes.challenge_and_accept(h)  # Alice and Bob play here; no threads
     [refusal] = await h.command("challenge", BOB, game="minefield", opponent=COMPUTER)
     assert refusal.ephemeral and "already has a game" in refusal.content
-    assert await h.service.open_challenges(GUILD) == []
+    assert await h.service.challenges.open_challenges(GUILD) == []
 
 
 async def test_one_game_through_the_real_process_pool(
@@ -337,7 +337,7 @@ async def test_a_resignation_while_the_computer_thinks_is_not_an_error(
         await h.bot.computer.idle()
     assert len(thinking.calls) == 1
     assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
-    [game] = await h.service.games_for_player(GUILD, ALICE.id)
+    [game] = await h.service.games.games_for_player(GUILD, ALICE.id)
     assert game.result is not None and game.result.reason == "resign" and game.moves == ()
 
 
@@ -348,7 +348,7 @@ async def test_the_computer_keeps_moving_through_a_clear_path_chain(h: Any) -> N
     await h.command("challenge", ALICE, game="clearpath", opponent=COMPUTER, size=5, level=2)
     info = await h.service.get_game(CHANNEL)
     await play_out(h, info.id)
-    record = await h.service.game_record(info.id)
+    record = await h.service.games.game_record(info.id)
     users = [m.user_id for m in record.moves]
     in_a_row = [i for i in range(1, len(users)) if users[i - 1] == users[i] == COMPUTER.id]
     assert in_a_row, "this seeded game has computer chains"

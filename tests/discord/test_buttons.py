@@ -19,8 +19,8 @@ from typing import Any
 import discord_fakes as fakes
 import loop_guard as guard
 import pytest
+from discord_fakes import ADMIN, ALICE, BOB, CAROL
 
-ALICE, BOB, CAROL, ADMIN = fakes.ALICE, fakes.BOB, fakes.CAROL, fakes.ADMIN
 CHANNEL, OTHER_CHANNEL, GUILD = fakes.CHANNEL, fakes.OTHER_CHANNEL, fakes.GUILD
 OTHER_GUILD = 800000000000000777
 h = fakes.h
@@ -91,7 +91,7 @@ async def test_a_forged_accept_on_any_other_message_of_the_bot_is_refused(
     accept = reply.custom_ids[0]
     challenge_id = int(accept.rsplit(":", 1)[1])
     posted = h.fake.message_with(accept)
-    assert (await h.service.get_challenge(challenge_id)).message_id == int(posted["id"])
+    assert (await h.service.challenges.get_challenge(challenge_id)).message_id == int(posted["id"])
     before = snapshot()
     for action in ("accept", "decline", "cancel"):
         other = h.fake.posted_earlier(CHANNEL, {"content": "Accept?"})
@@ -106,7 +106,7 @@ async def test_a_forged_accept_on_any_other_message_of_the_bot_is_refused(
     conn.close()
     old = h.fake.posted_earlier(CHANNEL, {"content": "Accept?"})
     await h.run(pressed_on(h, old, accept, BOB))
-    assert (await h.service.get_challenge(challenge_id)).status == "accepted"
+    assert (await h.service.challenges.get_challenge(challenge_id)).status == "accepted"
 
 
 async def test_a_challenge_button_pressed_in_another_server_is_refused(
@@ -129,8 +129,10 @@ async def test_a_challenge_button_pressed_in_another_server_is_refused(
 
     # the real button, on its own message, still works
     await h.click(accept, BOB)
-    assert await h.service.open_challenges(GUILD) == []
-    assert (await h.service.get_challenge(int(accept.rsplit(":", 1)[1]))).status == "accepted"
+    assert await h.service.challenges.open_challenges(GUILD) == []
+    assert (
+        await h.service.challenges.get_challenge(int(accept.rsplit(":", 1)[1]))
+    ).status == "accepted"
 
 
 async def test_every_button_refuses_a_message_that_is_not_the_bots(

@@ -9,13 +9,12 @@ from typing import Any
 
 import discord_fakes as fakes
 import pytest
+from discord_fakes import ALICE, CHANNEL, GUILD
 
 from bot.config import Settings
 from bot.service import ShardFilter
 
 from .test_ai import COMPUTER, Spy, alice_plays_first_legal_move
-
-ALICE, CHANNEL, GUILD = fakes.ALICE, fakes.CHANNEL, fakes.GUILD
 
 
 async def test_no_thinking_while_another_process_holds_the_turn(
@@ -33,7 +32,9 @@ async def test_no_thinking_while_another_process_holds_the_turn(
         async def alice_then_rival(*args: Any, **kwargs: Any) -> Any:
             result = await original(*args, **kwargs)
             if result.game.to_move_id == COMPUTER.id:
-                won = await h.service.claim_turn(result.game.id, result.game.version, "rival")
+                won = await h.service.claims.claim_turn(
+                    result.game.id, result.game.version, "rival"
+                )
                 assert won
             return result
 
@@ -68,13 +69,13 @@ async def test_the_clock_asks_for_this_process_s_shards_only(
     h = await fakes.open_harness(db_path, clock, monkeypatch)
     try:
         asked: list[Any] = []
-        original = h.service.due
+        original = h.service.clocks.due
 
         async def recording_due(*args: Any, **kwargs: Any) -> Any:
             asked.append(kwargs.get("shards"))
             return await original(*args, **kwargs)
 
-        monkeypatch.setattr(h.service, "due", recording_due)
+        monkeypatch.setattr(h.service.clocks, "due", recording_due)
         await h.bot.get_cog("ClockCog").run_once()
         monkeypatch.setattr(h.bot, "settings", Settings(shard_count=4, shard_ids=(1, 2)))
         await h.bot.get_cog("ClockCog").run_once()

@@ -12,10 +12,10 @@ from typing import Any
 
 import discord_fakes as fakes
 import loop_guard as guard
+from discord_fakes import ALICE, BOB, CAROL
 
 from bot.discord.play.ai_opponent import in_process_move
 
-ALICE, BOB, CAROL = fakes.ALICE, fakes.BOB, fakes.CAROL
 CHANNEL, OTHER_CHANNEL, GUILD = fakes.CHANNEL, fakes.OTHER_CHANNEL, fakes.GUILD
 h = fakes.h
 loop_guard = guard.loop_guard
@@ -99,7 +99,7 @@ async def test_challenges_pages_with_previous_and_next_after_a_restart(
     assert not any(":prev:" in c for c in back.custom_ids)
     # the list's own buttons still act on a page reached with the buttons
     sent = await second.click(f"cp:chals:decline:{ids[5]}", BOB)
-    assert (await second.service.get_challenge(ids[5])).status == "declined"
+    assert (await second.service.challenges.get_challenge(ids[5])).status == "declined"
     assert any(s.kind == "edit_original" for s in sent)
     await second.close()
 
@@ -134,7 +134,7 @@ async def test_challenges_lists_with_buttons_that_act_and_refresh(h: Any) -> Non
     own = next(s for s in sent if s.kind == "edit_message")
     assert own.path.endswith(f"/messages/{h.fake.message_with(by_bob.custom_ids[0])['id']}")
     assert own.custom_ids == [] and "Cancelled by" in own.embed_text()
-    assert (await h.service.get_challenge(ids[2])).status == "cancelled"
+    assert (await h.service.challenges.get_challenge(ids[2])).status == "cancelled"
 
     # Accept the open one from a list shown in another channel: the game is played where the
     # challenge was made
@@ -151,7 +151,7 @@ async def test_challenges_lists_with_buttons_that_act_and_refresh(h: Any) -> Non
     sent = await h.click(f"cp:chals:decline:{ids[1]}", BOB)
     refreshed = next(s for s in sent if s.kind == "edit_original")
     assert "No pending challenges" in refreshed.content and refreshed.custom_ids == []
-    assert (await h.service.get_challenge(ids[1])).status == "declined"
+    assert (await h.service.challenges.get_challenge(ids[1])).status == "declined"
 
 
 async def test_a_list_button_works_after_a_restart(db_path: Path, clock: Any) -> None:
@@ -249,7 +249,7 @@ async def test_abort_offer_declined_then_stale_then_accepted(h: Any) -> None:
 async def test_a_new_server_plays_in_threads(db_path: Path, clock: Any) -> None:
     h = await fakes.open_harness(db_path, clock, new_server=True)
     try:
-        assert (await h.service.get_settings(GUILD)).use_threads
+        assert (await h.service.moderation.get_settings(GUILD)).use_threads
         await h.command("challenge", ALICE, game="minefield", opponent=BOB, size=5)
         sent = await h.click(h.fake.last("reply").custom_ids[0], BOB)
         assert [s.kind for s in sent] == [
@@ -300,7 +300,7 @@ async def test_the_computer_agrees_to_an_abort_offer(db_path: Path, clock: Any) 
         assert "the computer agreed" in sent[0].content and sent[0].custom_ids == []
         ended = await h.service.get_game_by_id(info.id)
         assert ended.status == "aborted"
-        history = (await h.service.game_record(info.id)).history
+        history = (await h.service.games.game_record(info.id)).history
         assert [e.kind for e in history][-2:] == ["abort_offered", "abort"]
     finally:
         await h.bot.computer.idle()

@@ -17,12 +17,12 @@ from typing import Any
 import discord_fakes as fakes
 import loop_guard as guard
 import pytest
+from discord_fakes import ALICE, BOB
 from pg_server import PgServer, set_connections
 
 from bot.discord.replies import APOLOGY, DATABASE_DOWN
 from bot.store import DatabaseFailure
 
-ALICE, BOB = fakes.ALICE, fakes.BOB
 CHANNEL = fakes.CHANNEL
 h = fakes.h
 loop_guard = guard.loop_guard
@@ -105,22 +105,45 @@ async def test_postgresql_going_away_is_explained_and_the_move_is_not_recorded(
     await h.close()
 
 
-async def test_a_fault_after_the_move_was_recorded_says_the_move_counts(
+async def test_a_fault_after_the_resignation_was_recorded_says_it_counts(
     h: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """The move committed, then the database failed while the board was being drawn: the
-    player must not be told their move was not recorded."""
+    """The resignation committed, then the database failed while the board was being drawn:
+    the player must not be told it was not recorded.  (A move reads nothing after its write:
+    its result carries the position; see test_a_move_reads_nothing_after_its_write.)"""
     await fakes.challenge_and_accept(h)
 
     async def failing(game_id: int) -> None:
         raise DatabaseFailure("the database crosspath.db failed: disk I/O error")
 
+    asked = await h.command("resign", ALICE)
+    assert fakes.custom_ids_of(asked[-1].body["data"])[0] == "cp:resign:yes:1:0"
     monkeypatch.setattr(h.service, "position", failing)
     with caplog.at_level(logging.ERROR, logger="crosspath.discord"):
-        answer = fakes.refusal(await h.command("move", ALICE, point="c3"))
-    assert answer.content.startswith("Your move counts, but the bot's database")
+        sent = await h.click("cp:resign:yes:1:0", ALICE)
+    assert [s.kind for s in sent] == ["update", "followup"]  # the question is answered, then:
+    answer = sent[-1]
+    assert answer.ephemeral and answer.content.startswith("You resigned, but the bot's database")
     assert "/board" in answer.content and "not recorded" not in answer.content
     [record] = fault_records(caplog)
     assert record.exc_info is None and "disk I/O error" in record.getMessage()
+    monkeypatch.undo()
+    assert (await h.service.games.latest_game(CHANNEL)).result is not None
+
+
+async def test_a_move_reads_nothing_after_its_write(
+    h: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One write and no read per /move: the move's result carries the position to draw,
+    the rating change and the waiting player's notice choice."""
+    await fakes.challenge_and_accept(h)
+    store = h.service.store
+    opened: list[str] = []
+    read, write = store.read, store.write
+    monkeypatch.setattr(store, "read", lambda: (opened.append("read"), read())[1])
+    monkeypatch.setattr(store, "write", lambda: (opened.append("write"), write())[1])
+    sent = await h.command("move", ALICE, point="c3")
+    assert [s.kind for s in sent] == ["defer", "channel_message", "followup"]
+    assert opened == ["write"]
     monkeypatch.undo()
     assert (await h.service.get_game(CHANNEL)).moves == ("c3",)

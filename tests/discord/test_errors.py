@@ -13,10 +13,10 @@ from typing import Any
 import discord_fakes as fakes
 import loop_guard as guard
 import pytest
+from discord_fakes import ADMIN, ALICE, BOB, CAROL
 
 from bot.discord.replies import APOLOGY
 
-ALICE, BOB, CAROL, ADMIN = fakes.ALICE, fakes.BOB, fakes.CAROL, fakes.ADMIN
 CHANNEL, OTHER_CHANNEL = fakes.CHANNEL, fakes.OTHER_CHANNEL
 h = fakes.h
 loop_guard = guard.loop_guard  # every test fails if a callback blocks the loop > 0.5 s
@@ -186,7 +186,7 @@ async def test_unexpected_error_in_a_button_is_apologised_for(
     async def broken(challenge_id: int) -> None:
         raise KeyError("boom")
 
-    monkeypatch.setattr(h.service, "get_challenge", broken)
+    monkeypatch.setattr(h.service.challenges, "get_challenge", broken)
     [answer] = await h.click(reply.custom_ids[0], BOB)
     assert answer.kind == "reply" and answer.ephemeral and answer.content == APOLOGY
 
@@ -277,4 +277,4 @@ async def test_a_committed_resign_is_announced_even_if_the_click_expired(h: Any)
 async def test_a_challenge_nobody_could_see_is_withdrawn(h: Any) -> None:
     h.fake.expire_interactions = True
     await h.command("challenge", ALICE, game="minefield", opponent=BOB)
-    assert await h.service.open_challenges(fakes.GUILD) == []
+    assert await h.service.challenges.open_challenges(fakes.GUILD) == []

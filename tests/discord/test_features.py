@@ -8,8 +8,8 @@ from typing import Any
 import discord_fakes as fakes
 import loop_guard as guard
 import pytest
+from discord_fakes import ADMIN, ALICE, BOB, CAROL
 
-ALICE, BOB, CAROL, ADMIN = fakes.ALICE, fakes.BOB, fakes.CAROL, fakes.ADMIN
 CHANNEL, OTHER_CHANNEL = fakes.CHANNEL, fakes.OTHER_CHANNEL
 h = fakes.h
 loop_guard = guard.loop_guard  # every test fails if a callback blocks the loop > 0.5 s
@@ -227,7 +227,7 @@ async def test_challenge_refused_where_the_bot_cannot_post_boards(h: Any) -> Non
     h.payloads.bot_permissions = fakes.BOT_PERMISSIONS & ~(1 << 15)  # no Attach Files
     [reply] = await h.command("challenge", ALICE, game="minefield", opponent=BOB)
     assert reply.ephemeral and "Attach Files" in reply.content
-    assert await h.service.open_challenges(fakes.GUILD) == []
+    assert await h.service.challenges.open_challenges(fakes.GUILD) == []
 
 
 async def test_the_clock_loop_runs_by_itself_once_ready(

@@ -11,10 +11,10 @@ from typing import Any
 import discord_fakes as fakes
 import loop_guard as guard
 import pytest
+from discord_fakes import ALICE, BOB, CAROL
 
 from rules import format_record, game_names, parse_record
 
-ALICE, BOB, CAROL, ADMIN = fakes.ALICE, fakes.BOB, fakes.CAROL, fakes.ADMIN
 h = fakes.h
 loop_guard = guard.loop_guard  # every test fails if a callback blocks the loop > 0.5 s
 close_harnesses = fakes.close_harnesses

@@ -9,11 +9,11 @@ from typing import Any
 
 import discord_fakes as fakes
 import loop_guard as guard
+from discord_fakes import ALICE, BOB, CAROL
 from game_fixtures import START
 
 from bot.discord.notices.dms import FIX_DMS
 
-ALICE, BOB, CAROL = fakes.ALICE, fakes.BOB, fakes.CAROL
 GUILD, CHANNEL = fakes.GUILD, fakes.CHANNEL
 h = fakes.h
 loop_guard = guard.loop_guard
@@ -72,7 +72,7 @@ async def test_closed_dms_fall_back_to_the_mention_once_until_notify(h: Any) -> 
     assert post.pingable == set() and post.files
     assert fallback.pingable == {ALICE.id} and f"<@{ALICE.id}>" in fallback.content
     assert FIX_DMS in fallback.content and "/notify" in fallback.content
-    prefs = await h.service.notice_prefs(ALICE.id)
+    prefs = await h.service.notices.notice_prefs(ALICE.id)
     assert prefs.dm_closed and prefs.pings
     # the next turns: the channel post pings Alice itself, no DM is tried, no advice again
     for _ in range(2):
@@ -102,7 +102,7 @@ async def test_a_dm_that_fails_otherwise_mentions_without_closing(
     post, fallback = turn_posts(h.fake.sent)
     assert post.pingable == set() and fast_retries.slept, "discord.py retried the 500s"
     assert fallback.pingable == {ALICE.id} and FIX_DMS not in fallback.content
-    assert not (await h.service.notice_prefs(ALICE.id)).dm_closed  # tried again next turn
+    assert not (await h.service.notices.notice_prefs(ALICE.id)).dm_closed  # tried again next turn
 
 
 async def test_the_daily_digest_comes_at_its_hour(h: Any, clock: Any) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import discord_fakes as fakes
+from discord_fakes import ALICE, BOB, CHANNEL, GUILD
 
-ALICE, BOB, CHANNEL, GUILD = fakes.ALICE, fakes.BOB, fakes.CHANNEL, fakes.GUILD
 h = fakes.h
 close_harnesses = fakes.close_harnesses
 
@@ -44,4 +44,4 @@ async def test_the_option_is_refused_where_the_game_has_no_choice(h: Any) -> Non
         await h.command("challenge", ALICE, game="clearpath", opponent=BOB, size=5, pie=False)
     ).content
     assert "always played with the pie rule" in text
-    assert await h.service.open_challenges(GUILD) == []
+    assert await h.service.challenges.open_challenges(GUILD) == []

@@ -14,8 +14,8 @@ from typing import Any
 
 import discord_fakes as fakes
 import loop_guard as guard
+from discord_fakes import ADMIN, ALICE, BOB, CAROL
 
-ALICE, BOB, CAROL, ADMIN = fakes.ALICE, fakes.BOB, fakes.CAROL, fakes.ADMIN
 CHANNEL, PRIVATE, GUILD = fakes.CHANNEL, fakes.PRIVATE_CHANNEL, fakes.GUILD
 h = fakes.h
 loop_guard = guard.loop_guard
@@ -62,7 +62,7 @@ async def private_tournament(h: Any) -> int:
         channel_id=PRIVATE,
     )
     assert reply.embeds
-    [tournament] = await h.service.list_tournaments(GUILD, limit=5)
+    [tournament] = await h.service.tournaments.list_tournaments(GUILD, limit=5)
     for player in (ALICE, BOB):
         await h.command("tournament join", player, tournament=tournament.id, channel_id=PRIVATE)
     await h.command("tournament start", ADMIN, tournament=tournament.id, channel_id=PRIVATE)

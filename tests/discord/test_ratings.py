@@ -8,10 +8,10 @@ from typing import Any
 import discord_fakes as fakes
 import loop_guard as guard
 import pytest
+from discord_fakes import ALICE, BOB
 
 from bot.service.ratings.model import RatedGame, apply_game
 
-ALICE, BOB = fakes.ALICE, fakes.BOB
 h = fakes.h
 loop_guard = guard.loop_guard
 close_harnesses = fakes.close_harnesses
@@ -126,7 +126,7 @@ async def test_admin_ratings_reset_asks_then_only_its_admin_confirms(h: Any) -> 
     done = await h.click(confirm, ADMIN)
     assert "2 players' Minefield ratings were cleared" in done[-1].content
     assert await h.service.leaderboard(fakes.GUILD, "minefield") == []
-    assert (await h.service.audit_log(fakes.GUILD))[0].action == "ratings_reset"
+    assert (await h.service.moderation.audit_log(fakes.GUILD))[0].action == "ratings_reset"
 
 
 async def test_admin_can_turn_ratings_off(h: Any) -> None:

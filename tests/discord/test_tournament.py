@@ -16,13 +16,13 @@ from typing import Any
 import discord_fakes as fakes
 import loop_guard as guard
 import pytest
+from discord_fakes import ADMIN, ALICE, BOB, CAROL
 from PIL import Image
 
 from bot.discord.persistent import NOT_MINE
 from bot.discord.tournaments.flows import ANOTHER_TOURNAMENT
-from bot.service.tournaments.tables import is_provisional
+from bot.service import GameService, is_provisional
 
-ALICE, BOB, CAROL, ADMIN = fakes.ALICE, fakes.BOB, fakes.CAROL, fakes.ADMIN
 CHANNEL, OTHER_CHANNEL, GUILD = fakes.CHANNEL, fakes.OTHER_CHANNEL, fakes.GUILD
 h = fakes.h
 loop_guard = guard.loop_guard
@@ -86,7 +86,7 @@ async def test_create_refuses_clearly_and_creates_nothing(h: Any) -> None:
         await h.command("tournament create", ADMIN, game="minefield", format="knockout", best_of=4)
     )
     assert "odd" in answer.content.lower()
-    assert await h.service.list_tournaments(GUILD) == []
+    assert await h.service.tournaments.list_tournaments(GUILD) == []
 
 
 async def test_a_deadline_is_shown_and_the_sweep_starts_the_tournament(h: Any, clock: Any) -> None:
@@ -96,7 +96,7 @@ async def test_a_deadline_is_shown_and_the_sweep_starts_the_tournament(h: Any, c
         "tournament create", ADMIN, game="minefield", format="swiss", deadline=past
     )
     assert "deadline" in fakes.refusal(refused).content.lower()
-    assert await h.service.list_tournaments(GUILD) == []
+    assert await h.service.tournaments.list_tournaments(GUILD) == []
     reply = await create(h, deadline=later)
     tid = tournament_id_of(reply)
     assert "<t:" in reply.embed_text()  # the deadline, in each reader's own time zone
@@ -141,7 +141,7 @@ async def test_join_start_threads_standings_withdraw_and_podium(h: Any) -> None:
     threads = [s for s in sent if s.kind == "thread"]
     games = await h.service.tournament_games(tid)
     assert len(threads) == len(games) == 3
-    assert await h.service.games_awaiting_channel(tid) == []
+    assert await h.service.tournaments.games_awaiting_channel(tid) == []
     for thread, game in zip(threads, games, strict=True):
         assert thread.channel_id == CHANNEL  # under the tournament's channel
         assert game.channel_id == thread.message_id and not is_provisional(game.channel_id)
@@ -227,12 +227,12 @@ async def test_pending_threads_are_opened_by_the_sweep_after_a_crash(h: Any) -> 
         await h.service.join_tournament(tid, player.id)
     # the process that started it stopped before opening any thread
     await h.service.start_tournament(tid, ADMIN.id)
-    [pending] = await h.service.games_awaiting_channel(tid)
+    [pending] = await h.service.tournaments.games_awaiting_channel(tid)
     assert is_provisional(pending.channel_id)
     h.fake.clear()
     await h.bot.tournaments.sweep()
     [thread] = h.fake.of_kind("thread")
-    assert await h.service.games_awaiting_channel() == []
+    assert await h.service.tournaments.games_awaiting_channel() == []
     game = await h.service.get_game_by_id(pending.id)
     assert game.channel_id == thread.message_id
     await h.bot.tournaments.sweep()  # nothing left: no second thread
@@ -287,7 +287,7 @@ async def test_creator_roles_are_set_by_managers_and_let_their_members_create(h:
     )
     assert "tournament-creator role" in refused.content
     # Every member has the @everyone role (its id is the server's): allow it.
-    await h.service.set_tournament_creator_roles(GUILD, [GUILD], ADMIN.id)
+    await h.service.tournaments.set_tournament_creator_roles(GUILD, [GUILD], ADMIN.id)
     [shown] = await h.command("tournament creators", ADMIN, action="show")
     assert f"<@&{GUILD}>" in shown.content
     reply = await create(h, ALICE)
@@ -295,7 +295,7 @@ async def test_creator_roles_are_set_by_managers_and_let_their_members_create(h:
     assert info.organiser_id == ALICE.id
     [cleared] = await h.command("tournament creators", ADMIN, action="clear")
     assert "server managers only" in cleared.content
-    assert await h.service.tournament_creator_roles(GUILD) == ()
+    assert await h.service.tournaments.tournament_creator_roles(GUILD) == ()
 
 
 async def test_the_last_game_ending_posts_the_podium_once(h: Any) -> None:
@@ -371,11 +371,13 @@ async def test_a_podium_nobody_posted_is_posted_by_the_sweep_once(h: Any) -> Non
     tid = tournament_id_of(reply)
     for player in (ALICE, BOB):
         await h.service.join_tournament(tid, player.id)
-    # Another process started it and ended its only game, then stopped before posting.
-    await h.service.start_tournament(tid, ADMIN.id)
-    [game] = await h.service.games_awaiting_channel(tid)
+    # Another process started it and ended its only game, then stopped before posting
+    # (its own service: this bot hears nothing of its writes).
+    other = GameService(h.service.store, clock=h.service.core.clock)
+    await other.start_tournament(tid, ADMIN.id)
+    [game] = await other.tournaments.games_awaiting_channel(tid)
     assert game.to_move_id is not None
-    await h.service.resign(game.channel_id, game.to_move_id)
+    await other.resign(game.channel_id, game.to_move_id)
     assert (await h.service.get_tournament(tid)).status == "finished"
     h.fake.clear()
     done = await h.bot.tournaments.sweep()
@@ -404,7 +406,7 @@ async def test_the_bots_own_loop_opens_threads_after_a_restart(db_path: Path, cl
     try:
         second.bot._ready.set()  # what READY from the gateway does
         for _ in range(300):
-            if not await second.service.games_awaiting_channel(tid):
+            if not await second.service.tournaments.games_awaiting_channel(tid):
                 break
             await asyncio.sleep(0.01)
         [game] = await second.service.tournament_games(tid)
@@ -463,7 +465,9 @@ async def test_every_format_runs_to_its_podium_in_discord(
     by_id = {p.id: p for p in FOUR}
     decided = 0
     while (await h.service.get_tournament(tid)).status == "running":
-        assert await h.service.games_awaiting_channel(tid) == []  # every game has its thread
+        assert (
+            await h.service.tournaments.games_awaiting_channel(tid) == []
+        )  # every game has its thread
         active = [g for g in await h.service.tournament_games(tid) if g.is_active]
         assert active, "a running tournament always has a game to play"
         game = active[0]
@@ -491,7 +495,7 @@ async def test_every_format_runs_to_its_podium_in_discord(
 async def test_an_announcement_discord_refused_leaves_no_open_tournament(h: Any) -> None:
     h.fake.fail("POST", r"/interactions/\d+/[^/]+/callback", 403, times=1)
     await h.command("tournament create", ADMIN, game="minefield", format="swiss")
-    [info] = await h.service.list_tournaments(GUILD)
+    [info] = await h.service.tournaments.list_tournaments(GUILD)
     assert info.status == "cancelled"  # nobody could see or join it
 
 
@@ -519,13 +523,13 @@ async def test_a_channel_without_thread_permissions_is_told_to_the_organiser_onc
     assert told.channel_id == CHANNEL and told.pingable == {ADMIN.id}
     assert f"tournament #{tid}" in told.content
     assert "Create Public Threads and Send Messages in Threads" in told.content
-    assert len(await h.service.games_awaiting_channel(tid)) == 1  # the game waits
+    assert len(await h.service.tournaments.games_awaiting_channel(tid)) == 1  # the game waits
 
     channel["permission_overwrites"] = []  # granted again: the next sweep opens the thread
     h.bot._connection.parse_channel_update(channel)
     await h.bot.tournaments.sweep()
     assert len(h.fake.of_kind("thread")) == 1
-    assert await h.service.games_awaiting_channel(tid) == []
+    assert await h.service.tournaments.games_awaiting_channel(tid) == []
 
 
 async def test_a_thread_discord_refuses_despite_the_cache_is_told_once_too(h: Any) -> None:
@@ -541,6 +545,6 @@ async def test_a_thread_discord_refuses_despite_the_cache_is_told_once_too(h: An
     notices = [s for s in h.fake.sent if s.kind == "channel_message"]
     assert len(notices) == 1 and notices[0].pingable == {ADMIN.id}
     assert "Create Public Threads" in notices[0].content
-    assert len(await h.service.games_awaiting_channel(tid)) == 1
+    assert len(await h.service.tournaments.games_awaiting_channel(tid)) == 1
     await h.bot.tournaments.sweep()  # Discord takes it now
-    assert await h.service.games_awaiting_channel(tid) == []
+    assert await h.service.tournaments.games_awaiting_channel(tid) == []

@@ -8,8 +8,8 @@ import re
 from typing import Any
 
 import discord_fakes as fakes
+from discord_fakes import ADMIN, ALICE, BOB, CAROL
 
-ALICE, BOB, CAROL, ADMIN = fakes.ALICE, fakes.BOB, fakes.CAROL, fakes.ADMIN
 CHANNEL, PRIVATE = fakes.CHANNEL, fakes.PRIVATE_CHANNEL
 h = fakes.h
 close_harnesses = fakes.close_harnesses
@@ -34,7 +34,7 @@ async def test_a_tournament_in_a_public_channel_is_public_with_its_players_names
     await h.command("tournament join", BOB, tournament=tid, channel_id=CHANNEL)
     await h.command("tournament join", CAROL, tournament=tid, channel_id=CHANNEL)
     await h.command("tournament start", ADMIN, tournament=tid, channel_id=CHANNEL)
-    served = await h.service.served_tournament(info.web_token)
+    served = await h.service.web.served_tournament(info.web_token)
     names = {ALICE.id: ALICE.name, BOB.id: BOB.name, CAROL.id: CAROL.name}
     assert served is not None and served.names == names
     games = await h.service.tournament_games(tid)
@@ -46,4 +46,4 @@ async def test_a_tournament_in_a_private_channel_is_never_served(h: Any) -> None
     tid = await create(h, PRIVATE)
     info = await h.service.get_tournament(tid)
     assert not info.public
-    assert await h.service.served_tournament(info.web_token) is None
+    assert await h.service.web.served_tournament(info.web_token) is None

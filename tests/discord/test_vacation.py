@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import discord_fakes as fakes
+from discord_fakes import ALICE, BOB, CAROL
 from game_fixtures import FakeClock
 
-ALICE, BOB, CAROL = fakes.ALICE, fakes.BOB, fakes.CAROL
 CHANNEL, GUILD = fakes.CHANNEL, fakes.GUILD
 h = fakes.h
 close_harnesses = fakes.close_harnesses
@@ -106,7 +106,7 @@ async def test_admins_set_vacation_days_and_soft_time(h: Any) -> None:
     assert "Vacation days a year:** 5" in saved.content and "3 days" in saved.content
     refused = fakes.refusal(await h.command("vacation start", ALICE, days=6))
     assert "only 5 vacation days left" in refused.content
-    settings = await h.service.get_settings(GUILD)
+    settings = await h.service.moderation.get_settings(GUILD)
     assert (settings.vacation_days, settings.soft_time) == (5, 3 * 86400)
 
 

@@ -15,8 +15,8 @@ from typing import Any
 import discord_fakes as fakes
 import loop_guard as guard
 import pytest
+from discord_fakes import ADMIN, ALICE, BOB, CAROL
 
-ALICE, BOB, CAROL, ADMIN = fakes.ALICE, fakes.BOB, fakes.CAROL, fakes.ADMIN
 CHANNEL, PRIVATE = fakes.CHANNEL, fakes.PRIVATE_CHANNEL
 h = fakes.h
 loop_guard = guard.loop_guard

@@ -10,10 +10,10 @@ from typing import Any
 import discord
 import discord_fakes as fakes
 import pytest
+from discord_fakes import ADMIN, ALICE, BOB
 
 from bot.discord.play.web_links import WATCH_LABEL, everyone_can_view
 
-ALICE, BOB, ADMIN = fakes.ALICE, fakes.BOB, fakes.ADMIN
 GUILD, CHANNEL, PRIVATE = fakes.GUILD, fakes.CHANNEL, fakes.PRIVATE_CHANNEL
 VIEW = fakes.VIEW_CHANNEL
 h = fakes.h
@@ -56,7 +56,7 @@ async def test_a_game_in_a_private_channel_is_private_and_links_nothing(h: Any) 
     info = await start(h, PRIVATE)
     assert not info.public and info.names == {ALICE.id: ALICE.name, BOB.id: BOB.name}
     assert link_buttons(h.fake.last("channel_message")) == []
-    assert await h.service.served_game(info.web_token) is None
+    assert await h.service.web.served_game(info.web_token) is None
 
 
 async def test_no_link_without_a_public_url_or_with_the_listing_off(h: Any) -> None:

@@ -18,12 +18,12 @@ from typing import Any
 import discord_fakes as fakes
 import loop_guard as guard
 import pytest
+from discord_fakes import ADMIN, ALICE, BOB, CAROL
 from discord_wire import ScaledRetries
 
 from bot.discord.names import RETRY_FAILED_AFTER
 from rules import new_game
 
-ALICE, BOB, CAROL, ADMIN = fakes.ALICE, fakes.BOB, fakes.CAROL, fakes.ADMIN
 CHANNEL, GUILD = fakes.CHANNEL, fakes.GUILD
 POSTS = rf"/channels/{CHANNEL}/messages"
 CALLBACKS = r"/interactions/\d+/[^/]+/callback"
@@ -144,7 +144,7 @@ async def test_a_500_on_the_challenge_reply_is_not_retried_in_a_storm(
     assert len(callbacks) <= 10, len(callbacks)
     assert callbacks[0].content.startswith(f"<@{BOB.id}>: <@{ALICE.id}> wants to play")
     assert all(s.status == 500 for s in callbacks)
-    assert await h.service.open_challenges(GUILD) == [], "nobody saw it: withdrawn"
+    assert await h.service.challenges.open_challenges(GUILD) == [], "nobody saw it: withdrawn"
     assert "could not deliver a reply" in caplog.text
 
 
@@ -158,7 +158,7 @@ async def test_challenge_in_a_busy_channel_is_refused_when_no_thread_can_be_made
         await h.command("challenge", CAROL, game="minefield", opponent=BOB, size=5)
     ).content
     assert "already has a game" in text and "Create Public Threads" in text
-    assert await h.service.open_challenges(GUILD) == []
+    assert await h.service.challenges.open_challenges(GUILD) == []
     # with the permission, the new game would get its own thread: allowed
     h.payloads.bot_permissions = fakes.BOT_PERMISSIONS
     [reply] = await h.command("challenge", CAROL, game="minefield", opponent=BOB, size=5)
@@ -174,7 +174,7 @@ async def test_challenge_inside_a_game_thread_is_refused(h: Any) -> None:
         await h.command("challenge", ALICE, game="crosscut", opponent=CAROL, channel_id=thread_id)
     ).content
     assert "game thread can't hold a second game" in text
-    assert await h.service.open_challenges(GUILD) == []
+    assert await h.service.challenges.open_challenges(GUILD) == []
 
 
 async def test_display_names_are_per_server_and_failed_lookups_are_remembered(h: Any) -> None:

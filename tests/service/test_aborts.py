@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from game_fixtures import Snapshot, refused
+from game_fixtures import ALICE, BOB, CAROL, Snapshot, refused
 
 from bot.service import (
     AbortAnswer,
@@ -28,7 +28,6 @@ from bot.service import (
 from bot.store import open_store
 
 GUILD, CHANNEL = 1000, 2000
-ALICE, BOB, CAROL = 11, 22, 33
 StartGame = Callable[..., Awaitable[GameInfo]]
 
 
@@ -49,12 +48,12 @@ async def test_either_player_aborts_alone_until_both_made_two_turns(
 ) -> None:
     await start_game("minefield", 5)
     await play_turns(service, 3)  # Alice two turns, Bob one: still alone
-    ended = await service.abort(CHANNEL, ALICE)
+    ended = await service.aborts.abort(CHANNEL, ALICE)
     assert isinstance(ended, GameEnded)
     assert ended.game.status == "aborted" and ended.result.reason == "abort"
     assert ended.result.winner_id is None and ended.result.actor_id == ALICE
     assert not ended.result.rated and ended.result.unrated_reason == "aborted"
-    record = await service.game_record(ended.game.id)
+    record = await service.games.game_record(ended.game.id)
     assert [(e.kind, e.user_id, e.detail) for e in record.history][-1] == (
         "abort",
         ALICE,
@@ -62,7 +61,7 @@ async def test_either_player_aborts_alone_until_both_made_two_turns(
     )
     # the channel is free again
     await start_game("minefield", 5)
-    alone = await service.abort_alone(CHANNEL, BOB)  # before any move, the second player too
+    alone = await service.aborts.abort_alone(CHANNEL, BOB)  # before any move, the second player too
     assert alone.game.status == "aborted"
 
 
@@ -71,26 +70,28 @@ async def test_after_two_turns_each_an_abort_is_an_offer(
 ) -> None:
     await start_game("minefield", 5)
     info = await play_turns(service, 4)
-    await refused(snapshot, NoAbort, service.abort_alone(CHANNEL, ALICE), "offer an abort")
-    await refused(snapshot, NotAPlayer, service.abort(CHANNEL, CAROL), "not playing")
-    offer = await service.abort(CHANNEL, ALICE)
+    await refused(snapshot, NoAbort, service.aborts.abort_alone(CHANNEL, ALICE), "offer an abort")
+    await refused(snapshot, NotAPlayer, service.aborts.abort(CHANNEL, CAROL), "not playing")
+    offer = await service.aborts.abort(CHANNEL, ALICE)
     assert isinstance(offer, AbortOffer)
     assert (offer.offered_by, offer.version, offer.game.status) == (ALICE, info.version, "active")
-    await refused(snapshot, NoAbort, service.offer_abort(CHANNEL, ALICE), "already waiting")
-    await refused(snapshot, NoAbort, service.offer_abort(CHANNEL, BOB), "accept their offer")
+    await refused(snapshot, NoAbort, service.aborts.offer_abort(CHANNEL, ALICE), "already waiting")
+    await refused(snapshot, NoAbort, service.aborts.offer_abort(CHANNEL, BOB), "accept their offer")
     await refused(
         snapshot,
         PermissionDenied,
-        service.answer_abort(CHANNEL, ALICE, True, version=info.version),
+        service.aborts.answer_abort(CHANNEL, ALICE, True, version=info.version),
         "your own",
     )
     await refused(
         snapshot,
         NotAPlayer,
-        service.answer_abort(CHANNEL, CAROL, True, version=info.version),
+        service.aborts.answer_abort(CHANNEL, CAROL, True, version=info.version),
         "not playing",
     )
-    answer = await service.answer_abort(CHANNEL, BOB, True, version=info.version, game_id=info.id)
+    answer = await service.aborts.answer_abort(
+        CHANNEL, BOB, True, version=info.version, game_id=info.id
+    )
     assert isinstance(answer, AbortAnswer) and answer.accepted and answer.ended is not None
     assert (answer.offered_by, answer.answered_by) == (ALICE, BOB)
     assert answer.game.status == "aborted" and answer.ended.result.unrated_reason == "aborted"
@@ -102,31 +103,31 @@ async def test_a_declined_offer_waits_for_the_next_move_and_a_move_kills_an_offe
 ) -> None:
     await start_game("minefield", 5)
     info = await play_turns(service, 4)
-    await service.offer_abort(CHANNEL, BOB)
-    declined = await service.answer_abort(CHANNEL, ALICE, False, version=info.version)
+    await service.aborts.offer_abort(CHANNEL, BOB)
+    declined = await service.aborts.answer_abort(CHANNEL, ALICE, False, version=info.version)
     assert not declined.accepted and declined.ended is None and declined.game.is_active
-    await refused(snapshot, NoAbort, service.offer_abort(CHANNEL, BOB), "declined")
-    await refused(snapshot, NoAbort, service.offer_abort(CHANNEL, ALICE), "declined")
+    await refused(snapshot, NoAbort, service.aborts.offer_abort(CHANNEL, BOB), "declined")
+    await refused(snapshot, NoAbort, service.aborts.offer_abort(CHANNEL, ALICE), "declined")
     await refused(
         snapshot,
         NoAbort,
-        service.answer_abort(CHANNEL, ALICE, True, version=info.version),
+        service.aborts.answer_abort(CHANNEL, ALICE, True, version=info.version),
         "no abort",
     )
     moved = await play_turns(service, 1)
-    offer = await service.offer_abort(CHANNEL, BOB)  # a new position: a new offer is fine
+    offer = await service.aborts.offer_abort(CHANNEL, BOB)  # a new position: a new offer is fine
     assert offer.version == moved.version
     after = await play_turns(service, 1)  # the position changes: the offer dies
     await refused(
         snapshot,
         StaleAction,
-        service.answer_abort(CHANNEL, ALICE, True, version=offer.version),
+        service.aborts.answer_abort(CHANNEL, ALICE, True, version=offer.version),
         "out of date",
     )
     await refused(
         snapshot,
         NoAbort,
-        service.answer_abort(CHANNEL, ALICE, True, version=after.version),
+        service.aborts.answer_abort(CHANNEL, ALICE, True, version=after.version),
         "no abort offer",
     )
     assert (await service.get_game(CHANNEL)) is not None
@@ -156,7 +157,7 @@ async def test_an_accept_racing_a_move_ends_at_most_one_way(
                 assert info is not None and info.to_move_id is not None
                 move = (await one.position(info.id)).legal_moves()[0]
                 await one.play_move(channel, info.to_move_id, move)
-            offer = await one.offer_abort(channel, ALICE)
+            offer = await one.aborts.offer_abort(channel, ALICE)
             move = (await one.position(offer.game.id)).legal_moves()[0]
             # a head start for one side in the first rounds, so both outcomes are seen; then
             # both at once
@@ -165,14 +166,17 @@ async def test_an_accept_racing_a_move_ends_at_most_one_way(
                 head_start = (0.0, 0.0)
             results = await asyncio.gather(
                 after(head_start[0], one.play_move(channel, ALICE, move, offer.version)),
-                after(head_start[1], two.answer_abort(channel, BOB, True, version=offer.version)),
+                after(
+                    head_start[1],
+                    two.aborts.answer_abort(channel, BOB, True, version=offer.version),
+                ),
                 return_exceptions=True,
             )
             stored = [r for r in results if not isinstance(r, BaseException)]
             assert len(stored) == 1, results
             refusals = [r for r in results if isinstance(r, BaseException)]
             assert all(isinstance(r, (StaleAction, GameFinished)) for r in refusals), results
-            record = await one.game_record(offer.game.id)
+            record = await one.games.game_record(offer.game.id)
             aborts = [e for e in record.history if e.kind == "abort"]
             if isinstance(stored[0], AbortAnswer):
                 winners.append("abort")

@@ -17,8 +17,8 @@ from bot.service import (
     InvalidTimeControl,
     OutOfTime,
     TimeControl,
+    short_duration,
 )
-from bot.service.timebank import short_duration
 from bot.store import open_store
 
 BANK = "3d+1d max 5d"
@@ -109,19 +109,21 @@ async def test_bank_reminders_come_at_half_and_nine_tenths_of_the_turns_time(
 ) -> None:
     start = clock.now
     await start_game("minefield", 9, time_control="10h+1h max 10h")
-    (first,) = [a for a in await service.due(start + timedelta(hours=5)) if a.kind == "reminder"]
+    (first,) = [
+        a for a in await service.clocks.due(start + timedelta(hours=5)) if a.kind == "reminder"
+    ]
     assert first.at == start + timedelta(hours=5)
     clock.advance(hours=6)
-    (outcome,) = await service.run_due()
+    (outcome,) = await service.clocks.run_due()
     assert outcome.reminder is not None and outcome.reminder.deadline == start + timedelta(hours=10)
     clock.advance(hours=3)  # 9h: the nine-tenths reminder
-    (second,) = await service.run_due()
+    (second,) = await service.clocks.run_due()
     assert second.reminder is not None and second.action.reminder_index == 1
     await service.play_move(CHANNEL, ALICE, "c3")  # 1h left + 1h: BOB's turn, 10h bank
     await service.play_move(CHANNEL, BOB, "d4")
     # ALICE starts her turn with 2h (1h left, +1h): reminders at 1h and 1h48m
     turn = clock.now
-    assert [a.at for a in await service.due(turn + timedelta(hours=1))] == [
+    assert [a.at for a in await service.clocks.due(turn + timedelta(hours=1))] == [
         turn + timedelta(hours=1)
     ]
 
@@ -135,14 +137,14 @@ async def test_running_out_of_bank_loses_on_time_exactly_once(
     await service.play_move(CHANNEL, BOB, "d4")  # BOB had 1h, 1m left + 10m
     await service.play_move(CHANNEL, ALICE, "e5")
     clock.advance(minutes=11)
-    outcomes = await service.run_due()
+    outcomes = await service.clocks.run_due()
     ended = [o.ended for o in outcomes if o.ended is not None]
     assert len(ended) == 1
     assert (ended[0].result.reason, ended[0].result.loser_id) == ("time", BOB)
-    assert await service.run_due() == [] and await service.due() == []
+    assert await service.clocks.run_due() == [] and await service.clocks.due() == []
     with pytest.raises(GameFinished):
         await service.play_move(CHANNEL, BOB, "f6")
-    record = await service.game_record(info.id)
+    record = await service.games.game_record(info.id)
     assert [e.kind for e in record.history].count("time") == 1
 
 
@@ -154,7 +156,7 @@ async def test_moving_after_the_bank_ran_out_records_the_loss(
     with pytest.raises(OutOfTime) as late:
         await service.play_move(CHANNEL, ALICE, "c3")
     assert late.value.ended.result.loser_id == ALICE
-    assert await service.run_due() == []
+    assert await service.clocks.run_due() == []
 
 
 async def test_banks_survive_a_restart_and_time_out_once(
@@ -177,19 +179,19 @@ async def test_banks_survive_a_restart_and_time_out_once(
     clock.advance(hours=2, minutes=30)
     async with await open_store(store_target) as store:
         service = GameService(store, clock, random.Random(0))
-        (timeout,) = await service.due()
+        (timeout,) = await service.clocks.due()
         assert (timeout.kind, timeout.user_id, timeout.game_id) == (
             "timeout",
             ALICE,
             started.game.id,
         )
-        outcome = await service.apply_due(timeout)
+        outcome = await service.clocks.apply_due(timeout)
         assert outcome is not None and outcome.ended is not None
         assert outcome.ended.result.winner_id == BOB
     async with await open_store(store_target) as store:
         service = GameService(store, clock, random.Random(0))
-        assert await service.apply_due(timeout) is None
-        assert await service.run_due() == []
+        assert await service.clocks.apply_due(timeout) is None
+        assert await service.clocks.run_due() == []
 
 
 async def test_a_takeback_restarts_the_turn_with_the_banks_as_they_stood(
@@ -199,8 +201,8 @@ async def test_a_takeback_restarts_the_turn_with_the_banks_as_they_stood(
     clock.advance(minutes=30)
     await service.play_move(CHANNEL, ALICE, "c3")  # ALICE 2h30
     clock.advance(minutes=20)
-    await service.request_takeback(CHANNEL, ALICE)
-    answer = await service.answer_takeback(CHANNEL, BOB, True)
+    await service.play.request_takeback(CHANNEL, ALICE)
+    answer = await service.play.answer_takeback(CHANNEL, BOB, True)
     assert answer.game.to_move_id == ALICE
     assert answer.game.time_left == {ALICE: 9000, BOB: 7200}
     assert answer.game.deadline == clock.now + timedelta(hours=2, minutes=30)
@@ -209,16 +211,18 @@ async def test_a_takeback_restarts_the_turn_with_the_banks_as_they_stood(
 async def test_a_new_server_plays_with_a_bank_until_an_admin_changes_it(
     service: GameService, start_game: StartGame, clock: Any
 ) -> None:
-    settings = await service.get_settings(GUILD)
+    settings = await service.moderation.get_settings(GUILD)
     assert settings.default_time_control == TimeControl.parse(BANK)
     info = await start_game("minefield", 9, time_control=None)
     assert info.time_control == TimeControl.parse(BANK)
     assert info.time_left == {ALICE: 3 * D, BOB: 3 * D}
-    await service.update_settings(GUILD, 99, default_time_control="none")
+    await service.moderation.update_settings(GUILD, 99, default_time_control="none")
     untimed = await start_game("minefield", 9, time_control=None, channel=CHANNEL + 1)
     assert untimed.time_control == TimeControl() and untimed.time_left is None
-    await service.update_settings(GUILD, 99, default_time_control="1d+12h max 2d")
+    await service.moderation.update_settings(GUILD, 99, default_time_control="1d+12h max 2d")
     banked = await start_game("minefield", 9, time_control=None, channel=CHANNEL + 2)
     assert banked.time_control == TimeControl(bank=D, increment=12 * H, cap=2 * D)
     # reopened, the setting is read back as it was saved
-    assert (await service.get_settings(GUILD)).default_time_control == banked.time_control
+    assert (
+        await service.moderation.get_settings(GUILD)
+    ).default_time_control == banked.time_control

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import ALICE, BOB
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -16,7 +17,6 @@ from bot.service import GameFinished, GameInfo, GameService, OutOfTime, TimeCont
 from bot.store import open_store
 
 GUILD, CHANNEL = 1000, 2000
-ALICE, BOB = 11, 22
 StartGame = Callable[..., Awaitable[GameInfo]]
 
 
@@ -36,30 +36,30 @@ async def test_reminders_then_loss_on_time(
     info = await start_game("minefield", 5, time_control="1d")
     start = info.turn_started_at
     assert info.deadline == start + timedelta(days=1)
-    assert await service.next_due_at() == start + timedelta(hours=12)
+    assert await service.clocks.next_due_at() == start + timedelta(hours=12)
     clock.advance(hours=11, minutes=59)
-    assert await service.due() == []
+    assert await service.clocks.due() == []
 
     clock.advance(minutes=1)
-    (action,) = await service.due()
+    (action,) = await service.clocks.due()
     assert (action.kind, action.user_id, action.game_id) == ("reminder", ALICE, info.id)
-    outcome = await service.apply_due(action)
+    outcome = await service.clocks.apply_due(action)
     assert outcome is not None and outcome.reminder is not None
     assert outcome.reminder.user_id == ALICE and outcome.reminder.deadline == info.deadline
-    assert await service.apply_due(action) is None  # applying twice does nothing
-    assert await service.due() == []
+    assert await service.clocks.apply_due(action) is None  # applying twice does nothing
+    assert await service.clocks.due() == []
 
     clock.advance(hours=9, minutes=36)  # 90% of a day
-    (second,) = await service.run_due()
+    (second,) = await service.clocks.run_due()
     assert second.reminder is not None and second.action.reminder_index == 1
 
     clock.now = info.deadline
-    (timeout,) = await service.run_due()
+    (timeout,) = await service.clocks.run_due()
     assert timeout.ended is not None
     result = timeout.ended.result
     assert (result.reason, result.loser_id, result.winner_id) == ("time", ALICE, BOB)
     assert await service.get_game(CHANNEL) is None
-    assert await service.due() == [] and await service.next_due_at() is None
+    assert await service.clocks.due() == [] and await service.clocks.next_due_at() is None
 
 
 async def test_a_move_restarts_the_clock_and_voids_old_actions(
@@ -67,17 +67,17 @@ async def test_a_move_restarts_the_clock_and_voids_old_actions(
 ) -> None:
     info = await start_game("minefield", 5, time_control="1d")
     clock.advance(hours=12)
-    (reminder,) = await service.due()
+    (reminder,) = await service.clocks.due()
     clock.advance(hours=1)
     result = await service.play_move(CHANNEL, ALICE, "c3")
     assert result.deadline == clock.now + timedelta(days=1)
     assert result.game.turn_started_at == clock.now
-    assert await service.apply_due(reminder) is None
+    assert await service.clocks.apply_due(reminder) is None
     # At ALICE's old deadline nothing is due for BOB yet.
     clock.now = info.deadline
-    assert await service.due() == []
+    assert await service.clocks.due() == []
     clock.now = result.deadline
-    (timeout,) = await service.due()
+    (timeout,) = await service.clocks.due()
     assert timeout.kind == "timeout" and timeout.user_id == BOB
 
 
@@ -91,10 +91,10 @@ async def test_moving_after_the_deadline_records_the_loss(
     assert isinstance(raised.value, GameFinished)
     assert raised.value.ended.result.reason == "time"
     assert raised.value.ended.result.loser_id == ALICE
-    record = await service.game_record(info.id)
+    record = await service.games.game_record(info.id)
     assert record.moves == () and record.game.status == "finished"
     # The scheduler finds nothing left to do.
-    assert await service.due() == []
+    assert await service.clocks.due() == []
 
 
 async def test_untimed_game_with_reminders_never_times_out(
@@ -102,26 +102,26 @@ async def test_untimed_game_with_reminders_never_times_out(
 ) -> None:
     await start_game("minefield", 5, time_control=TimeControl(None, (3600, 7200)))
     clock.advance(days=30)
-    kinds = [o.action.kind for o in await service.run_due()]
+    kinds = [o.action.kind for o in await service.clocks.run_due()]
     assert kinds == ["reminder", "soft_time"]  # untimed: the waiting player may claim it
-    assert [o.action.kind for o in await service.run_due()] == ["reminder"]
-    assert await service.run_due() == []
+    assert [o.action.kind for o in await service.clocks.run_due()] == ["reminder"]
+    assert await service.clocks.run_due() == []
     assert (await service.get_game(CHANNEL)) is not None
 
 
 async def test_challenge_expiry(service: GameService, clock: Any) -> None:
-    await service.update_settings(GUILD, 99, challenge_expiry=3600)
+    await service.moderation.update_settings(GUILD, 99, challenge_expiry=3600)
     challenge = await service.create_challenge(GUILD, CHANNEL, ALICE, BOB, "minefield")
     assert challenge.expires_at == clock.now + timedelta(hours=1)
-    assert await service.next_due_at() == challenge.expires_at
+    assert await service.clocks.next_due_at() == challenge.expires_at
     clock.advance(minutes=59)
-    assert await service.due() == []
+    assert await service.clocks.due() == []
     clock.advance(minutes=1)
-    (outcome,) = await service.run_due()
+    (outcome,) = await service.clocks.run_due()
     assert outcome.expired is not None and outcome.expired.status == "expired"
     assert outcome.action.user_id == ALICE
-    assert (await service.get_challenge(challenge.id)).status == "expired"
-    assert await service.open_challenges(GUILD) == []
+    assert (await service.challenges.get_challenge(challenge.id)).status == "expired"
+    assert await service.challenges.open_challenges(GUILD) == []
 
 
 async def test_deadlines_survive_a_restart(store_target: str | Path, clock: Any) -> None:
@@ -135,9 +135,9 @@ async def test_deadlines_survive_a_restart(store_target: str | Path, clock: Any)
     clock.advance(days=3)
     async with await open_store(store_target) as store:
         service = GameService(store, clock, random.Random(0))
-        (timeout,) = await service.due()
+        (timeout,) = await service.clocks.due()
         assert (timeout.kind, timeout.user_id, timeout.game_id) == ("timeout", BOB, started.game.id)
-        outcome = await service.apply_due(timeout)
+        outcome = await service.clocks.apply_due(timeout)
         assert outcome is not None and outcome.ended is not None
         assert outcome.ended.result.winner_id == ALICE
 

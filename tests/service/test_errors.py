@@ -6,7 +6,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from game_fixtures import Snapshot, refused
+from game_fixtures import ADMIN, ALICE, BOB, CAROL, Snapshot, refused
 
 from bot.service import (
     ChallengeExpired,
@@ -28,7 +28,6 @@ from bot.service import (
 from bot.store import DiskFull, Store
 
 GUILD, CHANNEL, THREAD = 1000, 2000, 2001
-ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
 StartGame = Callable[..., Awaitable[GameInfo]]
 
 
@@ -76,8 +75,10 @@ async def test_finished_game_refuses_everything(
     await service.resign(CHANNEL, BOB)
     await refused(snapshot, GameFinished, service.play_move(CHANNEL, ALICE, "c3"), "over")
     await refused(snapshot, GameFinished, service.resign(CHANNEL, ALICE), "over")
-    await refused(snapshot, GameFinished, service.request_takeback(CHANNEL, ALICE), "over")
-    await refused(snapshot, NoGameHere, service.admin_abort(GUILD, ADMIN, CHANNEL), "no game")
+    await refused(snapshot, GameFinished, service.play.request_takeback(CHANNEL, ALICE), "over")
+    await refused(
+        snapshot, NoGameHere, service.moderation.admin_abort(GUILD, ADMIN, CHANNEL), "no game"
+    )
 
 
 async def test_challenge_refusals(
@@ -120,7 +121,10 @@ async def test_challenge_refusals(
         snapshot, PermissionDenied, service.accept_challenge(challenge.id, CAROL), "another"
     )
     await refused(
-        snapshot, PermissionDenied, service.decline_challenge(challenge.id, CAROL), "challenged"
+        snapshot,
+        PermissionDenied,
+        service.challenges.decline_challenge(challenge.id, CAROL),
+        "challenged",
     )
     clock.advance(days=1, seconds=1)
     await refused(
@@ -131,7 +135,7 @@ async def test_challenge_refusals(
 async def test_a_second_game_in_a_busy_channel_is_refused(
     service: GameService, start_game: StartGame, snapshot: Snapshot
 ) -> None:
-    await service.update_settings(GUILD, ADMIN, use_threads=False)
+    await service.moderation.update_settings(GUILD, ADMIN, use_threads=False)
     await start_game("minefield", 5)
     await refused(
         snapshot,
@@ -140,7 +144,7 @@ async def test_a_second_game_in_a_busy_channel_is_refused(
         "in progress",
     )
     # With threads on, the challenge may be made, but accepting into the busy channel fails.
-    await service.update_settings(GUILD, ADMIN, use_threads=True)
+    await service.moderation.update_settings(GUILD, ADMIN, use_threads=True)
     challenge = await service.create_challenge(GUILD, CHANNEL, CAROL, BOB, "minefield")
     await refused(
         snapshot, ChannelBusy, service.accept_challenge(challenge.id, BOB, CHANNEL), "in progress"
@@ -161,7 +165,7 @@ async def test_accepting_twice_is_refused(service: GameService, snapshot: Snapsh
 
 
 async def test_channel_not_allowed(service: GameService, snapshot: Snapshot) -> None:
-    await service.update_settings(GUILD, ADMIN, allowed_channels=[42])
+    await service.moderation.update_settings(GUILD, ADMIN, allowed_channels=[42])
     await refused(
         snapshot,
         InvalidChallenge,
@@ -176,25 +180,25 @@ async def test_settings_refusals(service: GameService, snapshot: Snapshot) -> No
     await refused(
         snapshot,
         InvalidSettings,
-        service.update_settings(GUILD, ADMIN, default_sizes={"minefield": 40}),
+        service.moderation.update_settings(GUILD, ADMIN, default_sizes={"minefield": 40}),
         "40×40",
     )
     await refused(
         snapshot,
         InvalidSettings,
-        service.update_settings(GUILD, ADMIN, default_sizes={"go": 9}),
+        service.moderation.update_settings(GUILD, ADMIN, default_sizes={"go": 9}),
         "unknown game",
     )
     await refused(
         snapshot,
         InvalidSettings,
-        service.update_settings(GUILD, ADMIN, challenge_expiry=5),
+        service.moderation.update_settings(GUILD, ADMIN, challenge_expiry=5),
         "expire",
     )
     await refused(
         snapshot,
         InvalidTimeControl,
-        service.update_settings(GUILD, ADMIN, default_time_control="3x"),
+        service.moderation.update_settings(GUILD, ADMIN, default_time_control="3x"),
         "3d",
     )
 
@@ -204,9 +208,14 @@ async def test_admin_target_must_be_a_player(
 ) -> None:
     await start_game("minefield", 5)
     await refused(
-        snapshot, NotAPlayer, service.admin_award(GUILD, ADMIN, CHANNEL, CAROL), "not playing"
+        snapshot,
+        NotAPlayer,
+        service.moderation.admin_award(GUILD, ADMIN, CHANNEL, CAROL),
+        "not playing",
     )
-    await refused(snapshot, NoGameHere, service.admin_abort(GUILD + 1, ADMIN, CHANNEL), "no game")
+    await refused(
+        snapshot, NoGameHere, service.moderation.admin_abort(GUILD + 1, ADMIN, CHANNEL), "no game"
+    )
 
 
 async def test_a_failed_write_leaves_no_trace_in_db_or_cache(
@@ -219,14 +228,14 @@ async def test_a_failed_write_leaves_no_trace_in_db_or_cache(
     await start_game("minefield", 9)
     await service.play_move(CHANNEL, ALICE, "e5")
     async with store.read() as tx:
-        engine_tx = type(tx)  # whatever engine runs the test
+        games = type(tx.games)  # the game queries of whatever engine runs the test
 
     async def disk_full(self: Any, *args: Any, **kwargs: Any) -> None:
         raise DiskFull("the disk holding the database is full; the change was not saved")
 
     before = snapshot()
     with monkeypatch.context() as patch:
-        patch.setattr(engine_tx, "record_moves", disk_full)
+        patch.setattr(games, "record_moves", disk_full)
         with pytest.raises(DiskFull):
             await service.play_move(CHANNEL, BOB, "d4")
     assert snapshot() == before

@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from game_fixtures import ALICE, BOB, CAROL
 
 from bot.service import (
     ChallengeNotFound,
@@ -21,7 +22,6 @@ from rules import game_names, parse_record
 
 # The ids the shared fixtures in conftest.py use.
 GUILD, CHANNEL, THREAD = 1000, 2000, 2001
-ALICE, BOB, CAROL = 11, 22, 33
 StartGame = Callable[..., Awaitable[GameInfo]]
 
 
@@ -49,7 +49,7 @@ async def test_whole_game_from_challenge_to_result(
     final = await play_out(service, info)
     assert final.next_id is None and final.result is not None
     assert await service.get_game(CHANNEL) is None
-    record = await service.game_record(info.id)
+    record = await service.games.game_record(info.id)
     assert record.game.status == "finished"
     # The stored record replays to the same final position the service reached.
     replayed = parse_record(record.text)
@@ -86,14 +86,14 @@ async def test_clear_path_swap_exchanges_owners_not_engine_colours(
 ) -> None:
     await start_game("clearpath", 7)
     await service.play_move(CHANNEL, ALICE, "d4")
-    result = await service.swap(CHANNEL, BOB)
+    result = await service.play.swap(CHANNEL, BOB)
     assert result.events[0].swap and result.events[0].user_id == BOB
     game = result.game
     # The engine still has blue to move; BOB (the swapper) now owns red, so ALICE moves as blue.
     assert game.to_move_colour == "blue" and game.to_move_id == ALICE
     assert game.colour_of(BOB) == "red" and game.colour_of(ALICE) == "blue"
     # Ownership survives a cold engine cache and a store reopen (derived from the moves).
-    service.forget_engines()
+    service.core.forget_engines()
     again = await service.get_game(CHANNEL)
     assert again is not None and again.seats == game.seats
 
@@ -105,7 +105,7 @@ async def test_random_first_player_is_deterministic_under_a_seeded_rng(
     for i in range(8):
         info = await start_game("minefield", 5, first="random", channel=5000 + i)
         firsts.append(info.seats[0].user_id)
-    service.rng = random.Random(1234)
+    service.core.rng = random.Random(1234)
     again = []
     for i in range(8):
         info = await start_game("minefield", 5, first="random", channel=6000 + i)
@@ -122,21 +122,21 @@ async def test_first_them_gives_the_opponent_the_first_colour(start_game: StartG
 async def test_open_challenge_taken_by_anyone_into_a_thread(service: GameService) -> None:
     challenge = await service.create_challenge(GUILD, CHANNEL, ALICE, None, "Clear Path", 6)
     assert challenge.is_open and challenge.game == "clearpath" and challenge.size == 6
-    assert [c.id for c in await service.open_challenges(GUILD)] == [challenge.id]
+    assert [c.id for c in await service.challenges.open_challenges(GUILD)] == [challenge.id]
     started = await service.accept_challenge(challenge.id, CAROL, THREAD)
     assert started.game.channel_id == THREAD and set(started.game.player_ids) == {ALICE, CAROL}
     assert started.challenge.status == "accepted" and started.challenge.game_id == started.game.id
-    assert await service.open_challenges(GUILD) == []
+    assert await service.challenges.open_challenges(GUILD) == []
 
 
 async def test_decline_and_cancel(service: GameService) -> None:
     first = await service.create_challenge(GUILD, CHANNEL, ALICE, BOB, "minefield")
-    assert (await service.decline_challenge(first.id, BOB)).status == "declined"
+    assert (await service.challenges.decline_challenge(first.id, BOB)).status == "declined"
     second = await service.create_challenge(GUILD, CHANNEL, ALICE, BOB, "minefield")
     with pytest.raises(PermissionDenied):
         await service.cancel_challenge(second.id, BOB)
     assert (await service.cancel_challenge(second.id, ALICE)).status == "cancelled"
-    assert await service.open_challenges(GUILD, ALICE) == []
+    assert await service.challenges.open_challenges(GUILD, ALICE) == []
 
 
 async def test_resign_on_the_opponents_turn(service: GameService, start_game: StartGame) -> None:
@@ -158,17 +158,17 @@ async def test_takeback_accepted_undoes_the_last_turn(
     await start_game("minefield", 9)
     await service.play_move(CHANNEL, ALICE, "e5")
     await service.play_move(CHANNEL, BOB, "d4")
-    request = await service.request_takeback(CHANNEL, BOB)
+    request = await service.play.request_takeback(CHANNEL, BOB)
     assert request.requester_id == BOB
     pending = await service.get_game(CHANNEL)
     assert pending is not None and pending.takeback is not None and pending.version == 2
-    answer = await service.answer_takeback(CHANNEL, ALICE, accept=True)
+    answer = await service.play.answer_takeback(CHANNEL, ALICE, accept=True)
     assert answer.accepted and [e.move for e in answer.undone] == ["d4"]
     assert answer.game.moves == ("e5",) and answer.game.to_move_id == BOB
     assert answer.game.takeback is None and answer.game.version == 3
     # The moves table (the source of truth) agrees after a cold start.
-    service.forget_engines()
-    record = await service.game_record(answer.game.id)
+    service.core.forget_engines()
+    record = await service.games.game_record(answer.game.id)
     assert [m.move for m in record.moves] == ["e5"]
     assert [e.kind for e in record.history][-2:] == ["takeback_requested", "takeback_accepted"]
     # And play continues from there.
@@ -189,8 +189,8 @@ async def test_takeback_of_a_clear_path_chain_removes_the_whole_turn(
     follow = next(m for m in position.legal_moves() if m != "swap")
     done = await service.play_move(CHANNEL, ALICE, follow)
     assert done.next_id == BOB
-    await service.request_takeback(CHANNEL, ALICE)
-    answer = await service.answer_takeback(CHANNEL, BOB, accept=True)
+    await service.play.request_takeback(CHANNEL, ALICE)
+    answer = await service.play.answer_takeback(CHANNEL, BOB, accept=True)
     assert [e.move for e in answer.undone] == ["a1", follow]
     assert answer.game.moves == ("b1", "e5") and answer.game.to_move_id == ALICE
 
@@ -198,18 +198,18 @@ async def test_takeback_of_a_clear_path_chain_removes_the_whole_turn(
 async def test_takeback_declined_and_refusals(service: GameService, start_game: StartGame) -> None:
     await start_game("minefield", 9)
     with pytest.raises(NoTakeback):
-        await service.request_takeback(CHANNEL, ALICE)
+        await service.play.request_takeback(CHANNEL, ALICE)
     await service.play_move(CHANNEL, ALICE, "e5")
     with pytest.raises(NoTakeback):
-        await service.request_takeback(CHANNEL, BOB)  # not BOB's turn to take back
+        await service.play.request_takeback(CHANNEL, BOB)  # not BOB's turn to take back
     with pytest.raises(NoTakeback):
-        await service.answer_takeback(CHANNEL, BOB, accept=True)  # nothing pending
-    await service.request_takeback(CHANNEL, ALICE)
+        await service.play.answer_takeback(CHANNEL, BOB, accept=True)  # nothing pending
+    await service.play.request_takeback(CHANNEL, ALICE)
     with pytest.raises(NoTakeback):
-        await service.request_takeback(CHANNEL, ALICE)  # already pending
+        await service.play.request_takeback(CHANNEL, ALICE)  # already pending
     with pytest.raises(PermissionDenied):
-        await service.answer_takeback(CHANNEL, ALICE, accept=True)
-    answer = await service.answer_takeback(CHANNEL, BOB, accept=False)
+        await service.play.answer_takeback(CHANNEL, ALICE, accept=True)
+    answer = await service.play.answer_takeback(CHANNEL, BOB, accept=False)
     assert not answer.accepted and answer.game.moves == ("e5",) and answer.game.version == 1
 
 
@@ -218,25 +218,25 @@ async def test_a_move_cancels_a_pending_takeback(
 ) -> None:
     await start_game("minefield", 9)
     await service.play_move(CHANNEL, ALICE, "e5")
-    await service.request_takeback(CHANNEL, ALICE)
+    await service.play.request_takeback(CHANNEL, ALICE)
     result = await service.play_move(CHANNEL, BOB, "d4")
     assert result.game.takeback is None
     with pytest.raises(NoTakeback):
-        await service.answer_takeback(CHANNEL, BOB, accept=True)
+        await service.play.answer_takeback(CHANNEL, BOB, accept=True)
 
 
 async def test_queries(service: GameService, start_game: StartGame) -> None:
     one = await start_game("minefield", 5, channel=1)
     two = await start_game("crosscut", 6, channel=2, opponent=CAROL)
     await service.resign(2, CAROL)
-    mine = await service.games_for_player(GUILD, ALICE)
+    mine = await service.games.games_for_player(GUILD, ALICE)
     assert {g.id for g in mine} == {one.id, two.id}
-    assert [g.id for g in await service.games_for_player(GUILD, ALICE, active_only=True)] == [
+    assert [g.id for g in await service.games.games_for_player(GUILD, ALICE, active_only=True)] == [
         one.id
     ]
-    assert [g.id for g in await service.games_for_player(GUILD, BOB)] == [one.id]
-    assert await service.games_for_player(GUILD + 1, ALICE) == []
-    assert [g.id for g in await service.active_games(GUILD)] == [one.id]
+    assert [g.id for g in await service.games.games_for_player(GUILD, BOB)] == [one.id]
+    assert await service.games.games_for_player(GUILD + 1, ALICE) == []
+    assert [g.id for g in await service.games.active_games(GUILD)] == [one.id]
     fetched: Any = await service.get_game_by_id(two.id)
     assert fetched.status == "finished" and fetched.result.reason == "resign"
 
@@ -266,10 +266,10 @@ async def test_a_challenges_message_is_recorded_once_on_both_engines(
 ) -> None:
     created = await service.create_challenge(1, 2, 11, 22, "minefield")
     assert created.message_id is None
-    assert await service.record_challenge_message(created.id, 900)
-    assert not await service.record_challenge_message(created.id, 901)
-    assert (await service.get_challenge(created.id)).message_id == 900
+    assert await service.challenges.record_challenge_message(created.id, 900)
+    assert not await service.challenges.record_challenge_message(created.id, 901)
+    assert (await service.challenges.get_challenge(created.id)).message_id == 900
     with pytest.raises(ChallengeNotFound):
-        await service.record_challenge_message(created.id + 1, 5)
+        await service.challenges.record_challenge_message(created.id + 1, 5)
     with pytest.raises(InvalidInput):
-        await service.record_challenge_message(created.id, -1)
+        await service.challenges.record_challenge_message(created.id, -1)

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from game_fixtures import LONGEST_MESSAGE, refused
+from game_fixtures import ADMIN, ALICE, BOB, LONGEST_MESSAGE, refused
 
 from bot.service import (
     GameFinished,
@@ -30,7 +30,6 @@ from bot.service import (
 from bot.store import SettingsRow, Store
 
 GUILD, CHANNEL = 1000, 2000
-ALICE, BOB, ADMIN = 11, 22, 99
 StartGame = Callable[..., Awaitable[GameInfo]]
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
 NINE: Any = "9"
@@ -74,7 +73,7 @@ async def test_a_stale_computer_move_does_not_land_in_the_rematch(
         "earlier game",
     )
     await refused(
-        snapshot, StaleAction, service.swap(CHANNEL, BOB, game_id=seen.id), "earlier game"
+        snapshot, StaleAction, service.play.swap(CHANNEL, BOB, game_id=seen.id), "earlier game"
     )
     # The same move bound to the game it was chosen on is played.
     result = await service.play_move(
@@ -88,21 +87,21 @@ async def test_a_stale_takeback_answer_does_not_touch_the_next_game(
 ) -> None:
     old = await start_game("minefield", 9)
     await service.play_move(CHANNEL, ALICE, "e5")
-    await service.request_takeback(CHANNEL, ALICE)
+    await service.play.request_takeback(CHANNEL, ALICE)
     await service.resign(CHANNEL, BOB)
     await start_game("minefield", 9)
     await service.play_move(CHANNEL, ALICE, "e5")
-    await service.request_takeback(CHANNEL, ALICE)  # a new request in the new game
+    await service.play.request_takeback(CHANNEL, ALICE)  # a new request in the new game
     await refused(
         snapshot,
         StaleAction,
-        service.answer_takeback(CHANNEL, BOB, True, game_id=old.id),
+        service.play.answer_takeback(CHANNEL, BOB, True, game_id=old.id),
         "earlier game",
     )
     await refused(
         snapshot,
         StaleAction,
-        service.request_takeback(CHANNEL, ALICE, game_id=old.id),
+        service.play.request_takeback(CHANNEL, ALICE, game_id=old.id),
         "earlier game",
     )
 
@@ -157,7 +156,7 @@ async def test_bad_time_controls_are_refused_as_server_defaults(
     await refused(
         snapshot,
         InvalidTimeControl,
-        service.update_settings(GUILD, ADMIN, default_time_control=tc),
+        service.moderation.update_settings(GUILD, ADMIN, default_time_control=tc),
         says,
     )
 
@@ -168,7 +167,9 @@ async def test_a_bad_default_stored_earlier_is_refused_at_the_challenge_not_the_
     """``TimeControl(10**13)`` saved as a default before checks existed made every accept
     fail with OverflowError; now the challenge itself is refused and nothing is stored."""
     async with store.write() as tx:
-        await tx.save_settings(SettingsRow(GUILD, (), False, 10**13, (), (), 86400, updated_at=1))
+        await tx.moderation.save_settings(
+            SettingsRow(GUILD, (), False, 10**13, (), (), 86400, updated_at=1)
+        )
     await refused(
         snapshot,
         InvalidTimeControl,
@@ -193,7 +194,7 @@ def test_time_control_text_is_quoted_briefly_where_it_is_parsed(text: str) -> No
 async def test_good_time_controls_still_work(service: GameService) -> None:
     for tc in ("none", "1m", "30d", TimeControl(3600, (1800, 3240)), TimeControl(None, (60,))):
         await service.create_challenge(GUILD, CHANNEL, ALICE, BOB, "minefield", 5, "me", tc)
-    assert len(await service.open_challenges(GUILD)) == 5
+    assert len(await service.challenges.open_challenges(GUILD)) == 5
 
 
 # ----- ids ------------------------------------------------------------------------------------
@@ -218,16 +219,16 @@ def calls_with(service: GameService, bad: Any) -> list[Awaitable[Any]]:
         service.create_challenge(GUILD, bad, ALICE, BOB, "minefield", 5),
         service.create_challenge(GUILD, CHANNEL, bad, BOB, "minefield", 5),
         service.accept_challenge(bad, BOB),
-        service.decline_challenge(1, bad),
+        service.challenges.decline_challenge(1, bad),
         service.play_move(bad, ALICE, "c3"),
         service.play_move(CHANNEL, bad, "c3"),
         service.resign(bad, ALICE),
         service.get_game(bad),
         service.get_game_by_id(bad),
-        service.games_for_player(GUILD, bad),
-        service.admin_abort(GUILD, bad, CHANNEL),
-        service.update_settings(bad, ADMIN, use_threads=True),
-        service.update_settings(GUILD, ADMIN, allowed_channels=[CHANNEL, bad]),
+        service.games.games_for_player(GUILD, bad),
+        service.moderation.admin_abort(GUILD, bad, CHANNEL),
+        service.moderation.update_settings(bad, ADMIN, use_threads=True),
+        service.moderation.update_settings(GUILD, ADMIN, allowed_channels=[CHANNEL, bad]),
     ]
 
 
@@ -279,15 +280,19 @@ async def test_long_game_names_and_moves_are_refused_with_a_short_quote(
     await refused(
         snapshot,
         InvalidInput,
-        service.admin_abort(GUILD, ADMIN, CHANNEL, "spam " * 1000),
+        service.moderation.admin_abort(GUILD, ADMIN, CHANNEL, "spam " * 1000),
         "too long",
     )
     await refused(
-        snapshot, InvalidInput, service.answer_takeback(CHANNEL, BOB, YES), "true or false"
+        snapshot, InvalidInput, service.play.answer_takeback(CHANNEL, BOB, YES), "true or false"
     )
-    await refused(snapshot, NoTakeback, service.answer_takeback(CHANNEL, BOB, True), "no takeback")
-    await refused(snapshot, InvalidInput, service.audit_log(GUILD, 0), "limit")
-    await refused(snapshot, InvalidInput, service.games_for_player(GUILD, ALICE, limit=-1), "limit")
+    await refused(
+        snapshot, NoTakeback, service.play.answer_takeback(CHANNEL, BOB, True), "no takeback"
+    )
+    await refused(snapshot, InvalidInput, service.moderation.audit_log(GUILD, 0), "limit")
+    await refused(
+        snapshot, InvalidInput, service.games.games_for_player(GUILD, ALICE, limit=-1), "limit"
+    )
     await refused(
         snapshot,
         InvalidInput,
@@ -326,6 +331,8 @@ async def test_malformed_settings_are_refused(
     error: type[ServiceError],
     says: str,
 ) -> None:
-    await service.update_settings(GUILD, ADMIN, default_sizes={"crosscut": 7})
-    await refused(snapshot, error, service.update_settings(GUILD, ADMIN, **changes), says)
-    assert (await service.get_settings(GUILD)).default_sizes == (("crosscut", 7),)
+    await service.moderation.update_settings(GUILD, ADMIN, default_sizes={"crosscut": 7})
+    await refused(
+        snapshot, error, service.moderation.update_settings(GUILD, ADMIN, **changes), says
+    )
+    assert (await service.moderation.get_settings(GUILD)).default_sizes == (("crosscut", 7),)

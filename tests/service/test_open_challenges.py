@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import ALICE, BOB, CAROL, DAVE
 from racing_children import finish, spawn, wait_for
 
 from bot.service import GameService, GameStarted, InvalidChallenge, InvalidInput
 from bot.store import open_store
 
 GUILD, CHANNEL, OTHER_GUILD = 1000, 2000, 1001
-ALICE, BOB, CAROL, DAVE = 11, 22, 33, 44
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 TAKEN = "another player already took"
 
@@ -36,13 +36,17 @@ async def test_the_challenges_a_player_sees(service: GameService, clock: Any) ->
     def ids(found: list[Any]) -> list[int]:
         return [c.id for c in found]
 
-    assert ids(await service.pending_challenges(GUILD, BOB)) == [open_one.id, to_bob.id, by_bob.id]
-    assert ids(await service.pending_challenges(GUILD, ALICE)) == [open_one.id]
-    assert ids(await service.pending_challenges(GUILD, BOB, limit=1)) == [open_one.id]
+    assert ids(await service.challenges.pending_challenges(GUILD, BOB)) == [
+        open_one.id,
+        to_bob.id,
+        by_bob.id,
+    ]
+    assert ids(await service.challenges.pending_challenges(GUILD, ALICE)) == [open_one.id]
+    assert ids(await service.challenges.pending_challenges(GUILD, BOB, limit=1)) == [open_one.id]
     await service.cancel_challenge(to_bob.id, CAROL)
-    assert ids(await service.pending_challenges(GUILD, BOB)) == [open_one.id, by_bob.id]
+    assert ids(await service.challenges.pending_challenges(GUILD, BOB)) == [open_one.id, by_bob.id]
     clock.advance(days=2)  # past the default expiry, before the clock has marked them
-    assert await service.pending_challenges(GUILD, BOB) == []
+    assert await service.challenges.pending_challenges(GUILD, BOB) == []
 
 
 async def test_the_challenges_a_player_sees_page_by_page(service: GameService) -> None:
@@ -53,7 +57,7 @@ async def test_the_challenges_a_player_sees_page_by_page(service: GameService) -
     await service.create_challenge(GUILD, CHANNEL, CAROL, DAVE, "minefield", 5)  # not Bob's
 
     async def page(**where: int) -> list[int]:
-        return [c.id for c in await service.pending_challenges(GUILD, BOB, 3, **where)]
+        return [c.id for c in await service.challenges.pending_challenges(GUILD, BOB, 3, **where)]
 
     assert await page() == mine[:3]
     assert await page(after_id=mine[2]) == mine[3:6]
@@ -106,8 +110,8 @@ async def test_two_players_racing_to_accept_get_one_game(
             assert len(started) == 1 and len(refused) == 1, results
             assert isinstance(refused[0], InvalidChallenge) and TAKEN in str(refused[0])
             winner = started[0]
-            assert (await one.get_challenge(challenge.id)).accepted_by in (BOB, CAROL)
-            assert (await one.get_challenge(challenge.id)).game_id == winner.game.id
+            assert (await one.challenges.get_challenge(challenge.id)).accepted_by in (BOB, CAROL)
+            assert (await one.challenges.get_challenge(challenge.id)).game_id == winner.game.id
             loser_thread = threads[1] if winner.game.channel_id == threads[0] else threads[0]
             assert await one.get_game(loser_thread) is None
 
@@ -139,8 +143,8 @@ async def test_two_processes_racing_to_accept_get_one_game(pg_url: str, tmp_path
     assert any(TAKEN in line for line in outputs), outputs
     async with await open_store(pg_url) as store:
         service = GameService(store, clock=lambda: START)
-        games = await service.active_games(GUILD)
-        taken = await service.get_challenge(challenge.id)
+        games = await service.games.active_games(GUILD)
+        taken = await service.challenges.get_challenge(challenge.id)
     assert len(games) == 1 and taken.game_id == games[0].id
     assert set(games[0].player_ids) == {ALICE, taken.accepted_by}
 

@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import ALICE, BOB
 
 from bot.service import GameService, InvalidChallenge
 from bot.store import open_store
 
 GUILD, CHANNEL, THREAD = 1000, 2000, 2001
-ALICE, BOB = 11, 22
 
 
 async def test_options_round_trip_through_close_and_reopen(
@@ -33,13 +33,13 @@ async def test_options_round_trip_through_close_and_reopen(
         created.options["ai_level"] = "9"  # a snapshot: changing it stores nothing
     async with await open_store(store_target) as store:
         service = GameService(store, clock, random.Random(1))
-        assert (await service.get_challenge(created.id)).options == options
-        assert (await service.get_challenge(pending.id)).options == {"ai_level": "5"}
+        assert (await service.challenges.get_challenge(created.id)).options == options
+        assert (await service.challenges.get_challenge(pending.id)).options == {"ai_level": "5"}
         game = await service.get_game(THREAD)
         assert game is not None and game.options == options
         result = await service.play_move(THREAD, game.to_move_id or 0, "c3")
         assert result.game.options == options  # moves keep them
-        [listed] = await service.active_games(GUILD)
+        [listed] = await service.games.active_games(GUILD)
         assert listed.options == options
 
 
@@ -68,7 +68,7 @@ async def test_bad_options_are_refused_and_change_nothing(
     with pytest.raises(InvalidChallenge, match=message):
         await service.create_challenge(GUILD, CHANNEL, ALICE, BOB, "minefield", options=options)
     assert snapshot() == before
-    assert await service.open_challenges(GUILD) == []
+    assert await service.challenges.open_challenges(GUILD) == []
 
 
 async def test_eight_short_options_are_allowed(service: GameService) -> None:

@@ -13,13 +13,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from game_fixtures import ADMIN, ALICE, BOB
 
 from bot.service import GameService, InvalidChallenge
 from bot.store import Store
 
 GUILD = 1000
-ADMIN = 99
-ALICE, BOB = 11, 22
 
 
 async def start(service: GameService, channel: int, game: str = "minefield", **extra: Any) -> int:
@@ -49,9 +48,9 @@ async def test_a_pie_game_swaps_and_survives_a_restart(service: GameService, gam
     assert started.game.record == f"{game} 5 pie:"
     first, second = started.game.seats
     await service.play_move(1, ALICE, "c3")
-    result = await service.swap(1, BOB)
+    result = await service.play.swap(1, BOB)
     assert result.events[0].swap
-    service.forget_engines()  # as after a restart: the engine is replayed from the moves
+    service.core.forget_engines()  # as after a restart: the engine is replayed from the moves
     info = await service.get_game(1)
     assert info is not None
     assert info.record == f"{game} 5 pie: c3 swap"
@@ -65,8 +64,8 @@ async def test_without_the_option_swap_is_refused(service: GameService) -> None:
     await start(service, 1)
     await service.play_move(1, ALICE, "c3")
     with pytest.raises(Exception, match="without the pie rule"):
-        await service.swap(1, BOB)
-    service.forget_engines()
+        await service.play.swap(1, BOB)
+    service.core.forget_engines()
     info = await service.get_game(1)
     assert info is not None and info.record == "minefield 5: c3"
 
@@ -116,16 +115,16 @@ async def test_pie_games_are_rated_in_their_own_pool(service: GameService, store
     assert all(s.games == 1 for s in pie_board + plain_board)
     contents = await store.export_all()
     assert {r.game for r in contents.ratings} == {"minefield", "minefield+pie"}
-    profile = await service.profile(GUILD, ALICE)
+    profile = await service.ratings.profile(GUILD, ALICE)
     assert {g.game for g in profile.games} == {"minefield", "minefield+pie"}
     # A rebuild puts every game back in the pool it was rated in.
-    report = await service.rebuild_ratings()
+    report = await service.ratings.rebuild_ratings()
     assert report.games == 2 and report.changed == 0
     # A reset of the pie pool leaves the rule sheet's pool alone, and a rebuild agrees.
-    assert await service.ratings_reset(GUILD, "minefield+pie", ADMIN) == 2
+    assert await service.ratings.ratings_reset(GUILD, "minefield+pie", ADMIN) == 2
     assert await service.leaderboard(GUILD, "minefield+pie") == []
     assert len(await service.leaderboard(GUILD, "minefield")) == 2
-    report = await service.rebuild_ratings()
+    report = await service.ratings.rebuild_ratings()
     assert report.games == 1 and report.changed == 0
     assert await service.leaderboard(GUILD, "minefield+pie") == []
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import ALICE, BOB
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pg_server import create_database, drop_database, table_rows
@@ -25,7 +26,6 @@ from bot.store import open_store
 from rules import parse_record
 
 GUILD, CHANNEL = 1000, 2000
-ALICE, BOB = 11, 22
 
 actions = st.lists(
     st.tuples(
@@ -69,16 +69,16 @@ async def run(
                 elif kind == "resign":
                     await service.resign(CHANNEL, user)
                 elif kind == "ask":
-                    await service.request_takeback(CHANNEL, user)
+                    await service.play.request_takeback(CHANNEL, user)
                 else:
-                    await service.answer_takeback(CHANNEL, user, kind == "yes")
+                    await service.play.answer_takeback(CHANNEL, user, kind == "yes")
             except ServiceError:
                 assert rows(db) == before
         warm = await service.get_game_by_id(game_id)
-        service.forget_engines()
+        service.core.forget_engines()
         cold = await service.get_game_by_id(game_id)
         assert warm == cold
-        record = await service.game_record(game_id)
+        record = await service.games.game_record(game_id)
     assert parse_record(record.text).moves == [m.move for m in record.moves]
     assert record.game.version >= len(record.moves)
 

@@ -6,11 +6,12 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from game_fixtures import ADMIN, ALICE, BOB, CAROL
+
 from bot.service import GameInfo, GameService
 from bot.store import open_store
 
 GUILD, CHANNEL, THREAD = 1000, 2000, 2001
-ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
 StartGame = Callable[..., Awaitable[GameInfo]]
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
 
@@ -46,7 +47,7 @@ async def test_the_newest_of_several_games_wins_and_channels_stay_apart(
     service: GameService, start_game: StartGame
 ) -> None:
     first = await start_game("minefield", 7)
-    await service.admin_abort(GUILD, ADMIN, CHANNEL, "test")
+    await service.moderation.admin_abort(GUILD, ADMIN, CHANNEL, "test")
     second = await start_game("clearpath", 5, challenger=BOB, opponent=CAROL)
     await service.resign(CHANNEL, CAROL)
     elsewhere = await start_game("crosscut", 6, channel=THREAD)
@@ -61,7 +62,7 @@ async def test_an_aborted_game_is_still_the_latest(
     service: GameService, start_game: StartGame
 ) -> None:
     started = await start_game("minefield", 7)
-    await service.admin_abort(GUILD, ADMIN, CHANNEL, "spam")
+    await service.moderation.admin_abort(GUILD, ADMIN, CHANNEL, "spam")
     latest = await service.latest_game(CHANNEL)
     assert latest is not None and latest.id == started.id and latest.status == "aborted"
     assert latest.result is not None and latest.result.winner_id is None
@@ -75,7 +76,7 @@ async def test_looking_changes_nothing_and_survives_a_cold_cache(
     await service.play_move(CHANNEL, BOB, "c3")
     await service.resign(CHANNEL, ALICE)
     before = snapshot()
-    service.forget_engines()
+    service.core.forget_engines()
     latest = await service.latest_game(CHANNEL)
     assert latest is not None and latest.moves == ("d4", "c3")
     assert latest.record == "minefield 7: d4 c3"

@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import ALICE, BOB
 
 from bot.service import GameEnded, GameService, MoveResult, ServiceError
 from bot.store import open_store
 from rules import parse_record
 
 GUILD, CHANNEL = 1000, 2000
-ALICE, BOB = 11, 22
 
 
 async def racer(
@@ -61,7 +61,7 @@ async def test_fifty_racing_tasks(store_target: str | Path, clock: Any) -> None:
             for i in range(50)
         ]
         await asyncio.gather(*tasks)
-        record = await one.game_record(challenge.id)
+        record = await one.games.game_record(challenge.id)
 
     # The tasks really collided: stale versions and wrong turns were refused.
     assert {"StaleAction", "NotYourTurn"} <= set(refused)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import ADMIN, ALICE, BOB, CAROL, DAVE, ERIN
 
 from bot.service import GameEnded, GameService, MoveResult
 from bot.service.ratings.apply import rating_of
@@ -22,8 +23,6 @@ from bot.store import Store, open_store
 
 GUILD = 1000
 OTHER_GUILD = 1001
-ADMIN = 99
-ALICE, BOB, CAROL, DAVE, ERIN = 11, 22, 33, 44, 55
 PLAYERS = (ALICE, BOB, CAROL, DAVE, ERIN)
 
 
@@ -119,9 +118,9 @@ async def test_unrated_endings_change_nothing(
     service: GameService, store: Store, setup: str, reason: str
 ) -> None:
     if setup == "off":
-        await service.update_settings(GUILD, ADMIN, ratings_enabled=False)
-        assert not (await service.get_settings(GUILD)).ratings_enabled
-        assert '"ratings_enabled": false' in (await service.audit_log(GUILD))[0].detail
+        await service.moderation.update_settings(GUILD, ADMIN, ratings_enabled=False)
+        assert not (await service.moderation.get_settings(GUILD)).ratings_enabled
+        assert '"ratings_enabled": false' in (await service.moderation.audit_log(GUILD))[0].detail
     await start(
         service,
         1,
@@ -134,7 +133,7 @@ async def test_unrated_endings_change_nothing(
     before = await ratings_table(store)
     ended: GameEnded
     if setup == "abort":
-        ended = await service.admin_abort(GUILD, ADMIN, 1)
+        ended = await service.moderation.admin_abort(GUILD, ADMIN, 1)
     else:
         ended = await service.resign(1, ALICE)
     assert ended.rating is not None and not ended.rating.rated
@@ -142,22 +141,22 @@ async def test_unrated_endings_change_nothing(
     assert ended.result.unrated_reason == reason and not ended.game.rated
     assert await ratings_table(store) == before == ((), ())
     assert await service.leaderboard(GUILD, "minefield") == []
-    profile = await service.profile(GUILD, ALICE)
+    profile = await service.ratings.profile(GUILD, ALICE)
     assert profile.games == () and [g.unrated_reason for g in profile.recent] == [reason]
 
 
 async def test_award_forfeit_and_time_are_rated(service: GameService, clock: Any) -> None:
     await start(service, 1, ALICE, BOB)
     await play_turns(service, 1, 4, random.Random(1))
-    award = await service.admin_award(GUILD, ADMIN, 1, BOB)
+    award = await service.moderation.admin_award(GUILD, ADMIN, 1, BOB)
     await start(service, 2, ALICE, CAROL)
     await play_turns(service, 2, 4, random.Random(2))
-    forfeit = await service.admin_forfeit(GUILD, ADMIN, 2, CAROL)
+    forfeit = await service.moderation.admin_forfeit(GUILD, ADMIN, 2, CAROL)
     challenge = await service.create_challenge(GUILD, 3, BOB, CAROL, "minefield", 5, "me", "1d")
     await service.accept_challenge(challenge.id, CAROL)
     await play_turns(service, 3, 4, random.Random(4))
     clock.advance(days=2)
-    timed = await service.run_due()
+    timed = await service.clocks.run_due()
     ended = [o.ended for o in timed if o.ended is not None]
     assert len(ended) == 1
     for outcome in (award, forfeit, ended[0]):
@@ -190,11 +189,11 @@ async def random_history(service: GameService, seed: int, games: int = 14) -> No
         if kind == "play":
             await play_turns(service, channel, 400, rng)
         elif kind == "award":
-            await service.admin_award(guild, ADMIN, channel, rng.choice((a, b)))
+            await service.moderation.admin_award(guild, ADMIN, channel, rng.choice((a, b)))
         elif kind == "forfeit":
-            await service.admin_forfeit(guild, ADMIN, channel, rng.choice((a, b)))
+            await service.moderation.admin_forfeit(guild, ADMIN, channel, rng.choice((a, b)))
         elif kind == "abort":
-            await service.admin_abort(guild, ADMIN, channel)
+            await service.moderation.admin_abort(guild, ADMIN, channel)
         else:
             await service.resign(channel, rng.choice((a, b)))
 
@@ -206,13 +205,13 @@ async def test_rebuild_equals_the_incremental_updates(
     await random_history(service, seed)
     ratings, history = await ratings_table(store)
     assert ratings, "the history has rated games"
-    report = await service.rebuild_ratings()
+    report = await service.ratings.rebuild_ratings()
     assert report.changed == 0 and report.players == len(ratings)
     assert await ratings_table(store) == (ratings, history)
     # A rating damaged by hand is put right by the rebuild.
     async with store.write() as tx:
-        await tx.save_ratings([rating_row_with(ratings[0], mu=ratings[0].mu + 1.0)])
-    report = await service.rebuild_ratings()
+        await tx.ratings.save_ratings([rating_row_with(ratings[0], mu=ratings[0].mu + 1.0)])
+    report = await service.ratings.rebuild_ratings()
     assert report.changed == 1
     assert await ratings_table(store) == (ratings, history)
 
@@ -229,7 +228,7 @@ async def test_leaderboard_and_profiles_agree_with_the_model(
 ) -> None:
     await random_history(service, seed, games=16)
     async with store.read() as tx:
-        results = await tx.rated_results()
+        results = await tx.ratings.rated_results()
     for guild in (GUILD, OTHER_GUILD):
         for game in ("minefield", "crosscut"):
             pool = [
@@ -243,7 +242,7 @@ async def test_leaderboard_and_profiles_agree_with_the_model(
             assert await service.leaderboard(guild, game, limit=100) == expected
             assert await service.leaderboard(guild, game, limit=2, offset=1) == expected[1:3]
             for standing in expected:
-                profile = await service.profile(guild, standing.user_id)
+                profile = await service.ratings.profile(guild, standing.user_id)
                 mine = [g for g in profile.games if g.game == game]
                 assert len(mine) == 1 and mine[0].standing == standing
                 assert len(mine[0].history) == standing.games
@@ -259,14 +258,14 @@ async def test_an_admin_reset_forgets_a_game_and_a_rebuild_keeps_it_forgotten(
     await start(service, 2, ALICE, BOB, game="crosscut")
     await play_turns(service, 2, 4, random.Random(6))
     await service.resign(2, ALICE)
-    assert await service.ratings_reset(GUILD, "Minefield", ADMIN) == 2
+    assert await service.ratings.ratings_reset(GUILD, "Minefield", ADMIN) == 2
     assert await service.leaderboard(GUILD, "minefield") == []
     assert len(await service.leaderboard(GUILD, "crosscut")) == 2
-    entry = (await service.audit_log(GUILD))[0]
+    entry = (await service.moderation.audit_log(GUILD))[0]
     assert entry.action == "ratings_reset" and "minefield" in entry.detail
-    await service.rebuild_ratings()
+    await service.ratings.rebuild_ratings()
     assert await service.leaderboard(GUILD, "minefield") == []
-    profile = await service.profile(GUILD, BOB)
+    profile = await service.ratings.profile(GUILD, BOB)
     assert [g.game for g in profile.games] == ["crosscut"]
     assert [r.unrated_reason for r in profile.recent] == [None, "reset"]
 
@@ -281,13 +280,13 @@ async def test_bad_input_is_refused(service: GameService) -> None:
     with pytest.raises(InvalidInput, match="offset"):
         await service.leaderboard(GUILD, "minefield", offset=-1)
     with pytest.raises(InvalidId):
-        await service.profile(GUILD, -5)
+        await service.ratings.profile(GUILD, -5)
     with pytest.raises(InvalidChallenge, match="rated"):
         await service.create_challenge(GUILD, 1, ALICE, BOB, "minefield", rated="yes")  # type: ignore[arg-type]
     with pytest.raises(InvalidSettings, match="ratings_enabled"):
-        await service.update_settings(GUILD, ADMIN, ratings_enabled=1)  # type: ignore[arg-type]
+        await service.moderation.update_settings(GUILD, ADMIN, ratings_enabled=1)  # type: ignore[arg-type]
     with pytest.raises(InvalidInput):
-        await service.ratings_reset(GUILD, "x" * 500, ADMIN)
+        await service.ratings.ratings_reset(GUILD, "x" * 500, ADMIN)
 
 
 async def test_games_finishing_together_for_one_player_lose_no_update(
@@ -314,8 +313,8 @@ async def test_games_finishing_together_for_one_player_lose_no_update(
         )
         assert all(e.rating is not None and e.rating.rated for e in endings)
         async with first.read() as tx:
-            results = await tx.rated_results()
-            alice = [r for r in await tx.all_ratings() if r.user_id == ALICE]
+            results = await tx.ratings.rated_results()
+            alice = [r for r in await tx.ratings.all_ratings() if r.user_id == ALICE]
     assert [r.winner_id for r in results] == [ALICE] * 10
     assert len(alice) == 1 and alice[0].wins == alice[0].games == 10
     expected = rebuild(RatedGame(r.first_id, r.second_id, "win") for r in results)
@@ -333,8 +332,7 @@ async def test_a_failure_after_the_ratings_were_written_rolls_them_back(
     """The ratings, the history and the game's ending commit together or not at all: a
     store error on the ending's last write (the event) leaves everything as it was."""
     from bot.store import DatabaseFailure
-    from bot.store.postgres.tx import PgTx
-    from bot.store.sqlite_tx import SqliteTx
+    from bot.store.queries.games import GameQueries
 
     await start(service, 1, ALICE, BOB)
     await play_turns(service, 1, 4, random.Random(3))
@@ -343,8 +341,7 @@ async def test_a_failure_after_the_ratings_were_written_rolls_them_back(
     async def broken(*args: Any, **kwargs: Any) -> None:
         raise DatabaseFailure("the disk went away")
 
-    monkeypatch.setattr(SqliteTx, "add_event", broken)
-    monkeypatch.setattr(PgTx, "add_event", broken)
+    monkeypatch.setattr(GameQueries, "add_event", broken)  # tx.games.add_event, both engines
     with pytest.raises(DatabaseFailure):
         await service.resign(1, BOB)
     assert snapshot() == before
@@ -364,17 +361,17 @@ async def test_turns_are_counted_per_user_across_clear_paths_swap(
 
     game_id = await start(service, 1, ALICE, BOB, game="clearpath")
     await service.play_move(1, ALICE, "c3")
-    await service.swap(1, BOB)
+    await service.play.swap(1, BOB)
     info = await service.get_game(1)
     assert info is not None and info.to_move_id == ALICE
     engine = await service.position(game_id)
     async with store.read() as tx:
-        row = await tx.game(game_id)
+        row = await tx.games.game(game_id)
     assert row is not None and turns_made(row, engine) == (1, 1)
     await play_turns(service, 1, 1, random.Random(2))  # ALICE, now blue
     engine = await service.position(game_id)
     async with store.read() as tx:
-        row = await tx.game(game_id)
+        row = await tx.games.game(game_id)
     assert row is not None and turns_made(row, engine) == (2, 1)
     ended = await service.resign(1, ALICE)
     assert ended.rating is not None and ended.rating.unrated_reason == "too_short"
@@ -382,19 +379,19 @@ async def test_turns_are_counted_per_user_across_clear_paths_swap(
 
 async def test_game_rating_reads_back_what_the_ending_returned(service: GameService) -> None:
     first = await start(service, 1, ALICE, BOB)
-    assert await service.game_rating(first) is None
+    assert await service.ratings.game_rating(first) is None
     await play_turns(service, 1, 4, random.Random(3))
     ended = await service.resign(1, BOB)
-    assert await service.game_rating(first) == ended.rating
+    assert await service.ratings.game_rating(first) == ended.rating
     second = await start(service, 2, ALICE, BOB)
     await play_turns(service, 2, 4, random.Random(4))
     again = await service.resign(2, ALICE)
-    assert await service.game_rating(second) == again.rating
+    assert await service.ratings.game_rating(second) == again.rating
     assert again.rating is not None and again.rating.change_for(ALICE).games == 2  # type: ignore[union-attr]
     third = await start(service, 3, ALICE, BOB, rated=False)
     unrated_end = await service.resign(3, ALICE)
-    assert await service.game_rating(third) == unrated_end.rating
+    assert await service.ratings.game_rating(third) == unrated_end.rating
     from bot.service import NoGameHere
 
     with pytest.raises(NoGameHere):
-        await service.game_rating(999_999)
+        await service.ratings.game_rating(999_999)

@@ -14,8 +14,6 @@ from game_fixtures import StartGame
 from bot.service import GameService, InvalidId, InvalidInput, ShardFilter
 from bot.store import open_store
 
-ALICE, BOB = 11, 22
-
 
 def guild_on(shard: int) -> int:
     return (shard << 22) | 9
@@ -29,14 +27,14 @@ async def test_due_only_for_the_servers_of_these_shards(
         for shard in range(4)
     }
     clock.advance(hours=12)
-    everything = await service.due()
+    everything = await service.clocks.due()
     assert sorted(a.game_id for a in everything) == sorted(g.id for g in games.values())
-    mine = await service.due(shards=ShardFilter(4, (1, 3)))
+    mine = await service.clocks.due(shards=ShardFilter(4, (1, 3)))
     assert [a.game_id for a in mine] == [games[1].id, games[3].id]
     assert all(ShardFilter(4, (1, 3)).holds(a.guild_id) for a in mine)
-    applied = await service.run_due(shards=ShardFilter(4, (2,)))
+    applied = await service.clocks.run_due(shards=ShardFilter(4, (2,)))
     assert [o.action.game_id for o in applied] == [games[2].id]
-    left = await service.due()
+    left = await service.clocks.due()
     assert sorted(a.game_id for a in left) == sorted(games[s].id for s in (0, 1, 3))
 
 
@@ -72,7 +70,7 @@ async def test_summaries_only_for_the_servers_of_these_shards(
 )
 async def test_bad_shards_are_refused(service: GameService, shards: Any, says: str) -> None:
     with pytest.raises(InvalidInput, match=says):
-        await service.due(shards=shards)
+        await service.clocks.due(shards=shards)
 
 
 async def test_a_due_action_applies_once_across_services(
@@ -80,13 +78,13 @@ async def test_a_due_action_applies_once_across_services(
 ) -> None:
     info = await start_game(time_control="1d")
     clock.advance(hours=12)
-    (action,) = await service.due()
+    (action,) = await service.clocks.due()
     async with await open_store(store_target) as other_store:
         other = GameService(other_store, clock=clock, rng=random.Random(2))
-        (seen,) = await other.due()
+        (seen,) = await other.clocks.due()
         assert seen == action
-        first = await other.apply_due(seen)
-        second = await service.apply_due(action)
+        first = await other.clocks.apply_due(seen)
+        second = await service.clocks.apply_due(action)
     assert first is not None and first.reminder is not None and second is None
     game = await service.get_game_by_id(info.id)
     assert game.is_active
@@ -96,14 +94,14 @@ async def test_turn_claims_through_the_service(
     service: GameService, start_game: StartGame, clock: Any
 ) -> None:
     info = await start_game()
-    assert await service.claim_turn(info.id, info.version, "one")
-    assert not await service.claim_turn(info.id, info.version, "two")
+    assert await service.claims.claim_turn(info.id, info.version, "one")
+    assert not await service.claims.claim_turn(info.id, info.version, "two")
     clock.advance(seconds=30)
-    assert not await service.claim_turn(info.id, info.version, "two", seconds=5)
-    await service.release_turn(info.id, "one")
-    assert await service.claim_turn(info.id, info.version, "two", seconds=5)
+    assert not await service.claims.claim_turn(info.id, info.version, "two", seconds=5)
+    await service.claims.release_turn(info.id, "one")
+    assert await service.claims.claim_turn(info.id, info.version, "two", seconds=5)
     clock.advance(seconds=5)
-    assert await service.claim_turn(info.id, info.version, "one")  # two's claim lapsed
+    assert await service.claims.claim_turn(info.id, info.version, "one")  # two's claim lapsed
 
 
 @pytest.mark.parametrize(
@@ -122,5 +120,5 @@ async def test_bad_claims_are_refused(
     service: GameService, args: tuple[Any, ...], error: type[Exception], says: str
 ) -> None:
     with pytest.raises(error, match=says) as caught:
-        await service.claim_turn(*args)
+        await service.claims.claim_turn(*args)
     assert len(str(caught.value)) < 200

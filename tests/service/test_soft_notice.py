@@ -18,7 +18,7 @@ D = 86400
 
 
 async def notices(service: GameService) -> list[DueOutcome]:
-    return [o for o in await service.run_due() if o.soft_time is not None]
+    return [o for o in await service.clocks.run_due() if o.soft_time is not None]
 
 
 async def test_the_waiting_player_is_told_once_per_turn(
@@ -39,7 +39,7 @@ async def test_the_waiting_player_is_told_once_per_turn(
     clock.advance(days=3)
     assert await notices(service) == []  # once: not again at the next sweep
     # the notice's buttons claim at the version it was made for
-    ended = await service.claim_soft_time(
+    ended = await service.soft_time.claim_soft_time(
         CHANNEL, ALICE, "win", expected_version=notice.game.version
     )
     assert ended.result.winner_id == ALICE
@@ -49,7 +49,7 @@ async def test_the_waiting_player_is_told_once_per_turn(
 async def test_a_new_turn_gets_its_own_notice_and_settings_and_timed_games_count(
     service: GameService, start_game: StartGame, clock: Any
 ) -> None:
-    await service.update_settings(GUILD, ADMIN, soft_time=3 * D)
+    await service.moderation.update_settings(GUILD, ADMIN, soft_time=3 * D)
     await start_game("minefield", 9)  # ALICE to move, BOB waits
     await start_game("minefield", 9, time_control="30d", channel=CHANNEL + 1, opponent=CAROL)
     clock.advance(days=3)
@@ -86,9 +86,9 @@ async def test_a_vacation_begun_after_the_sweep_read_voids_the_notice(
 ) -> None:
     await start_game("minefield", 9)  # ALICE to move
     clock.advance(days=14)
-    [action] = [a for a in await service.due() if a.kind == "soft_time"]
+    [action] = [a for a in await service.clocks.due() if a.kind == "soft_time"]
     await service.start_vacation(ALICE, 2)
-    assert await service.apply_due(action) is None
+    assert await service.clocks.apply_due(action) is None
     clock.advance(days=16)
     assert len(await notices(service)) == 1
 
@@ -109,13 +109,13 @@ async def test_a_restart_and_racing_processes_send_it_exactly_once(
             GameService(s, clock=clock, rng=random.Random(1)) for s in (second_store, third_store)
         ]
         readers = [service, *others]
-        due = await asyncio.gather(*(r.due() for r in readers))
+        due = await asyncio.gather(*(r.clocks.due() for r in readers))
         assert all(len([a for a in d if a.kind == "soft_time"]) == 12 for d in due)
 
         async def apply_all(who: GameService, actions: list[Any]) -> list[int]:
             applied = []
             for action in actions:
-                if (outcome := await who.apply_due(action)) is not None:
+                if (outcome := await who.clocks.apply_due(action)) is not None:
                     assert outcome.soft_time is not None
                     applied.append(outcome.action.channel_id)
                 await asyncio.sleep(0)

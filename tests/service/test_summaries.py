@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from game_fixtures import ALICE, BOB, CAROL
 from loop_guard import cpu_wait_clock
 
 from bot.service import GameInfo, GameService, GameSummary, IllegalMoveError, InvalidInput, engines
@@ -21,7 +22,6 @@ from bot.service import core as service_core
 from rules import new_game
 
 GUILD, OTHER_GUILD = 1000, 1001
-ALICE, BOB, CAROL = 11, 22, 33
 StartGame = Callable[..., Awaitable[GameInfo]]
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
 
@@ -90,7 +90,7 @@ async def test_summaries_match_the_full_snapshots_page_by_page(
         None,
         BOB,
     ]
-    service.forget_engines()
+    service.core.forget_engines()
     seen: list[GameSummary] = []
     cursor = None
     pages = 0
@@ -103,7 +103,7 @@ async def test_summaries_match_the_full_snapshots_page_by_page(
         assert len(page.next_cursor) <= 40
         cursor = page.next_cursor
     assert seen == expected and pages == 2
-    assert not service._engines, "a list built an engine"
+    assert not service.core._engines, "a list built an engine"
 
     alice_active = await service.game_summaries(GUILD, player_id=ALICE, active_only=True)
     assert alice_active.games == tuple(s for s in expected if s.is_active)
@@ -118,7 +118,7 @@ async def test_lists_and_the_clock_never_build_an_engine(
     service: GameService, start_game: StartGame, clock: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await populate(service, start_game, clock)
-    service.forget_engines()
+    service.core.forget_engines()
 
     async def no_engine(*args: Any) -> Any:
         raise AssertionError("a rules engine was built")
@@ -126,7 +126,7 @@ async def test_lists_and_the_clock_never_build_an_engine(
     monkeypatch.setattr(service_core.ServiceCore, "_engine", no_engine)
     assert len((await service.game_summaries(GUILD, limit=100)).games) == 6
     clock.advance(hours=13)  # reminders (at half time) are due in every timed game
-    due = await service.due()
+    due = await service.clocks.due()
     assert {a.kind for a in due} == {"reminder"}
     assert len(due) == 5
     assert all(a.user_id in (ALICE, BOB) for a in due)
@@ -180,7 +180,7 @@ async def test_a_cold_position_is_rebuilt_off_the_event_loop(
         await service.play_move(info.channel_id, mover, move)
         game.play(move)
         played += 1
-    service.forget_engines()  # as after a restart
+    service.core.forget_engines()  # as after a restart
 
     pools: list[object] = []
     real_pool = engines._replay_pool
@@ -227,7 +227,7 @@ async def test_a_cold_replay_holds_neither_the_loop_nor_the_store(
         await service.play_move(1, big.user_of(game.to_move or ""), move)
         game.play(move)
     small = await start_game("minefield", 9, channel=2)
-    service.forget_engines()
+    service.core.forget_engines()
     await service.get_game(2)  # only the big game is cold
 
     slow = asyncio.ensure_future(service.play_move(1, big.user_of(game.to_move or ""), "zz9"))

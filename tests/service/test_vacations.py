@@ -59,20 +59,20 @@ async def test_a_vacation_stops_every_clock_of_the_player_and_they_restart_when_
     clock.advance(days=2, hours=23)  # the old deadlines have passed; the clocks stood still
     for g in (mine, theirs):
         assert (await service.get_game_by_id(g)).time_left == before[g].time_left
-    assert [a.kind for a in await service.due()] == ["timeout"]  # only BOB v CAROL's
-    (ended,) = await service.run_due()
+    assert [a.kind for a in await service.clocks.due()] == ["timeout"]  # only BOB v CAROL's
+    (ended,) = await service.clocks.run_due()
     assert ended.ended is not None and ended.ended.game.id == others
     clock.advance(hours=1)  # the vacation is over: the clocks run again
     clock.advance(hours=2)
     now = await service.get_game_by_id(mine)
     left = before[mine].time_left
     assert left is not None and now.time_left == {ALICE: left[ALICE] - 2 * 3600, BOB: left[BOB]}
-    assert (await service.vacation(ALICE)).running is False
+    assert (await service.vacations.vacation(ALICE)).running is False
     # the per-move game times out 3 days after its old deadline, once
     old = before[theirs].deadline
     assert old is not None
     clock.now = old + timedelta(days=3)
-    outcomes = await service.run_due()
+    outcomes = await service.clocks.run_due()
     assert [(o.ended.game.id, o.ended.result.loser_id) for o in outcomes if o.ended] == [
         (theirs, BOB)
     ]
@@ -127,7 +127,7 @@ async def test_vacation_refusals_change_nothing(
     snapshot: Any,
 ) -> None:
     await start_game("minefield", 9, time_control="1d")
-    await service.update_settings(GUILD, ADMIN, vacation_days=4)
+    await service.moderation.update_settings(GUILD, ADMIN, vacation_days=4)
     for bad in (0, -1, 400, 1.5, "2", True):
         with pytest.raises(InvalidInput):
             await service.start_vacation(ALICE, bad)  # type: ignore[arg-type]
@@ -154,7 +154,7 @@ async def test_vacation_refusals_change_nothing(
     with pytest.raises(VacationRefused):
         await service.start_vacation(ALICE, 1)
     assert snapshot() == before
-    await service.run_due()
+    await service.clocks.run_due()
     assert (await service.start_vacation(ALICE, 4)).days_left == 26  # no game: the default
 
 
@@ -163,13 +163,13 @@ async def test_the_largest_allowance_of_the_players_servers_applies(
 ) -> None:
     await start_game("minefield", 9)
     await start_game("minefield", 9, channel=CHANNEL + 1, guild=OTHER_GUILD)
-    await service.update_settings(GUILD, ADMIN, vacation_days=5)
-    await service.update_settings(OTHER_GUILD, ADMIN, vacation_days=40)
-    assert (await service.vacation(ALICE)).allowance == 40
-    await service.update_settings(OTHER_GUILD, ADMIN, vacation_days=0)
-    assert (await service.vacation(ALICE)).allowance == 5
+    await service.moderation.update_settings(GUILD, ADMIN, vacation_days=5)
+    await service.moderation.update_settings(OTHER_GUILD, ADMIN, vacation_days=40)
+    assert (await service.vacations.vacation(ALICE)).allowance == 40
+    await service.moderation.update_settings(OTHER_GUILD, ADMIN, vacation_days=0)
+    assert (await service.vacations.vacation(ALICE)).allowance == 5
     with pytest.raises(InvalidSettings):
-        await service.update_settings(GUILD, ADMIN, vacation_days=366)
+        await service.moderation.update_settings(GUILD, ADMIN, vacation_days=366)
 
 
 async def test_a_game_started_during_a_vacation_waits_for_its_end(
@@ -190,44 +190,44 @@ async def test_the_waiting_player_may_claim_a_stalled_untimed_game(
     info = await start_game("minefield", 9)
     await service.play_move(CHANNEL, ALICE, "c3")  # BOB to move
     moved_at = clock.now
-    assert await service.soft_time_at(CHANNEL) == moved_at + timedelta(days=14)
+    assert await service.soft_time.soft_time_at(CHANNEL) == moved_at + timedelta(days=14)
     clock.advance(days=13, hours=23)
     before = snapshot()
     with pytest.raises(SoftTimeRefused, match="you can claim from 2026-03-15 12:00"):
-        await service.claim_soft_time(CHANNEL, ALICE, "win")
+        await service.soft_time.claim_soft_time(CHANNEL, ALICE, "win")
     with pytest.raises(SoftTimeRefused, match="waiting on you"):
-        await service.claim_soft_time(CHANNEL, BOB, "win")
+        await service.soft_time.claim_soft_time(CHANNEL, BOB, "win")
     with pytest.raises(NotAPlayer):
-        await service.claim_soft_time(CHANNEL, CAROL, "win")
+        await service.soft_time.claim_soft_time(CHANNEL, CAROL, "win")
     with pytest.raises(InvalidInput):
-        await service.claim_soft_time(CHANNEL, ALICE, "draw")  # type: ignore[arg-type]
+        await service.soft_time.claim_soft_time(CHANNEL, ALICE, "draw")  # type: ignore[arg-type]
     assert snapshot() == before
     clock.advance(hours=1)
-    ended = await service.claim_soft_time(CHANNEL, ALICE, "win", game_id=info.id)
+    ended = await service.soft_time.claim_soft_time(CHANNEL, ALICE, "win", game_id=info.id)
     assert (ended.result.reason, ended.result.winner_id, ended.result.loser_id) == (
         "time",
         ALICE,
         BOB,
     )
-    record = await service.game_record(info.id)
+    record = await service.games.game_record(info.id)
     assert [(e.kind, e.detail) for e in record.history][-1] == ("time", "soft time")
     with pytest.raises(GameFinished):  # a second claim (say, a second button) is refused
-        await service.claim_soft_time(CHANNEL, ALICE, "abort", game_id=info.id)
+        await service.soft_time.claim_soft_time(CHANNEL, ALICE, "abort", game_id=info.id)
 
 
 async def test_soft_time_abort_follows_the_server_setting_and_skips_timed_games(
     service: GameService, start_game: StartGame, clock: Any
 ) -> None:
-    await service.update_settings(GUILD, ADMIN, soft_time=3 * D)
+    await service.moderation.update_settings(GUILD, ADMIN, soft_time=3 * D)
     await start_game("minefield", 9)
     clock.advance(days=3)
-    ended = await service.claim_soft_time(CHANNEL, BOB, "abort")
+    ended = await service.soft_time.claim_soft_time(CHANNEL, BOB, "abort")
     assert ended.result.reason == "abort" and ended.game.status == "aborted"
     await start_game("minefield", 9, time_control="30d", channel=CHANNEL + 1)
     clock.advance(days=20)
     with pytest.raises(SoftTimeRefused, match="has a clock"):
-        await service.claim_soft_time(CHANNEL + 1, BOB, "win")
-    assert await service.soft_time_at(CHANNEL + 1) is None
+        await service.soft_time.claim_soft_time(CHANNEL + 1, BOB, "win")
+    assert await service.soft_time.soft_time_at(CHANNEL + 1) is None
 
 
 async def test_soft_time_waits_for_a_vacation(
@@ -238,8 +238,8 @@ async def test_soft_time_waits_for_a_vacation(
     await service.start_vacation(ALICE, 3)
     clock.advance(days=2)
     with pytest.raises(SoftTimeRefused, match="on vacation"):
-        await service.claim_soft_time(CHANNEL, BOB, "win")
+        await service.soft_time.claim_soft_time(CHANNEL, BOB, "win")
     clock.advance(days=1)
     # the 14 days count from the vacation's end, not the turn's start
     with pytest.raises(SoftTimeRefused, match="you can claim from"):
-        await service.claim_soft_time(CHANNEL, BOB, "win")
+        await service.soft_time.claim_soft_time(CHANNEL, BOB, "win")

@@ -27,13 +27,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import ALICE, BOB
 
 from bot.service import GameService, IllegalMoveError, NotYourTurn, StaleAction
 from bot.store import SqliteStore as Store
 from bot.store import StoreError
 
 GUILD, CHANNEL, OTHER = 1000, 2000, 2002
-ALICE, BOB = 11, 22
 GATE_LIMIT = 5.0
 
 
@@ -96,10 +96,10 @@ async def test_close_returns_after_every_kind_of_service_call(db_path: Path) -> 
     assert settled(store)
     await start(service, "clearpath", OTHER)
     await service.play_move(OTHER, ALICE, "c3")
-    await service.swap(OTHER, BOB)
+    await service.play.swap(OTHER, BOB)
     info = await service.get_game(OTHER)  # a read transaction
     assert info is not None and info.moves == ("c3", "swap")
-    await service.game_record(info.id)
+    await service.games.game_record(info.id)
 
     # Cancelled mid-transaction: by wait_for timeouts and by cancel() after k loop steps,
     # once or twice (the second lands on the ROLLBACK).  Each must leave nothing behind.
@@ -136,7 +136,7 @@ async def test_close_returns_after_every_kind_of_service_call(db_path: Path) -> 
         again = GameService(reopened)
         info = await again.get_game(CHANNEL)
         assert info is not None  # the database still plays after all the cancellations
-        record = await again.game_record(info.id)
+        record = await again.games.game_record(info.id)
         assert [m.move for m in record.moves] == list(info.moves)
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import ADMIN, ALICE, BOB, CAROL
 
 from bot.cli import db as db_cli
 from bot.service import GameService
@@ -24,7 +25,6 @@ from bot.store import open_store
 from bot.store.errors import shown
 
 GUILD = 1000
-ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -45,7 +45,9 @@ async def populate(path: Path, clock: Any) -> None:
     """Settings, open and accepted challenges, active, finished and taken-back games, audit."""
     async with await open_store(path) as store:
         service = GameService(store, clock, random.Random(3))
-        await service.update_settings(GUILD, ADMIN, use_threads=True, default_sizes={"crosscut": 7})
+        await service.moderation.update_settings(
+            GUILD, ADMIN, use_threads=True, default_sizes={"crosscut": 7}
+        )
         rng = random.Random(8)
         for channel, game in enumerate(["clearpath", "minefield", "nakeddiagonal", "clearcut"]):
             challenge = await service.create_challenge(
@@ -61,13 +63,13 @@ async def populate(path: Path, clock: Any) -> None:
                     10 + channel, info.to_move_id, rng.choice(position.legal_moves())
                 )
                 clock.advance(minutes=3)
-        await service.request_takeback(
+        await service.play.request_takeback(
             10,
             (await service.get_game(10) or _no()).opponent_of(
                 (await service.get_game(10) or _no()).to_move_id or 0
             ),
         )
-        await service.admin_forfeit(GUILD, ADMIN, 11, ALICE, "left the server")
+        await service.moderation.admin_forfeit(GUILD, ADMIN, 11, ALICE, "left the server")
         await service.create_challenge(GUILD, 20, CAROL, None, "crosscut")
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -98,7 +100,9 @@ async def test_copy_round_trips_and_is_verified(
         position = await service.position(info.id)
         await service.play_move(12, info.to_move_id, position.legal_moves()[0])
         newer = await service.create_challenge(GUILD, 30, ALICE, BOB, "minefield")
-        assert newer.id > max(c.id for c in await service.open_challenges(GUILD) if c != newer)
+        assert newer.id > max(
+            c.id for c in await service.challenges.open_challenges(GUILD) if c != newer
+        )
 
 
 async def test_copy_refuses_a_target_with_data_and_changes_nothing(

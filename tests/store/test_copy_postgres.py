@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from game_fixtures import FakeClock
+from game_fixtures import ADMIN, ALICE, BOB, CAROL, FakeClock
 from pg_server import table_rows as pg_table_rows
 
 from bot.cli import db as db_cli
@@ -25,7 +25,6 @@ from bot.store.copy import copy_store
 pytestmark = pytest.mark.slow  # PostgreSQL only: the quick loop runs the store on SQLite
 
 GUILD = 1000
-ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
 
 
 def table_rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
@@ -46,7 +45,9 @@ async def fill(target: str | Path) -> list[Any]:
     rng = random.Random(7)
     async with await open_store(target) as store:
         service = GameService(store, clock, random.Random(3))
-        await service.update_settings(GUILD, ADMIN, use_threads=True, default_sizes={"crosscut": 7})
+        await service.moderation.update_settings(
+            GUILD, ADMIN, use_threads=True, default_sizes={"crosscut": 7}
+        )
         channel = 100
         for name in ("minefield", "clearpath", "crosscut", "nakeddiagonal", "clearcut"):
             channel += 1
@@ -66,32 +67,32 @@ async def fill(target: str | Path) -> list[Any]:
         await service.accept_challenge(challenge.id, CAROL, 201)
         await service.play_move(201, ALICE, "a1")
         await service.play_move(201, CAROL, "c3")
-        await service.request_takeback(201, CAROL)
-        await service.answer_takeback(201, ALICE, True)
-        await service.request_takeback(201, ALICE)  # left pending
+        await service.play.request_takeback(201, CAROL)
+        await service.play.answer_takeback(201, ALICE, True)
+        await service.play.request_takeback(201, ALICE)  # left pending
         challenge = await service.create_challenge(GUILD, 1, BOB, CAROL, "crosscut", 6, "me", "1h")
         await service.accept_challenge(challenge.id, CAROL, 202)
         clock.advance(hours=2)
-        await service.run_due()  # BOB loses on time
+        await service.clocks.run_due()  # BOB loses on time
         challenge = await service.create_challenge(GUILD, 1, BOB, ALICE, "clearcut", 4)
         await service.accept_challenge(challenge.id, ALICE, 203)
-        await service.admin_forfeit(GUILD, ADMIN, 203, ALICE, "left the server")
+        await service.moderation.admin_forfeit(GUILD, ADMIN, 203, ALICE, "left the server")
         challenge = await service.create_challenge(GUILD, 1, CAROL, ALICE, "minefield", 5)
-        await service.decline_challenge(challenge.id, ALICE)
+        await service.challenges.decline_challenge(challenge.id, ALICE)
         await service.create_challenge(GUILD, 1, CAROL, None, "nakeddiagonal", 6)
         return await view(service)
 
 
 async def view(service: GameService) -> list[Any]:
-    games = await service.games_for_player(GUILD, ALICE, limit=100)
-    games += await service.games_for_player(GUILD, BOB, limit=100)
+    games = await service.games.games_for_player(GUILD, ALICE, limit=100)
+    games += await service.games.games_for_player(GUILD, BOB, limit=100)
     return [
         games,
-        [await service.game_record(g.id) for g in games],
-        await service.open_challenges(GUILD),
-        await service.get_settings(GUILD),
-        await service.audit_log(GUILD),
-        await service.next_due_at(),
+        [await service.games.game_record(g.id) for g in games],
+        await service.challenges.open_challenges(GUILD),
+        await service.moderation.get_settings(GUILD),
+        await service.moderation.audit_log(GUILD),
+        await service.clocks.next_due_at(),
     ]
 
 

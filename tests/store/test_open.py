@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import ALICE, BOB
 
 from bot.service import GameService
 from bot.store import (
@@ -35,7 +36,6 @@ from bot.store import (
 )
 
 GUILD, CHANNEL = 1000, 2000
-ALICE, BOB = 11, 22
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
 
 
@@ -196,7 +196,7 @@ async def test_a_full_disk_says_so_and_changes_nothing(db_path: Path, snapshot: 
 async def test_numbers_beyond_64_bits_are_a_store_error(db_path: Path) -> None:
     async with await open_store(db_path) as store, store.read() as tx:
         with pytest.raises(DatabaseFailure, match="that large"):
-            await tx.game(2**70)
+            await tx.games.game(2**70)
 
 
 async def test_backup_problems_name_the_backup_not_the_database(

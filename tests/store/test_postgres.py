@@ -139,7 +139,7 @@ async def test_two_active_games_in_one_channel_raise_channel_taken(pg_url: str) 
 
         async def insert(store: PostgresStore, first: int) -> GameRow:
             async with store.write() as tx:
-                row = await tx.insert_game(new_game(first=first, second=first + 1))
+                row = await tx.games.insert_game(new_game(first=first, second=first + 1))
                 await gate.wait()  # both inserts are in flight before either commits
                 return row
 
@@ -152,16 +152,16 @@ async def test_two_active_games_in_one_channel_raise_channel_taken(pg_url: str) 
         outcomes = sorted(type(r).__name__ for r in results[:2])
         assert outcomes == ["ChannelTaken", "GameRow"], results
         async with one.read() as tx:
-            assert len(await tx.active_games()) == 1
+            assert len(await tx.games.active_games()) == 1
         # Once the game ends the channel is free again: the index only covers active games.
         async with one.write() as tx:
-            active = await tx.active_game_in(CHANNEL)
+            active = await tx.games.active_game_in(CHANNEL)
             assert active is not None
-            await tx.finish_game(active, ResultRow("aborted", "abort", actor_id=99), at=9)
-            await tx.insert_game(new_game())
+            await tx.games.finish_game(active, ResultRow("aborted", "abort", actor_id=99), at=9)
+            await tx.games.insert_game(new_game())
         with pytest.raises(ChannelTaken):
             async with two.write() as tx:
-                await tx.insert_game(new_game(first=5, second=6))
+                await tx.games.insert_game(new_game(first=5, second=6))
 
 
 async def _open_gate(gate: asyncio.Event) -> None:
@@ -172,10 +172,10 @@ async def _open_gate(gate: asyncio.Event) -> None:
 async def test_a_write_that_lost_the_race_is_a_write_conflict_and_rolls_back(pg_url: str) -> None:
     async with PostgresStore(pg_url) as store:
         async with store.write() as tx:
-            row = await tx.insert_game(new_game())
+            row = await tx.games.insert_game(new_game())
         stale = row
         async with store.write() as tx:
-            row = await tx.record_moves(
+            row = await tx.games.record_moves(
                 row,
                 [MoveRow(row.id, 1, "c3", 11, 6)],
                 record="c3",
@@ -186,8 +186,8 @@ async def test_a_write_that_lost_the_race_is_a_write_conflict_and_rolls_back(pg_
         assert row.version == 1
         with pytest.raises(WriteConflict):
             async with store.write() as tx:
-                await tx.add_event(stale.id, 7, "note", None)
-                await tx.record_moves(
+                await tx.games.add_event(stale.id, 7, "note", None)
+                await tx.games.record_moves(
                     stale,
                     [MoveRow(row.id, 1, "d4", 11, 7)],
                     record="d4",
@@ -196,9 +196,9 @@ async def test_a_write_that_lost_the_race_is_a_write_conflict_and_rolls_back(pg_
                     at=7,
                 )
         async with store.read() as tx:
-            assert [m.move for m in await tx.moves(row.id)] == ["c3"]
-            assert await tx.events(row.id) == []  # the event went with the rollback
-            current = await tx.game(row.id)
+            assert [m.move for m in await tx.games.moves(row.id)] == ["c3"]
+            assert await tx.games.events(row.id) == []  # the event went with the rollback
+            current = await tx.games.game(row.id)
         assert current == row
 
 
@@ -207,16 +207,16 @@ async def test_two_game_commands_racing_store_one_and_refuse_the_other(pg_url: s
     other's whole block (moves, event) is refused as a WriteConflict."""
     async with PostgresStore(pg_url) as one, PostgresStore(pg_url) as two:
         async with one.write() as tx:
-            row = await tx.insert_game(new_game())
+            row = await tx.games.insert_game(new_game())
         both_read = asyncio.Barrier(2)
 
         async def play(store: PostgresStore, move: str, delay: float) -> str:
             async with store.write() as tx:
-                current = await tx.game(row.id)
+                current = await tx.games.game(row.id)
                 assert current is not None and current.version == 0
                 await both_read.wait()
                 await asyncio.sleep(delay)
-                await tx.record_moves(
+                await tx.games.record_moves(
                     current,
                     [MoveRow(row.id, 1, move, 11, 6)],
                     record=move,
@@ -224,7 +224,7 @@ async def test_two_game_commands_racing_store_one_and_refuse_the_other(pg_url: s
                     to_move_id=22,
                     at=6,
                 )
-                await tx.add_event(row.id, 6, "note", 11, move)
+                await tx.games.add_event(row.id, 6, "note", 11, move)
             return move
 
         results = await asyncio.wait_for(
@@ -232,18 +232,18 @@ async def test_two_game_commands_racing_store_one_and_refuse_the_other(pg_url: s
         )
         assert results[0] == "c3" and isinstance(results[1], WriteConflict), results
         async with one.read() as tx:
-            assert [m.move for m in await tx.moves(row.id)] == ["c3"]
-            assert [e.detail for e in await tx.events(row.id)] == ["c3"]
-            stored = await tx.game(row.id)
+            assert [m.move for m in await tx.games.moves(row.id)] == ["c3"]
+            assert [e.detail for e in await tx.games.events(row.id)] == ["c3"]
+            stored = await tx.games.game(row.id)
         assert stored is not None and stored.version == 1 and stored.record == "c3"
 
 
 async def test_a_game_block_that_reads_after_writing_checks_in_a_transaction(pg_url: str) -> None:
     async with PostgresStore(pg_url) as store:
         async with store.write() as tx:
-            row = await tx.insert_game(new_game())
+            row = await tx.games.insert_game(new_game())
         async with store.write() as tx:
-            await tx.record_moves(
+            await tx.games.record_moves(
                 row,
                 [MoveRow(row.id, 1, "c3", 11, 6)],
                 record="c3",
@@ -255,25 +255,25 @@ async def test_a_game_block_that_reads_after_writing_checks_in_a_transaction(pg_
         # versioned update finds version 1 and the block fails before the read returns.
         with pytest.raises(WriteConflict):
             async with store.write() as tx:
-                await tx.finish_game(row, ResultRow("finished", "resign", loser_id=11), at=7)
-                await tx.moves(row.id)
+                await tx.games.finish_game(row, ResultRow("finished", "resign", loser_id=11), at=7)
+                await tx.games.moves(row.id)
         # The same with a fresh row commits, reads its own writes, and keeps both.
         async with store.write() as tx:
-            current = await tx.game(row.id)
+            current = await tx.games.game(row.id)
             assert current is not None
-            ended = await tx.finish_game(
+            ended = await tx.games.finish_game(
                 current, ResultRow("finished", "resign", loser_id=11), at=7
             )
-            await tx.add_event(row.id, 7, "resign", 11)
-            assert [e.kind for e in await tx.events(row.id)] == ["resign"]
-            assert await tx.game(row.id) == ended
+            await tx.games.add_event(row.id, 7, "resign", 11)
+            assert [e.kind for e in await tx.games.events(row.id)] == ["resign"]
+            assert await tx.games.game(row.id) == ended
         async with store.read() as tx:
-            assert await tx.game(row.id) == ended
+            assert await tx.games.game(row.id) == ended
 
 
 async def new_challenge(store: PostgresStore) -> int:
     async with store.write() as tx:
-        challenge = await tx.insert_challenge(
+        challenge = await tx.challenges.insert_challenge(
             NewChallenge(1000, CHANNEL, 11, 22, "minefield", 7, "me", None, (), 1, 10**12)
         )
     return challenge.id
@@ -290,15 +290,15 @@ async def test_a_second_challenge_command_waits_for_the_lock_then_sees_the_resul
 
         async def first() -> None:
             async with one.write() as tx:
-                assert await tx.challenge(challenge_id) is not None
+                assert await tx.challenges.challenge(challenge_id) is not None
                 locked.set()
                 await asyncio.sleep(0.3)
-                await tx.resolve_challenge(challenge_id, "declined", 5)
+                await tx.challenges.resolve_challenge(challenge_id, "declined", 5)
 
         async def second() -> None:
             await locked.wait()
             async with two.write() as tx:
-                current = await tx.challenge(challenge_id)  # waits until first() commits
+                current = await tx.challenges.challenge(challenge_id)  # waits until first() commits
                 assert current is not None
                 seen.append(current.status)
 
@@ -310,10 +310,10 @@ async def test_a_lock_held_too_long_is_database_busy(pg_url: str) -> None:
     async with PostgresStore(pg_url) as one, PostgresStore(pg_url, lock_timeout_ms=200) as two:
         challenge_id = await new_challenge(one)
         async with one.write() as tx:
-            await tx.challenge(challenge_id)
+            await tx.challenges.challenge(challenge_id)
             with pytest.raises(DatabaseBusy, match="lock timeout"):
                 async with two.write() as other:
-                    await other.challenge(challenge_id)
+                    await other.challenges.challenge(challenge_id)
 
 
 @pytest.mark.parametrize(
@@ -376,7 +376,7 @@ async def test_close_is_idempotent_and_a_closed_store_refuses_work(pg_url: str) 
     await store.close()
     with pytest.raises(StoreClosed):
         async with store.read() as tx:
-            await tx.active_games()
+            await tx.games.active_games()
 
 
 async def test_close_waits_for_a_transaction_in_progress(pg_url: str) -> None:
@@ -385,7 +385,7 @@ async def test_close_waits_for_a_transaction_in_progress(pg_url: str) -> None:
 
     async def slow_write() -> None:
         async with store.write() as tx:
-            await tx.insert_game(new_game())
+            await tx.games.insert_game(new_game())
             await asyncio.sleep(0.3)
         committed.set()
 
@@ -395,7 +395,7 @@ async def test_close_waits_for_a_transaction_in_progress(pg_url: str) -> None:
     await task
     assert committed.is_set()
     async with PostgresStore(pg_url) as again, again.read() as tx:
-        assert len(await tx.active_games()) == 1
+        assert len(await tx.games.active_games()) == 1
 
 
 async def test_a_cancelled_write_rolls_back_and_frees_its_lock(pg_url: str) -> None:
@@ -405,7 +405,9 @@ async def test_a_cancelled_write_rolls_back_and_frees_its_lock(pg_url: str) -> N
 
         async def stuck() -> None:
             async with store.write() as tx:
-                assert await tx.resolve_challenge(challenge_id, "cancelled", 9) is not None
+                assert (
+                    await tx.challenges.resolve_challenge(challenge_id, "cancelled", 9) is not None
+                )
                 started.set()
                 await asyncio.sleep(60)
 
@@ -415,14 +417,14 @@ async def test_a_cancelled_write_rolls_back_and_frees_its_lock(pg_url: str) -> N
         with pytest.raises(asyncio.CancelledError):
             await task
         async with store.write() as tx:  # would be DatabaseBusy if the lock were still held
-            current = await tx.challenge(challenge_id)
+            current = await tx.challenges.challenge(challenge_id)
         assert current is not None and current.status == "open"
 
 
 async def test_every_field_round_trips(pg_url: str) -> None:
     async with PostgresStore(pg_url) as store:
         async with store.write() as tx:
-            challenge = await tx.insert_challenge(
+            challenge = await tx.challenges.insert_challenge(
                 NewChallenge(
                     guild_id=2**62,
                     channel_id=2**62 + 1,
@@ -438,10 +440,10 @@ async def test_every_field_round_trips(pg_url: str) -> None:
                     options=(("a", "1"), ("b", "x y")),
                 )
             )
-            game = await tx.insert_game(replace(new_game(), challenge_id=challenge.id))
+            game = await tx.games.insert_game(replace(new_game(), challenge_id=challenge.id))
         async with store.read() as tx:
-            assert await tx.challenge(challenge.id) == challenge
-            assert await tx.game(game.id) == game
+            assert await tx.challenges.challenge(challenge.id) == challenge
+            assert await tx.games.game(game.id) == game
         assert challenge.challenger_id == 2**63 - 1
         assert challenge.options == (("a", "1"), ("b", "x y"))
         assert game.reminders == (1800,) and game.options == (("ai_level", "2"),)
@@ -452,17 +454,17 @@ async def test_two_commands_on_one_game_in_one_process_take_turns(pg_url: str) -
     second command on a game waits for the first and then reads the game it left."""
     async with PostgresStore(pg_url) as store:
         async with store.write() as tx:
-            row = await tx.insert_game(new_game())
+            row = await tx.games.insert_game(new_game())
         seen: list[int] = []
         first_read = asyncio.Event()
 
         async def first() -> None:
             async with store.write() as tx:
-                current = await tx.active_game_in(CHANNEL)
+                current = await tx.games.active_game_in(CHANNEL)
                 assert current is not None
                 first_read.set()
                 await asyncio.sleep(0.2)
-                await tx.record_moves(
+                await tx.games.record_moves(
                     current,
                     [MoveRow(row.id, 1, "c3", 11, 6)],
                     record="c3",
@@ -474,7 +476,7 @@ async def test_two_commands_on_one_game_in_one_process_take_turns(pg_url: str) -
         async def second() -> None:
             await first_read.wait()
             async with store.write() as tx:
-                current = await tx.game(row.id)  # waits for first(), then reads again
+                current = await tx.games.game(row.id)  # waits for first(), then reads again
                 assert current is not None
                 seen.append(current.version)
 
@@ -544,5 +546,5 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(pg_url: str, cl
     async with PostgresStore(pg_url) as store:
         assert await store.schema_version() == SCHEMA_VERSION >= 3
         async with store.read() as tx:
-            rows = [await tx.game(g) for g in games]
+            rows = [await tx.games.game(g) for g in games]
     assert [r.to_move_id for r in rows if r is not None] == expected

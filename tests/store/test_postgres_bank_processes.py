@@ -35,7 +35,7 @@ async def clock(url: str, go: Path, minutes: str) -> None:
     async with await open_store(url) as store:
         service = GameService(store, clock=lambda: now)
         await wait_for(go)
-        for outcome in await service.run_due(now):
+        for outcome in await service.clocks.run_due(now):
             if outcome.ended is not None:
                 print("ended", outcome.action.game_id, outcome.ended.result.loser_id)
 

@@ -61,7 +61,7 @@ async def clock(url: str, go: Path, minutes: str) -> None:
     async with await open_store(url) as store:
         service = GameService(store, clock=lambda: now)
         await wait_for(go)
-        for outcome in await service.run_due(now):
+        for outcome in await service.clocks.run_due(now):
             kind = "ended" if outcome.ended else "reminder" if outcome.reminder else "expired"
             print(kind, outcome.action.game_id)
 

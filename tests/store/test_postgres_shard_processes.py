@@ -57,7 +57,7 @@ async def claim(url: str, go: Path, name: str) -> None:
         assert info is not None and info.to_move_id == COMPUTER
         await wait_for(go)
         for _ in range(5):
-            if await service.claim_turn(info.id, info.version, name):
+            if await service.claims.claim_turn(info.id, info.version, name):
                 print("thinking", flush=True)
                 move = ai.choose_move(parse_record(info.record), level=1, seed=7)
                 try:
@@ -115,7 +115,7 @@ async def shard_clock(url: str, go: Path, ids: str) -> None:
     async with await open_store(url) as store:
         service = GameService(store, clock=lambda: now)
         await wait_for(go)
-        for outcome in await service.run_due(now, shards=shards):
+        for outcome in await service.clocks.run_due(now, shards=shards):
             print(outcome.action.guild_id, outcome.action.game_id)
 
 

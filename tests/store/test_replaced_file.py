@@ -15,12 +15,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from game_fixtures import ALICE, BOB
 
 from bot.service import GameService, database_fault
 from bot.store import DamagedDatabase, SqliteStore, StoreError, open_store
 
 GUILD, CHANNEL = 1000, 2000
-ALICE, BOB = 11, 22
 
 
 async def started(store: SqliteStore, channel: int = CHANNEL) -> GameService:
@@ -77,7 +77,7 @@ async def test_a_file_moved_over_the_database_refuses_every_write(
         os.replace(other, path)
         await refused_twice_logged_once(service, caplog)
         async with store.read() as tx:  # reads still see the file that was opened
-            assert (await tx.active_game_in(CHANNEL)) is not None
+            assert (await tx.games.active_game_in(CHANNEL)) is not None
 
 
 async def test_an_unchanged_file_keeps_taking_writes(tmp_path: Path) -> None:
@@ -87,7 +87,7 @@ async def test_an_unchanged_file_keeps_taking_writes(tmp_path: Path) -> None:
         service = await started(store)
         await service.play_move(CHANNEL, ALICE, "e5")
     async with await open_store(path) as store, store.read() as tx:
-        assert [m.move for m in await tx.moves(1)] == ["e5"]
+        assert [m.move for m in await tx.games.moves(1)] == ["e5"]
 
 
 def drop_from_active_index(path: Path, channel: int) -> None:
@@ -175,4 +175,4 @@ async def test_another_process_checkpointing_the_file_is_not_mistaken_for_a_copy
         assert os.stat(path).st_mtime_ns != before
         await service.play_move(CHANNEL, ALICE, "e5")
     async with await open_store(path) as store, store.read() as tx:
-        assert [m.move for m in await tx.moves(1)] == ["e5"]
+        assert [m.move for m in await tx.games.moves(1)] == ["e5"]

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_fixtures import ADMIN, ALICE, BOB, CAROL
 from undo_migrations import UNDO_MIGRATION_8, UNDO_MIGRATION_13
 from web_games import UNDO_WEB_MIGRATION
 
@@ -31,7 +32,6 @@ from bot.store import SqliteStore as Store
 from bot.store import sqlite as store_module
 
 GUILD, CHANNEL = 1000, 2000
-ALICE, BOB, CAROL, ADMIN = 11, 22, 33, 99
 StartGame = Callable[..., Awaitable[GameInfo]]
 
 
@@ -144,7 +144,7 @@ async def test_a_version_1_database_gains_empty_options_and_keeps_its_rows(
     async with Store(path) as store:
         assert await store.schema_version() == SCHEMA_VERSION >= 2
         service = GameService(store)
-        challenge = await service.get_challenge(1)
+        challenge = await service.challenges.get_challenge(1)
         game = await service.get_game_by_id(1)
         assert challenge.options == {} and game.options == {}
         assert (challenge.challenger_id, challenge.accepted_by, challenge.game_id) == (
@@ -194,7 +194,7 @@ async def test_the_database_itself_allows_one_active_game_per_channel(
     info = await start_game("minefield", 5)
     row = None
     async with store.read() as tx:
-        row = await tx.game(info.id)
+        row = await tx.games.game(info.id)
     assert row is not None
     new = NewGame(
         guild_id=GUILD,
@@ -214,16 +214,18 @@ async def test_the_database_itself_allows_one_active_game_per_channel(
     )
     with pytest.raises(ChannelTaken):
         async with store.write() as tx:
-            await tx.insert_game(new)
+            await tx.games.insert_game(new)
     # A finished game does not block the channel.
     async with store.write() as tx:
-        await tx.finish_game(row, ResultRow("aborted", "abort"), at=1)
-        await tx.insert_game(new)
+        await tx.games.finish_game(row, ResultRow("aborted", "abort"), at=1)
+        await tx.games.insert_game(new)
 
 
 async def populate(service: GameService, clock: Any) -> None:
     """A database with every kind of state: settings, open/finished challenges, games, audit."""
-    await service.update_settings(GUILD, ADMIN, use_threads=True, default_sizes={"crosscut": 7})
+    await service.moderation.update_settings(
+        GUILD, ADMIN, use_threads=True, default_sizes={"crosscut": 7}
+    )
     a = await service.create_challenge(GUILD, 1, ALICE, BOB, "clearpath", 6, "random", "1d")
     await service.accept_challenge(a.id, BOB, 11)
     await service.play_move(11, (await service.get_game(11) or _no()).to_move_id or 0, "c3")
@@ -231,10 +233,10 @@ async def populate(service: GameService, clock: Any) -> None:
     b = await service.create_challenge(GUILD, 1, ALICE, CAROL, "minefield", 5)
     await service.accept_challenge(b.id, CAROL, 12)
     await service.play_move(12, ALICE, "a1")
-    await service.request_takeback(12, ALICE)
+    await service.play.request_takeback(12, ALICE)
     c = await service.create_challenge(GUILD, 1, BOB, CAROL, "crosscut")
     await service.accept_challenge(c.id, CAROL, 13)
-    await service.admin_forfeit(GUILD, ADMIN, 13, CAROL, "left")
+    await service.moderation.admin_forfeit(GUILD, ADMIN, 13, CAROL, "left")
     await service.create_challenge(GUILD, 1, CAROL, None, "nakeddiagonal", 6)
 
 
@@ -246,13 +248,13 @@ async def view(service: GameService) -> list[Any]:
     games = [await service.get_game_by_id(i) for i in (1, 2, 3)]
     return [
         games,
-        [await service.game_record(g.id) for g in games],
-        await service.open_challenges(GUILD),
-        await service.get_settings(GUILD),
-        await service.audit_log(GUILD),
-        await service.games_for_player(GUILD, ALICE),
-        await service.due(),
-        await service.next_due_at(),
+        [await service.games.game_record(g.id) for g in games],
+        await service.challenges.open_challenges(GUILD),
+        await service.moderation.get_settings(GUILD),
+        await service.moderation.audit_log(GUILD),
+        await service.games.games_for_player(GUILD, ALICE),
+        await service.clocks.due(),
+        await service.clocks.next_due_at(),
     ]
 
 
@@ -279,12 +281,12 @@ async def test_cached_state_is_rebuilt_from_the_moves(
     conn.execute("UPDATE games SET record = 'garbage', to_move = 'nobody'")
     conn.commit()
     conn.close()
-    service.forget_engines()
+    service.core.forget_engines()
     # Positions come from the moves table, never from the cached columns.
     current = await service.get_game(CHANNEL)
     assert current is not None and current.record == "minefield 9: e5 d4"
     assert current.to_move_id == ALICE
-    rebuilt = await service.rebuild_cached_state(info.id)
+    rebuilt = await service.games.rebuild_cached_state(info.id)
     assert rebuilt.record == "minefield 9: e5 d4"
     conn = sqlite3.connect(db_path)
     assert conn.execute("SELECT record, to_move FROM games").fetchone() == (
@@ -332,13 +334,13 @@ async def test_a_version_conflict_rolls_back_the_whole_transaction(
 ) -> None:
     info = await start_game("minefield", 5)
     async with store.read() as tx:
-        row = await tx.game(info.id)
+        row = await tx.games.game(info.id)
     assert row is not None
     before = tables(db_path)
     stale = replace(row, version=row.version + 7)
     with pytest.raises(WriteConflict):
         async with store.write() as tx:
-            await tx.record_moves(
+            await tx.games.record_moves(
                 stale,
                 [MoveRow(info.id, 0, "c3", ALICE, 1)],
                 record="minefield 5: c3",
@@ -349,7 +351,7 @@ async def test_a_version_conflict_rolls_back_the_whole_transaction(
     assert tables(db_path) == before
     # The connection is usable afterwards: the next transaction commits normally.
     async with store.write() as tx:
-        await tx.record_moves(
+        await tx.games.record_moves(
             row,
             [MoveRow(info.id, 0, "c3", ALICE, 1)],
             record="minefield 5: c3",
@@ -358,7 +360,7 @@ async def test_a_version_conflict_rolls_back_the_whole_transaction(
             at=1,
         )
     async with store.read() as tx:
-        row = await tx.game(info.id)
+        row = await tx.games.game(info.id)
     assert row is not None and row.version == info.version + 1
 
 
@@ -434,5 +436,5 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(db_path: Path, 
     async with Store(db_path) as store:
         assert await store.schema_version() == SCHEMA_VERSION
         async with store.read() as tx:
-            rows = [await tx.game(g) for g in games]
+            rows = [await tx.games.game(g) for g in games]
         assert [r.to_move_id for r in rows if r is not None] == expected

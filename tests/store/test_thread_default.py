@@ -10,12 +10,13 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from game_fixtures import ALICE, BOB
+
 from bot.service import GameService, TimeControl
 from bot.service.types import DEFAULT_BANK
 from bot.store import MIGRATIONS, SCHEMA_VERSION, open_store
 
 KNOWN, CHALLENGED, SAVED, NEW = 1000, 1001, 1002, 1003
-ALICE, BOB = 11, 22
 THREADS = next(
     i
     for i, step in enumerate(MIGRATIONS)
@@ -57,10 +58,10 @@ async def test_existing_servers_keep_playing_in_channels_and_new_ones_get_thread
     async with await open_store(path) as store:
         assert await store.schema_version() == SCHEMA_VERSION
         service = GameService(store)
-        known = await service.get_settings(KNOWN)
-        challenged = await service.get_settings(CHALLENGED)
-        saved = await service.get_settings(SAVED)
-        new = await service.get_settings(NEW)
+        known = await service.moderation.get_settings(KNOWN)
+        challenged = await service.moderation.get_settings(CHALLENGED)
+        saved = await service.moderation.get_settings(SAVED)
+        new = await service.moderation.get_settings(NEW)
     assert not known.use_threads and not challenged.use_threads
     # the rest of a pinned row is what a server without settings had before: no clock (a
     # new server starts with the time bank; one that already played keeps playing untimed)

@@ -33,35 +33,37 @@ async def running(store: Store, clock: FakeClock) -> int:
     await service.start_tournament(t.id, ORGANISER)
     game = (await service.tournament_games(t.id))[0]
     await service.resign(game.channel_id, game.seats[0].user_id)
-    await service.set_tournament_creator_roles(GUILD, [7, 8], ORGANISER)
+    await service.tournaments.set_tournament_creator_roles(GUILD, [7, 8], ORGANISER)
     return t.id
 
 
 async def test_a_round_or_a_pairing_is_stored_once(store: Store, clock: FakeClock) -> None:
     tid = await running(store, clock)
     async with store.read() as tx:
-        before = await tx.pairings(tid)
+        before = await tx.tournaments.pairings(tid)
     with pytest.raises(StoreError):
         async with store.write() as tx:
-            await tx.insert_round(RoundRow(tid, 1, 5))
+            await tx.tournaments.insert_round(RoundRow(tid, 1, 5))
     first = before[0]
     with pytest.raises(StoreError):
         async with store.write() as tx:
-            await tx.insert_pairings([PairingRow(tid, 1, 1, first.tbl, 1, 101, 102)])
+            await tx.tournaments.insert_pairings([PairingRow(tid, 1, 1, first.tbl, 1, 101, 102)])
     async with store.read() as tx:
-        assert await tx.pairings(tid) == before
-        t = await tx.tournament(tid, lock=False)
+        assert await tx.tournaments.pairings(tid) == before
+        t = await tx.tournaments.tournament(tid, lock=False)
     assert t is not None and t.round == 1
     async with store.write() as tx:
-        newer = await tx.update_tournament(t, {"message_id": 5})
+        newer = await tx.tournaments.update_tournament(t, {"message_id": 5})
     assert newer.version == t.version + 1 and newer.message_id == 5
     with pytest.raises(WriteConflict):
         async with store.write() as tx:
-            await tx.update_tournament(t, {"message_id": 6})
+            await tx.tournaments.update_tournament(t, {"message_id": 6})
     done = [p for p in before if p.outcome is not None]
     assert len(done) == 1
     async with store.write() as tx:  # a result is recorded once
-        assert not await tx.update_pairing(done[0], {"outcome": "0-1", "reason": "played"})
+        assert not await tx.tournaments.update_pairing(
+            done[0], {"outcome": "0-1", "reason": "played"}
+        )
 
 
 async def test_the_copy_carries_every_tournament_row(

@@ -41,6 +41,8 @@ THREAD = 2001
 ALICE = 11
 BOB = 22
 CAROL = 33
+DAVE = 44
+ERIN = 55
 ADMIN = 99
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

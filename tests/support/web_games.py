@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
-from bot.service import GameInfo, GameService, TournamentInfo
+from game_fixtures import ALICE, BOB
+
+from bot.service import GameInfo, GameService, TournamentInfo, WebReads
 from bot.web.metrics import Metrics
 from bot.web.pages import GamePages
 from bot.web.server import WebServer
 
 GUILD = 1000
-ALICE, BOB = 11, 22
 XSS_NAME = "<img src=x onerror=alert(1)>"
 """A display name that is HTML: it must show as these characters and run nothing."""
 UNDO_WEB_MIGRATION = (
@@ -87,8 +88,8 @@ async def start_tournament(
 async def pages_site(service: GameService, poll_seconds: float = 0.2) -> AsyncIterator[int]:
     """The pages over ``service`` on a free port of 127.0.0.1."""
 
-    async def source() -> GameService:
-        return service
+    async def source() -> WebReads:
+        return service.web
 
     pages = GamePages(source, poll_seconds=poll_seconds)
     server = WebServer(Metrics(), [], pages=pages)

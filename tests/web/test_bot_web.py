@@ -15,6 +15,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import discord_fakes as fakes
+from discord_fakes import ALICE, BOB
 from web_probe import get, overwrite, samples
 
 from bot import logs
@@ -25,7 +26,6 @@ from bot.discord.play.ai_opponent import in_process_move
 from bot.web.metrics import active_games_source
 from bot.web.server import WebServer, database_check
 
-ALICE, BOB = fakes.ALICE, fakes.BOB
 h = fakes.h
 close_harnesses = fakes.close_harnesses
 

@@ -9,6 +9,7 @@ import re
 import time
 
 import aiohttp
+from game_fixtures import ADMIN
 from web_games import (
     ALICE,
     FINISHED_MOVES,
@@ -23,8 +24,6 @@ from bot.service import GameService
 from bot.web.pages import CSP, sse_data, still_active
 from render import board_svg
 from rules import new_game
-
-ADMIN = 99
 
 
 async def fetch(port: int, path: str) -> tuple[int, dict[str, str], bytes]:
@@ -72,7 +71,7 @@ async def test_a_finished_game_page_has_its_board_moves_players_and_downloads(
 async def test_private_hidden_and_unknown_games_are_404_everywhere(service: GameService) -> None:
     private = await start_public(service, 3001, ("c3",), public=False)
     hidden = await start_public(service, 3002, ("c3",))
-    await service.update_settings(GUILD, ADMIN, web_listing=False)
+    await service.moderation.update_settings(GUILD, ADMIN, web_listing=False)
     async with pages_site(service) as port:
         unknown = "A" * 22
         answers = set()

@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 
 import aiohttp
+from game_fixtures import ADMIN
 from web_games import GUILD, XSS_NAME, pages_site, start_tournament
 
 from bot.service import GameService
 from bot.web.pages import CSP
 
-ADMIN = 99
 ESCAPED = "&lt;img src=x onerror=alert(1)&gt;"
 
 
@@ -70,7 +70,7 @@ async def test_private_hidden_and_unknown_tournaments_are_404(service: GameServi
     hidden, _ = await start_tournament(service, 4002)
     async with pages_site(service) as port:
         assert (await fetch(port, f"/tournaments/{hidden.web_token}"))[0] == 200
-        await service.update_settings(GUILD, ADMIN, web_listing=False)
+        await service.moderation.update_settings(GUILD, ADMIN, web_listing=False)
         answers = set()
         for token in (private.web_token, hidden.web_token, "0" * 32, "..%2F..", "x" * 300):
             status, headers, body = await fetch(port, f"/tournaments/{token}")

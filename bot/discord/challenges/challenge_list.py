@@ -1,7 +1,8 @@
 """``/challenges``: the pending challenges a player can act on, each with its buttons.
 
 The list (sent privately) shows the challenges to the player, from the player, and the open
-ones in this server (``service.pending_challenges``), with Accept, Decline or Cancel where each
+ones in this server (``service.challenges.pending_challenges``), with Accept, Decline or
+Cancel where each
 applies.  The buttons are persistent (``cp:chals:<action>:<challenge id>``) and check, before
 anything else, that the message they sit on is a list naming that challenge and that the
 challenge belongs to the server pressed from: challenge ids are sequential, so a doctored id
@@ -131,14 +132,18 @@ async def pending(
     guild_id, user_id = interaction.guild_id, interaction.user.id
     read = LIST_LIMIT + 1
     if direction == "next":
-        found = await service.pending_challenges(guild_id, user_id, read, after_id=anchor)
+        found = await service.challenges.pending_challenges(
+            guild_id, user_id, read, after_id=anchor
+        )
         if found:
             return ListPage(found[:LIST_LIMIT], earlier=True, later=len(found) > LIST_LIMIT)
     elif direction == "prev":
-        found = await service.pending_challenges(guild_id, user_id, read, before_id=anchor)
+        found = await service.challenges.pending_challenges(
+            guild_id, user_id, read, before_id=anchor
+        )
         if found:
             return ListPage(found[-LIST_LIMIT:], earlier=len(found) > LIST_LIMIT, later=True)
-    found = await service.pending_challenges(guild_id, user_id, read)
+    found = await service.challenges.pending_challenges(guild_id, user_id, read)
     return ListPage(found[:LIST_LIMIT], later=len(found) > LIST_LIMIT)
 
 
@@ -200,7 +205,7 @@ async def accept_listed(interaction: Interaction, challenge: Challenge) -> None:
     thread = None
     refused = False
     if acceptable(interaction, challenge):
-        settings = await bot.service.get_settings(challenge.guild_id)
+        settings = await bot.service.moderation.get_settings(challenge.guild_id)
         here = interaction.channel_id == challenge.channel_id
         channel = bot.get_channel(challenge.channel_id)
         guild = interaction.guild
@@ -239,7 +244,7 @@ async def close_listed(interaction: Interaction, challenge: Challenge, action: s
     user_id = interaction.user.id
     await interaction.response.defer()
     if action == "decline":
-        closed = await service.decline_challenge(challenge.id, user_id)
+        closed = await service.challenges.decline_challenge(challenge.id, user_id)
         done = "declined"
     else:
         closed = await service.cancel_challenge(challenge.id, user_id)
@@ -279,7 +284,7 @@ class ListedChallengeButton(
         bot.remember(interaction.user)
         if not lists_challenge(interaction.message, self.challenge_id):
             raise refuse_origin(interaction, NOT_ON_MESSAGE)
-        challenge = await bot.service.get_challenge(self.challenge_id)
+        challenge = await bot.service.challenges.get_challenge(self.challenge_id)
         if challenge.guild_id != interaction.guild_id:
             raise refuse_origin(interaction, ELSEWHERE)
         if self.action == "accept":

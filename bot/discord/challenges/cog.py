@@ -82,7 +82,7 @@ class ChallengeCog(commands.Cog):
         pie: bool | None = None,
     ) -> None:
         guild_id, channel_id = ids(interaction)
-        settings = await self.bot.service.get_settings(guild_id)
+        settings = await self.bot.service.moderation.get_settings(guild_id)
         if (
             settings.use_threads
             and not thread_possible(interaction, settings.use_threads)
@@ -151,6 +151,6 @@ class ChallengeCog(commands.Cog):
         if sent.message_id is None:
             return
         try:
-            await self.bot.service.record_challenge_message(created.id, sent.message_id)
+            await self.bot.service.challenges.record_challenge_message(created.id, sent.message_id)
         except Exception as exc:  # the challenge stands: its buttons check as without an id
             log_failure("could not record a challenge's message", exc, **context_of(interaction))

@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.i18n import ENGLISH_TONGUE, Tongue
-from bot.service import GameInfo, GameSummary
-from bot.service.clocks.timebank import short_duration, time_left_text
+from bot.service import GameInfo, GameSummary, short_duration, time_left_text
 
 
 def time_left_line(

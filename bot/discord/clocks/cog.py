@@ -49,9 +49,11 @@ class ClockCog(commands.Cog):
         """Apply everything due now; also called directly by tests."""
         service = self.bot.service
         outcomes = []
-        for action in await service.due(shards=self.bot.held_shards):  # this process's servers
+        for action in await service.clocks.due(
+            shards=self.bot.held_shards
+        ):  # this process's servers
             try:
-                outcome = await service.apply_due(action)
+                outcome = await service.clocks.apply_due(action)
                 if outcome is not None:
                     outcomes.append(outcome)
                     await self.announce(outcome)

@@ -44,7 +44,7 @@ class SoftTimeButton(ConfirmButton, prefix="soft"):
                 )
             )
         bot = bot_of(interaction)
-        ended = await bot.service.claim_soft_time(
+        ended = await bot.service.soft_time.claim_soft_time(
             info.channel_id,
             interaction.user.id,
             "win" if self.yes else "abort",
@@ -66,7 +66,7 @@ async def offer_claim(interaction: Interaction) -> None:
     """``/claim``: the buttons when the soft time has passed, else when it will."""
     info = await game_here(interaction)
     service = bot_of(interaction).service
-    at = await service.soft_time_at(info.channel_id)
+    at = await service.soft_time.soft_time_at(info.channel_id)
     tr = private(interaction)
     if at is None:
         text = tr.gettext("This game has a clock: it ends on time by itself.")
@@ -79,7 +79,7 @@ async def offer_claim(interaction: Interaction) -> None:
         text = tr.gettext("The game is waiting on you: make your move.")
         await send_ephemeral(interaction, text)
         return
-    if at > service.clock():
+    if at > service.core.clock():
         await send_ephemeral(
             interaction,
             tr.gettext(

@@ -106,7 +106,7 @@ class InfoCog(commands.Cog):
     async def history(self, interaction: Interaction, game: GamePick | None = None) -> None:
         await defer_public(interaction)
         info, send = await self._pick(interaction, game)
-        record = await self.bot.service.game_record(info.id)
+        record = await self.bot.service.games.game_record(info.id)
         names = self.bot.names_for(info.player_ids, interaction.guild)
         text = record_text(record, names)
         file = discord.File(io.BytesIO(text.encode()), filename=f"crosspath-game-{info.id}.txt")

@@ -115,7 +115,7 @@ class AdminCog(commands.Cog):
     @settings.command(name="view", description=locale_str("Show this server's Crosspath settings"))
     async def settings_view(self, interaction: Interaction) -> None:
         guild_id, _ = ids(interaction)
-        current = await self.bot.service.get_settings(guild_id)
+        current = await self.bot.service.moderation.get_settings(guild_id)
         await interaction.response.send_message(
             settings_text(current, private(interaction)), ephemeral=True
         )
@@ -153,7 +153,7 @@ class AdminCog(commands.Cog):
         web: bool | None = None,
     ) -> None:
         guild_id, _ = ids(interaction)
-        updated = await self.bot.service.update_settings(
+        updated = await self.bot.service.moderation.update_settings(
             guild_id,
             interaction.user.id,
             use_threads=threads,
@@ -190,11 +190,11 @@ class AdminCog(commands.Cog):
         channel: discord.TextChannel | None = None,
     ) -> None:
         guild_id, channel_id = ids(interaction)
-        current = await self.bot.service.get_settings(guild_id)
+        current = await self.bot.service.moderation.get_settings(guild_id)
         target = channel.id if channel else channel_id
         edit = _CHANNEL_EDITS[action.value]
         allowed = edited_ids(current.allowed_channels, edit, target)
-        updated = await self.bot.service.update_settings(
+        updated = await self.bot.service.moderation.update_settings(
             guild_id, interaction.user.id, allowed_channels=allowed
         )
         await interaction.response.send_message(
@@ -217,7 +217,7 @@ class AdminCog(commands.Cog):
         size: app_commands.Range[int, 0, 25],
     ) -> None:
         guild_id, _ = ids(interaction)
-        updated = await self.bot.service.update_settings(
+        updated = await self.bot.service.moderation.update_settings(
             guild_id, interaction.user.id, default_sizes={game.value: size or None}
         )
         await interaction.response.send_message(
@@ -242,7 +242,7 @@ class AdminCog(commands.Cog):
         self, interaction: Interaction, reason: app_commands.Range[str, 0, 200] = ""
     ) -> None:
         guild_id, channel_id = ids(interaction)
-        ended = await self.bot.service.admin_abort(
+        ended = await self.bot.service.moderation.admin_abort(
             guild_id, interaction.user.id, channel_id, reason
         )
         done = private(interaction).gettext("Game #{id} aborted.", id=ended.game.id)
@@ -262,7 +262,7 @@ class AdminCog(commands.Cog):
         reason: app_commands.Range[str, 0, 200] = "",
     ) -> None:
         guild_id, channel_id = ids(interaction)
-        ended = await self.bot.service.admin_award(
+        ended = await self.bot.service.moderation.admin_award(
             guild_id, interaction.user.id, channel_id, player.id, reason
         )
         done = private(interaction).gettext(
@@ -285,7 +285,7 @@ class AdminCog(commands.Cog):
         reason: app_commands.Range[str, 0, 200] = "",
     ) -> None:
         guild_id, channel_id = ids(interaction)
-        ended = await self.bot.service.admin_forfeit(
+        ended = await self.bot.service.moderation.admin_forfeit(
             guild_id, interaction.user.id, channel_id, player.id, reason
         )
         done = private(interaction).gettext(
@@ -299,7 +299,7 @@ class AdminCog(commands.Cog):
     )
     async def audit(self, interaction: Interaction) -> None:
         guild_id, _ = ids(interaction)
-        entries = await self.bot.service.audit_log(guild_id, limit=15)
+        entries = await self.bot.service.moderation.audit_log(guild_id, limit=15)
         tr = private(interaction)
         text = "\n".join(audit_line(e) for e in entries) or tr.gettext("No moderator actions yet.")
         await interaction.response.send_message(

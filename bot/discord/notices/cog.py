@@ -99,7 +99,7 @@ class NoticesCog(commands.Cog):
         mode: app_commands.Choice[str],
         hour: app_commands.Range[int, 0, 23] | None = None,
     ) -> None:
-        prefs = await self.bot.service.set_notice(interaction.user.id, mode.value, hour)
+        prefs = await self.bot.service.notices.set_notice(interaction.user.id, mode.value, hour)
         await interaction.response.send_message(
             notify_answer(prefs, private(interaction)), ephemeral=True
         )

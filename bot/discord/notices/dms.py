@@ -7,12 +7,12 @@ player only when they chose ``mention`` (see ``posting.post_turn``).  With ``dm`
 board then goes to the player privately with a link to the channel message.
 
 A DM that Discord refuses with 50007 (the player closed their DMs, or shares no server with
-the bot any more) is recorded with ``service.close_dms``: the player is mentioned in the
+the bot any more) is recorded with ``service.notices.close_dms``: the player is mentioned in the
 channel instead, told once how to fix it, and no DM is tried again until they use
 ``/notify``.  Any other failure falls back to the channel mention for that turn only.
 
 The digest goes out from :class:`DigestSender`: digests are claimed in batches
-(``service.claim_digests``, each player's exactly once across processes), then sent a few at
+(``service.notices.claim_digests``, each player's exactly once across processes), then sent a few at
 a time, paced under Discord's global limit of 50 requests a second (a DM is two requests: open
 the channel, send), with the event loop given back between sends.
 """
@@ -31,8 +31,7 @@ from bot.discord.play.turns import OutgoingMessage, mention, relative_time
 from bot.discord.replies import log_failure
 from bot.discord.speech import of_guild
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
-from bot.service import Digest, GameInfo, GameSummary, Waiting
-from bot.service.notices import DIGEST_BATCH
+from bot.service import DIGEST_BATCH, Digest, GameInfo, GameSummary, Waiting
 
 if TYPE_CHECKING:
     from bot.discord.app import CrosspathBot
@@ -105,7 +104,7 @@ async def send_dm(bot: CrosspathBot, user_id: int, **message: Any) -> Delivery:
             "could not send a direct message",
             extra={"user_id": user_id, "status": exc.status, "code": exc.code},
         )
-        if closed and await bot.service.close_dms(user_id):
+        if closed and await bot.service.notices.close_dms(user_id):
             return Delivery.CLOSED  # the first to find out: the player is told, once
         return Delivery.FAILED
     return Delivery.SENT
@@ -227,7 +226,7 @@ class DigestSender:
             slots.release()
 
         try:
-            while digests := await self.bot.service.claim_digests(batch):
+            while digests := await self.bot.service.notices.claim_digests(batch):
                 run.claimed += len(digests)
                 for digest in digests:
                     if not digest.games:

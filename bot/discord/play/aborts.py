@@ -1,6 +1,6 @@
 """``/abort`` and the opponent's answer: alone early on, else an offer with two buttons.
 
-The service decides which it is (see ``bot.service.aborts``): while either player has made
+The service decides which it is (see ``bot.service.play.aborts``): while either player has made
 fewer than two turns the game ends at once; after that the opponent is asked, and their
 buttons carry the game and the version the offer was made at, so an answer given after a move
 is refused as stale.  The computer agrees to every offer made to it at once: it never needs a
@@ -50,7 +50,7 @@ async def abort(interaction: Interaction) -> None:
     user_id = interaction.user.id
     bot.remember(interaction.user)
     try:
-        outcome = await bot.service.abort(info.channel_id, user_id, game_id=info.id)
+        outcome = await bot.service.aborts.abort(info.channel_id, user_id, game_id=info.id)
     except OutOfTime as exc:
         await post_turn(bot, exc.ended.game)  # the loss on time came first: announce it
         raise
@@ -69,7 +69,7 @@ async def abort(interaction: Interaction) -> None:
         return
     opponent = info.opponent_of(user_id)
     if bot.computer.is_computer(opponent):
-        answer = await bot.service.answer_abort(
+        answer = await bot.service.aborts.answer_abort(
             info.channel_id, opponent, True, version=outcome.version, game_id=info.id
         )
         recorded(interaction, ABORT_DONE)
@@ -104,7 +104,7 @@ async def answer_abort(interaction: Interaction, game_id: int, version: int, acc
     bot = bot_of(interaction)
     info = await current_game(interaction, game_id)
     try:
-        answer = await bot.service.answer_abort(
+        answer = await bot.service.aborts.answer_abort(
             info.channel_id, interaction.user.id, accept, version=version, game_id=info.id
         )
     except OutOfTime as exc:

@@ -148,7 +148,7 @@ class ComputerOpponent:
         self._turns: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
         self.claimant = f"{socket.gethostname()[:40]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-        """This process's name in turn claims (``service.claim_turn``)."""
+        """This process's name in turn claims (``service.claims.claim_turn``)."""
 
     # ----- who the computer is -----------------------------------------------------------------
     @property
@@ -258,7 +258,7 @@ class ComputerOpponent:
     async def _open_thread(
         self, interaction: Interaction, challenge: Challenge
     ) -> discord.Thread | None:
-        settings = await self.bot.service.get_settings(challenge.guild_id)
+        settings = await self.bot.service.moderation.get_settings(challenge.guild_id)
         if not thread_possible(interaction, settings.use_threads):
             return None
         names = await self.bot.fetch_names((challenge.challenger_id,), interaction.guild)
@@ -308,7 +308,7 @@ class ComputerOpponent:
         bot_id = self.user_id
         assert bot_id is not None
         service = self.bot.service
-        if not await service.claim_turn(info.id, info.version, self.claimant):
+        if not await service.claims.claim_turn(info.id, info.version, self.claimant):
             return False  # the claim lapses when that process moves, or at its expiry
         try:
             move = await self._timed_choice(info.record, level, info.id)
@@ -316,7 +316,7 @@ class ComputerOpponent:
             count_error(self.bot, "ai")
             if isinstance(exc, BrokenProcessPool):
                 ai.shutdown(wait=False)  # the next search starts a fresh pool
-            await service.release_turn(info.id, self.claimant)  # the next tick tries again
+            await service.claims.release_turn(info.id, self.claimant)  # the next tick tries again
             raise
         try:
             result = await service.play_move(
@@ -327,14 +327,14 @@ class ComputerOpponent:
             await post_turn(self.bot, exc.ended.game)
             return True
         except (StaleAction, NotYourTurn, NoGameHere, GameFinished):
-            await service.release_turn(info.id, self.claimant)
+            await service.claims.release_turn(info.id, self.claimant)
             return True  # the game changed while thinking (resign, moderator): look again
         count_move(self.bot, info.game)
         log.info(
             "the computer played",
             extra={"game_id": info.id, "move": move, "level": level},
         )
-        if not (await post_turn(self.bot, result.game)).ok:
+        if not (await post_turn(self.bot, result.game, moved=result)).ok:
             log.warning(
                 "the computer's move is committed but was not posted", extra={"game_id": info.id}
             )

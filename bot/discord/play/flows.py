@@ -79,7 +79,7 @@ async def _thread_plan(interaction: Interaction, challenge: Challenge) -> tuple[
     """(make a thread, the server wants threads but the bot may not make them here)."""
     if not acceptable(interaction, challenge):
         return False, False
-    settings = await bot_of(interaction).service.get_settings(challenge.guild_id)
+    settings = await bot_of(interaction).service.moderation.get_settings(challenge.guild_id)
     return (
         thread_possible(interaction, settings.use_threads),
         threads_refused(interaction, settings.use_threads),
@@ -117,7 +117,7 @@ async def close_challenge(interaction: Interaction, challenge_id: int, action: s
     user_id = interaction.user.id
     tr = public(interaction)
     if action == "decline":
-        challenge = await service.decline_challenge(challenge_id, user_id)
+        challenge = await service.challenges.decline_challenge(challenge_id, user_id)
         note = tr.gettext("Declined by {who}.", who=mention(user_id))
     else:
         challenge = await service.cancel_challenge(challenge_id, user_id)
@@ -149,7 +149,7 @@ async def play(interaction: Interaction, move: str) -> None:
     recorded(interaction, MOVE_DONE)
     interaction.extras[GAME_ID] = result.game.id
     count_move(bot, result.game.game)
-    posted = await post_turn(bot, result.game)
+    posted = await post_turn(bot, result.game, moved=result)
     bot.computer.take_turn(result.game)  # a game against the computer: its reply, off this task
     if not acknowledged:
         return
@@ -227,7 +227,7 @@ async def request_takeback(interaction: Interaction) -> None:
     bot = bot_of(interaction)
     info = await game_here(interaction)
     bot.computer.refuse_takeback(info, interaction.user.id)
-    request = await bot.service.request_takeback(info.channel_id, interaction.user.id)
+    request = await bot.service.play.request_takeback(info.channel_id, interaction.user.id)
     opponent = info.opponent_of(interaction.user.id)
     tr = public(interaction)  # the opponent answers it in the channel
     await interaction.response.send_message(
@@ -250,7 +250,7 @@ async def answer_takeback(
         raise NoTakeback(
             private(interaction).gettext("That takeback request was already answered or withdrawn.")
         )
-    answer = await bot.service.answer_takeback(
+    answer = await bot.service.play.answer_takeback(
         info.channel_id, interaction.user.id, accept, game_id=info.id
     )
     tr = public(interaction)  # the request's message, which the channel reads
@@ -310,7 +310,7 @@ class ChallengeButton(
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
         bot_of(interaction).remember(interaction.user)
-        challenge = await bot_of(interaction).service.get_challenge(self.challenge_id)
+        challenge = await bot_of(interaction).service.challenges.get_challenge(self.challenge_id)
         check_place(interaction, challenge.guild_id, challenge.channel_id)
         if names_another_challenge(interaction.message, challenge):
             raise refuse_origin(interaction, ANOTHER_CHALLENGE)

@@ -6,7 +6,7 @@ needs in its custom id (which list, whose, and the page cursor), so it keeps wor
 restart; a click re-checks who may see the list.
 
 ``/games`` lists the games waiting on the player's move first, the longest wait first
-(``service.waiting_on``), then their other games.  Its Next game button answers with a link
+(``service.notices.waiting_on``), then their other games.  Its Next game button answers with a link
 to the game that has waited longest on the player in any server, read when it is pressed
 (a link button's address would be fixed when the list was made, and stale after a move).
 """
@@ -163,7 +163,7 @@ async def waiting_on_top(
     first (at most :data:`WAITING_ON_TOP`; any others are in the list with "your move")."""
     if kind != "mine":
         return []
-    return await bot.service.waiting_on(user_id, guild_id, WAITING_ON_TOP)
+    return await bot.service.notices.waiting_on(user_id, guild_id, WAITING_ON_TOP)
 
 
 async def send_first_page(interaction: Interaction, kind: ListKind) -> None:
@@ -246,7 +246,7 @@ class NextGameButton(PersistentButton, template=r"cp:nextgame:(?P<user>[0-9]+)")
         tr = private(interaction)
         if interaction.user.id != self.user_id:
             raise PermissionDenied(tr.gettext(NOT_YOURS))
-        found = await interaction.client.service.waiting_on(self.user_id, None, 1)
+        found = await interaction.client.service.notices.waiting_on(self.user_id, None, 1)
         await interaction.response.send_message(
             next_game_text(found[0], self.user_id, tr) if found else tr.gettext(NOTHING_WAITS),
             ephemeral=True,

@@ -30,7 +30,7 @@ from bot.discord.play.web_links import watch_view
 from bot.discord.replies import send_ephemeral
 from bot.discord.speech import of_guild, private, public
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
-from bot.service import GameInfo, GameStarted, NoticePrefs
+from bot.service import GameInfo, GameStarted, MoveResult, NoticePrefs
 
 if TYPE_CHECKING:
     from bot.discord.app import CrosspathBot
@@ -90,15 +90,25 @@ def messageable(
 
 
 async def build_turn_message(
-    bot: CrosspathBot, info: GameInfo, headline: str | None = None, ping: bool = True
+    bot: CrosspathBot,
+    info: GameInfo,
+    headline: str | None = None,
+    ping: bool = True,
+    moved: MoveResult | None = None,
 ) -> OutgoingMessage:
     """The turn message for ``info``, from the position the service holds (no replay);
-    ``ping=False`` names the player to move without pinging them."""
+    ``ping=False`` names the player to move without pinging them.  ``moved``: the move that
+    led here, whose result already holds the position and the rating change (nothing is
+    read again)."""
     guild = bot.get_guild(info.guild_id)
     names = await bot.fetch_names(info.player_ids, guild)
-    game = await position_of(bot.service, info)
+    if moved is not None and moved.position is not None:
+        game = moved.position
+        rating = moved.rating
+    else:
+        game = await position_of(bot.service, info)
+        rating = await bot.service.ratings.game_rating(info.id) if info.result else None
     board = await draw_board_async(game, caption_names(info, names))
-    rating = await bot.service.game_rating(info.id) if info.result is not None else None
     message = turn_message(
         info, game, names, board, headline, bot.computer.user_id, rating, ping, of_guild(guild)
     )
@@ -125,18 +135,29 @@ async def send(
     return Posted(sent)
 
 
-async def post_turn(bot: CrosspathBot, info: GameInfo, headline: str | None = None) -> Posted:
+async def post_turn(
+    bot: CrosspathBot,
+    info: GameInfo,
+    headline: str | None = None,
+    *,
+    moved: MoveResult | None = None,
+) -> Posted:
     """Post the board and the turn embed for ``info`` in its channel, then tell the player
-    to move as they chose (``/notify``: the post pings them, or a DM follows it)."""
-    prefs = await notice_prefs_of(bot, info)
-    message = await build_turn_message(bot, info, headline, ping=prefs is None or prefs.pings)
+    to move as they chose (``/notify``: the post pings them, or a DM follows it).  After a
+    move, pass its result as ``moved``: it carries the position, the rating change and the
+    waiting player's choice, so the post reads nothing from the store."""
+    if moved is not None:
+        prefs = moved.waiting if waits_for_a_person(bot, info) else None
+    else:
+        prefs = await notice_prefs_of(bot, info)
+    message = await build_turn_message(
+        bot, info, headline, ping=prefs is None or prefs.pings, moved=moved
+    )
     posted = await send(bot, info.channel_id, info.guild_id, message)
     if posted.ok:
         bot.unposted.discard(info.id)
     elif posted.discord_failed:
         bot.unposted.add(info.id, headline)
-    if not info.is_active:
-        bot.tournaments.game_ended(info)  # a tournament game's end pairs what comes next
     if posted.message is not None and prefs is not None and prefs.wants_dm:
         await dm_turn(bot, info, message, posted.message.id)
     return posted
@@ -145,10 +166,16 @@ async def post_turn(bot: CrosspathBot, info: GameInfo, headline: str | None = No
 async def notice_prefs_of(bot: CrosspathBot, info: GameInfo) -> NoticePrefs | None:
     """The notice preference of the player to move; None when nobody is (the game is over)
     or it is the computer."""
-    user_id = info.to_move_id
-    if not info.is_active or user_id is None or bot.computer.is_computer(user_id):
+    if not waits_for_a_person(bot, info):
         return None
-    return await bot.service.notice_prefs(user_id)
+    assert info.to_move_id is not None
+    return await bot.service.notices.notice_prefs(info.to_move_id)
+
+
+def waits_for_a_person(bot: CrosspathBot, info: GameInfo) -> bool:
+    """Whether ``info``'s game waits for a person to move (not over, not the computer)."""
+    user_id = info.to_move_id
+    return info.is_active and user_id is not None and not bot.computer.is_computer(user_id)
 
 
 async def dm_turn(

@@ -17,9 +17,7 @@ import discord
 from bot.discord.clocks.clock_text import time_left_line
 from bot.discord.words import colour_word, describe_turn
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
-from bot.service import Challenge, GameInfo, GameResult
-from bot.service.clocks.timebank import short_duration
-from bot.service.ratings.types import GameRating
+from bot.service import Challenge, GameInfo, GameRating, GameResult, short_duration
 from rules import Game
 
 COLOUR_DOTS: dict[str, str] = {"red": "🔴", "blue": "🔵", "black": "⚫", "white": "⚪"}
@@ -162,7 +160,7 @@ def turn_message(
 ) -> OutgoingMessage:
     """The message posted after every turn (and by ``/board``).
 
-    Once the game is over, ``rating`` (``service.game_rating``) adds each player's rating
+    Once the game is over, ``rating`` (``service.ratings.game_rating``) adds each player's rating
     change (``Alice 1512 → 1528, +16``) or says why the game was unrated.
 
     Only the player to move is mentioned, and only they may be pinged; at the end of a game

@@ -54,7 +54,7 @@ async def watch_view(bot: CrosspathBot, info: GameInfo) -> discord.ui.View | Non
     """A "Watch on the web" link button for ``info``'s board posts, or None: no public
     address set, a private game, or a server that turned its web listing off."""
     url = watch_url(bot.settings.public_url, info)
-    if url is None or not (await bot.service.get_settings(info.guild_id)).web_listing:
+    if url is None or not (await bot.service.moderation.get_settings(info.guild_id)).web_listing:
         return None
     label = of_guild(bot.get_guild(info.guild_id)).gettext(WATCH_LABEL)
     view = discord.ui.View(timeout=None)

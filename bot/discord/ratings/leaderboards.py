@@ -19,9 +19,9 @@ import discord
 
 from bot.discord.access import public_channels
 from bot.discord.persistent import PersistentButton
-from bot.discord.speech import public
+from bot.discord.speech import public as channel_tongue
 from bot.i18n import ENGLISH_TONGUE, Tongue
-from bot.service.ratings.types import Profile, Standing
+from bot.service import Profile, Standing
 from render.reports.leaderboard import leaderboard_alt_text, render_leaderboard
 from render.reports.rating_chart import rating_chart_alt_text, render_rating_chart
 from rules import game_class, split_variant, variant_title
@@ -101,7 +101,11 @@ class LeaderboardPageButton(
         assert interaction.guild_id is not None  # checked with the message
         await interaction.response.defer()
         embed, file, view = await leaderboard_page(
-            interaction.client, interaction.guild_id, self.game, self.offset, public(interaction)
+            interaction.client,
+            interaction.guild_id,
+            self.game,
+            self.offset,
+            channel_tongue(interaction),
         )
         await interaction.edit_original_response(
             embed=embed,
@@ -166,11 +170,11 @@ async def profile_reply(
     """The public profile: its last games only from channels everyone here may read (a game
     in a private channel names its opponent, result and channel, which are as private as it)."""
     bot = interaction.client
-    profile = await bot.service.profile(guild_id, user_id)
+    profile = await bot.service.ratings.profile(guild_id, user_id)
     public = await public_channels(interaction, [r.channel_id for r in profile.recent])
     recent = tuple(r for r in profile.recent if r.channel_id in public)
     profile = dataclasses.replace(profile, recent=recent)
-    embed, chart = profile_embed(profile, name, guild_id, public(interaction))
+    embed, chart = profile_embed(profile, name, guild_id, channel_tongue(interaction))
     if chart is None or not chart[1]:
         return embed, None
     title, points = chart

@@ -60,7 +60,7 @@ class ConfirmResetButton(
         if not interaction.permissions.manage_guild:
             raise app_commands.MissingPermissions(["manage_guild"])
         assert interaction.guild_id is not None  # checked with the message
-        players = await interaction.client.service.ratings_reset(
+        players = await interaction.client.service.ratings.ratings_reset(
             interaction.guild_id, self.game, interaction.user.id
         )
         content = tr.ngettext(

@@ -45,8 +45,7 @@ from bot.discord.tournaments.flows import (
     title_of,
 )
 from bot.discord.transformers import TimeOption
-from bot.service import InvalidInput, PermissionDenied, TournamentInfo
-from bot.service.checks import quote
+from bot.service import InvalidInput, PermissionDenied, TournamentInfo, quote
 
 if TYPE_CHECKING:
     from bot.discord.app import CrosspathBot
@@ -153,7 +152,7 @@ class TournamentCog(commands.Cog):
     ) -> list[app_commands.Choice[int]]:
         if interaction.guild_id is None:
             return []
-        found = await self.bot.service.list_tournaments(interaction.guild_id, limit=25)
+        found = await self.bot.service.tournaments.list_tournaments(interaction.guild_id, limit=25)
         typed = str(current).strip().lstrip("#")
         return [
             app_commands.Choice(name=f"#{t.id} {title_of(t)} ({t.status})"[:100], value=t.id)
@@ -208,7 +207,7 @@ class TournamentCog(commands.Cog):
     ) -> None:
         guild_id, channel_id = ids(interaction)
         if not is_manager(interaction):
-            allowed = set(await self.bot.service.tournament_creator_roles(guild_id))
+            allowed = set(await self.bot.service.tournaments.tournament_creator_roles(guild_id))
             user = interaction.user
             roles = {r.id for r in user.roles} if isinstance(user, discord.Member) else set()
             if not allowed & roles:
@@ -248,12 +247,14 @@ class TournamentCog(commands.Cog):
             )
         except discord.HTTPException:
             # nobody can see or join it: withdraw it rather than leave it open unseen
-            await self.bot.service.cancel_tournament(info.id, interaction.user.id, as_admin=True)
+            await self.bot.service.tournaments.cancel_tournament(
+                info.id, interaction.user.id, as_admin=True
+            )
             raise
         if sent.message_id is None:
             return
         try:
-            await self.bot.service.set_tournament_message(info.id, sent.message_id)
+            await self.bot.service.tournaments.set_tournament_message(info.id, sent.message_id)
         except Exception as exc:  # it stands: its buttons check the embed's title instead
             log_failure("could not record a tournament's message", exc, **context_of(interaction))
 
@@ -278,7 +279,7 @@ class TournamentCog(commands.Cog):
     @app_commands.describe(tournament=locale_str("which tournament"))
     async def leave(self, interaction: Interaction, tournament: int) -> None:
         info = await self._owned(interaction, tournament)
-        fresh = await self.bot.service.leave_tournament(info.id, interaction.user.id)
+        fresh = await self.bot.service.tournaments.leave_tournament(info.id, interaction.user.id)
         await interaction.response.send_message(f"You left {title_of(fresh)}.", ephemeral=True)
         await refresh_announcement(self.bot, fresh)
 
@@ -287,7 +288,7 @@ class TournamentCog(commands.Cog):
     )
     async def list_all(self, interaction: Interaction) -> None:
         guild_id, _ = ids(interaction)
-        found = await self.bot.service.list_tournaments(guild_id, limit=20)
+        found = await self.bot.service.tournaments.list_tournaments(guild_id, limit=20)
         shown = [t for t in found if visible_to(interaction, t)]
         text = "\n".join(list_line(t) for t in shown) or "No tournaments yet: /tournament create."
         await interaction.response.send_message(
@@ -347,7 +348,7 @@ class TournamentCog(commands.Cog):
         which = round or info.round
         if which < 1:
             raise InvalidInput(f"Tournament #{info.id} has not started: nobody is paired yet.")
-        found = await self.bot.service.tournament_pairings(info.id, which)
+        found = await self.bot.service.tournaments.tournament_pairings(info.id, which)
         lines = [pairing_line(p) for p in found] or ["No games in that round."]
         text = f"**{title_of(info)}**, round {which}\n" + "\n".join(lines)
         await interaction.response.send_message(
@@ -379,7 +380,7 @@ class TournamentCog(commands.Cog):
     @app_commands.describe(tournament=locale_str("which tournament"))
     async def cancel(self, interaction: Interaction, tournament: int) -> None:
         info = await self._owned(interaction, tournament)
-        cancelled = await self.bot.service.cancel_tournament(
+        cancelled = await self.bot.service.tournaments.cancel_tournament(
             info.id, interaction.user.id, as_admin=is_manager(interaction)
         )
         recorded(interaction, f"Tournament #{info.id} was cancelled")
@@ -407,7 +408,7 @@ class TournamentCog(commands.Cog):
             for g in await self.bot.service.tournament_games(info.id)
             if g.is_active and player.id in g.player_ids
         ]
-        fresh = await self.bot.service.withdraw_from_tournament(
+        fresh = await self.bot.service.tournaments.withdraw_from_tournament(
             info.id, player.id, interaction.user.id, as_admin=is_manager(interaction)
         )
         recorded(interaction, f"{player.display_name} was withdrawn")
@@ -447,7 +448,7 @@ class TournamentCog(commands.Cog):
         before = await self.bot.service.get_game_by_id(game)
         if before.guild_id != guild_id:
             raise InvalidInput(f"There is no game #{game} in this server.")
-        ended = await self.bot.service.adjudicate_tournament_game(
+        ended = await self.bot.service.tournaments.adjudicate_tournament_game(
             game,
             winner_id=winner.id if winner else None,
             by_user_id=interaction.user.id,
@@ -484,7 +485,7 @@ class TournamentCog(commands.Cog):
         )
         if sent.message_id is not None and interaction.channel_id == info.channel_id:
             # the newest announcement's buttons are the ones that act
-            await self.bot.service.set_tournament_message(info.id, sent.message_id)
+            await self.bot.service.tournaments.set_tournament_message(info.id, sent.message_id)
 
     @tournament.command(
         name="creators", description=locale_str("Managers: the roles that may create tournaments")
@@ -510,14 +511,14 @@ class TournamentCog(commands.Cog):
         guild_id, _ = ids(interaction)
         if not is_manager(interaction):
             raise PermissionDenied(MANAGERS_ONLY)
-        current = list(await self.bot.service.tournament_creator_roles(guild_id))
+        current = list(await self.bot.service.tournaments.tournament_creator_roles(guild_id))
         if action.value in ("add", "remove") and role is None:
             raise InvalidInput(f"Name the role to {action.value}.")
         if action.value != "show":
             edit = _CREATOR_EDITS[action.value]
             current = edited_ids(current, edit, role.id if role is not None else None)
             current = list(
-                await self.bot.service.set_tournament_creator_roles(
+                await self.bot.service.tournaments.set_tournament_creator_roles(
                     guild_id, current, interaction.user.id
                 )
             )

@@ -215,7 +215,7 @@ class TournamentButton(
             )
             done = f"You joined tournament #{info.id}."
         else:
-            fresh = await service.leave_tournament(info.id, user_id)
+            fresh = await service.tournaments.leave_tournament(info.id, user_id)
             done = f"You left tournament #{info.id}."
         recorded(interaction, done)
         try:
@@ -421,7 +421,7 @@ class TournamentRunner:
         """Start or cancel the tournaments whose registration deadline passed, and open
         every pending thread of this process's servers (also after a restart)."""
         service = self.bot.service
-        done = await service.sweep_tournaments(shards=shards)
+        done = await service.tournaments.sweep_tournaments(shards=shards)
         for item in done:
             try:
                 await self.announce_sweep(item)
@@ -451,7 +451,7 @@ class TournamentRunner:
         service = self.bot.service
         opened = 0
         async with self._lock:
-            pending = await service.games_awaiting_channel(tournament_id)
+            pending = await service.tournaments.games_awaiting_channel(tournament_id)
             tournaments: dict[int, TournamentInfo] = {}
             for game in pending:
                 if shards is not None and not shards.holds(game.guild_id):
@@ -495,7 +495,7 @@ class TournamentRunner:
             return 0
         self._told_missing.discard(info.id)  # a later loss of the permissions is told again
         try:
-            attached = await bot.service.attach_game_channel(game.id, thread.id)
+            attached = await bot.service.tournaments.attach_game_channel(game.id, thread.id)
         except Exception:
             await _delete_thread(thread)
             raise
@@ -543,7 +543,7 @@ class TournamentRunner:
         """Post the podium of a finished tournament, once across every process: the service
         lets one caller claim it.  A process that claimed it and stopped before posting
         leaves it unposted (a podium twice would be worse)."""
-        if not await self.bot.service.claim_tournament_podium(info.id):
+        if not await self.bot.service.tournaments.claim_tournament_podium(info.id):
             return
         await post_podium(self.bot, info)
         if info.format == "league":
@@ -552,7 +552,9 @@ class TournamentRunner:
     async def announce_next_season(self, finished: TournamentInfo) -> None:
         """A league's next season opens by itself: announce it with its Join and Leave."""
         league = finished.league_id or finished.id
-        waiting = await self.bot.service.list_tournaments(finished.guild_id, status="registration")
+        waiting = await self.bot.service.tournaments.list_tournaments(
+            finished.guild_id, status="registration"
+        )
         for info in waiting:
             if (info.league_id or info.id) == league and info.season == finished.season + 1:
                 await post_announcement(
@@ -600,7 +602,7 @@ async def post_announcement(bot: CrosspathBot, info: TournamentInfo, text: str) 
     except discord.HTTPException:
         log.warning("could not announce a tournament", extra={"tournament": info.id})
         return
-    await bot.service.set_tournament_message(info.id, sent.id)
+    await bot.service.tournaments.set_tournament_message(info.id, sent.id)
 
 
 async def refresh_announcement(bot: CrosspathBot, info: TournamentInfo) -> None:

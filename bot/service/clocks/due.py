@@ -46,7 +46,7 @@ class Clocks(Feature):
         moment = to_us(now if now is not None else self._now())
         actions: list[DueAction] = []
         async with self.store.read() as tx:
-            for c in await tx.expiring_challenges(moment, limit, shards):
+            for c in await tx.challenges.expiring_challenges(moment, limit, shards):
                 actions.append(
                     DueAction(
                         kind="challenge_expiry",
@@ -57,7 +57,7 @@ class Clocks(Feature):
                         challenge_id=c.id,
                     )
                 )
-            for row in await tx.due_games(moment, limit, shards):
+            for row in await tx.clocks.due_games(moment, limit, shards):
                 player = row.to_move_id  # stored with each turn: no engine on a clock tick
                 if player is None:  # cannot happen for an active game; rebuild to be sure
                     game = await self._engine(tx, row)
@@ -82,7 +82,7 @@ class Clocks(Feature):
                         )
                     )
             default = convert.settings(None, 0).soft_time
-            for row, soft_time in await tx.soft_time_games(
+            for row, soft_time in await tx.clocks.soft_time_games(
                 moment, default, MIN_SOFT_TIME, limit, shards
             ):
                 assert row.to_move_id is not None
@@ -119,15 +119,15 @@ class Clocks(Feature):
         if action.kind == "challenge_expiry":
             assert action.challenge_id is not None
             async with self._write() as tx:
-                row = await tx.challenge(action.challenge_id)
+                row = await tx.challenges.challenge(action.challenge_id)
                 if row is None or row.status != "open" or row.expires_at > to_us(action.at):
                     return None
-                row = await tx.resolve_challenge(row.id, "expired", to_us(now))
+                row = await tx.challenges.resolve_challenge(row.id, "expired", to_us(now))
             assert row is not None
             return DueOutcome(action, expired=convert.challenge(row))
         assert action.game_id is not None
         async with self._write() as tx:
-            game_row = await tx.game(action.game_id)
+            game_row = await tx.games.game(action.game_id)
             if (
                 game_row is None
                 or game_row.status != "active"
@@ -148,7 +148,9 @@ class Clocks(Feature):
             if game_row.reminders_sent != action.reminder_index or game_row.remind_at is None:
                 return None
             sent = game_row.reminders_sent + 1
-            game_row = await tx.mark_reminder_sent(game_row, next_reminder_of(game_row, sent))
+            game_row = await tx.clocks.mark_reminder_sent(
+                game_row, next_reminder_of(game_row, sent)
+            )
             info = convert.game_info(game_row, game, to_us(now))
         return DueOutcome(
             action,
@@ -160,7 +162,7 @@ class Clocks(Feature):
     ) -> DueOutcome | None:
         """Mark the turn's soft-time notice as sent, if no other process did (nor a vacation
         stops the game since ``due`` read it); the notice to send, for the one that did."""
-        if not await tx.mark_soft_noticed(row.id, row.version, now):
+        if not await tx.clocks.mark_soft_noticed(row.id, row.version, now):
             return None
         assert row.to_move_id is not None
         info = convert.game_info(row, await self._engine(tx, row), now)
@@ -183,5 +185,5 @@ class Clocks(Feature):
     async def next_due_at(self) -> datetime | None:
         """The earliest future deadline, reminder or expiry, so a scheduler can sleep."""
         async with self.store.read() as tx:
-            times = await tx.next_times()
+            times = await tx.clocks.next_times()
         return from_us(min(times)) if times else None

@@ -34,10 +34,12 @@ class SoftTime(Feature):
         """When the channel's active game may be claimed (None: it is timed, over, or has
         no game); a time in the past means it may be claimed now."""
         async with self.store.read() as tx:
-            row = await tx.active_game_in(channel_id)
+            row = await tx.games.active_game_in(channel_id)
             if row is None or time_control_from(row).is_timed:
                 return None
-            limit = convert.settings(await tx.settings(row.guild_id), row.guild_id).soft_time
+            limit = convert.settings(
+                await tx.moderation.settings(row.guild_id), row.guild_id
+            ).soft_time
         return _claimable_at(row, limit)
 
     async def claim_soft_time(
@@ -68,7 +70,9 @@ class SoftTime(Feature):
                 raise SoftTimeRefused(
                     f"A player of this game is on vacation until {_when(pause)}; the game waits."
                 )
-            limit = convert.settings(await tx.settings(row.guild_id), row.guild_id).soft_time
+            limit = convert.settings(
+                await tx.moderation.settings(row.guild_id), row.guild_id
+            ).soft_time
             at = _claimable_at(row, limit)
             if now < at:
                 raise SoftTimeRefused(

@@ -81,7 +81,7 @@ class Vacation:
 
 async def paused_until(tx: Tx, user_ids: Sequence[int], now: int) -> int | None:
     """The latest end of the running vacations of these players (None: nobody is away)."""
-    ends = [v.ends_at for v in await tx.running_vacations(sorted(set(user_ids)), now)]
+    ends = [v.ends_at for v in await tx.clocks.running_vacations(sorted(set(user_ids)), now)]
     return max((e for e in ends if e is not None), default=None)
 
 
@@ -94,8 +94,8 @@ class Vacations(Feature):
         stamp = self._stamp()
         year = from_us(stamp).year
         async with self.store.read() as tx:
-            row = await tx.vacation(user_id)
-            allowance = await self._allowance(tx, await tx.active_games_of(user_id))
+            row = await tx.clocks.vacation(user_id)
+            allowance = await self._allowance(tx, await tx.clocks.active_games_of(user_id))
         return _vacation(user_id, row, year, stamp, allowance, ())
 
     async def start_vacation(self, user_id: int, days: int) -> Vacation:
@@ -112,12 +112,12 @@ class Vacations(Feature):
         stamp = self._stamp()
         year = from_us(stamp).year
         async with self._write() as tx:
-            row = await tx.vacation(user_id)
+            row = await tx.clocks.vacation(user_id)
             if row is not None and row.ends_at is not None and row.ends_at > stamp:
                 raise VacationRefused(
                     f"You are already on vacation until {_day(row.ends_at)}; end it first."
                 )
-            games = await tx.active_games_of(user_id)
+            games = await tx.clocks.active_games_of(user_id)
             allowance = await self._allowance(tx, games)
             used = row.days_used if row is not None and row.year == year else 0
             if used + days > allowance:
@@ -136,7 +136,7 @@ class Vacations(Feature):
                     )
             ends = stamp + days * DAY
             saved = VacationRow(user_id, year, used + days, stamp, ends, days)
-            await tx.save_vacation(saved)
+            await tx.clocks.save_vacation(saved)
             changed = await self._repause(tx, games, user_id, ends, stamp)
         return _vacation(user_id, saved, year, stamp, allowance, changed)
 
@@ -146,7 +146,7 @@ class Vacations(Feature):
         check_id(user_id, "user id")
         stamp = self._stamp()
         async with self._write() as tx:
-            row = await tx.vacation(user_id)
+            row = await tx.clocks.vacation(user_id)
             if row is None or row.started_at is None or row.ends_at is None:
                 raise VacationRefused("You are not on vacation.")
             if row.ends_at <= stamp:
@@ -154,8 +154,8 @@ class Vacations(Feature):
             begun = max(1, -(-(stamp - row.started_at) // DAY))
             used = max(0, row.days_used - max(0, row.days - begun))
             saved = VacationRow(user_id, row.year, used, None, None, 0)
-            await tx.save_vacation(saved)
-            games = await tx.active_games_of(user_id)
+            await tx.clocks.save_vacation(saved)
+            games = await tx.clocks.active_games_of(user_id)
             allowance = await self._allowance(tx, games)
             changed = await self._repause(tx, games, user_id, None, stamp)
         return _vacation(user_id, saved, row.year, stamp, allowance, changed)
@@ -164,7 +164,7 @@ class Vacations(Feature):
         guilds = sorted({g.guild_id for g in games})
         if not guilds:
             return DEFAULT_VACATION_DAYS
-        rows = {r.guild_id: r for r in await tx.settings_of(guilds)}
+        rows = {r.guild_id: r for r in await tx.moderation.settings_of(guilds)}
         return max(
             DEFAULT_VACATION_DAYS
             if rows.get(g) is None or rows[g].vacation_days is None
@@ -180,7 +180,7 @@ class Vacations(Feature):
         opponents = {g.id: g.second_id if g.first_id == user_id else g.first_id for g in games}
         away = {  # one read for every opponent, not one a game
             v.user_id: v.ends_at
-            for v in await tx.running_vacations(sorted(set(opponents.values())), now)
+            for v in await tx.clocks.running_vacations(sorted(set(opponents.values())), now)
         }
         for row in games:
             if _overdue(row, now):
@@ -189,7 +189,7 @@ class Vacations(Feature):
             ends = [e for e in (own_end, away.get(opponent)) if e]
             pause = max(ends, default=None)
             deadline, remind = shifted(row, now, pause)
-            row = await tx.shift_clock(row, deadline, remind, pause)
+            row = await tx.clocks.shift_clock(row, deadline, remind, pause)
             changed.append(
                 PausedGame(
                     row.id,

@@ -56,7 +56,7 @@ def _version_of(detail: str) -> int | None:
 async def _offer_state(tx: Tx, row: GameRow, game: Game) -> _OfferState:
     pending: AbortOffer | None = None
     declined = False
-    for event in await tx.events(row.id):
+    for event in await tx.games.events(row.id):
         if event.kind not in (OFFERED, DECLINED) or _version_of(event.detail) != row.version:
             continue
         if event.kind == DECLINED:
@@ -94,7 +94,9 @@ class Aborts(Feature):
             raise NoAbort(
                 "An abort was declined at this position; you can offer again after the next move."
             )
-        await tx.add_event(row.id, to_us(now), OFFERED, user_id, f"{_VERSION_PREFIX}{row.version}")
+        await tx.games.add_event(
+            row.id, to_us(now), OFFERED, user_id, f"{_VERSION_PREFIX}{row.version}"
+        )
         return row, AbortOffer(user_id, row.version, convert.game_info(row, game))
 
     async def abort(
@@ -187,7 +189,9 @@ class Aborts(Feature):
             if accept:
                 row, ended = await self._abort_now(tx, row, game, now, user_id, "by agreement")
                 return row, AbortAnswer(True, offer.offered_by, user_id, ended.game, ended)
-            await tx.add_event(row.id, to_us(now), DECLINED, user_id, f"{_VERSION_PREFIX}{version}")
+            await tx.games.add_event(
+                row.id, to_us(now), DECLINED, user_id, f"{_VERSION_PREFIX}{version}"
+            )
             info = convert.game_info(row, game)
             return row, AbortAnswer(False, offer.offered_by, user_id, info)
 

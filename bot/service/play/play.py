@@ -35,6 +35,7 @@ from ..errors import (
     NotYourTurn,
     PermissionDenied,
 )
+from ..notices import prefs_of
 from ..ratings.apply import rate_result
 from ..ratings.types import GameRating
 from ..types import (
@@ -103,7 +104,12 @@ class Play(Feature):
                 result, rating = await rate_result(tx, row, game, result, stamp)
             elif game.turn_number != turn_before:
                 clock = next_clock(row, stamp, user_id, convert.user_of(after, game.to_move))
-            row = await tx.record_moves(
+            # Read before the writes: PostgreSQL sends a command's writes as one statement at
+            # the end, and a read after them would send them early.
+            waiting = None
+            if not game.is_over and (next_id := convert.user_of(after, game.to_move)):
+                waiting = prefs_of(await tx.notices.notice_pref(next_id), next_id)
+            row = await tx.games.record_moves(
                 row,
                 [MoveRow(row.id, record.ply, record.move, user_id, stamp)],
                 record=game.record(),
@@ -116,7 +122,7 @@ class Play(Feature):
             info = convert.game_info(row, game, stamp)
             if game.is_over:
                 kind = "draw" if game.is_draw else "connection"
-                await tx.add_event(row.id, stamp, kind, user_id, record.move)
+                await tx.games.add_event(row.id, stamp, kind, user_id, record.move)
                 assert info.result is not None
                 await self._game_ended(tx, row, GameEnded(info, info.result, rating), now)
             return row, MoveResult(
@@ -127,6 +133,8 @@ class Play(Feature):
                 deadline=info.deadline,
                 result=info.result,
                 rating=rating,
+                position=game.copy(),
+                waiting=waiting,
             )
 
         return await self._game_action(
@@ -177,12 +185,12 @@ class Play(Feature):
                 raise NoTakeback("There is no move to take back yet.")
             if row.takeback_by is not None:
                 raise NoTakeback("A takeback request is already waiting for an answer.")
-            stored = await tx.moves(row.id)
+            stored = await tx.games.moves(row.id)
             if stored[-1].user_id != user_id:
                 raise NoTakeback("You can only ask to take back your own last turn.")
             stamp = to_us(now)
-            row = await tx.request_takeback(row, user_id, stamp)
-            await tx.add_event(row.id, stamp, "takeback_requested", user_id)
+            row = await tx.games.request_takeback(row, user_id, stamp)
+            await tx.games.add_event(row.id, stamp, "takeback_requested", user_id)
             return row, TakebackRequest(user_id, from_us(stamp), row.version)
 
         return await self._game_action(channel_id, user_id, None, act, game_id)
@@ -203,8 +211,8 @@ class Play(Feature):
                 raise PermissionDenied("You can't answer your own takeback request.")
             stamp = to_us(now)
             if not accept:
-                row = await tx.clear_takeback(row)
-                await tx.add_event(row.id, stamp, "takeback_declined", user_id)
+                row = await tx.games.clear_takeback(row)
+                await tx.games.add_event(row.id, stamp, "takeback_declined", user_id)
                 info = convert.game_info(row, game, stamp)
                 return row, TakebackAnswer(False, requester, user_id, (), info)
             pair = convert.seats(row, game)
@@ -213,7 +221,7 @@ class Play(Feature):
             for _ in turn:
                 game.pop()
             to_move_id = convert.user_of(convert.seats(row, game), game.to_move)
-            row = await tx.take_back(
+            row = await tx.games.take_back(
                 row,
                 turn[0].ply,
                 record=game.record(),
@@ -223,7 +231,7 @@ class Play(Feature):
                 at=stamp,
             )
             moves = " ".join(r.move for r in turn)
-            await tx.add_event(row.id, stamp, "takeback_accepted", user_id, moves)
+            await tx.games.add_event(row.id, stamp, "takeback_accepted", user_id, moves)
             info = convert.game_info(row, game, stamp)
             return row, TakebackAnswer(True, requester, user_id, undone, info)
 

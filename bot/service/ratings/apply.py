@@ -4,15 +4,14 @@ Both sides go through the same helpers here and :func:`bot.service.ratings.model
 the same order (``games.rating_seq``) and with the same inputs (the first seat as ``a``), so a
 rebuild writes rows equal, floats bit for bit, to the incremental ones.
 
-Concurrency: :func:`rate_result` runs inside the write block that finishes the game.  It first
-locks both players' rating rows (``Tx.lock_ratings``: on PostgreSQL ``SELECT … FOR UPDATE`` in
-user-id order after inserting missing rows; on SQLite ``BEGIN IMMEDIATE`` already serialises
-every writer), only then takes the game's ``rating_seq``, reads the ratings, updates them and
-writes the history, and the caller writes the game's result with that ``rating_seq``; all of it
-commits or rolls back together.  A second game finishing for one of the players waits for
-the lock and reads the committed rating, so no update is lost, and its ``rating_seq`` is
-larger, so a rebuild applies the two games in the order they really were.
-"""
+Concurrency: :func:`rate_result` runs inside the write block that finishes the game. It first
+locks both players' rating rows (``tx.ratings.lock_ratings``: on PostgreSQL ``SELECT … FOR
+UPDATE`` in user-id order after inserting missing rows; on SQLite ``BEGIN IMMEDIATE`` already
+serialises every writer), only then takes the game's ``rating_seq``, reads the ratings, updates
+them and writes the history, and the caller writes the game's result with that ``rating_seq``;
+all of it commits or rolls back together. A second game finishing for one of the players waits
+for the lock and reads the committed rating, so no update is lost, and its ``rating_seq`` is
+larger, so a rebuild applies the two games in the order they really were."""
 
 from __future__ import annotations
 
@@ -166,7 +165,7 @@ async def rate_result(
     """Decide whether the game ``result`` ends is rated and, if so, apply it to both players'
     ratings in ``tx`` (the transaction that writes ``result``).  Returns ``result`` with
     ``rated``/``unrated_reason``/``rating_seq`` filled in, and what players are shown."""
-    settings = convert.settings(await tx.settings(row.guild_id), row.guild_id)
+    settings = convert.settings(await tx.moderation.settings(row.guild_id), row.guild_id)
     verdict = rated_verdict(
         reason=cast(ResultReason, result.reason),
         ratings_enabled=settings.ratings_enabled,
@@ -181,18 +180,18 @@ async def rate_result(
         )
     a, b = row.first_id, row.second_id
     pool_name = rating_pool(row.game, row.options)
-    locked = await tx.lock_ratings(
+    locked = await tx.ratings.lock_ratings(
         row.guild_id, pool_name, [a, b], initial=(INITIAL_MU, INITIAL_SIGMA), at=at
     )
-    seq = await tx.next_rating_seq()  # after the locks: see the module notes
+    seq = await tx.ratings.next_rating_seq()  # after the locks: see the module notes
     current = {r.user_id: rating_of(r) for r in locked}
     outcome = outcome_for(result.winner_id, a, b)
     change_a, change_b = apply_game(current, RatedGame(a, b, outcome, row.id))
     ratings, history = _rows_for(
         row.guild_id, pool_name, row.id, seq, at, outcome, change_a, change_b
     )
-    await tx.save_ratings(ratings)
-    await tx.add_rating_history(history)
+    await tx.ratings.save_ratings(ratings)
+    await tx.ratings.add_rating_history(history)
     return (
         replace(result, rated=True, unrated_reason=None, rating_seq=seq),
         GameRating(True, None, "rated", (line_of(change_a), line_of(change_b))),

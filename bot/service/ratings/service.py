@@ -96,7 +96,7 @@ class Ratings(Feature):
         if not isinstance(offset, int) or isinstance(offset, bool) or not 0 <= offset <= MAX_OFFSET:
             raise InvalidInput(f"The offset must be a whole number from 0 to {MAX_OFFSET}.")
         async with self.store.read() as tx:
-            rows = await tx.leaderboard(guild_id, name, limit, offset)
+            rows = await tx.ratings.leaderboard(guild_id, name, limit, offset)
         return standings_of(rows, offset)
 
     async def profile(
@@ -115,20 +115,23 @@ class Ratings(Feature):
         check_limit(history_limit, "history limit")
         check_limit(recent_limit, "recent games limit")
         async with self.store.read() as tx:
-            settings = convert.settings(await tx.settings(guild_id), guild_id)
-            ratings = await tx.player_ratings(guild_id, user_id)
+            settings = convert.settings(await tx.moderation.settings(guild_id), guild_id)
+            ratings = await tx.ratings.player_ratings(guild_id, user_id)
             games: list[GameProfile] = []
             for row in ratings:
-                rank = await tx.rank_of(row)
-                history = await tx.rating_history(guild_id, user_id, row.game, history_limit)
+                rank = await tx.ratings.rank_of(row)
+                history = await tx.ratings.rating_history(
+                    guild_id, user_id, row.game, history_limit
+                )
                 games.append(
                     game_profile(
                         row.game, user_id, rating_of(row), rank, [_point(h) for h in history]
                     )
                 )
-            finished = await tx.finished_games_for_player(guild_id, user_id, recent_limit)
+            finished = await tx.games.finished_games_for_player(guild_id, user_id, recent_limit)
             changes = {
-                h.game_id: h for h in await tx.rating_changes(user_id, [g.id for g in finished])
+                h.game_id: h
+                for h in await tx.ratings.rating_changes(user_id, [g.id for g in finished])
             }
         recent = []
         for game in finished:
@@ -168,7 +171,7 @@ class Ratings(Feature):
         InvalidId, NoGameHere."""
         check_id(game_id, "game id")
         async with self.store.read() as tx:
-            row = await tx.game(game_id)
+            row = await tx.games.game(game_id)
             if row is None:
                 raise NoGameHere(f"There is no game number {game_id}.")
             if row.status == "active":
@@ -178,9 +181,9 @@ class Ratings(Feature):
                 return GameRating(False, reason, unrated_text(reason))
             lines = []
             for user in (row.first_id, row.second_id):
-                [change] = await tx.rating_changes(user, [row.id])
+                [change] = await tx.ratings.rating_changes(user, [row.id])
                 pool = rating_pool(row.game, row.options)
-                games = await tx.rated_games_until(row.guild_id, pool, user, row.rating_seq)
+                games = await tx.ratings.rated_games_until(row.guild_id, pool, user, row.rating_seq)
                 lines.append(
                     RatingLine(
                         user_id=user,
@@ -204,8 +207,8 @@ class Ratings(Feature):
         name = check_game(game)
         now = to_us(self._now())
         async with self._write() as tx:
-            players = await tx.reset_ratings(guild_id, name)
-            await tx.add_audit(
+            players = await tx.ratings.reset_ratings(guild_id, name)
+            await tx.moderation.add_audit(
                 guild_id=guild_id,
                 actor_id=actor_id,
                 action="ratings_reset",
@@ -220,8 +223,8 @@ class Ratings(Feature):
         computation runs off the event loop.  Raises the store's WriteConflict if games
         finished meanwhile (nothing is written; run it again)."""
         async with self.store.read() as tx:
-            results = await tx.rated_results()
-            before = {(r.guild_id, r.game, r.user_id): r for r in await tx.all_ratings()}
+            results = await tx.ratings.rated_results()
+            before = {(r.guild_id, r.game, r.user_id): r for r in await tx.ratings.all_ratings()}
         ratings, history = await asyncio.to_thread(rebuilt, results)
         expect = (len(results), results[-1].rating_seq if results else None)
         await self.store.replace_ratings(ratings, history, expect=expect)

@@ -41,7 +41,7 @@ from .model import (
     max_swiss_rounds,
     new_tournament,
 )
-from .standings import StandingRow
+from .standings import TableLine
 
 __all__ = [
     "DEFAULT_DIVISION_SIZE",
@@ -55,7 +55,7 @@ __all__ = [
     "Reason",
     "Result",
     "SeasonMoves",
-    "StandingRow",
+    "TableLine",
     "TournamentConfig",
     "TournamentError",
     "TournamentState",

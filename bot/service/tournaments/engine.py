@@ -13,7 +13,7 @@ from . import knockout
 from .model import Format, Outcome, Pairing, Reason, Result, TournamentState
 from .roundrobin import round_robin_schedule
 from .scoring import records
-from .standings import StandingRow, seeded_order
+from .standings import TableLine, seeded_order
 from .standings import standings as table_standings
 from .swiss import SwissPlayer, pair_swiss
 
@@ -106,7 +106,7 @@ def is_finished(state: TournamentState) -> bool:
     return bool(state.pairings) and not next_pairings(state)
 
 
-def standings(state: TournamentState) -> list[StandingRow]:
+def standings(state: TournamentState) -> list[TableLine]:
     """The table: by points and the format's tiebreaks, or a bracket's placings.
 
     A knockout ranks players by the round they reached (the winner first, then the
@@ -117,7 +117,7 @@ def standings(state: TournamentState) -> list[StandingRow]:
     return _knockout_placings(state)
 
 
-def _knockout_placings(state: TournamentState) -> list[StandingRow]:
+def _knockout_placings(state: TournamentState) -> list[TableLine]:
     reached: dict[int, int] = {e.player_id: 0 for e in state.entrants}
     for match in knockout.matches(state):
         for pid in (match.a, match.b):

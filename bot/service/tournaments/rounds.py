@@ -78,12 +78,12 @@ class Rounds(Feature):
 
     async def cancel_unstarted(self, tx: Tx, t: TournamentRow, now: datetime) -> TournamentRow:
         stamp = to_us(now)
-        return await tx.update_tournament(
+        return await tx.tournaments.update_tournament(
             t, {"status": "cancelled", "updated_at": stamp, "finished_at": stamp}
         )
 
     async def tournament(self, tx: Tx, tournament_id: int) -> TournamentRow:
-        t = await tx.tournament(tournament_id)
+        t = await tx.tournaments.tournament(tournament_id)
         if t is None:
             raise TournamentError(f"There is no tournament {quote(tournament_id)}.")
         return t
@@ -107,16 +107,18 @@ class Rounds(Feature):
         self, tx: Tx, t: TournamentRow, user_ids: Sequence[int]
     ) -> dict[int, float]:
         """Each player's current rating in the tournament's game (new players: the start)."""
-        found = {r.user_id: r.mu for r in await tx.current_ratings(t.guild_id, t.game, user_ids)}
+        found = {
+            r.user_id: r.mu for r in await tx.ratings.current_ratings(t.guild_id, t.game, user_ids)
+        }
         return {uid: found.get(uid, INITIAL_MU) for uid in user_ids}
 
     async def info(self, tx: Tx, t: TournamentRow) -> TournamentInfo:
-        entrants = await tx.entrants(t.id)
+        entrants = await tx.tournaments.entrants(t.id)
         return info_of(t, entrants)
 
     async def start(self, tx: Tx, t: TournamentRow, now: datetime) -> TournamentRow:
         """Fix ratings (and a league's divisions), check the field, pair the first round."""
-        entrants = await tx.entrants(t.id)
+        entrants = await tx.tournaments.entrants(t.id)
         needed = max(2, t.min_players)
         if len(entrants) < needed:
             raise TournamentError(
@@ -134,15 +136,15 @@ class Rounds(Feature):
             rounds = states[1].rounds_total
         elif t.format == "knockout":
             rounds = max(1, math.ceil(math.log2(len(entrants))))
-        await tx.save_entrants(entrants)
+        await tx.tournaments.save_entrants(entrants)
         stamp = to_us(now)
-        t = await tx.update_tournament(
+        t = await tx.tournaments.update_tournament(
             t, {"status": "running", "started_at": stamp, "updated_at": stamp, "rounds": rounds}
         )
         t = await self.advance(tx, t, now)
         if t.rounds is None:
-            pairings = await tx.pairings(t.id)
-            t = await tx.update_tournament(
+            pairings = await tx.tournaments.pairings(t.id)
+            t = await tx.tournaments.update_tournament(
                 t, {"rounds": max((p.round for p in pairings), default=0)}
             )
         return t
@@ -155,10 +157,10 @@ class Rounds(Feature):
         members = [LeagueMember(e.user_id, e.rating) for e in entrants]
         previous = None
         if t.league_id is not None and t.season > 1:
-            previous = await tx.league_season(t.league_id, t.season - 1)
+            previous = await tx.tournaments.league_season(t.league_id, t.season - 1)
         if previous is None:
             return split_divisions(members, t.division_size)
-        before = await tx.entrants(previous.id)
+        before = await tx.tournaments.entrants(previous.id)
         levels: dict[int, list[EntrantRow]] = {}
         for e in before:
             levels.setdefault(e.division or 1, []).append(e)
@@ -181,16 +183,16 @@ class Rounds(Feature):
         write block that ended it (module notes)."""
         if row.tournament_id is None:
             return
-        t = await tx.tournament(row.tournament_id)
-        pairing = await tx.pairing_of_game(row.id)
+        t = await tx.tournaments.tournament(row.tournament_id)
+        pairing = await tx.tournaments.pairing_of_game(row.id)
         if t is None or t.status != "running" or pairing is None or pairing.outcome is not None:
             return
         if row.status == "aborted":
             # A tournament needs a result: the game is played again, same seats (the
             # organiser adjudicates instead if they prefer).
             t, (fresh,) = await self.create_games(t, tx, [pairing], now)
-            await tx.update_pairing(pairing, {"game_id": fresh.game_id})
-            await tx.update_tournament(t, {"updated_at": to_us(now)})
+            await tx.tournaments.update_pairing(pairing, {"game_id": fresh.game_id})
+            await tx.tournaments.update_tournament(t, {"updated_at": to_us(now)})
             return
         if row.winner_id is None:
             outcome = Outcome.DRAW
@@ -201,7 +203,9 @@ class Rounds(Feature):
         reason = _REASONS.get(row.result_reason or "", Reason.PLAYED)
         if row.result_reason == "draw" and row.result_actor is not None:
             reason = Reason.ADJUDICATED
-        await tx.update_pairing(pairing, {"outcome": outcome.value, "reason": reason.value})
+        await tx.tournaments.update_pairing(
+            pairing, {"outcome": outcome.value, "reason": reason.value}
+        )
         await self.advance(tx, t, now, pairing.division)
 
     async def advance(
@@ -213,8 +217,8 @@ class Rounds(Feature):
         if t.status != "running":
             return t
         while True:
-            entrants = await tx.entrants(t.id, division)
-            pairings = await tx.pairings(t.id, division=division)
+            entrants = await tx.tournaments.entrants(t.id, division)
+            pairings = await tx.tournaments.pairings(t.id, division=division)
             states = _states(t, entrants, pairings)
             keyed = {(p.division, f"{p.round}.{p.tbl}.{p.game_no}"): p for p in pairings}
             forfeited = False
@@ -222,7 +226,7 @@ class Rounds(Feature):
                 for result in forfeits_for(state):
                     p = keyed[(division, result.pairing_id)]
                     if p.game_id is None:  # a game in progress is ended by the withdrawal
-                        await tx.update_pairing(
+                        await tx.tournaments.update_pairing(
                             p, {"outcome": result.outcome.value, "reason": result.reason.value}
                         )
                         forfeited = True
@@ -238,7 +242,9 @@ class Rounds(Feature):
             t = await self.pair(tx, t, new, now)
         if all(is_finished(s) for s in states.values()):
             if division is not None:
-                states = _states(t, await tx.entrants(t.id), await tx.pairings(t.id))
+                states = _states(
+                    t, await tx.tournaments.entrants(t.id), await tx.tournaments.pairings(t.id)
+                )
             if all(is_finished(s) for s in states.values()):
                 t = await self.close(tx, t, states, now)
         return t
@@ -250,17 +256,19 @@ class Rounds(Feature):
         stamp = to_us(now)
         top = max(p.round for p in new)
         for number in range(t.round + 1, top + 1):
-            await tx.insert_round(RoundRow(t.id, number, stamp))
+            await tx.tournaments.insert_round(RoundRow(t.id, number, stamp))
         games = [p for p in new if p.second_id is not None]
         t, made = await self.create_games(t, tx, games, now)
         with_games = {(p.division, p.round, p.tbl, p.game_no): p for p in made}
         rows = [with_games.get((p.division, p.round, p.tbl, p.game_no), p) for p in new]
-        await tx.insert_pairings(rows)
+        await tx.tournaments.insert_pairings(rows)
         if made:
             self._emit(
                 RoundPaired(t.id, t.guild_id, top, tuple(p.game_id for p in made if p.game_id))
             )
-        return await tx.update_tournament(t, {"round": max(t.round, top), "updated_at": stamp})
+        return await tx.tournaments.update_tournament(
+            t, {"round": max(t.round, top), "updated_at": stamp}
+        )
 
     async def create_games(
         self, t: TournamentRow, tx: Tx, pairings: Sequence[PairingRow], now: datetime
@@ -269,12 +277,12 @@ class Rounds(Feature):
         stamp = to_us(now)
         tc = time_control_from(t)
         made = []
-        names = player_names(await tx.entrants(t.id)) if t.public else {}
+        names = player_names(await tx.tournaments.entrants(t.id)) if t.public else {}
         base = PROVISIONAL_CHANNEL_BASE + t.id * _GAMES_PER_TOURNAMENT + t.games_made
         for n, p in enumerate(pairings, start=1):
             assert p.second_id is not None
             game = new_game(t.game, t.size)
-            row = await tx.insert_game(
+            row = await tx.games.insert_game(
                 NewGame(
                     guild_id=t.guild_id,
                     channel_id=base + n,
@@ -299,21 +307,21 @@ class Rounds(Feature):
                     second_name=names.get(p.second_id),
                 )
             )
-            await tx.add_event(row.id, stamp, "started", None, f"tournament {t.id}")
+            await tx.games.add_event(row.id, stamp, "started", None, f"tournament {t.id}")
             made.append(replace(p, game_id=row.id))
         if made:
-            t = await tx.update_tournament(t, {"games_made": t.games_made + len(made)})
+            t = await tx.tournaments.update_tournament(t, {"games_made": t.games_made + len(made)})
         return t, made
 
     async def close(
         self, tx: Tx, t: TournamentRow, states: dict[int, TournamentState], now: datetime
     ) -> TournamentRow:
         """Finish: keep each player's final place; a league opens its next season."""
-        entrants = {e.user_id: e for e in await tx.entrants(t.id)}
+        entrants = {e.user_id: e for e in await tx.tournaments.entrants(t.id)}
         final = [replace(entrants[row.user_id], final_rank=row.rank) for row in table(t, states)]
-        await tx.save_entrants(final)
+        await tx.tournaments.save_entrants(final)
         stamp = to_us(now)
-        t = await tx.update_tournament(
+        t = await tx.tournaments.update_tournament(
             t, {"status": "finished", "finished_at": stamp, "updated_at": stamp}
         )
         self._emit(TournamentFinished(t.id, t.guild_id))
@@ -353,7 +361,7 @@ class Rounds(Feature):
                 "public",
             )
         }
-        season = await tx.insert_tournament(
+        season = await tx.tournaments.insert_tournament(
             {
                 **fields,
                 "status": "registration",
@@ -367,7 +375,7 @@ class Rounds(Feature):
             }
         )
         staying = [e for e in entrants if e.withdrawn_round is None]
-        await tx.save_entrants(
+        await tx.tournaments.save_entrants(
             [EntrantRow(season.id, e.user_id, e.rating, e.joined_at, name=e.name) for e in staying]
         )
         return season

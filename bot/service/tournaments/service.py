@@ -163,7 +163,7 @@ class Tournaments(Feature):
         if registration_deadline is not None and registration_deadline <= now:
             raise TournamentError("The registration deadline must be in the future.")
         async with self._write() as tx:
-            guild = convert.settings(await tx.settings(guild_id), guild_id)
+            guild = convert.settings(await tx.moderation.settings(guild_id), guild_id)
             if not guild.allows(channel_id):
                 raise TournamentError(
                     "Tournaments can't be run in this channel; ask an admin which channels "
@@ -172,7 +172,7 @@ class Tournaments(Feature):
             chosen = board_size(guild, cls, size, TournamentError)
             tc = tc if tc is not None else guild.default_time_control
             stamp = to_us(now)
-            row = await tx.insert_tournament(
+            row = await tx.tournaments.insert_tournament(
                 {
                     "guild_id": guild_id,
                     "channel_id": channel_id,
@@ -212,7 +212,7 @@ class Tournaments(Feature):
         now = self._now()
         async with self._write() as tx:
             t = await self.rounds.registering(tx, tournament_id, now)
-            entrants = await tx.entrants(t.id)
+            entrants = await tx.tournaments.entrants(t.id)
             if any(e.user_id == user_id for e in entrants):
                 raise TournamentError("You are already registered for this tournament.")
             limit = t.max_players if t.max_players is not None else MAX_ENTRANTS
@@ -220,8 +220,10 @@ class Tournaments(Feature):
                 raise TournamentError(f"This tournament is full ({limit} players).")
             rating = (await self.rounds.ratings_now(tx, t, [user_id]))[user_id]
             stamp = to_us(now)
-            await tx.save_entrants([EntrantRow(t.id, user_id, rating, stamp, name=name)])
-            t = await tx.update_tournament(t, {"updated_at": stamp})
+            await tx.tournaments.save_entrants(
+                [EntrantRow(t.id, user_id, rating, stamp, name=name)]
+            )
+            t = await tx.tournaments.update_tournament(t, {"updated_at": stamp})
             return await self.rounds.info(tx, t)
 
     async def leave_tournament(self, tournament_id: int, user_id: int) -> TournamentInfo:
@@ -237,9 +239,9 @@ class Tournaments(Feature):
                 )
             if t.status != "registration":
                 raise TournamentError(f"This tournament is {t.status}.")
-            if not await tx.remove_entrant(t.id, user_id):
+            if not await tx.tournaments.remove_entrant(t.id, user_id):
                 raise TournamentError("You are not registered for this tournament.")
-            t = await tx.update_tournament(t, {"updated_at": to_us(now)})
+            t = await tx.tournaments.update_tournament(t, {"updated_at": to_us(now)})
             return await self.rounds.info(tx, t)
 
     @warms_engines
@@ -276,19 +278,19 @@ class Tournaments(Feature):
             t = await self.rounds.tournament(tx, tournament_id)
             if by_user_id != user_id:
                 _check_organiser(t, by_user_id, as_admin)
-            entrants = {e.user_id: e for e in await tx.entrants(t.id)}
+            entrants = {e.user_id: e for e in await tx.tournaments.entrants(t.id)}
             entrant = entrants.get(user_id)
             if entrant is None:
                 raise TournamentError(f"Player {quote(user_id)} is not in this tournament.")
             if t.status == "registration":
-                await tx.remove_entrant(t.id, user_id)
-                t = await tx.update_tournament(t, {"updated_at": to_us(now)})
+                await tx.tournaments.remove_entrant(t.id, user_id)
+                t = await tx.tournaments.update_tournament(t, {"updated_at": to_us(now)})
                 return await self.rounds.info(tx, t)
             if t.status != "running":
                 raise TournamentError(f"This tournament is {t.status}.")
             if entrant.withdrawn_round is not None:
                 raise TournamentError("That player has already withdrawn.")
-            pairings = await tx.pairings(t.id)
+            pairings = await tx.tournaments.pairings(t.id)
             mine = [
                 p
                 for p in pairings
@@ -301,12 +303,12 @@ class Tournaments(Feature):
                 row
                 for p in mine
                 if p.game_id is not None and p.outcome is None
-                for row in [await tx.game(p.game_id)]
+                for row in [await tx.games.game(p.game_id)]
                 if row is not None and row.status == "active"
             ]
             engines = await self._engines_for(tx, open_games)
-            await tx.save_entrants([replace(entrant, withdrawn_round=current + 1)])
-            await tx.add_audit(
+            await tx.tournaments.save_entrants([replace(entrant, withdrawn_round=current + 1)])
+            await tx.moderation.add_audit(
                 guild_id=t.guild_id,
                 actor_id=by_user_id,
                 action="tournament_withdraw",
@@ -336,15 +338,17 @@ class Tournaments(Feature):
             _check_organiser(t, by_user_id, as_admin)
             if t.status not in ("registration", "running"):
                 raise TournamentError(f"This tournament is already {t.status}.")
-            active = [g for g in await tx.tournament_games(t.id) if g.status == "active"]
+            active = [
+                g for g in await tx.tournaments.tournament_games(t.id) if g.status == "active"
+            ]
             engines = await self._engines_for(tx, active)
             stamp = to_us(now)
-            t = await tx.update_tournament(
+            t = await tx.tournaments.update_tournament(
                 t, {"status": "cancelled", "updated_at": stamp, "finished_at": stamp}
             )
             for row, game in zip(active, engines, strict=True):
                 await self._finish(tx, row, game, "abort", now, actor_id=by_user_id)
-            await tx.add_audit(
+            await tx.moderation.add_audit(
                 guild_id=t.guild_id,
                 actor_id=by_user_id,
                 action="tournament_cancel",
@@ -365,7 +369,7 @@ class Tournaments(Feature):
         check_id(by_user_id, "user id")
         now = self._now()
         async with self._write() as tx:
-            row = await tx.game(game_id)
+            row = await tx.games.game(game_id)
             if row is None or row.tournament_id is None:
                 raise NoGameHere(f"There is no tournament game {quote(game_id)}.")
             t = await self.rounds.tournament(tx, row.tournament_id)
@@ -385,7 +389,7 @@ class Tournaments(Feature):
                 actor_id=by_user_id,
                 detail="adjudicated",
             )
-            await tx.add_audit(
+            await tx.moderation.add_audit(
                 guild_id=row.guild_id,
                 actor_id=by_user_id,
                 action="tournament_adjudicate",
@@ -403,7 +407,7 @@ class Tournaments(Feature):
         check_id(message_id, "message id")
         async with self._write() as tx:
             t = await self.rounds.tournament(tx, tournament_id)
-            t = await tx.update_tournament(t, {"message_id": message_id})
+            t = await tx.tournaments.update_tournament(t, {"message_id": message_id})
             return await self.rounds.info(tx, t)
 
     async def set_tournament_creator_roles(
@@ -419,8 +423,8 @@ class Tournaments(Feature):
             raise InvalidInput(f"At most {MAX_CREATOR_ROLES} roles may create tournaments.")
         roles = tuple(sorted({check_id(r, "role id") for r in role_ids}))
         async with self._write() as tx:
-            await tx.set_creator_roles(guild_id, roles)
-            await tx.add_audit(
+            await tx.moderation.set_creator_roles(guild_id, roles)
+            await tx.moderation.add_audit(
                 guild_id=guild_id,
                 actor_id=actor_id,
                 action="tournament_roles",
@@ -432,7 +436,7 @@ class Tournaments(Feature):
     async def tournament_creator_roles(self, guild_id: int) -> tuple[int, ...]:
         check_id(guild_id, "server id")
         async with self.store.read() as tx:
-            return tuple(await tx.creator_roles(guild_id))
+            return tuple(await tx.moderation.creator_roles(guild_id))
 
     # ----- threads -----------------------------------------------------------------------
     @warms_engines
@@ -446,14 +450,14 @@ class Tournaments(Feature):
             raise TournamentError(f"Channel id {quote(channel_id)} is not a thread's id.")
         try:
             async with self._write() as tx:
-                row = await tx.game(game_id)
+                row = await tx.games.game(game_id)
                 if row is None or row.tournament_id is None:
                     raise NoGameHere(f"There is no tournament game {quote(game_id)}.")
                 game = await self._engine(tx, row)
                 if row.channel_id != channel_id:
                     if not is_provisional(row.channel_id):
                         raise TournamentError("That game already has its thread.")
-                    row = await tx.move_game(row, channel_id)
+                    row = await tx.tournaments.move_game(row, channel_id)
         except ChannelTaken as exc:
             # Raised at the write or at the end of the block (PostgreSQL sends it there).
             raise ChannelBusy("That thread already has a game in progress.") from exc
@@ -464,7 +468,9 @@ class Tournaments(Feature):
         """Tournament games in progress still on their provisional id (no thread yet)."""
         check_optional_id(tournament_id, "tournament id")
         async with self.store.read() as tx:
-            rows = await tx.games_in_channels_from(PROVISIONAL_CHANNEL_BASE, tournament_id)
+            rows = await tx.tournaments.games_in_channels_from(
+                PROVISIONAL_CHANNEL_BASE, tournament_id
+            )
             games = await self._engines_for(tx, rows)
         return [convert.game_info(r, g) for r, g in zip(rows, games, strict=True)]
 
@@ -488,7 +494,7 @@ class Tournaments(Feature):
         ):
             raise TournamentError(f"There is no tournament status {quote(status)}.")
         async with self.store.read() as tx:
-            rows = await tx.tournaments_in(guild_id, status, limit)
+            rows = await tx.tournaments.tournaments_in(guild_id, status, limit)
             return [await self.rounds.info(tx, r) for r in rows]
 
     @warms_engines
@@ -498,7 +504,7 @@ class Tournaments(Feature):
         """The tournament's games (of one round if given), in the order they were created."""
         async with self.store.read() as tx:
             await self.rounds.round_of(tx, tournament_id, round)
-            rows = await tx.tournament_games(tournament_id, round)
+            rows = await tx.tournaments.tournament_games(tournament_id, round)
             games = await self._engines_for(tx, rows)
         return [convert.game_info(r, g) for r, g in zip(rows, games, strict=True)]
 
@@ -508,7 +514,7 @@ class Tournaments(Feature):
         """The pairings made so far (of one round if given), byes included."""
         async with self.store.read() as tx:
             await self.rounds.round_of(tx, tournament_id, round)
-            rows = await tx.pairings(tournament_id, round)
+            rows = await tx.tournaments.pairings(tournament_id, round)
         return [pairing_info(p) for p in rows]
 
     async def tournament_standings(self, tournament_id: int) -> list[StandingRow]:
@@ -518,8 +524,8 @@ class Tournaments(Feature):
             t = await self.rounds.tournament(tx, tournament_id)
             if t.started_at is None:
                 return []
-            entrants = await tx.entrants(t.id)
-            pairings = await tx.pairings(t.id)
+            entrants = await tx.tournaments.entrants(t.id)
+            pairings = await tx.tournaments.pairings(t.id)
         return standings_of(t, entrants, pairings)
 
     # ----- the sweep ---------------------------------------------------------------------
@@ -541,7 +547,7 @@ class Tournaments(Feature):
         check_limit(limit)
         moment = now if now is not None else self._now()
         async with self.store.read() as tx:
-            due = await tx.due_tournaments(to_us(moment), limit, shards)
+            due = await tx.tournaments.due_tournaments(to_us(moment), limit, shards)
         done: list[TournamentUpdate] = []
         for found in due:
             async with self._write() as tx:
@@ -549,7 +555,7 @@ class Tournaments(Feature):
                 deadline = t.registration_deadline
                 if t.status != "registration" or deadline is None or deadline > to_us(moment):
                     continue
-                players = len(await tx.entrants(t.id))
+                players = len(await tx.tournaments.entrants(t.id))
                 if players < max(2, t.min_players):
                     reason = (
                         f"Registration closed with {players} of the {max(2, t.min_players)}"
@@ -562,7 +568,7 @@ class Tournaments(Feature):
                     continue
                 await self.rounds.start_or_cancel(tx, t, moment, done)
         async with self.store.read() as tx:
-            for t in await tx.unannounced_tournaments(limit, shards):
+            for t in await tx.tournaments.unannounced_tournaments(limit, shards):
                 done.append(TournamentUpdate("finished", await self.rounds.info(tx, t)))
         return done
 
@@ -571,12 +577,12 @@ class Tournaments(Feature):
         podium); False before it finishes and for every later caller."""
         check_id(tournament_id, "tournament id")
         async with self._write() as tx:
-            return await tx.claim_podium(tournament_id, to_us(self._now()))
+            return await tx.tournaments.claim_podium(tournament_id, to_us(self._now()))
 
     async def next_tournament_deadline(self) -> datetime | None:
         """The earliest registration deadline still to come, so a scheduler can sleep."""
         async with self.store.read() as tx:
-            at = await tx.next_tournament_deadline()
+            at = await tx.tournaments.next_tournament_deadline()
         return maybe_dt(at)
 
     # ----- internals ---------------------------------------------------------------------

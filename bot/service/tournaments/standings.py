@@ -26,8 +26,11 @@ from .scoring import DRAW, WIN, GameRecord, records
 
 
 @dataclass(frozen=True, slots=True)
-class StandingRow:
-    """One line of a standings table.  ``rank`` is shared by players level on every key."""
+class TableLine:
+    """One line of a standings table as the pure core computes it (every tiebreak a field).
+    ``rank`` is shared by players level on every key.  What players see is
+    :class:`~bot.service.tournaments.types.StandingRow`, built from it with the format's
+    tiebreaks named."""
 
     rank: int
     player_id: int
@@ -109,7 +112,7 @@ def _head_to_head(group: list[_Tally], recs: dict[int, list[GameRecord]]) -> Non
 Key = Callable[[_Tally], tuple[float, ...]]
 
 
-def _rows(state: TournamentState, before_h2h: Key, after_h2h: Key) -> list[StandingRow]:
+def _rows(state: TournamentState, before_h2h: Key, after_h2h: Key) -> list[TableLine]:
     recs = records(state)
     table = tallies(state, recs)
     groups: dict[tuple[float, ...], list[_Tally]] = {}
@@ -132,7 +135,7 @@ def _rows(state: TournamentState, before_h2h: Key, after_h2h: Key) -> list[Stand
         if key != previous:
             rank, previous = position, key
         rows.append(
-            StandingRow(
+            TableLine(
                 rank=rank,
                 player_id=t.player_id,
                 points=t.halves / 2,
@@ -152,17 +155,17 @@ def _rows(state: TournamentState, before_h2h: Key, after_h2h: Key) -> list[Stand
     return rows
 
 
-def round_robin_standings(state: TournamentState) -> list[StandingRow]:
+def round_robin_standings(state: TournamentState) -> list[TableLine]:
     return _rows(state, lambda t: (-t.halves, -t.sb4), lambda t: (-t.wins, -t.rating))
 
 
-def swiss_standings(state: TournamentState) -> list[StandingRow]:
+def swiss_standings(state: TournamentState) -> list[TableLine]:
     return _rows(
         state, lambda t: (-t.halves, -t.cut2, -t.buchholz2, -t.sb4), lambda t: (-t.rating,)
     )
 
 
-def standings(state: TournamentState) -> list[StandingRow]:
+def standings(state: TournamentState) -> list[TableLine]:
     """The standings of a round robin or Swiss (see :func:`.knockout.placings` for a bracket)."""
     if state.config.format is Format.SWISS:
         return swiss_standings(state)

@@ -36,7 +36,7 @@ class WebReads(Feature):
         if not is_token(web_token):
             return None
         async with self.store.read() as tx:
-            row = await tx.served_game(web_token)
+            row = await tx.web.served_game(web_token)
             if row is None:
                 return None
             game = await self._served_engine(tx, row)
@@ -50,7 +50,7 @@ class WebReads(Feature):
         cached = self._engines.get(row.id)
         if cached is not None and cached[0] != row.version:
             before = cached[1]
-            moves = [m.move for m in await tx.moves(row.id)]
+            moves = [m.move for m in await tx.games.moves(row.id)]
             known = before.moves
             if moves[: len(known)] == known and len(moves) - len(known) <= CATCH_UP:
                 game = before.copy()
@@ -65,7 +65,7 @@ class WebReads(Feature):
         stored columns only (no engine is built)."""
         check_limit(limit)
         async with self.store.read() as tx:
-            rows = await tx.served_games(limit)
+            rows = await tx.web.served_games(limit)
         return [ServedGame(convert.summary(r), r.web_token or "", convert.names(r)) for r in rows]
 
     async def served_versions(self, web_tokens: Sequence[str]) -> dict[str, int]:
@@ -73,7 +73,7 @@ class WebReads(Feature):
         (at most :data:`MAX_WATCHED` tokens; a game no longer served is left out)."""
         tokens = sorted({t for t in web_tokens if is_token(t)})[:MAX_WATCHED]
         async with self.store.read() as tx:
-            found = await tx.served_versions(tokens)
+            found = await tx.web.served_versions(tokens)
         return {v.web_token: v.version for v in found}
 
     async def served_tournament(self, web_token: str) -> ServedTournament | None:
@@ -84,12 +84,14 @@ class WebReads(Feature):
         if not is_token(web_token):
             return None
         async with self.store.read() as tx:
-            t = await tx.served_tournament(web_token)
+            t = await tx.web.served_tournament(web_token)
             if t is None:
                 return None
-            entrants = await tx.entrants(t.id)
-            pairings = await tx.pairings(t.id)
-            tokens = await tx.game_tokens([p.game_id for p in pairings if p.game_id is not None])
+            entrants = await tx.tournaments.entrants(t.id)
+            pairings = await tx.tournaments.pairings(t.id)
+            tokens = await tx.web.game_tokens(
+                [p.game_id for p in pairings if p.game_id is not None]
+            )
         standings = await asyncio.to_thread(standings_of, t, entrants, pairings)
         return ServedTournament(
             info=info_of(t, entrants),
@@ -103,5 +105,5 @@ class WebReads(Feature):
         """The most recently updated public tournaments of servers whose listing is on."""
         check_limit(limit)
         async with self.store.read() as tx:
-            rows = await tx.served_tournaments(limit)
-            return [info_of(t, await tx.entrants(t.id)) for t in rows]
+            rows = await tx.web.served_tournaments(limit)
+            return [info_of(t, await tx.tournaments.entrants(t.id)) for t in rows]

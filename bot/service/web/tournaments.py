@@ -2,11 +2,11 @@
 
 A tournament is served only if it is public (its channel could be read by everyone when it
 was created) and its server has not turned the web listing off; every other token gives the
-same answer (None), as for games (:mod:`.web_games`).  Its games are public games of their
+same answer (None), as for games (:mod:`.games`).  Its games are public games of their
 own (made public with it), so the page links each one that the web may show.
 
 Players are named by the display name they joined with, else ``Player N`` by the order they
-joined (:func:`.tournament_play.player_names`): never by user id.
+joined (:func:`..tournaments.tables.player_names`): never by user id.
 """
 
 from __future__ import annotations

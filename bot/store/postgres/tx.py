@@ -45,18 +45,9 @@ from typing import Any
 import asyncpg
 
 from ..errors import StoreError, WriteConflict
-from ..rows import GameRow, StoreContents
-from ..tx import (
-    LIST_COLUMNS,
-    OBJECT_COLUMNS,
-    OP_SQL,
-    Op,
-    Row,
-    SharedTx,
-    op_args,
-    settle,
-    update_sql,
-)
+from ..rows import GameRow
+from ..sql import LIST_COLUMNS, OBJECT_COLUMNS, OP_SQL, Op, Row, op_args, update_sql
+from ..tx import SharedTx, settle
 from .errors import translate, unusable
 
 
@@ -85,6 +76,7 @@ class PgTx(SharedTx):
         write: bool,
         games: GameLocks | None = None,
     ) -> None:
+        super().__init__()
         self._conn = conn
         self._where = where
         self._write_block = write
@@ -245,7 +237,7 @@ class PgTx(SharedTx):
             (*seed[:-1], list(seed[-1])),
         )
 
-    async def next_rating_seq(self) -> int:
+    async def _next_rating_seq(self) -> int:
         await self._begin()
         return await self._count("SELECT nextval('games_rating_seq')", ())
 
@@ -266,10 +258,8 @@ class PgTx(SharedTx):
             except Exception as exc:
                 raise self._failed(exc) from exc
 
-    async def import_rows(self, contents: StoreContents) -> None:
-        """Then each id sequence is moved past the largest id imported, so later inserts do
-        not collide."""
-        await super().import_rows(contents)
+    async def _after_import(self) -> None:
+        """Each id sequence is moved past the largest id imported."""
         for table in ("challenges", "games", "game_events", "audit_log", "tournaments"):
             await self._write(
                 f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"

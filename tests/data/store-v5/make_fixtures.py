@@ -30,6 +30,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from game_fixtures import ADMIN
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "support")]
@@ -43,7 +45,6 @@ from rules import game_names  # noqa: E402
 
 GUILD, OTHER_GUILD = 1000, 1001
 PLAYERS = (11, 22, 33, 44)
-ADMIN = 99
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
@@ -84,7 +85,7 @@ async def start(
 
 async def history(store: Store, clock: Clock) -> None:
     service = GameService(store, clock=clock, rng=random.Random(5))
-    await service.update_settings(
+    await service.moderation.update_settings(
         GUILD,
         ADMIN,
         allowed_channels=[3000 + i for i in range(40)],
@@ -92,7 +93,9 @@ async def history(store: Store, clock: Clock) -> None:
         default_sizes={"minefield": 7, "crosscut": 8},
         challenge_expiry=7200,
     )
-    await service.update_settings(OTHER_GUILD, ADMIN, use_threads=False, ratings_enabled=False)
+    await service.moderation.update_settings(
+        OTHER_GUILD, ADMIN, use_threads=False, ratings_enabled=False
+    )
     channel = 3000
     a, b, c, d = PLAYERS
     for n, name in enumerate(sorted(game_names())):
@@ -119,25 +122,25 @@ async def history(store: Store, clock: Clock) -> None:
     info = await service.get_game(channel)
     assert info is not None
     mover = next(seat.user_id for seat in info.seats if seat.user_id != info.to_move_id)
-    await service.request_takeback(channel, mover)
-    await service.answer_takeback(channel, info.to_move_id, True)
+    await service.play.request_takeback(channel, mover)
+    await service.play.answer_takeback(channel, info.to_move_id, True)
     await play(service, clock, channel, moves[2:5])
     channel += 1
     # a timed game that runs out of time (and its reminders go out first)
     await start(service, channel, "clearpath", 6, d, a, time_control="1h")
     await play(service, clock, channel, scripted("clearpath", 6, random.Random(400))[:2])
     clock.advance(minutes=50)
-    await service.run_due()
+    await service.clocks.run_due()
     clock.advance(hours=2)
-    await service.run_due()
+    await service.clocks.run_due()
     channel += 1
     # an aborted game (an audit row), and an award (another)
     await start(service, channel, "crosscut", 6, a, d)
     await play(service, clock, channel, scripted("crosscut", 6, random.Random(500))[:2])
-    await service.admin_abort(GUILD, ADMIN, channel, "testing the fixture")
+    await service.moderation.admin_abort(GUILD, ADMIN, channel, "testing the fixture")
     channel += 1
     await start(service, channel, "nakeddiagonal", 6, b, d)
-    await service.admin_award(GUILD, ADMIN, channel, d, "b left")
+    await service.moderation.admin_award(GUILD, ADMIN, channel, d, "b left")
     channel += 1
     # a game in a server whose ratings are off
     await start(service, 5000, "clearcut", 6, a, b, guild=OTHER_GUILD)
@@ -145,7 +148,7 @@ async def history(store: Store, clock: Clock) -> None:
     # challenges left open, declined and cancelled
     await service.create_challenge(GUILD, channel, a, b, "minefield", 6, "them")
     declined = await service.create_challenge(GUILD, channel + 1, c, d, "crosscut", 7, "random")
-    await service.decline_challenge(declined.id, d)
+    await service.challenges.decline_challenge(declined.id, d)
     cancelled = await service.create_challenge(GUILD, channel + 2, b, None, "clearcut", 6)
     await service.cancel_challenge(cancelled.id, b)
     await service.create_challenge(

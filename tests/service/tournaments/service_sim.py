@@ -103,7 +103,7 @@ async def run(
         if withdrawals and steps >= 3:
             stays = [p for p in t.player_ids if p not in t.withdrawn_ids]
             who = rng.choice(stays)
-            await service.withdraw_from_tournament(tournament_id, who, ORGANISER)
+            await service.tournaments.withdraw_from_tournament(tournament_id, who, ORGANISER)
             log.withdrawn.append(who)
             log.withdrawn_in[who] = t.round
             withdrawals -= 1
@@ -115,12 +115,12 @@ async def run(
                 if other.id != game.id:
                     await move_once(service, other, rng)
             clock.advance(minutes=2)
-            outcomes = await service.run_due()
+            outcomes = await service.clocks.run_due()
             assert [o.ended.game.id for o in outcomes if o.ended is not None] == [game.id]
             timed = True
         elif x < 0.3:
             winner = rng.choice([game.seats[0].user_id, game.seats[1].user_id, None])
-            await service.adjudicate_tournament_game(
+            await service.tournaments.adjudicate_tournament_game(
                 game.id, winner_id=winner, by_user_id=ORGANISER
             )
         elif x < 0.4:

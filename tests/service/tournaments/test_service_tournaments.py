@@ -96,7 +96,7 @@ async def test_a_whole_tournament_with_random_results(
     t = await service.get_tournament(t.id)
     assert t.status == "finished" and t.finished_at is not None
     assert t.round == t.rounds
-    pairings = await service.tournament_pairings(t.id)
+    pairings = await service.tournaments.tournament_pairings(t.id)
     await check_results(service, t, pairings)
     swiss = format == "swiss"
     rows = await service.tournament_standings(t.id)
@@ -129,9 +129,9 @@ async def test_a_withdrawn_player_forfeits_every_round_robin_game_left(
     one = games[0]
     await service.resign(one.channel_id, one.seats[1].user_id)
     leaver = one.seats[1].user_id
-    t = await service.withdraw_from_tournament(t.id, leaver, leaver)
+    t = await service.tournaments.withdraw_from_tournament(t.id, leaver, leaver)
     assert t.withdrawn_ids == (leaver,)
-    pairings = await service.tournament_pairings(t.id)
+    pairings = await service.tournaments.tournament_pairings(t.id)
     theirs = [p for p in pairings if leaver in (p.first_id, p.second_id)]
     assert len(theirs) == 3
     assert sum(p.reason == "forfeit" for p in theirs) == 2
@@ -144,7 +144,7 @@ async def test_a_withdrawn_player_forfeits_every_round_robin_game_left(
     rows = {r.user_id: r for r in await service.tournament_standings(t.id)}
     assert rows[leaver].withdrawn and rows[leaver].games_left == 0
     with pytest.raises(Exception, match="already withdrawn"):
-        await service.withdraw_from_tournament(t.id, leaver, ORGANISER)
+        await service.tournaments.withdraw_from_tournament(t.id, leaver, ORGANISER)
 
 
 @pytest.mark.parametrize(("players", "best_of"), [(6, 1), (5, 3)])
@@ -154,14 +154,14 @@ async def test_a_knockout_seeds_byes_and_plays_matches_to_a_winner(
     t = await opened(service, "knockout", players, match_games=best_of)
     t = await service.start_tournament(t.id, ORGANISER)
     assert t.rounds == 3
-    round_one = await service.tournament_pairings(t.id, 1)
+    round_one = await service.tournaments.tournament_pairings(t.id, 1)
     byes = sorted(p.first_id for p in round_one if p.bye)
     # Equal ratings: the seeds follow registration (the lowest ids), and the byes go to them.
     assert byes == list(range(101, 101 + 8 - players))
     log = await run(service, clock, t.id, random.Random(players), withdrawals=0)
     t = await service.get_tournament(t.id)
     assert t.status == "finished"
-    pairings = await service.tournament_pairings(t.id)
+    pairings = await service.tournaments.tournament_pairings(t.id)
     await check_results(service, t, pairings)
     rows = await service.tournament_standings(t.id)
     check_table(rows, pairings, False, ordered=False)
@@ -192,17 +192,17 @@ async def test_a_league_splits_divisions_promotes_and_opens_the_next_season(
     sizes = Counter(r.division for r in rows)
     assert sorted(sizes.values()) == [3, 3, 3]
     # All of a division's games at once: every round is paired at the start.
-    pairings = await service.tournament_pairings(t.id)
+    pairings = await service.tournaments.tournament_pairings(t.id)
     assert all(p.game_id is not None or p.bye for p in pairings)
     assert t.round == t.rounds == max(p.round for p in pairings)
     await run(service, clock, t.id, random.Random(9), withdrawals=0)
     one = await service.get_tournament(t.id)
     assert one.status == "finished"
-    pairings = await service.tournament_pairings(t.id)
+    pairings = await service.tournaments.tournament_pairings(t.id)
     await check_results(service, one, pairings)
     final = await service.tournament_standings(t.id)
     check_table(final, pairings, False)
-    (two,) = await service.list_tournaments(GUILD, status="registration")
+    (two,) = await service.tournaments.list_tournaments(GUILD, status="registration")
     assert two.league_id == t.id and two.season == 2 and two.format == "league"
     assert set(two.player_ids) == set(one.player_ids)
     two = await service.start_tournament(two.id, ORGANISER)
@@ -221,13 +221,13 @@ async def test_a_league_splits_divisions_promotes_and_opens_the_next_season(
     log = await run(service, clock, two.id, random.Random(10))
     two = await service.get_tournament(two.id)
     assert two.status == "finished" and two.withdrawn_ids == tuple(log.withdrawn)
-    (three,) = await service.list_tournaments(GUILD, status="registration")
+    (three,) = await service.tournaments.list_tournaments(GUILD, status="registration")
     assert three.season == 3 and three.league_id == t.id
     assert set(three.player_ids) == set(two.player_ids) - set(two.withdrawn_ids)
     newcomer = 500
     three = await service.join_tournament(three.id, newcomer)
     leaver = three.player_ids[0]
-    three = await service.leave_tournament(three.id, leaver)
+    three = await service.tournaments.leave_tournament(three.id, leaver)
     three = await service.start_tournament(three.id, ORGANISER)
     placed = {r.user_id: r.division for r in await service.tournament_standings(three.id)}
     assert newcomer in placed and leaver not in placed and len(placed) == 8
@@ -240,8 +240,11 @@ async def test_bad_input_is_refused_with_a_reason_and_changes_nothing(
     before = snapshot()
     refusals: list[tuple[Any, str]] = [
         (service.join_tournament(t.id, 101), "already registered"),
-        (service.leave_tournament(t.id, 999), "not registered"),
-        (service.withdraw_from_tournament(t.id, 999, ORGANISER), "not in this tournament"),
+        (service.tournaments.leave_tournament(t.id, 999), "not registered"),
+        (
+            service.tournaments.withdraw_from_tournament(t.id, 999, ORGANISER),
+            "not in this tournament",
+        ),
         (service.start_tournament(t.id, 101), "organiser"),
         (service.get_tournament(t.id + 1000), "no tournament"),
         (
@@ -315,7 +318,7 @@ async def test_bad_input_is_refused_with_a_reason_and_changes_nothing(
     with pytest.raises(Exception, match="already started"):
         await service.start_tournament(started.id, ORGANISER)
     with pytest.raises(Exception, match="withdraw"):
-        await service.leave_tournament(started.id, 101)
+        await service.tournaments.leave_tournament(started.id, 101)
     assert snapshot() == before
 
 
@@ -325,45 +328,47 @@ async def test_threads_attach_once_and_the_sweep_starts_on_the_deadline(
     deadline = clock.now.replace(hour=18)
     t = await opened(service, "swiss", 4, registration_deadline=deadline)
     short = await opened(service, "swiss", 1, registration_deadline=deadline, min_players=2)
-    assert await service.sweep_tournaments() == []
+    assert await service.tournaments.sweep_tournaments() == []
     clock.now = deadline
-    done = {s.tournament.id: s for s in await service.sweep_tournaments()}
+    done = {s.tournament.id: s for s in await service.tournaments.sweep_tournaments()}
     assert done[t.id].kind == "started" and done[t.id].tournament.status == "running"
     assert done[short.id].kind == "cancelled" and "1 of the 2" in done[short.id].reason
-    assert await service.sweep_tournaments() == []
-    waiting = await service.games_awaiting_channel(t.id)
+    assert await service.tournaments.sweep_tournaments() == []
+    waiting = await service.tournaments.games_awaiting_channel(t.id)
     assert len(waiting) == 2
     thread = 5000
-    attached = await service.attach_game_channel(waiting[0].id, thread)
+    attached = await service.tournaments.attach_game_channel(waiting[0].id, thread)
     assert attached.channel_id == thread
-    assert (await service.attach_game_channel(waiting[0].id, thread)).channel_id == thread
+    assert (
+        await service.tournaments.attach_game_channel(waiting[0].id, thread)
+    ).channel_id == thread
     with pytest.raises(Exception, match="already has its thread"):
-        await service.attach_game_channel(waiting[0].id, thread + 1)
+        await service.tournaments.attach_game_channel(waiting[0].id, thread + 1)
     with pytest.raises(ChannelBusy, match="already has a game"):
-        await service.attach_game_channel(waiting[1].id, thread)  # the thread is taken
-    assert [g.id for g in await service.games_awaiting_channel(t.id)] == [waiting[1].id]
+        await service.tournaments.attach_game_channel(waiting[1].id, thread)  # the thread is taken
+    assert [g.id for g in await service.tournaments.games_awaiting_channel(t.id)] == [waiting[1].id]
     assert waiting[1].channel_id > PROVISIONAL_CHANNEL_BASE
     # Play goes on in the thread like any game.
     await service.resign(thread, attached.seats[0].user_id)
-    await service.set_tournament_message(t.id, 777)
+    await service.tournaments.set_tournament_message(t.id, 777)
     assert (await service.get_tournament(t.id)).message_id == 777
     assert len((await service.get_tournament(t.id)).web_token) == 32
-    roles = await service.set_tournament_creator_roles(GUILD, [3, 1, 3], ORGANISER)
-    assert roles == (1, 3) == await service.tournament_creator_roles(GUILD)
+    roles = await service.tournaments.set_tournament_creator_roles(GUILD, [3, 1, 3], ORGANISER)
+    assert roles == (1, 3) == await service.tournaments.tournament_creator_roles(GUILD)
 
 
 async def test_an_aborted_game_is_replayed_and_a_cancelled_tournament_stops(
     service: GameService,
 ) -> None:
     t = await opened(service, "swiss", 4)
-    assert not await service.claim_tournament_podium(t.id)  # not finished
+    assert not await service.tournaments.claim_tournament_podium(t.id)  # not finished
     t = await service.start_tournament(t.id, ORGANISER)
     game = (await service.tournament_games(t.id))[0]
-    await service.admin_abort(GUILD, ORGANISER, game.channel_id)
+    await service.moderation.admin_abort(GUILD, ORGANISER, game.channel_id)
     again = await service.tournament_games(t.id)
     assert len(again) == 3 and again[-1].is_active
     assert {s.user_id for s in again[-1].seats} == {s.user_id for s in game.seats}
-    t = await service.cancel_tournament(t.id, ORGANISER)
+    t = await service.tournaments.cancel_tournament(t.id, ORGANISER)
     assert t.status == "cancelled"
     assert not [g for g in await service.tournament_games(t.id) if g.is_active]
 
@@ -383,10 +388,14 @@ async def test_tournament_games_are_rated_when_the_tournament_is(
     assert bool(board) is rated
     assert (await service.get_tournament(t.id)).status == "finished"
     # The podium is announced once: the sweep lists it until one caller claims it.
-    (update,) = await service.sweep_tournaments()
+    (update,) = await service.tournaments.sweep_tournaments()
     assert update.kind == "finished" and update.tournament.id == t.id
-    assert [await service.claim_tournament_podium(t.id) for _ in range(3)] == [True, False, False]
-    assert await service.sweep_tournaments() == []
+    assert [await service.tournaments.claim_tournament_podium(t.id) for _ in range(3)] == [
+        True,
+        False,
+        False,
+    ]
+    assert await service.tournaments.sweep_tournaments() == []
 
 
 BANK = TimeControl.bank_of(3 * 86400, 86400, 5 * 86400)
@@ -428,7 +437,7 @@ async def test_a_tournament_without_a_clock_takes_the_servers_default(
     await service.start_tournament(t.id, ORGANISER)
     (game,) = await service.tournament_games(t.id)
     assert game.time_control == BANK and game.time_left is not None
-    await service.update_settings(GUILD, ORGANISER, default_time_control="none")
+    await service.moderation.update_settings(GUILD, ORGANISER, default_time_control="none")
     untimed = await service.create_tournament(
         GUILD, CHANNEL, ORGANISER, game=GAME, size=SIZE, format="round_robin"
     )
@@ -442,7 +451,7 @@ async def test_a_leagues_next_season_keeps_its_bank(service: GameService) -> Non
     assert game.time_control == BANK
     await service.resign(game.channel_id, game.player_ids[0])
     assert (await service.get_tournament(t.id)).status == "finished"
-    [two] = await service.list_tournaments(GUILD, status="registration")
+    [two] = await service.tournaments.list_tournaments(GUILD, status="registration")
     assert two.season == 2 and two.time_control == BANK
 
 

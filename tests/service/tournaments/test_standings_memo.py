@@ -10,7 +10,7 @@ from game_fixtures import CHANNEL, GUILD
 from service_sim import GAME, ORGANISER, SIZE, check_table
 
 from bot.service import GameService
-from bot.service.tournament_play import _division_table
+from bot.service.tournaments.tables import _division_table
 
 pytestmark = pytest.mark.engines("sqlite", "postgresql")
 
@@ -31,11 +31,11 @@ async def test_each_read_follows_every_result_and_withdrawal(service: GameServic
             break
         if n == 5:  # forfeits the rest of their games: the entrant rows change too
             leaver = active[-1].seats[1].user_id
-            await service.withdraw_from_tournament(t.id, leaver, leaver)
+            await service.tournaments.withdraw_from_tournament(t.id, leaver, leaver)
         else:
             await service.resign(active[0].channel_id, rng.choice(active[0].seats).user_id)
         rows = await service.tournament_standings(t.id)
-        pairings = await service.tournament_pairings(t.id)
+        pairings = await service.tournaments.tournament_pairings(t.id)
         check_table(rows, [p for p in pairings if p.bye or p.result is not None], False)
         _division_table.cache_clear()
         assert rows == await service.tournament_standings(t.id)

@@ -99,7 +99,7 @@ async def test_two_processes_end_a_round_together_and_the_next_is_made_once(
         for tid in ids:
             t = await service.get_tournament(tid)
             assert t.round == 2, t
-            second = await service.tournament_pairings(tid, 2)
+            second = await service.tournaments.tournament_pairings(tid, 2)
             assert len(second) == 2 and all(p.game_id is not None for p in second)
             assert len(await service.tournament_games(tid)) == 4
     conn = await asyncpg.connect(pg_url)

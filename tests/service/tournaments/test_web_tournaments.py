@@ -58,17 +58,17 @@ async def test_a_public_tournament_is_served_with_names_standings_and_game_links
     first = games[0]
     assert first.to_move_id is not None and first.web_token is not None
     await service.resign(first.channel_id, first.to_move_id)
-    served = await service.served_tournament(t.web_token)
+    served = await service.web.served_tournament(t.web_token)
     assert served is not None
     assert served.info.id == t.id and served.names == names
     assert sorted(r.user_id for r in served.standings) == sorted(PLAYERS)
     assert sum(r.points for r in served.standings) == 1
     assert served.standings == tuple(await service.tournament_standings(t.id))
-    assert list(served.pairings) == await service.tournament_pairings(t.id)
+    assert list(served.pairings) == await service.tournaments.tournament_pairings(t.id)
     assert served.game_tokens == {g.id: g.web_token for g in games}
-    page = await service.served_game(first.web_token)
+    page = await service.web.served_game(first.web_token)
     assert page is not None and page[0].game.tournament_id == t.id
-    assert [x.id for x in await service.served_tournaments()] == [t.id]
+    assert [x.id for x in await service.web.served_tournaments()] == [t.id]
 
 
 async def test_private_hidden_and_unknown_tournaments_are_alike_unknown(
@@ -78,20 +78,20 @@ async def test_private_hidden_and_unknown_tournaments_are_alike_unknown(
     private = await service.start_tournament(private.id, ORGANISER)
     games = await service.tournament_games(private.id)
     assert games and not any(g.public or g.web_token for g in games)
-    assert await service.served_tournament(private.web_token) is None
+    assert await service.web.served_tournament(private.web_token) is None
     public = await opened(service, public=True, channel=CHANNEL + 5)
     for bad in ("", "x" * 65, "../etc", "a b", public.web_token[:-1], str(public.id)):
-        assert await service.served_tournament(bad) is None
-    assert [x.id for x in await service.served_tournaments()] == [public.id]
+        assert await service.web.served_tournament(bad) is None
+    assert [x.id for x in await service.web.served_tournaments()] == [public.id]
     public = await service.start_tournament(public.id, ORGANISER)
     token = (await service.tournament_games(public.id))[0].web_token
-    assert token is not None and await service.served_game(token) is not None
-    await service.update_settings(GUILD, ADMIN, web_listing=False)
-    assert await service.served_tournament(public.web_token) is None
-    assert await service.served_tournaments() == []
-    assert await service.served_game(token) is None
-    await service.update_settings(GUILD, ADMIN, web_listing=True)
-    assert await service.served_tournament(public.web_token) is not None
+    assert token is not None and await service.web.served_game(token) is not None
+    await service.moderation.update_settings(GUILD, ADMIN, web_listing=False)
+    assert await service.web.served_tournament(public.web_token) is None
+    assert await service.web.served_tournaments() == []
+    assert await service.web.served_game(token) is None
+    await service.moderation.update_settings(GUILD, ADMIN, web_listing=True)
+    assert await service.web.served_tournament(public.web_token) is not None
 
 
 async def test_players_without_a_name_are_numbered_never_shown_by_id(
@@ -99,7 +99,7 @@ async def test_players_without_a_name_are_numbered_never_shown_by_id(
 ) -> None:
     t = await opened(service, public=True, names=("Ann", None, "", "Dan"))
     t = await service.start_tournament(t.id, ORGANISER)
-    served = await service.served_tournament(t.web_token)
+    served = await service.web.served_tournament(t.web_token)
     assert served is not None
     assert served.names == {101: "Ann", 102: "Player 2", 103: "Player 3", 104: "Dan"}
     for g in await service.tournament_games(t.id):
@@ -123,11 +123,11 @@ async def test_a_leagues_next_season_inherits_public_and_names(
         await finish(service, t.id)
         seasons = [
             s
-            for s in await service.list_tournaments(GUILD, status="registration")
+            for s in await service.tournaments.list_tournaments(GUILD, status="registration")
             if s.league_id == t.id
         ]
         assert len(seasons) == 1 and seasons[0].season == 2 and seasons[0].public is public
-        served = await service.served_tournament(seasons[0].web_token)
+        served = await service.web.served_tournament(seasons[0].web_token)
         if public:
             assert served is not None and served.names == {
                 101: "Ann",
