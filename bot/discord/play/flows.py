@@ -226,7 +226,7 @@ async def confirm_resign(interaction: Interaction, game_id: int, version: int) -
 async def request_takeback(interaction: Interaction) -> None:
     bot = bot_of(interaction)
     info = await game_here(interaction)
-    bot.computer.refuse_takeback(info, interaction.user.id)
+    bot.computer.refuse_takeback(info, interaction.user.id, private(interaction))
     request = await bot.service.play.request_takeback(info.channel_id, interaction.user.id)
     opponent = info.opponent_of(interaction.user.id)
     tr = public(interaction)  # the opponent answers it in the channel
