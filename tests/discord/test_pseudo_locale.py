@@ -377,3 +377,42 @@ def test_server_settings_speak_the_admins_language() -> None:
     text = saved_text(GuildSettings(9, use_threads=False), tr)
     clock = GuildSettings(9).default_time_control.describe()
     assert text.startswith("［") and not leaks(text.replace(clock, "")), text
+
+
+# ----- a whole game at the wire -----------------------------------------------------------------
+def shown_text(sent: Any) -> str:
+    """Everything a player reads in one request the bot sent: text, embeds, button labels."""
+    message = sent.message
+    parts = [str(message.get("content") or "")]
+    parts += [embed_text(e) for e in message.get("embeds") or []]
+    for row in message.get("components") or []:
+        parts += [str(c.get("label") or "") for c in row.get("components", [])]
+    # attachments' descriptions are the board's alt text, drawn by render/ (English for now)
+    return "\n".join(p for p in parts if p)
+
+
+async def test_a_whole_game_at_the_wire_speaks_only_through_the_catalogs(h: Any) -> None:
+    """Challenge, accept, moves, a refused move, a takeback asked and refused, /board, /games,
+    a resignation: every word the bot sends went through the catalogs, except the service's
+    own sentences (ServiceError text, still English: listed in SERVICE_SENTENCES)."""
+    bob = fakes.BOB
+    info = await fakes.challenge_and_accept(h)
+    await h.command("move", ALICE, point="c3")
+    refused = fakes.refusal(await h.command("move", ALICE, point="d4"))  # not Alice's turn
+    await h.command("move", bob, point="b2")
+    [ask] = [s for s in await h.command("takeback", bob) if s.custom_ids]
+    refuse = next(c for c in ask.custom_ids if ":no:" in c)
+    await h.click(refuse, ALICE)
+    await h.command("board", ALICE)
+    await h.command("games", ALICE)
+    [confirm] = [s for s in await h.command("resign", bob) if s.custom_ids]
+    await h.click(next(c for c in confirm.custom_ids if ":yes:" in c), bob)
+    # the service's own sentences, English until converted: the refusal and why it is unrated
+    rating = await h.service.ratings.game_rating(info.id)
+    unrated = rating.text[:1].upper() + rating.text[1:]
+    texts = [shown_text(s).replace(unrated, "") for s in h.fake.sent]
+    assert sum("［" in t for t in texts) >= 10, texts
+    # the players' names, and the record's notation ("minefield 5: c3 b2", the engine's)
+    plain = [t.replace("Alice", "").replace("Bob", "").replace(info.game, "") for t in texts]
+    leaked = [(t, leaks(t)) for t in plain if t and t != refused.content and leaks(t)]
+    assert not leaked, leaked[:3]
