@@ -37,3 +37,14 @@ async def test_a_game_in_the_servers_language(
     assert turn.embeds[0]["fields"][0]["name"] == tr.gettext("Players")
     [private] = [s for s in posted if s.kind == "followup"]
     assert private.content == tr.gettext("Played {moves}.", moves="c3")
+
+
+@pytest.mark.parametrize("language", i18n.SHIPPED)
+def test_help_fits_discords_embed_limits_in_every_language(language: str) -> None:
+    from bot.discord.info.cog import help_embed
+
+    embed = help_embed(i18n.tongue(language))
+    assert len(embed) <= 6000
+    assert all(len(f.name or "") <= 256 and len(f.value or "") <= 1024 for f in embed.fields)
+    assert len(embed.description or "") <= 4096
+    assert embed.to_dict() != help_embed().to_dict()  # really translated
