@@ -416,3 +416,46 @@ async def test_a_whole_game_at_the_wire_speaks_only_through_the_catalogs(h: Any)
     plain = [t.replace("Alice", "").replace("Bob", "").replace(info.game, "") for t in texts]
     leaked = [(t, leaks(t)) for t in plain if t and t != refused.content and leaks(t)]
     assert not leaked, leaked[:3]
+
+
+@pytest.mark.parametrize("fmt", ["round_robin", "swiss", "knockout", "league"])
+@pytest.mark.parametrize("status", ["registration", "running", "finished"])
+def test_tournament_announcements_speak_the_channels_language(fmt: str, status: str) -> None:
+    import dataclasses
+
+    from bot.discord.tournaments.cog import list_line
+    from bot.discord.tournaments.flows import announcement_embed, announcement_view
+    from bot.service import TournamentInfo
+
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    fields = {f.name: None for f in dataclasses.fields(TournamentInfo)}
+    info = TournamentInfo(
+        **{
+            **fields,
+            "id": 3,
+            "guild_id": 9,
+            "channel_id": 8,
+            "organiser_id": 1,
+            "game": "minefield",
+            "title": "Minefield",
+            "size": 7,
+            "format": fmt,
+            "status": status,
+            "time_control": TimeControl.bank_of(3 * 86400, 86400, 5 * 86400),
+            "rated": True,
+            "min_players": 2,
+            "max_players": None,
+            "player_ids": (1, 2),
+            "round": 1,
+            "rounds": 3 if fmt == "swiss" else None,
+            "match_games": 1,
+            "season": 1,
+        }
+    )
+    embed = announcement_embed(info, None, tr).to_dict()
+    clock = info.time_control.describe()
+    text = embed_text(embed).replace(clock, "") + "\n" + list_line(info, tr)
+    assert not leaks(text), text
+    view = announcement_view(info, tr)
+    if view is not None:
+        assert not leaks(" ".join(labels(view)))

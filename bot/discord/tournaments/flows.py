@@ -38,6 +38,8 @@ from bot.discord.play.threads import THREAD_ARCHIVE_MINUTES
 from bot.discord.play.turns import mention, relative_time
 from bot.discord.play.web_links import display_name
 from bot.discord.replies import log_failure, recorded
+from bot.discord.speech import of_guild, private, public
+from bot.i18n import ENGLISH, ENGLISH_TONGUE, N_, Tongue
 from bot.service import (
     GameInfo,
     PairingInfo,
@@ -63,11 +65,11 @@ log = logging.getLogger("crosspath.discord")
 Interaction = discord.Interaction[Any]
 
 FORMAT_NAMES: dict[str, str] = {
-    "round_robin": "Round robin",
-    "double_round_robin": "Double round robin",
-    "swiss": "Swiss",
-    "knockout": "Knockout",
-    "league": "League",
+    "round_robin": N_("Round robin"),
+    "double_round_robin": N_("Double round robin"),
+    "swiss": N_("Swiss"),
+    "knockout": N_("Knockout"),
+    "league": N_("League"),
 }
 TIEBREAK_HEADINGS: dict[str, str] = {
     "buchholz_cut1": "BH-1",
@@ -90,76 +92,114 @@ MEDALS = ("🥇", "🥈", "🥉")
 EMBED_COLOUR = 0x009E73
 
 
-def format_name(fmt: str) -> str:
-    return FORMAT_NAMES.get(fmt.replace("-", "_"), fmt.replace("_", " ").capitalize())
+def format_name(fmt: str, tr: Tongue = ENGLISH_TONGUE) -> str:
+    known = FORMAT_NAMES.get(fmt.replace("-", "_"))
+    return tr.gettext(known) if known else fmt.replace("_", " ").capitalize()
 
 
-def title_of(info: TournamentInfo) -> str:
+def title_of(info: TournamentInfo, tr: Tongue = ENGLISH_TONGUE) -> str:
     """ "Minefield 9×9 Swiss #3": the game, the format and the number players quote."""
-    season = f" season {info.season}" if info.format == "league" else ""
-    return f"{info.title} {info.size}×{info.size} {format_name(info.format)}{season} #{info.id}"
+    params = {
+        "game": info.title,
+        "size": info.size,
+        "format": format_name(info.format, tr),
+        "id": info.id,
+    }
+    if info.format == "league":
+        return tr.gettext(
+            "{game} {size}×{size} {format} season {season} #{id}", season=info.season, **params
+        )
+    return tr.gettext("{game} {size}×{size} {format} #{id}", **params)
 
 
 # ----- the announcement -------------------------------------------------------------------------
 _TOURNAMENT_NUMBER = re.compile(r"tournament #([0-9]+)$")
 
 
-def announcement_embed(info: TournamentInfo, note: str | None = None) -> discord.Embed:
-    """The announcement: what, how, who, and until when one can join.  Its title ends with
-    ``tournament #N`` so a button on another message can be told apart."""
+def announcement_embed(
+    info: TournamentInfo, note: str | None = None, tr: Tongue = ENGLISH_TONGUE
+) -> discord.Embed:
+    """The announcement, in the channel's language ``tr``: what, how, who, and until when one
+    can join.  In English its title ends with ``tournament #N`` so a button on another message
+    can be told apart (where no message id was stored yet)."""
     embed = discord.Embed(
-        title=f"{info.title} {info.size}×{info.size} {format_name(info.format).lower()}, "
-        f"tournament #{info.id}"[:256],
+        title=tr.gettext(
+            "{game} {size}×{size} {format}, tournament #{id}",
+            game=info.title,
+            size=info.size,
+            # English writes the format in lower case here ("… swiss, tournament #3"); other
+            # languages keep their own capitals (German nouns)
+            format=format_name(info.format, tr).lower()
+            if tr.language == ENGLISH
+            else format_name(info.format, tr),
+            id=info.id,
+        )[:256],
         colour=EMBED_COLOUR,
-        description=f"Organised by {mention(info.organiser_id)}. " + (note or ""),
+        description=tr.gettext("Organised by {who}.", who=mention(info.organiser_id))
+        + " "
+        + (note or ""),
     )
-    embed.add_field(name="Format", value=format_details(info), inline=True)
-    embed.add_field(name="Clock", value=info.time_control.describe(), inline=True)
-    embed.add_field(name="Rated", value="yes" if info.rated else "no", inline=True)
-    most = f"–{info.max_players}" if info.max_players else " or more"
-    embed.add_field(name="Players", value=f"{info.min_players}{most}", inline=True)
+    embed.add_field(name=tr.gettext("Format"), value=format_details(info, tr), inline=True)
+    embed.add_field(name=tr.gettext("Clock"), value=info.time_control.describe(), inline=True)
+    rated = tr.gettext("yes") if info.rated else tr.gettext("no")
+    embed.add_field(name=tr.gettext("Rated"), value=rated, inline=True)
+    players_wanted = (
+        f"{info.min_players}–{info.max_players}"
+        if info.max_players
+        else tr.gettext("{n} or more", n=info.min_players)
+    )
+    embed.add_field(name=tr.gettext("Players"), value=players_wanted, inline=True)
     if info.status == "registration":
         start = (
             relative_time(info.registration_deadline)
             if info.registration_deadline
-            else "when the organiser starts it"
+            else tr.gettext("when the organiser starts it")
         )
-        embed.add_field(name="Starts", value=start, inline=True)
-    embed.add_field(name="Status", value=status_text(info), inline=True)
+        embed.add_field(name=tr.gettext("Starts"), value=start, inline=True)
+    embed.add_field(name=tr.gettext("Status"), value=status_text(info, tr), inline=True)
     players = " ".join(mention(uid) for uid in info.player_ids)
     embed.add_field(
-        name=f"Registered ({len(info.player_ids)})", value=(players or "nobody yet")[:1024]
+        name=tr.gettext("Registered ({n})", n=len(info.player_ids)),
+        value=(players or tr.gettext("nobody yet"))[:1024],
     )
     embed.set_footer(text=f"/tournament info tournament:{info.id} · /tournament standings")
     return embed
 
 
-def format_details(info: TournamentInfo) -> str:
-    name = format_name(info.format)
+def format_details(info: TournamentInfo, tr: Tongue = ENGLISH_TONGUE) -> str:
+    name = format_name(info.format, tr)
     if info.format == "knockout":
-        games = "one game a match" if info.match_games <= 1 else f"best of {info.match_games}"
-        return f"{name}, {games}"
+        if info.match_games <= 1:
+            return tr.gettext("{format}, one game a match", format=name)
+        return tr.gettext("{format}, best of {n}", format=name, n=info.match_games)
     if info.rounds:
-        return f"{name}, {info.rounds} rounds"
+        return tr.ngettext("{format}, {n} round", "{format}, {n} rounds", info.rounds, format=name)
     return name
 
 
-def status_text(info: TournamentInfo) -> str:
+def status_text(info: TournamentInfo, tr: Tongue = ENGLISH_TONGUE) -> str:
     if info.status == "registration":
-        return "open for registration"
+        return tr.gettext("open for registration")
     if info.status == "running":
-        of = f" of {info.rounds}" if info.rounds else ""
-        return f"round {info.round}{of} under way"
-    return info.status
+        if info.rounds:
+            return tr.gettext(
+                "round {round} of {rounds} under way", round=info.round, rounds=info.rounds
+            )
+        return tr.gettext("round {round} under way", round=info.round)
+    return tr.gettext(STATUSES[info.status]) if info.status in STATUSES else info.status
 
 
-def announcement_view(info: TournamentInfo) -> discord.ui.View | None:
+STATUSES = {"finished": N_("finished"), "cancelled": N_("cancelled")}
+"""How the other statuses read (any other shows as stored)."""
+
+
+def announcement_view(info: TournamentInfo, tr: Tongue = ENGLISH_TONGUE) -> discord.ui.View | None:
     """Join and Leave while registration is open; no buttons after."""
     if info.status != "registration":
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(TournamentButton("join", info.id))
-    view.add_item(TournamentButton("leave", info.id))
+    view.add_item(TournamentButton("join", info.id, tr))
+    view.add_item(TournamentButton("leave", info.id, tr))
     return view
 
 
@@ -175,7 +215,9 @@ def names_another_tournament(message: discord.Message | None, info: TournamentIn
     return True
 
 
-ANOTHER_TOURNAMENT = "That button belongs to another tournament's message, so nothing was changed."
+ANOTHER_TOURNAMENT = N_(
+    "That button belongs to another tournament's message, so nothing was changed."
+)
 
 
 class TournamentButton(
@@ -184,13 +226,13 @@ class TournamentButton(
     """Join or Leave on a tournament's announcement; the message is then shown as it is now."""
 
     STYLES: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
-        "join": ("Join", discord.ButtonStyle.success),
-        "leave": ("Leave", discord.ButtonStyle.secondary),
+        "join": (N_("Join"), discord.ButtonStyle.success),
+        "leave": (N_("Leave"), discord.ButtonStyle.secondary),
     }
 
-    def __init__(self, action: str, tournament_id: int) -> None:
+    def __init__(self, action: str, tournament_id: int, tr: Tongue = ENGLISH_TONGUE) -> None:
         label, style = self.STYLES[action]
-        super().__init__(f"cp:tourn:{action}:{tournament_id}", label, style)
+        super().__init__(f"cp:tourn:{action}:{tournament_id}", tr.gettext(label), style)
         self.action = action
         self.tournament_id = tournament_id
 
@@ -213,14 +255,15 @@ class TournamentButton(
             fresh = await service.join_tournament(
                 info.id, user_id, name=display_name(interaction.user)
             )
-            done = f"You joined tournament #{info.id}."
+            done = private(interaction).gettext("You joined tournament #{id}.", id=info.id)
         else:
             fresh = await service.tournaments.leave_tournament(info.id, user_id)
-            done = f"You left tournament #{info.id}."
+            done = private(interaction).gettext("You left tournament #{id}.", id=info.id)
         recorded(interaction, done)
+        tr = public(interaction)  # the announcement, which the channel reads
         try:
             await interaction.response.edit_message(
-                embed=announcement_embed(fresh), view=announcement_view(fresh)
+                embed=announcement_embed(fresh, None, tr), view=announcement_view(fresh, tr)
             )
         except discord.HTTPException:
             log.warning("could not update a tournament announcement", exc_info=True)
@@ -592,11 +635,12 @@ def podium_text(info: TournamentInfo, rows: Sequence[StandingRow]) -> tuple[str,
 
 async def post_announcement(bot: CrosspathBot, info: TournamentInfo, text: str) -> None:
     """Post an announcement in the tournament's channel and make its buttons the live ones."""
+    tr = of_guild(bot.get_guild(info.guild_id))
     try:
         sent = await messageable(bot, info.channel_id, info.guild_id).send(
             text[:2000],
-            embed=announcement_embed(info),
-            view=announcement_view(info) or discord.utils.MISSING,
+            embed=announcement_embed(info, None, tr),
+            view=announcement_view(info, tr) or discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions.none(),
         )
     except discord.HTTPException:
@@ -610,9 +654,10 @@ async def refresh_announcement(bot: CrosspathBot, info: TournamentInfo) -> None:
     if info.message_id is None:
         return
     channel = messageable(bot, info.channel_id, info.guild_id)
+    tr = of_guild(bot.get_guild(info.guild_id))
     try:
         await channel.get_partial_message(info.message_id).edit(  # type: ignore[attr-defined]
-            embed=announcement_embed(info), view=announcement_view(info)
+            embed=announcement_embed(info, None, tr), view=announcement_view(info, tr)
         )
     except discord.HTTPException:
         log.warning("could not update a tournament announcement", extra={"tournament": info.id})
