@@ -459,3 +459,25 @@ def test_tournament_announcements_speak_the_channels_language(fmt: str, status: 
     view = announcement_view(info, tr)
     if view is not None:
         assert not leaks(" ".join(labels(view)))
+
+
+def test_tournament_pairings_legend_and_podium_speak_the_channels_language() -> None:
+    from bot.discord.tournaments.flows import legend, pairing_line, podium_text, title_of
+    from bot.service import PairingInfo, StandingRow, TournamentInfo
+
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    pairing = {f: None for f in PairingInfo.__dataclass_fields__}
+    for second, game in ((None, None), (2, 7)):
+        line = pairing_line(PairingInfo(**{**pairing, "first_id": 1, "second_id": second,
+                                          "game_id": game, "result": None}), tr)  # fmt: skip
+        assert not leaks(line), line
+    assert not leaks(legend(["BH-1", "SB", "H2H"], tr).replace("Left", ""))
+    info = TournamentInfo(**{**{f: None for f in TournamentInfo.__dataclass_fields__},
+                             "id": 3, "title": "Minefield", "size": 7, "format": "league",
+                             "season": 2})  # fmt: skip
+    assert not leaks(title_of(info, tr))
+    row = {f: None for f in StandingRow.__dataclass_fields__}
+    rows = [StandingRow(**{**row, "user_id": u, "rank": r, "division": 1, "points": p})
+            for u, r, p in ((1, 1, 3.0), (2, 2, 1.0), (3, 3, 0.5))]  # fmt: skip
+    text, pinged = podium_text(info, rows, tr)
+    assert pinged == [1, 2, 3] and not leaks(text), text

@@ -349,7 +349,8 @@ class TournamentCog(commands.Cog):
         await defer_public(interaction)  # reading and drawing a big table takes a moment
         info = await self._owned(interaction, tournament)
         private = await audience(interaction, info, TOURNAMENT_HIDDEN) is Audience.CALLER
-        shown = await standings_page(self.bot, info.id, page)
+        tr = player_tongue(interaction) if private else channel_tongue(interaction)
+        shown = await standings_page(self.bot, info.id, page, tr)
         await (send_private if private else send_public)(
             interaction,
             embed=shown.embed,
@@ -378,7 +379,7 @@ class TournamentCog(commands.Cog):
                 tr.gettext("Tournament #{id} has not started: nobody is paired yet.", id=info.id)
             )
         found = await self.bot.service.tournaments.tournament_pairings(info.id, which)
-        lines = [pairing_line(p) for p in found] or [tr.gettext("No games in that round.")]
+        lines = [pairing_line(p, tr) for p in found] or [tr.gettext("No games in that round.")]
         heading = tr.gettext("**{title}**, round {round}", title=title_of(info, tr), round=which)
         text = heading + "\n" + "\n".join(lines)
         await interaction.response.send_message(

@@ -82,10 +82,10 @@ TIEBREAK_HEADINGS: dict[str, str] = {
 }
 """Short column headings for the service's tiebreak names (others are shown as given)."""
 TIEBREAK_WORDS: dict[str, str] = {
-    "BH-1": "Buchholz cut-1",
-    "BH": "Buchholz",
-    "SB": "Sonneborn-Berger",
-    "H2H": "head-to-head",
+    "BH-1": N_("Buchholz cut-1"),
+    "BH": N_("Buchholz"),
+    "SB": N_("Sonneborn-Berger"),
+    "H2H": N_("head-to-head"),
 }
 STANDINGS_FILE = "standings.png"
 MEDALS = ("🥇", "🥈", "🥉")
@@ -280,7 +280,7 @@ def heading_for(name: str) -> str:
 
 
 def standings_lines(
-    rows: Sequence[StandingRow], names: Mapping[int, str]
+    rows: Sequence[StandingRow], names: Mapping[int, str], tr: Tongue = ENGLISH_TONGUE
 ) -> tuple[list[StandingsLine], list[str]]:
     """The service's rows as the renderer's plain lines, and the tiebreak headings."""
     keys = list(rows[0].tiebreaks) if rows else []
@@ -289,7 +289,7 @@ def standings_lines(
         StandingsLine(
             rank=row.rank,
             name=(f"D{row.division} · " if divided else "")
-            + (names.get(row.user_id) or f"user {row.user_id}"),
+            + (names.get(row.user_id) or tr.gettext("user {id}", id=row.user_id)),
             points=row.points,
             tiebreaks=tuple(float(row.tiebreaks.get(k, 0.0)) for k in keys),
             games_left=row.games_left,
@@ -309,13 +309,17 @@ class StandingsPage:
     view: discord.ui.View | None
 
 
-def legend(headings: Sequence[str]) -> str:
-    words = [f"{h} = {TIEBREAK_WORDS[h]}" for h in headings if h in TIEBREAK_WORDS]
-    return " · ".join([*words, "Left = games left", "(w) = withdrawn"])
+def legend(headings: Sequence[str], tr: Tongue = ENGLISH_TONGUE) -> str:
+    """What the table's abbreviations stand for (the tiebreaks' names are proper names; the
+    table and its image keep their English column headings for now)."""
+    words = [f"{h} = {tr.gettext(TIEBREAK_WORDS[h])}" for h in headings if h in TIEBREAK_WORDS]
+    return " · ".join([*words, tr.gettext("Left = games left"), tr.gettext("(w) = withdrawn")])
 
 
-async def standings_page(bot: CrosspathBot, tournament_id: int, page: int) -> StandingsPage:
-    """Page ``page`` (1-based, clamped) of a tournament's standings."""
+async def standings_page(
+    bot: CrosspathBot, tournament_id: int, page: int, tr: Tongue = ENGLISH_TONGUE
+) -> StandingsPage:
+    """Page ``page`` (1-based, clamped) of a tournament's standings, in ``tr``'s language."""
     service = bot.service
     info = await service.get_tournament(tournament_id)
     rows = list(await service.tournament_standings(tournament_id))
@@ -323,15 +327,17 @@ async def standings_page(bot: CrosspathBot, tournament_id: int, page: int) -> St
     number = min(max(page, 1), len(cut))
     shown = cut[number - 1]
     names = await bot.fetch_names([r.user_id for r in shown], bot.get_guild(info.guild_id))
-    lines, headings = standings_lines(shown, names)
-    title = title_of(info)
-    embed = discord.Embed(title=f"Standings: {title}"[:256], colour=EMBED_COLOUR)
+    lines, headings = standings_lines(shown, names, tr)
+    title = title_of(info, tr)
+    embed = discord.Embed(
+        title=tr.gettext("Standings: {title}", title=title)[:256], colour=EMBED_COLOUR
+    )
     if not lines:
-        embed.description = "Nobody is registered yet."
+        embed.description = tr.gettext("Nobody is registered yet.")
         return StandingsPage(embed, None, None)
     table = standings_text(lines, headings=headings)
     embed.description = f"```\n{table[:4000]}\n```"
-    embed.set_footer(text=legend(headings)[:2048])
+    embed.set_footer(text=legend(headings, tr)[:2048])
     draw = partial(
         render_standings,
         lines,
@@ -349,9 +355,9 @@ async def standings_page(bot: CrosspathBot, tournament_id: int, page: int) -> St
     embed.set_image(url=f"attachment://{STANDINGS_FILE}")
     view = discord.ui.View(timeout=None)
     if number > 1:
-        view.add_item(StandingsPageButton(tournament_id, number - 1, "‹ Previous"))
+        view.add_item(StandingsPageButton(tournament_id, number - 1, tr.gettext("‹ Previous")))
     if number < len(cut):
-        view.add_item(StandingsPageButton(tournament_id, number + 1, "Next ›"))
+        view.add_item(StandingsPageButton(tournament_id, number + 1, tr.gettext("Next ›")))
     return StandingsPage(embed, file, view if view.children else None)
 
 
@@ -377,28 +383,37 @@ class StandingsPageButton(
         if info.guild_id != interaction.guild_id:
             raise refuse_origin(interaction, ANOTHER_TOURNAMENT)
         await interaction.response.defer()
-        shown = await standings_page(bot, self.tournament_id, self.page)
+        shown = await standings_page(bot, self.tournament_id, self.page, public(interaction))
         await interaction.edit_original_response(
             embed=shown.embed, attachments=[shown.file] if shown.file else [], view=shown.view
         )
 
 
 # ----- pairings ---------------------------------------------------------------------------------
-def pairing_line(p: PairingInfo) -> str:
+def pairing_line(p: PairingInfo, tr: Tongue = ENGLISH_TONGUE) -> str:
+    """One pairing (the result is the service's score, e.g. ``1–0``)."""
     if p.second_id is None:
-        return f"{mention(p.first_id)}: bye"
-    result = f" **{p.result}**" if p.result else ""
-    game = ""
+        return tr.gettext("{who}: bye", who=mention(p.first_id))
+    line = tr.gettext("{first} vs {second}", first=mention(p.first_id), second=mention(p.second_id))
+    if p.result:
+        line += f" **{p.result}**"
     if p.game_id is not None:
-        game = f" · game #{p.game_id}"
-    return f"{mention(p.first_id)} vs {mention(p.second_id)}{result}{game}"
+        line += " · " + tr.gettext("game #{id}", id=p.game_id)
+    return line
 
 
 # ----- the runner: threads, podium ----------------------------------------------------------------
-def thread_title(info: TournamentInfo | None, game: GameInfo, names: Mapping[int, str]) -> str:
-    a, b = (names.get(uid) or f"user {uid}" for uid in game.player_ids)
-    where = f"#{info.id} R{info.round}: " if info is not None else ""
-    return f"{game.title} {where}{a} vs {b}"[:100]
+def thread_title(
+    info: TournamentInfo | None,
+    game: GameInfo,
+    names: Mapping[int, str],
+    tr: Tongue = ENGLISH_TONGUE,
+) -> str:
+    a, b = (names.get(uid) or tr.gettext("user {id}", id=uid) for uid in game.player_ids)
+    players = tr.gettext("{first} vs {second}", first=a, second=b)
+    if info is None:
+        return f"{game.title} {players}"[:100]
+    return f"{game.title} #{info.id} R{info.round}: {players}"[:100]
 
 
 THREAD_PERMISSIONS = ("Create Public Threads", "Send Messages in Threads")
@@ -449,10 +464,17 @@ class TournamentRunner:
             opened = await self.open_threads(game.tournament_id)
             info = await self.bot.service.get_tournament(game.tournament_id)
             if opened and info.status == "running":
-                what = "game" if opened == 1 else "games"
+                tr = of_guild(self.bot.get_guild(info.guild_id))
                 await messageable(self.bot, info.channel_id, info.guild_id).send(
-                    f"Tournament #{info.id}: {opened} new {what} paired (round {info.round}), "
-                    "each in its own thread here. /tournament pairings shows them.",
+                    tr.ngettext(
+                        "Tournament #{id}: {n} new game paired (round {round}), each in its own "
+                        "thread here. /tournament pairings shows them.",
+                        "Tournament #{id}: {n} new games paired (round {round}), each in its own "
+                        "thread here. /tournament pairings shows them.",
+                        opened,
+                        id=info.id,
+                        round=info.round,
+                    ),
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
             if info.status == "finished":
@@ -479,9 +501,15 @@ class TournamentRunner:
             await self.podium(info)
             return
         if item.kind == "started":
-            text = f"Tournament #{info.id} has started: round 1 is being paired in threads here."
+            text = of_guild(self.bot.get_guild(info.guild_id)).gettext(
+                "Tournament #{id} has started: round 1 is being paired in threads here.",
+                id=info.id,
+            )
         else:
-            text = f"Tournament #{info.id} was cancelled. {item.reason}"
+            # the reason is the service's sentence (English)
+            text = of_guild(self.bot.get_guild(info.guild_id)).gettext(
+                "Tournament #{id} was cancelled. {reason}", id=info.id, reason=item.reason
+            )
         await refresh_announcement(self.bot, info)
         await messageable(self.bot, info.channel_id, info.guild_id).send(
             text[:2000], allowed_mentions=discord.AllowedMentions.none()
@@ -529,7 +557,7 @@ class TournamentRunner:
         names = await bot.fetch_names(game.player_ids, guild)
         try:
             thread = await parent.create_thread(
-                name=thread_title(info, game, names),
+                name=thread_title(info, game, names, of_guild(guild)),
                 type=discord.ChannelType.public_thread,
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES,
             )
@@ -543,8 +571,12 @@ class TournamentRunner:
             await _delete_thread(thread)
             raise
         a, b = attached.player_ids
-        headline = (
-            f"Tournament #{info.id}, round {info.round}: {mention(a)} vs {mention(b)}. Good luck!"
+        headline = of_guild(guild).gettext(
+            "Tournament #{id}, round {round}: {first} vs {second}. Good luck!",
+            id=info.id,
+            round=info.round,
+            first=mention(a),
+            second=mention(b),
         )
         message = await build_turn_message(bot, attached, headline)
         both = discord.AllowedMentions(
@@ -566,11 +598,18 @@ class TournamentRunner:
             "cannot open tournament game threads: missing permissions",
             extra={"tournament_id": info.id, "channel_id": info.channel_id, "missing": missing},
         )
-        text = (
-            f"{mention(info.organiser_id)}, the games of tournament #{info.id} are waiting:"
-            f" I can't open their threads in this channel because I lack"
-            f" {' and '.join(missing)} here. Grant {'it' if len(missing) == 1 else 'them'} to"
-            " me (channel or server settings) and the games start within a minute."
+        tr = of_guild(self.bot.get_guild(info.guild_id))
+        text = tr.ngettext(
+            "{who}, the games of tournament #{id} are waiting: I can't open their threads in "
+            "this channel because I lack {permissions} here. Grant it to me (channel or server "
+            "settings) and the games start within a minute.",
+            "{who}, the games of tournament #{id} are waiting: I can't open their threads in "
+            "this channel because I lack {permissions} here. Grant them to me (channel or "
+            "server settings) and the games start within a minute.",
+            len(missing),
+            who=mention(info.organiser_id),
+            id=info.id,
+            permissions=" and ".join(missing),  # Discord's own names for its permissions
         )
         try:
             await messageable(self.bot, info.channel_id, info.guild_id).send(
@@ -600,11 +639,16 @@ class TournamentRunner:
         )
         for info in waiting:
             if (info.league_id or info.id) == league and info.season == finished.season + 1:
+                tr = of_guild(self.bot.get_guild(info.guild_id))
                 await post_announcement(
                     self.bot,
                     info,
-                    f"Season {info.season} of this league is open: everyone who played "
-                    f"season {finished.season} is in; press Join to play too, or Leave.",
+                    tr.gettext(
+                        "Season {season} of this league is open: everyone who played season "
+                        "{previous} is in; press Join to play too, or Leave.",
+                        season=info.season,
+                        previous=finished.season,
+                    ),
                 )
 
     async def close(self) -> None:
@@ -619,16 +663,22 @@ async def _delete_thread(thread: discord.Thread) -> None:
         log.warning("could not delete an unused tournament thread", exc_info=True)
 
 
-def podium_text(info: TournamentInfo, rows: Sequence[StandingRow]) -> tuple[str, list[int]]:
+def podium_text(
+    info: TournamentInfo, rows: Sequence[StandingRow], tr: Tongue = ENGLISH_TONGUE
+) -> tuple[str, list[int]]:
     """The podium's words and the players it pings (the top three places, ties included)."""
-    lines = [f"🏆 **{title_of(info)}** is over!"]
+    lines = ["🏆 " + tr.gettext("**{title}** is over!", title=title_of(info, tr))]
     pinged: list[int] = []
     for row in rows:
         if row.division != 1 or row.rank > len(MEDALS):
             break  # a league's podium is its top division's
-        points = format_score(row.points)
-        unit = "point" if row.points == 1 else "points"
-        lines.append(f"{MEDALS[row.rank - 1]} {mention(row.user_id)}: {points} {unit}")
+        params = {"who": mention(row.user_id), "points": format_score(row.points)}
+        score = (
+            tr.gettext("{who}: {points} point", **params)
+            if row.points == 1
+            else tr.gettext("{who}: {points} points", **params)
+        )
+        lines.append(f"{MEDALS[row.rank - 1]} {score}")
         pinged.append(row.user_id)
     return "\n".join(lines), pinged
 
@@ -665,8 +715,9 @@ async def refresh_announcement(bot: CrosspathBot, info: TournamentInfo) -> None:
 
 async def post_podium(bot: CrosspathBot, info: TournamentInfo) -> None:
     rows = await bot.service.tournament_standings(info.id)
-    text, pinged = podium_text(info, rows)
-    shown = await standings_page(bot, info.id, 1)
+    tr = of_guild(bot.get_guild(info.guild_id))
+    text, pinged = podium_text(info, rows, tr)
+    shown = await standings_page(bot, info.id, 1, tr)
     kwargs: dict[str, Any] = {
         "content": text[:2000],
         "embed": shown.embed,
