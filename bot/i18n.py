@@ -116,6 +116,11 @@ def install(language: str, translations: gettext.NullTranslations) -> None:
     tongue.cache_clear()
 
 
+def languages() -> tuple[str, ...]:
+    """Every language served now: English, the shipped ones and any installed."""
+    return (ENGLISH, *SHIPPED, *_extra)
+
+
 @cache
 def tongue(language: str) -> Tongue:
     """The :class:`Tongue` for a catalog language; English for one without a catalog."""

@@ -481,3 +481,45 @@ def test_tournament_pairings_legend_and_podium_speak_the_channels_language() -> 
             for u, r, p in ((1, 1, 3.0), (2, 2, 1.0), (3, 3, 0.5))]  # fmt: skip
     text, pinged = podium_text(info, rows, tr)
     assert pinged == [1, 2, 3] and not leaks(text), text
+
+
+@pytest.mark.parametrize("language", [pseudo_locale.PSEUDO, *i18n.SHIPPED])
+def test_a_challenge_list_in_any_language_names_its_challenges(language: str) -> None:
+    """Its buttons find their challenge by the lines' beginning, in the language it was
+    written in: a German list must work for the German player's next press."""
+    from bot.discord.challenges.challenge_list import (
+        ListPage,
+        list_text,
+        list_view,
+        lists_challenge,
+    )
+
+    tr = i18n.tongue(language)
+    challenges = [
+        Challenge(
+            id=i,
+            guild_id=9,
+            channel_id=8,
+            challenger_id=1 if i % 2 else 2,
+            opponent_id=None if i == 3 else 1,
+            game="minefield",
+            title="Minefield",
+            size=7,
+            first="me",
+            time_control=TimeControl.untimed(),
+            status="open",
+            created_at=NOW,
+            expires_at=NOW + timedelta(hours=4),
+        )
+        for i in (3, 4, 5)
+    ]
+    page = ListPage(challenges, later=True)
+    text = list_text(page, 1, tr=tr)
+    message = type("Message", (), {"content": text})()
+    assert all(lists_challenge(message, c.id) for c in challenges)  # type: ignore[arg-type]
+    assert not lists_challenge(message, 6)  # type: ignore[arg-type]
+    if language == pseudo_locale.PSEUDO:
+        clock = TimeControl.untimed().describe()
+        assert not leaks(text.replace(clock, "")), text
+        view = list_view(page, 1, tr)
+        assert view is not None and not leaks(" ".join(labels(view)))
