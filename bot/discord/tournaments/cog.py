@@ -84,7 +84,7 @@ _CREATOR_EDITS: dict[str, Literal["add", "remove", "clear"]] = {
 }
 
 
-def parse_deadline(text: str) -> datetime:
+def parse_deadline(text: str, tr: Tongue = ENGLISH_TONGUE) -> datetime:
     """``2026-12-05 18:00`` (UTC) -> an aware datetime; a clear refusal otherwise."""
     cleaned = " ".join(text.split())
     for layout in DEADLINE_FORMATS:
@@ -93,8 +93,11 @@ def parse_deadline(text: str) -> datetime:
         except ValueError:
             continue
     raise InvalidInput(
-        f"{quote(text)} is not a date and time I can read: write it as YYYY-MM-DD HH:MM in "
-        "UTC, for example 2026-12-05 18:00."
+        tr.gettext(
+            "{text} is not a date and time I can read: write it as YYYY-MM-DD HH:MM in UTC, "
+            "for example 2026-12-05 18:00.",
+            text=quote(text),
+        )
     )
 
 
@@ -228,7 +231,7 @@ class TournamentCog(commands.Cog):
             and perms.send_messages_in_threads
         ):
             raise InvalidInput(player_tongue(interaction).gettext(NO_THREADS))
-        closes = parse_deadline(deadline) if deadline else None
+        closes = parse_deadline(deadline, player_tongue(interaction)) if deadline else None
         self.bot.remember(interaction.user)
         info = await self.bot.service.create_tournament(
             guild_id,
