@@ -45,3 +45,7 @@ _.role_id  # the copy name a row's columns from its dataclass fields, never one 
 _.last_seq
 _.sigma_before
 _._implements_the_interface
+
+# pybabel extract reads these (docs/translating.md): message lists marked with N_ for the
+# catalogs, looked up by value at run time.
+_.LEVEL_NAMES

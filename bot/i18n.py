@@ -9,7 +9,9 @@ cost is a few milliseconds per language, once per process.
 
 Messages use named ``{placeholders}`` (``str.format``), filled after translation, so a
 translator may move them freely; plural forms follow each language's CLDR rule (Babel writes
-it into the catalog header), and numbers are written the language's way.
+it into the catalog header), and numbers and lists are written the language's way (CLDR
+through Babel).  Dates and times are Discord's ``<t:...>`` markup, which every client shows
+in its own language and time zone.
 
 Nothing here imports discord.py: the console and the web can speak through the same catalogs.
 """
@@ -19,12 +21,10 @@ from __future__ import annotations
 import gettext
 import io
 from collections.abc import Sequence
-from datetime import datetime
 from functools import cache
 from pathlib import Path
 
 from babel import Locale
-from babel.dates import format_datetime
 from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
@@ -105,10 +105,6 @@ class Tongue:
     def number(self, value: float) -> str:
         return format_decimal(value, locale=self._locale)
 
-    def when(self, moment: datetime) -> str:
-        """A date and time, short and unambiguous, in this language's order."""
-        return format_datetime(moment, "medium", locale=self._locale)
-
 
 _extra: dict[str, gettext.NullTranslations] = {}
 
@@ -118,6 +114,11 @@ def install(language: str, translations: gettext.NullTranslations) -> None:
     time); map a Discord locale to it through :data:`DISCORD_LOCALES`."""
     _extra[language] = translations
     tongue.cache_clear()
+
+
+def languages() -> tuple[str, ...]:
+    """Every language served now: English, the shipped ones and any installed."""
+    return (ENGLISH, *SHIPPED, *_extra)
 
 
 @cache

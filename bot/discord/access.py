@@ -19,14 +19,16 @@ from typing import Any, Protocol
 import discord
 
 from bot.discord.context import bot_of
+from bot.discord.speech import private
+from bot.i18n import N_
 from bot.service import PermissionDenied
 
 Interaction = discord.Interaction[Any]
-HIDDEN = (
+HIDDEN = N_(
     "Game #{id} is in a channel you can't see, so I can't show it to you. "
     "Ask one of its players, or look in its channel."
 )
-TOURNAMENT_HIDDEN = (
+TOURNAMENT_HIDDEN = N_(
     "Tournament #{id} is in a channel you can't see, so I can't show it to you. "
     "Ask one of its players, or look in its channel."
 )
@@ -99,7 +101,7 @@ async def audience(interaction: Interaction, info: Shown, hidden: str = HIDDEN) 
         return Audience.CALLER
     if channel is not None and isinstance(user, discord.Member) and can_view(channel, user):
         return Audience.CALLER
-    raise PermissionDenied(hidden.format(id=info.id))
+    raise PermissionDenied(private(interaction).gettext(hidden, id=info.id))
 
 
 def public_where_asked(

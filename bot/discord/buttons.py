@@ -23,6 +23,7 @@ from bot.discord.play.game_lists import NextGameButton, NextPageButton
 from bot.discord.ratings.leaderboards import LeaderboardPageButton
 from bot.discord.ratings.rating_reset import ConfirmResetButton
 from bot.discord.replies import send_ephemeral
+from bot.discord.speech import private
 from bot.discord.tournaments.flows import StandingsPageButton, TournamentButton
 
 Interaction = discord.Interaction[Any]
@@ -68,7 +69,10 @@ class RetiredButton(PersistentButton, template=_retired_template()):
 
     async def act(self, interaction: Interaction) -> None:
         await send_ephemeral(
-            interaction, "This button is from an older version of the bot and no longer works."
+            interaction,
+            private(interaction).gettext(
+                "This button is from an older version of the bot and no longer works."
+            ),
         )
 
 

@@ -12,6 +12,8 @@ import discord
 from discord import app_commands
 
 from bot.discord.context import bot_of
+from bot.discord.speech import private
+from bot.i18n import ENGLISH_TONGUE, Tongue
 from bot.service import GameSummary, TimeControl
 
 
@@ -77,7 +79,7 @@ class GamePickTransformer(app_commands.Transformer):
         )
         typed = str(value).strip().lstrip("#")
         return [
-            app_commands.Choice(name=choice_name(g), value=g.id)
+            app_commands.Choice(name=choice_name(g, private(interaction)), value=g.id)
             for g in page.games
             if str(g.id).startswith(typed)
         ]
@@ -86,6 +88,12 @@ class GamePickTransformer(app_commands.Transformer):
 GamePick = app_commands.Transform[int, GamePickTransformer]
 
 
-def choice_name(game: GameSummary) -> str:
-    state = "playing" if game.is_active else "over"
-    return f"#{game.id} {game.title} {game.size}×{game.size} ({state})"
+def choice_name(game: GameSummary, tr: Tongue = ENGLISH_TONGUE) -> str:
+    """A game in the player's autocomplete list, in their language."""
+    if game.is_active:
+        return tr.gettext(
+            "#{id} {game} {size}×{size} (playing)", id=game.id, game=game.title, size=game.size
+        )
+    return tr.gettext(
+        "#{id} {game} {size}×{size} (over)", id=game.id, game=game.title, size=game.size
+    )

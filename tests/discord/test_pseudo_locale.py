@@ -367,3 +367,159 @@ def test_rating_texts_speak_the_channels_language() -> None:
     assert not leaks(question("minefield+pie", tr)) and "Minefield" in pool_title(
         "minefield+pie", tr
     )
+
+
+def test_server_settings_speak_the_admins_language() -> None:
+    from bot.discord.moderation.cog import saved_text
+    from bot.service import GuildSettings
+
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    text = saved_text(GuildSettings(9, use_threads=False), tr)
+    clock = GuildSettings(9).default_time_control.describe()
+    assert text.startswith("［") and not leaks(text.replace(clock, "")), text
+
+
+# ----- a whole game at the wire -----------------------------------------------------------------
+def shown_text(sent: Any) -> str:
+    """Everything a player reads in one request the bot sent: text, embeds, button labels."""
+    message = sent.message
+    parts = [str(message.get("content") or "")]
+    parts += [embed_text(e) for e in message.get("embeds") or []]
+    for row in message.get("components") or []:
+        parts += [str(c.get("label") or "") for c in row.get("components", [])]
+    # attachments' descriptions are the board's alt text, drawn by render/ (English for now)
+    return "\n".join(p for p in parts if p)
+
+
+async def test_a_whole_game_at_the_wire_speaks_only_through_the_catalogs(h: Any) -> None:
+    """Challenge, accept, moves, a refused move, a takeback asked and refused, /board, /games,
+    a resignation: every word the bot sends went through the catalogs, except the service's
+    own sentences (ServiceError text, still English: listed in SERVICE_SENTENCES)."""
+    bob = fakes.BOB
+    info = await fakes.challenge_and_accept(h)
+    await h.command("move", ALICE, point="c3")
+    refused = fakes.refusal(await h.command("move", ALICE, point="d4"))  # not Alice's turn
+    await h.command("move", bob, point="b2")
+    [ask] = [s for s in await h.command("takeback", bob) if s.custom_ids]
+    refuse = next(c for c in ask.custom_ids if ":no:" in c)
+    await h.click(refuse, ALICE)
+    await h.command("board", ALICE)
+    await h.command("games", ALICE)
+    [confirm] = [s for s in await h.command("resign", bob) if s.custom_ids]
+    await h.click(next(c for c in confirm.custom_ids if ":yes:" in c), bob)
+    # the service's own sentences, English until converted: the refusal and why it is unrated
+    rating = await h.service.ratings.game_rating(info.id)
+    unrated = rating.text[:1].upper() + rating.text[1:]
+    texts = [shown_text(s).replace(unrated, "") for s in h.fake.sent]
+    assert sum("［" in t for t in texts) >= 10, texts
+    # the players' names, and the record's notation ("minefield 5: c3 b2", the engine's)
+    plain = [t.replace("Alice", "").replace("Bob", "").replace(info.game, "") for t in texts]
+    leaked = [(t, leaks(t)) for t in plain if t and t != refused.content and leaks(t)]
+    assert not leaked, leaked[:3]
+
+
+@pytest.mark.parametrize("fmt", ["round_robin", "swiss", "knockout", "league"])
+@pytest.mark.parametrize("status", ["registration", "running", "finished"])
+def test_tournament_announcements_speak_the_channels_language(fmt: str, status: str) -> None:
+    import dataclasses
+
+    from bot.discord.tournaments.cog import list_line
+    from bot.discord.tournaments.flows import announcement_embed, announcement_view
+    from bot.service import TournamentInfo
+
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    fields = {f.name: None for f in dataclasses.fields(TournamentInfo)}
+    info = TournamentInfo(
+        **{
+            **fields,
+            "id": 3,
+            "guild_id": 9,
+            "channel_id": 8,
+            "organiser_id": 1,
+            "game": "minefield",
+            "title": "Minefield",
+            "size": 7,
+            "format": fmt,
+            "status": status,
+            "time_control": TimeControl.bank_of(3 * 86400, 86400, 5 * 86400),
+            "rated": True,
+            "min_players": 2,
+            "max_players": None,
+            "player_ids": (1, 2),
+            "round": 1,
+            "rounds": 3 if fmt == "swiss" else None,
+            "match_games": 1,
+            "season": 1,
+        }
+    )
+    embed = announcement_embed(info, None, tr).to_dict()
+    clock = info.time_control.describe()
+    text = embed_text(embed).replace(clock, "") + "\n" + list_line(info, tr)
+    assert not leaks(text), text
+    view = announcement_view(info, tr)
+    if view is not None:
+        assert not leaks(" ".join(labels(view)))
+
+
+def test_tournament_pairings_legend_and_podium_speak_the_channels_language() -> None:
+    from bot.discord.tournaments.flows import legend, pairing_line, podium_text, title_of
+    from bot.service import PairingInfo, StandingRow, TournamentInfo
+
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    pairing = {f: None for f in PairingInfo.__dataclass_fields__}
+    for second, game in ((None, None), (2, 7)):
+        line = pairing_line(PairingInfo(**{**pairing, "first_id": 1, "second_id": second,
+                                          "game_id": game, "result": None}), tr)  # fmt: skip
+        assert not leaks(line), line
+    assert not leaks(legend(["BH-1", "SB", "H2H"], tr).replace("Left", ""))
+    info = TournamentInfo(**{**{f: None for f in TournamentInfo.__dataclass_fields__},
+                             "id": 3, "title": "Minefield", "size": 7, "format": "league",
+                             "season": 2})  # fmt: skip
+    assert not leaks(title_of(info, tr))
+    row = {f: None for f in StandingRow.__dataclass_fields__}
+    rows = [StandingRow(**{**row, "user_id": u, "rank": r, "division": 1, "points": p})
+            for u, r, p in ((1, 1, 3.0), (2, 2, 1.0), (3, 3, 0.5))]  # fmt: skip
+    text, pinged = podium_text(info, rows, tr)
+    assert pinged == [1, 2, 3] and not leaks(text), text
+
+
+@pytest.mark.parametrize("language", [pseudo_locale.PSEUDO, *i18n.SHIPPED])
+def test_a_challenge_list_in_any_language_names_its_challenges(language: str) -> None:
+    """Its buttons find their challenge by the lines' beginning, in the language it was
+    written in: a German list must work for the German player's next press."""
+    from bot.discord.challenges.challenge_list import (
+        ListPage,
+        list_text,
+        list_view,
+        lists_challenge,
+    )
+
+    tr = i18n.tongue(language)
+    challenges = [
+        Challenge(
+            id=i,
+            guild_id=9,
+            channel_id=8,
+            challenger_id=1 if i % 2 else 2,
+            opponent_id=None if i == 3 else 1,
+            game="minefield",
+            title="Minefield",
+            size=7,
+            first="me",
+            time_control=TimeControl.untimed(),
+            status="open",
+            created_at=NOW,
+            expires_at=NOW + timedelta(hours=4),
+        )
+        for i in (3, 4, 5)
+    ]
+    page = ListPage(challenges, later=True)
+    text = list_text(page, 1, tr=tr)
+    message = type("Message", (), {"content": text})()
+    assert all(lists_challenge(message, c.id) for c in challenges)  # type: ignore[arg-type]
+    assert not lists_challenge(message, 6)  # type: ignore[arg-type]
+    if language == pseudo_locale.PSEUDO:
+        clock = TimeControl.untimed().describe()
+        assert not leaks(text.replace(clock, "")), text
+        view = list_view(page, 1, tr)
+        assert view is not None and not leaks(" ".join(labels(view)))

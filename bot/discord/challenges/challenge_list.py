@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import discord
@@ -41,6 +42,8 @@ from bot.discord.play.threads import (
 )
 from bot.discord.play.turns import challenge_embed, mention, relative_time
 from bot.discord.replies import recorded
+from bot.discord.speech import of_guild, private, public
+from bot.i18n import ENGLISH_TONGUE, N_, Tongue, languages, tongue
 from bot.service import Challenge, GameStarted, PermissionDenied
 
 if TYPE_CHECKING:
@@ -52,29 +55,42 @@ PageDirection = Literal["prev", "next"]
 
 LIST_LIMIT = 10
 """Challenges shown at once: each has up to two buttons, and a message holds 25."""
-NONE_PENDING = (
+NONE_PENDING = N_(
     "No pending challenges for you here. Use /challenge to make one; leave out the opponent "
     "and anyone in the server may accept it."
 )
-NOT_YOUR_LIST = "This list belongs to someone else: use /challenges for your own."
-NOT_ON_MESSAGE = "That button belongs to another list, so nothing was changed."
+NOT_YOUR_LIST = N_("This list belongs to someone else: use /challenges for your own.")
+NOT_ON_MESSAGE = N_("That button belongs to another list, so nothing was changed.")
+LISTED = N_("Challenge #{id}:")
+"""How each line of a list begins, in every language: a button's check finds its challenge by
+it (:func:`lists_challenge`)."""
 NO_PINGS = discord.AllowedMentions.none()
 
 
-def challenge_line(challenge: Challenge, user_id: int) -> str:
-    """One challenge as the player sees it: number, game, who, where and when it lapses."""
+def challenge_line(challenge: Challenge, user_id: int, tr: Tongue = ENGLISH_TONGUE) -> str:
+    """One challenge as the player sees it: number, game, who, where and when it lapses (the
+    clock's description is the service's English)."""
+    challenger = mention(challenge.challenger_id)
     if challenge.challenger_id == user_id:
-        to = "anyone" if challenge.opponent_id is None else mention(challenge.opponent_id)
-        who = f"from you to {to}"
+        who = (
+            tr.gettext("from you to anyone")
+            if challenge.opponent_id is None
+            else tr.gettext("from you to {opponent}", opponent=mention(challenge.opponent_id))
+        )
     elif challenge.opponent_id == user_id:
-        who = f"from {mention(challenge.challenger_id)} to you"
+        who = tr.gettext("from {challenger} to you", challenger=challenger)
     else:
-        who = f"from {mention(challenge.challenger_id)}, open to anyone"
-    size = f"{challenge.size}×{challenge.size}"
-    return (
-        f"Challenge #{challenge.id}: {challenge.title} {size} {who} in <#{challenge.channel_id}>, "
-        f"{challenge.time_control.describe()}, expires {relative_time(challenge.expires_at)}"
+        who = tr.gettext("from {challenger}, open to anyone", challenger=challenger)
+    rest = tr.gettext(
+        "{game} {size}×{size} {who} in {channel}, {clock}, expires {when}",
+        game=challenge.title,
+        size=challenge.size,
+        who=who,
+        channel=f"<#{challenge.channel_id}>",
+        clock=challenge.time_control.describe(),
+        when=relative_time(challenge.expires_at),
     )
+    return f"{tr.gettext(LISTED, id=challenge.id)} {rest}"
 
 
 def actions_for(challenge: Challenge, user_id: int) -> tuple[str, ...]:
@@ -94,29 +110,29 @@ class ListPage:
     later: bool = False
 
 
-def list_text(page: ListPage, user_id: int, heading: str = "") -> str:
+def list_text(page: ListPage, user_id: int, heading: str = "", tr: Tongue = ENGLISH_TONGUE) -> str:
     lines = [heading] if heading else []
     if not page.challenges:
-        lines.append(NONE_PENDING)
+        lines.append(tr.gettext(NONE_PENDING))
     else:
-        lines.append("Pending challenges:")
-        lines.extend(challenge_line(c, user_id) for c in page.challenges)
+        lines.append(tr.gettext("Pending challenges:"))
+        lines.extend(challenge_line(c, user_id, tr) for c in page.challenges)
         if page.earlier or page.later:
-            lines.append("More with the buttons below.")
+            lines.append(tr.gettext("More with the buttons below."))
     return "\n".join(lines)[:2000]
 
 
-def list_view(page: ListPage, user_id: int) -> discord.ui.View | None:
+def list_view(page: ListPage, user_id: int, tr: Tongue = ENGLISH_TONGUE) -> discord.ui.View | None:
     if not page.challenges:
         return None
     view = discord.ui.View(timeout=None)
     for challenge in page.challenges:
         for action in actions_for(challenge, user_id):
-            view.add_item(ListedChallengeButton(action, challenge.id))
+            view.add_item(ListedChallengeButton(action, challenge.id, tr))
     if page.earlier:
-        view.add_item(ChallengePageButton(user_id, "prev", page.challenges[0].id))
+        view.add_item(ChallengePageButton(user_id, "prev", page.challenges[0].id, tr))
     if page.later:
-        view.add_item(ChallengePageButton(user_id, "next", page.challenges[-1].id))
+        view.add_item(ChallengePageButton(user_id, "next", page.challenges[-1].id, tr))
     return view
 
 
@@ -150,16 +166,25 @@ async def show_challenges(interaction: Interaction) -> None:
     """``/challenges``: the list, privately (it names the player's own challenges)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     page = await pending(interaction)
-    view = list_view(page, interaction.user.id)
+    tr = private(interaction)
+    view = list_view(page, interaction.user.id, tr)
     await interaction.followup.send(
-        list_text(page, interaction.user.id),
+        list_text(page, interaction.user.id, tr=tr),
         view=view or discord.utils.MISSING,
         ephemeral=True,
         allowed_mentions=NO_PINGS,
     )
 
 
-_LISTED = re.compile(r"^Challenge #([0-9]+): ", re.MULTILINE)
+@cache
+def _listed_patterns(served: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    """The beginning of a list's line (:data:`LISTED`) in each language served."""
+    patterns = []
+    for language in served:
+        prefix = tongue(language).gettext(LISTED, id="\x00")
+        body = re.escape(prefix).replace("\x00", "([0-9]+)")
+        patterns.append(re.compile(f"^{body} ", re.MULTILINE))
+    return tuple(patterns)
 
 
 def lists_challenge(message: discord.Message | None, challenge_id: int) -> bool:
@@ -168,31 +193,40 @@ def lists_challenge(message: discord.Message | None, challenge_id: int) -> bool:
     number games, whose ids are not challenge ids)."""
     if message is None:
         return False
-    return any(int(found) == challenge_id for found in _LISTED.findall(message.content or ""))
+    text = message.content or ""
+    return any(
+        int(found) == challenge_id
+        for pattern in _listed_patterns(languages())
+        for found in pattern.findall(text)
+    )
 
 
 async def refresh(interaction: Interaction, heading: str) -> None:
-    """Show the list as it now is, under ``heading`` (what was just done)."""
+    """Show the list as it now is, under ``heading`` (what was just done, in the player's
+    language already)."""
     page = await pending(interaction)
+    tr = private(interaction)
     try:
         await interaction.edit_original_response(
-            content=list_text(page, interaction.user.id, heading),
-            view=list_view(page, interaction.user.id),
+            content=list_text(page, interaction.user.id, heading, tr),
+            view=list_view(page, interaction.user.id, tr),
             allowed_mentions=NO_PINGS,
         )
     except discord.HTTPException:
         log.warning("could not refresh a challenge list", exc_info=True)
 
 
-async def mark_challenge_message(bot: CrosspathBot, challenge: Challenge, note: str) -> None:
+async def mark_challenge_message(
+    bot: CrosspathBot, challenge: Challenge, note: str, tr: Tongue = ENGLISH_TONGUE
+) -> None:
     """Update the challenge's own message (its buttons go), when its id is known; best effort:
-    a press there later is refused by the service anyway."""
+    a press there later is refused by the service anyway.  ``tr``: its channel's language."""
     if challenge.message_id is None:
         return
     channel = bot.get_partial_messageable(challenge.channel_id, guild_id=challenge.guild_id)
     try:
         await channel.get_partial_message(challenge.message_id).edit(
-            embed=challenge_embed(challenge, note), view=None
+            embed=challenge_embed(challenge, note, tr), view=None
         )
     except discord.HTTPException:
         log.warning("could not update a challenge message", exc_info=True)
@@ -226,32 +260,41 @@ async def accept_listed(interaction: Interaction, challenge: Challenge) -> None:
         raise
     recorded(interaction, START_DONE)
     game = started.game
-    accepted = (
-        f"Accepted by {mention(interaction.user.id)}: game #{game.id} in <#{game.channel_id}>."
+    where = {"id": game.id, "channel": f"<#{game.channel_id}>"}
+    channel_tr = of_guild(interaction.guild)
+    accepted = channel_tr.gettext(
+        "Accepted by {who}: game #{id} in {channel}.", who=mention(interaction.user.id), **where
     )
-    await mark_challenge_message(bot, started.challenge, accepted)
+    await mark_challenge_message(bot, started.challenge, accepted, channel_tr)
     await refresh(
         interaction,
-        f"You accepted challenge #{challenge.id}: game #{game.id} in <#{game.channel_id}>.",
+        private(interaction).gettext(
+            "You accepted challenge #{challenge}: game #{id} in {channel}.",
+            challenge=challenge.id,
+            **where,
+        ),
     )
-    await post_start(bot, interaction, game, note=THREAD_NOTE if refused else "")
+    note = public(interaction).gettext(THREAD_NOTE) if refused else ""
+    await post_start(bot, interaction, game, note=note)
 
 
 async def close_listed(interaction: Interaction, challenge: Challenge, action: str) -> None:
     service = bot_of(interaction).service
     user_id = interaction.user.id
     await interaction.response.defer()
+    channel_tr, tr = of_guild(interaction.guild), private(interaction)
+    who = mention(user_id)
     if action == "decline":
         closed = await service.challenges.decline_challenge(challenge.id, user_id)
-        done = "declined"
+        note = channel_tr.gettext("Declined by {who}.", who=who)
+        done = tr.gettext("You declined challenge #{id}.", id=challenge.id)
     else:
         closed = await service.cancel_challenge(challenge.id, user_id)
-        done = "cancelled"
-    recorded(interaction, f"You {done} challenge #{challenge.id}")
-    await mark_challenge_message(
-        bot_of(interaction), closed, f"{done.capitalize()} by {mention(user_id)}."
-    )
-    await refresh(interaction, f"You {done} challenge #{challenge.id}.")
+        note = channel_tr.gettext("Cancelled by {who}.", who=who)
+        done = tr.gettext("You cancelled challenge #{id}.", id=challenge.id)
+    recorded(interaction, done.removesuffix("."))
+    await mark_challenge_message(bot_of(interaction), closed, note, channel_tr)
+    await refresh(interaction, done)
 
 
 class ListedChallengeButton(
@@ -260,14 +303,15 @@ class ListedChallengeButton(
     """Accept, Decline or Cancel one challenge from a ``/challenges`` list."""
 
     LABELS: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
-        "accept": ("Accept", discord.ButtonStyle.success),
-        "decline": ("Decline", discord.ButtonStyle.danger),
-        "cancel": ("Cancel", discord.ButtonStyle.secondary),
+        "accept": (N_("Accept"), discord.ButtonStyle.success),
+        "decline": (N_("Decline"), discord.ButtonStyle.danger),
+        "cancel": (N_("Cancel"), discord.ButtonStyle.secondary),
     }
 
-    def __init__(self, action: str, challenge_id: int) -> None:
+    def __init__(self, action: str, challenge_id: int, tr: Tongue = ENGLISH_TONGUE) -> None:
         label, style = self.LABELS[action]
-        super().__init__(f"cp:chals:{action}:{challenge_id}", f"{label} #{challenge_id}", style)
+        text = f"{tr.gettext(label)} #{challenge_id}"
+        super().__init__(f"cp:chals:{action}:{challenge_id}", text, style)
         self.action = action
         self.challenge_id = challenge_id
 
@@ -297,12 +341,18 @@ class ChallengePageButton(
 ):
     """Previous or Next page of a ``/challenges`` list, read again when pressed."""
 
-    LABELS: ClassVar[dict[PageDirection, str]] = {"prev": "‹ Previous", "next": "Next ›"}
+    LABELS: ClassVar[dict[PageDirection, str]] = {"prev": N_("‹ Previous"), "next": N_("Next ›")}
 
-    def __init__(self, user_id: int, direction: PageDirection, anchor: int) -> None:
+    def __init__(
+        self,
+        user_id: int,
+        direction: PageDirection,
+        anchor: int,
+        tr: Tongue = ENGLISH_TONGUE,
+    ) -> None:
         super().__init__(
             f"cp:chalpage:{user_id}:{direction}:{anchor}",
-            self.LABELS[direction],
+            tr.gettext(self.LABELS[direction]),
             discord.ButtonStyle.secondary,
         )
         self.user_id = user_id
@@ -318,11 +368,11 @@ class ChallengePageButton(
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.user.id != self.user_id:
-            raise PermissionDenied(NOT_YOUR_LIST)
+            raise PermissionDenied(private(interaction).gettext(NOT_YOUR_LIST))
         page = await pending(interaction, self.direction, self.anchor)
         await interaction.response.edit_message(
-            content=list_text(page, self.user_id),
-            view=list_view(page, self.user_id),
+            content=list_text(page, self.user_id, tr=private(interaction)),
+            view=list_view(page, self.user_id, private(interaction)),
             allowed_mentions=NO_PINGS,
         )
 

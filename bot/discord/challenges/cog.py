@@ -18,7 +18,7 @@ from bot.discord.play.threads import thread_possible
 from bot.discord.play.turns import challenge_embed, mention
 from bot.discord.play.web_links import display_name, readable_by_everyone
 from bot.discord.replies import context_of, log_failure
-from bot.discord.speech import public
+from bot.discord.speech import private, public
 from bot.discord.transformers import TimeOption
 from bot.service import ChannelBusy, InvalidChallenge
 
@@ -31,14 +31,18 @@ PIE_HELP = locale_str(
 
 
 def busy_without_thread(interaction: discord.Interaction[CrosspathBot]) -> str:
-    """Why a game here would have to share this channel with the game already in it."""
+    """Why a game here would have to share this channel with the game already in it (in the
+    player's language: the refusal is private)."""
+    tr = private(interaction)
     if isinstance(interaction.channel, discord.Thread):
-        why = "a game thread can't hold a second game"
-    else:
-        why = "I can't start a thread for a new game here (I need Create Public Threads)"
-    return (
-        f"This channel already has a game in progress, and {why}. "
-        "Finish that game or challenge from another channel."
+        return tr.gettext(
+            "This channel already has a game in progress, and a game thread can't hold a "
+            "second game. Finish that game or challenge from another channel."
+        )
+    return tr.gettext(
+        "This channel already has a game in progress, and I can't start a thread for a new "
+        "game here (I need Create Public Threads). Finish that game or challenge from another "
+        "channel."
     )
 
 
@@ -104,10 +108,14 @@ class ChallengeCog(commands.Cog):
             )
             return
         if level is not None:
-            raise InvalidChallenge(LEVEL_ONLY_VS_COMPUTER)
+            raise InvalidChallenge(private(interaction).gettext(LEVEL_ONLY_VS_COMPUTER))
         if opponent is not None:
             if opponent.bot:
-                raise InvalidChallenge(f"{opponent.display_name} is a bot and can't play.")
+                raise InvalidChallenge(
+                    private(interaction).gettext(
+                        "{name} is a bot and can't play.", name=opponent.display_name
+                    )
+                )
             self.bot.remember(opponent)
         created = await self.bot.service.create_challenge(
             guild_id,

@@ -25,7 +25,7 @@ from bot.discord.play.positions import position_of
 from bot.discord.play.posting import build_turn_message
 from bot.discord.play.turns import colour_names
 from bot.discord.replies import defer_public, send_private, send_public
-from bot.discord.speech import private
+from bot.discord.speech import private, public
 from bot.discord.transformers import GamePick
 from bot.discord.translator import translated
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
@@ -39,6 +39,12 @@ Interaction = discord.Interaction["CrosspathBot"]
 Send = Callable[..., Awaitable[None]]
 """How the answer goes out: ``send_public`` or ``send_private`` (after ``defer_public``)."""
 GAME_NUMBER = locale_str("a game number from /games (default: the game in this channel)")
+
+
+def tongue_for(interaction: Interaction, send: Send) -> Tongue:
+    """The language of an answer sent by ``send``: the channel's when public, else the
+    player's."""
+    return public(interaction) if send is send_public else private(interaction)
 
 
 def record_text(record: GameRecord, names: dict[int, str]) -> str:
@@ -78,7 +84,9 @@ class InfoCog(commands.Cog):
             return (latest if latest is not None else await game_here(interaction)), send_public
         info = await self.bot.service.get_game_by_id(game_id)
         if info.guild_id != guild_id:
-            raise NoGameHere(f"There is no game #{game_id} in this server.")
+            raise NoGameHere(
+                private(interaction).gettext("There is no game #{id} in this server.", id=game_id)
+            )
         if await audience(interaction, info) is Audience.CALLER:
             return info, send_private
         return info, send_public
@@ -111,7 +119,10 @@ class InfoCog(commands.Cog):
         text = record_text(record, names)
         file = discord.File(io.BytesIO(text.encode()), filename=f"crosspath-game-{info.id}.txt")
         shown = record.text if len(record.text) < 1800 else record.text[:1800] + " …"
-        content = f"Game #{info.id}, {info.title}: `{shown}`"
+        tr = tongue_for(interaction, send)
+        content = tr.gettext(
+            "Game #{id}, {game}: {record}", id=info.id, game=info.title, record=f"`{shown}`"
+        )
         await send(interaction, content=content, file=file)
 
     @app_commands.command(name="replay", description=locale_str("An animated replay of a game"))
@@ -123,12 +134,20 @@ class InfoCog(commands.Cog):
         names = colour_names(info, self.bot.names_for(info.player_ids, interaction.guild))
         position = await position_of(self.bot.service, info)
         gif = await asyncio.to_thread(render.render_gif, position, names=names)
+        tr = tongue_for(interaction, send)
         file = discord.File(
             io.BytesIO(gif),
             filename=f"crosspath-{info.id}.gif",
-            description=f"Replay of {info.title} game #{info.id}, {len(info.moves)} moves",
+            description=tr.ngettext(
+                "Replay of {game} game #{id}, {n} move",
+                "Replay of {game} game #{id}, {n} moves",
+                len(info.moves),
+                game=info.title,
+                id=info.id,
+            ),
         )
-        await send(interaction, content=f"Replay of game #{info.id} ({info.title}).", file=file)
+        content = tr.gettext("Replay of game #{id} ({game}).", id=info.id, game=info.title)
+        await send(interaction, content=content, file=file)
 
     @app_commands.command(
         name="games", description=locale_str("Your games in this server, with links")

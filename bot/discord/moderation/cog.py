@@ -22,6 +22,7 @@ from bot.discord.ratings.rating_reset import confirm_view, question
 from bot.discord.replies import recorded, send_ephemeral
 from bot.discord.speech import private
 from bot.discord.transformers import TimeOption
+from bot.i18n import ENGLISH_TONGUE, Tongue
 from bot.service import AuditEntry, GameEnded, GuildSettings
 
 if TYPE_CHECKING:
@@ -39,20 +40,42 @@ _CHANNEL_EDITS: dict[str, Literal["add", "remove", "clear"]] = {
 """What each choice of ``/admin settings channel`` does to the allowed channels."""
 
 
-def settings_text(settings: GuildSettings) -> str:
-    channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels) or "any channel"
-    sizes = ", ".join(f"{g} {s}×{s}" for g, s in settings.default_sizes) or "each game's default"
-    return (
-        f"**Channels for games:** {channels}\n"
-        f"**Games in threads:** {'yes' if settings.use_threads else 'no'}\n"
-        f"**Default clock:** {settings.default_time_control.describe()}\n"
-        f"**Default sizes:** {sizes}\n"
-        f"**Challenges expire after:** {settings.challenge_expiry // 3600} h\n"
-        f"**Ratings:** {'on' if settings.ratings_enabled else 'off'}\n"
-        f"**Vacation days a year:** {settings.vacation_days}\n"
-        f"**Soft time (untimed games):** {settings.soft_time // 86400} days\n"
-        f"**Public games on the web:** {'listed' if settings.web_listing else 'hidden'}"
+def settings_text(settings: GuildSettings, tr: Tongue = ENGLISH_TONGUE) -> str:
+    """The server's settings for its managers, in ``tr``'s language (the default clock is
+    described in the service's English)."""
+    channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels) or tr.gettext("any channel")
+    sizes = ", ".join(f"{g} {s}×{s}" for g, s in settings.default_sizes) or tr.gettext(
+        "each game's default"
     )
+    yes, no = tr.gettext("yes"), tr.gettext("no")
+    lines = [
+        tr.gettext("**Channels for games:** {value}", value=channels),
+        tr.gettext("**Games in threads:** {value}", value=yes if settings.use_threads else no),
+        tr.gettext("**Default clock:** {value}", value=settings.default_time_control.describe()),
+        tr.gettext("**Default sizes:** {value}", value=sizes),
+        tr.gettext(
+            "**Challenges expire after:** {hours} h", hours=settings.challenge_expiry // 3600
+        ),
+        tr.gettext(
+            "**Ratings:** {value}",
+            value=tr.gettext("on") if settings.ratings_enabled else tr.gettext("off"),
+        ),
+        tr.gettext("**Vacation days a year:** {days}", days=settings.vacation_days),
+        tr.ngettext(
+            "**Soft time (untimed games):** {n} day",
+            "**Soft time (untimed games):** {n} days",
+            settings.soft_time // 86400,
+        ),
+        tr.gettext(
+            "**Public games on the web:** {value}",
+            value=tr.gettext("listed") if settings.web_listing else tr.gettext("hidden"),
+        ),
+    ]
+    return "\n".join(lines)
+
+
+def saved_text(settings: GuildSettings, tr: Tongue) -> str:
+    return tr.gettext("Saved.") + "\n" + settings_text(settings, tr)
 
 
 class AdminCog(commands.Cog):
@@ -93,7 +116,9 @@ class AdminCog(commands.Cog):
     async def settings_view(self, interaction: Interaction) -> None:
         guild_id, _ = ids(interaction)
         current = await self.bot.service.moderation.get_settings(guild_id)
-        await interaction.response.send_message(settings_text(current), ephemeral=True)
+        await interaction.response.send_message(
+            settings_text(current, private(interaction)), ephemeral=True
+        )
 
     @MANAGERS_CHECK
     @settings.command(
@@ -139,7 +164,9 @@ class AdminCog(commands.Cog):
             soft_time=soft_time_days * 86400 if soft_time_days else None,
             web_listing=web,
         )
-        await interaction.response.send_message("Saved.\n" + settings_text(updated), ephemeral=True)
+        await interaction.response.send_message(
+            saved_text(updated, private(interaction)), ephemeral=True
+        )
 
     @MANAGERS_CHECK
     @settings.command(
@@ -170,7 +197,9 @@ class AdminCog(commands.Cog):
         updated = await self.bot.service.moderation.update_settings(
             guild_id, interaction.user.id, allowed_channels=allowed
         )
-        await interaction.response.send_message("Saved.\n" + settings_text(updated), ephemeral=True)
+        await interaction.response.send_message(
+            saved_text(updated, private(interaction)), ephemeral=True
+        )
 
     @MANAGERS_CHECK
     @settings.command(
@@ -191,15 +220,18 @@ class AdminCog(commands.Cog):
         updated = await self.bot.service.moderation.update_settings(
             guild_id, interaction.user.id, default_sizes={game.value: size or None}
         )
-        await interaction.response.send_message("Saved.\n" + settings_text(updated), ephemeral=True)
+        await interaction.response.send_message(
+            saved_text(updated, private(interaction)), ephemeral=True
+        )
 
     # ----- moderation --------------------------------------------------------------------
     async def _announce(self, interaction: Interaction, ended: GameEnded, done: str) -> None:
+        """``done``: the private confirmation, in the admin's language already."""
         recorded(interaction, ENDED_DONE)
         await interaction.response.send_message(done, ephemeral=True)
         posted = await post_turn(self.bot, ended.game)
         if not posted.ok:
-            await send_ephemeral(interaction, not_posted(ENDED_DONE, posted))
+            await send_ephemeral(interaction, not_posted(ENDED_DONE, posted, private(interaction)))
 
     @MANAGERS_CHECK
     @admin.command(
@@ -213,7 +245,8 @@ class AdminCog(commands.Cog):
         ended = await self.bot.service.moderation.admin_abort(
             guild_id, interaction.user.id, channel_id, reason
         )
-        await self._announce(interaction, ended, f"Game #{ended.game.id} aborted.")
+        done = private(interaction).gettext("Game #{id} aborted.", id=ended.game.id)
+        await self._announce(interaction, ended, done)
 
     @MANAGERS_CHECK
     @admin.command(
@@ -232,9 +265,10 @@ class AdminCog(commands.Cog):
         ended = await self.bot.service.moderation.admin_award(
             guild_id, interaction.user.id, channel_id, player.id, reason
         )
-        await self._announce(
-            interaction, ended, f"Game #{ended.game.id} awarded to {mention(player.id)}."
+        done = private(interaction).gettext(
+            "Game #{id} awarded to {who}.", id=ended.game.id, who=mention(player.id)
         )
+        await self._announce(interaction, ended, done)
 
     @MANAGERS_CHECK
     @admin.command(
@@ -254,9 +288,10 @@ class AdminCog(commands.Cog):
         ended = await self.bot.service.moderation.admin_forfeit(
             guild_id, interaction.user.id, channel_id, player.id, reason
         )
-        await self._announce(
-            interaction, ended, f"{mention(player.id)} forfeited game #{ended.game.id}."
+        done = private(interaction).gettext(
+            "{who} forfeited game #{id}.", who=mention(player.id), id=ended.game.id
         )
+        await self._announce(interaction, ended, done)
 
     @MANAGERS_CHECK
     @admin.command(
@@ -265,7 +300,8 @@ class AdminCog(commands.Cog):
     async def audit(self, interaction: Interaction) -> None:
         guild_id, _ = ids(interaction)
         entries = await self.bot.service.moderation.audit_log(guild_id, limit=15)
-        text = "\n".join(audit_line(e) for e in entries) or "No moderator actions yet."
+        tr = private(interaction)
+        text = "\n".join(audit_line(e) for e in entries) or tr.gettext("No moderator actions yet.")
         await interaction.response.send_message(
             text[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )

@@ -16,6 +16,8 @@ from discord.ext import commands, tasks
 
 from bot.discord.notices.dms import DigestRun, DigestSender
 from bot.discord.replies import log_failure
+from bot.discord.speech import private
+from bot.i18n import ENGLISH_TONGUE, Tongue
 from bot.service import NoticePrefs
 
 if TYPE_CHECKING:
@@ -39,13 +41,13 @@ DIGEST_SECONDS = 60.0
 """How often the digest loop looks for due digests (the hour is what players choose)."""
 
 
-def notify_answer(prefs: NoticePrefs) -> str:
+def notify_answer(prefs: NoticePrefs, tr: Tongue = ENGLISH_TONGUE) -> str:
     """The private confirmation of ``/notify``, saying what will happen from now on."""
-    everywhere = "This holds in every server where you play Crosspath."
+    everywhere = tr.gettext("This holds in every server where you play Crosspath.")
     if prefs.mode == "mention":
-        text = "On your turn I'll mention you in the game's channel."
+        text = tr.gettext("On your turn I'll mention you in the game's channel.")
     elif prefs.mode == "dm":
-        text = (
+        text = tr.gettext(
             "On your turn I'll send you a direct message with the board and a link to the "
             "game; the channel post no longer pings you. If your DMs are closed to me, I'll "
             "mention you in the channel instead."
@@ -53,14 +55,16 @@ def notify_answer(prefs: NoticePrefs) -> str:
     elif prefs.mode == "digest":
         assert prefs.next_digest is not None
         stamp = int(prefs.next_digest.timestamp())
-        text = (
-            f"Once a day at {prefs.digest_hour:02d}:00 UTC (<t:{stamp}:t> your time) I'll send "
-            "you a direct message listing every game waiting on your move, from every "
-            f"server; the first one <t:{stamp}:R>. Turn posts no longer ping you. Change the "
-            "hour with /notify digest hour:"
+        text = tr.gettext(
+            "Once a day at {hour} UTC ({local} your time) I'll send you a direct message "
+            "listing every game waiting on your move, from every server; the first one "
+            "{first}. Turn posts no longer ping you. Change the hour with /notify digest hour:",
+            hour=f"{prefs.digest_hour:02d}:00",
+            local=f"<t:{stamp}:t>",
+            first=f"<t:{stamp}:R>",
         )
     else:
-        text = (
+        text = tr.gettext(
             "No notices: each board is still posted in its game's channel, without a ping. "
             "/games shows where it is your move."
         )
@@ -96,7 +100,9 @@ class NoticesCog(commands.Cog):
         hour: app_commands.Range[int, 0, 23] | None = None,
     ) -> None:
         prefs = await self.bot.service.notices.set_notice(interaction.user.id, mode.value, hour)
-        await interaction.response.send_message(notify_answer(prefs), ephemeral=True)
+        await interaction.response.send_message(
+            notify_answer(prefs, private(interaction)), ephemeral=True
+        )
 
     @tasks.loop(seconds=60)
     async def tick(self) -> None:

@@ -40,7 +40,7 @@ from bot.discord.play.web_links import display_name, readable_by_everyone
 from bot.discord.replies import log_failure
 from bot.discord.speech import public
 from bot.discord.translator import formatted
-from bot.i18n import N_
+from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import (
     Challenge,
     GameFinished,
@@ -109,11 +109,11 @@ LEVEL_HELP = formatted(
     level=level_label(ai.LEVELS[ai.DEFAULT_LEVEL]),
 )
 
-NO_TAKEBACKS = (
+NO_TAKEBACKS = N_(
     "The computer doesn't take moves back: it plays on from the position on the board. "
     "Resign and challenge it again for a fresh start."
 )
-LEVEL_ONLY_VS_COMPUTER = (
+LEVEL_ONLY_VS_COMPUTER = N_(
     "The level option is for games against me: choose me as the opponent, or leave level empty."
 )
 
@@ -262,7 +262,11 @@ class ComputerOpponent:
         if not thread_possible(interaction, settings.use_threads):
             return None
         names = await self.bot.fetch_names((challenge.challenger_id,), interaction.guild)
-        name = f"{challenge.title}: {names[challenge.challenger_id]} vs the computer"
+        name = public(interaction).gettext(
+            "{game}: {player} vs the computer",
+            game=challenge.title,
+            player=names[challenge.challenger_id],
+        )
         try:
             message = await interaction.original_response()
         except discord.HTTPException:
@@ -393,10 +397,12 @@ class ComputerOpponent:
         ai.shutdown(wait=False)
 
     # ----- hooks for the other flows --------------------------------------------------------------
-    def refuse_takeback(self, info: GameInfo, requester_id: int) -> None:
+    def refuse_takeback(
+        self, info: GameInfo, requester_id: int, tr: Tongue = ENGLISH_TONGUE
+    ) -> None:
         """Takebacks against the computer are declined at once, before anything is stored."""
         if requester_id in info.player_ids and self.is_computer(info.opponent_of(requester_id)):
-            raise NoTakeback(NO_TAKEBACKS)
+            raise NoTakeback(tr.gettext(NO_TAKEBACKS))
 
 
 __all__ = [

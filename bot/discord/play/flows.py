@@ -108,7 +108,7 @@ async def accept_challenge(interaction: Interaction, challenge: Challenge) -> No
         await delete_unused_thread(thread)
         raise
     recorded(interaction, START_DONE)
-    note = THREAD_NOTE if refused else ""
+    note = public(interaction).gettext(THREAD_NOTE) if refused else ""
     await announce_start(bot, interaction, started, mention(interaction.user.id), note=note)
 
 
@@ -226,7 +226,7 @@ async def confirm_resign(interaction: Interaction, game_id: int, version: int) -
 async def request_takeback(interaction: Interaction) -> None:
     bot = bot_of(interaction)
     info = await game_here(interaction)
-    bot.computer.refuse_takeback(info, interaction.user.id)
+    bot.computer.refuse_takeback(info, interaction.user.id, private(interaction))
     request = await bot.service.play.request_takeback(info.channel_id, interaction.user.id)
     opponent = info.opponent_of(interaction.user.id)
     tr = public(interaction)  # the opponent answers it in the channel

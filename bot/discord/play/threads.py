@@ -12,6 +12,8 @@ from typing import Any, Final, Literal
 
 import discord
 
+from bot.i18n import N_
+
 log = logging.getLogger("crosspath.discord")
 
 THREAD_ARCHIVE_MINUTES: Final[Literal[10080]] = 10080  # a week: correspondence games are slow
@@ -32,7 +34,7 @@ def thread_possible(interaction: discord.Interaction[Any], use_threads: bool) ->
     )
 
 
-THREAD_NOTE = (
+THREAD_NOTE = N_(
     "Note for this server's admins: games here would each get their own thread, but I can't "
     "create one in this channel (I need Create Public Threads and Send Messages in Threads), "
     "so this game is played in the channel. Grant those permissions, or turn threads off "

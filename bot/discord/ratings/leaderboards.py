@@ -19,7 +19,7 @@ import discord
 
 from bot.discord.access import public_channels
 from bot.discord.persistent import PersistentButton
-from bot.discord.speech import public
+from bot.discord.speech import public as channel_tongue
 from bot.i18n import ENGLISH_TONGUE, Tongue
 from bot.service import Profile, Standing
 from render.reports.leaderboard import leaderboard_alt_text, render_leaderboard
@@ -101,7 +101,11 @@ class LeaderboardPageButton(
         assert interaction.guild_id is not None  # checked with the message
         await interaction.response.defer()
         embed, file, view = await leaderboard_page(
-            interaction.client, interaction.guild_id, self.game, self.offset, public(interaction)
+            interaction.client,
+            interaction.guild_id,
+            self.game,
+            self.offset,
+            channel_tongue(interaction),
         )
         await interaction.edit_original_response(
             embed=embed,
@@ -170,7 +174,7 @@ async def profile_reply(
     readable = await public_channels(interaction, [r.channel_id for r in profile.recent])
     recent = tuple(r for r in profile.recent if r.channel_id in readable)
     profile = dataclasses.replace(profile, recent=recent)
-    embed, chart = profile_embed(profile, name, guild_id, public(interaction))
+    embed, chart = profile_embed(profile, name, guild_id, channel_tongue(interaction))
     if chart is None or not chart[1]:
         return embed, None
     title, points = chart

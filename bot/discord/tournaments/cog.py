@@ -35,6 +35,8 @@ from bot.discord.replies import (
     send_private,
     send_public,
 )
+from bot.discord.speech import private as player_tongue
+from bot.discord.speech import public as channel_tongue
 from bot.discord.tournaments.flows import (
     announcement_embed,
     announcement_view,
@@ -45,6 +47,7 @@ from bot.discord.tournaments.flows import (
     title_of,
 )
 from bot.discord.transformers import TimeOption
+from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import InvalidInput, PermissionDenied, TournamentInfo, quote
 
 if TYPE_CHECKING:
@@ -63,15 +66,17 @@ FORMAT_CHOICES = [
     )
 ]
 DEADLINE_FORMATS = ("%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d")
-NO_THREADS = (
+NO_THREADS = N_(
     "Tournament games are played in threads under the tournament's channel, and I can't make "
     "threads here (I need Create Public Threads and Send Messages in Threads in a text "
     "channel). Create the tournament in such a channel."
 )
-NOT_A_CREATOR = (
+NOT_A_CREATOR = N_(
     "Only server managers and members with a tournament-creator role can create tournaments here."
 )
-MANAGERS_ONLY = "Only server managers (Manage Server permission) can set who creates tournaments."
+MANAGERS_ONLY = N_(
+    "Only server managers (Manage Server permission) can set who creates tournaments."
+)
 _CREATOR_EDITS: dict[str, Literal["add", "remove", "clear"]] = {
     "add": "add",
     "remove": "remove",
@@ -79,7 +84,7 @@ _CREATOR_EDITS: dict[str, Literal["add", "remove", "clear"]] = {
 }
 
 
-def parse_deadline(text: str) -> datetime:
+def parse_deadline(text: str, tr: Tongue = ENGLISH_TONGUE) -> datetime:
     """``2026-12-05 18:00`` (UTC) -> an aware datetime; a clear refusal otherwise."""
     cleaned = " ".join(text.split())
     for layout in DEADLINE_FORMATS:
@@ -88,8 +93,11 @@ def parse_deadline(text: str) -> datetime:
         except ValueError:
             continue
     raise InvalidInput(
-        f"{quote(text)} is not a date and time I can read: write it as YYYY-MM-DD HH:MM in "
-        "UTC, for example 2026-12-05 18:00."
+        tr.gettext(
+            "{text} is not a date and time I can read: write it as YYYY-MM-DD HH:MM in UTC, "
+            "for example 2026-12-05 18:00.",
+            text=quote(text),
+        )
     )
 
 
@@ -111,9 +119,9 @@ def visible_to(interaction: Interaction, info: TournamentInfo) -> bool:
     return channel is not None and isinstance(user, discord.Member) and can_view(channel, user)
 
 
-def list_line(info: TournamentInfo) -> str:
-    players = len(info.player_ids)
-    return f"**#{info.id}** {title_of(info)} · {status_text(info)} · {players} players"
+def list_line(info: TournamentInfo, tr: Tongue = ENGLISH_TONGUE) -> str:
+    players = tr.ngettext("{n} player", "{n} players", len(info.player_ids))
+    return f"**#{info.id}** {title_of(info, tr)} · {status_text(info, tr)} · {players}"
 
 
 class TournamentCog(commands.Cog):
@@ -165,7 +173,11 @@ class TournamentCog(commands.Cog):
         guild_id, _ = ids(interaction)
         info = await self.bot.service.get_tournament(tournament_id)
         if info.guild_id != guild_id:
-            raise InvalidInput(f"There is no tournament #{tournament_id} in this server.")
+            raise InvalidInput(
+                player_tongue(interaction).gettext(
+                    "There is no tournament #{id} in this server.", id=tournament_id
+                )
+            )
         return info
 
     # ----- create ----------------------------------------------------------------------------
@@ -211,15 +223,15 @@ class TournamentCog(commands.Cog):
             user = interaction.user
             roles = {r.id for r in user.roles} if isinstance(user, discord.Member) else set()
             if not allowed & roles:
-                raise PermissionDenied(NOT_A_CREATOR)
+                raise PermissionDenied(player_tongue(interaction).gettext(NOT_A_CREATOR))
         perms = interaction.app_permissions
         if not (
             isinstance(interaction.channel, discord.TextChannel)
             and perms.create_public_threads
             and perms.send_messages_in_threads
         ):
-            raise InvalidInput(NO_THREADS)
-        closes = parse_deadline(deadline) if deadline else None
+            raise InvalidInput(player_tongue(interaction).gettext(NO_THREADS))
+        closes = parse_deadline(deadline, player_tongue(interaction)) if deadline else None
         self.bot.remember(interaction.user)
         info = await self.bot.service.create_tournament(
             guild_id,
@@ -239,10 +251,15 @@ class TournamentCog(commands.Cog):
             public=readable_by_everyone(interaction),
         )
         try:
+            tr = channel_tongue(interaction)
             sent = await interaction.response.send_message(
-                f"{mention(interaction.user.id)} opens {title_of(info)}. Press Join to play!",
-                embed=announcement_embed(info),
-                view=announcement_view(info) or discord.utils.MISSING,
+                tr.gettext(
+                    "{who} opens {title}. Press Join to play!",
+                    who=mention(interaction.user.id),
+                    title=title_of(info, tr),
+                ),
+                embed=announcement_embed(info, None, tr),
+                view=announcement_view(info, tr) or discord.utils.MISSING,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException:
@@ -269,8 +286,14 @@ class TournamentCog(commands.Cog):
         fresh = await self.bot.service.join_tournament(
             info.id, interaction.user.id, name=display_name(interaction.user)
         )
+        tr = player_tongue(interaction)
         await interaction.response.send_message(
-            f"You joined {title_of(fresh)} ({len(fresh.player_ids)} players so far).",
+            tr.ngettext(
+                "You joined {title} ({n} player so far).",
+                "You joined {title} ({n} players so far).",
+                len(fresh.player_ids),
+                title=title_of(fresh, tr),
+            ),
             ephemeral=True,
         )
         await refresh_announcement(self.bot, fresh)
@@ -280,7 +303,10 @@ class TournamentCog(commands.Cog):
     async def leave(self, interaction: Interaction, tournament: int) -> None:
         info = await self._owned(interaction, tournament)
         fresh = await self.bot.service.tournaments.leave_tournament(info.id, interaction.user.id)
-        await interaction.response.send_message(f"You left {title_of(fresh)}.", ephemeral=True)
+        tr = player_tongue(interaction)
+        await interaction.response.send_message(
+            tr.gettext("You left {title}.", title=title_of(fresh, tr)), ephemeral=True
+        )
         await refresh_announcement(self.bot, fresh)
 
     @tournament.command(
@@ -290,7 +316,10 @@ class TournamentCog(commands.Cog):
         guild_id, _ = ids(interaction)
         found = await self.bot.service.tournaments.list_tournaments(guild_id, limit=20)
         shown = [t for t in found if visible_to(interaction, t)]
-        text = "\n".join(list_line(t) for t in shown) or "No tournaments yet: /tournament create."
+        tr = player_tongue(interaction)
+        text = "\n".join(list_line(t, tr) for t in shown) or tr.gettext(
+            "No tournaments yet: /tournament create."
+        )
         await interaction.response.send_message(
             text[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -303,7 +332,7 @@ class TournamentCog(commands.Cog):
         info = await self._owned(interaction, tournament)
         await audience(interaction, info, TOURNAMENT_HIDDEN)  # private anyway; refuses outsiders
         await interaction.response.send_message(
-            embed=announcement_embed(info),
+            embed=announcement_embed(info, None, player_tongue(interaction)),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -323,7 +352,8 @@ class TournamentCog(commands.Cog):
         await defer_public(interaction)  # reading and drawing a big table takes a moment
         info = await self._owned(interaction, tournament)
         private = await audience(interaction, info, TOURNAMENT_HIDDEN) is Audience.CALLER
-        shown = await standings_page(self.bot, info.id, page)
+        tr = player_tongue(interaction) if private else channel_tongue(interaction)
+        shown = await standings_page(self.bot, info.id, page, tr)
         await (send_private if private else send_public)(
             interaction,
             embed=shown.embed,
@@ -346,11 +376,15 @@ class TournamentCog(commands.Cog):
         info = await self._owned(interaction, tournament)
         private = await audience(interaction, info, TOURNAMENT_HIDDEN) is Audience.CALLER
         which = round or info.round
+        tr = player_tongue(interaction) if private else channel_tongue(interaction)
         if which < 1:
-            raise InvalidInput(f"Tournament #{info.id} has not started: nobody is paired yet.")
+            raise InvalidInput(
+                tr.gettext("Tournament #{id} has not started: nobody is paired yet.", id=info.id)
+            )
         found = await self.bot.service.tournaments.tournament_pairings(info.id, which)
-        lines = [pairing_line(p) for p in found] or ["No games in that round."]
-        text = f"**{title_of(info)}**, round {which}\n" + "\n".join(lines)
+        lines = [pairing_line(p, tr) for p in found] or [tr.gettext("No games in that round.")]
+        heading = tr.gettext("**{title}**, round {round}", title=title_of(info, tr), round=which)
+        text = heading + "\n" + "\n".join(lines)
         await interaction.response.send_message(
             text[:2000], ephemeral=private, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -369,10 +403,19 @@ class TournamentCog(commands.Cog):
         recorded(interaction, f"Tournament #{info.id} has started")
         await refresh_announcement(self.bot, started)
         await self.bot.tournaments.open_threads(started.id)
+        tr = channel_tongue(interaction)
         await send_public(
             interaction,
-            content=f"{title_of(started)} has started with {len(started.player_ids)} players: "
-            f"round {started.round}'s games have their own threads in <#{started.channel_id}>.",
+            content=tr.ngettext(
+                "{title} has started with {n} player: round {round}'s games have their own "
+                "threads in {channel}.",
+                "{title} has started with {n} players: round {round}'s games have their own "
+                "threads in {channel}.",
+                len(started.player_ids),
+                title=title_of(started, tr),
+                round=started.round,
+                channel=f"<#{started.channel_id}>",
+            ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
@@ -384,8 +427,13 @@ class TournamentCog(commands.Cog):
             info.id, interaction.user.id, as_admin=is_manager(interaction)
         )
         recorded(interaction, f"Tournament #{info.id} was cancelled")
+        tr = channel_tongue(interaction)
         await interaction.response.send_message(
-            f"{title_of(cancelled)} was cancelled by {mention(interaction.user.id)}.",
+            tr.gettext(
+                "{title} was cancelled by {who}.",
+                title=title_of(cancelled, tr),
+                who=mention(interaction.user.id),
+            ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         await refresh_announcement(self.bot, cancelled)
@@ -412,10 +460,15 @@ class TournamentCog(commands.Cog):
             info.id, player.id, interaction.user.id, as_admin=is_manager(interaction)
         )
         recorded(interaction, f"{player.display_name} was withdrawn")
+        tr = channel_tongue(interaction)
+        params = {"who": mention(player.id), "title": title_of(fresh, tr)}
         await send_public(
             interaction,
-            content=f"{mention(player.id)} was withdrawn from {title_of(fresh)}"
-            + (": their open games are forfeited." if open_games else "."),
+            content=tr.gettext(
+                "{who} was withdrawn from {title}: their open games are forfeited.", **params
+            )
+            if open_games
+            else tr.gettext("{who} was withdrawn from {title}.", **params),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if not was_running:
@@ -443,11 +496,14 @@ class TournamentCog(commands.Cog):
         draw: bool = False,
     ) -> None:
         guild_id, _ = ids(interaction)
+        tr = player_tongue(interaction)
         if (winner is None) == (not draw):
-            raise InvalidInput("Name the winner, or set draw:True for a draw (not both).")
+            raise InvalidInput(
+                tr.gettext("Name the winner, or set draw:True for a draw (not both).")
+            )
         before = await self.bot.service.get_game_by_id(game)
         if before.guild_id != guild_id:
-            raise InvalidInput(f"There is no game #{game} in this server.")
+            raise InvalidInput(tr.gettext("There is no game #{id} in this server.", id=game))
         ended = await self.bot.service.tournaments.adjudicate_tournament_game(
             game,
             winner_id=winner.id if winner else None,
@@ -455,9 +511,11 @@ class TournamentCog(commands.Cog):
             as_admin=is_manager(interaction),
         )
         recorded(interaction, f"Game #{game} was adjudicated")
-        verdict = f"to {mention(winner.id)}" if winner else "as a draw"
         await interaction.response.send_message(
-            f"Game #{game} was adjudicated {verdict}.", ephemeral=True
+            tr.gettext("Game #{id} was adjudicated to {who}.", id=game, who=mention(winner.id))
+            if winner
+            else tr.gettext("Game #{id} was adjudicated as a draw.", id=game),
+            ephemeral=True,
         )
         await post_turn(self.bot, ended)  # the end, in the game's thread; pairs what is next
 
@@ -475,12 +533,20 @@ class TournamentCog(commands.Cog):
     ) -> None:
         info = await self._owned(interaction, tournament)
         if interaction.user.id != info.organiser_id and not is_manager(interaction):
-            raise PermissionDenied("Only the organiser or a server manager can announce it.")
+            raise PermissionDenied(
+                player_tongue(interaction).gettext(
+                    "Only the organiser or a server manager can announce it."
+                )
+            )
+        tr = channel_tongue(interaction)
         note = f"\n{message}" if message else ""
+        heading = tr.gettext(
+            "{title}: {status}.", title=title_of(info, tr), status=status_text(info, tr)
+        )
         sent = await interaction.response.send_message(
-            f"{title_of(info)}: {status_text(info)}.{note}"[:2000],
-            embed=announcement_embed(info),
-            view=announcement_view(info) or discord.utils.MISSING,
+            f"{heading}{note}"[:2000],
+            embed=announcement_embed(info, None, tr),
+            view=announcement_view(info, tr) or discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if sent.message_id is not None and interaction.channel_id == info.channel_id:
@@ -509,11 +575,16 @@ class TournamentCog(commands.Cog):
         role: discord.Role | None = None,
     ) -> None:
         guild_id, _ = ids(interaction)
+        tr = player_tongue(interaction)
         if not is_manager(interaction):
-            raise PermissionDenied(MANAGERS_ONLY)
+            raise PermissionDenied(tr.gettext(MANAGERS_ONLY))
         current = list(await self.bot.service.tournaments.tournament_creator_roles(guild_id))
         if action.value in ("add", "remove") and role is None:
-            raise InvalidInput(f"Name the role to {action.value}.")
+            raise InvalidInput(
+                tr.gettext("Name the role to add.")
+                if action.value == "add"
+                else tr.gettext("Name the role to remove.")
+            )
         if action.value != "show":
             edit = _CREATOR_EDITS[action.value]
             current = edited_ids(current, edit, role.id if role is not None else None)
@@ -522,9 +593,9 @@ class TournamentCog(commands.Cog):
                     guild_id, current, interaction.user.id
                 )
             )
-        roles = ", ".join(f"<@&{r}>" for r in current) or "none (server managers only)"
+        roles = ", ".join(f"<@&{r}>" for r in current) or tr.gettext("none (server managers only)")
         await interaction.response.send_message(
-            f"Roles that may create tournaments: {roles}.",
+            tr.gettext("Roles that may create tournaments: {roles}.", roles=roles),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )

@@ -38,6 +38,8 @@ from bot.discord.play.threads import THREAD_ARCHIVE_MINUTES
 from bot.discord.play.turns import mention, relative_time
 from bot.discord.play.web_links import display_name
 from bot.discord.replies import log_failure, recorded
+from bot.discord.speech import of_guild, private, public
+from bot.i18n import ENGLISH, ENGLISH_TONGUE, N_, Tongue
 from bot.service import (
     GameInfo,
     PairingInfo,
@@ -63,11 +65,11 @@ log = logging.getLogger("crosspath.discord")
 Interaction = discord.Interaction[Any]
 
 FORMAT_NAMES: dict[str, str] = {
-    "round_robin": "Round robin",
-    "double_round_robin": "Double round robin",
-    "swiss": "Swiss",
-    "knockout": "Knockout",
-    "league": "League",
+    "round_robin": N_("Round robin"),
+    "double_round_robin": N_("Double round robin"),
+    "swiss": N_("Swiss"),
+    "knockout": N_("Knockout"),
+    "league": N_("League"),
 }
 TIEBREAK_HEADINGS: dict[str, str] = {
     "buchholz_cut1": "BH-1",
@@ -80,86 +82,124 @@ TIEBREAK_HEADINGS: dict[str, str] = {
 }
 """Short column headings for the service's tiebreak names (others are shown as given)."""
 TIEBREAK_WORDS: dict[str, str] = {
-    "BH-1": "Buchholz cut-1",
-    "BH": "Buchholz",
-    "SB": "Sonneborn-Berger",
-    "H2H": "head-to-head",
+    "BH-1": N_("Buchholz cut-1"),
+    "BH": N_("Buchholz"),
+    "SB": N_("Sonneborn-Berger"),
+    "H2H": N_("head-to-head"),
 }
 STANDINGS_FILE = "standings.png"
 MEDALS = ("🥇", "🥈", "🥉")
 EMBED_COLOUR = 0x009E73
 
 
-def format_name(fmt: str) -> str:
-    return FORMAT_NAMES.get(fmt.replace("-", "_"), fmt.replace("_", " ").capitalize())
+def format_name(fmt: str, tr: Tongue = ENGLISH_TONGUE) -> str:
+    known = FORMAT_NAMES.get(fmt.replace("-", "_"))
+    return tr.gettext(known) if known else fmt.replace("_", " ").capitalize()
 
 
-def title_of(info: TournamentInfo) -> str:
+def title_of(info: TournamentInfo, tr: Tongue = ENGLISH_TONGUE) -> str:
     """ "Minefield 9×9 Swiss #3": the game, the format and the number players quote."""
-    season = f" season {info.season}" if info.format == "league" else ""
-    return f"{info.title} {info.size}×{info.size} {format_name(info.format)}{season} #{info.id}"
+    params = {
+        "game": info.title,
+        "size": info.size,
+        "format": format_name(info.format, tr),
+        "id": info.id,
+    }
+    if info.format == "league":
+        return tr.gettext(
+            "{game} {size}×{size} {format} season {season} #{id}", season=info.season, **params
+        )
+    return tr.gettext("{game} {size}×{size} {format} #{id}", **params)
 
 
 # ----- the announcement -------------------------------------------------------------------------
 _TOURNAMENT_NUMBER = re.compile(r"tournament #([0-9]+)$")
 
 
-def announcement_embed(info: TournamentInfo, note: str | None = None) -> discord.Embed:
-    """The announcement: what, how, who, and until when one can join.  Its title ends with
-    ``tournament #N`` so a button on another message can be told apart."""
+def announcement_embed(
+    info: TournamentInfo, note: str | None = None, tr: Tongue = ENGLISH_TONGUE
+) -> discord.Embed:
+    """The announcement, in the channel's language ``tr``: what, how, who, and until when one
+    can join.  In English its title ends with ``tournament #N`` so a button on another message
+    can be told apart (where no message id was stored yet)."""
     embed = discord.Embed(
-        title=f"{info.title} {info.size}×{info.size} {format_name(info.format).lower()}, "
-        f"tournament #{info.id}"[:256],
+        title=tr.gettext(
+            "{game} {size}×{size} {format}, tournament #{id}",
+            game=info.title,
+            size=info.size,
+            # English writes the format in lower case here ("… swiss, tournament #3"); other
+            # languages keep their own capitals (German nouns)
+            format=format_name(info.format, tr).lower()
+            if tr.language == ENGLISH
+            else format_name(info.format, tr),
+            id=info.id,
+        )[:256],
         colour=EMBED_COLOUR,
-        description=f"Organised by {mention(info.organiser_id)}. " + (note or ""),
+        description=tr.gettext("Organised by {who}.", who=mention(info.organiser_id))
+        + " "
+        + (note or ""),
     )
-    embed.add_field(name="Format", value=format_details(info), inline=True)
-    embed.add_field(name="Clock", value=info.time_control.describe(), inline=True)
-    embed.add_field(name="Rated", value="yes" if info.rated else "no", inline=True)
-    most = f"–{info.max_players}" if info.max_players else " or more"
-    embed.add_field(name="Players", value=f"{info.min_players}{most}", inline=True)
+    embed.add_field(name=tr.gettext("Format"), value=format_details(info, tr), inline=True)
+    embed.add_field(name=tr.gettext("Clock"), value=info.time_control.describe(), inline=True)
+    rated = tr.gettext("yes") if info.rated else tr.gettext("no")
+    embed.add_field(name=tr.gettext("Rated"), value=rated, inline=True)
+    players_wanted = (
+        f"{info.min_players}–{info.max_players}"
+        if info.max_players
+        else tr.gettext("{n} or more", n=info.min_players)
+    )
+    embed.add_field(name=tr.gettext("Players"), value=players_wanted, inline=True)
     if info.status == "registration":
         start = (
             relative_time(info.registration_deadline)
             if info.registration_deadline
-            else "when the organiser starts it"
+            else tr.gettext("when the organiser starts it")
         )
-        embed.add_field(name="Starts", value=start, inline=True)
-    embed.add_field(name="Status", value=status_text(info), inline=True)
+        embed.add_field(name=tr.gettext("Starts"), value=start, inline=True)
+    embed.add_field(name=tr.gettext("Status"), value=status_text(info, tr), inline=True)
     players = " ".join(mention(uid) for uid in info.player_ids)
     embed.add_field(
-        name=f"Registered ({len(info.player_ids)})", value=(players or "nobody yet")[:1024]
+        name=tr.gettext("Registered ({n})", n=len(info.player_ids)),
+        value=(players or tr.gettext("nobody yet"))[:1024],
     )
     embed.set_footer(text=f"/tournament info tournament:{info.id} · /tournament standings")
     return embed
 
 
-def format_details(info: TournamentInfo) -> str:
-    name = format_name(info.format)
+def format_details(info: TournamentInfo, tr: Tongue = ENGLISH_TONGUE) -> str:
+    name = format_name(info.format, tr)
     if info.format == "knockout":
-        games = "one game a match" if info.match_games <= 1 else f"best of {info.match_games}"
-        return f"{name}, {games}"
+        if info.match_games <= 1:
+            return tr.gettext("{format}, one game a match", format=name)
+        return tr.gettext("{format}, best of {n}", format=name, n=info.match_games)
     if info.rounds:
-        return f"{name}, {info.rounds} rounds"
+        return tr.ngettext("{format}, {n} round", "{format}, {n} rounds", info.rounds, format=name)
     return name
 
 
-def status_text(info: TournamentInfo) -> str:
+def status_text(info: TournamentInfo, tr: Tongue = ENGLISH_TONGUE) -> str:
     if info.status == "registration":
-        return "open for registration"
+        return tr.gettext("open for registration")
     if info.status == "running":
-        of = f" of {info.rounds}" if info.rounds else ""
-        return f"round {info.round}{of} under way"
-    return info.status
+        if info.rounds:
+            return tr.gettext(
+                "round {round} of {rounds} under way", round=info.round, rounds=info.rounds
+            )
+        return tr.gettext("round {round} under way", round=info.round)
+    return tr.gettext(STATUSES[info.status]) if info.status in STATUSES else info.status
 
 
-def announcement_view(info: TournamentInfo) -> discord.ui.View | None:
+STATUSES = {"finished": N_("finished"), "cancelled": N_("cancelled")}
+"""How the other statuses read (any other shows as stored)."""
+
+
+def announcement_view(info: TournamentInfo, tr: Tongue = ENGLISH_TONGUE) -> discord.ui.View | None:
     """Join and Leave while registration is open; no buttons after."""
     if info.status != "registration":
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(TournamentButton("join", info.id))
-    view.add_item(TournamentButton("leave", info.id))
+    view.add_item(TournamentButton("join", info.id, tr))
+    view.add_item(TournamentButton("leave", info.id, tr))
     return view
 
 
@@ -175,7 +215,9 @@ def names_another_tournament(message: discord.Message | None, info: TournamentIn
     return True
 
 
-ANOTHER_TOURNAMENT = "That button belongs to another tournament's message, so nothing was changed."
+ANOTHER_TOURNAMENT = N_(
+    "That button belongs to another tournament's message, so nothing was changed."
+)
 
 
 class TournamentButton(
@@ -184,13 +226,13 @@ class TournamentButton(
     """Join or Leave on a tournament's announcement; the message is then shown as it is now."""
 
     STYLES: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
-        "join": ("Join", discord.ButtonStyle.success),
-        "leave": ("Leave", discord.ButtonStyle.secondary),
+        "join": (N_("Join"), discord.ButtonStyle.success),
+        "leave": (N_("Leave"), discord.ButtonStyle.secondary),
     }
 
-    def __init__(self, action: str, tournament_id: int) -> None:
+    def __init__(self, action: str, tournament_id: int, tr: Tongue = ENGLISH_TONGUE) -> None:
         label, style = self.STYLES[action]
-        super().__init__(f"cp:tourn:{action}:{tournament_id}", label, style)
+        super().__init__(f"cp:tourn:{action}:{tournament_id}", tr.gettext(label), style)
         self.action = action
         self.tournament_id = tournament_id
 
@@ -213,14 +255,15 @@ class TournamentButton(
             fresh = await service.join_tournament(
                 info.id, user_id, name=display_name(interaction.user)
             )
-            done = f"You joined tournament #{info.id}."
+            done = private(interaction).gettext("You joined tournament #{id}.", id=info.id)
         else:
             fresh = await service.tournaments.leave_tournament(info.id, user_id)
-            done = f"You left tournament #{info.id}."
+            done = private(interaction).gettext("You left tournament #{id}.", id=info.id)
         recorded(interaction, done)
+        tr = public(interaction)  # the announcement, which the channel reads
         try:
             await interaction.response.edit_message(
-                embed=announcement_embed(fresh), view=announcement_view(fresh)
+                embed=announcement_embed(fresh, None, tr), view=announcement_view(fresh, tr)
             )
         except discord.HTTPException:
             log.warning("could not update a tournament announcement", exc_info=True)
@@ -237,7 +280,7 @@ def heading_for(name: str) -> str:
 
 
 def standings_lines(
-    rows: Sequence[StandingRow], names: Mapping[int, str]
+    rows: Sequence[StandingRow], names: Mapping[int, str], tr: Tongue = ENGLISH_TONGUE
 ) -> tuple[list[StandingsLine], list[str]]:
     """The service's rows as the renderer's plain lines, and the tiebreak headings."""
     keys = list(rows[0].tiebreaks) if rows else []
@@ -246,7 +289,7 @@ def standings_lines(
         StandingsLine(
             rank=row.rank,
             name=(f"D{row.division} · " if divided else "")
-            + (names.get(row.user_id) or f"user {row.user_id}"),
+            + (names.get(row.user_id) or tr.gettext("user {id}", id=row.user_id)),
             points=row.points,
             tiebreaks=tuple(float(row.tiebreaks.get(k, 0.0)) for k in keys),
             games_left=row.games_left,
@@ -266,13 +309,17 @@ class StandingsPage:
     view: discord.ui.View | None
 
 
-def legend(headings: Sequence[str]) -> str:
-    words = [f"{h} = {TIEBREAK_WORDS[h]}" for h in headings if h in TIEBREAK_WORDS]
-    return " · ".join([*words, "Left = games left", "(w) = withdrawn"])
+def legend(headings: Sequence[str], tr: Tongue = ENGLISH_TONGUE) -> str:
+    """What the table's abbreviations stand for (the tiebreaks' names are proper names; the
+    table and its image keep their English column headings for now)."""
+    words = [f"{h} = {tr.gettext(TIEBREAK_WORDS[h])}" for h in headings if h in TIEBREAK_WORDS]
+    return " · ".join([*words, tr.gettext("Left = games left"), tr.gettext("(w) = withdrawn")])
 
 
-async def standings_page(bot: CrosspathBot, tournament_id: int, page: int) -> StandingsPage:
-    """Page ``page`` (1-based, clamped) of a tournament's standings."""
+async def standings_page(
+    bot: CrosspathBot, tournament_id: int, page: int, tr: Tongue = ENGLISH_TONGUE
+) -> StandingsPage:
+    """Page ``page`` (1-based, clamped) of a tournament's standings, in ``tr``'s language."""
     service = bot.service
     info = await service.get_tournament(tournament_id)
     rows = list(await service.tournament_standings(tournament_id))
@@ -280,15 +327,17 @@ async def standings_page(bot: CrosspathBot, tournament_id: int, page: int) -> St
     number = min(max(page, 1), len(cut))
     shown = cut[number - 1]
     names = await bot.fetch_names([r.user_id for r in shown], bot.get_guild(info.guild_id))
-    lines, headings = standings_lines(shown, names)
-    title = title_of(info)
-    embed = discord.Embed(title=f"Standings: {title}"[:256], colour=EMBED_COLOUR)
+    lines, headings = standings_lines(shown, names, tr)
+    title = title_of(info, tr)
+    embed = discord.Embed(
+        title=tr.gettext("Standings: {title}", title=title)[:256], colour=EMBED_COLOUR
+    )
     if not lines:
-        embed.description = "Nobody is registered yet."
+        embed.description = tr.gettext("Nobody is registered yet.")
         return StandingsPage(embed, None, None)
     table = standings_text(lines, headings=headings)
     embed.description = f"```\n{table[:4000]}\n```"
-    embed.set_footer(text=legend(headings)[:2048])
+    embed.set_footer(text=legend(headings, tr)[:2048])
     draw = partial(
         render_standings,
         lines,
@@ -306,9 +355,9 @@ async def standings_page(bot: CrosspathBot, tournament_id: int, page: int) -> St
     embed.set_image(url=f"attachment://{STANDINGS_FILE}")
     view = discord.ui.View(timeout=None)
     if number > 1:
-        view.add_item(StandingsPageButton(tournament_id, number - 1, "‹ Previous"))
+        view.add_item(StandingsPageButton(tournament_id, number - 1, tr.gettext("‹ Previous")))
     if number < len(cut):
-        view.add_item(StandingsPageButton(tournament_id, number + 1, "Next ›"))
+        view.add_item(StandingsPageButton(tournament_id, number + 1, tr.gettext("Next ›")))
     return StandingsPage(embed, file, view if view.children else None)
 
 
@@ -334,28 +383,37 @@ class StandingsPageButton(
         if info.guild_id != interaction.guild_id:
             raise refuse_origin(interaction, ANOTHER_TOURNAMENT)
         await interaction.response.defer()
-        shown = await standings_page(bot, self.tournament_id, self.page)
+        shown = await standings_page(bot, self.tournament_id, self.page, public(interaction))
         await interaction.edit_original_response(
             embed=shown.embed, attachments=[shown.file] if shown.file else [], view=shown.view
         )
 
 
 # ----- pairings ---------------------------------------------------------------------------------
-def pairing_line(p: PairingInfo) -> str:
+def pairing_line(p: PairingInfo, tr: Tongue = ENGLISH_TONGUE) -> str:
+    """One pairing (the result is the service's score, e.g. ``1–0``)."""
     if p.second_id is None:
-        return f"{mention(p.first_id)}: bye"
-    result = f" **{p.result}**" if p.result else ""
-    game = ""
+        return tr.gettext("{who}: bye", who=mention(p.first_id))
+    line = tr.gettext("{first} vs {second}", first=mention(p.first_id), second=mention(p.second_id))
+    if p.result:
+        line += f" **{p.result}**"
     if p.game_id is not None:
-        game = f" · game #{p.game_id}"
-    return f"{mention(p.first_id)} vs {mention(p.second_id)}{result}{game}"
+        line += " · " + tr.gettext("game #{id}", id=p.game_id)
+    return line
 
 
 # ----- the runner: threads, podium ----------------------------------------------------------------
-def thread_title(info: TournamentInfo | None, game: GameInfo, names: Mapping[int, str]) -> str:
-    a, b = (names.get(uid) or f"user {uid}" for uid in game.player_ids)
-    where = f"#{info.id} R{info.round}: " if info is not None else ""
-    return f"{game.title} {where}{a} vs {b}"[:100]
+def thread_title(
+    info: TournamentInfo | None,
+    game: GameInfo,
+    names: Mapping[int, str],
+    tr: Tongue = ENGLISH_TONGUE,
+) -> str:
+    a, b = (names.get(uid) or tr.gettext("user {id}", id=uid) for uid in game.player_ids)
+    players = tr.gettext("{first} vs {second}", first=a, second=b)
+    if info is None:
+        return f"{game.title} {players}"[:100]
+    return f"{game.title} #{info.id} R{info.round}: {players}"[:100]
 
 
 THREAD_PERMISSIONS = ("Create Public Threads", "Send Messages in Threads")
@@ -406,10 +464,17 @@ class TournamentRunner:
             opened = await self.open_threads(game.tournament_id)
             info = await self.bot.service.get_tournament(game.tournament_id)
             if opened and info.status == "running":
-                what = "game" if opened == 1 else "games"
+                tr = of_guild(self.bot.get_guild(info.guild_id))
                 await messageable(self.bot, info.channel_id, info.guild_id).send(
-                    f"Tournament #{info.id}: {opened} new {what} paired (round {info.round}), "
-                    "each in its own thread here. /tournament pairings shows them.",
+                    tr.ngettext(
+                        "Tournament #{id}: {n} new game paired (round {round}), each in its own "
+                        "thread here. /tournament pairings shows them.",
+                        "Tournament #{id}: {n} new games paired (round {round}), each in its own "
+                        "thread here. /tournament pairings shows them.",
+                        opened,
+                        id=info.id,
+                        round=info.round,
+                    ),
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
             if info.status == "finished":
@@ -436,9 +501,15 @@ class TournamentRunner:
             await self.podium(info)
             return
         if item.kind == "started":
-            text = f"Tournament #{info.id} has started: round 1 is being paired in threads here."
+            text = of_guild(self.bot.get_guild(info.guild_id)).gettext(
+                "Tournament #{id} has started: round 1 is being paired in threads here.",
+                id=info.id,
+            )
         else:
-            text = f"Tournament #{info.id} was cancelled. {item.reason}"
+            # the reason is the service's sentence (English)
+            text = of_guild(self.bot.get_guild(info.guild_id)).gettext(
+                "Tournament #{id} was cancelled. {reason}", id=info.id, reason=item.reason
+            )
         await refresh_announcement(self.bot, info)
         await messageable(self.bot, info.channel_id, info.guild_id).send(
             text[:2000], allowed_mentions=discord.AllowedMentions.none()
@@ -486,7 +557,7 @@ class TournamentRunner:
         names = await bot.fetch_names(game.player_ids, guild)
         try:
             thread = await parent.create_thread(
-                name=thread_title(info, game, names),
+                name=thread_title(info, game, names, of_guild(guild)),
                 type=discord.ChannelType.public_thread,
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES,
             )
@@ -500,8 +571,12 @@ class TournamentRunner:
             await _delete_thread(thread)
             raise
         a, b = attached.player_ids
-        headline = (
-            f"Tournament #{info.id}, round {info.round}: {mention(a)} vs {mention(b)}. Good luck!"
+        headline = of_guild(guild).gettext(
+            "Tournament #{id}, round {round}: {first} vs {second}. Good luck!",
+            id=info.id,
+            round=info.round,
+            first=mention(a),
+            second=mention(b),
         )
         message = await build_turn_message(bot, attached, headline)
         both = discord.AllowedMentions(
@@ -523,11 +598,18 @@ class TournamentRunner:
             "cannot open tournament game threads: missing permissions",
             extra={"tournament_id": info.id, "channel_id": info.channel_id, "missing": missing},
         )
-        text = (
-            f"{mention(info.organiser_id)}, the games of tournament #{info.id} are waiting:"
-            f" I can't open their threads in this channel because I lack"
-            f" {' and '.join(missing)} here. Grant {'it' if len(missing) == 1 else 'them'} to"
-            " me (channel or server settings) and the games start within a minute."
+        tr = of_guild(self.bot.get_guild(info.guild_id))
+        text = tr.ngettext(
+            "{who}, the games of tournament #{id} are waiting: I can't open their threads in "
+            "this channel because I lack {permissions} here. Grant it to me (channel or server "
+            "settings) and the games start within a minute.",
+            "{who}, the games of tournament #{id} are waiting: I can't open their threads in "
+            "this channel because I lack {permissions} here. Grant them to me (channel or "
+            "server settings) and the games start within a minute.",
+            len(missing),
+            who=mention(info.organiser_id),
+            id=info.id,
+            permissions=" and ".join(missing),  # Discord's own names for its permissions
         )
         try:
             await messageable(self.bot, info.channel_id, info.guild_id).send(
@@ -557,11 +639,16 @@ class TournamentRunner:
         )
         for info in waiting:
             if (info.league_id or info.id) == league and info.season == finished.season + 1:
+                tr = of_guild(self.bot.get_guild(info.guild_id))
                 await post_announcement(
                     self.bot,
                     info,
-                    f"Season {info.season} of this league is open: everyone who played "
-                    f"season {finished.season} is in; press Join to play too, or Leave.",
+                    tr.gettext(
+                        "Season {season} of this league is open: everyone who played season "
+                        "{previous} is in; press Join to play too, or Leave.",
+                        season=info.season,
+                        previous=finished.season,
+                    ),
                 )
 
     async def close(self) -> None:
@@ -576,27 +663,34 @@ async def _delete_thread(thread: discord.Thread) -> None:
         log.warning("could not delete an unused tournament thread", exc_info=True)
 
 
-def podium_text(info: TournamentInfo, rows: Sequence[StandingRow]) -> tuple[str, list[int]]:
+def podium_text(
+    info: TournamentInfo, rows: Sequence[StandingRow], tr: Tongue = ENGLISH_TONGUE
+) -> tuple[str, list[int]]:
     """The podium's words and the players it pings (the top three places, ties included)."""
-    lines = [f"🏆 **{title_of(info)}** is over!"]
+    lines = ["🏆 " + tr.gettext("**{title}** is over!", title=title_of(info, tr))]
     pinged: list[int] = []
     for row in rows:
         if row.division != 1 or row.rank > len(MEDALS):
             break  # a league's podium is its top division's
-        points = format_score(row.points)
-        unit = "point" if row.points == 1 else "points"
-        lines.append(f"{MEDALS[row.rank - 1]} {mention(row.user_id)}: {points} {unit}")
+        params = {"who": mention(row.user_id), "points": format_score(row.points)}
+        score = (
+            tr.gettext("{who}: {points} point", **params)
+            if row.points == 1
+            else tr.gettext("{who}: {points} points", **params)
+        )
+        lines.append(f"{MEDALS[row.rank - 1]} {score}")
         pinged.append(row.user_id)
     return "\n".join(lines), pinged
 
 
 async def post_announcement(bot: CrosspathBot, info: TournamentInfo, text: str) -> None:
     """Post an announcement in the tournament's channel and make its buttons the live ones."""
+    tr = of_guild(bot.get_guild(info.guild_id))
     try:
         sent = await messageable(bot, info.channel_id, info.guild_id).send(
             text[:2000],
-            embed=announcement_embed(info),
-            view=announcement_view(info) or discord.utils.MISSING,
+            embed=announcement_embed(info, None, tr),
+            view=announcement_view(info, tr) or discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions.none(),
         )
     except discord.HTTPException:
@@ -610,9 +704,10 @@ async def refresh_announcement(bot: CrosspathBot, info: TournamentInfo) -> None:
     if info.message_id is None:
         return
     channel = messageable(bot, info.channel_id, info.guild_id)
+    tr = of_guild(bot.get_guild(info.guild_id))
     try:
         await channel.get_partial_message(info.message_id).edit(  # type: ignore[attr-defined]
-            embed=announcement_embed(info), view=announcement_view(info)
+            embed=announcement_embed(info, None, tr), view=announcement_view(info, tr)
         )
     except discord.HTTPException:
         log.warning("could not update a tournament announcement", extra={"tournament": info.id})
@@ -620,8 +715,9 @@ async def refresh_announcement(bot: CrosspathBot, info: TournamentInfo) -> None:
 
 async def post_podium(bot: CrosspathBot, info: TournamentInfo) -> None:
     rows = await bot.service.tournament_standings(info.id)
-    text, pinged = podium_text(info, rows)
-    shown = await standings_page(bot, info.id, 1)
+    tr = of_guild(bot.get_guild(info.guild_id))
+    text, pinged = podium_text(info, rows, tr)
+    shown = await standings_page(bot, info.id, 1, tr)
     kwargs: dict[str, Any] = {
         "content": text[:2000],
         "embed": shown.embed,
