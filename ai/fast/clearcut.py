@@ -36,6 +36,7 @@ class ClearcutKernel:
         stones = list(game._stones)
         reach = [[r.a, r.b] for r in game._reach]  # type: ignore[attr-defined]
         turn = game._turn
+        turn_number = game._turn_number
         empties = bits_list(full & ~(stones[0] | stones[1]))
         known = game._legal
         played, flip, deadline = leaf.played, leaf.flip, leaf.deadline
@@ -55,6 +56,28 @@ class ClearcutKernel:
                     return region
                 region = nxt
 
+        def allowed(point: int, own: int, opp: int) -> bool:
+            """Clearcut._allowed: the new group is larger than every enemy crosscut group."""
+            size = flood(1 << point, own | 1 << point).bit_count()
+            return all(
+                size > flood(1 << r, opp).bit_count() and size > flood(1 << s, opp).bit_count()
+                for q, r, s in squares[point]
+                if own >> q & 1 and opp >> r & 1 and opp >> s & 1
+            )
+
+        def candidates(own: int, opp: int) -> int:
+            """Clearcut._crosscut_candidates (before the mask of empty points)."""
+            east = opp >> 1 & not_right
+            west = opp << 1 & not_left
+            north = opp >> n
+            south = opp << n & full
+            return (
+                (own >> (n + 1) & not_right & east & north)
+                | (own << (n - 1) & not_right & east & south)
+                | (own >> (n - 1) & not_left & west & north)
+                | (own << (n + 1) & not_left & west & south)
+            )
+
         while True:
             if deadline is not None and clock() > deadline:
                 return None
@@ -62,6 +85,7 @@ class ClearcutKernel:
                 return Resume(points, moves, last)
             moves += 1
             own, opp = stones[turn], stones[1 - turn]
+            cand = candidates(own, opp)
             # --- draw a legal point as QuickTurns.sample_legal_point does ---
             if known is not None:
                 legal = bits_list(known)
@@ -70,48 +94,38 @@ class ClearcutKernel:
                     return Resume(points, moves - 1, last)
                 point = legal[int(rand() * len(legal))]
             else:
-                pool = empties
-                while True:
-                    i = int(rand() * len(pool))
-                    point = pool[i]
-                    cuts = [
-                        (r, s)
-                        for q, r, s in squares[point]
-                        if own >> q & 1 and opp >> r & 1 and opp >> s & 1
-                    ]
-                    if not cuts:
-                        break
-                    size = flood(1 << point, own | 1 << point).bit_count()
-                    if all(
-                        size > flood(1 << r, opp).bit_count()
-                        and size > flood(1 << s, opp).bit_count()
-                        for r, s in cuts
-                    ):
-                        break
-                    if pool is empties:
-                        pool = list(empties)
-                    pool[i] = pool[-1]
-                    pool.pop()
+                i = int(rand() * len(empties))
+                point = empties[i]
+                if cand >> point & 1 and not allowed(point, own, opp):
+                    pool = list(empties)
+                    while True:
+                        pool[i] = pool[-1]
+                        pool.pop()
+                        i = int(rand() * len(pool))
+                        point = pool[i]
+                        if not cand >> point & 1 or allowed(point, own, opp):
+                            break
             played.append((point, turn ^ flip))
             points.append(point)
             # --- place, as Clearcut._place ---
             bit = 1 << point
-            removed = 0
-            for q, r, s in squares[point]:
-                if own >> q & 1 and opp >> r & 1 and opp >> s & 1:
-                    removed |= 1 << r | 1 << s
             own |= bit
             stones[turn] = own
             empties.remove(point)
-            if removed:
-                opp &= ~removed
-                stones[1 - turn] = opp
-                ea, eb = edges[1 - turn]
-                reach[1 - turn] = [flood(opp & ea, opp), flood(opp & eb, opp)]
-                for p in bits_list(removed):
-                    insort(empties, p)
-            ea, eb = edges[turn]
+            if cand & bit:
+                removed = 0
+                for q, r, s in squares[point]:
+                    if own >> q & 1 and opp >> r & 1 and opp >> s & 1:
+                        removed |= 1 << r | 1 << s
+                if removed:
+                    opp &= ~removed
+                    stones[1 - turn] = opp
+                    ea, eb = edges[1 - turn]
+                    reach[1 - turn] = [flood(opp & ea, opp), flood(opp & eb, opp)]
+                    for p in bits_list(removed):
+                        insort(empties, p)
             mine = reach[turn]
+            ea, eb = edges[turn]
             around = orth_bits[point]
             if bit & ea or around & mine[0]:
                 mine[0] |= flood(bit, own & ~mine[0])
@@ -122,21 +136,34 @@ class ClearcutKernel:
             last = point
             # --- the skip rule, as QuickTurns._pass_turn: the opponent has a point forming no
             # crosscut (each of their stones makes at most four points crosscut candidates) ---
-            other = stones[1 - turn]
-            if len(empties) <= 4 * other.bit_count():
-                east = own >> 1 & not_right
-                west = own << 1 & not_left
-                north = own >> n
-                south = own << n & full
-                found = (
-                    (other >> (n + 1) & not_right & east & north)
-                    | (other << (n - 1) & not_right & east & south)
-                    | (other >> (n - 1) & not_left & west & north)
-                    | (other << (n + 1) & not_left & west & south)
-                )
-                if not full & ~(own | other) & ~found:
-                    return Resume(points, moves, last)
+            if len(empties) <= 4 * opp.bit_count():
+                empty = full & ~(own | opp)
+                theirs = candidates(opp, own) & empty
+                if not empty & ~theirs:
+                    # Only crosscuts: the engine lists the whole mask (Game._pass_turn), and the
+                    # next draw is from it; with none, the engine skips or ends the game.
+                    known = 0
+                    for p in bits_list(theirs):
+                        if allowed(p, opp, own):
+                            known |= 1 << p
+                    if not known:
+                        # The skip rule (Game._pass_turn): the mover places again, from the
+                        # whole mask; a swap on offer, or no placement for either, is the
+                        # engine's to play.
+                        turn_number += 1
+                        if game.pie and turn_number == 2:
+                            return Resume(points, moves, last)
+                        turn_number += 1
+                        mine_cand = candidates(own, opp) & empty
+                        known = empty & ~mine_cand
+                        for p in bits_list(mine_cand):
+                            if allowed(p, own, opp):
+                                known |= 1 << p
+                        if not known:
+                            return Resume(points, moves, last)
+                        continue
             turn = 1 - turn
+            turn_number += 1
 
 
 KERNEL = ClearcutKernel()
