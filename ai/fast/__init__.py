@@ -54,8 +54,11 @@ class Kernel(Protocol):
 def kernel_for(game: Game, playout: Playout) -> Kernel | None:
     """The kernel for ``game`` played out with ``playout``, None where there is none (then the
     engine plays the playout)."""
-    from . import clearcut
+    from . import clearcut, crosscut
 
-    if game.name == "clearcut" and not playout.rules and not playout.cut_after:
+    uniform = not playout.rules and not playout.cut_after
+    if game.name == "clearcut" and uniform:
         return clearcut.KERNEL
+    if game.name == "crosscut" and uniform:
+        return crosscut.KERNEL
     return None

@@ -1,0 +1,207 @@
+"""Crosscut's uniform playout on bitboards (see :mod:`ai.fast`).
+
+The engine's search copy (``QuickTurns``) draws a playout move uniformly from the empty
+interior points (always legal) and the empty perimeter points next to an enemy disc, and
+tests only a drawn perimeter point (it must flip).  The perimeter is always empty (a
+perimeter disc is removed at once), so the empty interior points are kept as a sorted list;
+flanks and runs are walked along rays listed once per board size.
+"""
+
+from __future__ import annotations
+
+import time
+from bisect import bisect_left
+from functools import cache
+from typing import TYPE_CHECKING
+
+from rules import Game
+from rules.geometry import bits_list, grid
+
+from . import Random, Resume
+
+if TYPE_CHECKING:
+    from ai.evaluators import Leaf
+
+Ray = tuple[int, ...]
+
+
+@cache
+def rays(size: int) -> tuple[tuple[Ray, Ray, Ray, Ray], ...]:
+    """Per point, the points beyond it east, west, north and south (nearest first): the
+    order of ``rules.geometry.ORTHOGONAL``, which ``rules.crosscut`` walks."""
+    g = grid(size)
+    n = size
+    found = []
+    for p in range(g.area):
+        c, r = p % n, p // n
+        found.append(
+            (
+                tuple(r * n + x for x in range(c + 1, n)),
+                tuple(r * n + x for x in range(c - 1, -1, -1)),
+                tuple(y * n + c for y in range(r + 1, n)),
+                tuple(y * n + c for y in range(r - 1, -1, -1)),
+            )
+        )
+    return tuple(found)
+
+
+@cache
+def interior_lines(size: int) -> tuple[tuple[int, int], ...]:
+    """Per point, the interior points of its row and of its column, as masks."""
+    g = grid(size)
+    return tuple(
+        (g.rows[p // size] & g.interior, g.cols[p % size] & g.interior) for p in range(g.area)
+    )
+
+
+class CrosscutKernel:
+    """Uniform Crosscut playouts; hands a full interior (skips, draws) to the engine."""
+
+    def run(self, game: Game, leaf: Leaf, rand: Random, stop: int) -> int | Resume | None:
+        last = leaf.last
+        if not getattr(game, "_quick_turns", False):
+            return Resume([], 0, last)
+        g = game.grid
+        n, full, not_left, not_right = g.size, g.full, g.not_left, g.not_right
+        perimeter = g.perimeter
+        ray = rays(n)
+        orth_bits = g.orth_bits
+        lines = interior_lines(n)
+        stones = list(game._stones)
+        if (stones[0] | stones[1]) & perimeter:
+            return Resume([], 0, last)  # a set-up position: the runs below assume none there
+        turn = game._turn
+        inner = bits_list(g.interior & ~(stones[0] | stones[1]))
+        known = game._legal
+        played, flip, deadline = leaf.played, leaf.flip, leaf.deadline
+        clock = time.perf_counter
+        points: list[int] = []
+        moves = 0
+
+        def run_through(stones: int, p: int) -> int:
+            """The longer of the row and column runs of ``stones`` through ``p``."""
+            best = 0
+            for a, b in ((0, 1), (2, 3)):
+                length = 1
+                for i in ray[p][a]:
+                    if not stones >> i & 1:
+                        break
+                    length += 1
+                for i in ray[p][b]:
+                    if not stones >> i & 1:
+                        break
+                    length += 1
+                if length > best:
+                    best = length
+            return best
+
+        def flips(point: int, own: int, opp: int) -> list[int]:
+            """Crosscut.flips: the discs a placement flips."""
+            flanked: list[int] = []
+            if not orth_bits[point] & opp:
+                return flanked
+            for line in ray[point]:
+                seg: list[int] = []
+                for i in line:
+                    if opp >> i & 1:
+                        seg.append(i)
+                    else:
+                        if seg and own >> i & 1:
+                            flanked += seg
+                        break
+            if not flanked:
+                return flanked
+            bits = 0
+            for i in flanked:
+                bits |= 1 << i
+            if perimeter >> point & 1:
+                after, measured = own | bits, flanked
+            else:
+                after, measured = own | bits | 1 << point, [*flanked, point]
+            created = max(run_through(after, p) for p in measured)
+            cut = max(run_through(opp, p) for p in flanked)
+            return flanked if created > cut else []
+
+        while True:
+            if deadline is not None and clock() > deadline:
+                return None
+            if moves == stop:
+                return Resume(points, moves, last)
+            moves += 1
+            own, opp = stones[turn], stones[1 - turn]
+            # --- draw a legal point as QuickTurns.sample_legal_point does ---
+            if known is not None:
+                legal = bits_list(known)
+                known = None
+                if not legal:
+                    return Resume(points, moves - 1, last)
+                point = legal[int(rand() * len(legal))]
+                flipped = flips(point, own, opp)
+            else:
+                m = opp
+                edge = (
+                    m | (m >> 1 & not_right) | (m << 1 & not_left) | m >> n | (m << n & full)
+                ) & perimeter
+                # The draw is from the sorted union of the interior list and the few perimeter
+                # points; find the drawn one without building the union.
+                size = len(inner)
+                at: list[tuple[int, int]] = []
+                while edge:
+                    low = edge & -edge
+                    e = low.bit_length() - 1
+                    at.append((bisect_left(inner, e) + len(at), e))
+                    size += 1
+                    edge ^= low
+                i = int(rand() * size)
+                point = -1
+                skipped = 0
+                for pos, e in at:
+                    if pos == i:
+                        point = e
+                        break
+                    if pos > i:
+                        break
+                    skipped += 1
+                if point < 0:
+                    point = inner[i - skipped]
+                flipped = flips(point, own, opp)
+                if not flipped and perimeter >> point & 1:
+                    pool = sorted(inner + [e for _, e in at])
+                    while True:
+                        pool[i] = pool[-1]
+                        pool.pop()
+                        i = int(rand() * len(pool))
+                        point = pool[i]
+                        flipped = flips(point, own, opp)
+                        if flipped or not perimeter >> point & 1:
+                            break
+            played.append((point, turn ^ flip))
+            points.append(point)
+            # --- place, as Crosscut._place ---
+            bits = 0
+            for i in flipped:
+                bits |= 1 << i
+            if perimeter >> point & 1:
+                changed = flipped
+                own |= bits
+            else:
+                changed = [*flipped, point]
+                own |= bits | 1 << point
+                inner.remove(point)
+            stones[turn] = own
+            stones[1 - turn] = opp & ~bits
+            # A run of N-2 is a whole interior line, the perimeter being empty: a win is a line
+            # through a changed disc now held whole (Crosscut._place's longest run >= N-2).
+            for p in changed:
+                row, col = lines[p]
+                if own & row == row or own & col == col:
+                    return turn
+            last = point
+            # --- the skip rule, as QuickTurns._pass_turn: an empty interior point is legal for
+            # either player; without one the engine decides ---
+            if not inner:
+                return Resume(points, moves, last)
+            turn = 1 - turn
+
+
+KERNEL = CrosscutKernel()
