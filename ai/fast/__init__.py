@@ -54,9 +54,17 @@ class Kernel(Protocol):
 def kernel_for(game: Game, playout: Playout) -> Kernel | None:
     """The kernel for ``game`` played out with ``playout``, None where there is none (then the
     engine plays the playout)."""
-    from . import clearcut, crosscut
+    from ai.playouts import NearLast
+
+    from . import clearcut, clearpath, crosscut
 
     uniform = not playout.rules and not playout.cut_after
+    if game.name == "clearpath" and not playout.cut_after:
+        if uniform:
+            return clearpath.kernel(None)
+        rule = playout.rules[0]
+        if len(playout.rules) == 1 and isinstance(rule, NearLast):
+            return clearpath.kernel(rule.chance)
     if game.name == "clearcut" and uniform:
         return clearcut.KERNEL
     if game.name == "crosscut" and uniform:
