@@ -100,25 +100,40 @@ class ClearPathKernel:
                 return True
             return can_finish_after(p, player)
 
+        # Per player, what ClearPath._classify derives from their edge reach, kept until
+        # their next placement changes it: the points joining both orthogonal reaches, the
+        # points next to either diagonal reach and to both, and whether those are joined.
+        joins = [0, 0]
+        touches = [0, 0]
+        crosses = [0, 0]
+        linked = [False, False]
+
+        def derive_oip(player: int) -> None:
+            ea, eb = edges[player]
+            oa, ob = oip[player]
+            joins[player] = (dilate4(oa) | ea) & (dilate4(ob) | eb)
+
+        def derive_odip(player: int) -> None:
+            ea, eb = edges[player]
+            da, db = odip[player]
+            near_a, near_b = dilate8(da) | ea, dilate8(db) | eb
+            touches[player] = near_a | near_b
+            crosses[player] = near_a & near_b
+            linked[player] = bool(da & db)
+
+        for player in (0, 1):
+            derive_oip(player)
+            derive_odip(player)
+
         def classify(player: int) -> tuple[int, int, int, int, int]:
             """ClearPath._classify, with the empty points and _odip_touching:
             (wins, finals, chained, empty, touching)."""
             occupied = stones[0] | stones[1]
             empty = full & ~occupied
-            ea, eb = edges[player]
-            oa, ob = oip[player]
-            da, db = odip[player]
-            wins = empty & (dilate4(oa) | ea) & (dilate4(ob) | eb)
-            near_a, near_b = dilate8(da) | ea, dilate8(db) | eb
-            finals = 0 if da & db else empty & ~(near_a & near_b)
+            wins = empty & joins[player]
             surrounded = surrounded_mask(occupied) & empty
-            return (
-                wins,
-                finals & ~surrounded & ~wins,
-                surrounded & ~wins,
-                empty,
-                near_a | near_b,
-            )
+            finals = 0 if linked[player] else empty & ~crosses[player] & ~surrounded & ~wins
+            return wins, finals, surrounded & ~wins, empty, touches[player]
 
         def can_finish_after(point: int, player: int) -> bool:
             """ClearPath._can_finish_after, on the kernel's stones."""
@@ -219,18 +234,28 @@ class ClearPathKernel:
             ea, eb = edges[turn]
             reach = oip[turn]
             around = orth_bits[point]
+            grew = False
             if bit & ea or around & reach[0]:
                 reach[0] |= flood(bit, own & ~reach[0])
+                grew = True
             if bit & eb or around & reach[1]:
                 reach[1] |= flood(bit, own & ~reach[1])
+                grew = True
             if reach[0] & reach[1]:
                 return turn
+            if grew:
+                derive_oip(turn)
             reach = odip[turn]
             around = ring_bits[point]
+            grew = False
             if bit & ea or around & reach[0]:
                 reach[0] |= flood(bit, own & ~reach[0], True)
+                grew = True
             if bit & eb or around & reach[1]:
                 reach[1] |= flood(bit, own & ~reach[1], True)
+                grew = True
+            if grew:
+                derive_odip(turn)
             last = point
             if again:
                 wins, finals, chained, empty, touching = classify(turn)
