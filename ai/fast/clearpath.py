@@ -144,9 +144,11 @@ class ClearPathKernel:
             bit, around = 1 << point, ring_bits[point]
             odip_a, odip_b = odip[player]
             if bit & edge_a or around & odip_a:
-                odip_a |= flood(bit, own & ~odip_a, True)
+                rest = own & ~odip_a
+                odip_a |= flood(bit, rest, True) if around & rest else bit
             if bit & edge_b or around & odip_b:
-                odip_b |= flood(bit, own & ~odip_b, True)
+                rest = own & ~odip_b
+                odip_b |= flood(bit, rest, True) if around & rest else bit
             if not odip_a & odip_b:
                 creating = (dilate8(odip_a) | edge_a) & (dilate8(odip_b) | edge_b)
                 if empty & ~surrounded_mask(own | opp) & ~creating:
@@ -235,11 +237,14 @@ class ClearPathKernel:
             reach = oip[turn]
             around = orth_bits[point]
             grew = False
+            # EdgeReach.add; a stone with no own neighbour outside a reach joins it alone.
             if bit & ea or around & reach[0]:
-                reach[0] |= flood(bit, own & ~reach[0])
+                rest = own & ~reach[0]
+                reach[0] |= flood(bit, rest) if around & rest else bit
                 grew = True
             if bit & eb or around & reach[1]:
-                reach[1] |= flood(bit, own & ~reach[1])
+                rest = own & ~reach[1]
+                reach[1] |= flood(bit, rest) if around & rest else bit
                 grew = True
             if reach[0] & reach[1]:
                 return turn
@@ -249,10 +254,12 @@ class ClearPathKernel:
             around = ring_bits[point]
             grew = False
             if bit & ea or around & reach[0]:
-                reach[0] |= flood(bit, own & ~reach[0], True)
+                rest = own & ~reach[0]
+                reach[0] |= flood(bit, rest, True) if around & rest else bit
                 grew = True
             if bit & eb or around & reach[1]:
-                reach[1] |= flood(bit, own & ~reach[1], True)
+                rest = own & ~reach[1]
+                reach[1] |= flood(bit, rest, True) if around & rest else bit
                 grew = True
             if grew:
                 derive_odip(turn)
