@@ -127,10 +127,13 @@ class ClearcutKernel:
             mine = reach[turn]
             ea, eb = edges[turn]
             around = orth_bits[point]
+            # EdgeReach.add; a stone with no own neighbour outside a reach joins it alone.
             if bit & ea or around & mine[0]:
-                mine[0] |= flood(bit, own & ~mine[0])
+                rest = own & ~mine[0]
+                mine[0] |= flood(bit, rest) if around & rest else bit
             if bit & eb or around & mine[1]:
-                mine[1] |= flood(bit, own & ~mine[1])
+                rest = own & ~mine[1]
+                mine[1] |= flood(bit, rest) if around & rest else bit
             if mine[0] & mine[1]:
                 return turn
             last = point
