@@ -54,9 +54,9 @@ class Kernel(Protocol):
 def kernel_for(game: Game, playout: Playout) -> Kernel | None:
     """The kernel for ``game`` played out with ``playout``, None where there is none (then the
     engine plays the playout)."""
-    from ai.playouts import NearLast
+    from ai.playouts import NearLast, OnPaths
 
-    from . import clearcut, clearpath, crosscut
+    from . import clearcut, clearpath, crosscut, minefield
 
     uniform = not playout.rules and not playout.cut_after
     if game.name == "clearpath" and not playout.cut_after:
@@ -69,4 +69,12 @@ def kernel_for(game: Game, playout: Playout) -> Kernel | None:
         return clearcut.KERNEL
     if game.name == "crosscut" and uniform:
         return crosscut.KERNEL
+    if game.name == "minefield":
+        # Which bars the verdict's distances and the paths route round (ai.connection).
+        verdict_bars = "minefield" in playout.barred
+        if not playout.rules:
+            return minefield.kernel(None, verdict_bars, verdict_bars)
+        rule = playout.rules[0]
+        if len(playout.rules) == 1 and isinstance(rule, OnPaths):
+            return minefield.kernel(rule.chance, "minefield" in rule.barred, verdict_bars)
     return None
