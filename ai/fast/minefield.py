@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 
 from rules import Game
 from rules.geometry import bits_list
-from rules.minefield import glyph_mask
 
 from ..connection import INFINITE
 from . import Random, Resume
+from .glyphs import both_glyphs
 
 if TYPE_CHECKING:
     from ai.evaluators import Leaf
@@ -65,6 +65,8 @@ class MinefieldKernel:
         def layers(own: int, opp: int, ea: int, eb: int) -> list[int]:
             """ai.connection.distance_layers."""
             empty = full & ~opp & ~own
+            m = own
+            own_near = m | (m >> 1 & not_right) | (m << 1 & not_left) | m >> n | (m << n & full)
             seed = own & ea
             reach = flood(seed, own) if seed else 0
             found = [reach]
@@ -76,7 +78,11 @@ class MinefieldKernel:
                 ) & empty & ~reach
                 if not step:
                     break
-                reach = flood(reach | step, reach | step | own)
+                # The flood through own stones; none next to the step: nothing to flood.
+                if step & own_near:
+                    reach = flood(reach | step, reach | step | own)
+                else:
+                    reach |= step
                 found.append(reach)
             return found
 
@@ -106,11 +112,9 @@ class MinefieldKernel:
 
         # The glyph mask of each side in the position (a side's bars; the mover's legal
         # mask is the empty points outside its own).
+        both = both_glyphs(n)
         empty = full & ~(stones[0] | stones[1])
-        glyphs = [
-            glyph_mask(g, stones[0], stones[1], empty),
-            glyph_mask(g, stones[1], stones[0], empty),
-        ]
+        glyphs = both(stones[0], stones[1], empty)
         legal = empty & ~glyphs[turn]
         while True:
             if deadline is not None and clock() > deadline:
@@ -165,10 +169,7 @@ class MinefieldKernel:
             last = point
             # --- the skip rule (Game._pass_turn): the opponent's whole legal mask ---
             empty &= ~bit
-            glyphs = [
-                glyph_mask(g, stones[0], stones[1], empty),
-                glyph_mask(g, stones[1], stones[0], empty),
-            ]
+            glyphs = both(stones[0], stones[1], empty)
             legal = empty & ~glyphs[1 - turn]
             if not legal:
                 return Resume(points, moves, last)
