@@ -95,8 +95,8 @@ class PlayoutEvaluator:
             if ran is None or isinstance(ran, int):
                 return ran if ran is None else ran ^ flip
             # The kernel handed the rest to the engine: catch the engine up with its moves.
-            for point in ran.points:
-                game.play_index(point)
+            for placed in ran.points:
+                game.play_index(placed)
             moves_made, last = ran.moves, ran.last
         while not game.is_over:
             if deadline is not None and clock() > deadline:

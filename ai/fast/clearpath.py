@@ -13,8 +13,8 @@ listing the board at every move.
 from __future__ import annotations
 
 import time
-from functools import cache
 from bisect import bisect_left
+from functools import cache
 from typing import TYPE_CHECKING
 
 from rules import Game
@@ -165,6 +165,14 @@ class ClearPathKernel:
             oip_b = flood(own & edge_b, own)
             return bool(empty & (dilate4(oip_a) | edge_a) & (dilate4(oip_b) | edge_b))
 
+        def legal(p: int, known: int | None, sure: int, chained: int, finals: int) -> bool:
+            """QuickTurns.point_is_legal for the mover: exact, deciding only ``p``."""
+            if known is not None:
+                return bool(known >> p & 1)
+            if sure >> p & 1:
+                return True
+            return bool(chained >> p & 1) and chain_legal(p, turn, finals, touching)
+
         wins, finals, chained, empty, touching = classify(turn)
         while True:
             if deadline is not None and clock() > deadline:
@@ -173,15 +181,6 @@ class ClearPathKernel:
                 return Resume(points, moves, last)
             moves += 1
             sure = wins | finals
-
-            def legal(p: int) -> bool:
-                """QuickTurns.point_is_legal: exact, deciding only ``p``."""
-                if known is not None:
-                    return bool(known >> p & 1)
-                if sure >> p & 1:
-                    return True
-                return bool(chained >> p & 1) and chain_legal(p, turn, finals, touching)
-
             point = -1
             # --- Playout.point: the NearLast rule, tried with its chance ---
             if near is not None and last is not None and rand() < near:
@@ -189,7 +188,7 @@ class ClearPathKernel:
                 while pool:
                     i = int(rand() * len(pool))
                     p = pool[i]
-                    if legal(p):
+                    if legal(p, known, sure, chained, finals):
                         point = p
                         break
                     pool[i] = pool[-1]
@@ -215,14 +214,14 @@ class ClearPathKernel:
                         j += 1
                         off ^= low
                     point = empties[j]
-                    if chained >> point & 1 and not legal(point):
+                    if chained >> point & 1 and not legal(point, known, sure, chained, finals):
                         pool = bits_list(sure | chained)
                         while True:
                             pool[i] = pool[-1]
                             pool.pop()
                             i = int(rand() * len(pool))
                             point = pool[i]
-                            if legal(point):
+                            if legal(point, known, sure, chained, finals):
                                 break
             known = None
             played.append((point, turn ^ flip))

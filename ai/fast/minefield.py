@@ -73,9 +73,13 @@ class MinefieldKernel:
             while not reach & eb:
                 m = reach
                 step = (
-                    (m | (m >> 1 & not_right) | (m << 1 & not_left) | m >> n | (m << n & full))
-                    | ea
-                ) & empty & ~reach
+                    (
+                        (m | (m >> 1 & not_right) | (m << 1 & not_left) | m >> n | (m << n & full))
+                        | ea
+                    )
+                    & empty
+                    & ~reach
+                )
                 if not step:
                     break
                 # The flood through own stones; none next to the step: nothing to flood.

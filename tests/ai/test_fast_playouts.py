@@ -38,7 +38,9 @@ def _variants() -> list[tuple[str, int, bool]]:
     return found
 
 
-def _play_out(game: Game, playout: Playout, seed: int, fast: bool, warm: bool) -> tuple[object, ...]:
+def _play_out(
+    game: Game, playout: Playout, seed: int, fast: bool, warm: bool
+) -> tuple[object, ...]:
     work = game.copy()
     rng = random.Random(seed)
     prepare(work, rng.random)
