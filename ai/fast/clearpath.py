@@ -273,25 +273,17 @@ class ClearPathKernel:
                 turn = 1 - turn
                 continue
             # Else the engine lists the opponent's whole mask (Game._pass_turn), and the next
-            # draw is from it; with none, the mover is skipped back to (the swap, if it might
-            # be on offer, and a draw are the engine's to play).
+            # draw is from it.  Without one, the skip (or a draw, or the swap if it might be on
+            # offer) is the engine's to play: so rare that the kernel does not repeat it.
             if turn_number == 2:
                 return Resume(points, moves, last)
             known = 0
             for p in bits_list(chained):
                 if chain_legal(p, 1 - turn, finals, touching):
                     known |= 1 << p
-            if known:
-                turn = 1 - turn
-                continue
-            turn_number += 1
-            wins, finals, chained, empty, touching = classify(turn)
-            known = wins | finals
-            for p in bits_list(chained):
-                if chain_legal(p, turn, finals, touching):
-                    known |= 1 << p
             if not known:
                 return Resume(points, moves, last)
+            turn = 1 - turn
 
 
 KERNELS: dict[float | None, ClearPathKernel] = {}
