@@ -51,25 +51,35 @@ class Kernel(Protocol):
         ...  # pragma: no cover
 
 
+_KERNELS: dict[tuple[str, Playout], Kernel | None] = {}
+
+
 def kernel_for(game: Game, playout: Playout) -> Kernel | None:
     """The kernel for ``game`` played out with ``playout``, None where there is none (then the
     engine plays the playout)."""
+    key = (game.name, playout)
+    if key not in _KERNELS:
+        _KERNELS[key] = _find_kernel(game.name, playout)
+    return _KERNELS[key]
+
+
+def _find_kernel(name: str, playout: Playout) -> Kernel | None:
     from ai.playouts import NearLast, OnPaths
 
     from . import clearcut, clearpath, crosscut, minefield
 
     uniform = not playout.rules and not playout.cut_after
-    if game.name == "clearpath" and not playout.cut_after:
+    if name == "clearpath" and not playout.cut_after:
         if uniform:
             return clearpath.kernel(None)
         rule = playout.rules[0]
         if len(playout.rules) == 1 and isinstance(rule, NearLast):
             return clearpath.kernel(rule.chance)
-    if game.name == "clearcut" and uniform:
+    if name == "clearcut" and uniform:
         return clearcut.KERNEL
-    if game.name == "crosscut" and uniform:
+    if name == "crosscut" and uniform:
         return crosscut.KERNEL
-    if game.name == "minefield":
+    if name == "minefield":
         # Which bars the verdict's distances and the paths route round (ai.connection).
         verdict_bars = "minefield" in playout.barred
         if not playout.rules:
