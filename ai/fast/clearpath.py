@@ -185,10 +185,15 @@ class ClearPathKernel:
             # --- Playout.point: the NearLast rule, tried with its chance ---
             if near is not None and last is not None and rand() < near:
                 pool = list(rings[last])
+                # legal(): the known mask, or a sure point, or a chain point that can end
+                # the turn; checked inline, as most neighbours are taken.
+                maybe = known if known is not None else sure | chained
                 while pool:
                     i = int(rand() * len(pool))
                     p = pool[i]
-                    if legal(p, known, sure, chained, finals):
+                    if maybe >> p & 1 and (
+                        known is not None or sure >> p & 1 or chain_legal(p, turn, finals, touching)
+                    ):
                         point = p
                         break
                     pool[i] = pool[-1]
