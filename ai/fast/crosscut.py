@@ -143,30 +143,28 @@ class CrosscutKernel:
                     m | (m >> 1 & not_right) | (m << 1 & not_left) | m >> n | (m << n & full)
                 ) & perimeter
                 # The draw is from the sorted union of the interior list and the few perimeter
-                # points; find the drawn one without building the union.
-                size = len(inner)
-                at: list[tuple[int, int]] = []
-                while edge:
-                    low = edge & -edge
-                    e = low.bit_length() - 1
-                    at.append((bisect_left(inner, e) + len(at), e))
-                    size += 1
-                    edge ^= low
-                i = int(rand() * size)
+                # points; find the drawn one without building the union (a perimeter point's
+                # place in it: the interior points below it, and the perimeter points).
+                i = int(rand() * (len(inner) + edge.bit_count()))
                 point = -1
                 skipped = 0
-                for pos, e in at:
+                rest = edge
+                while rest:
+                    low = rest & -rest
+                    e = low.bit_length() - 1
+                    pos = bisect_left(inner, e) + skipped
                     if pos == i:
                         point = e
                         break
                     if pos > i:
                         break
                     skipped += 1
+                    rest ^= low
                 if point < 0:
                     point = inner[i - skipped]
-                flipped = flips(point, own, opp)
+                flipped = flips(point, own, opp) if orth_bits[point] & opp else []
                 if not flipped and perimeter >> point & 1:
-                    pool = sorted(inner + [e for _, e in at])
+                    pool = sorted(inner + bits_list(edge))
                     while True:
                         pool[i] = pool[-1]
                         pool.pop()
