@@ -40,6 +40,11 @@ class Resume:
     last: int | None
 
 
+def resume(played: list[tuple[int, int]], start: int, moves: int, last: int | None) -> Resume:
+    """A :class:`Resume` for the placements a kernel recorded in ``played`` from ``start``."""
+    return Resume([point for point, _ in played[start:]], moves, last)
+
+
 class Kernel(Protocol):
     """One game's playout on bitboards."""
 

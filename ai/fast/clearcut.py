@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from rules import Game
 from rules.geometry import bits_list
 
-from . import Random, Resume
+from . import Random, Resume, resume
 
 if TYPE_CHECKING:
     from ai.evaluators import Leaf
@@ -41,7 +41,7 @@ class ClearcutKernel:
         known = game._legal
         played, flip, deadline = leaf.played, leaf.flip, leaf.deadline
         clock = time.perf_counter
-        points: list[int] = []
+        start = len(played)
         moves = 0
 
         def flood(seed: int, within: int) -> int:
@@ -82,7 +82,7 @@ class ClearcutKernel:
             if deadline is not None and clock() > deadline:
                 return None
             if moves == stop:
-                return Resume(points, moves, last)
+                return resume(played, start, moves, last)
             moves += 1
             own, opp = stones[turn], stones[1 - turn]
             cand = candidates(own, opp)
@@ -91,7 +91,7 @@ class ClearcutKernel:
                 legal = bits_list(known)
                 known = None
                 if not legal:
-                    return Resume(points, moves - 1, last)
+                    return resume(played, start, moves - 1, last)
                 point = legal[int(rand() * len(legal))]
             else:
                 i = int(rand() * len(empties))
@@ -106,7 +106,6 @@ class ClearcutKernel:
                         if not cand >> point & 1 or allowed(point, own, opp):
                             break
             played.append((point, turn ^ flip))
-            points.append(point)
             # --- place, as Clearcut._place ---
             bit = 1 << point
             own |= bit
@@ -155,7 +154,7 @@ class ClearcutKernel:
                         # engine's to play.
                         turn_number += 1
                         if game.pie and turn_number == 2:
-                            return Resume(points, moves, last)
+                            return resume(played, start, moves, last)
                         turn_number += 1
                         mine_cand = candidates(own, opp) & empty
                         known = empty & ~mine_cand
@@ -163,7 +162,7 @@ class ClearcutKernel:
                             if allowed(p, own, opp):
                                 known |= 1 << p
                         if not known:
-                            return Resume(points, moves, last)
+                            return resume(played, start, moves, last)
                         continue
             turn = 1 - turn
             turn_number += 1

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from rules import Game
 from rules.geometry import bits_list, grid
 
-from . import Random, Resume
+from . import Random, Resume, resume
 
 if TYPE_CHECKING:
     from ai.evaluators import Leaf
@@ -59,7 +59,7 @@ class ClearPathKernel:
         known = game._legal
         played, flip, deadline = leaf.played, leaf.flip, leaf.deadline
         clock = time.perf_counter
-        points: list[int] = []
+        start = len(played)
         moves = 0
 
         def dilate4(m: int) -> int:
@@ -178,7 +178,7 @@ class ClearPathKernel:
             if deadline is not None and clock() > deadline:
                 return None
             if moves == stop:
-                return Resume(points, moves, last)
+                return resume(played, start, moves, last)
             moves += 1
             sure = wins | finals
             point = -1
@@ -203,7 +203,8 @@ class ClearPathKernel:
                 if known is not None:
                     pool = bits_list(known)
                     if not pool:
-                        return Resume(points, moves - 1, last)  # only a swap: the engine's
+                        # Only a swap: the engine's.
+                        return resume(played, start, moves - 1, last)
                     point = pool[int(rand() * len(pool))]
                 else:
                     # sure | chained is the empty points less ``off`` (few): map the drawn
@@ -230,7 +231,6 @@ class ClearPathKernel:
                                 break
             known = None
             played.append((point, turn ^ flip))
-            points.append(point)
             # --- place, as ClearPath._place and Game._play_point ---
             bit = 1 << point
             again = chained >> point & 1  # surrounded (a win ends the game first)
@@ -281,13 +281,13 @@ class ClearPathKernel:
             # draw is from it.  Without one, the skip (or a draw, or the swap if it might be on
             # offer) is the engine's to play: so rare that the kernel does not repeat it.
             if turn_number == 2:
-                return Resume(points, moves, last)
+                return resume(played, start, moves, last)
             known = 0
             for p in bits_list(chained):
                 if chain_legal(p, 1 - turn, finals, touching):
                     known |= 1 << p
             if not known:
-                return Resume(points, moves, last)
+                return resume(played, start, moves, last)
             turn = 1 - turn
 
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from rules import Game
 from rules.geometry import bits_list, grid
 
-from . import Random, Resume
+from . import Random, Resume, resume
 
 if TYPE_CHECKING:
     from ai.evaluators import Leaf
@@ -75,7 +75,7 @@ class CrosscutKernel:
         known = game._legal
         played, flip, deadline = leaf.played, leaf.flip, leaf.deadline
         clock = time.perf_counter
-        points: list[int] = []
+        start = len(played)
         moves = 0
 
         def run_through(stones: int, p: int) -> int:
@@ -126,7 +126,7 @@ class CrosscutKernel:
             if deadline is not None and clock() > deadline:
                 return None
             if moves == stop:
-                return Resume(points, moves, last)
+                return resume(played, start, moves, last)
             moves += 1
             own, opp = stones[turn], stones[1 - turn]
             # --- draw a legal point as QuickTurns.sample_legal_point does ---
@@ -134,7 +134,7 @@ class CrosscutKernel:
                 legal = bits_list(known)
                 known = None
                 if not legal:
-                    return Resume(points, moves - 1, last)
+                    return resume(played, start, moves - 1, last)
                 point = legal[int(rand() * len(legal))]
                 flipped = flips(point, own, opp)
             else:
@@ -174,7 +174,6 @@ class CrosscutKernel:
                         if flipped or not perimeter >> point & 1:
                             break
             played.append((point, turn ^ flip))
-            points.append(point)
             # --- place, as Crosscut._place ---
             bits = 0
             for i in flipped:
@@ -198,7 +197,7 @@ class CrosscutKernel:
             # --- the skip rule, as QuickTurns._pass_turn: an empty interior point is legal for
             # either player; without one the engine decides ---
             if not inner:
-                return Resume(points, moves, last)
+                return resume(played, start, moves, last)
             turn = 1 - turn
 
 

@@ -17,7 +17,7 @@ from rules import Game
 from rules.geometry import bits_list
 
 from ..connection import INFINITE
-from . import Random, Resume
+from . import Random, Resume, resume
 from .glyphs import both_glyphs
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ class MinefieldKernel:
         turn = game._turn
         played, flip, deadline = leaf.played, leaf.flip, leaf.deadline
         clock = time.perf_counter
-        points: list[int] = []
+        start = len(played)
         moves = 0
 
         def flood(seed: int, within: int) -> int:
@@ -136,7 +136,8 @@ class MinefieldKernel:
                 return turn
             moves += 1
             if not legal:
-                return Resume(points, moves - 1, last)  # only a swap: the engine's
+                # Only a swap: the engine's.
+                return resume(played, start, moves - 1, last)
             point = -1
             # --- Playout.point: the OnPaths rule, tried with its chance ---
             if on_paths is not None and rand() < on_paths:
@@ -154,7 +155,6 @@ class MinefieldKernel:
                 pool = bits_list(legal)
                 point = pool[int(rand() * len(pool))]
             played.append((point, turn ^ flip))
-            points.append(point)
             # --- place, as Minefield._place ---
             bit = 1 << point
             own = stones[turn] | bit
@@ -176,7 +176,7 @@ class MinefieldKernel:
             glyphs = both(stones[0], stones[1], empty)
             legal = empty & ~glyphs[1 - turn]
             if not legal:
-                return Resume(points, moves, last)
+                return resume(played, start, moves, last)
             turn = 1 - turn
 
 
