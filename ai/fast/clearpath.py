@@ -159,10 +159,13 @@ class ClearPathKernel:
                     break
                 own |= add
             empty = full & ~(own | opp)
-            oip_a = flood(own & edge_a, own)
+            # Stones were only added: the kept orthogonal reach seeds the floods (the same
+            # regions as from the edges alone, in fewer steps).
+            reach_a, reach_b = oip[player]
+            oip_a = flood(reach_a | own & edge_a, own)
             if oip_a & edge_b:
                 return True
-            oip_b = flood(own & edge_b, own)
+            oip_b = flood(reach_b | own & edge_b, own)
             return bool(empty & (dilate4(oip_a) | edge_a) & (dilate4(oip_b) | edge_b))
 
         def legal(p: int, known: int | None, sure: int, chained: int, finals: int) -> bool:
