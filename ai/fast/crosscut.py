@@ -73,6 +73,8 @@ class CrosscutKernel:
         turn = game._turn
         inner = bits_list(g.interior & ~(stones[0] | stones[1]))
         known = game._legal
+        if known is None and not inner:
+            return Resume([], 0, last)  # no interior point: the engine's whole mask decides
         played, flip, deadline = leaf.played, leaf.flip, leaf.deadline
         clock = time.perf_counter
         start = len(played)
@@ -101,14 +103,14 @@ class CrosscutKernel:
             if not orth_bits[point] & opp:
                 return flanked
             for line in ray[point]:
-                seg: list[int] = []
-                for i in line:
-                    if opp >> i & 1:
-                        seg.append(i)
-                    else:
-                        if seg and own >> i & 1:
-                            flanked += seg
-                        break
+                # rules.crosscut.flanked_segments: enemy discs from the point on, then one of
+                # the mover's.
+                if line and opp >> line[0] & 1:
+                    k, end = 1, len(line)
+                    while k < end and opp >> line[k] & 1:
+                        k += 1
+                    if k < end and own >> line[k] & 1:
+                        flanked += line[:k]
             if not flanked:
                 return flanked
             bits = 0
@@ -121,6 +123,23 @@ class CrosscutKernel:
             created = max(run_through(after, p) for p in measured)
             cut = max(run_through(opp, p) for p in flanked)
             return flanked if created > cut else []
+
+        def kth(i: int, edge: int) -> int:
+            """The ``i``-th point of the sorted union of ``inner`` and the points of ``edge``
+            (perimeter points: each one's place is the interior points below it plus the
+            perimeter points before it)."""
+            skipped = 0
+            while edge:
+                low = edge & -edge
+                e = low.bit_length() - 1
+                pos = bisect_left(inner, e) + skipped
+                if pos == i:
+                    return e
+                if pos > i:
+                    break
+                skipped += 1
+                edge ^= low
+            return inner[i - skipped]
 
         while True:
             if deadline is not None and clock() > deadline:
@@ -143,33 +162,25 @@ class CrosscutKernel:
                     m | (m >> 1 & not_right) | (m << 1 & not_left) | m >> n | (m << n & full)
                 ) & perimeter
                 # The draw is from the sorted union of the interior list and the few perimeter
-                # points; find the drawn one without building the union (a perimeter point's
-                # place in it: the interior points below it, and the perimeter points).
-                i = int(rand() * (len(inner) + edge.bit_count()))
-                point = -1
-                skipped = 0
-                rest = edge
-                while rest:
-                    low = rest & -rest
-                    e = low.bit_length() - 1
-                    pos = bisect_left(inner, e) + skipped
-                    if pos == i:
-                        point = e
-                        break
-                    if pos > i:
-                        break
-                    skipped += 1
-                    rest ^= low
-                if point < 0:
-                    point = inner[i - skipped]
+                # points; find the drawn one without building the union.
+                size = len(inner) + edge.bit_count()
+                i = int(rand() * size)
+                point = kth(i, edge)
                 flipped = flips(point, own, opp) if orth_bits[point] & opp else []
                 if not flipped and perimeter >> point & 1:
-                    pool = sorted(inner + bits_list(edge))
+                    # The rejection of QuickTurns.sample_legal_point, on the union as a list
+                    # that is never built: ``moved`` holds the places it has rewritten.
+                    moved: dict[int, int] = {}
                     while True:
-                        pool[i] = pool[-1]
-                        pool.pop()
-                        i = int(rand() * len(pool))
-                        point = pool[i]
+                        size -= 1
+                        if size in moved:
+                            moved[i] = moved[size]
+                        elif not moved:  # the union's last point: the largest of either
+                            moved[i] = max(inner[-1], edge.bit_length() - 1)
+                        else:
+                            moved[i] = kth(size, edge)
+                        i = int(rand() * size)
+                        point = moved[i] if i in moved else kth(i, edge)
                         flipped = flips(point, own, opp)
                         if flipped or not perimeter >> point & 1:
                             break
