@@ -10,7 +10,6 @@ flanks and runs are walked along rays listed once per board size.
 from __future__ import annotations
 
 import time
-from bisect import bisect_left
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -125,18 +124,19 @@ class CrosscutKernel:
             return flanked if created > cut else []
 
         def kth(i: int, edge: int) -> int:
-            """The ``i``-th point of the sorted union of ``inner`` and the points of ``edge``
-            (perimeter points: each one's place is the interior points below it plus the
-            perimeter points before it)."""
+            """The ``i``-th point of the sorted union of ``inner`` and the points of ``edge``:
+            walk the perimeter points in order, each one either before the interior point that
+            would be the ``i``-th, or that one, or after it."""
             skipped = 0
+            end = len(inner)
             while edge:
                 low = edge & -edge
                 e = low.bit_length() - 1
-                pos = bisect_left(inner, e) + skipped
-                if pos == i:
+                j = i - skipped
+                if j < end and inner[j] < e:
+                    return inner[j]
+                if j <= end and (j == 0 or inner[j - 1] < e):
                     return e
-                if pos > i:
-                    break
                 skipped += 1
                 edge ^= low
             return inner[i - skipped]
