@@ -60,11 +60,13 @@ def distance_layers(g: Grid, own: int, opp: int, edge_a: int, edge_b: int) -> li
     seed = own & edge_a
     reach = g.flood(seed, own) if seed else 0
     layers = [reach]
+    # A step next to no own stone adds only itself: the flood is needed only where it is.
+    own_near = g.dilate4(own)
     while not reach & edge_b:
         step = (g.dilate4(reach) | edge_a) & empty & ~reach
         if not step:
             break
-        reach = g.flood(reach | step, reach | step | own)
+        reach = g.flood(reach | step, reach | step | own) if step & own_near else reach | step
         layers.append(reach)
     return layers
 

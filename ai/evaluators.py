@@ -29,6 +29,7 @@ from rules import Game
 
 from .connection import move_priors
 from .endgame import Endgame, Verdict
+from .fast import kernel_for
 from .playouts import Playout
 
 DRAW = -1
@@ -75,6 +76,9 @@ class PlayoutEvaluator:
     playout: Playout
     rand: Callable[[], float]
     colour_index: dict[str, int]
+    fast: bool = True
+    """Play through the game's kernel in :mod:`ai.fast` where there is one (the same moves;
+    False: always through the engine, for the tests that compare the two)."""
 
     def evaluate(self, game: Game, leaf: Leaf) -> int | None:
         rand = self.rand
@@ -85,6 +89,15 @@ class PlayoutEvaluator:
         stop = playout.cut_after or -1
         deadline, played, last, flip = leaf.deadline, leaf.played, leaf.last, leaf.flip
         moves_made = 0
+        kernel = kernel_for(game, playout) if self.fast and not game.is_over else None
+        if kernel is not None:
+            ran = kernel.run(game, leaf, rand, stop)
+            if ran is None or isinstance(ran, int):
+                return ran if ran is None else ran ^ flip
+            # The kernel handed the rest to the engine: catch the engine up with its moves.
+            for placed in ran.points:
+                game.play_index(placed)
+            moves_made, last = ran.moves, ran.last
         while not game.is_over:
             if deadline is not None and clock() > deadline:
                 return None

@@ -4,7 +4,9 @@ The engine's speed item asks for playouts per second before and after, as ratios
 together on the same (shared, noisy) machine.  This runs the same playouts in each tree named
 by ``--tree`` (default: /work/main and this tree), each in its own Python process with that
 tree first on the path, alternating trees round by round so that load changes fall on both,
-and prints the best round's playouts/s per tree and the ratio to the first tree.  Each
+and prints the best round's playouts/s per tree and the ratio to the first tree.  With
+``--cpu`` the rate is per second of the process's own CPU time, which another process on a
+busy shared host takes far less from than it takes wall-clock time.  Each
 playout is the search's own (``Searcher._playout``, present in every version since the
 playouts became objects) from the empty board, with a fixed seed, so both trees play the same
 playouts if they consume the random generator alike.  Prints figures; never fails on them.
@@ -39,19 +41,21 @@ from ai.levels import LEVELS
 from ai.search import Searcher
 from rules import new_game
 name, size, level, seconds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+clock = time.process_time if sys.argv[5] == "cpu" else time.perf_counter
 searcher = Searcher(new_game(name, size), 1, LEVELS[level].config)
-count, start = 0, time.perf_counter()
-while time.perf_counter() - start < seconds:
+count, start = 0, clock()
+while clock() - start < seconds:
     searcher._playout(searcher.game.copy(), 0, [], None)
     count += 1
-print(json.dumps(count / (time.perf_counter() - start)))
+print(json.dumps(count / (clock() - start)))
 """
 
 
-def measure(tree: Path, board: str, level: int, seconds: float) -> float:
+def measure(tree: Path, board: str, level: int, seconds: float, cpu: bool = False) -> float:
     name, size = board.split(":")
+    clock = "cpu" if cpu else "wall"
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, name, size, str(level), str(seconds)],
+        [sys.executable, "-c", CHILD, name, size, str(level), str(seconds), clock],
         cwd=tree,
         env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"},
         capture_output=True,
@@ -68,6 +72,7 @@ def main() -> None:
     parser.add_argument("--level", type=int, default=3, help="whose playout (default 3)")
     parser.add_argument("--seconds", type=float, default=1.0, help="per round and tree")
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--cpu", action="store_true", help="per CPU second, not wall-clock")
     args = parser.parse_args()
     trees: list[Path] = args.tree or [Path("/work/main"), HERE]
     boards: list[str] = args.board or list(DEFAULT_BOARDS)
@@ -76,7 +81,7 @@ def main() -> None:
         best = [0.0] * len(trees)
         for _ in range(args.rounds):
             for i, tree in enumerate(trees):
-                best[i] = max(best[i], measure(tree, board, args.level, args.seconds))
+                best[i] = max(best[i], measure(tree, board, args.level, args.seconds, args.cpu))
         ratios = " ".join(f"{b / best[0]:.2f}x" for b in best[1:])
         print(board.ljust(18) + "".join(f"{b:26.0f}" for b in best) + f"   {ratios}")
 

@@ -75,7 +75,9 @@ def test_a_playout_to_the_end_reports_the_games_winner_and_its_moves(name: str) 
     for seed in range(5):
         work = game.copy()
         leaf = Leaf(0)
-        outcome = PlayoutEvaluator(playout, random.Random(seed).random, index).evaluate(work, leaf)
+        outcome = PlayoutEvaluator(playout, random.Random(seed).random, index, fast=False).evaluate(
+            work, leaf
+        )
         assert work.is_over
         expected = DRAW if work.winner is None else index[work.winner] ^ leaf.flip
         assert outcome == expected
