@@ -9,9 +9,9 @@ draws in the same order, so the same moves and the same winner for the same seed
 ``tests/ai/test_fast_playouts.py`` plays both side by side in every game with a kernel).
 
 A kernel handles the common case and hands anything rare back to the engine (a swap, a drawn
-game, a skip where the kernel does not repeat the skip rule): it returns a :class:`Resume` naming the placements it made, which the evaluator
-plays through the engine before going on there, so the rare rules are written once, in
-``rules/``.
+game, a skip where the kernel does not repeat the skip rule): it returns a :class:`Resume`
+naming the placements it made, which the evaluator plays through the engine before going on
+there, so the rare rules are written once, in ``rules/``.
 """
 
 from __future__ import annotations
