@@ -11,7 +11,8 @@ import random
 import pytest
 
 from ai.dfpn import DfpnSolver
-from ai.solver import SEATS, Solver
+from ai.solver import SEATS, Solver, solve
+from bench.verify_proof import verify
 from rules import Game, new_game
 
 DFPN_GAMES = ("minefield", "nakeddiagonal", "clearpath")
@@ -49,3 +50,14 @@ def test_dfpn_agrees_with_the_exact_solver(name: str, size: int, plies: int) -> 
 def test_dfpn_refuses_games_whose_positions_repeat(name: str) -> None:
     with pytest.raises(ValueError, match="repeat"):
         DfpnSolver(name, 5, "first")
+
+
+@pytest.mark.slow
+def test_dfpn_proof_of_minefield_4_passes_the_checker() -> None:
+    """Minefield 4x4 solved from scratch by df-pn (about 55 s on a busy machine); bench/verify_proof.py, which
+    shares no code with either search, must accept the exported proof."""
+    solution = solve("minefield", 4, first_moves=False, solver_class=DfpnSolver)
+    assert solution.winner_seat == "first"
+    verdict = verify(solution.proof_document())
+    assert verdict.unused_entries == 0
+    assert verdict.winner_positions == len(solution.strategy)
