@@ -395,11 +395,13 @@ def solve(
     max_nodes: int | None = None,
     use_symmetry: bool = True,
     first_moves: bool = True,
+    solver_class: type[Solver] = Solver,
 ) -> Solution:
     """Solve the start of ``name`` at ``size``: who wins, with which first moves, and how.
 
     ``pie`` as for :func:`rules.new_game`.  Raises :class:`SearchLimit` when ``max_nodes``
-    (per seat) runs out first.
+    (per seat) runs out first.  ``solver_class`` picks the search (:class:`ai.dfpn.DfpnSolver`
+    for df-pn); the proof is exported the same way whichever finds it.
     """
     game = new_game(name, size, pie=pie)
     # With the pie rule the second seat wins unless best play draws: whatever Red's first
@@ -407,7 +409,7 @@ def solve(
     seats = SEATS[::-1] if game.pie else SEATS
     nodes = 0
     for seat in seats:
-        solver = Solver(name, size, seat, use_symmetry=use_symmetry, max_nodes=max_nodes)
+        solver = solver_class(name, size, seat, use_symmetry=use_symmetry, max_nodes=max_nodes)
         if not solver.wins(game):
             nodes += solver.nodes
             continue

@@ -2,6 +2,7 @@
 
     python -m bench.solve minefield 4
     python -m bench.solve crosscut 5 --max-nodes 2000000 --out-dir /tmp/proofs
+    python -m bench.solve minefield 5 --dfpn --max-nodes 2000000
 
 Prints one JSON line: who wins, the winning first moves, the proof size (positions where the
 winner is to move), the search nodes, the solve time and the file size.  A proof file that
@@ -19,7 +20,8 @@ import sys
 import time
 from pathlib import Path
 
-from ai.solver import SearchLimit, Solution, solve
+from ai.dfpn import DfpnSolver
+from ai.solver import SearchLimit, Solution, Solver, solve
 from rules import game_class, game_names
 
 MAX_PROOF_BYTES = 20 * 1024 * 1024
@@ -40,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-first-moves", action="store_true", help="skip listing every winning first move"
     )
+    parser.add_argument("--dfpn", action="store_true", help="search with df-pn (ai/dfpn.py)")
     args = parser.parse_args(argv)
     cls = game_class(args.game)
     if not cls.min_size <= args.size <= cls.max_size:
@@ -48,7 +51,11 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     try:
         solution = solve(
-            args.game, args.size, max_nodes=args.max_nodes, first_moves=not args.no_first_moves
+            args.game,
+            args.size,
+            max_nodes=args.max_nodes,
+            first_moves=not args.no_first_moves,
+            solver_class=DfpnSolver if args.dfpn else Solver,
         )
     except SearchLimit as exc:
         seconds = round(time.perf_counter() - started, 1)
