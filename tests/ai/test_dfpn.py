@@ -54,8 +54,8 @@ def test_dfpn_refuses_games_whose_positions_repeat(name: str) -> None:
 
 @pytest.mark.slow
 def test_dfpn_proof_of_minefield_4_passes_the_checker() -> None:
-    """Minefield 4x4 solved from scratch by df-pn (about 55 s on a busy machine); bench/verify_proof.py, which
-    shares no code with either search, must accept the exported proof."""
+    """Minefield 4x4 solved from scratch by df-pn (about 55 s on a busy machine):
+    bench/verify_proof.py, which shares no code with either search, must accept the proof."""
     solution = solve("minefield", 4, first_moves=False, solver_class=DfpnSolver)
     assert solution.winner_seat == "first"
     verdict = verify(solution.proof_document())
