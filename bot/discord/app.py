@@ -23,7 +23,7 @@ from bot.discord.play.ai_opponent import ComputerOpponent
 from bot.discord.play.posting import Unposted
 from bot.discord.replies import context_of, handle_error
 from bot.discord.speech import SeenLocales
-from bot.discord.tournaments.flows import TournamentRunner
+from bot.discord.tournaments.runner import TournamentRunner
 from bot.discord.translator import CatalogTranslator
 from bot.service import EventBus, GameOver, GameService, ShardFilter
 from bot.web.metrics import Metrics
