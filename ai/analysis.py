@@ -218,7 +218,7 @@ def mark(before: float, after: float, proven_before: Proven, proven_after: Prove
         return "blunder" if proven_after == "loss" else "missed_win"
     if proven_before == "loss":
         return None  # nothing to lose: every move loses against best play
-    drop = before - after
+    drop = round(before - after, 6)  # 0.6 - 0.5 is 0.0999… in floats
     if drop >= BLUNDER:
         return "blunder"
     if drop >= MISTAKE:
