@@ -39,7 +39,7 @@ MARKS = ("inaccuracy", "mistake", "blunder", "missed_win")
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    playouts: int = 2000
+    playouts: int = 1000
     """The search budget for every position the solver does not decide."""
     solve_empties: int = 16
     """Ask the exact solver about positions with at most this many empty points."""
