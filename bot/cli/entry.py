@@ -35,6 +35,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "ratings": ("bot.cli.ratings", "ratings maintenance: crosspath ratings rebuild [--check]"),
     "leaderboard": ("bot.cli.leaderboard", "print a server's leaderboard for one game"),
     "tournament": ("bot.cli.tournament", "list a server's tournaments, show one, its standings"),
+    "analyse": ("bot.cli.analyse", "the computer's analysis of a finished game, with a chart"),
     "web": ("bot.cli.web", "serve the public game pages, with /healthz, /readyz and /metrics"),
 }
 

@@ -1,0 +1,251 @@
+"""Computer analysis of a finished game: each position's win chance, each move's mark.
+
+Every position before a ply is judged on its own (so positions can be judged in parallel, and
+one seed gives the same figures in any order): a shipped proof (ai/solved/) or the exact
+endgame solver within :attr:`Settings.solve_nodes` decides it where it can (win chance 1.0 or
+0.0, ``proven`` "win"/"loss"); otherwise one seeded search at :attr:`Settings.playouts`, the
+same for every position of the game, estimates it.  The thresholds and the accuracy formula
+are explained in docs/analysis.md.
+
+Pure and deterministic given a seed; no I/O.  :func:`analyse` runs sequentially, or maps the
+positions over an executor (the process pool of :mod:`ai.pool`, never an event loop).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass
+from functools import partial
+from typing import Literal
+
+from rules import Game, new_game, parse_record
+from rules.record import parse_header
+
+from .endgame import Endgame, Verdict, empty_points
+from .moves import move_name
+from .pie import pie_search
+from .pool import move_seed
+from .search import DEFAULT_CONFIG, Budget
+from .solver import SEATS, losing_side_move, proof_move
+
+Proven = Literal["win", "loss"] | None
+Mark = Literal["inaccuracy", "mistake", "blunder", "missed_win"] | None
+
+INACCURACY, MISTAKE, BLUNDER = 0.10, 0.20, 0.30
+"""Drops in the mover's win chance (0..1) that earn each mark; see docs/analysis.md."""
+MARKS = ("inaccuracy", "mistake", "blunder", "missed_win")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    playouts: int = 1000
+    """The search budget for every position the solver does not decide."""
+    solve_empties: int = 16
+    """Ask the exact solver about positions with at most this many empty points."""
+    solve_nodes: int = 20_000
+    """Solver nodes per side for one position's question."""
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """One position, for the player to move."""
+
+    win_chance: float
+    proven: Proven
+    best: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlyAnalysis:
+    ply: int
+    move: str
+    seat: str
+    win_chance_before: float
+    win_chance_after: float
+    proven_before: Proven
+    proven_after: Proven
+    mark: Mark
+    best: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSummary:
+    seat: str
+    moves: int
+    inaccuracy: int
+    mistake: int
+    blunder: int
+    missed_win: int
+    accuracy: float
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    record: str
+    moves: tuple[PlyAnalysis, ...]
+    players: tuple[PlayerSummary, ...]
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "record": self.record,
+            "moves": [asdict(m) for m in self.moves],
+            "players": {p.seat: asdict(p) for p in self.players},
+        }
+
+
+def judge(game: Game, settings: Settings, seed: int | None) -> Judgement:
+    """Judge ``game`` (not over) for the player to move; ``game`` is left unchanged."""
+    move = proof_move(game)
+    if move is not None:
+        return Judgement(1.0, "win", move)
+    loser_move = losing_side_move(game)
+    if loser_move is not None:
+        return Judgement(0.0, "loss", loser_move)
+    verdict: Verdict | None = None
+    endgame: Endgame | None = None
+    if empty_points(game) <= settings.solve_empties:
+        endgame = Endgame(game, settings.solve_empties)
+        verdict = endgame.verdict(game, settings.solve_nodes, None)
+    if verdict is Verdict.MOVER_WINS and endgame is not None:
+        best = endgame.winning_move(game)
+        return Judgement(1.0, "win", move_name(game, best))
+    result = pie_search(
+        game,
+        Budget(playouts=settings.playouts),
+        seed=move_seed(seed, game.record()),
+        config=DEFAULT_CONFIG,
+    )
+    if verdict is Verdict.MOVER_LOSES or result.proven == -1:
+        return Judgement(0.0, "loss", result.move)
+    if result.proven == 1:
+        return Judgement(1.0, "win", result.move)
+    return Judgement(_clamp(result.value), None, result.move)
+
+
+def _clamp(value: float) -> float:
+    return min(1.0, max(0.0, value))
+
+
+def judge_record(record: str, settings: Settings, seed: int | None) -> Judgement:
+    """Worker entry point: rebuild the position from its record and judge it."""
+    return judge(parse_record(record), settings, seed)
+
+
+def positions(record: str) -> tuple[Game, list[str]]:
+    """The finished game and the record of each position before each ply."""
+    game = parse_record(record)
+    head = parse_header(record)
+    replayed = new_game(head.name, size=head.size, pie=head.pie)
+    befores: list[str] = []
+    for rec in game.history:
+        befores.append(replayed.record())
+        replayed.play(rec.move)
+    return game, befores
+
+
+Mapper = Callable[[Callable[[str], Judgement], Iterable[str]], Iterator[Judgement]]
+
+
+def analyse(
+    record: str,
+    settings: Settings = Settings(),
+    seed: int | None = 0,
+    mapper: Mapper | None = None,
+) -> Analysis:
+    """Analyse a finished game's record.  ``mapper`` (e.g. ``pool.map``) spreads the positions
+    over processes; None judges them one after another in this process."""
+    game, befores = positions(record)
+    if not game.is_over:
+        raise ValueError("analysis is only for finished games: this game is still running")
+    work = partial(judge_record, settings=settings, seed=seed)
+    judged = list((mapper or map)(work, befores))
+    plies = [
+        _ply(game, i, judged[i], judged[i + 1] if i + 1 < len(judged) else None)
+        for i in range(len(befores))
+    ]
+    seats = tuple(summarise(seat, [p for p in plies if p.seat == seat]) for seat in SEATS)
+    return Analysis(game.record(), tuple(plies), seats)
+
+
+def _ply(game: Game, index: int, before: Judgement, after: Judgement | None) -> PlyAnalysis:
+    rec = game.history[index]
+    # ``player`` is a colour; the seat keeps its player across a pie swap.
+    seat = _seat(game, index)
+    if after is None:  # the last ply ended the game
+        won = rec.winner == rec.player
+        lost = rec.winner is not None and not won
+        chance_after = 1.0 if won else 0.0 if lost else 0.5
+        proven_after: Proven = "win" if won else "loss" if lost else None
+    else:
+        same_mover = index + 1 < len(game.history) and _seat(game, index + 1) == seat
+        if same_mover:
+            chance_after, proven_after = after.win_chance, after.proven
+        else:
+            chance_after, proven_after = 1.0 - after.win_chance, _flip(after.proven)
+    return PlyAnalysis(
+        ply=index + 1,
+        move=rec.move,
+        seat=seat,
+        win_chance_before=round(before.win_chance, 4),
+        win_chance_after=round(chance_after, 4),
+        proven_before=before.proven,
+        proven_after=proven_after,
+        mark=mark(before.win_chance, chance_after, before.proven, proven_after),
+        best=before.best,
+    )
+
+
+def _seat(game: Game, index: int) -> str:
+    """The seat (first/second) of the player who made ply ``index``: seats are fixed to people,
+    colours change with a pie swap, so count swaps up to that ply."""
+    history = game.history
+    colour = history[index].player
+    swaps = sum(1 for rec in history[:index] if rec.swap)
+    base = SEATS[game.players.index(colour)]
+    return SEATS[SEATS.index(base) ^ (swaps % 2)]
+
+
+def _flip(proven: Proven) -> Proven:
+    return "loss" if proven == "win" else "win" if proven == "loss" else None
+
+
+def mark(before: float, after: float, proven_before: Proven, proven_after: Proven) -> Mark:
+    """The mark of one move from the mover's win chance before and after it."""
+    if proven_before == "win":
+        if proven_after == "win":
+            return None  # a proven win kept is never a mistake, however slow
+        return "blunder" if proven_after == "loss" else "missed_win"
+    if proven_before == "loss":
+        return None  # nothing to lose: every move loses against best play
+    drop = round(before - after, 6)  # 0.6 - 0.5 is 0.0999… in floats
+    if drop >= BLUNDER:
+        return "blunder"
+    if drop >= MISTAKE:
+        return "mistake"
+    if drop >= INACCURACY:
+        return "inaccuracy"
+    return None
+
+
+def move_accuracy(before: float, after: float) -> float:
+    """Lichess's per-move accuracy from the win-chance drop in percent points, 0..100."""
+    drop = max(0.0, before - after) * 100.0
+    return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * drop) - 3.1669))
+
+
+def summarise(seat: str, plies: Sequence[PlyAnalysis]) -> PlayerSummary:
+    counts = {name: sum(1 for p in plies if p.mark == name) for name in MARKS}
+    scores = [move_accuracy(p.win_chance_before, p.win_chance_after) for p in plies]
+    accuracy = round(sum(scores) / len(scores), 1) if scores else 100.0
+    return PlayerSummary(seat, len(plies), **counts, accuracy=accuracy)
+
+
+def worst(analysis: Analysis, count: int = 3) -> list[PlyAnalysis]:
+    """The ``count`` moves that lost the most win chance (marked proven losses first)."""
+    order = {"blunder": 0, "missed_win": 0, "mistake": 1, "inaccuracy": 2, None: 3}
+    ranked = sorted(
+        analysis.moves,
+        key=lambda p: (order[p.mark], -(p.win_chance_before - p.win_chance_after), p.ply),
+    )
+    return [p for p in ranked[:count] if p.win_chance_before > p.win_chance_after]

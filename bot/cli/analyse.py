@@ -1,0 +1,130 @@
+"""``crosspath analyse``: the computer's analysis of a finished game (docs/analysis.md).
+
+``crosspath analyse --record "minefield 5: c3 …"`` or ``--db FILE --game N`` (the game's
+record read through the service's public read API; a running game is refused, since analysis
+must never help a game still being played).  ``--json`` prints one JSON object; ``--chart
+out.png`` also draws the win-chance chart.  Bad input ends with one sentence and status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+
+from ai.analysis import Analysis, Settings, analyse, worst
+from rules import InvalidRecord
+
+from .entry import clip
+
+EXIT_BAD_INPUT = 1
+PROG = "crosspath analyse"
+
+
+class Refused(Exception):
+    """Input the command cannot analyse; the message is the one sentence to print."""
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=PROG, description="Analyse a finished game.")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--record", help="a finished game's record, e.g. 'minefield 5: c3 …'")
+    source.add_argument("--game", type=int, help="a game's id in --db")
+    p.add_argument("--db", default=None, help="a SQLite file or postgresql:// URL (with --game)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--seed", type=int, default=0, help="the search's seed (default 0)")
+    p.add_argument(
+        "--budget",
+        type=int,
+        default=Settings().playouts,
+        help=f"search playouts per position (default {Settings().playouts})",
+    )
+    p.add_argument("--workers", type=int, default=1, help="processes to use (default 1)")
+    p.add_argument("--chart", type=Path, default=None, help="also write the chart PNG here")
+    return p
+
+
+async def _stored_record(target: str, game_id: int) -> str:
+    from bot.service import GameService, ServiceError
+    from bot.store import open_store
+
+    async with await open_store(target) as store:
+        try:
+            record = await GameService(store).games.game_record(game_id)
+        except ServiceError as exc:
+            raise Refused(str(exc)) from exc
+    if record.game.is_active:
+        raise Refused(f"game {game_id} is still running: analysis is only for finished games")
+    return record.text
+
+
+def _record(args: argparse.Namespace) -> str:
+    if args.record is not None:
+        return str(args.record)
+    from .ratings import _target
+
+    target = _target(args.db, "analyse")
+    if target is None:
+        raise Refused("")  # _target has said why
+    return asyncio.run(_stored_record(target, args.game))
+
+
+def run(args: argparse.Namespace) -> Analysis:
+    if args.budget < 1:
+        raise Refused(f"--budget must be at least 1, not {args.budget}")
+    if args.workers < 1:
+        raise Refused(f"--workers must be at least 1, not {args.workers}")
+    settings = Settings(playouts=args.budget)
+    record = _record(args)
+    try:
+        if args.workers == 1:
+            return analyse(record, settings, args.seed)
+        from ai.lifetime import spawn_pool
+
+        pool = spawn_pool(min(args.workers, os.cpu_count() or 1))
+        try:
+            return analyse(record, settings, args.seed, mapper=pool.map)
+        finally:
+            pool.shutdown()
+    except InvalidRecord as exc:
+        raise Refused(f"not a valid record: {clip(str(exc), 200)}") from exc
+    except ValueError as exc:
+        raise Refused(str(exc)) from exc
+
+
+def as_text(analysis: Analysis) -> str:
+    lines = [analysis.record if len(analysis.record) <= 200 else clip(analysis.record, 200)]
+    for p in analysis.players:
+        lines.append(
+            f"{p.seat:<6} accuracy {p.accuracy:5.1f}  moves {p.moves:>3}  "
+            f"inaccuracies {p.inaccuracy}  mistakes {p.mistake}  blunders {p.blunder}  "
+            f"missed wins {p.missed_win}"
+        )
+    bad = worst(analysis)
+    if bad:
+        lines.append("worst moves:")
+    for m in bad:
+        lines.append(
+            f"  {m.ply:>3}. {m.seat:<6} {m.move:<5} {m.win_chance_before:.0%} → "
+            f"{m.win_chance_after:.0%}  {m.mark or '':<10} best {m.best}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    args = parser().parse_args(argv)
+    try:
+        analysis = run(args)
+    except Refused as exc:
+        if str(exc):
+            print(f"{PROG}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.chart is not None:
+        from render.reports.analysis_chart import render_analysis_chart
+
+        args.chart.write_bytes(render_analysis_chart(analysis.moves))
+    print(json.dumps(analysis.as_json()) if args.json else as_text(analysis))
+    return 0
