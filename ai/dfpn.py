@@ -20,7 +20,6 @@ each attacker node is recorded in ``proven``), so the shipped file is checked by
 from __future__ import annotations
 
 import math
-import time
 
 from rules import Game
 
@@ -29,7 +28,6 @@ from .solver import (
     MONOTONE_PATH_GAMES,
     SEATS,
     Key,
-    SearchLimit,
     Seat,
     Solver,
     Symmetry,
@@ -85,15 +83,7 @@ class DfpnSolver(Solver):
         return self.table.get(key, (1, 1))
 
     def _mid(self, game: Game, key: Key, sym: Symmetry, thpn: int, thdn: int) -> tuple[int, int]:
-        self.nodes += 1
-        if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise SearchLimit(f"more than {self.max_nodes} nodes")
-        if (
-            self.deadline is not None
-            and not self.nodes & 127
-            and time.perf_counter() > self.deadline
-        ):
-            raise SearchLimit("out of time")
+        self._count_node()
         assert game.to_move is not None
         attacking = seat_of(game, game.to_move) == self.attacker
         moves: list[Move] = self._order(self._moves(game), attacking)

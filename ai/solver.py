@@ -238,6 +238,19 @@ class Solver:
             moves.append(SWAP)
         return moves
 
+    def _count_node(self) -> None:
+        """Count one node; raise :class:`SearchLimit` past the node budget or, checked every
+        128 nodes, past the deadline."""
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise SearchLimit(f"more than {self.max_nodes} nodes")
+        if (
+            self.deadline is not None
+            and not self.nodes & 127
+            and time.perf_counter() > self.deadline
+        ):
+            raise SearchLimit("out of time")
+
     def _order(self, moves: list[Move], attacking: bool) -> list[Move]:
         history = self._history[0 if attacking else 1]
         area = self.size * self.size
@@ -269,15 +282,7 @@ class Solver:
             return False, False
         if key in path:
             return False, True
-        self.nodes += 1
-        if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise SearchLimit(f"more than {self.max_nodes} nodes")
-        if (
-            self.deadline is not None
-            and not self.nodes & 127
-            and time.perf_counter() > self.deadline
-        ):
-            raise SearchLimit("out of time")
+        self._count_node()
         assert game.to_move is not None
         attacking = seat_of(game, game.to_move) == self.attacker
         moves = self._order(self._moves(game), attacking)
