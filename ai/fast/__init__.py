@@ -25,6 +25,7 @@ from rules import Game
 if TYPE_CHECKING:
     from ai.evaluators import Leaf
     from ai.playouts import Playout
+    from rules.geometry import Grid
 
 Random = Callable[[], float]
 
@@ -38,6 +39,25 @@ class Resume:
     points: list[int]
     moves: int
     last: int | None
+
+
+def orth_flood(g: Grid) -> Callable[[int, int], int]:
+    """``g.flood`` (orthogonal) as a closure over the grid's masks: a kernel calls it in its
+    inner loop, where reading the masks as closure cells beats attribute lookups on ``g``."""
+    n, full, not_left, not_right = g.size, g.full, g.not_left, g.not_right
+
+    def flood(seed: int, within: int) -> int:
+        region = seed
+        while True:
+            m = region
+            nxt = (
+                (m | (m >> 1 & not_right) | (m << 1 & not_left) | m >> n | (m << n & full)) & within
+            ) | seed
+            if nxt == region:
+                return region
+            region = nxt
+
+    return flood
 
 
 def resume(played: list[tuple[int, int]], start: int, moves: int, last: int | None) -> Resume:

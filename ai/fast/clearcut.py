@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from rules import Game
 from rules.geometry import bits_list
 
-from . import Random, Resume, resume
+from . import Random, Resume, orth_flood, resume
 
 if TYPE_CHECKING:
     from ai.evaluators import Leaf
@@ -44,17 +44,7 @@ class ClearcutKernel:
         start = len(played)
         moves = 0
 
-        def flood(seed: int, within: int) -> int:
-            region = seed
-            while True:
-                m = region
-                nxt = (
-                    (m | (m >> 1 & not_right) | (m << 1 & not_left) | m >> n | (m << n & full))
-                    & within
-                ) | seed
-                if nxt == region:
-                    return region
-                region = nxt
+        flood = orth_flood(g)
 
         def allowed(point: int, own: int, opp: int) -> bool:
             """Clearcut._allowed: the new group is larger than every enemy crosscut group."""

@@ -17,7 +17,7 @@ from rules import Game
 from rules.geometry import bits_list
 
 from ..connection import INFINITE
-from . import Random, Resume, resume
+from . import Random, Resume, orth_flood, resume
 from .glyphs import both_glyphs
 
 if TYPE_CHECKING:
@@ -49,18 +49,7 @@ class MinefieldKernel:
         start = len(played)
         moves = 0
 
-        def flood(seed: int, within: int) -> int:
-            """Grid.flood (orthogonal)."""
-            region = seed
-            while True:
-                m = region
-                nxt = (
-                    (m | (m >> 1 & not_right) | (m << 1 & not_left) | m >> n | (m << n & full))
-                    & within
-                ) | seed
-                if nxt == region:
-                    return region
-                region = nxt
+        flood = orth_flood(g)
 
         def layers(own: int, opp: int, ea: int, eb: int) -> list[int]:
             """ai.connection.distance_layers."""
