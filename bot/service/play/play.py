@@ -87,6 +87,7 @@ class Play(Feature):
                 raise IllegalMoveError(engine_sentence(str(exc)), move) from exc
             stamp = to_us(now)
             after = convert.seats(row, game)
+            next_id = None if game.is_over else convert.user_of(after, game.to_move)
             result: ResultRow | None = None
             rating: GameRating | None = None
             clock: ClockRow | None = None
@@ -103,18 +104,18 @@ class Play(Feature):
                 )
                 result, rating = await rate_result(tx, row, game, result, stamp)
             elif game.turn_number != turn_before:
-                clock = next_clock(row, stamp, user_id, convert.user_of(after, game.to_move))
+                clock = next_clock(row, stamp, user_id, next_id)
             # Read before the writes: PostgreSQL sends a command's writes as one statement at
             # the end, and a read after them would send them early.
             waiting = None
-            if not game.is_over and (next_id := convert.user_of(after, game.to_move)):
+            if next_id is not None:
                 waiting = prefs_of(await tx.notices.notice_pref(next_id), next_id)
             row = await tx.games.record_moves(
                 row,
                 [MoveRow(row.id, record.ply, record.move, user_id, stamp)],
                 record=game.record(),
                 to_move=game.to_move,
-                to_move_id=None if game.is_over else convert.user_of(after, game.to_move),
+                to_move_id=next_id,
                 at=stamp,
                 clock=clock,
                 result=result,
