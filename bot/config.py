@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +51,16 @@ SETTINGS: dict[str, tuple[str, str]] = {
         "the address people reach the game pages at, e.g. https://games.example.org; set, "
         "board posts of public games get a 'Watch on the web' link",
     ),
+    "CROSSPATH_CACHE_DIR": (
+        "",
+        "the folder where drawn replay GIFs are kept across restarts; empty: crosspath-cache "
+        "beside the SQLite file, or crosspath-cache-UID in the temporary folder for PostgreSQL",
+    ),
+    "CROSSPATH_CACHE_MB": (
+        "256",
+        "the most megabytes that folder may hold (the least recently used go first); 0: keep "
+        "no replays on disk",
+    ),
 }
 
 
@@ -76,6 +87,10 @@ class Settings:
     web_host: str = "127.0.0.1"
     public_url: str = ""
     """Where people reach the game pages (no trailing slash); empty: board posts link none."""
+    cache_dir: str = ""
+    """Where replays are kept on disk; empty: see :meth:`cache_folder`."""
+    cache_mb: int = 256
+    """The bound of that folder in MiB (0: no disk cache)."""
 
     @property
     def has_token(self) -> bool:
@@ -127,13 +142,26 @@ class Settings:
             "or give a database path in a folder that exists"
         )
 
+    def cache_folder(self, database: str | None = None) -> Path:
+        """The replay cache's folder: CROSSPATH_CACHE_DIR, else ``crosspath-cache`` beside
+        the SQLite file (``database``, default this database), else, for PostgreSQL, a
+        folder of this user's in the temporary directory (private under systemd's
+        PrivateTmp; elsewhere the cache checks that the folder is its own)."""
+        if self.cache_dir:
+            return Path(self.cache_dir)
+        target = self.database if database is None else database
+        if target.startswith(POSTGRES_SCHEMES):
+            return Path(tempfile.gettempdir()) / f"crosspath-cache-{os.getuid()}"
+        return Path(target).parent / "crosspath-cache"
+
     def __repr__(self) -> str:
         return (
             f"Settings(database={self.shown_database!r}, log_level={self.log_level!r}, "
             f"log_format={self.log_format!r}, dev_guild={self.dev_guild!r}, "
             f"clock_seconds={self.clock_seconds!r}, shard_count={self.shard_count!r}, "
             f"shard_ids={self.shard_ids!r}, web_host={self.web_host!r}, "
-            f"web_port={self.web_port!r})"
+            f"web_port={self.web_port!r}, cache_dir={self.cache_dir!r}, "
+            f"cache_mb={self.cache_mb!r})"
         )
 
 
@@ -268,6 +296,32 @@ def public_url(raw: str) -> str:
     return text
 
 
+MAX_CACHE_MB = 1_000_000
+
+
+def cache_dir(raw: str) -> str:
+    """CROSSPATH_CACHE_DIR: a folder path (it need not exist yet), or empty."""
+    text = raw.strip()
+    if not text:
+        return ""
+    if "\x00" in text or len(text) > 4096:
+        raise SettingsError(f"CROSSPATH_CACHE_DIR must be a folder path, not {text[:100]!r}")
+    if Path(text).exists() and not Path(text).is_dir():
+        raise SettingsError(f"CROSSPATH_CACHE_DIR={text[:100]} is a file, not a folder")
+    return text
+
+
+def cache_mb(raw: str) -> int:
+    """CROSSPATH_CACHE_MB: a whole number of MiB from 0 (no disk cache) up."""
+    text = raw.strip()
+    if not (text.isascii() and text.isdigit()) or int(text) > MAX_CACHE_MB:
+        raise SettingsError(
+            f"CROSSPATH_CACHE_MB must be a whole number of megabytes from 0 to {MAX_CACHE_MB}"
+            f", not {text[:100]!r}"
+        )
+    return int(text)
+
+
 def settings_from(env: Mapping[str, str]) -> Settings:
     """Build settings from a mapping (the environment in production, a dict in tests)."""
 
@@ -295,6 +349,8 @@ def settings_from(env: Mapping[str, str]) -> Settings:
         web_port=web_port(get("CROSSPATH_WEB_PORT")),
         web_host=get("CROSSPATH_WEB_HOST").strip() or SETTINGS["CROSSPATH_WEB_HOST"][0],
         public_url=public_url(get("CROSSPATH_PUBLIC_URL")),
+        cache_dir=cache_dir(get("CROSSPATH_CACHE_DIR")),
+        cache_mb=cache_mb(get("CROSSPATH_CACHE_MB") or SETTINGS["CROSSPATH_CACHE_MB"][0]),
     )
 
 

@@ -2,20 +2,22 @@
 
 Discord refuses attachments of 8 MiB and more, so frames are capped (evenly thinned, always
 keeping the first and last); if an encoded replay comes out too big it is redrawn smaller.
+Frames are drawn and encoded one at a time (:mod:`render.gif_stream`), so a 150-frame 19×19
+replay costs tens of MB while drawn, not the 500 MB of holding every frame.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
-from itertools import pairwise
+from collections.abc import Iterable, Iterator, Mapping
 
-from PIL import Image, ImageChops
+from PIL import Image
 
 from rules import Game, game_class
 
 from .board import draw_board
 from .encode import to_indexed
+from .gif_stream import GifStream
 from .themes import DEFAULT_THEME, get_theme
 
 MAX_BYTES = 8 * 1024 * 1024
@@ -35,10 +37,6 @@ and more, so they start at 0.75×, which halves their encoding time."""
 def scales(size: int) -> tuple[float, ...]:
     """The frame scales to try for a ``size``×``size`` board, largest first."""
     return SCALES if size >= FULL_SIZE_FROM else SCALES[1:]
-
-
-# Palette index left out of every colour table, so unchanged pixels can be see-through.
-TRANSPARENT = 255
 
 
 def turn_ends(game: Game) -> list[int]:
@@ -68,65 +66,41 @@ def replay_frames(
     theme: str,
     scale: float,
     max_frames: int = MAX_FRAMES,
-) -> list[Image.Image]:
-    """Indexed frames of ``game`` replayed from the start (``game`` itself is not touched)."""
+) -> Iterator[Image.Image]:
+    """Indexed frames of ``game`` replayed from the start, drawn one at a time as they are
+    asked for (``game`` itself is not touched)."""
     stops = thin(turn_ends(game), max_frames)
     board = game_class(game.name)(game.size, pie=game.pie)
     moves = [r.move for r in game.history]
     played = 0
-    frames: list[Image.Image] = []
     for stop in stops:
         while played < stop:
             board.play(moves[played])
             played += 1
         image, _ = draw_board(board, names=names, theme=theme, scale=scale)
-        frames.append(to_indexed(image, theme, game.players))
-    return frames
+        yield to_indexed(image, theme, game.players)
 
 
-def see_through_unchanged(frames: list[Image.Image]) -> list[Image.Image]:
-    """Each frame after the first with unchanged pixels set to the transparent index.
-
-    A turn changes a few cells and the caption; runs of one index cost LZW almost nothing,
-    so replays shrink about fourfold.  (Pillow's own ``optimize`` does this too, through
-    per-pixel Python-level image maths that doubled the encode time.)
-    """
-    out = [frames[0]]
-    for before, after in pairwise(frames):
-        changed = ImageChops.difference(_as_l(before), _as_l(after)).point(_NONZERO)
-        frame = after.copy()
-        frame.paste(TRANSPARENT, mask=ImageChops.invert(changed))
-        out.append(frame)
-    return out
-
-
-_NONZERO = [0] + [255] * 255
-
-
-def _as_l(frame: Image.Image) -> Image.Image:
-    """Palette indices viewed as greyscale, so image maths compares indices, not colours."""
-    return Image.frombytes("L", frame.size, frame.tobytes())
+def frame_count(game: Game, max_frames: int = MAX_FRAMES) -> int:
+    return len(thin(turn_ends(game), max_frames))
 
 
 def frame_ms(count: int) -> int:
     return max(MIN_FRAME_MS, min(MAX_FRAME_MS, REPLAY_MS // max(1, count)))
 
 
-def encode_gif(frames: list[Image.Image]) -> bytes:
-    durations = [frame_ms(len(frames))] * (len(frames) - 1) + [LAST_FRAME_MS]
+def encode_gif(
+    frames: Iterable[Image.Image], count: int, *, give_up_above: int | None = None
+) -> bytes | None:
+    """The GIF of ``count`` frames, encoded as they come (only the last one is kept), or
+    None as soon as it passes ``give_up_above`` bytes."""
     out = io.BytesIO()
-    shown = see_through_unchanged(frames)
-    shown[0].save(
-        out,
-        "GIF",
-        save_all=True,
-        append_images=shown[1:],
-        duration=durations,
-        loop=0,
-        optimize=False,
-        transparency=TRANSPARENT,
-        disposal=1,
-    )
+    stream = GifStream(out)
+    for k, frame in enumerate(frames):
+        stream.add(frame, LAST_FRAME_MS if k == count - 1 else frame_ms(count))
+        if give_up_above is not None and stream.written > give_up_above:
+            return None
+    stream.close()
     return out.getvalue()
 
 
@@ -150,14 +124,22 @@ def fit_gif(
 ) -> bytes:
     """The largest replay within ``budget`` bytes, else the first one under ``limit``: smaller
     boards first, then fewer frames."""
-    data = b""
-    for scale in scales(game.size):
-        data = encode_gif(replay_frames(game, names=names, theme=theme, scale=scale))
-        if len(data) <= budget:
+    sizes = scales(game.size)
+    count = frame_count(game)
+    data: bytes | None = b""
+    for scale in sizes:
+        last = scale == sizes[-1]
+        frames = replay_frames(game, names=names, theme=theme, scale=scale)
+        # A scale that overflows the budget is dropped as soon as it does, unless it is the
+        # last: that one is kept whole, to be thinned below.
+        data = encode_gif(frames, count, give_up_above=None if last else budget)
+        if data is not None and len(data) <= budget:
             return data
+    assert data is not None
     cap = MAX_FRAMES // 2
     while len(data) >= limit and cap >= 2:
         frames = replay_frames(game, names=names, theme=theme, scale=SCALES[-1], max_frames=cap)
-        data = encode_gif(frames)
+        data = encode_gif(frames, frame_count(game, cap))
+        assert data is not None
         cap //= 2
     return data

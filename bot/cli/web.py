@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from bot import logs
 from bot.config import SETTINGS, SettingsError, load_settings, web_port
+from bot.web.disk_cache import DiskCache, replay_cache
 from bot.web.metrics import Metrics, active_games_source, timed_store
 
 if TYPE_CHECKING:
@@ -77,8 +78,9 @@ class _LazyRead:
         return await self._context.__aexit__(*exc)
 
 
-def lazy_pages(lazy: LazyStore) -> GamePages:
-    """The game pages over a service on the lazily opened store (only its reads are used)."""
+def lazy_pages(lazy: LazyStore, replays: DiskCache | None = None) -> GamePages:
+    """The game pages over a service on the lazily opened store (only its reads are used),
+    replays kept in ``replays`` when given."""
     from bot.service import GameService, WebReads
     from bot.web.pages import GamePages
 
@@ -87,7 +89,7 @@ def lazy_pages(lazy: LazyStore) -> GamePages:
     async def source() -> WebReads:
         return reads
 
-    return GamePages(source)
+    return GamePages(source, replays=replays)
 
 
 def _port_or_any(raw: str) -> int:
@@ -114,11 +116,19 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-async def serve(target: str, host: str, port: int, shown: str, fmt: str = "text") -> int:
+async def serve(
+    target: str,
+    host: str,
+    port: int,
+    shown: str,
+    fmt: str = "text",
+    replays: DiskCache | None = None,
+) -> int:
     metrics = Metrics()
     lazy = LazyStore(target, metrics)
     metrics.watch_games(active_games_source(lazy))
-    web = WebServer(metrics, [database_check(lazy)], host, port, pages=lazy_pages(lazy))
+    pages = lazy_pages(lazy, replays)
+    web = WebServer(metrics, [database_check(lazy)], host, port, pages=pages)
     # Before the start-up line: whoever read it may stop the server at once.
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -165,4 +175,6 @@ def main(argv: list[str]) -> int:
     logs.configure(settings.log_level, settings.log_format, secret=settings.token)
     host = args.host or settings.web_host
     port = DEFAULT_PORT if port is None else port
-    return asyncio.run(serve(target, host, port, shown_database(target), settings.log_format))
+    replays = replay_cache(settings, target)  # beside the database served, even with --db
+    shown = shown_database(target)
+    return asyncio.run(serve(target, host, port, shown, settings.log_format, replays))

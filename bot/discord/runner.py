@@ -148,14 +148,16 @@ async def _serve(settings: Settings) -> int:
         log.info("database closed", extra={"database": settings.shown_database})
 
 
-def game_pages(bot: CrosspathBot) -> GamePages:
-    """The public game pages, over the bot's own service."""
+def game_pages(bot: CrosspathBot, settings: Settings | None = None) -> GamePages:
+    """The public game pages, over the bot's own service (replays cached on disk as
+    ``settings`` say)."""
+    from bot.web.disk_cache import replay_cache
     from bot.web.pages import GamePages
 
     async def source() -> WebReads:
         return bot.service.web
 
-    return GamePages(source)
+    return GamePages(source, replays=None if settings is None else replay_cache(settings))
 
 
 async def start_web(bot: CrosspathBot, store: Any, settings: Settings) -> WebServer | None:
@@ -172,7 +174,7 @@ async def start_web(bot: CrosspathBot, store: Any, settings: Settings) -> WebSer
         [shards_check(bot), database_check(store)],
         settings.web_host,
         settings.web_port,
-        pages=game_pages(bot),
+        pages=game_pages(bot, settings),
     )
     await web.start()
     log.info("serving health and metrics", extra={"host": web.host, "port": web.port})

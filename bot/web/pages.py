@@ -47,6 +47,7 @@ from bot.service import (
 from render import DEFAULT_THEME, THEMES, board_svg, render_gif
 from rules import Game
 
+from .disk_cache import DiskCache
 from .live import POLL_SECONDS, LiveHub, Watcher
 from .names import isolated
 from .tournament_pages import tournament_line, tournament_page
@@ -73,7 +74,7 @@ PAGE_CACHE = 256
 GIF_CACHE = 16
 SVG_TYPE = "image/svg+xml"
 GIF_DRAWS = 1
-"""Replays drawn at once: one 341-move 19×19 replay peaks at hundreds of MB while drawn."""
+"""Replays drawn at once: a 341-move 19×19 replay takes 4–6 s of CPU (and about 30 MB)."""
 T = TypeVar("T")
 
 
@@ -193,8 +194,14 @@ def position_at(game: Game, ply: int) -> Game:
 class GamePages:
     """The pages' routes, their caches and the live hub; :meth:`install` adds them to an app."""
 
-    def __init__(self, service: ServiceSource, poll_seconds: float = POLL_SECONDS) -> None:
+    def __init__(
+        self,
+        service: ServiceSource,
+        poll_seconds: float = POLL_SECONDS,
+        replays: DiskCache | None = None,
+    ) -> None:
         self._service = service
+        self._replays = replays
         self.env = Environment(
             loader=PackageLoader("bot.web", "templates"),
             autoescape=select_autoescape(default=True, default_for_string=True),
@@ -315,10 +322,25 @@ class GamePages:
         record, game = await self._served(request)
         info = record.game
         names = {s.colour: name_of(info.names, s.user_id, s.colour) for s in info.seats}
-        # A long game's replay takes seconds of CPU and hundreds of MB while it is drawn:
-        # draw at most GIF_DRAWS at once, so many requests cannot take the process's memory.
+        disk = self._replays
+        # The token (random, unlike the id, so two databases sharing a folder never meet),
+        # the version (a new move is a new file) and the names drawn in the caption.
+        key = DiskCache.key("replay.gif", request.match_info["token"], info.version, names)
+
+        def draw() -> bytes:
+            data = render_gif(game, names=names)
+            if disk is not None:
+                disk.put(key, data)
+            return data
+
+        # A long game's replay takes seconds of CPU while it is drawn: draw at most
+        # GIF_DRAWS at once, so many requests cannot take the process's CPU and memory; one
+        # kept on disk is read without waiting for them.
         data = await self._gifs.get(
-            (info.id, info.version), lambda: render_gif(game, names=names), self._gif_draws
+            (info.id, info.version),
+            draw,
+            self._gif_draws,
+            stored=None if disk is None else lambda: disk.get(key),
         )
         return web.Response(body=data, content_type="image/gif")
 
@@ -476,14 +498,20 @@ class Drawn(Generic[T]):
         key: tuple[Any, ...],
         draw: Callable[[], T],
         gate: asyncio.Semaphore | None = None,
+        stored: Callable[[], T | None] | None = None,
     ) -> T:
         """What ``key`` drew, drawing it now if needed (through ``gate``, when given, which
-        bounds how many draws run at once; a hit never waits for it)."""
+        bounds how many draws run at once; a hit never waits for it).  ``stored``, when
+        given, is asked first (on a thread, not through ``gate``) for a copy kept elsewhere."""
         found = self._items.get(key)
         if found is not None:
             self._items.move_to_end(key)
             return found
-        if gate is None:
+        if stored is not None:
+            found = await asyncio.to_thread(stored)
+        if found is not None:
+            drawn = found
+        elif gate is None:
             drawn = await asyncio.to_thread(draw)
         else:
             async with gate:

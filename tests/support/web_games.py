@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from game_fixtures import ALICE, BOB
 
 from bot.service import GameInfo, GameService, TournamentInfo, WebReads
+from bot.web.disk_cache import DiskCache
 from bot.web.metrics import Metrics
 from bot.web.pages import GamePages
 from bot.web.server import WebServer
@@ -85,13 +86,15 @@ async def start_tournament(
 
 
 @asynccontextmanager
-async def pages_site(service: GameService, poll_seconds: float = 0.2) -> AsyncIterator[int]:
-    """The pages over ``service`` on a free port of 127.0.0.1."""
+async def pages_site(
+    service: GameService, poll_seconds: float = 0.2, replays: DiskCache | None = None
+) -> AsyncIterator[int]:
+    """The pages over ``service`` on a free port of 127.0.0.1 (replays kept in ``replays``)."""
 
     async def source() -> WebReads:
         return service.web
 
-    pages = GamePages(source, poll_seconds=poll_seconds)
+    pages = GamePages(source, poll_seconds=poll_seconds, replays=replays)
     server = WebServer(Metrics(), [], pages=pages)
     try:
         yield await server.start()

@@ -46,6 +46,21 @@ async def test_run_serves_the_game_pages_of_its_own_service(h: Any) -> None:
         await web.close()
 
 
+async def test_run_keeps_its_replays_in_the_cache_folder(h: Any, tmp_path: Path) -> None:
+    import aiohttp
+
+    web = await runner.start_web(h.bot, h.store, Settings(web_port=0, cache_dir=str(tmp_path)))
+    assert web is not None
+    try:
+        info = await fakes.challenge_and_accept(h)
+        url = f"http://127.0.0.1:{web.port}/games/{info.web_token}/replay.gif"
+        async with aiohttp.ClientSession() as session, session.get(url) as answer:
+            assert answer.status == 200 and (await answer.read())[:6] == b"GIF89a"
+        assert len(list(tmp_path.glob("*.bin"))) == 1
+    finally:
+        await web.close()
+
+
 async def test_without_a_port_run_serves_nothing(h: Any) -> None:
     assert await runner.start_web(h.bot, h.store, Settings()) is None
 

@@ -218,3 +218,30 @@ async def test_sigterm_with_200_live_pages_opening_exits_within_seconds(db_path:
             task.cancel()
     assert code == 0
     assert took < 5, f"took {took:.1f} s to stop"
+
+
+async def test_replays_are_kept_beside_the_sqlite_file_across_restarts(db_path: Path) -> None:
+    """Issue 46: ``crosspath web`` keeps drawn replays in crosspath-cache beside the database
+    (the default), and a restarted process serves the same bytes from there."""
+    import aiohttp
+
+    async with await open_store(db_path) as store:
+        shown = await start_public(GameService(store), 3000, ("c3", "a3"))
+    url = f"/games/{shown.web_token}/replay.gif"
+    kept = db_path.parent / "crosspath-cache"
+    served, inodes = [], []
+    for _ in range(2):
+        process, port = start("--db", str(db_path))
+        try:
+            async with (
+                aiohttp.ClientSession() as session,
+                session.get(f"http://127.0.0.1:{port}{url}") as answer,
+            ):
+                assert answer.status == 200 and answer.content_type == "image/gif"
+                served.append(await answer.read())
+        finally:
+            assert stop(process) == 0
+        (file,) = kept.glob("*.bin")
+        inodes.append(file.stat().st_ino)
+    assert served[0] == served[1] and served[0][:6] == b"GIF89a"
+    assert inodes[0] == inodes[1]  # read after the restart, not drawn and written again
