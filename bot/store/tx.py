@@ -57,6 +57,8 @@ from .sql import (
     challenge_row,
     game_row,
     insert,
+    insert_rows,
+    row_chunks,
 )
 
 T = TypeVar("T")
@@ -153,6 +155,27 @@ class SharedTx:
 
     async def _history(self, sql: str, args: Sequence[Any]) -> list[RatingHistoryRow]:
         return [RatingHistoryRow(*r) for r in await self._fetch(sql, args)]
+
+    async def _insert_rows(
+        self,
+        table: str,
+        fields: Sequence[str],
+        rows: Sequence[Sequence[Any]],
+        returning: Sequence[str] = (),
+    ) -> list[Row]:
+        """Insert ``rows`` (already encoded) with as few multi-row statements as the argument
+        limit allows (:func:`row_chunks`): one round trip per thousand-odd rows, not one per
+        row.  With ``returning``: those columns of every row inserted, in no promised order
+        (neither engine promises ``RETURNING`` in ``VALUES`` order), so the caller keys them."""
+        found: list[Row] = []
+        for chunk in row_chunks(rows, len(fields)):
+            sql = insert_rows(table, fields, len(chunk))
+            args = [value for row in chunk for value in row]
+            if returning:
+                found += await self._written(f"{sql} RETURNING {', '.join(returning)}", args)
+            else:
+                await self._write(sql, args)
+        return found
 
     def _row_args(self, row: Any, fields: Sequence[str]) -> list[Any]:
         return [self._encode(c, getattr(row, c)) for c in fields]

@@ -160,17 +160,23 @@ class TournamentQueries(Queries):
     async def insert_round(self, row: RoundRow) -> None:
         """Record that a round was created; a second time violates the key (WriteConflict),
         so a round is made once whatever races."""
-        await self._tx._write(
-            insert("tournament_rounds", ("tournament_id", "round", "created_at")),
-            (row.tournament_id, row.round, row.created_at),
+        await self.insert_rounds([row])
+
+    async def insert_rounds(self, rows: Sequence[RoundRow]) -> None:
+        """Record that these rounds were created, in a few statements (as :meth:`insert_round`
+        each: one already recorded fails them all)."""
+        await self._tx._insert_rows(
+            "tournament_rounds",
+            ("tournament_id", "round", "created_at"),
+            [(r.tournament_id, r.round, r.created_at) for r in rows],
         )
 
     async def insert_pairings(self, rows: Sequence[PairingRow]) -> None:
-        if rows:
-            await self._tx._write_many(
-                insert("tournament_pairings", PAIRING_FIELDS),
-                [values_of(r, PAIRING_FIELDS) for r in rows],
-            )
+        """Store new pairings (a few multi-row statements: a round robin has tens of
+        thousands); one already stored violates the key (WriteConflict) and fails them all."""
+        await self._tx._insert_rows(
+            "tournament_pairings", PAIRING_FIELDS, [values_of(r, PAIRING_FIELDS) for r in rows]
+        )
 
     async def pairings(
         self, tournament_id: int, round: int | None = None, division: int | None = None
