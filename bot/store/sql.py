@@ -77,10 +77,18 @@ def insert_rows(table: str, fields: Sequence[str], count: int) -> str:
     return f"INSERT INTO {table} ({', '.join(fields)}) VALUES {', '.join([row] * count)}"
 
 
+CHUNK_ARGS = 1_500
+"""The arguments one multi-row insert carries, well under :data:`MAX_ARGS`: its text then stays
+under the 15 KiB up to which asyncpg keeps a prepared statement, so PostgreSQL parses and plans
+each shape once per connection, not once per chunk (a 260-player round robin's start measured
+about twice as fast on PostgreSQL than with chunks of 32,766 arguments; SQLite the same)."""
+
+
 def row_chunks(rows: Sequence[T], width: int) -> list[Sequence[T]]:
-    """``rows`` in order, in runs of at most as many rows of ``width`` arguments as one
-    statement may carry (:data:`MAX_ARGS`)."""
-    step = max(1, MAX_ARGS // width)
+    """``rows`` in order, in runs of as many rows of ``width`` arguments as one statement
+    carries (:data:`CHUNK_ARGS`; one row at least, and never past :data:`MAX_ARGS`)."""
+    step = max(1, CHUNK_ARGS // width)
+    assert step * width <= MAX_ARGS, "a row wider than a statement may carry"
     return [rows[i : i + step] for i in range(0, len(rows), step)]
 
 

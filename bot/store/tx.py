@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 from typing import Any, Self, TypeVar
@@ -51,6 +51,8 @@ from .rows import (
 from .sql import (
     CHALLENGES,
     GAMES,
+    LIST_COLUMNS,
+    OBJECT_COLUMNS,
     RATINGS,
     Op,
     Row,
@@ -176,6 +178,25 @@ class SharedTx:
             else:
                 await self._write(sql, args)
         return found
+
+    def _encoded(self, fields: Sequence[str], rows: Iterable[Sequence[Any]]) -> list[Sequence[Any]]:
+        """``rows`` of ``fields`` as the engine stores them: only the list and object columns
+        change, and equal values are encoded once (a round's games share their reminders
+        and options), since this runs for every value of tens of thousands of rows."""
+        coded = [(i, c) for i, c in enumerate(fields) if c in LIST_COLUMNS or c in OBJECT_COLUMNS]
+        if not coded:
+            return list(rows)
+        seen: dict[tuple[str, Any], Any] = {}
+        out: list[Sequence[Any]] = []
+        for row in rows:
+            values = list(row)
+            for i, c in coded:
+                key = (c, values[i])
+                if key not in seen:
+                    seen[key] = self._encode(c, values[i])
+                values[i] = seen[key]
+            out.append(values)
+        return out
 
     def _row_args(self, row: Any, fields: Sequence[str]) -> list[Any]:
         return [self._encode(c, getattr(row, c)) for c in fields]

@@ -63,7 +63,7 @@ from . import (
     TournamentError,
 )
 from .model import MAX_ENTRANTS
-from .rounds import Rounds
+from .rounds import GAME_BATCH, Rounds
 from .tables import (
     LIST_LIMIT,
     MAX_CREATOR_ROLES,
@@ -261,7 +261,23 @@ class Tournaments(Feature):
             if t.status != "registration":
                 raise TournamentError(f"This tournament has already {_past(t.status)}.")
             t = await self.rounds.start(tx, t, now)
-            return await self.rounds.info(tx, t)
+            info = await self.rounds.info(tx, t)
+        if await self.create_pending_games(tournament_id, now):
+            return await self.get_tournament(tournament_id)
+        return info
+
+    async def create_pending_games(self, tournament_id: int, now: datetime) -> int:
+        """Create the games of a large start that its first transaction left for later, one
+        short transaction per :data:`GAME_BATCH` games (also resumed by the sweep after an
+        interruption); how many were created."""
+        made = 0
+        while True:
+            async with self._write() as tx:
+                t = await self.rounds.tournament(tx, tournament_id)
+                batch = await self.rounds.create_pending(tx, t, now, GAME_BATCH)
+            made += batch
+            if batch < GAME_BATCH:
+                return made
 
     @warms_engines
     async def withdraw_from_tournament(
@@ -567,6 +583,10 @@ class Tournaments(Feature):
                     )
                     continue
                 await self.rounds.start_or_cancel(tx, t, moment, done)
+        async with self.store.read() as tx:
+            awaiting = await tx.tournaments.tournaments_awaiting_games(limit, shards)
+        for tournament_id in awaiting:  # started above, or interrupted before (a restart)
+            await self.create_pending_games(tournament_id, moment)
         async with self.store.read() as tx:
             for t in await tx.tournaments.unannounced_tournaments(limit, shards):
                 done.append(TournamentUpdate("finished", await self.rounds.info(tx, t)))
