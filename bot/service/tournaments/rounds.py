@@ -71,6 +71,9 @@ the start stores every pairing and the first games, and later transactions creat
 class Rounds(Feature):
     """The round machinery of tournaments, inside the transaction that changes one."""
 
+    batch = GAME_BATCH
+    """The most games one write transaction creates (tests make it small)."""
+
     async def start_or_cancel(
         self, tx: Tx, t: TournamentRow, now: datetime, done: list[TournamentUpdate]
     ) -> TournamentRow:
@@ -148,7 +151,7 @@ class Rounds(Feature):
         t = await tx.tournaments.update_tournament(
             t, {"status": "running", "started_at": stamp, "updated_at": stamp, "rounds": rounds}
         )
-        t = await self.advance(tx, t, now, limit=GAME_BATCH)
+        t = await self.advance(tx, t, now, limit=self.batch)
         if t.rounds is None:
             # Every round is paired at the start (a round robin, a league), so the rounds
             # stored are the last one paired (no need to read back tens of thousands).

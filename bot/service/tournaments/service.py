@@ -63,7 +63,7 @@ from . import (
     TournamentError,
 )
 from .model import MAX_ENTRANTS
-from .rounds import GAME_BATCH, Rounds
+from .rounds import Rounds
 from .tables import (
     LIST_LIMIT,
     MAX_CREATOR_ROLES,
@@ -262,21 +262,22 @@ class Tournaments(Feature):
                 raise TournamentError(f"This tournament has already {_past(t.status)}.")
             t = await self.rounds.start(tx, t, now)
             info = await self.rounds.info(tx, t)
-        if await self.create_pending_games(tournament_id, now):
+            more = bool(await tx.tournaments.pending_pairings(t.id, 1))
+        if more and await self.create_pending_games(tournament_id, now):
             return await self.get_tournament(tournament_id)
         return info
 
     async def create_pending_games(self, tournament_id: int, now: datetime) -> int:
         """Create the games of a large start that its first transaction left for later, one
-        short transaction per :data:`GAME_BATCH` games (also resumed by the sweep after an
-        interruption); how many were created."""
+        short transaction per :data:`~.rounds.GAME_BATCH` games (also resumed by the sweep
+        after an interruption); how many were created."""
         made = 0
         while True:
             async with self._write() as tx:
                 t = await self.rounds.tournament(tx, tournament_id)
-                batch = await self.rounds.create_pending(tx, t, now, GAME_BATCH)
+                batch = await self.rounds.create_pending(tx, t, now, self.rounds.batch)
             made += batch
-            if batch < GAME_BATCH:
+            if batch < self.rounds.batch:
                 return made
 
     @warms_engines
