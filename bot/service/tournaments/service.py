@@ -267,10 +267,15 @@ class Tournaments(Feature):
             return await self.get_tournament(tournament_id)
         return info
 
-    async def create_pending_games(self, tournament_id: int, now: datetime) -> int:
+    async def create_pending_games(self, tournament_id: int, now: datetime | None = None) -> int:
         """Create the games of a large start that its first transaction left for later, one
         short transaction per :data:`~.rounds.GAME_BATCH` games (also resumed by the sweep
-        after an interruption); how many were created."""
+        after an interruption); how many were created (0 for a tournament with none left).
+        Raises TournamentError for a tournament that does not exist."""
+        check_id(tournament_id, "tournament id")
+        if now is not None and not isinstance(now, datetime):
+            raise InvalidInput(f"'now' must be a datetime, not {quote(now)}.")
+        now = now if now is not None else self._now()
         made = 0
         while True:
             async with self._write() as tx:

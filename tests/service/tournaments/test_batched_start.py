@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from game_fixtures import CHANNEL, GUILD, FakeClock
 
-from bot.service import GameService, RoundPaired, StaleAction
+from bot.service import GameService, InvalidInput, RoundPaired, StaleAction, TournamentError
 from bot.service.convert import to_us
 from bot.service.tournaments import next_pairings
 from bot.service.tournaments.tables import (
@@ -213,7 +213,12 @@ async def test_an_interrupted_start_is_resumed_by_the_sweep_exactly_once(
     other = GameService(store, clock=clock, rng=random.Random(2))
     await other.tournaments.sweep_tournaments()
     await service.tournaments.sweep_tournaments()
+    assert await other.tournaments.create_pending_games(tid) == 0
     assert await stored(store, tid) == after
+    with pytest.raises(TournamentError):
+        await service.tournaments.create_pending_games(tid + 1)
+    with pytest.raises(InvalidInput):
+        await service.tournaments.create_pending_games(0)
 
 
 async def test_a_withdrawal_between_batches_forfeits_the_games_not_yet_made(
