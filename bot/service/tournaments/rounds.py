@@ -238,9 +238,10 @@ class Rounds(Feature):
             states = _states(t, entrants, pairings)
             keyed = {(p.division, f"{p.round}.{p.tbl}.{p.game_no}"): p for p in pairings}
             forfeited = False
-            for division, state in states.items():
+            # ``div``, not ``division``: the parameter must keep limiting later passes.
+            for div, state in states.items():
                 for result in forfeits_for(state):
-                    p = keyed[(division, result.pairing_id)]
+                    p = keyed[(div, result.pairing_id)]
                     if p.game_id is None:  # a game in progress is ended by the withdrawal
                         await tx.tournaments.update_pairing(
                             p, {"outcome": result.outcome.value, "reason": result.reason.value}
@@ -249,8 +250,8 @@ class Rounds(Feature):
             if forfeited:
                 continue
             new = [
-                PairingRow(t.id, division, p.round, p.table, p.game, p.first, p.second)
-                for division, state in states.items()
+                PairingRow(t.id, div, p.round, p.table, p.game, p.first, p.second)
+                for div, state in states.items()
                 for p in next_pairings(state)
             ]
             if not new:
