@@ -57,7 +57,8 @@ class Hints(Feature):
             counts = await tx.hints.count_hint(row.id, row.version, user_id)
             if counts is None:
                 raise NoHint("The game moved on while the computer thought; ask again.")
-            await tx.games.add_event(row.id, self._stamp(), "hint", user_id, judged.best)
+            # The event names no move: /history is public, and the hint is the asker's alone.
+            await tx.games.add_event(row.id, self._stamp(), "hint", user_id)
         used = counts[0] if user_id == row.first_id else counts[1]
         return Hint(row.id, user_id, judged.best, judged.win_chance, judged.proven, used)
 

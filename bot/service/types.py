@@ -252,6 +252,7 @@ class Challenge:
     def hints(self) -> bool:
         """Whether its game allows hints (``create_challenge(..., hints=True)``; unrated)."""
         return self.options.get("hints") == "on"
+
     message_id: int | None = None
     """The front end's message showing it (``record_challenge_message``), None until then and
     for challenges posted before message ids were stored."""

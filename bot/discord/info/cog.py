@@ -56,6 +56,8 @@ def record_text(record: GameRecord, names: dict[int, str]) -> str:
         f"# status: {info.status}",
     ]
     lines += [f"# {s.colour}: {names.get(s.user_id, s.user_id)}" for s in info.seats]
+    if info.hints is not None:  # only a game that allowed hints says how many were used
+        lines += [f"# hints used by {s.colour}: {info.hints.get(s.user_id, 0)}" for s in info.seats]
     lines += ["", record.text, ""]
     for m in record.moves:
         stamp = m.played_at.strftime("%Y-%m-%d %H:%M UTC")
