@@ -25,8 +25,12 @@ from .engines import warms_engines
 from .errors import GameFinished, NoGameHere, NoHint, NotAPlayer, NotYourTurn
 from .types import Hint
 
-HINT_SETTINGS = Settings(playouts=1000, solve_empties=14, solve_nodes=20_000)
-"""The search budget of one hint: the analysis's per-position budget (docs/analysis.md)."""
+HINT_SETTINGS = Settings(
+    playouts=1000, solve_empties=14, solve_nodes=20_000, proof_board_nodes=50_000
+)
+"""The budget of one hint (docs/analysis.md, Hints): the analysis's search budget, but a
+player waits for a hint, so the solver gets at most 20 000 / 50 000 nodes per side (the
+analysis's 1 000 000 on a board with a shipped proof can take half a minute)."""
 
 
 class Hints(Feature):

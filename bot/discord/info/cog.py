@@ -211,6 +211,13 @@ HELP = [
     ("/swap", N_("Pie rule: take over the first player's colour after their first turn")),
     ("/resign, /takeback", N_("resign (asks first) or ask to undo your last turn")),
     (
+        "/hint",
+        N_(
+            "the computer's suggested move and your win chance, shown only to you; only in "
+            "games against the computer and games challenged with hints:True (never rated)"
+        ),
+    ),
+    (
         "/abort",
         N_(
             "end the game with no result, unrated: alone until you have both made two turns, "
