@@ -45,9 +45,9 @@ class Hints(Feature):
         """The suggested move and win chance (or proven verdict) for ``user_id``, the player to
         move in the channel's game (or game ``game_id``), counted as one of their hints.
 
-        Raises NoGameHere (also: ``game_id`` is not in this channel), GameFinished,
-        NotAPlayer, NoHint (the game does not allow hints, or it moved on while the computer
-        thought), NotYourTurn.  A refusal writes nothing.
+        Raises NoGameHere (also: ``game_id`` is not in this channel), GameFinished (also:
+        the asker's clock ran out), NotAPlayer, NoHint (the game does not allow hints, or it
+        moved on while the computer thought), NotYourTurn.  A refusal writes nothing.
         """
         check_id(channel_id, "channel id")
         check_id(user_id, "user id")
@@ -75,6 +75,9 @@ class Hints(Feature):
             row = await self._hinted_row(tx, channel_id, game_id)
             game = await self._engine(tx, row)
             self._check(row, user_id, convert.user_of(convert.seats(row, game), game.to_move))
+            if row.deadline_at is not None and self._stamp() >= row.deadline_at:
+                # the clock sweep (or the next move) records the loss; no advice after it
+                raise GameFinished("Your time ran out: the game is lost on time.")
             return row, game.record()
 
     async def _hinted_row(self, tx: Tx, channel_id: int, game_id: int | None) -> GameRow:

@@ -12,7 +12,7 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import TypeVar
 
 import pytest
-from game_fixtures import ALICE, BOB, CAROL, Snapshot, refused
+from game_fixtures import ALICE, BOB, CAROL, FakeClock, Snapshot, refused
 
 from ai.analysis import Settings
 from bot.service import (
@@ -204,3 +204,14 @@ async def test_a_hint_for_a_position_that_moved_on_is_not_counted(
     assert snapshot() == before
     info = await hinting.get_game(CHANNEL)
     assert info is not None and info.hints == {ALICE: 0, BOB: 0}
+
+
+async def test_no_hint_once_the_clock_ran_out(
+    hinting: GameService, service: GameService, clock: FakeClock, snapshot: Snapshot
+) -> None:
+    challenge = await service.create_challenge(
+        GUILD, CHANNEL, ALICE, BOB, "minefield", 7, "me", "1h", hints=True
+    )
+    await service.accept_challenge(challenge.id, BOB, CHANNEL)
+    clock.advance(hours=2)
+    await refused(snapshot, GameFinished, hinting.hints.hint(CHANNEL, ALICE), "time ran out")
