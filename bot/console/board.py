@@ -17,9 +17,12 @@ def goal_line(game: str, size: int) -> str:
     return f"Goal: {game_class(game).goal(size)}."
 
 
-def commands_line(game: str, vs_computer: bool = False, pie: bool = False) -> str:
+def commands_line(
+    game: str, vs_computer: bool = False, pie: bool = False, hints: bool = False
+) -> str:
     """What can be typed; ``swap`` only where the pie rule exists (always in Clear Path; in
-    Minefield, Clearcut and Naked Diagonal when ``pie`` was chosen)."""
+    Minefield, Clearcut and Naked Diagonal when ``pie`` was chosen); ``hint`` only in a game
+    that allows hints (against the computer, or started with ``--hints``)."""
     has_pie = pie or game_class(game).pie_rule == "always"
     swap = "swap (second player's first turn), " if has_pie else ""
     undo = (
@@ -27,12 +30,16 @@ def commands_line(game: str, vs_computer: bool = False, pie: bool = False) -> st
         if vs_computer
         else "undo (take back the last turn)"
     )
+    hint = "hint (the computer's suggested move), " if hints else ""
     return (
-        f"Type a point such as c3, or: {swap}{undo}, resign, moves (list legal moves), rules, quit."
+        f"Type a point such as c3, or: {swap}{undo}, {hint}resign, moves (list legal moves), "
+        "rules, quit."
     )
 
 
-def rules_lines(game: str, size: int, vs_computer: bool = False, pie: bool = False) -> list[str]:
+def rules_lines(
+    game: str, size: int, vs_computer: bool = False, pie: bool = False, hints: bool = False
+) -> list[str]:
     """The ``rules``/``help`` answer: goal, special moves (the pie rule when it was chosen
     for this game), commands."""
     cls = game_class(game)
@@ -41,7 +48,7 @@ def rules_lines(game: str, size: int, vs_computer: bool = False, pie: bool = Fal
         goal_line(game, size),
         f"Special rules: {cls.special_rules}",
         *chosen,
-        commands_line(game, vs_computer, pie),
+        commands_line(game, vs_computer, pie, hints),
     ]
 
 

@@ -36,6 +36,7 @@ from .queries.challenges import ChallengeQueries
 from .queries.claims import ClaimQueries
 from .queries.clocks import ClockQueries
 from .queries.games import GameQueries
+from .queries.hints import HintQueries
 from .queries.moderation import ModerationQueries
 from .queries.notices import NoticeQueries
 from .queries.ratings import RatingQueries
@@ -82,6 +83,7 @@ class SharedTx:
         self.challenges = ChallengeQueries(self)
         self.ratings = RatingQueries(self)
         self.claims = ClaimQueries(self)
+        self.hints = HintQueries(self)
         self.tournaments = TournamentQueries(self)
         self.clocks = ClockQueries(self)
         self.notices = NoticeQueries(self)

@@ -108,7 +108,7 @@ async def build_turn_message(
     else:
         game = await position_of(bot.service, info)
         rating = await bot.service.ratings.game_rating(info.id) if info.result else None
-    board = await draw_board_async(game, caption_names(info, names))
+    board = await draw_board_async(game, caption_names(info, names, of_guild(guild)))
     message = turn_message(
         info, game, names, board, headline, bot.computer.user_id, rating, ping, of_guild(guild)
     )
