@@ -188,8 +188,17 @@ class NakedDiagonal(PathGame):
             points.pop()
         return None, undecided
 
+    def _placement_legal(self, point: int) -> bool:
+        # One verdict, exactly the mask's (see point_verdict): validating a move no longer
+        # needs the whole mask, which the lazy skip rule below leaves unknown.
+        return self.point_verdict(point) is True
+
     def _pass_turn(self, mover: int) -> tuple[int | None, bool]:
-        if self._quick_turns and self._has_legal(1 - mover):
+        # The skip rule is always settled lazily: the first legal placement found for the
+        # opponent is enough, and the whole mask is computed only when someone asks for it.
+        # A replayed record (a cold game's first view or /move) then pays about two verdicts
+        # a move instead of a whole mask, which at 19x19 is most of the area checks.
+        if self._has_legal(1 - mover):
             self._turn = 1 - mover
             self._legal = None
             return None, False
