@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -290,3 +292,27 @@ def test_set_up_position_rebuilds_edge_reach_and_checks_areas() -> None:
     assert "c1" not in game.legal_moves()
     column = NakedDiagonal.from_position(4, {"red": ["b1", "b2", "b3"], "blue": []}, "red")
     assert column.play("b4").winner == "red"
+
+
+def test_a_replay_never_computes_a_whole_mask(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 49: replaying a 341-move 19x19 record took 20 s, because every ``play`` computed
+    the next player's whole legal mask for the skip rule.  A move is now checked by its own
+    verdict and the skip rule stops at the first legal placement, so a replay with no skipped
+    turn never asks for a whole mask; asked for afterwards, it is the same as the reference's
+    (tests/rules/test_nd_reference_props.py compares them at every size)."""
+    records = json.loads((Path(__file__).parents[2] / "bench/nd_replay_records.json").read_text())
+    record = records[-1]
+    real = NakedDiagonal._legal_mask
+    calls: list[int] = []
+
+    def counted(self: NakedDiagonal, player: int) -> int:
+        calls.append(player)
+        return real(self, player)
+
+    monkeypatch.setattr(NakedDiagonal, "_legal_mask", counted)
+    game = parse_record(record)
+    assert len(game.history) >= 300 and calls == []
+    assert game.record() == record
+    moves = game.legal_moves()
+    assert len(calls) == 1
+    assert all(game.copy().is_legal(m) for m in moves[:20])
