@@ -165,12 +165,13 @@ def main() -> None:
             flush=True,
         )
     if len(args.trees) == 2:
+        # How many times faster the first tree is than the second (second's time / first's).
         a, b = (results[t] for t in args.trees)
         fa, fb = _summary(a["times"]), _summary(b["times"])  # type: ignore[arg-type]
-        ratios = {k: fa[k] / fb[k] for k in ("p50", "p99", "max", "total") if fb[k]}
-        ratios["replay"] = float(a["replay"]) / float(b["replay"])  # type: ignore[arg-type]
-        shown = ", ".join(f"{k} {v:.1f}x" for k, v in ratios.items())
-        print(f"{args.trees[0]} / {args.trees[1]}: {shown}")
+        ratios = {k: fb[k] / fa[k] for k in ("p50", "p99", "max", "total") if fa[k]}
+        ratios["replay"] = float(b["replay"]) / float(a["replay"])  # type: ignore[arg-type]
+        shown = ", ".join(f"{k} {v:.3g}x" for k, v in ratios.items())
+        print(f"{args.trees[0]} is faster than {args.trees[1]} by: {shown}")
     if args.out:
         args.out.write_text(json.dumps(results))
 
