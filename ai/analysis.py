@@ -14,10 +14,10 @@ positions over an executor (the process pool of :mod:`ai.pool`, never an event l
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
-from typing import Literal
+from typing import Any, Literal
 
 from rules import Game, new_game, parse_record
 from rules.record import parse_header
@@ -161,20 +161,54 @@ def analyse(
     settings: Settings = Settings(),
     seed: int | None = 0,
     mapper: Mapper | None = None,
+    *,
+    ended: bool = False,
 ) -> Analysis:
     """Analyse a finished game's record.  ``mapper`` (e.g. ``pool.map``) spreads the positions
-    over processes; None judges them one after another in this process."""
+    over processes; None judges them one after another in this process.  ``ended``: the game
+    ended off the board (its record does not finish it: resignation, time, a ruling)."""
+    game, todo = finished_positions(record, ended=ended)
+    work = partial(judge_record, settings=settings, seed=seed)
+    return assemble(game, list((mapper or map)(work, todo)))
+
+
+def finished_positions(record: str, *, ended: bool = False) -> tuple[Game, list[str]]:
+    """The finished game and the records of the positions to judge: each position before each
+    ply, and, for a game that ended off the board (``ended``: resignation, time, a ruling), its
+    final position too, which decides the last move's "after".  ValueError for a game still
+    running or one with no move."""
     game, befores = positions(record)
     if not game.is_over:
-        raise ValueError("analysis is only for finished games: this game is still running")
-    work = partial(judge_record, settings=settings, seed=seed)
-    judged = list((mapper or map)(work, befores))
+        if not ended:
+            raise ValueError("analysis is only for finished games: this game is still running")
+        befores.append(game.record())
+    if not game.history:
+        raise ValueError("the game ended before any move: there is nothing to analyse")
+    return game, befores
+
+
+def assemble(game: Game, judged: Sequence[Judgement]) -> Analysis:
+    """The analysis of finished ``game`` from the judgement of each position
+    :func:`finished_positions` lists (in order): for callers that judge the positions
+    themselves (the bot, which reports progress as they complete)."""
+    extra = 0 if game.is_over else 1
+    if len(judged) != len(game.history) + extra:
+        raise ValueError(f"{len(judged)} judgements for {len(game.history)} plies")
     plies = [
         _ply(game, i, judged[i], judged[i + 1] if i + 1 < len(judged) else None)
-        for i in range(len(befores))
+        for i in range(len(game.history))
     ]
     seats = tuple(summarise(seat, [p for p in plies if p.seat == seat]) for seat in SEATS)
     return Analysis(game.record(), tuple(plies), seats)
+
+
+def analysis_from_json(data: Mapping[str, Any]) -> Analysis:
+    """The :class:`Analysis` that :meth:`Analysis.as_json` wrote (a stored analysis)."""
+    moves = tuple(PlyAnalysis(**m) for m in data["moves"])
+    players = data["players"]
+    return Analysis(
+        str(data["record"]), moves, tuple(PlayerSummary(**players[seat]) for seat in SEATS)
+    )
 
 
 def _ply(game: Game, index: int, before: Judgement, after: Judgement | None) -> PlyAnalysis:
@@ -187,7 +221,10 @@ def _ply(game: Game, index: int, before: Judgement, after: Judgement | None) -> 
         chance_after = 1.0 if won else 0.0 if lost else 0.5
         proven_after: Proven = "win" if won else "loss" if lost else None
     else:
-        same_mover = index + 1 < len(game.history) and _seat(game, index + 1) == seat
+        if index + 1 < len(game.history):
+            same_mover = _seat(game, index + 1) == seat
+        else:  # the final position of a game ended off the board: no swap can follow
+            same_mover = game.to_move == rec.player
         if same_mover:
             chance_after, proven_after = after.win_chance, after.proven
         else:
