@@ -89,6 +89,7 @@ async def test_migrations_from_an_empty_database(tmp_path: Path) -> None:
         "tournament_creator_roles",
         "vacations",
         "notice_prefs",
+        "analyses",
     }
     # Reopening applies nothing twice.
     async with Store(path) as store:
