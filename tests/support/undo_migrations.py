@@ -25,3 +25,7 @@ UNDO_MIGRATION_13 = (
     "ALTER TABLE games DROP COLUMN soft_noticed_at",
 )
 """Migration 13 (soft-time notices), undone; the same SQL on both engines."""
+
+UNDO_ANALYSES = ("DROP TABLE analyses",)
+"""The stored analyses' migration, undone (its index goes with it); the same SQL on both
+engines.  It comes after the others: undo it first."""
