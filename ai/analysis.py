@@ -27,7 +27,15 @@ from .moves import move_name
 from .pie import pie_search
 from .pool import move_seed
 from .search import DEFAULT_CONFIG, Budget
-from .solver import SEATS, losing_side_move, proof_move, shipped_proof
+from .solver import (
+    SEATS,
+    SearchLimit,
+    losing_side_move,
+    proof_move,
+    seat_of,
+    shipped_proof,
+    winner_seat,
+)
 
 Proven = Literal["win", "loss"] | None
 Mark = Literal["inaccuracy", "mistake", "blunder", "missed_win"] | None
@@ -61,6 +69,10 @@ class Judgement:
     win_chance: float
     proven: Proven
     best: str
+    only_move: bool = False
+    """Proven won, and exactly one legal move (``best``) keeps the win: every other move was
+    shown by the solver not to (decided only within the solver's range, see
+    :func:`only_move`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +86,8 @@ class PlyAnalysis:
     proven_after: Proven
     mark: Mark
     best: str
+    only_move: bool = False
+    """The position before was won by exactly one move, and this was that move."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +99,8 @@ class PlayerSummary:
     blunder: int
     missed_win: int
     accuracy: float
+    only_move: int = 0
+    """How many only moves (the one move keeping a proven win) the player found."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +121,7 @@ def judge(game: Game, settings: Settings, seed: int | None) -> Judgement:
     """Judge ``game`` (not over) for the player to move; ``game`` is left unchanged."""
     move = proof_move(game)
     if move is not None:
-        return Judgement(1.0, "win", move)
+        return Judgement(1.0, "win", move, only_move(game, move, settings))
     loser_move = losing_side_move(game)
     if loser_move is not None:
         return Judgement(0.0, "loss", loser_move)
@@ -117,8 +133,8 @@ def judge(game: Game, settings: Settings, seed: int | None) -> Judgement:
         nodes = settings.proof_board_nodes if small else settings.solve_nodes
         verdict = endgame.verdict(game, nodes, None)
     if verdict is Verdict.MOVER_WINS and endgame is not None:
-        best = endgame.winning_move(game)
-        return Judgement(1.0, "win", move_name(game, best))
+        best = move_name(game, endgame.winning_move(game))
+        return Judgement(1.0, "win", best, only_move(game, best, settings, endgame))
     result = pie_search(
         game,
         Budget(playouts=settings.playouts),
@@ -130,6 +146,40 @@ def judge(game: Game, settings: Settings, seed: int | None) -> Judgement:
     if result.proven == 1:
         return Judgement(1.0, "win", result.move)
     return Judgement(_clamp(result.value), None, result.move)
+
+
+def only_move(game: Game, best: str, settings: Settings, endgame: Endgame | None = None) -> bool:
+    """Whether ``best``, a winning move of the player to move in ``game`` (proven won), is
+    its only one: every other legal move is shown not to keep the win.
+
+    Asked only in the solver's range (at most :attr:`Settings.solve_empties` empty points),
+    one solver question per legal move at :attr:`Settings.solve_nodes` each, so it costs at
+    most ``solve_empties × solve_nodes`` nodes; a move the solver cannot decide in that budget
+    makes the answer False (never a false "only move")."""
+    empties = empty_points(game)
+    if empties > settings.solve_empties:
+        return False
+    assert game.to_move is not None
+    endgame = endgame or Endgame(game, empties)
+    mover = seat_of(game, game.to_move)
+    solver = endgame.solver(mover)
+    for move in game.legal_moves():
+        if move == best:
+            continue
+        child = game.copy()
+        child.play(move)
+        if child.is_over:
+            if winner_seat(child) == mover:
+                return False
+            continue
+        solver.max_nodes = solver.nodes + settings.solve_nodes
+        solver.deadline = None
+        try:
+            if solver.wins(child):
+                return False
+        except SearchLimit:
+            return False
+    return True
 
 
 def _clamp(value: float) -> float:
@@ -239,6 +289,7 @@ def _ply(game: Game, index: int, before: Judgement, after: Judgement | None) -> 
         proven_after=proven_after,
         mark=mark(before.win_chance, chance_after, before.proven, proven_after),
         best=before.best,
+        only_move=before.only_move and proven_after == "win",
     )
 
 
@@ -284,7 +335,8 @@ def summarise(seat: str, plies: Sequence[PlyAnalysis]) -> PlayerSummary:
     counts = {name: sum(1 for p in plies if p.mark == name) for name in MARKS}
     scores = [move_accuracy(p.win_chance_before, p.win_chance_after) for p in plies]
     accuracy = round(sum(scores) / len(scores), 1) if scores else 100.0
-    return PlayerSummary(seat, len(plies), **counts, accuracy=accuracy)
+    found = sum(1 for p in plies if p.only_move)
+    return PlayerSummary(seat, len(plies), **counts, accuracy=accuracy, only_move=found)
 
 
 def worst(analysis: Analysis, count: int = 3) -> list[PlyAnalysis]:

@@ -28,6 +28,7 @@ KEYS = [
     "proven_after",
     "mark",
     "best",
+    "only_move",
 ]
 
 
@@ -62,6 +63,7 @@ def test_json_schema_is_exact(tmp_path: Path) -> None:
         assert 0.0 <= m["win_chance_before"] <= 1.0 and 0.0 <= m["win_chance_after"] <= 1.0
         assert m["proven_before"] in (None, "win", "loss")
         assert m["mark"] in (None, "inaccuracy", "mistake", "blunder", "missed_win")
+        assert m["only_move"] in (False, True)
     assert sorted(data["players"]) == ["first", "second"]
     # The rules decide the last move: the last mover won.
     assert moves[-1]["proven_after"] == "win"
