@@ -69,7 +69,7 @@ class Analyses(Feature):
         async with self.store.read() as tx:
             row = await self._checked_row(tx, game_id, viewer)
             found = await tx.analysis.analysis(row.id, row.version)
-        return _stored(found)
+        return stored_analysis(found)
 
     async def analyse(
         self,
@@ -98,7 +98,7 @@ class Analyses(Feature):
         while True:
             won, row, game, found = await self._claim(game_id, viewer, claimant, chosen)
             if found is not None and found.status == "done":
-                stored = _stored(found)
+                stored = stored_analysis(found)
                 assert stored is not None
                 return stored
             if won:
@@ -209,7 +209,7 @@ class Analyses(Feature):
                     )
                 )
             found = await tx.analysis.analysis(row.id, row.version)
-        stored = _stored(found)
+        stored = stored_analysis(found)
         assert stored is not None
         return stored
 
@@ -261,7 +261,8 @@ def _may_see(row: GameRow, viewer: Viewer) -> bool:
     return viewer.user_id in (row.first_id, row.second_id) or viewer.sees_channel
 
 
-def _stored(found: AnalysisRow | None) -> StoredAnalysis | None:
+def stored_analysis(found: AnalysisRow | None) -> StoredAnalysis | None:
+    """The stored result of an analysis row, None for no row or a claim still running."""
     if found is None or found.status != "done" or found.result is None:
         return None
     return StoredAnalysis(
