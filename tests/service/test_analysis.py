@@ -19,6 +19,7 @@ from bot.service import (
     MAX_PER_SERVER,
     AnalysisReady,
     AnalysisRefused,
+    GameInfo,
     GameService,
     PermissionDenied,
     StoredAnalysis,
@@ -59,7 +60,7 @@ def executor() -> Any:
 
 async def finished_game(service: GameService, start_game: StartGame, **where: Any) -> int:
     """A 5×5 Minefield game of a few moves, then resigned (an ending off the board)."""
-    info = await start_game("minefield", 5, **where)
+    info: GameInfo = await start_game("minefield", 5, **where)
     channel = where.get("channel", CHANNEL)
     for move in MOVES:
         mover = (await service.get_game_by_id(info.id)).to_move_id
