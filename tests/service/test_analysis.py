@@ -297,3 +297,23 @@ async def test_the_queue_limits_refuse_with_a_sentence(
     )
     assert isinstance(done, StoredAnalysis) and executor.count == 7
     assert timedelta(0) <= clock() - done.finished_at
+
+
+async def test_an_aborted_game_is_refused_and_nothing_written(
+    service: GameService, start_game: StartGame, snapshot: Snapshot, executor: CountingExecutor
+) -> None:
+    info = await start_game("minefield", 5)
+    await service.play_move(CHANNEL, info.to_move_id or 0, "c3")
+    await service.aborts.abort(CHANNEL, ALICE)
+    assert (await service.get_game_by_id(info.id)).status == "aborted"
+    await refused(
+        snapshot,
+        AnalysisRefused,
+        service.analysis.analyse(info.id, alice(), claimant="p1", executor=executor),
+        "was aborted",
+    )
+    await refused(
+        snapshot, PermissionDenied, service.analysis.stored(info.id, Viewer(CAROL, GUILD)),
+        "can't see",
+    )  # fmt: skip
+    assert executor.count == 0
