@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.analysis.cog import AnalyseButton
 from bot.discord.challenges.challenge_list import ChallengePageButton, ListedChallengeButton
 from bot.discord.clocks.soft_time import SoftTimeButton
 from bot.discord.persistent import PersistentButton
@@ -43,6 +44,7 @@ _KNOWN = (
     AbortButton,
     ListedChallengeButton,
     ChallengePageButton,
+    AnalyseButton,
 )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from discord.ext import commands
 
+from bot.discord.analysis.cog import AnalysisCog
 from bot.discord.challenges.cog import ChallengeCog
 from bot.discord.clocks.cog import ClockCog
 from bot.discord.clocks.vacation import VacationCog
@@ -26,4 +27,5 @@ COGS: tuple[type[commands.Cog], ...] = (
     VacationCog,
     NoticesCog,
     CorrespondenceCog,
+    AnalysisCog,
 )

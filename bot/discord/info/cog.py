@@ -227,6 +227,13 @@ HELP = [
     ),
     ("/board, /history, /replay", N_("the board again, the record file, an animated replay")),
     (
+        "/analyse",
+        N_(
+            "after a game: the computer's win chance over every move, the costliest moves and "
+            "each player's accuracy (also the Analyse button under the final board)"
+        ),
+    ),
+    (
         "/games",
         N_(
             "your games in this server, those waiting on your move first (longest wait first); "

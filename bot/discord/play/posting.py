@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord.analysis.cog import analyse_button
 from bot.discord.clocks.clock_text import caption_names
 from bot.discord.notices.dms import Delivery, fallback_text, only, send_dm, turn_dm
 from bot.discord.play.positions import position_of
@@ -112,7 +113,12 @@ async def build_turn_message(
     message = turn_message(
         info, game, names, board, headline, bot.computer.user_id, rating, ping, of_guild(guild)
     )
-    return replace(message, view=await watch_view(bot, info))
+    view = await watch_view(bot, info)
+    analyse = analyse_button(info, of_guild(guild))
+    if analyse is not None:
+        view = view or discord.ui.View(timeout=None)
+        view.add_item(analyse)
+    return replace(message, view=view)
 
 
 async def send(

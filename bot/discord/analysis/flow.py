@@ -1,0 +1,146 @@
+"""One analysis request as Discord shows it: progress by editing one message, then the chart,
+a short summary and the three worst moves.
+
+The service decides everything that matters (a finished game only, who may see it, the queue,
+computing once); this module only words and draws the answer.  Progress edits are spaced out
+(:data:`EDIT_EVERY`), since Discord limits how often one message may be edited.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from ai.analysis import Analysis, PlyAnalysis, Settings, worst
+from bot.i18n import N_, Tongue
+from bot.service import GameInfo, StoredAnalysis, Viewer
+from render.reports.analysis_chart import render_analysis_chart
+
+if TYPE_CHECKING:
+    from bot.discord.app import CrosspathBot
+
+Interaction = discord.Interaction[Any]
+Show = Callable[[str], Awaitable[None]]
+
+EDIT_EVERY = 2.0
+"""Seconds between two progress edits of one message."""
+
+MARK_NAMES = {
+    "inaccuracy": N_("inaccuracy"),
+    "mistake": N_("mistake"),
+    "blunder": N_("blunder"),
+    "missed_win": N_("missed win"),
+}
+
+
+class Analyst:
+    """What the adapter hands the service for each request: where positions are judged and at
+    what budget (None: the service's defaults, the computer's process pool), and who asks."""
+
+    def __init__(self, executor: Executor | None = None, settings: Settings | None = None) -> None:
+        self.executor = executor
+        self.settings = settings
+        self.claimant = f"discord:{os.getpid()}"
+
+
+async def run_analysis(
+    bot: CrosspathBot,
+    analyst: Analyst,
+    info: GameInfo,
+    user_id: int,
+    show: Show,
+    tr: Tongue,
+) -> StoredAnalysis:
+    """Ask the service for ``info``'s analysis, showing progress through ``show``."""
+    last = 0.0
+
+    async def progress(done: int, total: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last < EDIT_EVERY and done < total:
+            return
+        last = now
+        text = tr.gettext(
+            "Analysing game #{id}: move {done} of {total}…",
+            id=info.id,
+            done=tr.number(done),
+            total=tr.number(total),
+        )
+        await show(text)
+
+    viewer = Viewer(user_id=user_id, guild_id=info.guild_id, sees_channel=True)
+    return await bot.service.analysis.analyse(
+        info.id,
+        viewer,
+        claimant=analyst.claimant,
+        executor=analyst.executor,
+        progress=progress,
+        settings=analyst.settings,
+    )
+
+
+def seat_ids(info: GameInfo, analysis: Analysis) -> tuple[int, int]:
+    """The players in seat order (first, second): the colours' order, unless a pie swap gave
+    the first player the second colour."""
+    first, second = info.player_ids
+    swapped = any(ply.move == "swap" for ply in analysis.moves)
+    return (second, first) if swapped else (first, second)
+
+
+def summary_text(info: GameInfo, names: list[str], analysis: Analysis, tr: Tongue) -> str:
+    """The analysis in words: each player's accuracy and marks, then the three worst moves
+    with the better move.  The same words serve as the chart's alt text."""
+    lines = [tr.gettext("Computer analysis of game #{id}, {game}", id=info.id, game=info.title)]
+    for seat, name in zip(analysis.players, names, strict=False):
+        lines.append(
+            tr.gettext(
+                "{name}: accuracy {accuracy}%, {blunders} blunders, {mistakes} mistakes,"
+                " {inaccuracies} inaccuracies, {missed} missed wins",
+                name=name,
+                accuracy=tr.number(round(seat.accuracy)),
+                blunders=tr.number(seat.blunder),
+                mistakes=tr.number(seat.mistake),
+                inaccuracies=tr.number(seat.inaccuracy),
+                missed=tr.number(seat.missed_win),
+            )
+        )
+    bad = worst(analysis)
+    if bad:
+        lines.append(tr.gettext("The costliest moves:"))
+        lines.extend(worst_line(ply, names, analysis, tr) for ply in bad)
+    else:
+        lines.append(tr.gettext("No move lost much: a clean game."))
+    return "\n".join(lines)
+
+
+def worst_line(ply: PlyAnalysis, names: list[str], analysis: Analysis, tr: Tongue) -> str:
+    seats = [p.seat for p in analysis.players]
+    name = names[seats.index(ply.seat)] if ply.seat in seats and len(names) == len(seats) else ""
+    mark = tr.gettext(MARK_NAMES[ply.mark]) if ply.mark else ""
+    return tr.gettext(
+        "• move {ply}, {name} played {move} ({mark}: win chance {before}% → {after}%);"
+        " better was {best}",
+        ply=tr.number(ply.ply),
+        name=name,
+        move=ply.move,
+        mark=mark,
+        before=tr.number(round(ply.win_chance_before * 100)),
+        after=tr.number(round(ply.win_chance_after * 100)),
+        best=ply.best,
+    )
+
+
+async def chart_file(info: GameInfo, analysis: Analysis, alt: str, tr: Tongue) -> discord.File:
+    """The chart as a file (drawn on a thread: Pillow takes tens of milliseconds)."""
+    title = tr.gettext("Win chance of the first player")
+    data = await asyncio.to_thread(render_analysis_chart, analysis.moves, title)
+    return discord.File(
+        io.BytesIO(data), filename=f"crosspath-analysis-{info.id}.png", description=alt[:1000]
+    )
