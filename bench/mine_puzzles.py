@@ -26,6 +26,16 @@ from rules import Game, new_game
 
 EMPTIES = {4: 16, 5: 14, 6: 14, 7: 13, 8: 12, 9: 12}
 """Try positions with at most this many empty points (few enough for the solver)."""
+POSITION_SECONDS = 3.0
+"""The solver's time for one position; a position it cannot settle by then is passed over."""
+
+
+def window(name: str, size: int) -> int:
+    """Crosscut games are short (a run of n-2 wins) and its boards are small: try every
+    position past the first few stones."""
+    if name == "crosscut":
+        return size * size - 3
+    return EMPTIES.get(size, 10)
 
 
 def self_play(name: str, size: int, rand: random.Random) -> Game:
@@ -48,8 +58,8 @@ def mine_game(name: str, size: int, rand: random.Random) -> list[Puzzle]:
     found: list[Puzzle] = []
     replayed = new_game(name, size)
     for record in final.history:
-        if not replayed.is_over and empty_points(replayed) <= EMPTIES.get(size, 10):
-            puzzle = find_puzzle(replayed)
+        if not replayed.is_over and empty_points(replayed) <= window(name, size):
+            puzzle = find_puzzle(replayed, seconds=POSITION_SECONDS)
             if puzzle is not None:
                 found.append(puzzle)
         replayed.play(record.move)

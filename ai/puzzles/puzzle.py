@@ -16,6 +16,7 @@ connects").  Pure: rules and ai only, no I/O; the service runs it off the event 
 from __future__ import annotations
 
 import hashlib
+import time
 from dataclasses import dataclass
 
 from rules import Game, IllegalMove, InvalidNotation, new_game
@@ -97,11 +98,16 @@ def puzzle_id(game: str, size: int, moves: tuple[str, ...] | list[str]) -> str:
 
 
 def move_verdicts(
-    game: Game, nodes: int = SOLVE_NODES, *, stop_at_wins: int | None = None
+    game: Game,
+    nodes: int = SOLVE_NODES,
+    *,
+    stop_at_wins: int | None = None,
+    deadline: float | None = None,
 ) -> dict[Move, bool] | None:
     """For each legal move of the player to move: True if it is a proven win for them, False
     if a proven loss; None if any move is neither (a draw) or not settled within ``nodes``.
-    With ``stop_at_wins`` the answer stops (partial) once that many wins are found."""
+    With ``stop_at_wins`` the answer stops (partial) once that many wins are found; past
+    ``deadline`` (a ``time.perf_counter()`` time) every unsettled move is None."""
     if game.is_over or game.to_move is None or swap_offered(game):
         return None
     mover = seat_of(game, game.to_move)
@@ -119,7 +125,7 @@ def move_verdicts(
             continue
         play(game, move)
         try:
-            verdict = _mover_verdict(game, mover, endgame, nodes)
+            verdict = _mover_verdict(game, mover, endgame, nodes, deadline)
         finally:
             game.pop()
         if verdict is None:
@@ -131,22 +137,31 @@ def move_verdicts(
     return verdicts
 
 
-def _mover_verdict(after: Game, mover: Seat, endgame: Endgame, nodes: int) -> bool | None:
+def _mover_verdict(
+    after: Game, mover: Seat, endgame: Endgame, nodes: int, deadline: float | None
+) -> bool | None:
     """Did ``mover`` win (True) or lose (False) by force in ``after``, or neither (None)?"""
     if after.is_over:
         won = winner_seat(after)
         return None if won is None else won == mover
     assert after.to_move is not None
-    verdict = endgame.verdict(after, nodes, None)
+    verdict = endgame.verdict(after, nodes, deadline)
     if verdict is None or verdict is Verdict.NEITHER:
         return None
     to_move_wins = verdict is Verdict.MOVER_WINS
     return to_move_wins == (seat_of(after, after.to_move) == mover)
 
 
-def find_puzzle(game: Game, nodes: int = SOLVE_NODES, line_nodes: int = 200_000) -> Puzzle | None:
-    """The puzzle in ``game``'s position (which is left as it was), or None if it is not one."""
-    verdicts = move_verdicts(game, nodes, stop_at_wins=2)
+def find_puzzle(
+    game: Game,
+    nodes: int = SOLVE_NODES,
+    line_nodes: int = 200_000,
+    seconds: float | None = None,
+) -> Puzzle | None:
+    """The puzzle in ``game``'s position (which is left as it was), or None if it is not one
+    (or the solver could not tell within ``nodes`` per move and ``seconds`` in all)."""
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    verdicts = move_verdicts(game, nodes, stop_at_wins=2, deadline=deadline)
     if verdicts is None:
         return None
     winning = [move for move, won in verdicts.items() if won]
