@@ -33,6 +33,8 @@ from .errors import (
     NotYourTurn,
     OutOfTime,
     PermissionDenied,
+    PuzzleNotFound,
+    PuzzleOver,
     ServiceError,
     SoftTimeRefused,
     StaleAction,
@@ -42,6 +44,7 @@ from .errors import (
 from .events import EVENTS, Event, EventBus, GameOver, RoundPaired, SeasonOpened, TournamentFinished
 from .game_service import GameService
 from .notices import DIGEST_BATCH, NOTICE_MODES, Digest, NoticeMode, NoticePrefs, Waiting
+from .puzzles import DailyPuzzle, DailySolution, PuzzleAnswer, PuzzleStanding, PuzzleView
 from .ratings.service import RebuildReport
 from .ratings.types import GameRating, Profile, Standing
 from .types import (
@@ -89,6 +92,8 @@ __all__ = [
     "ChallengeNotFound",
     "ChallengeStatus",
     "ChannelBusy",
+    "DailyPuzzle",
+    "DailySolution",
     "Digest",
     "DueAction",
     "DueKind",
@@ -124,6 +129,11 @@ __all__ = [
     "PausedGame",
     "PermissionDenied",
     "PlayedMove",
+    "PuzzleAnswer",
+    "PuzzleNotFound",
+    "PuzzleOver",
+    "PuzzleStanding",
+    "PuzzleView",
     "Reminder",
     "ResultReason",
     "Seat",

@@ -38,6 +38,7 @@ from .queries.clocks import ClockQueries
 from .queries.games import GameQueries
 from .queries.moderation import ModerationQueries
 from .queries.notices import NoticeQueries
+from .queries.puzzles import PuzzleQueries
 from .queries.ratings import RatingQueries
 from .queries.tournaments import TournamentQueries
 from .queries.web import WebQueries
@@ -83,6 +84,7 @@ class SharedTx:
         self.notices = NoticeQueries(self)
         self.moderation = ModerationQueries(self)
         self.bulk = BulkQueries(self)
+        self.puzzles = PuzzleQueries(self)
 
     # ----- what an engine supplies ----------------------------------------------------------
     SKIP_LOCKED = ""

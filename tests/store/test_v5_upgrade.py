@@ -85,6 +85,11 @@ TABLES_AFTER_5 = (
     "tournament_creator_roles",
     "vacations",
     "notices",
+    "puzzles",
+    "puzzle_attempts",
+    "puzzle_ratings",
+    "puzzle_channels",
+    "puzzle_daily",
 )
 """Tables later migrations create, empty in an upgraded store (``StoreContents`` fields)."""
 
