@@ -2,7 +2,17 @@
 starter set shipped as ``ai/puzzles/<game>.json.gz``."""
 
 from .line import MAX_WINNER_MOVES
-from .puzzle import Puzzle, Refutation, Reply, answer, find_puzzle, puzzle_id, refute, verify
+from .puzzle import (
+    Puzzle,
+    Refutation,
+    Reply,
+    answer,
+    find_puzzle,
+    puzzle_id,
+    refute,
+    replay,
+    verify,
+)
 from .starter import load_starter
 
 __all__ = [
@@ -15,5 +25,6 @@ __all__ = [
     "load_starter",
     "puzzle_id",
     "refute",
+    "replay",
     "verify",
 ]
