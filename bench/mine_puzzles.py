@@ -91,7 +91,8 @@ def main() -> None:
                 rejected += 1
                 print(f"rejected {puzzle.id}: {problem}")
         print(f"{time.monotonic() - start:7.1f}s games {games} kept {len(kept)}", flush=True)
-    write_starter(starter_path(args.game), list(kept.values()))
+    if kept:  # an empty file would ship a game with no puzzles
+        write_starter(starter_path(args.game), list(kept.values()))
     sizes: dict[int, int] = {}
     for puzzle in kept.values():
         sizes[puzzle.size] = sizes.get(puzzle.size, 0) + 1

@@ -27,6 +27,8 @@ from ..solver import SEATS, SearchLimit, Seat, proof_move, seat_of, winner_seat
 from ..tactics import wins_at_once
 from .line import MAX_WINNER_MOVES, LineSearch
 
+MIN_CHOICES = 4
+"""A position with fewer legal moves is no puzzle: the answer would be a guess among few."""
 SOLVE_NODES = 50_000
 """Solver nodes per side for one move's verdict when finding or verifying a puzzle."""
 
@@ -160,6 +162,8 @@ def find_puzzle(
 ) -> Puzzle | None:
     """The puzzle in ``game``'s position (which is left as it was), or None if it is not one
     (or the solver could not tell within ``nodes`` per move and ``seconds`` in all)."""
+    if len(legal_moves(game)) < MIN_CHOICES:
+        return None
     deadline = None if seconds is None else time.perf_counter() + seconds
     verdicts = move_verdicts(game, nodes, stop_at_wins=2, deadline=deadline)
     if verdicts is None:
@@ -192,6 +196,8 @@ def verify(puzzle: Puzzle, nodes: int = SOLVE_NODES) -> str | None:
         return f"the moves do not replay: {exc}"
     if puzzle.id != puzzle_id(puzzle.game, puzzle.size, puzzle.moves):
         return "the id does not match the position"
+    if len(legal_moves(game)) < MIN_CHOICES:
+        return f"fewer than {MIN_CHOICES} legal moves"
     verdicts = move_verdicts(game, nodes)
     if verdicts is None:
         return "not every move is proven a win or a loss"
