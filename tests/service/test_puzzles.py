@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 from game_fixtures import ALICE, BOB, GUILD, START
 
-from ai.puzzles import Puzzle, load_starter
+from ai.puzzles import Puzzle, load_starter, puzzle_id
 from ai.puzzles import answer as judge_answer
 from bot.service import (
     GameService,
@@ -179,3 +180,36 @@ async def test_the_daily_puzzle_is_posted_once_by_two_processes(
     finally:
         await one.close()
         await two.close()
+
+
+async def test_a_finished_game_is_mined_for_its_server_alone(service: GameService) -> None:
+    # A real game through the service whose moves pass through a known puzzle's position.
+    puzzle = next(p for p in load_starter("minefield") if p.size == 6)
+    challenge = await service.create_challenge(GUILD, 4242, ALICE, BOB, "minefield", puzzle.size)
+    info = (await service.accept_challenge(challenge.id, BOB)).game
+    with pytest.raises(InvalidInput):  # a running game is refused
+        await service.puzzles.mine_game(info.id, GUILD)
+    for move in (*puzzle.moves, *puzzle.solution):
+        current = await service.get_game(4242)
+        assert current is not None and current.to_move_id is not None
+        await service.play_move(4242, current.to_move_id, move)
+    found = await service.puzzles.mine_game(info.id, GUILD + 7)
+    assert found  # its last positions hold at least the known puzzle's
+    assert set(found) <= {
+        puzzle_id("minefield", puzzle.size, info_moves)
+        for info_moves in [list((*puzzle.moves, *puzzle.solution))[:n] for n in range(99)]
+    }
+    # Stored for that server only: a private puzzle first in line is given there, not here.
+    async with service.store.write() as tx:
+        await tx.puzzles.add([replace(await _row_of(tx, found[0]), id="0" * 12)])
+    here = await service.puzzles.start(ALICE, GUILD, "minefield")
+    there = await service.puzzles.start(BOB, GUILD + 7, "minefield")
+    assert here.puzzle_id != "0" * 12 and there.puzzle_id == "0" * 12
+    with pytest.raises(PuzzleNotFound):
+        await service.puzzles.mine_game(info.id + 99, GUILD)
+
+
+async def _row_of(tx: Any, puzzle: str) -> Any:
+    row = await tx.puzzles.puzzle(puzzle)
+    assert row is not None and row.guild_id is not None  # a mined puzzle keeps its server
+    return row

@@ -16,14 +16,15 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import math
+import time
 from dataclasses import replace
 from datetime import datetime, timedelta
 
 from openskill.models import PlackettLuce
 
-from ai.puzzles import Puzzle, load_starter
+from ai.puzzles import Puzzle, find_puzzle, load_starter, replay
 from ai.puzzles import answer as judge_answer
-from rules import IllegalMove, InvalidNotation, UnknownGame, game_class, game_names
+from rules import IllegalMove, InvalidNotation, UnknownGame, game_class, game_names, parse_record
 
 from ...store import Tx
 from ...store.rows import PuzzleAttemptRow, PuzzleDailyRow, PuzzleRatingRow, PuzzleRow
@@ -42,6 +43,10 @@ from .types import DailyPuzzle, DailySolution, PuzzleAnswer, PuzzleStanding, Puz
 ATTEMPT_MINUTES = 15
 """How long a player has to finish a puzzle once given it."""
 MAX_MOVE_TEXT = 20
+MINE_POSITIONS = 12
+"""A finished game's last positions looked at for puzzles (the solver's ground)."""
+MINE_SECONDS = 20.0
+"""The solver time one finished game may take, in a worker thread."""
 
 _MODEL = PlackettLuce()
 INITIAL_MU: float = _MODEL.mu
@@ -94,6 +99,26 @@ def _to_move(row: PuzzleRow, played: tuple[str, ...]) -> str:
     return position.to_move or ""
 
 
+def _mine(record: str, limit: int, seconds: float) -> list[Puzzle]:
+    """The puzzles among a finished game's last ``limit`` positions (CPU work: a thread)."""
+    game = parse_record(record)
+    moves = [rec.move for rec in game.history]
+    found: list[Puzzle] = []
+    deadline = time.monotonic() + seconds
+    for ply in range(len(moves) - 1, max(-1, len(moves) - 1 - limit), -1):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        try:
+            position = replay(game.name, game.size, moves[:ply])
+        except (IllegalMove, InvalidNotation):
+            break  # a game with the pie rule chosen: starter positions replay without it
+        puzzle = find_puzzle(position, seconds=left)
+        if puzzle is not None:
+            found.append(puzzle)
+    return found
+
+
 def check_day(day: str) -> str:
     try:
         datetime.strptime(day, "%Y-%m-%d")
@@ -116,7 +141,7 @@ class Puzzles(Feature):
     async def _ensure_starter(self, games: list[str]) -> None:
         """Load the starter puzzles of ``games`` into the store if none are there yet."""
         async with self.store.read() as tx:
-            missing = [g for g in games if await tx.puzzles.count(g) == 0]
+            missing = [g for g in games if await tx.puzzles.starter_count(g) == 0]
         for game in missing:
             rows = await asyncio.to_thread(_starter_rows, game, self._stamp())
             if rows:
@@ -302,6 +327,33 @@ class Puzzles(Feature):
             rating=display(saved.mu),
             streak=streak,
         )
+
+    async def mine_game(
+        self, game_id: int, guild_id: int | None, limit: int = MINE_POSITIONS
+    ) -> list[str]:
+        """Look for puzzles in finished game ``game_id`` (its last ``limit`` positions, within
+        :data:`MINE_SECONDS` of solver time, in a worker thread) and store those found: for
+        any server if ``guild_id`` is None, else only for ``guild_id`` (the front end passes
+        the server of a game played in a private channel).  No player is stored with them.
+        Returns the ids stored (a position already stored is left as it is)."""
+        check_id(game_id, "game id")
+        if guild_id is not None:
+            check_id(guild_id, "server id")
+        async with self.store.read() as tx:
+            row = await tx.games.game(game_id)
+        if row is None:
+            raise PuzzleNotFound("There is no such game.")
+        if row.status == "active":
+            raise InvalidInput("Puzzles come from finished games only; this one is running.")
+        # The shipped puzzles first: a mined position that is also a shipped one stays public.
+        await self._ensure_starter([row.game])
+        found = await asyncio.to_thread(_mine, row.record, limit, MINE_SECONDS)
+        now = self._stamp()
+        rows = [replace(_row(p, now), guild_id=guild_id, source_game_id=game_id) for p in found]
+        if rows:
+            async with self._write() as tx:
+                await tx.puzzles.add(rows)
+        return [r.id for r in rows]
 
     async def standing(self, user_id: int) -> PuzzleStanding | None:
         """The player's puzzle rating and streak, None if they never finished a puzzle."""

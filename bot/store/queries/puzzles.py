@@ -28,8 +28,11 @@ DAILY = select(DAILY_FIELDS, "puzzle_daily")
 class PuzzleQueries(Queries):
     """The puzzle queries of one transaction (``tx.puzzles``)."""
 
-    async def count(self, game: str) -> int:
-        return await self._tx._count("SELECT COUNT(*) FROM puzzles WHERE game = ?", (game,))
+    async def starter_count(self, game: str) -> int:
+        """How many of ``game``'s puzzles are shipped ones (none mined from a stored game)."""
+        return await self._tx._count(
+            "SELECT COUNT(*) FROM puzzles WHERE game = ? AND source_game_id IS NULL", (game,)
+        )
 
     async def add(self, rows: Sequence[PuzzleRow]) -> None:
         """Insert puzzles; one already stored (same id: same position) is left as it is."""
