@@ -3,6 +3,6 @@
 A transaction (:class:`bot.store.tx.SharedTx`) carries one object of each class as an
 attribute named after the feature: ``tx.games``, ``tx.web``, ``tx.challenges``,
 ``tx.ratings``, ``tx.claims``, ``tx.tournaments``, ``tx.clocks``, ``tx.notices``,
-``tx.moderation``, ``tx.puzzles`` and ``tx.bulk``.  Each method's docstring is its contract on both engines
-(``tests/store/test_contract.py`` checks it); the SQL is written once, with ``?``
+``tx.moderation``, ``tx.puzzles`` and ``tx.bulk``.  Each method's docstring is its contract on
+both engines (``tests/store/test_contract.py`` checks it); the SQL is written once, with ``?``
 placeholders, in the dialect SQLite and PostgreSQL share."""
