@@ -36,6 +36,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "leaderboard": ("bot.cli.leaderboard", "print a server's leaderboard for one game"),
     "tournament": ("bot.cli.tournament", "list a server's tournaments, show one, its standings"),
     "analyse": ("bot.cli.analyse", "the computer's analysis of a finished game, with a chart"),
+    "puzzle": ("bot.cli.puzzle", "solve a puzzle from a real game in the terminal"),
     "web": ("bot.cli.web", "serve the public game pages, with /healthz, /readyz and /metrics"),
 }
 

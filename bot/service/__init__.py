@@ -36,6 +36,8 @@ from .errors import (
     NotYourTurn,
     OutOfTime,
     PermissionDenied,
+    PuzzleNotFound,
+    PuzzleOver,
     ServiceError,
     SoftTimeRefused,
     StaleAction,
@@ -55,6 +57,7 @@ from .events import (
 from .game_service import GameService
 from .hints import HINT_SETTINGS
 from .notices import DIGEST_BATCH, NOTICE_MODES, Digest, NoticeMode, NoticePrefs, Waiting
+from .puzzles import DailyPuzzle, DailySolution, PuzzleAnswer, PuzzleStanding, PuzzleView
 from .ratings.service import RebuildReport
 from .ratings.types import GameRating, Profile, Standing
 from .types import (
@@ -103,6 +106,8 @@ __all__ = [
     "ChallengeNotFound",
     "ChallengeStatus",
     "ChannelBusy",
+    "DailyPuzzle",
+    "DailySolution",
     "Digest",
     "DueAction",
     "DueKind",
@@ -138,6 +143,11 @@ __all__ = [
     "PausedGame",
     "PermissionDenied",
     "PlayedMove",
+    "PuzzleAnswer",
+    "PuzzleNotFound",
+    "PuzzleOver",
+    "PuzzleStanding",
+    "PuzzleView",
     "Reminder",
     "ResultReason",
     "Seat",

@@ -168,3 +168,11 @@ class NoHint(ServiceError):
 class NoAbort(ServiceError):
     """An abort cannot be made, offered or answered now (no offer waiting, one already
     waiting, or both players have made two turns and the opponent must agree)."""
+
+
+class PuzzleNotFound(ServiceError):
+    """No such puzzle or puzzle attempt, or it belongs to someone else; nothing was changed."""
+
+
+class PuzzleOver(ServiceError):
+    """The puzzle attempt is finished (solved, failed, given up) or expired."""

@@ -24,6 +24,7 @@ clock, the events):
 ``service.notices``     how each player hears of their turn; digests
 ``service.moderation``  server settings, moderators' rulings, the audit log
 ``service.claims``      which process thinks for the computer
+``service.puzzles``     puzzles, puzzle ratings and the daily puzzle
 ``service.web``         the web pages' read models (served games and tournaments)
 ``service.analysis``    stored analyses of finished games, computed once (issue 48)
 =====================  ===================================================================
@@ -56,6 +57,7 @@ from .moderation import Moderation
 from .notices import Notices
 from .play.aborts import Aborts
 from .play.play import Play
+from .puzzles import Puzzles
 from .ratings.service import Ratings
 from .tournaments.service import Tournaments
 from .web import WebReads
@@ -120,6 +122,7 @@ class GameService:
         self.notices = Notices(core)
         self.moderation = Moderation(core)
         self.claims = TurnClaims(core)
+        self.puzzles = Puzzles(core)
         self.web = WebReads(core)
         self.analysis = Analyses(core)
         # The forwarding names (FORWARDED): the sub-services' own bound methods.

@@ -55,6 +55,7 @@ in :mod:`bot.store.queries` whose docstrings are the contracts:
   (``RatingQueries``), ``tx.notices`` (``NoticeQueries``: turn notices and digests);
 * ``tx.web`` (``WebQueries``): what the web pages may show;
 * ``tx.moderation`` (``ModerationQueries``): a server's settings, audit log, creator roles;
+* ``tx.puzzles`` (``PuzzleQueries``): puzzles, attempts, puzzle ratings, the daily claim;
 * ``tx.bulk`` (``BulkQueries``): export, import, a ratings rebuild's replacement.
 * ``tx.analysis`` (``AnalysisQueries``): stored analyses, their claims and queue counts.
 """

@@ -497,6 +497,81 @@ class AnalysisRow:
 ANALYSIS_FIELDS = tuple(AnalysisRow.__dataclass_fields__)
 
 
+@dataclass(frozen=True, slots=True)
+class PuzzleRow:
+    """One puzzle (``puzzles``): the position as a game, size and space-separated moves, the
+    solution likewise; ``guild_id`` None for a puzzle any server may use (the starter set),
+    else the only server that may (a game of a private channel); its openskill rating."""
+
+    id: str
+    game: str
+    size: int
+    moves: str
+    solution: str
+    guild_id: int | None
+    source_game_id: int | None
+    mu: float
+    sigma: float
+    tries: int
+    solves: int
+    created_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleAttemptRow:
+    """One player's try at a puzzle (``puzzle_attempts``): the moves played so far in it
+    (the player's answers and the bot's defences), ``status`` ``open``, ``solved``,
+    ``failed``, ``gave_up`` or ``expired``; ``daily_day`` the day if it is a daily puzzle's."""
+
+    id: int
+    puzzle_id: str
+    user_id: int
+    guild_id: int | None
+    played: str
+    status: str
+    started_at: int
+    expires_at: int
+    finished_at: int | None
+    daily_day: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleRatingRow:
+    """A player's puzzle rating and streak, one across servers (``puzzle_ratings``)."""
+
+    user_id: int
+    mu: float
+    sigma: float
+    solved: int
+    failed: int
+    streak: int
+    best_streak: int
+    updated_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleChannelRow:
+    """The channel a server's daily puzzle is posted in (``puzzle_channels``)."""
+
+    guild_id: int
+    channel_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleDailyRow:
+    """A server's daily puzzle for one UTC day (``puzzle_daily``): the row is the claim, so
+    the process that inserts it posts; ``solution_posted`` is 1 once the next day's solution
+    went out."""
+
+    guild_id: int
+    day: str
+    puzzle_id: str
+    channel_id: int
+    claimed_by: str
+    message_id: int | None
+    solution_posted: int
+
+
 DATA_TABLES = (
     "guild_settings",
     "challenges",
@@ -514,6 +589,11 @@ DATA_TABLES = (
     "vacations",
     "notice_prefs",
     "analyses",
+    "puzzles",
+    "puzzle_attempts",
+    "puzzle_ratings",
+    "puzzle_channels",
+    "puzzle_daily",
 )
 """Every data table of either engine, parents before children (the order a copy inserts them
 in); the engines' schemas create exactly these, plus their own migration bookkeeping."""
@@ -540,6 +620,11 @@ class StoreContents:
     vacations: tuple[VacationRow, ...] = ()
     notices: tuple[NoticeRow, ...] = ()
     analyses: tuple[AnalysisRow, ...] = ()
+    puzzles: tuple[PuzzleRow, ...] = ()
+    puzzle_attempts: tuple[PuzzleAttemptRow, ...] = ()
+    puzzle_ratings: tuple[PuzzleRatingRow, ...] = ()
+    puzzle_channels: tuple[PuzzleChannelRow, ...] = ()
+    puzzle_daily: tuple[PuzzleDailyRow, ...] = ()
 
     def counts(self) -> dict[str, int]:
         """Rows per table, for messages and for checking a copy."""

@@ -378,6 +378,34 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
         "CREATE INDEX analyses_running ON analyses (guild_id, claimed_until)"
         " WHERE status = 'running'",
     ),
+    # 17: puzzles (issue 48): positions with one winning move, from the shipped starter set
+    # (guild_id NULL: any server) or mined from a finished game (a private channel's game:
+    # that server only); no player is named with a puzzle.  Each has an openskill rating
+    # from solvers' results; attempts expire; a player's puzzle rating and streak; the
+    # channel of each server's daily puzzle, and one row per server and day that is the
+    # claim to post it, so it is posted once across processes.  Self-contained: renumber
+    # freely.
+    (
+        "CREATE TABLE puzzles (id TEXT PRIMARY KEY, game TEXT NOT NULL, size INTEGER NOT NULL,"
+        " moves TEXT NOT NULL, solution TEXT NOT NULL, guild_id {big}, source_game_id {big},"
+        " mu {real} NOT NULL, sigma {real} NOT NULL, tries INTEGER NOT NULL DEFAULT 0,"
+        " solves INTEGER NOT NULL DEFAULT 0, created_at {big} NOT NULL)",
+        "CREATE INDEX puzzles_game ON puzzles (game, mu)",
+        "CREATE TABLE puzzle_attempts (id {id}, puzzle_id TEXT NOT NULL REFERENCES puzzles(id),"
+        " user_id {big} NOT NULL, guild_id {big}, played TEXT NOT NULL DEFAULT '',"
+        " status TEXT NOT NULL DEFAULT 'open', started_at {big} NOT NULL,"
+        " expires_at {big} NOT NULL, finished_at {big}, daily_day TEXT)",
+        "CREATE INDEX puzzle_attempts_user ON puzzle_attempts (user_id, puzzle_id)",
+        "CREATE TABLE puzzle_ratings (user_id {big} PRIMARY KEY, mu {real} NOT NULL,"
+        " sigma {real} NOT NULL, solved INTEGER NOT NULL DEFAULT 0,"
+        " failed INTEGER NOT NULL DEFAULT 0, streak INTEGER NOT NULL DEFAULT 0,"
+        " best_streak INTEGER NOT NULL DEFAULT 0, updated_at {big} NOT NULL)",
+        "CREATE TABLE puzzle_channels (guild_id {big} PRIMARY KEY, channel_id {big} NOT NULL)",
+        "CREATE TABLE puzzle_daily (guild_id {big} NOT NULL, day TEXT NOT NULL,"
+        " puzzle_id TEXT NOT NULL REFERENCES puzzles(id), channel_id {big} NOT NULL,"
+        " claimed_by TEXT NOT NULL, message_id {big}, solution_posted INTEGER NOT NULL"
+        " DEFAULT 0, PRIMARY KEY (guild_id, day))",
+    ),
 )
 
 SCHEMA_VERSION = len(SCHEMA)

@@ -40,6 +40,7 @@ from .queries.games import GameQueries
 from .queries.hints import HintQueries
 from .queries.moderation import ModerationQueries
 from .queries.notices import NoticeQueries
+from .queries.puzzles import PuzzleQueries
 from .queries.ratings import RatingQueries
 from .queries.tournaments import TournamentQueries
 from .queries.web import WebQueries
@@ -91,6 +92,7 @@ class SharedTx:
         self.moderation = ModerationQueries(self)
         self.bulk = BulkQueries(self)
         self.analysis = AnalysisQueries(self)
+        self.puzzles = PuzzleQueries(self)
 
     # ----- what an engine supplies ----------------------------------------------------------
     SKIP_LOCKED = ""

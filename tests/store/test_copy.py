@@ -165,3 +165,23 @@ def test_urls_are_shown_without_their_password() -> None:
     )
     assert shown("postgres://localhost/x") == "postgres://localhost/x"
     assert len(shown("x" * 500)) == 100
+
+
+async def test_copy_carries_puzzles_attempts_ratings_and_the_daily_claim(
+    tmp_path: Path, clock: Any
+) -> None:
+    source, copy = tmp_path / "src.db", tmp_path / "copy.db"
+    async with await open_store(source) as store:
+        puzzles = GameService(store, clock).puzzles
+        view = await puzzles.start(ALICE, 1000, "minefield")
+        await puzzles.give_up(view.attempt_id, ALICE)
+        await puzzles.set_channel(1000, 555)
+        assert len(await puzzles.claim_daily("2026-01-02", "p1")) == 1
+    assert await asyncio.to_thread(db_cli.main, ["copy", str(source), str(copy)]) == 0
+    copied = tables(copy)
+    assert copied == tables(source)
+    for table in ("puzzles", "puzzle_attempts", "puzzle_ratings", "puzzle_channels"):
+        assert copied[table], table
+    assert len(copied["puzzle_daily"]) == 1
+    async with await open_store(copy) as store:  # the copy carries on: no second daily post
+        assert await GameService(store, clock).puzzles.claim_daily("2026-01-02", "p2") == []

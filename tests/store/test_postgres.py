@@ -529,6 +529,9 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(pg_url: str, cl
             await conn.execute(f"ALTER TABLE games DROP COLUMN {column}")  # later migration
         await conn.execute("ALTER TABLE challenges DROP COLUMN message_id")  # migration 6
         await conn.execute("DROP TABLE notice_prefs")  # migration 9
+        await conn.execute(  # the puzzles migration
+            "DROP TABLE puzzle_daily, puzzle_channels, puzzle_ratings, puzzle_attempts, puzzles"
+        )
         await conn.execute("DROP INDEX games_waiting_on")
         for statement in UNDO_WEB_MIGRATION:
             await conn.execute(statement)

@@ -95,6 +95,11 @@ async def test_migrations_from_an_empty_database(tmp_path: Path) -> None:
         "vacations",
         "notice_prefs",
         "analyses",
+        "puzzles",
+        "puzzle_attempts",
+        "puzzle_ratings",
+        "puzzle_channels",
+        "puzzle_daily",
     }
     # Reopening applies nothing twice.
     async with Store(path) as store:
@@ -430,6 +435,14 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(db_path: Path, 
         conn.execute(f"ALTER TABLE games DROP COLUMN {column}")  # migration: undone as well
     conn.execute("ALTER TABLE challenges DROP COLUMN message_id")  # migration 6
     conn.execute("DROP TABLE notice_prefs")  # migration 9
+    for table in (
+        "puzzle_daily",
+        "puzzle_channels",
+        "puzzle_ratings",
+        "puzzle_attempts",
+        "puzzles",
+    ):
+        conn.execute(f"DROP TABLE {table}")  # the puzzles migration
     conn.execute("DROP INDEX games_waiting_on")
     for statement in UNDO_WEB_MIGRATION:
         conn.execute(statement)

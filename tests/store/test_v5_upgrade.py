@@ -88,6 +88,11 @@ TABLES_AFTER_5 = (
     "vacations",
     "notices",
     "analyses",
+    "puzzles",
+    "puzzle_attempts",
+    "puzzle_ratings",
+    "puzzle_channels",
+    "puzzle_daily",
 )
 """Tables later migrations create, empty in an upgraded store (``StoreContents`` fields)."""
 

@@ -4,6 +4,7 @@ of every rating row."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..errors import StoreNotEmpty, WriteConflict
 from ..rows import (
@@ -16,6 +17,11 @@ from ..rows import (
     EventRow,
     MoveRow,
     PairingRow,
+    PuzzleAttemptRow,
+    PuzzleChannelRow,
+    PuzzleDailyRow,
+    PuzzleRatingRow,
+    PuzzleRow,
     RatingHistoryRow,
     RatingRow,
     RoundRow,
@@ -37,6 +43,7 @@ from ..sql import (
     TOURNAMENTS,
     VACATIONS,
     notice_row,
+    select,
     settings_row,
     tournament_row,
     values_of,
@@ -105,7 +112,24 @@ class BulkQueries(Queries):
                     " ORDER BY game_id, game_version"
                 )
             ),
+            **await self._puzzle_contents(),
         )
+
+    async def _puzzle_contents(self) -> dict[str, tuple[Any, ...]]:
+        """The puzzle tables' rows (issue 48), each in key order."""
+        tables = (
+            ("puzzles", PuzzleRow, "id"),
+            ("puzzle_attempts", PuzzleAttemptRow, "id"),
+            ("puzzle_ratings", PuzzleRatingRow, "user_id"),
+            ("puzzle_channels", PuzzleChannelRow, "guild_id"),
+            ("puzzle_daily", PuzzleDailyRow, "guild_id, day"),
+        )
+        found: dict[str, tuple[Any, ...]] = {}
+        for table, row, order in tables:
+            fields = tuple(row.__dataclass_fields__)
+            rows = await self._tx._fetch(f"{select(fields, table)} ORDER BY {order}")
+            found[table] = tuple(row(*r) for r in rows)
+        return found
 
     async def import_rows(self, contents: StoreContents) -> None:
         """Every row with its ids, into empty tables (inside ``write()``: all or nothing);

@@ -1,0 +1,120 @@
+"""Puzzles: the shipped starter set re-verified by the exact solver, and answers judged."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+
+import pytest
+
+from ai.endgame import Endgame, Verdict
+from ai.puzzles import MAX_WINNER_MOVES, Puzzle, answer, find_puzzle, verify
+from ai.puzzles.starter import load_starter, starter_path
+from ai.solver import seat_of, winner_seat
+from rules import IllegalMove, InvalidNotation, game_names
+
+SHIPPED = [name for name in game_names() if starter_path(name).exists()]
+
+
+def sample(count: int) -> list[Puzzle]:
+    """A seeded random sample of the shipped puzzles, ``count`` per game."""
+    rng = random.Random(48)
+    picked: list[Puzzle] = []
+    for name in SHIPPED:
+        puzzles = list(load_starter(name))
+        picked += rng.sample(puzzles, min(count, len(puzzles)))
+    return picked
+
+
+def test_some_starter_puzzles_ship() -> None:
+    assert SHIPPED, "no ai/puzzles/<game>.json.gz ships"
+    for name in SHIPPED:
+        assert load_starter(name), name
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_starter_file_has_the_issue_format(name: str) -> None:
+    document = json.loads(gzip.decompress(starter_path(name).read_bytes()))
+    assert set(document) == {"puzzles"}
+    for entry in document["puzzles"]:
+        assert set(entry) == {"id", "game", "size", "moves", "solution"}
+        assert entry["game"] == name
+        assert isinstance(entry["size"], int) and entry["solution"]
+
+
+@pytest.mark.parametrize("puzzle", sample(4), ids=lambda p: f"{p.game}-{p.size}-{p.id}")
+def test_a_sample_of_the_starter_set_verifies(puzzle: Puzzle) -> None:
+    assert verify(puzzle) is None
+    assert 1 <= puzzle.winner_moves <= MAX_WINNER_MOVES
+
+
+@pytest.mark.parametrize("puzzle", sample(2), ids=lambda p: f"{p.game}-{p.size}-{p.id}")
+def test_the_puzzle_is_found_again_in_its_position(puzzle: Puzzle) -> None:
+    assert find_puzzle(puzzle.position()) == puzzle
+
+
+@pytest.mark.parametrize("puzzle", sample(2), ids=lambda p: f"{p.game}-{p.size}-{p.id}")
+def test_playing_the_solution_solves_it(puzzle: Puzzle) -> None:
+    played: list[str] = []
+    for index, move in enumerate(puzzle.solution):
+        game = puzzle.position()
+        for done in played:
+            game.play(done)
+        assert game.to_move is not None
+        start = puzzle.position()
+        assert start.to_move is not None
+        if seat_of(game, game.to_move) != seat_of(start, start.to_move):
+            played.append(move)  # the bot's defence, given with the answer before
+            continue
+        reply = answer(puzzle, played, move)
+        assert reply.correct, (index, move)
+        played.append(move)
+        if reply.defence is not None:
+            assert reply.defence == puzzle.solution[index + 1]
+    assert reply.solved
+
+
+@pytest.mark.parametrize("puzzle", sample(2), ids=lambda p: f"{p.game}-{p.size}-{p.id}")
+def test_a_wrong_first_move_is_refuted_by_a_proven_win(puzzle: Puzzle) -> None:
+    game = puzzle.position()
+    assert game.to_move is not None
+    solver_seat = seat_of(game, game.to_move)
+    wrong = next(m for m in game.legal_moves() if m != puzzle.solution[0])
+    reply = answer(puzzle, [], wrong)
+    assert not reply.correct and reply.refutation is not None
+    refutation = reply.refutation
+    assert refutation.move == wrong
+    game.play(wrong)
+    if game.is_over:  # a move that ends the game badly needs no reply
+        assert winner_seat(game) != solver_seat and refutation.reply is None
+        return
+    assert refutation.reply is not None
+    game.play(refutation.reply)
+    if refutation.connects:
+        assert game.is_over and winner_seat(game) not in (None, solver_seat)
+    elif not game.is_over:
+        # The reply keeps the opponent's proven win: the solver says the solver seat loses.
+        assert game.to_move is not None
+        verdict = Endgame(game, game.size**2).verdict(game, 200_000, None)
+        mover_is_solver = seat_of(game, game.to_move) == solver_seat
+        assert verdict is (Verdict.MOVER_LOSES if mover_is_solver else Verdict.MOVER_WINS)
+
+
+def test_a_tampered_puzzle_fails_verification() -> None:
+    puzzle = sample(1)[0]
+    game = puzzle.position()
+    other = next(m for m in game.legal_moves() if m != puzzle.solution[0])
+    bad = Puzzle(puzzle.id, puzzle.game, puzzle.size, puzzle.moves, (other,))
+    assert verify(bad) is not None
+    moved = Puzzle("0" * 12, puzzle.game, puzzle.size, puzzle.moves, puzzle.solution)
+    assert verify(moved) == "the id does not match the position"
+
+
+def test_an_answer_that_is_not_a_legal_point_raises() -> None:
+    puzzle = sample(1)[0]
+    with pytest.raises(InvalidNotation):
+        answer(puzzle, [], "zz99")
+    occupied = next(m for m in puzzle.moves if m != "swap")
+    with pytest.raises(IllegalMove):
+        answer(puzzle, [], occupied)
