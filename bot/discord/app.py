@@ -21,6 +21,7 @@ from bot.discord.features import COGS
 from bot.discord.names import DisplayNames
 from bot.discord.play.ai_opponent import ComputerOpponent
 from bot.discord.play.posting import Unposted
+from bot.discord.puzzles.miner import PuzzleMiner
 from bot.discord.replies import context_of, handle_error
 from bot.discord.speech import SeenLocales
 from bot.discord.tournaments.runner import TournamentRunner
@@ -106,6 +107,7 @@ class CrosspathBot(commands.AutoShardedBot):
         self.unposted = Unposted()
         self.computer = ComputerOpponent(self)
         self.tournaments = TournamentRunner(self)
+        self.puzzle_miner = PuzzleMiner(self)
         self.metrics = metrics or Metrics()
         self.metrics.watch_gateway(lambda: self.latencies)
         if service is not None:
@@ -116,6 +118,8 @@ class CrosspathBot(commands.AutoShardedBot):
         # A tournament game's end may have paired the next games and finished the
         # tournament: their threads and the podium follow, in the background.
         events.subscribe(GameOver, lambda event: self.tournaments.game_ended(event.ended.game))
+        # Every finished game is searched for puzzles, in the background (bounded queue).
+        events.subscribe(GameOver, lambda event: self.puzzle_miner.game_ended(event.ended.game))
         self.metrics.watch_events(events)
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
@@ -194,6 +198,7 @@ class CrosspathBot(commands.AutoShardedBot):
     async def close(self) -> None:
         await self.computer.close()
         await self.tournaments.close()
+        await self.puzzle_miner.close()
         if self._service is not None:  # end the replay process with the bot
             await self._service.close()
         await super().close()

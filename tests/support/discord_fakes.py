@@ -627,6 +627,9 @@ async def open_harness(
     assert bot.get_guild(GUILD) is not None, "GUILD_CREATE filled the guild cache"
     # exact autocomplete answers even on a loaded CI machine (the 50 ms budget has its own test)
     bot.get_cog("PlayCog").autocomplete_budget = 1.0
+    # Mining every ended game for puzzles takes seconds of solver time: only the tests of
+    # the miner turn it on (tests/discord/test_puzzle_miner.py).
+    bot.puzzle_miner.enabled = False
     fake.clear()
     harness = Harness(bot, fake, Payloads(fake), store, service, gateway)
     _open.add(harness)

@@ -1,0 +1,58 @@
+"""Finished games are mined for puzzles in the background (issue 48): a game that ends at the
+wire is queued, mined off the loop, and its puzzles are stored for its own server when its
+channel was not public; a queue that is full skips games instead of growing."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import discord_fakes as fakes
+from discord_fakes import ALICE, BOB
+
+from bot.discord.puzzles.miner import PuzzleMiner
+
+CHANNEL = fakes.CHANNEL
+h = fakes.h
+close_harnesses = fakes.close_harnesses
+
+
+async def play_out(h: Any, seed: int) -> None:
+    players = {ALICE.id: ALICE, BOB.id: BOB}
+    for point in fakes.winning_line("minefield", 5, seed=seed):
+        info = await h.service.get_game(CHANNEL)
+        await h.command("move", players[info.to_move_id], point=point)
+
+
+async def test_an_ended_game_is_mined_in_the_background(h: Any, monkeypatch: Any) -> None:
+    asked: list[tuple[int, int | None]] = []
+    real = h.service.puzzles.mine_game
+
+    async def mine_game(game_id: int, guild_id: int | None) -> list[str]:
+        asked.append((game_id, guild_id))
+        return await real(game_id, guild_id, limit=3)
+
+    monkeypatch.setattr(h.service.puzzles, "mine_game", mine_game)
+    h.bot.puzzle_miner.enabled = True
+    info = await fakes.challenge_and_accept(h)
+    await play_out(h, seed=4)
+    ended = await h.service.get_game_by_id(info.id)
+    assert ended.status == "finished"
+    for _ in range(200):  # the miner runs as its own task, after the move was answered
+        if h.bot.puzzle_miner.mined:
+            break
+        await asyncio.sleep(0.05)
+    assert asked == [(info.id, None if ended.public else ended.guild_id)]
+    assert h.bot.puzzle_miner.mined == 1
+
+
+async def test_a_full_queue_skips_games(h: Any) -> None:
+    miner = PuzzleMiner(h.bot, backlog=1)
+    info = await fakes.challenge_and_accept(h)
+    await play_out(h, seed=4)
+    ended = await h.service.get_game_by_id(info.id)
+    miner._task = asyncio.get_running_loop().create_future()  # type: ignore[assignment]
+    miner.game_ended(ended)
+    miner.game_ended(ended)  # the queue holds one: the second is skipped
+    assert miner._queue.qsize() == 1
+    miner._task.cancel()
