@@ -21,6 +21,7 @@ from bot.discord.persistent import PersistentButton
 from bot.discord.play.aborts import AbortButton
 from bot.discord.play.flows import ChallengeButton, ResignButton, TakebackButton
 from bot.discord.play.game_lists import NextGameButton, NextPageButton
+from bot.discord.puzzles.cog import AnswerButton, GiveUpButton
 from bot.discord.ratings.leaderboards import LeaderboardPageButton
 from bot.discord.ratings.rating_reset import ConfirmResetButton
 from bot.discord.replies import send_ephemeral
@@ -45,6 +46,8 @@ _KNOWN = (
     ListedChallengeButton,
     ChallengePageButton,
     AnalyseButton,
+    AnswerButton,
+    GiveUpButton,
 )
 
 

@@ -13,6 +13,7 @@ from bot.discord.moderation.cog import AdminCog
 from bot.discord.notices.cog import NoticesCog
 from bot.discord.play.cog import PlayCog
 from bot.discord.play.correspondence import CorrespondenceCog
+from bot.discord.puzzles.cog import PuzzleCog
 from bot.discord.ratings.cog import RatingsCog
 from bot.discord.tournaments.cog import TournamentCog
 
@@ -28,4 +29,5 @@ COGS: tuple[type[commands.Cog], ...] = (
     NoticesCog,
     CorrespondenceCog,
     AnalysisCog,
+    PuzzleCog,
 )

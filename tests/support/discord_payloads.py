@@ -351,6 +351,23 @@ class Payloads:
         payload["message"] = message
         return payload
 
+    def modal_submit(
+        self, form: dict[str, Any], player: Player, values: list[str], *, channel_id: int = CHANNEL
+    ) -> dict[str, Any]:
+        """The submission of the form the bot opened (``form``: the ``data`` of its type 9
+        callback), with ``values`` typed into its text inputs in order."""
+        payload = self._base(5, player, channel_id, 0)
+        inputs = [c for row in form["components"] for c in row["components"]]
+        assert len(inputs) == len(values), "one value per text input"
+        payload["data"] = {
+            "custom_id": form["custom_id"],
+            "components": [
+                {"type": 1, "components": [{"type": 4, "custom_id": c["custom_id"], "value": v}]}
+                for c, v in zip(inputs, values, strict=True)
+            ],
+        }
+        return payload
+
 
 def option_kind(value: Any) -> int:
     """The application command option type Discord gives ``value`` (string, integer, boolean)."""

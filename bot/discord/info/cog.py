@@ -227,6 +227,13 @@ HELP = [
     ),
     ("/board, /history, /replay", N_("the board again, the record file, an animated replay")),
     (
+        "/puzzle",
+        N_(
+            "a position from a real game with exactly one winning move, near your puzzle "
+            "rating, shown only to you: Answer with your move, or Give up"
+        ),
+    ),
+    (
         "/analyse",
         N_(
             "after a game: the computer's win chance over every move, the costliest moves and "

@@ -1,0 +1,215 @@
+"""``/puzzle [game]``: a puzzle near the player's puzzle rating, privately (issue 48).
+
+The answer is private from start to end: the board (with no player's name: a puzzle never
+shows who played the game it came from), an Answer button that opens a one-field form for
+the move, and a Give up button.  Both buttons carry the attempt in their custom id and
+survive restarts; the service checks that the attempt is the presser's and still open, so a
+forged id reaches nothing.  A right move that does not finish the puzzle is answered with the
+best defence and the next board; a wrong one is refuted at once, with the winning reply drawn.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot.discord.choices import playable_games
+from bot.discord.persistent import PersistentButton
+from bot.discord.play.turns import draw_board_async
+from bot.discord.replies import handle_error
+from bot.discord.speech import private
+from bot.discord.words import colour_word
+from bot.i18n import ENGLISH_TONGUE, N_, Tongue
+from bot.service import PuzzleAnswer, PuzzleView
+from rules import Game, new_game
+
+if TYPE_CHECKING:
+    from bot.discord.app import CrosspathBot
+
+Interaction = discord.Interaction[Any]
+ANSWER = N_("Answer")
+GIVE_UP = N_("Give up")
+
+
+def position(view: PuzzleView, extra: tuple[str, ...] = ()) -> Game:
+    game = new_game(view.game, view.size)
+    for move in (*view.moves, *view.played, *extra):
+        game.play(move)
+    return game
+
+
+def puzzle_buttons(attempt_id: int, tr: Tongue) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(AnswerButton(attempt_id, tr))
+    view.add_item(GiveUpButton(attempt_id, tr))
+    return view
+
+
+async def board_file(game: Game, name: str) -> discord.File:
+    board = await draw_board_async(game, {})
+    return discord.File(io.BytesIO(board.png), filename=name, description=board.alt[:1000])
+
+
+def task_text(view: PuzzleView, tr: Tongue) -> str:
+    return tr.gettext(
+        "Puzzle {id} ({game} {size}×{size}, rated {rating}): {colour} to move and win."
+        " Press Answer and name your move.",
+        id=view.puzzle_id,
+        game=new_game(view.game, view.size).title,
+        size=view.size,
+        rating=tr.number(view.rating),
+        colour=colour_word(view.to_move, tr),
+    )
+
+
+def outcome_text(answer: PuzzleAnswer, tr: Tongue) -> str:
+    if answer.move is None:
+        lines = [tr.gettext("You gave up.")]
+    elif not answer.correct:
+        if answer.connects:
+            lines = [
+                tr.gettext(
+                    "Not this one: after {move}, {reply} connects.",
+                    move=answer.move,
+                    reply=answer.reply,
+                )
+            ]
+        else:
+            lines = [
+                tr.gettext(
+                    "Not this one: after {move}, {reply} wins by force.",
+                    move=answer.move,
+                    reply=answer.reply,
+                )
+            ]
+    elif answer.solved:
+        lines = [tr.gettext("Solved! {move} wins.", move=answer.move)]
+    else:
+        return tr.gettext(
+            "Right: {move}. The defence plays {defence}; your move again.",
+            move=answer.move,
+            defence=answer.defence,
+        )
+    if answer.solution and not answer.solved:
+        lines.append(tr.gettext("The solution: {moves}", moves=" ".join(answer.solution)))
+    if answer.rating is not None:
+        lines.append(
+            tr.gettext(
+                "Your puzzle rating: {rating}; streak: {streak}.",
+                rating=tr.number(answer.rating),
+                streak=tr.number(answer.streak),
+            )
+        )
+    return "\n".join(lines)
+
+
+async def show_answer(interaction: Interaction, answer: PuzzleAnswer, tr: Tongue) -> None:
+    """The outcome, privately, with the board it leads to."""
+    view = answer.view
+    text = outcome_text(answer, tr)
+    if answer.correct and not answer.solved:
+        file = await board_file(position(view), f"puzzle-{view.attempt_id}.png")
+        await interaction.followup.send(
+            text, file=file, view=puzzle_buttons(view.attempt_id, tr), ephemeral=True
+        )
+        return
+    shown: tuple[str, ...] = ()
+    if answer.move is not None:
+        shown = (answer.move,) + ((answer.reply,) if answer.reply else ())
+    try:
+        game = position(view, shown)
+    except Exception:  # the refutation's board is a courtesy: the words say it all
+        game = position(view)
+    file = await board_file(game, f"puzzle-{view.attempt_id}-end.png")
+    await interaction.followup.send(text, file=file, ephemeral=True)
+
+
+class AnswerForm(discord.ui.Modal):
+    """The one field of an answer: the move, like c3."""
+
+    def __init__(self, attempt_id: int, tr: Tongue) -> None:
+        super().__init__(title=tr.gettext("Your move"), timeout=900)
+        self.attempt_id = attempt_id
+        self.move: discord.ui.TextInput[AnswerForm] = discord.ui.TextInput(
+            label=tr.gettext("Point, like c3"), min_length=2, max_length=4
+        )
+        self.add_item(self.move)
+
+    async def on_submit(self, interaction: Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        bot: CrosspathBot = interaction.client
+        answer = await bot.service.puzzles.answer(
+            self.attempt_id, interaction.user.id, str(self.move.value)
+        )
+        await show_answer(interaction, answer, private(interaction))
+
+    async def on_error(  # type: ignore[override]  # discord.py types it as a View's
+        self, interaction: Interaction, error: Exception, /
+    ) -> None:
+        await handle_error(interaction, error)
+
+
+class AnswerButton(PersistentButton, template=r"cp:pz:ans:(?P<attempt>[0-9]+)"):
+    def __init__(self, attempt_id: int, tr: Tongue = ENGLISH_TONGUE) -> None:
+        super().__init__(f"cp:pz:ans:{attempt_id}", tr.gettext(ANSWER), discord.ButtonStyle.primary)
+        self.attempt_id = attempt_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> AnswerButton:
+        return cls(int(match["attempt"]))
+
+    async def act(self, interaction: Interaction) -> None:
+        await interaction.response.send_modal(AnswerForm(self.attempt_id, private(interaction)))
+
+
+class GiveUpButton(PersistentButton, template=r"cp:pz:give:(?P<attempt>[0-9]+)"):
+    def __init__(self, attempt_id: int, tr: Tongue = ENGLISH_TONGUE) -> None:
+        super().__init__(
+            f"cp:pz:give:{attempt_id}", tr.gettext(GIVE_UP), discord.ButtonStyle.secondary
+        )
+        self.attempt_id = attempt_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> GiveUpButton:
+        return cls(int(match["attempt"]))
+
+    async def act(self, interaction: Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        bot: CrosspathBot = interaction.client
+        answer = await bot.service.puzzles.give_up(self.attempt_id, interaction.user.id)
+        await show_answer(interaction, answer, private(interaction))
+
+
+class PuzzleCog(commands.Cog):
+    """``/puzzle``; its buttons are registered with the others (``bot.discord.buttons``)."""
+
+    def __init__(self, bot: CrosspathBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name="puzzle", description=locale_str("A puzzle from real games, near your puzzle rating")
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(game=locale_str("Which game (default: any)"))
+    @app_commands.choices(game=playable_games())
+    async def puzzle(self, interaction: Interaction, game: str | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        tr = private(interaction)
+        view = await self.bot.service.puzzles.start(interaction.user.id, interaction.guild_id, game)
+        file = await board_file(position(view), f"puzzle-{view.attempt_id}.png")
+        await interaction.followup.send(
+            task_text(view, tr),
+            file=file,
+            view=puzzle_buttons(view.attempt_id, tr),
+            ephemeral=True,
+        )

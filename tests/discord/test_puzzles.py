@@ -1,0 +1,85 @@
+"""``/puzzle`` at the wire (issue 48): a private puzzle with its board and two buttons, an
+answer through the form the Answer button opens, a wrong answer refuted, giving up, and a
+forged attempt id that reaches nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord_fakes as fakes
+from discord_fakes import ALICE, BOB
+
+from rules import new_game
+
+h = fakes.h
+close_harnesses = fakes.close_harnesses
+
+
+def buttons(sent: Any) -> tuple[str, str]:
+    ids = sent.custom_ids
+    answer = next(c for c in ids if c.startswith("cp:pz:ans:"))
+    give = next(c for c in ids if c.startswith("cp:pz:give:"))
+    return answer, give
+
+
+async def answer_with(h: Any, button: str, move: str, who: Any = ALICE) -> list[Any]:
+    opened = await h.click(button, who)
+    assert opened[-1].body.get("type") == 9, [s.body for s in opened]  # the form
+    form = opened[-1].body["data"]
+    return await h.run(h.payloads.modal_submit(form, who, [move]))
+
+
+async def test_a_puzzle_is_private_and_a_wrong_answer_is_refuted(h: Any, snapshot: Any) -> None:
+    sent = await h.command("puzzle", ALICE, game="minefield")
+    assert [s.kind for s in sent] == ["defer", "followup"]
+    task = sent[-1]
+    assert sent[0].ephemeral and task.ephemeral
+    assert "to move and win" in task.content
+    [board] = task.files
+    assert board.data.startswith(b"\x89PNG") and board.description
+    attempt = int(buttons(task)[0].rsplit(":", 1)[1])
+    _, row = await h.service.puzzles._attempt(attempt, ALICE.id)  # the stored puzzle
+    solution = row.solution.split()
+    game = new_game(row.game, row.size)
+    for move in row.moves.split():
+        game.play(move)
+    wrong = next(m for m in game.legal_moves() if m != solution[0])
+
+    # Bob cannot answer Alice's puzzle, even with its button's id: nothing changes.
+    before = snapshot()
+    refused = await answer_with(h, buttons(task)[0], solution[0], who=BOB)
+    assert refused[-1].ephemeral and snapshot() == before
+
+    result = await answer_with(h, buttons(task)[0], wrong)
+    shown = result[-1]
+    assert shown.ephemeral
+    assert shown.content.startswith(f"Not this one: after {wrong}, ")
+    assert "The solution:" in shown.content and shown.files  # the refutation, drawn
+
+    # A point that is taken is refused with a sentence, and the attempt is over anyway.
+    taken = fakes.refusal(await answer_with(h, buttons(task)[0], row.moves.split()[0]))
+    assert taken.content
+
+
+async def test_giving_up_shows_the_solution(h: Any) -> None:
+    task = (await h.command("puzzle", ALICE))[-1]
+    given = await h.click(buttons(task)[1], ALICE)
+    shown = given[-1]
+    assert shown.ephemeral and "You gave up." in shown.content
+    assert "The solution:" in shown.content and "streak" in shown.content
+    again = fakes.refusal(await h.click(buttons(task)[1], ALICE))  # the attempt is over
+    assert again.content
+
+
+async def test_the_right_answer_solves_or_is_defended(h: Any) -> None:
+    task = (await h.command("puzzle", ALICE, game="minefield"))[-1]
+    attempt = int(buttons(task)[0].rsplit(":", 1)[1])
+    _, row = await h.service.puzzles._attempt(attempt, ALICE.id)
+    solution = row.solution.split()
+    result = await answer_with(h, buttons(task)[0], solution[0])
+    shown = result[-1]
+    if len(solution) == 1:
+        assert shown.content.startswith(f"Solved! {solution[0]} wins.")
+    else:
+        assert f"The defence plays {solution[1]}" in shown.content
+        assert shown.files and buttons(shown)
