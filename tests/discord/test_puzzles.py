@@ -83,3 +83,13 @@ async def test_the_right_answer_solves_or_is_defended(h: Any) -> None:
     else:
         assert f"The defence plays {solution[1]}" in shown.content
         assert shown.files and buttons(shown)
+
+
+async def test_the_profile_shows_the_puzzle_record(h: Any) -> None:
+    before = (await h.command("profile", ALICE))[-1]
+    assert "Puzzles" not in before.embed_text()  # no puzzle tried yet: no line
+    task = (await h.command("puzzle", ALICE))[-1]
+    await h.click(buttons(task)[1], ALICE)  # give up
+    after = (await h.command("profile", ALICE))[-1]
+    assert "Puzzles: rating " in after.embed_text()
+    assert "solved 0, failed 1 · streak 0 (best 0)" in after.embed_text()

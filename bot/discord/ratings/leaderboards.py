@@ -21,7 +21,7 @@ from bot.discord.access import public_channels
 from bot.discord.persistent import PersistentButton
 from bot.discord.speech import public as channel_tongue
 from bot.i18n import ENGLISH_TONGUE, Tongue
-from bot.service import Profile, Standing
+from bot.service import Profile, PuzzleStanding, Standing
 from render.reports.leaderboard import leaderboard_alt_text, render_leaderboard
 from render.reports.rating_chart import rating_chart_alt_text, render_rating_chart
 from rules import game_class, split_variant, variant_title
@@ -164,6 +164,17 @@ def profile_embed(
     return embed, None if best is None else (variant_title(best.game), best.history)
 
 
+def puzzle_line(standing: PuzzleStanding, tr: Tongue = ENGLISH_TONGUE) -> str:
+    return tr.gettext(
+        "rating {rating} · solved {solved}, failed {failed} · streak {streak} (best {best})",
+        rating=tr.number(standing.rating),
+        solved=tr.number(standing.solved),
+        failed=tr.number(standing.failed),
+        streak=tr.number(standing.streak),
+        best=tr.number(standing.best_streak),
+    )
+
+
 async def profile_reply(
     interaction: discord.Interaction[CrosspathBot], guild_id: int, user_id: int, name: str
 ) -> tuple[discord.Embed, discord.File | None]:
@@ -174,7 +185,11 @@ async def profile_reply(
     readable = await public_channels(interaction, [r.channel_id for r in profile.recent])
     recent = tuple(r for r in profile.recent if r.channel_id in readable)
     profile = dataclasses.replace(profile, recent=recent)
-    embed, chart = profile_embed(profile, name, guild_id, channel_tongue(interaction))
+    tr = channel_tongue(interaction)
+    embed, chart = profile_embed(profile, name, guild_id, tr)
+    puzzles = await bot.service.puzzles.standing(user_id)
+    if puzzles is not None:
+        embed.add_field(name=tr.gettext("Puzzles"), value=puzzle_line(puzzles, tr), inline=False)
     if chart is None or not chart[1]:
         return embed, None
     title, points = chart
