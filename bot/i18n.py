@@ -32,6 +32,8 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import Translations
 
+from rules.errors import Wording
+
 DOMAIN = "crosspath"
 LOCALES_DIR = Path(__file__).resolve().parent / "locales"
 ENGLISH = "en"
@@ -97,6 +99,21 @@ class Tongue:
         """The plural form for ``n`` in this language; ``{n}`` is ``n`` written locally."""
         text = self._translations.ngettext(singular, plural, n)
         return text.format(n=self.number(n), **params)
+
+    def say(self, wording: Wording) -> str:
+        """A :class:`~rules.errors.Wording` (a service or rules error's sentence) in this
+        language; a value that is itself a Wording is translated first."""
+        params = {
+            name: self.say(value) if isinstance(value, Wording) else value
+            for name, value in wording.params.items()
+        }
+        return self.gettext(wording.template, **params)
+
+    def refusal(self, error: BaseException) -> str:
+        """An error's sentence in this language: its wording translated if it carries one
+        (every service and rules error does), else its English ``str()``."""
+        wording = getattr(error, "wording", None)
+        return self.say(wording) if isinstance(wording, Wording) else str(error)
 
     def listing(self, items: Sequence[str]) -> str:
         """``a, b and c`` the language's way (CLDR: "a, b, and c", "a, b und c", "a、b、c")."""

@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from .errors import (
+    N_,
     GameOver,
     IllegalMove,
     InvalidNotation,
     InvalidOptions,
     OccupiedPoint,
     RuleViolation,
+    Wording,
 )
 from .geometry import Grid, bits_list, grid, iter_bits
 from .notation import parse_point
@@ -138,11 +140,19 @@ class Game(ABC):
         if size is None:
             size = self.default_size
         if isinstance(size, bool) or not isinstance(size, int):
-            raise InvalidOptions(f"board size must be a whole number, not {size!r}")
+            raise InvalidOptions(
+                N_("board size must be a whole number, not {size}"), size=repr(size)
+            )
         if not self.min_size <= size <= self.max_size:
             raise InvalidOptions(
-                f"{self.title} is played on boards from {self.min_size}×{self.min_size} "
-                f"to {self.max_size}×{self.max_size}, not {size}×{size}"
+                N_(
+                    "{game} is played on boards from {low}×{low} to {high}×{high}, "
+                    "not {size}×{size}"
+                ),
+                game=self.title,
+                low=self.min_size,
+                high=self.max_size,
+                size=size,
             )
         self.size = size
         self.grid: Grid = grid(size)
@@ -163,11 +173,13 @@ class Game(ABC):
         if pie is None:
             return cls.pie_rule == "always"
         if not isinstance(pie, bool):
-            raise InvalidOptions(f"the pie option must be true or false, not {pie!r}")
+            raise InvalidOptions(
+                N_("the pie option must be true or false, not {value}"), value=repr(pie)
+            )
         if pie and cls.pie_rule == "never":
-            raise InvalidOptions(f"{cls.title} has no pie rule")
+            raise InvalidOptions(N_("{game} has no pie rule"), game=cls.title)
         if not pie and cls.pie_rule == "always":
-            raise InvalidOptions(f"{cls.title} is always played with the pie rule")
+            raise InvalidOptions(N_("{game} is always played with the pie rule"), game=cls.title)
         return pie
 
     @classmethod
@@ -204,7 +216,7 @@ class Game(ABC):
         """Apply a placement known to be legal, updating all state; report what it did."""
 
     @abstractmethod
-    def _why_illegal(self, point: int, player: int) -> str:
+    def _why_illegal(self, point: int, player: int) -> Wording:
         """A player-facing reason why an empty point is not a legal placement."""
 
     def _edges(self, player: int) -> tuple[int, int]:
@@ -279,12 +291,14 @@ class Game(ABC):
         game = cls(size, pie=pie)
         for colour, points in stones.items():
             if colour not in cls.players:
-                raise InvalidOptions(f"{cls.title} has no player '{colour}'")
+                raise InvalidOptions(
+                    N_("{game} has no player '{colour}'"), game=cls.title, colour=colour
+                )
             player = cls.players.index(colour)
             for text in points:
                 i = parse_point(text, size)
                 if (game._stones[0] | game._stones[1]) >> i & 1:
-                    raise InvalidOptions(f"{game.grid.names[i]} is listed twice")
+                    raise InvalidOptions(N_("{point} is listed twice"), point=game.grid.names[i])
                 game._stones[player] |= 1 << i
         game._turn = cls.players.index(to_move) if to_move else 0
         game._rebuild_extra()
@@ -513,7 +527,7 @@ class Game(ABC):
     def _check(self, move: str) -> int | None:
         """Validate without changing anything; the point index, or None for a special move."""
         if not isinstance(move, str):
-            raise InvalidNotation(f"a move must be text like c3, not {move!r}")
+            raise InvalidNotation(N_("a move must be text like c3, not {value}"), value=repr(move))
         if self._over:
             raise GameOver(self._over_message(), move)
         token = move.strip().lower()
@@ -523,7 +537,7 @@ class Game(ABC):
             return None
         point = parse_point(move, self.size)
         if (self._stones[0] | self._stones[1]) >> point & 1:
-            raise OccupiedPoint(f"{self.grid.names[point]} is occupied", move)
+            raise OccupiedPoint(N_("{point} is occupied"), move, point=self.grid.names[point])
         if not self.legal_mask() >> point & 1:
             raise RuleViolation(self._why_illegal(point, self._turn), move)
         return point
@@ -534,21 +548,28 @@ class Game(ABC):
     def _special_refusal(self, token: str) -> IllegalMove:
         if not self._pie:
             if self.pie_rule == "never":
-                return RuleViolation(f"swap is not a move: {self.title} has no pie rule", token)
+                return RuleViolation(
+                    N_("swap is not a move: {game} has no pie rule"), token, game=self.title
+                )
             return RuleViolation(
-                f"swap is not a move: this {self.title} game is played without the pie rule",
+                N_("swap is not a move: this {game} game is played without the pie rule"),
                 token,
+                game=self.title,
             )
-        first, second = (p.capitalize() for p in self.players)
+        first, second = (Wording(p) for p in self.players)  # colour names: in the catalogs
         return RuleViolation(
-            f"swap is only allowed as {second}'s reply to {first}'s first turn, and only once",
+            N_("swap is only allowed as {second}'s reply to {first}'s first turn, and only once"),
             token,
+            first=first,
+            second=second,
         )
 
-    def _over_message(self) -> str:
+    def _over_message(self) -> Wording:
         if self._winner is None:
-            return "the game is over: it ended in a draw"
-        return f"the game is over: {self.players[self._winner]} won"
+            return Wording(N_("the game is over: it ended in a draw"))
+        return Wording(
+            N_("the game is over: {colour} won"), {"colour": Wording(self.players[self._winner])}
+        )
 
     def _save(self) -> None:
         self._undo.append(_Snapshot(self))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from .base import Effects, Game
 from .connectivity import EdgeReach
+from .errors import N_, Wording
 from .geometry import Grid, iter_bits
 from .quick_turns import QuickTurns
 from .registry import register
@@ -167,20 +168,29 @@ class ClearPath(QuickTurns):
         self._odip[player].add(point, self._stones[player])
         return Effects(won=won, continues=chained and not won)
 
-    def _why_illegal(self, point: int, player: int) -> str:
+    def _why_illegal(self, point: int, player: int) -> Wording:
         name = self.grid.names[point]
         occupied = self._stones[0] | self._stones[1]
         if surrounded_mask(self.grid, occupied) >> point & 1:
-            return (
-                f"{name} is surrounded, so you would have to place again, and no way to "
-                "finish the turn legally would remain"
+            return Wording(
+                N_(
+                    "{point} is surrounded, so you would have to place again, and no way to "
+                    "finish the turn legally would remain"
+                ),
+                {"point": name},
             )
         if self._odip[player].connected:
-            return (
-                f"you have joined your edges diagonally this turn, so your final placement "
-                f"must complete an orthogonal path, and {name} does not"
+            return Wording(
+                N_(
+                    "you have joined your edges diagonally this turn, so your final placement "
+                    "must complete an orthogonal path, and {point} does not"
+                ),
+                {"point": name},
             )
-        return (
-            f"{name} would join your edges with a diagonal path (ODIP) but no orthogonal "
-            "path (OIP), blocking your opponent completely"
+        return Wording(
+            N_(
+                "{point} would join your edges with a diagonal path (ODIP) but no orthogonal "
+                "path (OIP), blocking your opponent completely"
+            ),
+            {"point": name},
         )

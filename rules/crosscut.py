@@ -10,6 +10,7 @@ A perimeter placement is legal only if it flips, and the perimeter disc is then 
 from __future__ import annotations
 
 from .base import Effects
+from .errors import N_, Wording
 from .geometry import ORTHOGONAL, Grid, iter_bits
 from .quick_turns import QuickTurns
 from .registry import register
@@ -127,14 +128,17 @@ class Crosscut(QuickTurns):
         won = longest_run(g, self._stones[player], changed) >= self.size - 2
         return Effects(flipped=tuple(flipped), stays=stays, won=won)
 
-    def _why_illegal(self, point: int, player: int) -> str:
+    def _why_illegal(self, point: int, player: int) -> Wording:
         name = self.grid.names[point]
         _, created, cut = self.flips(point, player)
         if created == 0:
-            return f"{name} is on the perimeter and flips nothing"
-        return (
-            f"{name} is on the perimeter and flips nothing: the longest run it would create "
-            f"({created}) is not longer than the longest enemy run it would cut ({cut})"
+            return Wording(N_("{point} is on the perimeter and flips nothing"), {"point": name})
+        return Wording(
+            N_(
+                "{point} is on the perimeter and flips nothing: the longest run it would create "
+                "({created}) is not longer than the longest enemy run it would cut ({cut})"
+            ),
+            {"point": name, "created": created, "cut": cut},
         )
 
     def _compute_winning_path(self, player: int) -> tuple[int, ...]:

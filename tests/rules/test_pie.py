@@ -161,7 +161,7 @@ def test_a_swap_in_each_option_game(name: str) -> None:
     assert game.turn_number == 3
     game.play("b2")
     assert game.record() == f"{name} 5 pie: c3 swap b2"
-    with pytest.raises(RuleViolation, match=f"{second.capitalize()}'s reply"):
+    with pytest.raises(RuleViolation, match=f"{second}'s reply"):
         game.play("swap")
 
 
