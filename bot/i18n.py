@@ -107,6 +107,9 @@ class Tongue:
             name: self.say(value) if isinstance(value, Wording) else value
             for name, value in wording.params.items()
         }
+        if wording.plural is not None:
+            n = params.pop("n")
+            return self.ngettext(wording.template, wording.plural, n, **params)
         return self.gettext(wording.template, **params)
 
     def refusal(self, error: BaseException) -> str:

@@ -23,6 +23,12 @@ def N_(message: str) -> str:
     return message
 
 
+def N_plural(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a template with a plural form (``pybabel extract -k N_plural:1,2``), for
+    :meth:`Wording.counted`: each language picks its own form for the count."""
+    return singular, plural
+
+
 @dataclass(frozen=True)
 class Wording:
     """A sentence to translate: its English ``template`` with named ``{placeholders}``, and
@@ -32,10 +38,20 @@ class Wording:
 
     template: str
     params: Mapping[str, Any] = field(default_factory=dict)
+    plural: str | None = None
+    """The template's plural form, when the sentence counts ``params["n"]``."""
+
+    @classmethod
+    def counted(cls, forms: tuple[str, str], n: int, **params: Any) -> Wording:
+        """A sentence counting ``n`` (``{n}``), from :func:`N_plural`'s two forms."""
+        return cls(forms[0], {"n": n, **params}, forms[1])
 
     def __str__(self) -> str:
+        template = self.template
+        if self.plural is not None and self.params["n"] != 1:
+            template = self.plural
         # Only a template with values is formatted: a plain sentence may hold a brace.
-        return self.template.format(**self.params) if self.params else self.template
+        return template.format(**self.params) if self.params else template
 
 
 class Worded(ValueError):

@@ -4,9 +4,14 @@
 read it.  Each error also carries it as ``exc.wording`` (:class:`rules.errors.Wording`): a
 template marked with ``N_`` for ``pybabel extract``, and its parameters (names, ids, points;
 never formatted into the template), so a front end shows it in the reader's language with
-``Tongue.refusal(exc)``.  Front ends may branch on the class to choose how to show it (for example an ephemeral reply for :class:`NotYourTurn`).  A service
-call that raises has changed nothing in the store, with one documented exception:
-:class:`OutOfTime` is raised after the loss on time it reports has been recorded.
+``Tongue.refusal(exc)``.  Front ends may branch on the class to choose how to show it (for
+example an ephemeral reply for :class:`NotYourTurn`).  A service call that raises has changed
+nothing in the store, with one documented exception: :class:`OutOfTime` is raised after the
+loss on time it reports has been recorded.
+
+A few templates are not marked with ``N_``: those only a front end's bug or a broken stored
+tournament can cause (a page cursor, a claimant, ``now`` not a datetime, a pairing that fits no
+game).  No player can reach them, so translators are not asked for them; they read English.
 """
 
 from __future__ import annotations

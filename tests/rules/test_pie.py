@@ -237,5 +237,5 @@ def test_no_swap_in_the_middle_of_the_second_players_first_chain() -> None:
     record = game.play("a1")  # a corner next to b1: surrounded, so Blue places again
     assert record.continues and game.to_move == "blue" and game.turn_number == 2
     assert "swap" not in game.legal_moves()
-    with pytest.raises(RuleViolation, match="Blue's reply to Red's first turn"):
+    with pytest.raises(RuleViolation, match="blue's reply to red's first turn"):
         game.play("swap")
