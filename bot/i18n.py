@@ -103,12 +103,13 @@ class Tongue:
     def say(self, wording: Wording) -> str:
         """A :class:`~rules.errors.Wording` (a service or rules error's sentence) in this
         language; a value that is itself a Wording is translated first."""
-        params = {
+        params: dict[str, object] = {
             name: self.say(value) if isinstance(value, Wording) else value
             for name, value in wording.params.items()
         }
         if wording.plural is not None:
             n = params.pop("n")
+            assert isinstance(n, int)  # Wording.counted's count
             return self.ngettext(wording.template, wording.plural, n, **params)
         return self.gettext(wording.template, **params)
 
