@@ -30,6 +30,26 @@ __all__ = ["PIE_OPTION", "SKIP_TOKEN", "SWAP", "Effects", "Game", "MoveRecord", 
 
 SWAP = "swap"
 
+CAPITALISED = {
+    "red": N_("Red"),
+    "blue": N_("Blue"),
+    "black": N_("Black"),
+    "white": N_("White"),
+}
+"""A colour at the start of a sentence; the front end translates it (lower case: the
+catalogs' own ``red``, ``blue``, ...)."""
+GOALS = {
+    "stone": N_(
+        "{first} joins top and bottom, {second} joins left and right, with an unbroken "
+        "orthogonal path of stones; diagonal steps do not count"
+    ),
+    "checker": N_(
+        "{first} joins top and bottom, {second} joins left and right, with an unbroken "
+        "orthogonal path of checkers; diagonal steps do not count"
+    ),
+}
+"""The goal of a connection game, by what its pieces are called: one whole sentence each."""
+
 PieRule = Literal["never", "option", "always"]
 
 
@@ -190,11 +210,14 @@ class Game(ABC):
         >>> game_class("minefield").goal()[:54]
         'Black joins top and bottom, White joins left and right'
         """
-        first, second = (player.capitalize() for player in cls.players)
-        return (
-            f"{first} joins top and bottom, {second} joins left and right, with an unbroken "
-            f"orthogonal path of {cls.stone_word}s; diagonal steps do not count"
-        )
+        return str(cls.goal_wording(size))
+
+    @classmethod
+    def goal_wording(cls, size: int | None = None) -> Wording:
+        """:meth:`goal` as a :class:`Wording`, for a front end to translate."""
+        first, second = (Wording(CAPITALISED[player]) for player in cls.players)
+        template = GOALS[cls.stone_word]
+        return Wording(template, {"first": first, "second": second})
 
     # ----- hooks for the games -------------------------------------------------------------
     def _reset_extra(self) -> None:
@@ -332,10 +355,18 @@ class Game(ABC):
     @classmethod
     def pie_rule_text(cls) -> str:
         """The pie rule in one sentence for players, for a game that may have it."""
-        first, second = (player.capitalize() for player in cls.players)
-        return (
-            f"After {first}'s first turn, {second} may answer swap to take over {first}'s "
-            f"colour: the players exchange colours and the stones stay (pie rule)."
+        return str(cls.pie_rule_wording())
+
+    @classmethod
+    def pie_rule_wording(cls) -> Wording:
+        """:meth:`pie_rule_text` as a :class:`Wording`, for a front end to translate."""
+        first, second = (Wording(CAPITALISED[player]) for player in cls.players)
+        return Wording(
+            N_(
+                "After {first}'s first turn, {second} may answer swap to take over {first}'s "
+                "colour: the players exchange colours and the stones stay (pie rule)."
+            ),
+            {"first": first, "second": second},
         )
 
     @property

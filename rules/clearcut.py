@@ -19,7 +19,7 @@ from .registry import register
 class Clearcut(QuickTurns, PathGame):
     name = "clearcut"
     title = "Clearcut"
-    special_rules = (
+    special_rules = N_(
         "A crosscut (a 2×2 of two diagonal pairs) is allowed only if your new crosscut group is "
         "larger than each enemy crosscut group in it; the crosscut's two enemy checkers are then "
         "removed. A player with no legal point is skipped."

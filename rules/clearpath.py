@@ -38,7 +38,7 @@ def surrounded_mask(g: Grid, occupied: int) -> int:
 class ClearPath(QuickTurns):
     name = "clearpath"
     title = "Clear Path"
-    special_rules = (
+    special_rules = N_(
         "You may never cut your opponent off completely (with a diagonal-only link between your "
         "edges) unless that same turn completes your orthogonal path and wins (clear-path "
         "rule). Placing on a point closed in on 3 or 4 sides by stones or the edge makes you "

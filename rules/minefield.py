@@ -115,7 +115,7 @@ def glyph_mask(g: Grid, own: int, opp: int, empty: int, kind: str | None = None)
 class Minefield(PathGame):
     name = "minefield"
     title = "Minefield"
-    special_rules = (
+    special_rules = N_(
         "No placement may form a hard corner (in a 2×2: two diagonal stones of one colour, one "
         "of the other and a gap) or a switch (two crossing diagonal pairs at the corners of an "
         "otherwise empty 2×3 or 2×4). A player with no legal point is skipped."

@@ -44,7 +44,7 @@ QUICK_NODES = 400
 class NakedDiagonal(PathGame):
     name = "nakeddiagonal"
     title = "Naked Diagonal"
-    special_rules = (
+    special_rules = N_(
         "No placement may form a naked diagonal (two diagonal stones of one colour with neither "
         "shared neighbour of that colour) or leave an empty area that could only be filled by "
         "forming one. A player with no legal point is skipped."

@@ -114,12 +114,18 @@ async def test_help_speaks_the_players_language(h: Any) -> None:
     assert not leaks(text), leaks(text)
 
 
-async def test_rules_title_and_footer_speak_the_players_language(h: Any) -> None:
-    [answer] = await h.command("rules", ALICE, game="minefield")
+@pytest.mark.parametrize("game", game_names())
+async def test_rules_summary_title_and_footer_speak_the_players_language(h: Any, game: str) -> None:
+    """The summary (goal, special rules, pie option, sizes) is translated; the attached rule
+    sheet stays Mark Steere's English, the authority, as the footer says."""
+    [answer] = await h.command("rules", ALICE, game=game)
     [embed] = answer.embeds
-    assert embed["title"].startswith("［Minefield")
+    assert embed["title"].startswith("［" + game_class(game).title)
     assert not leaks(embed["title"]) and not leaks(embed["footer"]["text"])
-    # the summary itself is the rules package's English (allow-listed until converted)
+    summary = embed["description"]
+    assert summary.startswith("［") and not leaks(summary.replace("marksteeregames.com", "")), (
+        summary
+    )
 
 
 async def test_an_unexpected_error_apologises_in_the_players_language(
