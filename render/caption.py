@@ -302,7 +302,7 @@ def _count_words(game: Game, word: str, tr: Speaker = ENGLISH) -> str:
         counts.append(
             tr.gettext("{colour} has {pieces}", colour=colour_word(colour, tr), pieces=pieces)
         )
-    return ", ".join(counts)
+    return tr.gettext("{first}, {second}", first=counts[0], second=counts[1])
 
 
 def alt_text(game: Game, names: Mapping[str, str] | None = None, tr: Speaker = ENGLISH) -> str:
@@ -327,5 +327,9 @@ def alt_text(game: Game, names: Mapping[str, str] | None = None, tr: Speaker = E
     else:
         move = tr.gettext("Last move: none yet.")
     word = str(getattr(game, "stone_word", "stone"))
-    text = f"{head} {now} {move} {_count_words(game, word, tr)}."
+    counts = _count_words(game, word, tr)
+    # one message for the whole, so a language without spaces between sentences joins them
+    text = tr.gettext(
+        "{board} {now} {last} {counts}.", board=head, now=now, last=move, counts=counts
+    )
     return text if len(text) <= MAX_ALT_TEXT else text[: MAX_ALT_TEXT - 1] + "…"
