@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import gettext
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -61,6 +61,42 @@ English."""
 def language_for(discord_locale: str | None) -> str:
     """The catalog language for a Discord locale code; English for an unknown or missing one."""
     return DISCORD_LOCALES.get(discord_locale or "", ENGLISH)
+
+
+POSIX_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+"""Where a terminal says its language, strongest first (as gettext reads them)."""
+
+
+def language_for_posix(value: str | None) -> str:
+    """The catalog language for a POSIX locale or a ``--lang`` value (``de_DE.UTF-8``,
+    ``pt_BR``, ``zh_CN``, ``ja``); English for ``C``, ``POSIX``, an empty or unknown one.
+
+    >>> language_for_posix("de_DE.UTF-8"), language_for_posix("pt-BR"), language_for_posix("C")
+    ('de', 'pt_BR', 'en')
+    >>> language_for_posix("zh_CN.UTF-8"), language_for_posix("zh_Hans"), language_for_posix("xx")
+    ('zh_Hans', 'zh_Hans', 'en')
+    """
+    code = (value or "").split(".")[0].split("@")[0].replace("-", "_")
+    lower = code.lower()
+    if code in SHIPPED:
+        return code
+    if lower.startswith("zh"):  # Simplified Chinese only: zh_TW, zh_HK and zh_Hant read English
+        return "zh_Hans" if not lower.endswith(("tw", "hk", "hant")) else ENGLISH
+    if lower.split("_")[0] == "pt":
+        return "pt_BR"  # the one Portuguese catalog
+    base = lower.split("_")[0]
+    return base if base in SHIPPED else ENGLISH
+
+
+def terminal_language(environ: Mapping[str, str], chosen: str | None = None) -> str:
+    """The console's language: ``chosen`` (``--lang``) if given, else the first of
+    :data:`POSIX_VARIABLES` that is set and not empty (an unknown one reads English)."""
+    if chosen:
+        return language_for_posix(chosen)
+    for name in POSIX_VARIABLES:
+        if environ.get(name):
+            return language_for_posix(environ[name])
+    return ENGLISH
 
 
 def po_path(language: str) -> Path:
