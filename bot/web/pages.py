@@ -48,6 +48,7 @@ from render import DEFAULT_THEME, THEMES, board_svg, render_gif
 from rules import Game
 
 from .disk_cache import DiskCache
+from .language import PageLanguage, page_language
 from .live import POLL_SECONDS, LiveHub, Watcher
 from .names import isolated
 from .tournament_pages import tournament_line, tournament_page
@@ -254,6 +255,7 @@ class GamePages:
         tournaments = await service.served_tournaments(LISTED_TOURNAMENTS)
         body = self._render(
             "index.html",
+            page_language(request),
             games=[summary_line(g) for g in games],
             tournaments=[tournament_line(t) for t in tournaments],
         )
@@ -263,11 +265,12 @@ class GamePages:
         record, _ = await self._served(request)
         info = record.game
         token = request.match_info["token"]
-        key = (info.id, info.version)
-        body = await self._pages.get(key, lambda: self._game_page(record, token))
+        page = page_language(request)
+        key = (info.id, info.version, page.language, page.chosen)  # a page per language
+        body = await self._pages.get(key, lambda: self._game_page(record, token, page))
         return web.Response(text=body, content_type="text/html")
 
-    def _game_page(self, record: GameRecord, token: str) -> str:
+    def _game_page(self, record: GameRecord, token: str, page: PageLanguage) -> str:
         """The page of ``record`` (the template takes a while for a long game: a page is
         kept per game version, so a finished game's page is drawn once)."""
         info = record.game
@@ -278,6 +281,7 @@ class GamePages:
         ]
         return self._render(
             "game.html",
+            page,
             info=info,
             token=token,
             state=state,
@@ -395,11 +399,14 @@ class GamePages:
         if served is None:
             raise not_found()
         values = tournament_page(served)
-        body = await asyncio.to_thread(self._render, "tournament.html", **values)
+        body = await asyncio.to_thread(
+            self._render, "tournament.html", page_language(request), **values
+        )
         return web.Response(text=body, content_type="text/html")
 
-    def _render(self, template: str, **values: Any) -> str:
-        return self.env.get_template(template).render(**values)
+    def _render(self, template: str, page: PageLanguage, **values: Any) -> str:
+        """``template`` in ``page``'s language: ``_()`` in a template is its gettext."""
+        return self.env.get_template(template).render(page=page, _=page.tongue.gettext, **values)
 
 
 @web.middleware
