@@ -76,3 +76,44 @@ def test_the_board_image_and_alt_text_speak_the_language(language: str) -> None:
     english = render.alt_text(game, NAMES[language])
     assert alt != english and "Minefield" in alt
     assert {"de": "Brett", "ja": "盤", "ru": "доска"}[language] in alt
+
+
+@pytest.mark.parametrize(
+    ("language", "heading", "alt_start"),
+    [
+        ("de", "Bestenliste", "Bestenliste Minefield, Plätze 1–2 von 42."),
+        ("ja", "ランキング", "Minefield ランキング、42 人中 1〜2 位。"),
+        ("ru", "Таблица лидеров", "Таблица лидеров Minefield, места 1–2 из 42."),
+    ],
+)
+def test_the_leaderboard_image_and_alt_text_speak_the_language(
+    language: str, heading: str, alt_start: str
+) -> None:
+    from dataclasses import dataclass
+
+    from render.reports.leaderboard import leaderboard_alt_text, render_leaderboard
+
+    @dataclass
+    class Row:
+        user_id: int
+        rank: int
+        rating: float
+        uncertainty: float
+        games: int
+        wins: int
+        losses: int
+        draws: int
+        provisional: bool
+
+    rows = [Row(1, 1, 1623, 45, 30, 20, 9, 1, False), Row(2, 2, 1500, 150, 4, 2, 2, 0, True)]
+    names = {1: "Donaudampfschifffahrtskapitän", 2: "山田 太郎"}
+    tr = tongue(language)
+    for text in (heading, tr.gettext("Player"), tr.gettext("Rating"), tr.gettext("W–L–D")):
+        assert "".join(run.text for run in fonts.runs(text)) == text
+    png = render_leaderboard(rows, names, title="Minefield", total=42, tr=tr)
+    assert png.startswith(b"\x89PNG") and png != render_leaderboard(
+        rows, names, title="Minefield", total=42
+    )
+    assert leaderboard_alt_text(rows, names, title="Minefield", total=42, tr=tr).startswith(
+        alt_start
+    )
