@@ -393,7 +393,8 @@ def shown_text(sent: Any) -> str:
     parts += [embed_text(e) for e in message.get("embeds") or []]
     for row in message.get("components") or []:
         parts += [str(c.get("label") or "") for c in row.get("components", [])]
-    # attachments' descriptions are the board's alt text, drawn by render/ (English for now)
+    # attachments' descriptions: the board's alt text, worded by render/ in the channel's language
+    parts += [f.description or "" for f in sent.files]
     return "\n".join(p for p in parts if p)
 
 
@@ -419,6 +420,8 @@ async def test_a_whole_game_at_the_wire_speaks_only_through_the_catalogs(h: Any)
     unrated = rating.text[:1].upper() + rating.text[1:]
     texts = [shown_text(s).replace(unrated, "") for s in h.fake.sent]
     assert sum("［" in t for t in texts) >= 10, texts
+    alts = [f.description or "" for s in h.fake.sent for f in s.files]
+    assert alts and all(a.startswith("［") for a in alts), alts  # the boards' alt texts
     # the players' names, and the record's notation ("minefield 5: c3 b2", the engine's)
     plain = [t.replace("Alice", "").replace("Bob", "").replace(info.game, "") for t in texts]
     leaked = [(t, leaks(t)) for t in plain if t and leaks(t)]
