@@ -19,9 +19,12 @@ def goal_line(game: str, size: int, tr: Tongue = ENGLISH_TONGUE) -> str:
     return tr.gettext("Goal: {goal}.", goal=tr.say(game_class(game).goal_wording(size)))
 
 
-def commands_line(game: str, vs_computer: bool = False, pie: bool = False) -> str:
+def commands_line(
+    game: str, vs_computer: bool = False, pie: bool = False, hints: bool = False
+) -> str:
     """What can be typed; ``swap`` only where the pie rule exists (always in Clear Path; in
-    Minefield, Clearcut and Naked Diagonal when ``pie`` was chosen)."""
+    Minefield, Clearcut and Naked Diagonal when ``pie`` was chosen); ``hint`` only in a game
+    that allows hints (against the computer, or started with ``--hints``)."""
     has_pie = pie or game_class(game).pie_rule == "always"
     swap = "swap (second player's first turn), " if has_pie else ""
     undo = (
@@ -29,8 +32,10 @@ def commands_line(game: str, vs_computer: bool = False, pie: bool = False) -> st
         if vs_computer
         else "undo (take back the last turn)"
     )
+    hint = "hint (the computer's suggested move), " if hints else ""
     return (
-        f"Type a point such as c3, or: {swap}{undo}, resign, moves (list legal moves), rules, quit."
+        f"Type a point such as c3, or: {swap}{undo}, {hint}resign, moves (list legal moves), "
+        "rules, quit."
     )
 
 
@@ -39,6 +44,7 @@ def rules_lines(
     size: int,
     vs_computer: bool = False,
     pie: bool = False,
+    hints: bool = False,
     tr: Tongue = ENGLISH_TONGUE,
 ) -> list[str]:
     """The ``rules``/``help`` answer: goal, special moves (the pie rule when it was chosen
@@ -51,7 +57,7 @@ def rules_lines(
         goal_line(game, size, tr),
         tr.gettext("Special rules: {rules}", rules=tr.gettext(cls.special_rules)),
         *chosen,
-        commands_line(game, vs_computer, pie),
+        commands_line(game, vs_computer, pie, hints),
     ]
 
 

@@ -21,7 +21,15 @@ from rules import Game, game_class, game_names
 from ..cli import clip
 from ..config import shown_database
 from ..i18n import ENGLISH_TONGUE, Tongue, terminal_language, tongue
-from ..service import GameInfo, GameService, NoTakeback, ServiceError, pie_of, time_left_text
+from ..service import (
+    GameInfo,
+    GameService,
+    Hint,
+    NoTakeback,
+    ServiceError,
+    pie_of,
+    time_left_text,
+)
 from ..store import is_postgres, open_store
 from .board import describe_event, rules_lines, text_board
 from .lines import escaped, read_line
@@ -107,6 +115,7 @@ class Console:
         options: dict[str, str] | None = None,
         pie: bool | None = None,
         clock: str = "none",
+        hints: bool = False,
     ) -> GameInfo:
         """Start a new game in a fresh console channel (player 1 moves first); ``pie`` as for
         the service's ``create_challenge``."""
@@ -125,6 +134,7 @@ class Console:
             clock,
             options=options or {},
             pie=pie,
+            hints=hints,
         )
         started = await self.service.accept_challenge(challenge.id, PLAYER_TWO)
         return started.game
@@ -133,7 +143,8 @@ class Console:
         """The game's rules as the console states them, with the pie rule if it was chosen."""
         vs_computer = len(self.computer_seats) == 1
         pie = bool(pie_of(info.options.items()))
-        return rules_lines(info.game, info.size, vs_computer, pie, self.tr)
+        hints = info.hints is not None
+        return rules_lines(info.game, info.size, vs_computer, pie, hints, self.tr)
 
     async def unfinished(self) -> list[GameInfo]:
         """The unfinished console games in the database, oldest first."""
@@ -274,6 +285,11 @@ class Console:
                     info = ended.game
                 elif command == "undo":
                     info = await self.undo(info)
+                elif command == "hint":
+                    self.say(f"thinking about a hint for {who}…")
+                    hint = await self.service.hints.hint(channel, user, game_id=info.id)
+                    self.say(hint_line(hint))
+                    continue
                 elif (changed := await self.corr_command(command, info, user)) is not None:
                     info = changed
                     continue
@@ -363,6 +379,17 @@ class Console:
         return info
 
 
+def hint_line(hint: Hint) -> str:
+    """A hint as the console says it: the proven verdict, or the move and its win chance."""
+    if hint.proven == "win":
+        advice = f"proven win: play {hint.move} and you win with best play"
+    elif hint.proven == "loss":
+        advice = f"proven loss with best play; the computer would try {hint.move}"
+    else:
+        advice = f"the computer suggests {hint.move} (your win chance about {hint.win_chance:.0%})"
+    return f"hint: {advice}; hints used in this game: {hint.used}"
+
+
 def final_line(info: GameInfo, computers: set[int] | frozenset[int] = frozenset()) -> str:
     """``<colour> wins`` or ``draw``; against the computer, also who that is for the human."""
     result = info.result
@@ -419,6 +446,7 @@ async def play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
                     seats.options,
                     args.pie or None,
                     args.clock,
+                    args.hints,
                 )
             console.providers = seats.providers
             console.labels.update(seats.labels)

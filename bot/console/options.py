@@ -43,6 +43,12 @@ def parser() -> argparse.ArgumentParser:
         "turn the second player may swap colours (Clear Path always has it)",
     )
     p.add_argument(
+        "--hints",
+        action="store_true",
+        help="allow the `hint` command (the computer's suggested move) between two players; "
+        "always allowed against the computer",
+    )
+    p.add_argument(
         "--db",
         default=None,
         help="database to keep the game in: a SQLite file or a postgresql:// URL (default: a "

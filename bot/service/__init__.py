@@ -28,6 +28,7 @@ from .errors import (
     InvalidTimeControl,
     NoAbort,
     NoGameHere,
+    NoHint,
     NoTakeback,
     NotAPlayer,
     NotYourTurn,
@@ -41,6 +42,7 @@ from .errors import (
 )
 from .events import EVENTS, Event, EventBus, GameOver, RoundPaired, SeasonOpened, TournamentFinished
 from .game_service import GameService
+from .hints import HINT_SETTINGS
 from .notices import DIGEST_BATCH, NOTICE_MODES, Digest, NoticeMode, NoticePrefs, Waiting
 from .ratings.service import RebuildReport
 from .ratings.types import GameRating, Profile, Standing
@@ -62,6 +64,7 @@ from .types import (
     GameStatus,
     GameSummary,
     GuildSettings,
+    Hint,
     HistoryEvent,
     MoveEvent,
     MoveResult,
@@ -168,10 +171,13 @@ __all__ += [
 __all__ += [
     "DIGEST_BATCH",
     "EVENTS",
+    "HINT_SETTINGS",
     "Event",
     "EventBus",
     "GameOver",
     "GameRating",
+    "Hint",
+    "NoHint",
     "Profile",
     "RebuildReport",
     "RoundPaired",

@@ -30,7 +30,7 @@ from .checks import (
 )
 from .clocks.timebank import first_clock, stored
 from .clocks.vacations import paused_until
-from .convert import PIE_ON, to_us
+from .convert import HINTS_OPTION, PIE_ON, to_us
 from .core import (
     Feature,
     board_size,
@@ -75,6 +75,7 @@ class Challenges(Feature):
         pie: bool | None = None,
         public: bool = False,
         challenger_name: str | None = None,
+        hints: bool = False,
     ) -> Challenge:
         """Create a direct (``opponent_id``) or open (None) challenge.
 
@@ -87,7 +88,9 @@ class Challenges(Feature):
         unrated.  ``public=True``: the channel can be read by everyone, so the game may be
         shown on the web (the front end decides; the server's listing setting still
         applies).  ``challenger_name``: the challenger's display name, kept for the game's
-        page (:data:`MAX_NAME` characters at most).
+        page (:data:`MAX_NAME` characters at most).  ``hints=True``: the players may ask
+        the computer for hints (``service.hints``); the game is then unrated whatever
+        ``rated`` says (stored as the ``hints`` option, so the challenge shows it).
         Raises InvalidChallenge (self-challenge, unknown game, size the game does not allow,
         channel not allowed, bad options, a pie choice the game does not allow),
         InvalidTimeControl, ChannelBusy (no threads and the channel already has a game).
@@ -105,6 +108,12 @@ class Challenges(Feature):
         checked = checked_options(options)
         check_bool(rated, "rated option", InvalidChallenge)
         check_bool(public, "public flag", InvalidChallenge)
+        check_bool(hints, "hints option", InvalidChallenge)
+        if checked.get(HINTS_OPTION, "on") != "on":
+            raise InvalidChallenge("The hints option can only be on: use hints=True.")
+        if hints or HINTS_OPTION in checked:
+            checked[HINTS_OPTION] = "on"
+            rated = False  # a game where the computer may advise a player is never rated
         challenger_name = checked_name(challenger_name)
         if opponent_id is not None and opponent_id == challenger_id:
             raise InvalidChallenge(N_("You can't challenge yourself."))

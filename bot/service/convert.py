@@ -211,7 +211,37 @@ def game_info(row: GameRow, game: Game, now: int | None = None) -> GameInfo:
         public=row.public,
         web_token=row.web_token,
         names=names(row),
+        hints=hint_counts(row),
     )
+
+
+COMPUTER_OPTIONS = ("ai_level", "console_computer_seat")
+"""Game options that mark a game against the computer.  Every front end that seats the
+computer stores one of them (the Discord adapter and the console store ``ai_level``, the
+console also ``console_computer_seat``), so the service needs no user id for the computer."""
+HINTS_OPTION = "hints"
+"""The option a challenge with ``hints=True`` stores (``on``): its game allows hints and is
+unrated (issue 48)."""
+
+
+def computer_game(options: Iterable[tuple[str, str]]) -> bool:
+    return any(key in COMPUTER_OPTIONS for key, _ in options)
+
+
+def hints_allowed(row: GameRow) -> bool:
+    """Whether the game allows hints: its challenge said ``hints``, or it is against the
+    computer (never rated).  A rated game with neither never does."""
+    if computer_game(row.options):
+        return True
+    # ``rated`` too: a row written by hand with the option on a rated game gets no hints.
+    return dict(row.options).get(HINTS_OPTION) == "on" and not row.rated
+
+
+def hint_counts(row: GameRow) -> dict[int, int] | None:
+    """Each player's hints by user id, for a game that allows them (else None)."""
+    if not hints_allowed(row):
+        return None
+    return {row.first_id: row.first_hints, row.second_id: row.second_hints}
 
 
 def names(row: GameRow) -> dict[int, str]:

@@ -170,6 +170,11 @@ def database_fault(error: BaseException) -> str | None:
     return None
 
 
+class NoHint(ServiceError):
+    """A hint is refused: the game does not allow hints (a rated game never does), or the
+    position moved on while the computer thought (ask again)."""
+
+
 class NoAbort(ServiceError):
     """An abort cannot be made, offered or answered now (no offer waiting, one already
     waiting, or both players have made two turns and the opponent must agree)."""

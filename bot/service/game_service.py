@@ -13,6 +13,7 @@ clock, the events):
 =====================  ===================================================================
 ``service.challenges``  challenges: create, accept, decline, cancel, list
 ``service.play``        moves, swaps, resignation, takebacks
+``service.hints``       hints in casual games: the computer's suggested move
 ``service.aborts``      a game ended with no result by its players
 ``service.games``       reading games: by channel or id, lists, records, positions
 ``service.clocks``      reminders and time losses that fall due
@@ -48,6 +49,7 @@ from .core import ServiceCore, clock_row, next_reminder, utc_now
 from .engines import stop_replays
 from .events import EventBus
 from .games import Games
+from .hints import Hints
 from .moderation import Moderation
 from .notices import Notices
 from .play.aborts import Aborts
@@ -106,6 +108,7 @@ class GameService:
         self.challenges = Challenges(core)
         self.play = Play(core)
         self.aborts = Aborts(core)
+        self.hints = Hints(core)
         self.games = Games(core)
         self.clocks = Clocks(core)
         self.vacations = Vacations(core)

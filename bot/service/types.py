@@ -252,6 +252,12 @@ class Challenge:
     game on acceptance.  A fresh dict per snapshot: changing it changes nothing stored."""
     rated: bool = True
     """Whether the game it starts is rated (``create_challenge(..., rated=False)``)."""
+
+    @property
+    def hints(self) -> bool:
+        """Whether its game allows hints (``create_challenge(..., hints=True)``; unrated)."""
+        return self.options.get("hints") == "on"
+
     message_id: int | None = None
     """The front end's message showing it (``record_challenge_message``), None until then and
     for challenges posted before message ids were stored."""
@@ -359,6 +365,9 @@ class GameInfo:
     names: dict[int, str] = field(default_factory=dict, hash=False)
     """The players' display names when the game started, by user id (those the front end
     gave).  A fresh dict per snapshot."""
+    hints: dict[int, int] | None = field(default=None, hash=False)
+    """How many hints each player (by user id) asked for, in a game that allows hints (its
+    challenge said so, or it is against the computer); None when it does not."""
 
     @property
     def is_active(self) -> bool:
@@ -637,3 +646,20 @@ class AbortAnswer:
     answered_by: int
     game: GameInfo
     ended: GameEnded | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The computer's advice for the player to move (``service.hints.hint``).
+
+    ``move`` is the suggested move; ``win_chance`` (0..1) is the asking player's chance after
+    it, as the search estimates it, or exactly 1.0/0.0 when ``proven`` says the position is a
+    proven ``"win"`` or ``"loss"`` for them (a shipped proof or the endgame solver).  ``used``
+    is the asking player's hint count in this game, this one included."""
+
+    game_id: int
+    user_id: int
+    move: str
+    win_chance: float
+    proven: str | None
+    used: int

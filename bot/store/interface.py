@@ -49,6 +49,7 @@ in :mod:`bot.store.queries` whose docstrings are the contracts:
 * ``tx.clocks`` (``ClockQueries``): due deadlines and reminders, soft time, the next wake-up,
   vacations and paused clocks;
 * ``tx.claims`` (``ClaimQueries``): which process plays a turn;
+* ``tx.hints`` (``HintQueries``): each player's hint count in a game;
 * ``tx.challenges`` (``ChallengeQueries``), ``tx.tournaments`` (``TournamentQueries``:
   tournaments, leagues, entrants, rounds, pairings and their games), ``tx.ratings``
   (``RatingQueries``), ``tx.notices`` (``NoticeQueries``: turn notices and digests);

@@ -136,6 +136,9 @@ class GameRow:
     soft_noticed_at: int | None = None
     """When the sweep last told the waiting player they may claim soft time (migration 13);
     kept here so ``crosspath db copy`` carries it and a copied game is not announced twice."""
+    first_hints: int = 0
+    """How many hints ``first_id``/``second_id`` asked for (only games that allow hints)."""
+    second_hints: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -350,6 +350,14 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
         "ALTER TABLE tournament_entrants ADD COLUMN name TEXT",
         "CREATE INDEX tournaments_public_recent ON tournaments (updated_at) WHERE public = {true}",
     ),
+    # hints in casual games (issue 48): how many hints each player of a game asked for, kept
+    # on the game row so the record, caption, web page and ``db copy`` all carry it.  Whether
+    # a game allows hints is its ``hints`` option (stored with the challenge's options), so
+    # it needs no column.  Self-contained: renumber freely.
+    (
+        "ALTER TABLE games ADD COLUMN first_hints INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN second_hints INTEGER NOT NULL DEFAULT 0",
+    ),
 )
 
 SCHEMA_VERSION = len(SCHEMA)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 from typing import Any, Self, TypeVar
@@ -36,6 +36,7 @@ from .queries.challenges import ChallengeQueries
 from .queries.claims import ClaimQueries
 from .queries.clocks import ClockQueries
 from .queries.games import GameQueries
+from .queries.hints import HintQueries
 from .queries.moderation import ModerationQueries
 from .queries.notices import NoticeQueries
 from .queries.ratings import RatingQueries
@@ -51,12 +52,16 @@ from .rows import (
 from .sql import (
     CHALLENGES,
     GAMES,
+    LIST_COLUMNS,
+    OBJECT_COLUMNS,
     RATINGS,
     Op,
     Row,
     challenge_row,
     game_row,
     insert,
+    insert_rows,
+    row_chunks,
 )
 
 T = TypeVar("T")
@@ -78,6 +83,7 @@ class SharedTx:
         self.challenges = ChallengeQueries(self)
         self.ratings = RatingQueries(self)
         self.claims = ClaimQueries(self)
+        self.hints = HintQueries(self)
         self.tournaments = TournamentQueries(self)
         self.clocks = ClockQueries(self)
         self.notices = NoticeQueries(self)
@@ -153,6 +159,46 @@ class SharedTx:
 
     async def _history(self, sql: str, args: Sequence[Any]) -> list[RatingHistoryRow]:
         return [RatingHistoryRow(*r) for r in await self._fetch(sql, args)]
+
+    async def _insert_rows(
+        self,
+        table: str,
+        fields: Sequence[str],
+        rows: Sequence[Sequence[Any]],
+        returning: Sequence[str] = (),
+    ) -> list[Row]:
+        """Insert ``rows`` (already encoded) with as few multi-row statements as the argument
+        limit allows (:func:`row_chunks`): one round trip per thousand-odd rows, not one per
+        row.  With ``returning``: those columns of every row inserted, in no promised order
+        (neither engine promises ``RETURNING`` in ``VALUES`` order), so the caller keys them."""
+        found: list[Row] = []
+        for chunk in row_chunks(rows, len(fields)):
+            sql = insert_rows(table, fields, len(chunk))
+            args = [value for row in chunk for value in row]
+            if returning:
+                found += await self._written(f"{sql} RETURNING {', '.join(returning)}", args)
+            else:
+                await self._write(sql, args)
+        return found
+
+    def _encoded(self, fields: Sequence[str], rows: Iterable[Sequence[Any]]) -> list[Sequence[Any]]:
+        """``rows`` of ``fields`` as the engine stores them: only the list and object columns
+        change, and equal values are encoded once (a round's games share their reminders
+        and options), since this runs for every value of tens of thousands of rows."""
+        coded = [(i, c) for i, c in enumerate(fields) if c in LIST_COLUMNS or c in OBJECT_COLUMNS]
+        if not coded:
+            return list(rows)
+        seen: dict[tuple[str, Any], Any] = {}
+        out: list[Sequence[Any]] = []
+        for row in rows:
+            values = list(row)
+            for i, c in coded:
+                key = (c, values[i])
+                if key not in seen:
+                    seen[key] = self._encode(c, values[i])
+                values[i] = seen[key]
+            out.append(values)
+        return out
 
     def _row_args(self, row: Any, fields: Sequence[str]) -> list[Any]:
         return [self._encode(c, getattr(row, c)) for c in fields]

@@ -266,7 +266,10 @@ class GamePages:
         info = record.game
         token = request.match_info["token"]
         page = page_language(request)
-        key = (info.id, info.version, page.language, page.chosen)  # a page per language
+        # Hints change no version, so their counts are part of the key: a hint is shown at once;
+        # and a page is kept per language.
+        hints = tuple(sorted(info.hints.items())) if info.hints is not None else None
+        key = (info.id, info.version, hints, page.language, page.chosen)
         body = await self._pages.get(key, lambda: self._game_page(record, token, page))
         return web.Response(text=body, content_type="text/html")
 
@@ -276,7 +279,12 @@ class GamePages:
         info = record.game
         state = game_state(record)
         seats = [
-            {"name": name_of(info.names, seat.user_id, seat.colour), "colour": seat.colour}
+            {
+                "name": name_of(info.names, seat.user_id, seat.colour),
+                "colour": seat.colour,
+                # only a game that allowed hints says how many each player used
+                "hints": None if info.hints is None else info.hints.get(seat.user_id, 0),
+            }
             for seat in info.seats
         ]
         return self._render(

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from ai.analysis import Settings, analyse, mark, move_accuracy
-from rules import new_game
+from ai.analysis import Settings, analyse, judge, mark, move_accuracy
+from rules import new_game, parse_record
 
 GAMES = ("clearpath", "minefield", "clearcut", "nakeddiagonal", "crosscut")
-SETTINGS = Settings(playouts=60, solve_empties=12, solve_nodes=5_000)
+SETTINGS = Settings(playouts=60, solve_empties=12, solve_nodes=5_000, proof_board_nodes=5_000)
 
 
 def random_record(name: str, size: int, seed: int) -> str:
@@ -80,3 +80,13 @@ def test_accuracy_is_full_without_drops_and_falls_with_them() -> None:
     assert move_accuracy(0.5, 0.5) == pytest.approx(100.0, abs=0.01)
     assert move_accuracy(0.5, 0.6) == pytest.approx(100.0, abs=0.01)
     assert 0 < move_accuracy(0.6, 0.3) < move_accuracy(0.6, 0.5) < 100
+
+
+def test_a_board_with_a_shipped_proof_is_decided_off_the_proof() -> None:
+    """Off the proof's line a 4×4 position needs more solver nodes than ``solve_nodes``; on
+    such a board the analysis spends ``proof_board_nodes`` so a thrown-away win is proven."""
+    position = parse_record("minefield 4: a2 c3 d4 c4")  # about 15 000 nodes to decide
+    cheap = Settings(playouts=20, solve_empties=16, solve_nodes=5_000, proof_board_nodes=5_000)
+    assert judge(position, cheap, seed=1).proven is None
+    exact = Settings(playouts=20, solve_empties=16, solve_nodes=5_000, proof_board_nodes=60_000)
+    assert judge(position, exact, seed=1).proven == "loss"

@@ -133,3 +133,16 @@ def test_opponent_registry_adds_a_vs_choice(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setitem(console.OPPONENTS, "first", lambda args: lambda g: g.legal_moves()[0])
     code, lines = run_main(["minefield", "--size", "4", "--vs", "first"], ["resign"])
     assert code == 0 and lines[-1] == "white wins. The computer wins."
+
+
+def test_hint_only_in_a_game_that_allows_hints() -> None:
+    # Two players, rated: the console refuses and the game goes on.
+    code, lines = run_main(["minefield", "--size", "4"], ["hint", "resign"])
+    text = "\n".join(lines)
+    assert code == 0 and "does not allow hints" in text and "hint (the computer" not in text
+    # With --hints (unrated): the 4×4 board's shipped proof gives the verdict.
+    code, lines = run_main(["minefield", "--size", "4", "--hints"], ["hint", "hint", "resign"])
+    text = "\n".join(lines)
+    assert code == 0 and "hint (the computer's suggested move)" in text
+    verdicts = [line for line in lines if line.startswith("hint: proven")]
+    assert len(verdicts) == 2 and verdicts[1].endswith("hints used in this game: 2")

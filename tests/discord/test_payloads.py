@@ -62,7 +62,7 @@ def test_the_command_set_is_the_one_players_are_promised() -> None:
     assert names == {
         "challenge", "move", "swap", "resign", "takeback", "board", "history", "replay",
         "games", "rules", "help", "admin", "leaderboard", "profile", "tournament",
-        "vacation", "claim", "notify", "challenges", "abort",
+        "vacation", "claim", "notify", "challenges", "abort", "hint",
     }  # fmt: skip
 
 

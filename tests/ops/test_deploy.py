@@ -150,3 +150,16 @@ def test_systemd_analyze_verify_finds_nothing_to_say(tmp_path: Path) -> None:
     assert done.returncode == 0 and not done.stdout.strip() and not done.stderr.strip(), (
         done.stdout + done.stderr
     )
+
+
+def test_compose_keeps_the_web_replay_cache_on_a_volume_the_image_owns() -> None:
+    """The web container's replay GIFs survive its re-creation: CROSSPATH_CACHE_DIR is a named
+    volume, and the image makes that folder for its own user (the cache refuses a folder
+    another user owns)."""
+    compose = load_compose()
+    web = compose["services"]["web"]
+    cache = web["environment"]["CROSSPATH_CACHE_DIR"]
+    assert f"replays:{cache}" in web["volumes"]
+    assert "replays" in compose["volumes"]
+    dockerfile = (DEPLOY / "Dockerfile").read_text(encoding="utf-8")
+    assert cache in dockerfile and f"chown crosspath:crosspath /data {cache}" in dockerfile

@@ -72,6 +72,8 @@ ADDED_AFTER_5: dict[str, dict[str, Any]] = {
         "first_name": None,
         "second_name": None,
         "soft_noticed_at": None,
+        "first_hints": 0,
+        "second_hints": 0,
     },
     "settings": {**BANK_COLUMNS, "vacation_days": None, "soft_time": None, "web_listing": True},
 }

@@ -25,3 +25,9 @@ UNDO_MIGRATION_13 = (
     "ALTER TABLE games DROP COLUMN soft_noticed_at",
 )
 """Migration 13 (soft-time notices), undone; the same SQL on both engines."""
+
+UNDO_HINTS_MIGRATION = (
+    "ALTER TABLE games DROP COLUMN first_hints",
+    "ALTER TABLE games DROP COLUMN second_hints",
+)
+"""The hints migration (per-player hint counts, issue 48), undone; the same SQL on both engines."""

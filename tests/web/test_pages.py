@@ -7,11 +7,13 @@ import asyncio
 import json
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import aiohttp
 from game_fixtures import ADMIN
 from web_games import (
     ALICE,
+    BOB,
     FINISHED_MOVES,
     GUILD,
     XSS_NAME,
@@ -20,6 +22,7 @@ from web_games import (
 )
 from web_probe import get
 
+from ai.analysis import Settings
 from bot.service import GameService
 from bot.web.pages import CSP, sse_data, still_active
 from render import board_svg
@@ -255,3 +258,22 @@ def test_the_proxy_example_adds_the_pages_csp_to_every_answer() -> None:
     doc = (Path(__file__).resolve().parents[2] / "docs" / "web.md").read_text(encoding="utf-8")
     found = re.search(r'add_header Content-Security-Policy "([^"]+)" always;', doc)
     assert found and found.group(1) == CSP
+
+
+async def test_the_page_of_a_game_with_hints_counts_them_at_once(service: GameService) -> None:
+    plain = await start_public(service, 3000, ["c3"])
+    created = await service.create_challenge(
+        GUILD, 3001, ALICE, BOB, "minefield", 5, public=True, hints=True
+    )
+    hinted = (await service.accept_challenge(created.id, BOB)).game
+    async with pages_site(service) as port:
+        assert "hints used" not in (await fetch(port, f"/games/{plain.web_token}"))[2].decode()
+        page = (await fetch(port, f"/games/{hinted.web_token}"))[2].decode()
+        assert page.count("hints used: 0") == 2
+        with ThreadPoolExecutor(1) as pool:
+            service.hints.settings = Settings(playouts=20, solve_empties=4, solve_nodes=500)
+            service.hints.executor = pool
+            await service.hints.hint(3001, ALICE)
+        # a hint changes no version, yet the page (kept per version) shows it at once
+        page = (await fetch(port, f"/games/{hinted.web_token}"))[2].decode()
+        assert page.count("hints used: 1") == 1 and page.count("hints used: 0") == 1

@@ -70,6 +70,7 @@ class ChallengeCog(commands.Cog):
             "whether the game changes ratings (default: yes; games vs the computer never do)"
         ),
         pie=PIE_HELP,
+        hints=locale_str("allow both players to ask the computer for hints (the game is unrated)"),
     )
     @app_commands.choices(game=playable_games(), first=FIRST_CHOICES)
     @app_commands.choices(level=LEVEL_CHOICES)
@@ -84,6 +85,7 @@ class ChallengeCog(commands.Cog):
         level: app_commands.Choice[int] | None = None,
         rated: bool = True,
         pie: bool | None = None,
+        hints: bool = False,
     ) -> None:
         guild_id, channel_id = ids(interaction)
         settings = await self.bot.service.moderation.get_settings(guild_id)
@@ -130,6 +132,7 @@ class ChallengeCog(commands.Cog):
             pie=pie,
             public=readable_by_everyone(interaction),
             challenger_name=display_name(interaction.user),
+            hints=hints,
         )
         tr = public(interaction)
         challenger = mention(interaction.user.id)

@@ -27,14 +27,21 @@ def time_left_line(
     return line
 
 
-def caption_names(info: GameInfo, names: Mapping[int, str]) -> dict[str, str]:
+def caption_names(
+    info: GameInfo, names: Mapping[int, str], tr: Tongue = ENGLISH_TONGUE
+) -> dict[str, str]:
     """colour -> the name the board's caption shows: the player's name and, in a timed game,
-    their time left (``Alice 2d 4h``)."""
+    their time left (``Alice 2d 4h``); in a game that allows hints, how many they used
+    (``Alice 2d 4h · hints: 1``)."""
     shown = {}
     for seat in info.seats:
         name = names.get(seat.user_id, f"player {seat.colour}")
         left = None if info.time_left is None else info.time_left.get(seat.user_id)
-        shown[seat.colour] = name if left is None else f"{name} {short_duration(left)}"
+        text = name if left is None else f"{name} {short_duration(left)}"
+        if info.hints is not None:
+            used = tr.gettext("hints: {count}", count=tr.number(info.hints.get(seat.user_id, 0)))
+            text = f"{text} · {used}"
+        shown[seat.colour] = text
     return shown
 
 

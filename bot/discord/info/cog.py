@@ -56,6 +56,8 @@ def record_text(record: GameRecord, names: dict[int, str]) -> str:
         f"# status: {info.status}",
     ]
     lines += [f"# {s.colour}: {names.get(s.user_id, s.user_id)}" for s in info.seats]
+    if info.hints is not None:  # only a game that allowed hints says how many were used
+        lines += [f"# hints used by {s.colour}: {info.hints.get(s.user_id, 0)}" for s in info.seats]
     lines += ["", record.text, ""]
     for m in record.moves:
         stamp = m.played_at.strftime("%Y-%m-%d %H:%M UTC")
@@ -208,6 +210,13 @@ HELP = [
     ("/move point", N_("place a stone; start typing to see the legal points")),
     ("/swap", N_("Pie rule: take over the first player's colour after their first turn")),
     ("/resign, /takeback", N_("resign (asks first) or ask to undo your last turn")),
+    (
+        "/hint",
+        N_(
+            "the computer's suggested move and your win chance, shown only to you; only in "
+            "games against the computer and games challenged with hints:True (never rated)"
+        ),
+    ),
     (
         "/abort",
         N_(

@@ -1,4 +1,4 @@
-"""Playing: ``/move`` (with autocomplete), ``/swap``, ``/resign`` and ``/takeback``."""
+"""Playing: ``/move`` (with autocomplete), ``/swap``, ``/resign``, ``/takeback`` and ``/hint``."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.discord.play.flows import ask_resign, play, request_takeback
+from bot.discord.play.hints import give_hint
 from bot.discord.play.positions import legal_choices
 from bot.discord.replies import log_failure
 from bot.discord.transformers import PointOption
@@ -96,3 +97,13 @@ class PlayCog(commands.Cog):
     @app_commands.guild_only()
     async def takeback(self, interaction: discord.Interaction[CrosspathBot]) -> None:
         await request_takeback(interaction)
+
+    @app_commands.command(
+        name="hint",
+        description=locale_str(
+            "Ask the computer for a hint (games that allow hints; only you see it)"
+        ),
+    )
+    @app_commands.guild_only()
+    async def hint(self, interaction: discord.Interaction[CrosspathBot]) -> None:
+        await give_hint(interaction)

@@ -109,7 +109,7 @@ async def build_turn_message(
         game = await position_of(bot.service, info)
         rating = await bot.service.ratings.game_rating(info.id) if info.result else None
     tr = of_guild(guild)  # a post the channel reads: its image and alt text speak the server's
-    board = await draw_board_async(game, caption_names(info, names), tr)
+    board = await draw_board_async(game, caption_names(info, names, tr), tr)
     message = turn_message(
         info, game, names, board, headline, bot.computer.user_id, rating, ping, tr
     )

@@ -286,6 +286,10 @@ def challenge_embed(
             )
         ),
     )
+    if challenge.hints:  # said before anyone accepts: the game is unrated
+        embed.description = "\n".join(
+            (embed.description or "", tr.gettext("Hints allowed; unrated."))
+        )
     first = tr.gettext(FIRST_MOVE[challenge.first])
     embed.add_field(name=tr.gettext("First move"), value=first, inline=True)
     embed.add_field(name=tr.gettext("Clock"), value=challenge.time_control.describe(), inline=True)

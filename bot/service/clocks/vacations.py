@@ -83,8 +83,19 @@ class Vacation:
 
 async def paused_until(tx: Tx, user_ids: Sequence[int], now: int) -> int | None:
     """The latest end of the running vacations of these players (None: nobody is away)."""
-    ends = [v.ends_at for v in await tx.clocks.running_vacations(sorted(set(user_ids)), now)]
-    return max((e for e in ends if e is not None), default=None)
+    return pause_of(await vacation_ends(tx, user_ids, now), user_ids)
+
+
+async def vacation_ends(tx: Tx, user_ids: Sequence[int], now: int) -> dict[int, int]:
+    """When each of these players who is away at ``now`` comes back: one read for a whole
+    round of games (see :func:`pause_of`), where :func:`paused_until` per game was one each."""
+    running = await tx.clocks.running_vacations(sorted(set(user_ids)), now)
+    return {v.user_id: v.ends_at for v in running if v.ends_at is not None}
+
+
+def pause_of(ends: dict[int, int], user_ids: Sequence[int]) -> int | None:
+    """The latest return of these players in ``ends`` (None: nobody is away)."""
+    return max((ends[u] for u in user_ids if u in ends), default=None)
 
 
 class Vacations(Feature):

@@ -38,11 +38,6 @@ from .model import (
 )
 from .types import GameRating, Outcome, RatingLine, UnratedReason
 
-COMPUTER_OPTIONS = ("ai_level", "console_computer_seat")
-"""Game options that mark a game against the computer.  Every front end that seats the
-computer stores one of them (the Discord adapter and the console store ``ai_level``, the
-console also ``console_computer_seat``), so the service needs no user id for the computer."""
-
 _FLIP: dict[str, Outcome] = {"win": "loss", "loss": "win", "draw": "draw"}
 
 
@@ -54,7 +49,7 @@ def rating_pool(game: str, options: Iterable[tuple[str, str]]) -> str:
 
 
 def against_computer(row: GameRow) -> bool:
-    return any(key in COMPUTER_OPTIONS for key, _ in row.options)
+    return convert.computer_game(row.options)
 
 
 def turns_made(row: GameRow, game: Game) -> tuple[int, int]:

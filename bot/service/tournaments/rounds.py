@@ -14,6 +14,7 @@ from rules import new_game
 from rules.errors import N_
 
 from ...store import (
+    ClockRow,
     EntrantRow,
     GameRow,
     NewGame,
@@ -28,7 +29,7 @@ from ..checks import (
     quote,
 )
 from ..clocks.timebank import first_clock, stored, time_control_from
-from ..clocks.vacations import paused_until
+from ..clocks.vacations import pause_of, vacation_ends
 from ..convert import to_us
 from ..core import Feature
 from ..events import RoundPaired, SeasonOpened, TournamentFinished
@@ -62,9 +63,18 @@ from .types import (
     TournamentUpdate,
 )
 
+GAME_BATCH = 2000
+"""The most games one write transaction creates.  A round robin creates all of its games at
+the start (33,670 for 260 players); in one transaction that held the store for seconds, so
+the start stores every pairing and the first games, and later transactions create the rest
+(:meth:`Rounds.create_pending`), each short."""
+
 
 class Rounds(Feature):
     """The round machinery of tournaments, inside the transaction that changes one."""
+
+    batch = GAME_BATCH
+    """The most games one write transaction creates (tests make it small)."""
 
     async def start_or_cancel(
         self, tx: Tx, t: TournamentRow, now: datetime, done: list[TournamentUpdate]
@@ -147,12 +157,11 @@ class Rounds(Feature):
         t = await tx.tournaments.update_tournament(
             t, {"status": "running", "started_at": stamp, "updated_at": stamp, "rounds": rounds}
         )
-        t = await self.advance(tx, t, now)
+        t = await self.advance(tx, t, now, limit=self.batch)
         if t.rounds is None:
-            pairings = await tx.tournaments.pairings(t.id)
-            t = await tx.tournaments.update_tournament(
-                t, {"rounds": max((p.round for p in pairings), default=0)}
-            )
+            # Every round is paired at the start (a round robin, a league), so the rounds
+            # stored are the last one paired (no need to read back tens of thousands).
+            t = await tx.tournaments.update_tournament(t, {"rounds": t.round})
         return t
 
     async def divisions(
@@ -215,11 +224,18 @@ class Rounds(Feature):
         await self.advance(tx, t, now, pairing.division)
 
     async def advance(
-        self, tx: Tx, t: TournamentRow, now: datetime, division: int | None = None
+        self,
+        tx: Tx,
+        t: TournamentRow,
+        now: datetime,
+        division: int | None = None,
+        *,
+        limit: int | None = None,
     ) -> TournamentRow:
         """Record the forfeits withdrawals cause, create every pairing now due, and finish
         the tournament when nothing is left; ``t`` must be locked in ``tx``.  ``division``:
-        only that division changed (a league's others are not rebuilt, unless it is over)."""
+        only that division changed (a league's others are not rebuilt, unless it is over).
+        ``limit``: create at most that many games (the rest: :meth:`create_pending`)."""
         if t.status != "running":
             return t
         while True:
@@ -228,9 +244,10 @@ class Rounds(Feature):
             states = _states(t, entrants, pairings)
             keyed = {(p.division, f"{p.round}.{p.tbl}.{p.game_no}"): p for p in pairings}
             forfeited = False
-            for division, state in states.items():
+            # ``div``, not ``division``: the parameter must keep limiting later passes.
+            for div, state in states.items():
                 for result in forfeits_for(state):
-                    p = keyed[(division, result.pairing_id)]
+                    p = keyed[(div, result.pairing_id)]
                     if p.game_id is None:  # a game in progress is ended by the withdrawal
                         await tx.tournaments.update_pairing(
                             p, {"outcome": result.outcome.value, "reason": result.reason.value}
@@ -239,13 +256,15 @@ class Rounds(Feature):
             if forfeited:
                 continue
             new = [
-                PairingRow(t.id, division, p.round, p.table, p.game, p.first, p.second)
-                for division, state in states.items()
+                PairingRow(t.id, div, p.round, p.table, p.game, p.first, p.second)
+                for div, state in states.items()
                 for p in next_pairings(state)
             ]
             if not new:
                 break
-            t = await self.pair(tx, t, new, now)
+            t = await self.pair(tx, t, new, now, limit)
+            if limit is not None:
+                limit = max(0, limit - sum(1 for p in new if p.second_id is not None))
         if all(is_finished(s) for s in states.values()):
             if division is not None:
                 states = _states(
@@ -256,14 +275,22 @@ class Rounds(Feature):
         return t
 
     async def pair(
-        self, tx: Tx, t: TournamentRow, new: list[PairingRow], now: datetime
+        self,
+        tx: Tx,
+        t: TournamentRow,
+        new: list[PairingRow],
+        now: datetime,
+        limit: int | None = None,
     ) -> TournamentRow:
-        """Store new pairings with their games (a new round's row first: made once)."""
+        """Store new pairings with their games (a new round's row first: made once); with
+        ``limit``, only the first ``limit`` games: the other pairings are stored without a
+        game, for :meth:`create_pending` in transactions of their own."""
         stamp = to_us(now)
         top = max(p.round for p in new)
-        for number in range(t.round + 1, top + 1):
-            await tx.tournaments.insert_round(RoundRow(t.id, number, stamp))
-        games = [p for p in new if p.second_id is not None]
+        await tx.tournaments.insert_rounds(
+            [RoundRow(t.id, number, stamp) for number in range(t.round + 1, top + 1)]
+        )
+        games = [p for p in new if p.second_id is not None][:limit]
         t, made = await self.create_games(t, tx, games, now)
         with_games = {(p.division, p.round, p.tbl, p.game_no): p for p in made}
         rows = [with_games.get((p.division, p.round, p.tbl, p.game_no), p) for p in new]
@@ -276,19 +303,47 @@ class Rounds(Feature):
             t, {"round": max(t.round, top), "updated_at": stamp}
         )
 
+    async def create_pending(self, tx: Tx, t: TournamentRow, now: datetime, limit: int) -> int:
+        """Create the games of up to ``limit`` pairings stored without one (a large start's
+        later batches; ``t`` locked in ``tx``); how many were created.  A pairing gets its game
+        in the transaction that creates the game, and the tournament's lock serialises the
+        batches, so a batch interrupted or run twice neither loses nor doubles a game."""
+        if t.status != "running":
+            return 0
+        pending = await tx.tournaments.pending_pairings(t.id, limit)
+        if not pending:
+            return 0
+        t, made = await self.create_games(t, tx, pending, now)
+        await tx.tournaments.set_pairing_games(made)
+        top = max(p.round for p in made)
+        self._emit(RoundPaired(t.id, t.guild_id, top, tuple(p.game_id for p in made if p.game_id)))
+        await tx.tournaments.update_tournament(t, {"updated_at": to_us(now)})
+        return len(made)
+
     async def create_games(
         self, t: TournamentRow, tx: Tx, pairings: Sequence[PairingRow], now: datetime
     ) -> tuple[TournamentRow, list[PairingRow]]:
-        """A game for each pairing, first seat first, on provisional channel ids."""
+        """A game for each pairing, first seat first, on provisional channel ids.
+
+        A round robin creates every game at its start (33,670 for 260 players), so this costs
+        a few statements for the lot, not three per game: one read of the players' vacations,
+        the games in multi-row inserts, their ``started`` events likewise."""
         stamp = to_us(now)
         tc = time_control_from(t)
-        made = []
         names = player_names(await tx.tournaments.entrants(t.id)) if t.public else {}
         base = PROVISIONAL_CHANNEL_BASE + t.id * _GAMES_PER_TOURNAMENT + t.games_made
+        players = {u for p in pairings for u in (p.first_id, p.second_id) if u is not None}
+        ends = await vacation_ends(tx, sorted(players), stamp)
+        start = new_game(t.game, t.size)  # every game starts from the same position
+        record, to_move = start.record(), start.to_move
+        clocks: dict[int | None, ClockRow] = {}  # by pause: the same for most games
+        news = []
         for n, p in enumerate(pairings, start=1):
             assert p.second_id is not None
-            game = new_game(t.game, t.size)
-            row = await tx.games.insert_game(
+            pause = pause_of(ends, (p.first_id, p.second_id))
+            if pause not in clocks:
+                clocks[pause] = first_clock(tc, stamp, pause)
+            news.append(
                 NewGame(
                     guild_id=t.guild_id,
                     channel_id=base + n,
@@ -296,13 +351,11 @@ class Rounds(Feature):
                     size=t.size,
                     first_id=p.first_id,
                     second_id=p.second_id,
-                    record=game.record(),
-                    to_move=game.to_move,
+                    record=record,
+                    to_move=to_move,
                     to_move_id=p.first_id,
                     **stored(tc),
-                    clock=first_clock(
-                        tc, stamp, await paused_until(tx, (p.first_id, p.second_id), stamp)
-                    ),
+                    clock=clocks[pause],
                     challenge_id=None,
                     created_at=stamp,
                     rated=t.rated,
@@ -313,8 +366,9 @@ class Rounds(Feature):
                     second_name=names.get(p.second_id),
                 )
             )
-            await tx.games.add_event(row.id, stamp, "started", None, f"tournament {t.id}")
-            made.append(replace(p, game_id=row.id))
+        ids = await tx.games.insert_games(news)
+        await tx.games.add_events([(i, stamp, "started", None, f"tournament {t.id}") for i in ids])
+        made = [replace(p, game_id=i) for p, i in zip(pairings, ids, strict=True)]
         if made:
             t = await tx.tournaments.update_tournament(t, {"games_made": t.games_made + len(made)})
         return t, made

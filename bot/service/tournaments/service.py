@@ -275,7 +275,29 @@ class Tournaments(Feature):
             if t.status != "registration":
                 raise TournamentError(status_sentence(t.status, ALREADY))
             t = await self.rounds.start(tx, t, now)
-            return await self.rounds.info(tx, t)
+            info = await self.rounds.info(tx, t)
+            more = bool(await tx.tournaments.pending_pairings(t.id, 1))
+        if more and await self.create_pending_games(tournament_id, now):
+            return await self.get_tournament(tournament_id)
+        return info
+
+    async def create_pending_games(self, tournament_id: int, now: datetime | None = None) -> int:
+        """Create the games of a large start that its first transaction left for later, one
+        short transaction per :data:`~.rounds.GAME_BATCH` games (also resumed by the sweep
+        after an interruption); how many were created (0 for a tournament with none left).
+        Raises TournamentError for a tournament that does not exist."""
+        check_id(tournament_id, "tournament id")
+        if now is not None and not isinstance(now, datetime):
+            raise InvalidInput(f"'now' must be a datetime, not {quote(now)}.")
+        now = now if now is not None else self._now()
+        made = 0
+        while True:
+            async with self._write() as tx:
+                t = await self.rounds.tournament(tx, tournament_id)
+                batch = await self.rounds.create_pending(tx, t, now, self.rounds.batch)
+            made += batch
+            if batch < self.rounds.batch:
+                return made
 
     @warms_engines
     async def withdraw_from_tournament(
@@ -592,6 +614,10 @@ class Tournaments(Feature):
                     )
                     continue
                 await self.rounds.start_or_cancel(tx, t, moment, done)
+        async with self.store.read() as tx:
+            awaiting = await tx.tournaments.tournaments_awaiting_games(limit, shards)
+        for tournament_id in awaiting:  # started above, or interrupted before (a restart)
+            await self.create_pending_games(tournament_id, moment)
         async with self.store.read() as tx:
             for t in await tx.tournaments.unannounced_tournaments(limit, shards):
                 done.append(TournamentUpdate("finished", await self.rounds.info(tx, t)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict
+from operator import attrgetter
 from typing import Any
 
 from ..rows import (
@@ -17,6 +18,8 @@ from ..rows import (
     ShardFilter,
 )
 from ..sql import (
+    CLOCK_FIELDS,
+    EVENT_FIELDS,
     EVENTS,
     GAME_FIELDS,
     MOVES,
@@ -30,6 +33,25 @@ from ..sql import (
     shard_clause,
 )
 from .base import Queries
+
+NewEvent = tuple[int, int, str, int | None, str]
+"""An event to add: the game's id, the time, the kind, the user (or None) and the detail."""
+
+
+INSERT_GAME_FIELDS = (*NEW_GAME_FIELDS, *CLOCK_FIELDS, "updated_at")
+"""The columns a new game is inserted with (the rest take their defaults)."""
+_NEW_GAME_VALUES = attrgetter(*NEW_GAME_FIELDS)
+_CLOCK_VALUES = attrgetter(*CLOCK_FIELDS)
+
+
+def _row(new: NewGame) -> tuple[Any, ...]:
+    """A new game's values for :data:`INSERT_GAME_FIELDS`, not yet encoded (``asdict``
+    would deep-copy every field: too slow for tens of thousands)."""
+    return (*_NEW_GAME_VALUES(new), *_CLOCK_VALUES(new.clock), new.created_at)
+
+
+def _values(new: NewGame) -> dict[str, Any]:
+    return dict(zip(INSERT_GAME_FIELDS, _row(new), strict=True))
 
 
 class GameQueries(Queries):
@@ -136,14 +158,31 @@ class GameQueries(Queries):
 
     async def insert_game(self, new: NewGame) -> GameRow:
         """Insert an active game at version 0; raises ChannelTaken if its channel has one."""
-        values = {f: getattr(new, f) for f in NEW_GAME_FIELDS} | asdict(new.clock)
-        values["updated_at"] = new.created_at
+        values = _values(new)
         found = await self._tx._returning(
             f"{insert('games', list(values))} RETURNING {', '.join(GAME_FIELDS)}",
             [self._tx._encode(c, v) for c, v in values.items()],
         )
         assert found is not None
         return game_row(found)
+
+    async def insert_games(self, news: Sequence[NewGame]) -> list[int]:
+        """Insert active games at version 0, a thousand-odd to a statement (a round robin
+        creates tens of thousands at once); their ids, in the order of ``news`` (only the
+        ids: decoding every row back would cost more than storing it).  Raises
+        ChannelTaken if a channel has an active game (two of ``news`` on one channel too)."""
+        if not news:
+            return []
+        found = await self._tx._insert_rows(
+            "games",
+            INSERT_GAME_FIELDS,
+            self._tx._encoded(INSERT_GAME_FIELDS, map(_row, news)),
+            ("id", "channel_id"),
+        )
+        # Keyed by channel: the rows come back in no promised order, and no two active
+        # games share a channel (the unique index games_one_active_per_channel).
+        by_channel = {int(r[1]): int(r[0]) for r in found}
+        return [by_channel[new.channel_id] for new in news]
 
     async def record_moves(
         self,
@@ -224,3 +263,8 @@ class GameQueries(Queries):
         self, game_id: int, at: int, kind: str, user_id: int | None, detail: str = ""
     ) -> None:
         await self._tx._op(Op("event", game_id, (at, kind, user_id, detail)))
+
+    async def add_events(self, events: Sequence[NewEvent]) -> None:
+        """Add events to many games at once (a round's ``started``), in the order given: a
+        few multi-row inserts, where :meth:`add_event` is one statement each."""
+        await self._tx._insert_rows("game_events", EVENT_FIELDS[1:], events)

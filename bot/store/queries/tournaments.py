@@ -160,17 +160,60 @@ class TournamentQueries(Queries):
     async def insert_round(self, row: RoundRow) -> None:
         """Record that a round was created; a second time violates the key (WriteConflict),
         so a round is made once whatever races."""
-        await self._tx._write(
-            insert("tournament_rounds", ("tournament_id", "round", "created_at")),
-            (row.tournament_id, row.round, row.created_at),
+        await self.insert_rounds([row])
+
+    async def insert_rounds(self, rows: Sequence[RoundRow]) -> None:
+        """Record that these rounds were created, in a few statements (as :meth:`insert_round`
+        each: one already recorded fails them all)."""
+        await self._tx._insert_rows(
+            "tournament_rounds",
+            ("tournament_id", "round", "created_at"),
+            [(r.tournament_id, r.round, r.created_at) for r in rows],
         )
 
     async def insert_pairings(self, rows: Sequence[PairingRow]) -> None:
-        if rows:
-            await self._tx._write_many(
-                insert("tournament_pairings", PAIRING_FIELDS),
-                [values_of(r, PAIRING_FIELDS) for r in rows],
-            )
+        """Store new pairings (a few multi-row statements: a round robin has tens of
+        thousands); one already stored violates the key (WriteConflict) and fails them all."""
+        await self._tx._insert_rows(
+            "tournament_pairings", PAIRING_FIELDS, [values_of(r, PAIRING_FIELDS) for r in rows]
+        )
+
+    async def pending_pairings(self, tournament_id: int, limit: int) -> list[PairingRow]:
+        """The first ``limit`` pairings (by round, division, table, game) whose game is still
+        to be created: two players, no game, no result (a large start creates its games
+        over several transactions)."""
+        rows = await self._tx._fetch(
+            f"{PAIRINGS} WHERE tournament_id = ? AND second_id IS NOT NULL AND game_id IS NULL"
+            f" AND outcome IS NULL {PAIRING_ORDER} LIMIT ?",
+            (tournament_id, limit),
+        )
+        return [PairingRow(*r) for r in rows]
+
+    async def tournaments_awaiting_games(
+        self, limit: int, shards: ShardFilter | None = None
+    ) -> list[int]:
+        """Running tournaments with pairings whose game is still to be created (their start
+        was interrupted between two of its transactions), by id."""
+        held, held_args = shard_clause(shards)
+        rows = await self._tx._fetch(
+            "SELECT id FROM tournaments WHERE status = 'running' AND EXISTS (SELECT 1 FROM"
+            " tournament_pairings AS p WHERE p.tournament_id = tournaments.id"
+            " AND p.second_id IS NOT NULL AND p.game_id IS NULL AND p.outcome IS NULL)"
+            f"{held} ORDER BY id LIMIT ?",
+            (*held_args, limit),
+        )
+        return [int(r[0]) for r in rows]
+
+    async def set_pairing_games(self, rows: Sequence[PairingRow]) -> None:
+        """Give pending pairings (:meth:`pending_pairings`, read in this write block, under
+        the tournament's lock: nothing else changes them meanwhile) the games now created
+        for them.  One statement per row, sent together (each finds its row by the key; a
+        multi-row ``UPDATE … FROM (VALUES …)`` was planned as a scan of every pairing)."""
+        await self._tx._write_many(
+            "UPDATE tournament_pairings SET game_id = ? WHERE tournament_id = ? AND division = ?"
+            " AND round = ? AND tbl = ? AND game_no = ? AND game_id IS NULL AND outcome IS NULL",
+            [(r.game_id, r.tournament_id, r.division, r.round, r.tbl, r.game_no) for r in rows],
+        )
 
     async def pairings(
         self, tournament_id: int, round: int | None = None, division: int | None = None
