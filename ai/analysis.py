@@ -14,10 +14,10 @@ positions over an executor (the process pool of :mod:`ai.pool`, never an event l
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
-from typing import Literal
+from typing import Any, Literal
 
 from rules import Game, new_game, parse_record
 from rules.record import parse_header
@@ -27,7 +27,15 @@ from .moves import move_name
 from .pie import pie_search
 from .pool import move_seed
 from .search import DEFAULT_CONFIG, Budget
-from .solver import SEATS, losing_side_move, proof_move, shipped_proof
+from .solver import (
+    SEATS,
+    SearchLimit,
+    losing_side_move,
+    proof_move,
+    seat_of,
+    shipped_proof,
+    winner_seat,
+)
 
 Proven = Literal["win", "loss"] | None
 Mark = Literal["inaccuracy", "mistake", "blunder", "missed_win"] | None
@@ -61,6 +69,10 @@ class Judgement:
     win_chance: float
     proven: Proven
     best: str
+    only_move: bool = False
+    """Proven won, and exactly one legal move (``best``) keeps the win: every other move was
+    shown by the solver not to (decided only within the solver's range, see
+    :func:`only_move`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +86,8 @@ class PlyAnalysis:
     proven_after: Proven
     mark: Mark
     best: str
+    only_move: bool = False
+    """The position before was won by exactly one move, and this was that move."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +99,8 @@ class PlayerSummary:
     blunder: int
     missed_win: int
     accuracy: float
+    only_move: int = 0
+    """How many only moves (the one move keeping a proven win) the player found."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +121,7 @@ def judge(game: Game, settings: Settings, seed: int | None) -> Judgement:
     """Judge ``game`` (not over) for the player to move; ``game`` is left unchanged."""
     move = proof_move(game)
     if move is not None:
-        return Judgement(1.0, "win", move)
+        return Judgement(1.0, "win", move, only_move(game, move, settings))
     loser_move = losing_side_move(game)
     if loser_move is not None:
         return Judgement(0.0, "loss", loser_move)
@@ -117,8 +133,8 @@ def judge(game: Game, settings: Settings, seed: int | None) -> Judgement:
         nodes = settings.proof_board_nodes if small else settings.solve_nodes
         verdict = endgame.verdict(game, nodes, None)
     if verdict is Verdict.MOVER_WINS and endgame is not None:
-        best = endgame.winning_move(game)
-        return Judgement(1.0, "win", move_name(game, best))
+        best = move_name(game, endgame.winning_move(game))
+        return Judgement(1.0, "win", best, only_move(game, best, settings, endgame))
     result = pie_search(
         game,
         Budget(playouts=settings.playouts),
@@ -130,6 +146,40 @@ def judge(game: Game, settings: Settings, seed: int | None) -> Judgement:
     if result.proven == 1:
         return Judgement(1.0, "win", result.move)
     return Judgement(_clamp(result.value), None, result.move)
+
+
+def only_move(game: Game, best: str, settings: Settings, endgame: Endgame | None = None) -> bool:
+    """Whether ``best``, a winning move of the player to move in ``game`` (proven won), is
+    its only one: every other legal move is shown not to keep the win.
+
+    Asked only in the solver's range (at most :attr:`Settings.solve_empties` empty points),
+    one solver question per legal move at :attr:`Settings.solve_nodes` each, so it costs at
+    most ``solve_empties × solve_nodes`` nodes; a move the solver cannot decide in that budget
+    makes the answer False (never a false "only move")."""
+    empties = empty_points(game)
+    if empties > settings.solve_empties:
+        return False
+    assert game.to_move is not None
+    endgame = endgame or Endgame(game, empties)
+    mover = seat_of(game, game.to_move)
+    solver = endgame.solver(mover)
+    for move in game.legal_moves():
+        if move == best:
+            continue
+        child = game.copy()
+        child.play(move)
+        if child.is_over:
+            if winner_seat(child) == mover:
+                return False
+            continue
+        solver.max_nodes = solver.nodes + settings.solve_nodes
+        solver.deadline = None
+        try:
+            if solver.wins(child):
+                return False
+        except SearchLimit:
+            return False
+    return True
 
 
 def _clamp(value: float) -> float:
@@ -161,20 +211,54 @@ def analyse(
     settings: Settings = Settings(),
     seed: int | None = 0,
     mapper: Mapper | None = None,
+    *,
+    ended: bool = False,
 ) -> Analysis:
     """Analyse a finished game's record.  ``mapper`` (e.g. ``pool.map``) spreads the positions
-    over processes; None judges them one after another in this process."""
+    over processes; None judges them one after another in this process.  ``ended``: the game
+    ended off the board (its record does not finish it: resignation, time, a ruling)."""
+    game, todo = finished_positions(record, ended=ended)
+    work = partial(judge_record, settings=settings, seed=seed)
+    return assemble(game, list((mapper or map)(work, todo)))
+
+
+def finished_positions(record: str, *, ended: bool = False) -> tuple[Game, list[str]]:
+    """The finished game and the records of the positions to judge: each position before each
+    ply, and, for a game that ended off the board (``ended``: resignation, time, a ruling), its
+    final position too, which decides the last move's "after".  ValueError for a game still
+    running or one with no move."""
     game, befores = positions(record)
     if not game.is_over:
-        raise ValueError("analysis is only for finished games: this game is still running")
-    work = partial(judge_record, settings=settings, seed=seed)
-    judged = list((mapper or map)(work, befores))
+        if not ended:
+            raise ValueError("analysis is only for finished games: this game is still running")
+        befores.append(game.record())
+    if not game.history:
+        raise ValueError("the game ended before any move: there is nothing to analyse")
+    return game, befores
+
+
+def assemble(game: Game, judged: Sequence[Judgement]) -> Analysis:
+    """The analysis of finished ``game`` from the judgement of each position
+    :func:`finished_positions` lists (in order): for callers that judge the positions
+    themselves (the bot, which reports progress as they complete)."""
+    extra = 0 if game.is_over else 1
+    if len(judged) != len(game.history) + extra:
+        raise ValueError(f"{len(judged)} judgements for {len(game.history)} plies")
     plies = [
         _ply(game, i, judged[i], judged[i + 1] if i + 1 < len(judged) else None)
-        for i in range(len(befores))
+        for i in range(len(game.history))
     ]
     seats = tuple(summarise(seat, [p for p in plies if p.seat == seat]) for seat in SEATS)
     return Analysis(game.record(), tuple(plies), seats)
+
+
+def analysis_from_json(data: Mapping[str, Any]) -> Analysis:
+    """The :class:`Analysis` that :meth:`Analysis.as_json` wrote (a stored analysis)."""
+    moves = tuple(PlyAnalysis(**m) for m in data["moves"])
+    players = data["players"]
+    return Analysis(
+        str(data["record"]), moves, tuple(PlayerSummary(**players[seat]) for seat in SEATS)
+    )
 
 
 def _ply(game: Game, index: int, before: Judgement, after: Judgement | None) -> PlyAnalysis:
@@ -187,7 +271,10 @@ def _ply(game: Game, index: int, before: Judgement, after: Judgement | None) -> 
         chance_after = 1.0 if won else 0.0 if lost else 0.5
         proven_after: Proven = "win" if won else "loss" if lost else None
     else:
-        same_mover = index + 1 < len(game.history) and _seat(game, index + 1) == seat
+        if index + 1 < len(game.history):
+            same_mover = _seat(game, index + 1) == seat
+        else:  # the final position of a game ended off the board: no swap can follow
+            same_mover = game.to_move == rec.player
         if same_mover:
             chance_after, proven_after = after.win_chance, after.proven
         else:
@@ -202,6 +289,7 @@ def _ply(game: Game, index: int, before: Judgement, after: Judgement | None) -> 
         proven_after=proven_after,
         mark=mark(before.win_chance, chance_after, before.proven, proven_after),
         best=before.best,
+        only_move=before.only_move and proven_after == "win",
     )
 
 
@@ -247,7 +335,8 @@ def summarise(seat: str, plies: Sequence[PlyAnalysis]) -> PlayerSummary:
     counts = {name: sum(1 for p in plies if p.mark == name) for name in MARKS}
     scores = [move_accuracy(p.win_chance_before, p.win_chance_after) for p in plies]
     accuracy = round(sum(scores) / len(scores), 1) if scores else 100.0
-    return PlayerSummary(seat, len(plies), **counts, accuracy=accuracy)
+    found = sum(1 for p in plies if p.only_move)
+    return PlayerSummary(seat, len(plies), **counts, accuracy=accuracy, only_move=found)
 
 
 def worst(analysis: Analysis, count: int = 3) -> list[PlyAnalysis]:

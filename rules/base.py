@@ -569,9 +569,14 @@ class Game(ABC):
         point = parse_point(move, self.size)
         if (self._stones[0] | self._stones[1]) >> point & 1:
             raise OccupiedPoint(N_("{point} is occupied"), move, point=self.grid.names[point])
-        if not self.legal_mask() >> point & 1:
+        if not self._placement_legal(point):
             raise RuleViolation(self._why_illegal(point, self._turn), move)
         return point
+
+    def _placement_legal(self, point: int) -> bool:
+        """Is the empty ``point`` a legal placement for the player to move?  From the whole
+        mask here; a game that can decide one point alone more cheaply overrides this."""
+        return bool(self.legal_mask() >> point & 1)
 
     def _special_names(self) -> tuple[str, ...]:
         return (SWAP,)

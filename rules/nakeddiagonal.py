@@ -10,19 +10,21 @@ change: the area it lands in (possibly split in several) and any area diagonally
 Every other area keeps its verdict, because a verdict depends only on the area and the stones
 around it.
 
-Searches need far fewer verdicts than a whole legal mask: a random playout asks "is this
-random point legal?" and "does the next player have any legal placement?" (the skip rule).
+A ``play`` needs far fewer verdicts than a whole legal mask: "is this point legal?" and "does
+the next player have any legal placement?" (the skip rule).
 :meth:`NakedDiagonal.point_is_legal` answers for one point from the areas next to it only, and
-:meth:`NakedDiagonal.use_quick_turns` makes the skip rule stop at the first legal placement
-found instead of computing the full mask at every placement; given the search's random source,
-it scans in a random order, so the point it finds is also the next random playout move and a
-playout pays for one verdict per move instead of two.  Both give exactly the verdicts of
+the skip rule stops at the first legal placement found instead of computing the full mask at
+every placement; the whole mask is computed only when asked for (``legal_moves()``), so a
+replayed record pays about two verdicts a move.  Given a search's random source
+(:meth:`NakedDiagonal.use_quick_turns`), the skip check scans in a random order, so the point
+it finds is also the next random playout move and a playout pays for one verdict per move
+instead of two.  Both give exactly the verdicts of
 :meth:`_legal_mask` (tests/rules/test_nakeddiagonal_fast.py checks them against it); the
 witnesses behind them are memoised by the area solver across playouts.
 
-Every board size up to 19x19 is allowed: on crowded and contested 19x19 games the slowest
-``play`` measured takes well under the 1 s ceiling (``bench/nd_slow_positions.py``; figures in
-docs/naked-diagonal.md).
+Every board size up to 19x19 is allowed: over 10,000 plays of random, crowded and contested
+19x19 games the slowest ``play`` measured took 20 ms (``bench/nd_play_bench.py``; figures in
+docs/performance.md).
 """
 
 from __future__ import annotations
@@ -72,13 +74,12 @@ class NakedDiagonal(PathGame):
 
     # ----- fast paths for searches ------------------------------------------------------------
     def use_quick_turns(self, rand: Callable[[], float] | None = None) -> None:
-        """Apply the skip rule lazily from now on (this game object and its copies only).
+        """Draw the skip check's points with ``rand`` from now on (this game object and its
+        copies only).
 
-        After a placement the next player's legal mask is left to be computed on demand; the
-        skip check stops at the first legal placement it finds.  Play is unchanged: the same
-        moves are legal and the same turns are skipped.
-
-        With ``rand`` the skip check tries the points in a random order.  The first legal
+        Every game applies the skip rule lazily (the next player's mask is left to be computed
+        on demand; the skip check stops at the first legal placement it finds).  With ``rand``
+        the skip check tries the points in a random order.  The first legal
         point of a random order is a uniformly random legal point, so
         :meth:`sample_legal_point` hands it out as its next draw instead of deciding more
         points: a random playout then pays for one verdict per move, not two or more.
@@ -189,8 +190,17 @@ class NakedDiagonal(PathGame):
             points.pop()
         return None, undecided
 
+    def _placement_legal(self, point: int) -> bool:
+        # One verdict, exactly the mask's (see point_verdict): validating a move no longer
+        # needs the whole mask, which the lazy skip rule below leaves unknown.
+        return self.point_verdict(point) is True
+
     def _pass_turn(self, mover: int) -> tuple[int | None, bool]:
-        if self._quick_turns and self._has_legal(1 - mover):
+        # The skip rule is always settled lazily: the first legal placement found for the
+        # opponent is enough, and the whole mask is computed only when someone asks for it.
+        # A replayed record (a cold game's first view or /move) then pays about two verdicts
+        # a move instead of a whole mask, which at 19x19 is most of the area checks.
+        if self._has_legal(1 - mover):
             self._turn = 1 - mover
             self._legal = None
             return None, False

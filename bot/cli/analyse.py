@@ -1,9 +1,11 @@
 """``crosspath analyse``: the computer's analysis of a finished game (docs/analysis.md).
 
 ``crosspath analyse --record "minefield 5: c3 …"`` or ``--db FILE --game N`` (the game's
-record read through the service's public read API; a running game is refused, since analysis
-must never help a game still being played).  ``--json`` prints one JSON object; ``--chart
-out.png`` also draws the win-chance chart.  Bad input ends with one sentence and status 1.
+stored analysis, through ``service.analysis``: computed and stored first if no one has, then
+reused by the bot and the web; a running game is refused, since analysis must never help a
+game still being played; ``--budget`` applies only when it computes).  ``--json`` prints one
+JSON object; ``--chart out.png`` also draws the win-chance chart.  Bad input ends with one
+sentence and status 1.
 """
 
 from __future__ import annotations
@@ -47,29 +49,42 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-async def _stored_record(target: str, game_id: int) -> str:
+async def _stored_analysis(target: str, game_id: int, settings: Settings, workers: int) -> Analysis:
+    """The game's stored analysis, computed and stored first if no one has (the same one the
+    bot and the web show: seed 0, claimed so that a running bot never computes it twice)."""
+    from concurrent.futures import Executor, ThreadPoolExecutor
+
+    from ai.lifetime import spawn_pool
     from bot.service import GameService, ServiceError
     from bot.store import open_store
 
-    async with await open_store(target) as store:
-        try:
-            record = await GameService(store).games.game_record(game_id)
-        except ServiceError as exc:
-            raise Refused(str(exc)) from exc
-    if record.game.is_active:
-        raise Refused(f"game {game_id} is still running: analysis is only for finished games")
-    return record.text
+    executor: Executor = (
+        ThreadPoolExecutor(1) if workers == 1 else spawn_pool(min(workers, os.cpu_count() or 1))
+    )
+    try:
+        async with await open_store(target) as store:
+            try:
+                stored = await GameService(store).analysis.analyse(
+                    game_id,
+                    None,
+                    claimant=f"console-{os.getpid()}",
+                    executor=executor,
+                    settings=settings,
+                )
+            except ServiceError as exc:
+                raise Refused(str(exc)) from exc
+    finally:
+        executor.shutdown(cancel_futures=True)
+    return stored.analysis
 
 
-def _record(args: argparse.Namespace) -> str:
-    if args.record is not None:
-        return str(args.record)
+def _target_of(args: argparse.Namespace) -> str:
     from .ratings import _target
 
     target = _target(args.db, "analyse")
     if target is None:
         raise Refused("")  # _target has said why
-    return asyncio.run(_stored_record(target, args.game))
+    return target
 
 
 def run(args: argparse.Namespace) -> Analysis:
@@ -78,7 +93,11 @@ def run(args: argparse.Namespace) -> Analysis:
     if args.workers < 1:
         raise Refused(f"--workers must be at least 1, not {args.workers}")
     settings = Settings(playouts=args.budget)
-    record = _record(args)
+    if args.game is not None:
+        if args.seed != 0:
+            raise Refused("--seed cannot be used with --game: a stored analysis always uses seed 0")
+        return asyncio.run(_stored_analysis(_target_of(args), args.game, settings, args.workers))
+    record = str(args.record)
     try:
         if args.workers == 1:
             return analyse(record, settings, args.seed)

@@ -10,12 +10,14 @@ Front ends depend on this package only (plus ``bot.store`` to open the database)
 from __future__ import annotations
 
 from ..store import ShardFilter
+from .analysis import MAX_PER_PLAYER, MAX_PER_SERVER, StoredAnalysis, Viewer
 from .checks import quote
 from .claims import CLAIM_SECONDS
 from .clocks.timebank import short_duration, time_left_text
 from .clocks.vacations import PausedGame, Vacation
 from .convert import pie_of
 from .errors import (
+    AnalysisRefused,
     ChallengeExpired,
     ChallengeNotFound,
     ChannelBusy,
@@ -40,7 +42,16 @@ from .errors import (
     VacationRefused,
     database_fault,
 )
-from .events import EVENTS, Event, EventBus, GameOver, RoundPaired, SeasonOpened, TournamentFinished
+from .events import (
+    EVENTS,
+    AnalysisReady,
+    Event,
+    EventBus,
+    GameOver,
+    RoundPaired,
+    SeasonOpened,
+    TournamentFinished,
+)
 from .game_service import GameService
 from .hints import HINT_SETTINGS
 from .notices import DIGEST_BATCH, NOTICE_MODES, Digest, NoticeMode, NoticePrefs, Waiting
@@ -191,4 +202,14 @@ __all__ += [
     "quote",
     "short_duration",
     "time_left_text",
+]
+
+# Stored analyses (issue 48).
+__all__ += [
+    "MAX_PER_PLAYER",
+    "MAX_PER_SERVER",
+    "AnalysisReady",
+    "AnalysisRefused",
+    "StoredAnalysis",
+    "Viewer",
 ]

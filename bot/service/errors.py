@@ -145,6 +145,12 @@ class SoftTimeRefused(ServiceError):
     """A soft-time claim that does not apply (a timed game, your own turn, not long enough)."""
 
 
+class AnalysisRefused(ServiceError):
+    """A game's analysis cannot be given or started: the game is still running (analysis must
+    never help a game being played), was aborted or has no move, or the server's or the
+    player's queue of analyses is full."""
+
+
 class NoTakeback(ServiceError):
     """A takeback cannot be requested or answered now."""
 

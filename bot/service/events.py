@@ -66,9 +66,26 @@ class SeasonOpened:
     tournament_id: int
 
 
-Event = GameOver | RoundPaired | TournamentFinished | SeasonOpened
+@dataclass(frozen=True, slots=True)
+class AnalysisReady:
+    """A finished game's analysis was computed and stored (once per game and final version):
+    the pages that show the game may now show it."""
+
+    game_id: int
+    game_version: int
+    guild_id: int
+    requester_id: int
+
+
+Event = GameOver | RoundPaired | TournamentFinished | SeasonOpened | AnalysisReady
 """Every event a write can report."""
-EVENTS: tuple[type[Event], ...] = (GameOver, RoundPaired, TournamentFinished, SeasonOpened)
+EVENTS: tuple[type[Event], ...] = (
+    GameOver,
+    RoundPaired,
+    TournamentFinished,
+    SeasonOpened,
+    AnalysisReady,
+)
 
 E = TypeVar("E", bound=Event)
 Listener = Callable[[E], None]

@@ -25,6 +25,7 @@ clock, the events):
 ``service.moderation``  server settings, moderators' rulings, the audit log
 ``service.claims``      which process thinks for the computer
 ``service.web``         the web pages' read models (served games and tournaments)
+``service.analysis``    stored analyses of finished games, computed once (issue 48)
 =====================  ===================================================================
 
 The root itself forwards a few names that outside callers have always used (listed in
@@ -40,6 +41,7 @@ from datetime import datetime
 from typing import Self
 
 from ..store import Store
+from .analysis import Analyses
 from .challenges import Challenges
 from .claims import TurnClaims
 from .clocks.due import Clocks
@@ -119,6 +121,7 @@ class GameService:
         self.moderation = Moderation(core)
         self.claims = TurnClaims(core)
         self.web = WebReads(core)
+        self.analysis = Analyses(core)
         # The forwarding names (FORWARDED): the sub-services' own bound methods.
         self.create_challenge = self.challenges.create_challenge
         self.accept_challenge = self.challenges.accept_challenge

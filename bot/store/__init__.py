@@ -37,6 +37,7 @@ from .errors import (
 )
 from .interface import Store, Tx
 from .rows import (
+    AnalysisRow,
     AuditRow,
     ChallengeRow,
     ClockRow,
@@ -101,6 +102,7 @@ __all__ = [
     "MIGRATIONS",
     "POSTGRES_SCHEMES",
     "SCHEMA_VERSION",
+    "AnalysisRow",
     "AuditRow",
     "BackupNotSupported",
     "ChallengeRow",

@@ -56,6 +56,7 @@ in :mod:`bot.store.queries` whose docstrings are the contracts:
 * ``tx.web`` (``WebQueries``): what the web pages may show;
 * ``tx.moderation`` (``ModerationQueries``): a server's settings, audit log, creator roles;
 * ``tx.bulk`` (``BulkQueries``): export, import, a ratings rebuild's replacement.
+* ``tx.analysis`` (``AnalysisQueries``): stored analyses, their claims and queue counts.
 """
 
 

@@ -475,6 +475,28 @@ class VacationRow:
     days: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class AnalysisRow:
+    """A stored analysis of one finished game at its final version (migration 15): a claim
+    while ``status`` is 'running', the settings and per-ply JSON (``result``) once 'done'."""
+
+    game_id: int
+    game_version: int
+    guild_id: int
+    requester_id: int
+    status: str
+    playouts: int
+    seed: int
+    claimed_by: str | None
+    claimed_until: int | None
+    result: str | None
+    created_at: int
+    finished_at: int | None
+
+
+ANALYSIS_FIELDS = tuple(AnalysisRow.__dataclass_fields__)
+
+
 DATA_TABLES = (
     "guild_settings",
     "challenges",
@@ -491,6 +513,7 @@ DATA_TABLES = (
     "tournament_creator_roles",
     "vacations",
     "notice_prefs",
+    "analyses",
 )
 """Every data table of either engine, parents before children (the order a copy inserts them
 in); the engines' schemas create exactly these, plus their own migration bookkeeping."""
@@ -516,6 +539,7 @@ class StoreContents:
     tournament_creator_roles: tuple[CreatorRoleRow, ...] = ()
     vacations: tuple[VacationRow, ...] = ()
     notices: tuple[NoticeRow, ...] = ()
+    analyses: tuple[AnalysisRow, ...] = ()
 
     def counts(self) -> dict[str, int]:
         """Rows per table, for messages and for checking a copy."""

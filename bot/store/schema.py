@@ -350,13 +350,33 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
         "ALTER TABLE tournament_entrants ADD COLUMN name TEXT",
         "CREATE INDEX tournaments_public_recent ON tournaments (updated_at) WHERE public = {true}",
     ),
-    # hints in casual games (issue 48): how many hints each player of a game asked for, kept
+    # 15: hints in casual games (issue 48): how many hints each player of a game asked for, kept
     # on the game row so the record, caption, web page and ``db copy`` all carry it.  Whether
     # a game allows hints is its ``hints`` option (stored with the challenge's options), so
     # it needs no column.  Self-contained: renumber freely.
     (
         "ALTER TABLE games ADD COLUMN first_hints INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE games ADD COLUMN second_hints INTEGER NOT NULL DEFAULT 0",
+    ),
+    # 16: stored analyses (issue 48).  One row per finished game and its final version: while
+    # ``status`` is 'running' it is a claim (``claimed_by`` computes it until ``claimed_until``;
+    # a claim that lapsed is taken over, so a crashed process's analysis is recomputed), and
+    # once 'done' it holds the settings and the per-ply JSON (``result``, text on both engines:
+    # it is stored and handed back whole, never queried into).  ``guild_id`` and
+    # ``requester_id`` count the running analyses against the queue limits.  Self-contained:
+    # renumber freely when merging other migrations.
+    (
+        """CREATE TABLE analyses (
+            game_id {big} NOT NULL REFERENCES games (id), game_version {big} NOT NULL,
+            guild_id {big} NOT NULL, requester_id {big} NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('running', 'done')),
+            playouts {big} NOT NULL, seed {big} NOT NULL,
+            claimed_by TEXT, claimed_until {big}, result TEXT,
+            created_at {big} NOT NULL, finished_at {big},
+            PRIMARY KEY (game_id, game_version)
+        ){without_rowid}""",
+        "CREATE INDEX analyses_running ON analyses (guild_id, claimed_until)"
+        " WHERE status = 'running'",
     ),
 )
 

@@ -31,6 +31,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 from typing import Any, Self, TypeVar
 
+from .queries.analysis import AnalysisQueries
 from .queries.bulk import BulkQueries
 from .queries.challenges import ChallengeQueries
 from .queries.claims import ClaimQueries
@@ -89,6 +90,7 @@ class SharedTx:
         self.notices = NoticeQueries(self)
         self.moderation = ModerationQueries(self)
         self.bulk = BulkQueries(self)
+        self.analysis = AnalysisQueries(self)
 
     # ----- what an engine supplies ----------------------------------------------------------
     SKIP_LOCKED = ""

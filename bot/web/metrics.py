@@ -108,7 +108,7 @@ class Metrics:
         self.events = Counter(
             "crosspath_events",
             "What committed service writes did, by event (GameOver, RoundPaired, "
-            "TournamentFinished, SeasonOpened).",
+            "TournamentFinished, SeasonOpened, AnalysisReady).",
             ["event"],
             registry=r,
         )

@@ -41,10 +41,12 @@ from bot.service import (
     GameSummary,
     ServedGame,
     ServedTournament,
+    StoredAnalysis,
     TournamentInfo,
     database_fault,
 )
 from render import DEFAULT_THEME, THEMES, board_svg, render_gif
+from render.reports.analysis_chart import analysis_chart_alt_text, render_analysis_chart
 from rules import Game
 
 from .disk_cache import DiskCache
@@ -84,6 +86,8 @@ class WebService(Protocol):
     (:class:`~bot.service.web.WebReads`), and nothing else."""
 
     async def served_game(self, web_token: str) -> tuple[GameRecord, Game] | None: ...
+
+    async def served_analysis(self, web_token: str) -> StoredAnalysis | None: ...
 
     async def served_games(self, limit: int = ...) -> list[ServedGame]: ...
 
@@ -185,6 +189,49 @@ def summary_line(entry: ServedGame) -> dict[str, str]:
     }
 
 
+MARK_WORDS = {
+    "inaccuracy": "inaccuracy",
+    "mistake": "mistake",
+    "blunder": "blunder",
+    "missed_win": "missed win",
+}
+
+
+def analysis_view(analysed: StoredAnalysis | None) -> dict[str, Any] | None:
+    """What the game page shows of a stored analysis: each ply's mark and better move, the
+    players' accuracy, and the chart's alt text; None without an analysis."""
+    if analysed is None:
+        return None
+    moves = analysed.analysis.moves
+    plies = {
+        m.ply: {
+            "mark": m.mark or "",
+            "mark_word": MARK_WORDS.get(m.mark or "", ""),
+            "best": m.best if m.mark is not None and m.best != m.move else "",
+            "only_move": m.only_move,
+        }
+        for m in moves
+    }
+    players = [
+        {"seat": p.seat, "accuracy": f"{p.accuracy:.1f}", "blunders": p.blunder,
+         "mistakes": p.mistake, "inaccuracies": p.inaccuracy, "missed_wins": p.missed_win}
+        for p in analysed.analysis.players
+    ]  # fmt: skip
+    return {
+        "plies": plies,
+        "players": players,
+        "alt": analysis_chart_alt_text(moves),
+        "playouts": analysed.playouts,
+    }
+
+
+def better_position(game: Game, ply: int, best: str) -> Game:
+    """The position before ply ``ply`` with the analysis's better move ``best`` played."""
+    position = position_at(game, ply - 1)
+    position.play(best)
+    return position
+
+
 def position_at(game: Game, ply: int) -> Game:
     """``game`` (a copy the caller owns) taken back to ``ply`` moves."""
     while len(game.history) > ply:
@@ -211,6 +258,7 @@ class GamePages:
         self._svgs = Drawn[str](SVG_CACHE)
         self._pages = Drawn[str](PAGE_CACHE)
         self._gifs = Drawn[bytes](GIF_CACHE)
+        self._charts = Drawn[bytes](GIF_CACHE)
         self._faults = DatabaseFaults()
         self._gif_draws = asyncio.Semaphore(GIF_DRAWS)
 
@@ -222,6 +270,7 @@ class GamePages:
         app.router.add_get("/games/{token}/board.svg", self.board)
         app.router.add_get("/games/{token}/record.txt", self.record)
         app.router.add_get("/games/{token}/replay.gif", self.gif)
+        app.router.add_get("/games/{token}/analysis.png", self.chart)
         app.router.add_get("/games/{token}/events", self.events)
         app.router.add_get("/tournaments/{token}", self.tournament)
         app.router.add_get("/favicon.ico", favicon)
@@ -266,14 +315,39 @@ class GamePages:
         info = record.game
         token = request.match_info["token"]
         page = page_language(request)
-        # Hints change no version, so their counts are part of the key: a hint is shown at once;
-        # and a page is kept per language.
+        analysed = await (await self._service()).served_analysis(token)
+        # Hints and an analysis stored later change no version, so they are part of the key:
+        # either is shown at once; and a page is kept per language.
         hints = tuple(sorted(info.hints.items())) if info.hints is not None else None
-        key = (info.id, info.version, hints, page.language, page.chosen)
-        body = await self._pages.get(key, lambda: self._game_page(record, token, page))
+        key = (info.id, info.version, hints, analysed is not None, page.language, page.chosen)
+        body = await self._pages.get(key, lambda: self._game_page(record, token, page, analysed))
         return web.Response(text=body, content_type="text/html")
 
-    def _game_page(self, record: GameRecord, token: str, page: PageLanguage) -> str:
+    async def _analysis(self, request: web.Request) -> tuple[GameRecord, Game, StoredAnalysis]:
+        record, game = await self._served(request)
+        analysed = await (await self._service()).served_analysis(request.match_info["token"])
+        if analysed is None:
+            raise not_found()
+        return record, game, analysed
+
+    async def chart(self, request: web.Request) -> web.Response:
+        """The analysis chart (404 until an analysis is stored: the web never starts one)."""
+        record, _, analysed = await self._analysis(request)
+        moves = analysed.analysis.moves
+        data = await self._charts.get(
+            (record.game.id, analysed.game_version), lambda: render_analysis_chart(moves)
+        )
+        return web.Response(
+            body=data, content_type="image/png", headers={"Cache-Control": "public, max-age=300"}
+        )
+
+    def _game_page(
+        self,
+        record: GameRecord,
+        token: str,
+        page: PageLanguage,
+        analysed: StoredAnalysis | None = None,
+    ) -> str:
         """The page of ``record`` (the template takes a while for a long game: a page is
         kept per game version, so a finished game's page is drawn once)."""
         info = record.game
@@ -300,6 +374,7 @@ class GamePages:
             started=iso(info.created_at),
             plies=len(record.moves),
             slug=f"{info.game}-{info.size}-{token[:8]}",
+            analysis=analysis_view(analysed),
         )
 
     async def board(self, request: web.Request) -> web.Response:
@@ -307,10 +382,24 @@ class GamePages:
         plies = len(game.history)
         ply = _int(request.query.get("ply"), plies)
         theme = request.query.get("theme", DEFAULT_THEME)
+        better = request.query.get("better") == "1"
         if not 0 <= ply <= plies:
             raise bad_request(f"ply must be a whole number from 0 to {plies} for this game.")
         if theme not in THEMES:
             raise bad_request(f"theme must be one of: {', '.join(THEMES)}.")
+        if better:
+            # The analysis's better move for ply ``ply``, played instead of the move made.
+            if ply < 1:
+                raise bad_request("better needs a ply from 1.")
+            _, _, analysed = await self._analysis(request)
+            best = analysed.analysis.moves[ply - 1].best
+            svg = await self._svgs.get(
+                (record.game.id, record.game.version, ply, theme, "better"),
+                lambda: board_svg(better_position(game, ply, best), theme=theme, caption=False),
+            )
+            return web.Response(
+                text=svg, content_type=SVG_TYPE, headers={"Cache-Control": "public, max-age=300"}
+            )
         svg = await self._svgs.get(
             (record.game.id, record.game.version, ply, theme),
             lambda: board_svg(position_at(game, ply), theme=theme, caption=False),

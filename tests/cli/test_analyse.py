@@ -28,6 +28,7 @@ KEYS = [
     "proven_after",
     "mark",
     "best",
+    "only_move",
 ]
 
 
@@ -62,6 +63,7 @@ def test_json_schema_is_exact(tmp_path: Path) -> None:
         assert 0.0 <= m["win_chance_before"] <= 1.0 and 0.0 <= m["win_chance_after"] <= 1.0
         assert m["proven_before"] in (None, "win", "loss")
         assert m["mark"] in (None, "inaccuracy", "mistake", "blunder", "missed_win")
+        assert m["only_move"] in (False, True)
     assert sorted(data["players"]) == ["first", "second"]
     # The rules decide the last move: the last mover won.
     assert moves[-1]["proven_after"] == "win"
@@ -92,3 +94,40 @@ def test_running_game_is_refused(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert "only for finished games" in one_sentence(proc)
     assert proc.stdout == ""
+
+
+async def resigned_game(target: Path) -> int:
+    async with await open_store(target) as store:
+        service = GameService(store, rng=random.Random(1))
+        challenge = await service.create_challenge(1000, 10, 11, 22, "minefield", 5)
+        await service.accept_challenge(challenge.id, 22)
+        for move in ("a1", "b1", "a2"):
+            info = await service.get_game(10)
+            assert info is not None and info.to_move_id is not None
+            await service.play_move(10, info.to_move_id, move)
+        info = await service.get_game(10)
+        assert info is not None and info.to_move_id is not None
+        await service.resign(10, info.to_move_id)
+        return info.id
+
+
+async def stored_rows(target: Path) -> list[tuple[str, int]]:
+    async with await open_store(target) as store, store.read() as tx:
+        rows = await tx.bulk.contents()
+    return [(a.status, a.playouts) for a in rows.analyses]
+
+
+def test_a_stored_game_is_analysed_once_and_reused(tmp_path: Path) -> None:
+    db = tmp_path / "bot.db"
+    game_id = asyncio.run(resigned_game(db))
+    first = crosspath(tmp_path, "analyse", "--db", str(db), "--game", str(game_id), "--json",
+                      "--budget", "30")  # fmt: skip
+    assert first.returncode == 0, first.stderr
+    assert [m["move"] for m in json.loads(first.stdout)["moves"]] == ["a1", "b1", "a2"]
+    assert asyncio.run(stored_rows(db)) == [("done", 30)]
+    # Reused, not recomputed: a different budget would give other figures.
+    again = crosspath(tmp_path, "analyse", "--db", str(db), "--game", str(game_id), "--json",
+                      "--budget", "60")  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == first.stdout
+    assert asyncio.run(stored_rows(db)) == [("done", 30)]

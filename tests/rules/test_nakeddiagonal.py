@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -135,6 +138,18 @@ def test_pop_restores_everything_including_edge_reach() -> None:
     assert game.play("a4").winner == "red"
 
 
+def _refuse_points(monkeypatch: pytest.MonkeyPatch, refused: Callable[[int], bool]) -> None:
+    """Take every placement away from the players ``refused`` picks, in the one-point
+    verdicts too: the skip rule is settled from them (the whole mask only when they find
+    nothing), so faking the mask alone would no longer reach it."""
+    real = NakedDiagonal._point_legal
+
+    def fake(self: NakedDiagonal, point: int, player: int, nodes: int | None = None) -> bool | None:
+        return False if refused(player) else real(self, point, player, nodes)
+
+    monkeypatch.setattr(NakedDiagonal, "_point_legal", fake)
+
+
 def test_skip_rule_gives_the_turn_back(monkeypatch: pytest.MonkeyPatch) -> None:
     """A player with no legal placement is skipped and the record says so.
 
@@ -142,10 +157,12 @@ def test_skip_rule_gives_the_turn_back(monkeypatch: pytest.MonkeyPatch) -> None:
     positions), so red's placements are taken away here by hand, everything else is real.
     """
     game = play_all(new_game("nakeddiagonal", 5), "c3")
+    game.legal_mask()  # blue's a1 is checked against the real rules
     real = NakedDiagonal._legal_mask
     monkeypatch.setattr(
         NakedDiagonal, "_legal_mask", lambda self, p: 0 if p == 0 else real(self, p)
     )
+    _refuse_points(monkeypatch, lambda player: player == 0)
     before = game.state_key()
     record = game.play("a1")
     assert record.skipped == "red" and not record.draw
@@ -158,7 +175,9 @@ def test_skip_rule_gives_the_turn_back(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_drawn_end_is_handled_defensively(monkeypatch: pytest.MonkeyPatch) -> None:
     """If nobody could place, the game must end drawn instead of looping."""
     game = play_all(new_game("nakeddiagonal", 5), "c3")
+    game.legal_mask()  # blue's a1 is checked against the real rules
     monkeypatch.setattr(NakedDiagonal, "_legal_mask", lambda self, p: 0)
+    _refuse_points(monkeypatch, lambda player: True)
     record = game.play("a1")
     assert record.draw and game.is_over and game.is_draw and game.winner is None
     assert game.legal_moves() == [] and game.to_move is None
@@ -273,3 +292,27 @@ def test_set_up_position_rebuilds_edge_reach_and_checks_areas() -> None:
     assert "c1" not in game.legal_moves()
     column = NakedDiagonal.from_position(4, {"red": ["b1", "b2", "b3"], "blue": []}, "red")
     assert column.play("b4").winner == "red"
+
+
+def test_a_replay_never_computes_a_whole_mask(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 49: replaying a 341-move 19x19 record took 20 s, because every ``play`` computed
+    the next player's whole legal mask for the skip rule.  A move is now checked by its own
+    verdict and the skip rule stops at the first legal placement, so a replay with no skipped
+    turn never asks for a whole mask; asked for afterwards, it is the same as the reference's
+    (tests/rules/test_nd_reference_props.py compares them at every size)."""
+    records = json.loads((Path(__file__).parents[2] / "bench/nd_replay_records.json").read_text())
+    record = records[-1]
+    real = NakedDiagonal._legal_mask
+    calls: list[int] = []
+
+    def counted(self: NakedDiagonal, player: int) -> int:
+        calls.append(player)
+        return real(self, player)
+
+    monkeypatch.setattr(NakedDiagonal, "_legal_mask", counted)
+    game = parse_record(record)
+    assert len(game.history) >= 300 and calls == []
+    assert game.record() == record
+    moves = game.legal_moves()
+    assert len(calls) == 1
+    assert all(game.copy().is_legal(m) for m in moves[:20])

@@ -22,6 +22,7 @@ from store_rows import (
 )
 
 from bot.store import (
+    AnalysisRow,
     BackupNotSupported,
     GameRow,
     MoveRow,
@@ -206,6 +207,11 @@ async def test_export_then_import_copies_every_row_with_its_ids(
                 )
             ]
         )
+        claim = AnalysisRow(
+            row.id, row.version, GUILD, BOB, "running", 30, 0, "p/1", 9, None, 6, None
+        )
+        assert await tx.analysis.claim(claim, 6)
+        assert await tx.analysis.store_result(row.id, row.version, '{"moves":[]}', 30, 0, 8)
     await inserted(store, channel_id=CHANNEL + 1)
     contents = await store.export_all()
     assert contents.counts() == {
@@ -225,6 +231,7 @@ async def test_export_then_import_copies_every_row_with_its_ids(
         "tournament_creator_roles": 0,
         "vacations": 1,
         "notices": 1,
+        "analyses": 1,
     }
     async with await open_store(other_store_target) as other:
         await other.import_all(contents)

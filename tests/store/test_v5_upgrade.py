@@ -87,6 +87,7 @@ TABLES_AFTER_5 = (
     "tournament_creator_roles",
     "vacations",
     "notices",
+    "analyses",
 )
 """Tables later migrations create, empty in an upgraded store (``StoreContents`` fields)."""
 

@@ -31,3 +31,7 @@ UNDO_HINTS_MIGRATION = (
     "ALTER TABLE games DROP COLUMN second_hints",
 )
 """The hints migration (per-player hint counts, issue 48), undone; the same SQL on both engines."""
+
+UNDO_ANALYSES = ("DROP TABLE analyses",)
+"""The stored analyses' migration, undone (its index goes with it); the same SQL on both
+engines.  It comes after the others: undo it first."""

@@ -13,6 +13,8 @@ from rules import Game
 
 from ...store import GameRow, Tx
 from .. import convert
+from ..analysis.service import stored_analysis
+from ..analysis.types import StoredAnalysis
 from ..checks import check_limit
 from ..core import Feature
 from ..engines import play_off_loop, warms_engines
@@ -59,6 +61,19 @@ class WebReads(Feature):
                 self._remember(row.id, row.version, game)
                 return game
         return await self._engine(tx, row)
+
+    async def served_analysis(self, web_token: str) -> StoredAnalysis | None:
+        """The stored analysis of the public finished game with this token, None when there
+        is none yet (the web never starts one: it shows what Discord or the console stored),
+        and for any game not served."""
+        if not is_token(web_token):
+            return None
+        async with self.store.read() as tx:
+            row = await tx.web.served_game(web_token)
+            if row is None or row.status != "finished":
+                return None
+            found = await tx.analysis.analysis(row.id, row.version)
+        return stored_analysis(found)
 
     async def served_games(self, limit: int = 50) -> list[ServedGame]:
         """The most recently updated public games of servers whose listing is on, from

@@ -7,7 +7,9 @@ from collections.abc import Sequence
 
 from ..errors import StoreNotEmpty, WriteConflict
 from ..rows import (
+    ANALYSIS_FIELDS,
     DATA_TABLES,
+    AnalysisRow,
     AuditRow,
     CreatorRoleRow,
     EntrantRow,
@@ -95,6 +97,13 @@ class BulkQueries(Queries):
             ),
             notices=tuple(
                 notice_row(r) for r in await self._tx._fetch(f"{NOTICES} ORDER BY user_id")
+            ),
+            analyses=tuple(
+                AnalysisRow(*r)
+                for r in await self._tx._fetch(
+                    f"SELECT {', '.join(ANALYSIS_FIELDS)} FROM analyses"
+                    " ORDER BY game_id, game_version"
+                )
             ),
         )
 

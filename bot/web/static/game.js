@@ -29,12 +29,30 @@
     slider.max = String(plies);
     slider.value = String(ply);
     where.textContent = "Move " + ply + " of " + plies;
+    let best = "";
     for (const item of list.children) {
-      item.classList.toggle("current", Number(item.dataset.ply) === ply);
+      const current = Number(item.dataset.ply) === ply;
+      item.classList.toggle("current", current);
+      if (current && item.dataset.best) best = item.dataset.best;
     }
+    showBetter(best);
     // From the address too when it named a move that does not exist (#ply=9999): the
     // address then says the move shown.
     if (!fromHash || plyFromHash() !== ply) history.replaceState(null, "", "#ply=" + ply);
+  }
+
+  // A marked move of an analysed game: the position with the better move instead.
+  function showBetter(best) {
+    const figure = document.getElementById("better");
+    if (!figure) return;
+    figure.hidden = !best;
+    if (!best) return;
+    const text = "Better than move " + ply + ": " + best;
+    const img = document.getElementById("better-board");
+    img.setAttribute("src", "/games/" + token + "/board.svg?ply=" + ply + "&better=1&v=" +
+      version + "&theme=" + encodeURIComponent(theme.value));
+    img.setAttribute("alt", "The board with " + best + " played instead of move " + ply);
+    document.getElementById("better-text").textContent = text;
   }
 
   function item(move) {
