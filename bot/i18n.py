@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import gettext
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -31,6 +31,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import Translations
+
+from rules.errors import Wording
 
 DOMAIN = "crosspath"
 LOCALES_DIR = Path(__file__).resolve().parent / "locales"
@@ -59,6 +61,42 @@ English."""
 def language_for(discord_locale: str | None) -> str:
     """The catalog language for a Discord locale code; English for an unknown or missing one."""
     return DISCORD_LOCALES.get(discord_locale or "", ENGLISH)
+
+
+POSIX_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+"""Where a terminal says its language, strongest first (as gettext reads them)."""
+
+
+def language_for_posix(value: str | None) -> str:
+    """The catalog language for a POSIX locale or a ``--lang`` value (``de_DE.UTF-8``,
+    ``pt_BR``, ``zh_CN``, ``ja``); English for ``C``, ``POSIX``, an empty or unknown one.
+
+    >>> language_for_posix("de_DE.UTF-8"), language_for_posix("pt-BR"), language_for_posix("C")
+    ('de', 'pt_BR', 'en')
+    >>> language_for_posix("zh_CN.UTF-8"), language_for_posix("zh_Hans"), language_for_posix("xx")
+    ('zh_Hans', 'zh_Hans', 'en')
+    """
+    code = (value or "").split(".")[0].split("@")[0].replace("-", "_")
+    lower = code.lower()
+    if code in SHIPPED:
+        return code
+    if lower.startswith("zh"):  # Simplified Chinese only: zh_TW, zh_HK and zh_Hant read English
+        return "zh_Hans" if not lower.endswith(("tw", "hk", "hant")) else ENGLISH
+    if lower.split("_")[0] == "pt":
+        return "pt_BR"  # the one Portuguese catalog
+    base = lower.split("_")[0]
+    return base if base in SHIPPED else ENGLISH
+
+
+def terminal_language(environ: Mapping[str, str], chosen: str | None = None) -> str:
+    """The console's language: ``chosen`` (``--lang``) if given, else the first of
+    :data:`POSIX_VARIABLES` that is set and not empty (an unknown one reads English)."""
+    if chosen:
+        return language_for_posix(chosen)
+    for name in POSIX_VARIABLES:
+        if environ.get(name):
+            return language_for_posix(environ[name])
+    return ENGLISH
 
 
 def po_path(language: str) -> Path:
@@ -97,6 +135,25 @@ class Tongue:
         """The plural form for ``n`` in this language; ``{n}`` is ``n`` written locally."""
         text = self._translations.ngettext(singular, plural, n)
         return text.format(n=self.number(n), **params)
+
+    def say(self, wording: Wording) -> str:
+        """A :class:`~rules.errors.Wording` (a service or rules error's sentence) in this
+        language; a value that is itself a Wording is translated first."""
+        params: dict[str, object] = {
+            name: self.say(value) if isinstance(value, Wording) else value
+            for name, value in wording.params.items()
+        }
+        if wording.plural is not None:
+            n = params.pop("n")
+            assert isinstance(n, int)  # Wording.counted's count
+            return self.ngettext(wording.template, wording.plural, n, **params)
+        return self.gettext(wording.template, **params)
+
+    def refusal(self, error: BaseException) -> str:
+        """An error's sentence in this language: its wording translated if it carries one
+        (every service and rules error does), else its English ``str()``."""
+        wording = getattr(error, "wording", None)
+        return self.say(wording) if isinstance(wording, Wording) else str(error)
 
     def listing(self, items: Sequence[str]) -> str:
         """``a, b and c`` the language's way (CLDR: "a, b, and c", "a, b und c", "a、b、c")."""

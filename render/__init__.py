@@ -17,7 +17,7 @@ from typing import Literal
 from rules import Game
 
 from .board import board_scene, draw_board
-from .caption import alt_text
+from .caption import ENGLISH, Speaker, alt_text
 from .encode import jpeg_bytes, png_bytes, to_indexed
 from .gif import render_gif
 from .svg import svg_document
@@ -33,10 +33,12 @@ def render_board(
     show_illegal: bool = False,
     theme: str = DEFAULT_THEME,
     image_format: Literal["png", "jpeg"] = "png",
+    tr: Speaker = ENGLISH,
 ) -> bytes:
-    """The position as PNG (or JPEG) bytes; ``names`` maps a colour to its player's name."""
+    """The position as PNG (or JPEG) bytes; ``names`` maps a colour to its player's name, and
+    the caption speaks ``tr``'s language (English by default)."""
     theme = get_theme(theme).name
-    image, _ = draw_board(game, names=names, show_illegal=show_illegal, theme=theme)
+    image, _ = draw_board(game, names=names, show_illegal=show_illegal, theme=theme, tr=tr)
     if image_format == "jpeg":
         return jpeg_bytes(image)
     return png_bytes(to_indexed(image, theme, game.players))
@@ -49,6 +51,7 @@ def board_svg(
     show_illegal: bool = False,
     theme: str = DEFAULT_THEME,
     caption: bool = True,
+    tr: Speaker = ENGLISH,
 ) -> str:
     """The position as an SVG document, drawn from the same model as :func:`render_board`.
 
@@ -56,5 +59,7 @@ def board_svg(
     Its title (the accessible name) is the alt text.
     """
     theme = get_theme(theme).name
-    scene = board_scene(game, names=names, show_illegal=show_illegal, theme=theme, caption=caption)
-    return svg_document(scene, title=alt_text(game, names))
+    scene = board_scene(
+        game, names=names, show_illegal=show_illegal, theme=theme, caption=caption, tr=tr
+    )
+    return svg_document(scene, title=alt_text(game, names, tr))

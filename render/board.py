@@ -22,7 +22,7 @@ from PIL import Image
 from rules import Game
 from rules.notation import COLUMNS, parse_point, point_names
 
-from .caption import Caption, PlayerChip, caption_for
+from .caption import ENGLISH, Caption, PlayerChip, Speaker, caption_for
 from .fonts import fit_options, text_width
 from .layout import Layout, board_layout
 from .looks import Look, look_for
@@ -90,6 +90,7 @@ def board_scene(
     theme: str = "okabe-ito",
     scale: float = 1.0,
     caption: bool = True,
+    tr: Speaker = ENGLISH,
 ) -> Scene:
     """The position in the drawing model.  Without ``caption`` the scene shows only the board
     (for a page that writes the caption itself): the strip is cut off under its rule."""
@@ -104,7 +105,7 @@ def board_scene(
     )
     pieces = Layer("pieces", (0, 0, lay.width, lay.height), None, 1, stamps)
     if caption:
-        strip = caption_layer(lay, palette, caption_for(game, names))
+        strip = caption_layer(lay, palette, caption_for(game, names, tr))
         return Scene(lay.width, lay.height, (board, pieces, strip))
     # The rule under the strip becomes the frame's top edge, across the whole width.
     top = Layer("frame-top", (0, lay.rule_y, lay.width, lay.rule_y + 2), palette.frame, 1)
@@ -120,9 +121,13 @@ def draw_board(
     show_illegal: bool = False,
     theme: str = "okabe-ito",
     scale: float = 1.0,
+    tr: Speaker = ENGLISH,
 ) -> tuple[Image.Image, Palette]:
-    """The board as an RGB image at final size, with the palette it was painted from."""
-    scene = board_scene(game, names=names, show_illegal=show_illegal, theme=theme, scale=scale)
+    """The board as an RGB image at final size, with the palette it was painted from; the
+    caption speaks ``tr``'s language."""
+    scene = board_scene(
+        game, names=names, show_illegal=show_illegal, theme=theme, scale=scale, tr=tr
+    )
     return scene_image(scene), get_theme(theme).palette(game.players)
 
 

@@ -1,14 +1,21 @@
 """Words for a position: the caption strip on the image and the alt text sent with it.
 
 Pure text, so the strip and the screen-reader description always say the same thing.
+
+The words are English unless the caller passes a :class:`Speaker`: anything with ``gettext``
+and ``ngettext`` that fills named ``{placeholders}`` (the bot's ``Tongue`` is one).  render/
+never imports the bot, so the caller chooses the language; the messages here are extracted for
+the bot's catalogs (babel.cfg) like the bot's own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 from rules import Game
+from rules.base import CAPITALISED
 from rules.notation import parse_point
 
 from .fonts import JOINERS
@@ -16,8 +23,31 @@ from .fonts import JOINERS
 SEP = " · "
 
 
-WINNER_MARK = "★ winner"
+class Speaker(Protocol):
+    """A language: a message's translation with its ``{placeholders}`` filled."""
+
+    def gettext(self, message: str, /, **params: object) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int, /, **params: object) -> str: ...
+
+
+class English:
+    """The source language: the messages as written."""
+
+    def gettext(self, message: str, /, **params: object) -> str:
+        return message.format(**params) if params else message
+
+    def ngettext(self, singular: str, plural: str, n: int, /, **params: object) -> str:
+        return (singular if n == 1 else plural).format(n=n, **params)
+
+
+ENGLISH = English()
+
 SHORT_WINNER_MARK = "★"
+
+
+def winner_mark(tr: Speaker = ENGLISH) -> str:
+    return "★ " + tr.gettext("winner")
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,11 +60,13 @@ class PlayerChip:
     """Ever shorter forms of the label, each made of whole words (names lose words at the
     end, marked "…"), for a chip too narrow for the label.  The name is never dropped: a chip
     too narrow for the shortest form cuts it with "…"."""
+    winner_mark: str = "★ winner"
+    """The winner mark in the caption's language."""
 
     @property
     def mark(self) -> str:
         """What follows the label: the winner mark for the winner, always whole."""
-        return f"  {WINNER_MARK}" if self.winner else ""
+        return f"  {self.winner_mark}" if self.winner else ""
 
     @property
     def marks(self) -> tuple[str, ...]:
@@ -77,8 +109,9 @@ class Caption:
         return (self.event, *self.shorter_events)
 
 
-def colour_word(colour: str) -> str:
-    return colour.capitalize()
+def colour_word(colour: str, tr: Speaker = ENGLISH) -> str:
+    """A colour as a caption names it (capitalised in English)."""
+    return tr.gettext(CAPITALISED[colour]) if colour in CAPITALISED else colour.capitalize()
 
 
 MAX_NAME = 40
@@ -95,12 +128,15 @@ def clean_name(name: str) -> str:
     return cleaned if len(cleaned) <= MAX_NAME else cleaned[: MAX_NAME - 1].rstrip() + "…"
 
 
-def player_label(colour: str, names: Mapping[str, str] | None) -> str:
+def player_label(colour: str, names: Mapping[str, str] | None, tr: Speaker = ENGLISH) -> str:
     name = clean_name(names.get(colour, "")) if names else ""
-    return f"{colour_word(colour)}: {name}" if name else colour_word(colour)
+    word = colour_word(colour, tr)
+    return tr.gettext("{colour}: {name}", colour=word, name=name) if name else word
 
 
-def shorter_labels(colour: str, names: Mapping[str, str] | None) -> tuple[str, ...]:
+def shorter_labels(
+    colour: str, names: Mapping[str, str] | None, tr: Speaker = ENGLISH
+) -> tuple[str, ...]:
     """The label with the name losing whole words from the end, down to its first word.
 
     >>> shorter_labels("red", {"red": "Ada Lovelace King"})
@@ -108,21 +144,30 @@ def shorter_labels(colour: str, names: Mapping[str, str] | None) -> tuple[str, .
     """
     name = clean_name(names.get(colour, "")) if names else ""
     words = name.rstrip("…").split()
-    word = colour_word(colour)
-    return tuple(f"{word}: {' '.join(words[:n])}…" for n in range(len(words) - 1, 0, -1))
+    word = colour_word(colour, tr)
+    return tuple(
+        tr.gettext("{colour}: {name}", colour=word, name=" ".join(words[:n]) + "…")
+        for n in range(len(words) - 1, 0, -1)
+    )
 
 
-def status(game: Game) -> str:
+def status(game: Game, tr: Speaker = ENGLISH) -> str:
     if game.winner is not None:
-        return f"{colour_word(game.winner)} wins"
+        return tr.gettext("{colour} wins", colour=colour_word(game.winner, tr))
     if game.is_over:
-        return "Draw"
-    mover = game.to_move or game.players[0]
-    return f"Turn {game.turn_number}{SEP}{colour_word(mover)} to move"
+        return tr.gettext("Draw")
+    mover = colour_word(game.to_move or game.players[0], tr)
+    turn = tr.gettext("Turn {n}", n=game.turn_number)
+    return f"{turn}{SEP}" + tr.gettext("{colour} to move", colour=mover)
 
 
-def _counted(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def _counted(n: int, word: str, tr: Speaker = ENGLISH) -> str:
+    """``3 stones``: one whole message per piece word, so each language has its plurals."""
+    if word == "disc":
+        return tr.ngettext("{n} disc", "{n} discs", n)
+    if word == "checker":
+        return tr.ngettext("{n} checker", "{n} checkers", n)
+    return tr.ngettext("{n} stone", "{n} stones", n)
 
 
 def _points(points: Iterable[str], size: int) -> str:
@@ -134,7 +179,9 @@ def _points(points: Iterable[str], size: int) -> str:
     return " ".join(sorted(points, key=lambda p: divmod(parse_point(p, size), size)[::-1]))
 
 
-def describe_last_turn(game: Game, chain_limit: int | None = None, counts: bool = False) -> str:
+def describe_last_turn(
+    game: Game, chain_limit: int | None = None, counts: bool = False, tr: Speaker = ENGLISH
+) -> str:
     """What the last turn did, including what players cannot see on the board itself: a swap,
     a skip, a removed perimeter disc.
 
@@ -143,33 +190,53 @@ def describe_last_turn(game: Game, chain_limit: int | None = None, counts: bool 
     """
     records = game.last_turn()
     if not records:
-        return f"No moves yet{SEP}{colour_word(game.players[0])} moves first"
-    who = colour_word(records[0].player)
+        first = tr.gettext("{colour} moves first", colour=colour_word(game.players[0], tr))
+        return tr.gettext("No moves yet") + SEP + first
+    who = colour_word(records[0].player, tr)
     word = str(getattr(game, "stone_word", "stone"))
     parts: list[str] = []
     if records[0].swap:
-        parts.append(f"{who} swapped: the players exchanged colours")
+        parts.append(tr.gettext("{colour} swapped: the players exchanged colours", colour=who))
     else:
         points = [r.point for r in records if r.point is not None]
         if chain_limit is not None and len(points) > chain_limit:
             last_ones = " → ".join(points[-chain_limit:])
-            parts.append(f"{who} played a chain of {len(points)}: … → {last_ones}")
+            parts.append(
+                tr.gettext(
+                    "{colour} played a chain of {n}: … → {points}",
+                    colour=who,
+                    n=len(points),
+                    points=last_ones,
+                )
+            )
         elif len(points) > 1:
-            parts.append(f"{who} played a chain: {' → '.join(points)}")
+            parts.append(
+                tr.gettext(
+                    "{colour} played a chain: {points}", colour=who, points=" → ".join(points)
+                )
+            )
+        elif points and records[-1].stays:
+            parts.append(tr.gettext("{colour} played {point}", colour=who, point=points[0]))
         elif points:
-            gone = "" if records[-1].stays else " (perimeter: removed)"
-            parts.append(f"{who} played {points[0]}{gone}")
+            parts.append(
+                tr.gettext(
+                    "{colour} played {point} (perimeter: removed)", colour=who, point=points[0]
+                )
+            )
     last = records[-1]
     if last.flipped:
-        flips = _counted(len(last.flipped), word) if counts else _points(last.flipped, game.size)
-        parts.append(f"flipped {flips}")
+        flips = (
+            _counted(len(last.flipped), word, tr) if counts else _points(last.flipped, game.size)
+        )
+        parts.append(tr.gettext("flipped {pieces}", pieces=flips))
     if last.removed:
-        gone = _counted(len(last.removed), word) if counts else _points(last.removed, game.size)
-        parts.append(f"removed {gone}")
+        gone = _counted(len(last.removed), word, tr) if counts else _points(last.removed, game.size)
+        parts.append(tr.gettext("removed {pieces}", pieces=gone))
     if last.skipped is not None:
-        parts.append(f"{colour_word(last.skipped)} is skipped (no legal move)")
+        skipped = colour_word(last.skipped, tr)
+        parts.append(tr.gettext("{colour} is skipped (no legal move)", colour=skipped))
     if last.draw:
-        parts.append("nobody can move: draw")
+        parts.append(tr.gettext("nobody can move: draw"))
     return SEP.join(parts)
 
 
@@ -177,23 +244,23 @@ CHAIN_LIMITS = (12, 8, 5, 3, 2, 1)
 """How many of a long chain's last placements the shorter captions keep, in order."""
 
 
-def shorter_events(game: Game) -> tuple[str, ...]:
+def shorter_events(game: Game, tr: Speaker = ENGLISH) -> tuple[str, ...]:
     """:func:`describe_last_turn` shortened step by step, every form made of whole words."""
-    full = describe_last_turn(game)
+    full = describe_last_turn(game, tr=tr)
     forms: list[str] = []
     for counts in (False, True):
         for limit in (None, *CHAIN_LIMITS):
-            text = describe_last_turn(game, limit, counts)
+            text = describe_last_turn(game, limit, counts, tr)
             if text != full and text not in forms:
                 forms.append(text)
     return tuple(forms)
 
 
-def shorter_titles(game: Game) -> tuple[str, ...]:
+def shorter_titles(game: Game, tr: Speaker = ENGLISH) -> tuple[str, ...]:
     """The title without the board size, then without the turn number too (the pie rule,
     when chosen, stays in every form: it changes what the position means)."""
     size = f" {game.size}×{game.size}"
-    plain = status(game)
+    plain = status(game, tr)
     brief = plain.split(SEP)[-1]
     forms = (
         f"{game.variant_title}{SEP}{plain}",
@@ -204,51 +271,65 @@ def shorter_titles(game: Game) -> tuple[str, ...]:
     return tuple(dict.fromkeys(f for f in forms if f != full))
 
 
-def caption_for(game: Game, names: Mapping[str, str] | None = None) -> Caption:
-    title = f"{game.variant_title} {game.size}×{game.size}{SEP}{status(game)}"
+def caption_for(
+    game: Game, names: Mapping[str, str] | None = None, tr: Speaker = ENGLISH
+) -> Caption:
+    title = f"{game.variant_title} {game.size}×{game.size}{SEP}{status(game, tr)}"
     chips = tuple(
         PlayerChip(
             colour=c,
-            label=player_label(c, names),
+            label=player_label(c, names, tr),
             to_move=game.to_move == c,
             winner=game.winner == c,
-            shorter=shorter_labels(c, names),
+            shorter=shorter_labels(c, names, tr),
+            winner_mark=winner_mark(tr),
         )
         for c in game.players
     )
     return Caption(
         title,
         (chips[0], chips[1]),
-        describe_last_turn(game),
-        shorter_titles(game),
-        shorter_events(game),
+        describe_last_turn(game, tr=tr),
+        shorter_titles(game, tr),
+        shorter_events(game, tr),
     )
 
 
-def _count_words(game: Game, word: str) -> str:
+def _count_words(game: Game, word: str, tr: Speaker = ENGLISH) -> str:
     counts = []
     for colour in game.players:
-        n = game.count(colour)
-        counts.append(f"{colour_word(colour)} has {n} {word}{'' if n == 1 else 's'}")
-    return ", ".join(counts)
+        pieces = _counted(game.count(colour), word, tr)
+        counts.append(
+            tr.gettext("{colour} has {pieces}", colour=colour_word(colour, tr), pieces=pieces)
+        )
+    return tr.gettext("{first}, {second}", first=counts[0], second=counts[1])
 
 
-def alt_text(game: Game, names: Mapping[str, str] | None = None) -> str:
+def alt_text(game: Game, names: Mapping[str, str] | None = None, tr: Speaker = ENGLISH) -> str:
     """A short screen-reader description: whose turn, the last move and the piece counts."""
 
     def who(colour: str) -> str:
         name = clean_name(names.get(colour, "")) if names else ""
-        return f"{colour_word(colour)} ({name})" if name else colour_word(colour)
+        word = colour_word(colour, tr)
+        return tr.gettext("{colour} ({name})", colour=word, name=name) if name else word
 
-    head = f"{game.variant_title}, {game.size}×{game.size} board."
+    head = tr.gettext("{game}, {size}×{size} board.", game=game.variant_title, size=game.size)
     if game.winner is not None:
-        now = f"{who(game.winner)} won."
+        now = tr.gettext("{player} won.", player=who(game.winner))
     elif game.is_over:
-        now = "The game ended in a draw."
+        now = tr.gettext("The game ended in a draw.")
     else:
         mover = game.to_move or game.players[0]
-        now = f"Turn {game.turn_number}, {who(mover)} to move."
-    last = describe_last_turn(game).replace(SEP, "; ") if game.history else "none yet"
+        now = tr.gettext("Turn {n}, {player} to move.", n=game.turn_number, player=who(mover))
+    if game.history:
+        last = describe_last_turn(game, tr=tr).replace(SEP, "; ")
+        move = tr.gettext("Last move: {last}.", last=last)
+    else:
+        move = tr.gettext("Last move: none yet.")
     word = str(getattr(game, "stone_word", "stone"))
-    text = f"{head} {now} Last move: {last}. {_count_words(game, word)}."
+    counts = _count_words(game, word, tr)
+    # one message for the whole, so a language without spaces between sentences joins them
+    text = tr.gettext(
+        "{board} {now} {last} {counts}.", board=head, now=now, last=move, counts=counts
+    )
     return text if len(text) <= MAX_ALT_TEXT else text[: MAX_ALT_TEXT - 1] + "…"

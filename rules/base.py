@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from .errors import (
+    N_,
     GameOver,
     IllegalMove,
     InvalidNotation,
     InvalidOptions,
     OccupiedPoint,
     RuleViolation,
+    Wording,
 )
 from .geometry import Grid, bits_list, grid, iter_bits
 from .notation import parse_point
@@ -27,6 +29,26 @@ from .record_text import PIE_OPTION, SKIP_TOKEN, format_record
 __all__ = ["PIE_OPTION", "SKIP_TOKEN", "SWAP", "Effects", "Game", "MoveRecord", "pie_title"]
 
 SWAP = "swap"
+
+CAPITALISED = {
+    "red": N_("Red"),
+    "blue": N_("Blue"),
+    "black": N_("Black"),
+    "white": N_("White"),
+}
+"""A colour at the start of a sentence; the front end translates it (lower case: the
+catalogs' own ``red``, ``blue``, ...)."""
+GOALS = {
+    "stone": N_(
+        "{first} joins top and bottom, {second} joins left and right, with an unbroken "
+        "orthogonal path of stones; diagonal steps do not count"
+    ),
+    "checker": N_(
+        "{first} joins top and bottom, {second} joins left and right, with an unbroken "
+        "orthogonal path of checkers; diagonal steps do not count"
+    ),
+}
+"""The goal of a connection game, by what its pieces are called: one whole sentence each."""
 
 PieRule = Literal["never", "option", "always"]
 
@@ -138,11 +160,19 @@ class Game(ABC):
         if size is None:
             size = self.default_size
         if isinstance(size, bool) or not isinstance(size, int):
-            raise InvalidOptions(f"board size must be a whole number, not {size!r}")
+            raise InvalidOptions(
+                N_("board size must be a whole number, not {size}"), size=repr(size)
+            )
         if not self.min_size <= size <= self.max_size:
             raise InvalidOptions(
-                f"{self.title} is played on boards from {self.min_size}×{self.min_size} "
-                f"to {self.max_size}×{self.max_size}, not {size}×{size}"
+                N_(
+                    "{game} is played on boards from {low}×{low} to {high}×{high}, "
+                    "not {size}×{size}"
+                ),
+                game=self.title,
+                low=self.min_size,
+                high=self.max_size,
+                size=size,
             )
         self.size = size
         self.grid: Grid = grid(size)
@@ -163,11 +193,13 @@ class Game(ABC):
         if pie is None:
             return cls.pie_rule == "always"
         if not isinstance(pie, bool):
-            raise InvalidOptions(f"the pie option must be true or false, not {pie!r}")
+            raise InvalidOptions(
+                N_("the pie option must be true or false, not {value}"), value=repr(pie)
+            )
         if pie and cls.pie_rule == "never":
-            raise InvalidOptions(f"{cls.title} has no pie rule")
+            raise InvalidOptions(N_("{game} has no pie rule"), game=cls.title)
         if not pie and cls.pie_rule == "always":
-            raise InvalidOptions(f"{cls.title} is always played with the pie rule")
+            raise InvalidOptions(N_("{game} is always played with the pie rule"), game=cls.title)
         return pie
 
     @classmethod
@@ -178,11 +210,14 @@ class Game(ABC):
         >>> game_class("minefield").goal()[:54]
         'Black joins top and bottom, White joins left and right'
         """
-        first, second = (player.capitalize() for player in cls.players)
-        return (
-            f"{first} joins top and bottom, {second} joins left and right, with an unbroken "
-            f"orthogonal path of {cls.stone_word}s; diagonal steps do not count"
-        )
+        return str(cls.goal_wording(size))
+
+    @classmethod
+    def goal_wording(cls, size: int | None = None) -> Wording:
+        """:meth:`goal` as a :class:`Wording`, for a front end to translate."""
+        first, second = (Wording(CAPITALISED[player]) for player in cls.players)
+        template = GOALS[cls.stone_word]
+        return Wording(template, {"first": first, "second": second})
 
     # ----- hooks for the games -------------------------------------------------------------
     def _reset_extra(self) -> None:
@@ -204,7 +239,7 @@ class Game(ABC):
         """Apply a placement known to be legal, updating all state; report what it did."""
 
     @abstractmethod
-    def _why_illegal(self, point: int, player: int) -> str:
+    def _why_illegal(self, point: int, player: int) -> Wording:
         """A player-facing reason why an empty point is not a legal placement."""
 
     def _edges(self, player: int) -> tuple[int, int]:
@@ -279,12 +314,14 @@ class Game(ABC):
         game = cls(size, pie=pie)
         for colour, points in stones.items():
             if colour not in cls.players:
-                raise InvalidOptions(f"{cls.title} has no player '{colour}'")
+                raise InvalidOptions(
+                    N_("{game} has no player '{colour}'"), game=cls.title, colour=colour
+                )
             player = cls.players.index(colour)
             for text in points:
                 i = parse_point(text, size)
                 if (game._stones[0] | game._stones[1]) >> i & 1:
-                    raise InvalidOptions(f"{game.grid.names[i]} is listed twice")
+                    raise InvalidOptions(N_("{point} is listed twice"), point=game.grid.names[i])
                 game._stones[player] |= 1 << i
         game._turn = cls.players.index(to_move) if to_move else 0
         game._rebuild_extra()
@@ -318,10 +355,18 @@ class Game(ABC):
     @classmethod
     def pie_rule_text(cls) -> str:
         """The pie rule in one sentence for players, for a game that may have it."""
-        first, second = (player.capitalize() for player in cls.players)
-        return (
-            f"After {first}'s first turn, {second} may answer swap to take over {first}'s "
-            f"colour: the players exchange colours and the stones stay (pie rule)."
+        return str(cls.pie_rule_wording())
+
+    @classmethod
+    def pie_rule_wording(cls) -> Wording:
+        """:meth:`pie_rule_text` as a :class:`Wording`, for a front end to translate."""
+        first, second = (Wording(CAPITALISED[player]) for player in cls.players)
+        return Wording(
+            N_(
+                "After {first}'s first turn, {second} may answer swap to take over {first}'s "
+                "colour: the players exchange colours and the stones stay (pie rule)."
+            ),
+            {"first": first, "second": second},
         )
 
     @property
@@ -513,7 +558,7 @@ class Game(ABC):
     def _check(self, move: str) -> int | None:
         """Validate without changing anything; the point index, or None for a special move."""
         if not isinstance(move, str):
-            raise InvalidNotation(f"a move must be text like c3, not {move!r}")
+            raise InvalidNotation(N_("a move must be text like c3, not {value}"), value=repr(move))
         if self._over:
             raise GameOver(self._over_message(), move)
         token = move.strip().lower()
@@ -523,7 +568,7 @@ class Game(ABC):
             return None
         point = parse_point(move, self.size)
         if (self._stones[0] | self._stones[1]) >> point & 1:
-            raise OccupiedPoint(f"{self.grid.names[point]} is occupied", move)
+            raise OccupiedPoint(N_("{point} is occupied"), move, point=self.grid.names[point])
         if not self._placement_legal(point):
             raise RuleViolation(self._why_illegal(point, self._turn), move)
         return point
@@ -539,21 +584,28 @@ class Game(ABC):
     def _special_refusal(self, token: str) -> IllegalMove:
         if not self._pie:
             if self.pie_rule == "never":
-                return RuleViolation(f"swap is not a move: {self.title} has no pie rule", token)
+                return RuleViolation(
+                    N_("swap is not a move: {game} has no pie rule"), token, game=self.title
+                )
             return RuleViolation(
-                f"swap is not a move: this {self.title} game is played without the pie rule",
+                N_("swap is not a move: this {game} game is played without the pie rule"),
                 token,
+                game=self.title,
             )
-        first, second = (p.capitalize() for p in self.players)
+        first, second = (Wording(p) for p in self.players)  # colour names: in the catalogs
         return RuleViolation(
-            f"swap is only allowed as {second}'s reply to {first}'s first turn, and only once",
+            N_("swap is only allowed as {second}'s reply to {first}'s first turn, and only once"),
             token,
+            first=first,
+            second=second,
         )
 
-    def _over_message(self) -> str:
+    def _over_message(self) -> Wording:
         if self._winner is None:
-            return "the game is over: it ended in a draw"
-        return f"the game is over: {self.players[self._winner]} won"
+            return Wording(N_("the game is over: it ended in a draw"))
+        return Wording(
+            N_("the game is over: {colour} won"), {"colour": Wording(self.players[self._winner])}
+        )
 
     def _save(self) -> None:
         self._undo.append(_Snapshot(self))

@@ -9,6 +9,7 @@ crosscut, so a bitboard expression finds the few candidates and only those get g
 from __future__ import annotations
 
 from .base import Effects
+from .errors import N_, Wording
 from .path_game import PathGame
 from .quick_turns import QuickTurns
 from .registry import register
@@ -18,7 +19,7 @@ from .registry import register
 class Clearcut(QuickTurns, PathGame):
     name = "clearcut"
     title = "Clearcut"
-    special_rules = (
+    special_rules = N_(
         "A crosscut (a 2×2 of two diagonal pairs) is allowed only if your new crosscut group is "
         "larger than each enemy crosscut group in it; the crosscut's two enemy checkers are then "
         "removed. A player with no legal point is skipped."
@@ -99,12 +100,18 @@ class Clearcut(QuickTurns, PathGame):
         won = self._joins(point, player)
         return Effects(removed=tuple(removed), won=won)
 
-    def _why_illegal(self, point: int, player: int) -> str:
+    def _why_illegal(self, point: int, player: int) -> Wording:
         name = self.grid.names[point]
         new_size, sizes = self.group_sizes(point, player)
         biggest = max(max(a, b) for _, a, _, b in sizes)
-        many = "crosscuts" if len(sizes) > 1 else "a crosscut"
-        return (
-            f"{name} would form {many} with a new group of {new_size}, which is not larger "
-            f"than the enemy crosscut group of {biggest}"
-        )
+        if len(sizes) > 1:
+            template = N_(
+                "{point} would form crosscuts with a new group of {size}, which is not larger "
+                "than the enemy crosscut group of {biggest}"
+            )
+        else:
+            template = N_(
+                "{point} would form a crosscut with a new group of {size}, which is not larger "
+                "than the enemy crosscut group of {biggest}"
+            )
+        return Wording(template, {"point": name, "size": new_size, "biggest": biggest})

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from .base import Effects, Game
 from .connectivity import EdgeReach
+from .errors import N_, Wording
 from .geometry import Grid, iter_bits
 from .quick_turns import QuickTurns
 from .registry import register
@@ -37,7 +38,7 @@ def surrounded_mask(g: Grid, occupied: int) -> int:
 class ClearPath(QuickTurns):
     name = "clearpath"
     title = "Clear Path"
-    special_rules = (
+    special_rules = N_(
         "You may never cut your opponent off completely (with a diagonal-only link between your "
         "edges) unless that same turn completes your orthogonal path and wins (clear-path "
         "rule). Placing on a point closed in on 3 or 4 sides by stones or the edge makes you "
@@ -167,20 +168,29 @@ class ClearPath(QuickTurns):
         self._odip[player].add(point, self._stones[player])
         return Effects(won=won, continues=chained and not won)
 
-    def _why_illegal(self, point: int, player: int) -> str:
+    def _why_illegal(self, point: int, player: int) -> Wording:
         name = self.grid.names[point]
         occupied = self._stones[0] | self._stones[1]
         if surrounded_mask(self.grid, occupied) >> point & 1:
-            return (
-                f"{name} is surrounded, so you would have to place again, and no way to "
-                "finish the turn legally would remain"
+            return Wording(
+                N_(
+                    "{point} is surrounded, so you would have to place again, and no way to "
+                    "finish the turn legally would remain"
+                ),
+                {"point": name},
             )
         if self._odip[player].connected:
-            return (
-                f"you have joined your edges diagonally this turn, so your final placement "
-                f"must complete an orthogonal path, and {name} does not"
+            return Wording(
+                N_(
+                    "you have joined your edges diagonally this turn, so your final placement "
+                    "must complete an orthogonal path, and {point} does not"
+                ),
+                {"point": name},
             )
-        return (
-            f"{name} would join your edges with a diagonal path (ODIP) but no orthogonal "
-            "path (OIP), blocking your opponent completely"
+        return Wording(
+            N_(
+                "{point} would join your edges with a diagonal path (ODIP) but no orthogonal "
+                "path (OIP), blocking your opponent completely"
+            ),
+            {"point": name},
         )

@@ -10,6 +10,7 @@ A perimeter placement is legal only if it flips, and the perimeter disc is then 
 from __future__ import annotations
 
 from .base import Effects
+from .errors import N_, Wording
 from .geometry import ORTHOGONAL, Grid, iter_bits
 from .quick_turns import QuickTurns
 from .registry import register
@@ -63,7 +64,7 @@ def flanked_segments(g: Grid, own: int, opp: int, point: int) -> list[list[int]]
 class Crosscut(QuickTurns):
     name = "crosscut"
     title = "Crosscut"
-    special_rules = (
+    special_rules = N_(
         "Placing so that you flank enemy discs in a row or column flips them, but only if the "
         "run you create is longer than the longest enemy run you cut. An edge square may only "
         "be played to flip, and that disc is then removed. A player with no legal point is "
@@ -75,17 +76,22 @@ class Crosscut(QuickTurns):
     stone_word = "disc"
 
     @classmethod
-    def goal(cls, size: int | None = None) -> str:
+    def goal_wording(cls, size: int | None = None) -> Wording:
         """A straight run, not a path between edges; its length depends on the board.
 
-        >>> Crosscut.goal(8)
+        >>> str(Crosscut.goal_wording(8))
         'a straight run of 6 of your discs in one row or column (N−2 on this 8×8 board)'
         """
         if size is None:
-            return "a straight run of your discs in one row or column, two shorter than the board"
-        return (
-            f"a straight run of {size - 2} of your discs in one row or column "
-            f"(N−2 on this {size}×{size} board)"
+            return Wording(
+                N_("a straight run of your discs in one row or column, two shorter than the board")
+            )
+        return Wording(
+            N_(
+                "a straight run of {run} of your discs in one row or column "
+                "(N−2 on this {size}×{size} board)"
+            ),
+            {"run": size - 2, "size": size},
         )
 
     def flips(self, point: int, player: int) -> tuple[list[int], int, int]:
@@ -127,14 +133,17 @@ class Crosscut(QuickTurns):
         won = longest_run(g, self._stones[player], changed) >= self.size - 2
         return Effects(flipped=tuple(flipped), stays=stays, won=won)
 
-    def _why_illegal(self, point: int, player: int) -> str:
+    def _why_illegal(self, point: int, player: int) -> Wording:
         name = self.grid.names[point]
         _, created, cut = self.flips(point, player)
         if created == 0:
-            return f"{name} is on the perimeter and flips nothing"
-        return (
-            f"{name} is on the perimeter and flips nothing: the longest run it would create "
-            f"({created}) is not longer than the longest enemy run it would cut ({cut})"
+            return Wording(N_("{point} is on the perimeter and flips nothing"), {"point": name})
+        return Wording(
+            N_(
+                "{point} is on the perimeter and flips nothing: the longest run it would create "
+                "({created}) is not longer than the longest enemy run it would cut ({cut})"
+            ),
+            {"point": name, "created": created, "cut": cut},
         )
 
     def _compute_winning_path(self, player: int) -> tuple[int, ...]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from .base import Effects
+from .errors import N_, Wording
 from .geometry import DIAGONAL, Grid
 from .path_game import PathGame
 from .registry import register
@@ -114,7 +115,7 @@ def glyph_mask(g: Grid, own: int, opp: int, empty: int, kind: str | None = None)
 class Minefield(PathGame):
     name = "minefield"
     title = "Minefield"
-    special_rules = (
+    special_rules = N_(
         "No placement may form a hard corner (in a 2×2: two diagonal stones of one colour, one "
         "of the other and a gap) or a switch (two crossing diagonal pairs at the corners of an "
         "otherwise empty 2×3 or 2×4). A player with no legal point is skipped."
@@ -133,10 +134,12 @@ class Minefield(PathGame):
         won = self._joins(point, player)
         return Effects(won=won)
 
-    def _why_illegal(self, point: int, player: int) -> str:
+    def _why_illegal(self, point: int, player: int) -> Wording:
         own, opp = self._stones[player], self._stones[1 - player]
         empty = self.grid.full & ~(own | opp)
-        for kind in ("hard corner", "switch"):
-            if glyph_mask(self.grid, own, opp, empty, kind) >> point & 1:
-                return f"{self.grid.names[point]} would form a {kind}"
-        return f"{self.grid.names[point]} is not a legal placement"
+        name = self.grid.names[point]
+        if glyph_mask(self.grid, own, opp, empty, "hard corner") >> point & 1:
+            return Wording(N_("{point} would form a hard corner"), {"point": name})
+        if glyph_mask(self.grid, own, opp, empty, "switch") >> point & 1:
+            return Wording(N_("{point} would form a switch"), {"point": name})
+        return Wording(N_("{point} is not a legal placement"), {"point": name})

@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Effects, Game
+from .errors import N_, Wording
 from .nd_area import UNDECIDED, AreaSolver, Move, Timeline, Undecided, Witness, area_solver
 from .path_game import PathGame
 from .registry import register
@@ -45,7 +46,7 @@ QUICK_NODES = 400
 class NakedDiagonal(PathGame):
     name = "nakeddiagonal"
     title = "Naked Diagonal"
-    special_rules = (
+    special_rules = N_(
         "No placement may form a naked diagonal (two diagonal stones of one colour with neither "
         "shared neighbour of that colour) or leave an empty area that could only be filled by "
         "forming one. A player with no legal point is skipped."
@@ -348,18 +349,24 @@ class NakedDiagonal(PathGame):
     ) -> Witness | Undecided | None:
         return self._solver.solve_within(area, red, blue, hint, nodes, base)
 
-    def _why_illegal(self, point: int, player: int) -> str:
+    def _why_illegal(self, point: int, player: int) -> Wording:
         name = self.grid.names[point]
         if self._solver.forms_naked(point, self._stones[player]):
-            return f"{name} would form a naked diagonal"
+            return Wording(N_("{point} would form a naked diagonal"), {"point": name})
         empty = self.grid.full & ~(self._stones[0] | self._stones[1])
         areas = self._solver.components(empty, diagonal=False)
         bad = self._blocking_area(point, player, empty, areas, self._area_hints(areas))
         if bad is None or isinstance(bad, Undecided):  # exact checks are never undecided
-            return f"{name} is not a legal placement"
+            return Wording(N_("{point} is not a legal placement"), {"point": name})
         names = [self.grid.names[i] for i in _bits(bad)]
         shown = ", ".join(names[:SHOWN_POINTS]) + (", ..." if len(names) > SHOWN_POINTS else "")
-        return f"{name} would leave an area that can't be filled without a naked diagonal ({shown})"
+        return Wording(
+            N_(
+                "{point} would leave an area that can't be filled without a naked diagonal "
+                "({points})"
+            ),
+            {"point": name, "points": shown},
+        )
 
     # ----- placing ----------------------------------------------------------------------------
     def _place(self, point: int, player: int) -> Effects:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from .errors import InvalidNotation
+from .errors import N_, InvalidNotation, Wording
 
 COLUMNS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -28,8 +28,8 @@ def point_name(index: int, size: int) -> str:
     return point_names(size)[index]
 
 
-def describe_board(size: int) -> str:
-    return f"columns a–{COLUMNS[size - 1]}, rows 1–{size}"
+def describe_board(size: int) -> Wording:
+    return Wording(N_("columns a–{last}, rows 1–{size}"), {"last": COLUMNS[size - 1], "size": size})
 
 
 def parse_point(text: str, size: int) -> int:
@@ -42,16 +42,25 @@ def parse_point(text: str, size: int) -> int:
     if found is not None:
         return found
     if not cleaned:
-        raise InvalidNotation("no point given: name one like c3", text)
+        raise InvalidNotation(N_("no point given: name one like c3"), text)
     col, row = cleaned[:1], cleaned[1:]
     if col in COLUMNS and row.isdigit() and row.startswith("0") and int(row) > 0:
-        raise InvalidNotation(f"{cleaned} has a leading zero: write {col}{int(row)}", text)
+        raise InvalidNotation(
+            N_("{text} has a leading zero: write {point}"),
+            text,
+            text=cleaned,
+            point=f"{col}{int(row)}",
+        )
     if col in COLUMNS and row.isdigit():
         raise InvalidNotation(
-            f"{cleaned} is off the board: this {size}×{size} board has {describe_board(size)}",
+            N_("{text} is off the board: this {size}×{size} board has {board}"),
             text,
+            text=cleaned,
+            size=size,
+            board=describe_board(size),
         )
     raise InvalidNotation(
-        f"'{text.strip()}' is not a point: write a column letter then a row number, like c3",
+        N_("'{text}' is not a point: write a column letter then a row number, like c3"),
         text,
+        text=text.strip(),
     )

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .errors import IllegalMove, InvalidOptions, InvalidRecord, UnknownGame
+from .errors import N_, IllegalMove, InvalidOptions, InvalidRecord, UnknownGame
 from .record_text import PIE_OPTION, SKIP_TOKEN, format_record, header
 from .registry import new_game
 
@@ -62,17 +62,21 @@ def parse_header(text: str) -> Header:
     """Split a record into its header and move tokens without replaying it."""
     head, sep, body = text.strip().partition(":")
     if not sep:
-        raise InvalidRecord("a record looks like 'minefield 9: e5 d4' (the colon is missing)")
+        raise InvalidRecord(N_("a record looks like 'minefield 9: e5 d4' (the colon is missing)"))
     parts = head.split()
     if not 2 <= len(parts) <= 3:
         shown = head.strip()[:MAX_SHOWN]
-        raise InvalidRecord(f"a record starts with '<game> <size>:', not '{shown}:'")
+        raise InvalidRecord(N_("a record starts with '<game> <size>:', not '{head}:'"), head=shown)
     name, size_text, *options = parts
     if not size_text.isdigit():
-        raise InvalidRecord(f"the board size must be a number, not '{size_text[:MAX_SHOWN]}'")
+        raise InvalidRecord(
+            N_("the board size must be a number, not '{size}'"), size=size_text[:MAX_SHOWN]
+        )
     if options and options[0].lower() != PIE_OPTION:
         raise InvalidRecord(
-            f"'{options[0][:MAX_SHOWN]}' is not a game option: the only one is {PIE_OPTION}"
+            N_("'{option}' is not a game option: the only one is {pie}"),
+            option=options[0][:MAX_SHOWN],
+            pie=PIE_OPTION,
         )
     return Header(name, int(size_text), True if options else None, body.split())
 
@@ -83,7 +87,7 @@ def parse_record(text: str) -> Game:
     try:
         game = new_game(head.name, size=head.size, pie=head.pie)
     except (UnknownGame, InvalidOptions) as exc:
-        raise InvalidRecord(str(exc)) from exc
+        raise InvalidRecord(exc.wording) from exc
     return replay(game, head.tokens)
 
 
@@ -96,12 +100,22 @@ def replay(game: Game, tokens: list[str]) -> Game:
             previous = tokens[index - 1] if index else ""
             if last is None or last.skipped is None or previous == SKIP_TOKEN:
                 raise InvalidRecord(
-                    f"token {index + 1} '-': no turn was skipped there", index, token
+                    N_("token {number} '-': no turn was skipped there"),
+                    index,
+                    token,
+                    number=index + 1,
                 )
             continue
         move_no += 1
         try:
             game.play(token)
         except IllegalMove as exc:
-            raise InvalidRecord(f"move {move_no} '{token}': {exc}", index, token) from exc
+            raise InvalidRecord(
+                N_("move {number} '{move}': {reason}"),
+                index,
+                token,
+                number=move_no,
+                move=token,
+                reason=exc.wording,
+            ) from exc
     return game

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .base import PIE_OPTION, pie_title
-from .errors import UnknownGame
+from .errors import N_, UnknownGame
 
 if TYPE_CHECKING:
     from .base import Game
@@ -26,7 +26,9 @@ def game_class(name: str) -> type[Game]:
     found = _GAMES.get(_normalise(name))
     if found is None:
         known = ", ".join(sorted(_GAMES))
-        raise UnknownGame(f"unknown game '{name}': choose one of {known}")
+        raise UnknownGame(
+            N_("unknown game '{name}': choose one of {known}"), name=name, known=known
+        )
     return found
 
 
@@ -50,7 +52,7 @@ def split_variant(variant: str) -> tuple[type[Game], bool | None]:
     if not plus:
         return cls, None
     if option.strip().lower() != PIE_OPTION or cls.pie_rule != "option":
-        raise UnknownGame(f"unknown game variant '{variant[:60]}'")
+        raise UnknownGame(N_("unknown game variant '{variant}'"), variant=variant[:60])
     return cls, True
 
 

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from rules import Game, game_class
 
+from ..i18n import ENGLISH_TONGUE, Tongue
 from ..service import MoveEvent
 
 
-def goal_line(game: str, size: int) -> str:
-    """The game's aim in one line, as the rules engine states it for this board.
+def goal_line(game: str, size: int, tr: Tongue = ENGLISH_TONGUE) -> str:
+    """The game's aim in one line, as the rules engine states it for this board, in ``tr``'s
+    language.
 
     >>> goal_line("crosscut", 8)
     'Goal: a straight run of 6 of your discs in one row or column (N−2 on this 8×8 board).'
     """
-    return f"Goal: {game_class(game).goal(size)}."
+    return tr.gettext("Goal: {goal}.", goal=tr.say(game_class(game).goal_wording(size)))
 
 
 def commands_line(
@@ -38,15 +40,22 @@ def commands_line(
 
 
 def rules_lines(
-    game: str, size: int, vs_computer: bool = False, pie: bool = False, hints: bool = False
+    game: str,
+    size: int,
+    vs_computer: bool = False,
+    pie: bool = False,
+    hints: bool = False,
+    tr: Tongue = ENGLISH_TONGUE,
 ) -> list[str]:
     """The ``rules``/``help`` answer: goal, special moves (the pie rule when it was chosen
-    for this game), commands."""
+    for this game), commands.  The goal, special rules and pie rule are the engine's texts in
+    ``tr``'s language; the commands stay English (they are what is typed)."""
     cls = game_class(game)
-    chosen = [f"Pie rule (chosen for this game): {cls.pie_rule_text()}"] if pie else []
+    pie_rule = tr.say(cls.pie_rule_wording())
+    chosen = [tr.gettext("Pie rule (chosen for this game): {rule}", rule=pie_rule)] if pie else []
     return [
-        goal_line(game, size),
-        f"Special rules: {cls.special_rules}",
+        goal_line(game, size, tr),
+        tr.gettext("Special rules: {rules}", rules=tr.gettext(cls.special_rules)),
         *chosen,
         commands_line(game, vs_computer, pie, hints),
     ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import tempfile
 import threading
 import time
@@ -19,6 +20,7 @@ from rules import Game, game_class, game_names
 
 from ..cli import clip
 from ..config import shown_database
+from ..i18n import ENGLISH_TONGUE, Tongue, terminal_language, tongue
 from ..service import (
     GameInfo,
     GameService,
@@ -94,6 +96,9 @@ class Console:
     )
     kept_in: str | None = None
     """The database the game is kept in (as shown), None for the temporary one."""
+    tr: Tongue = ENGLISH_TONGUE
+    """The terminal's language (``--lang``, else ``LC_ALL``/``LC_MESSAGES``/``LANG``): the
+    refusals, the rules and the board images speak it."""
 
     def say(self, text: str = "") -> None:
         self.out.write(escaped(text) + "\n")
@@ -138,7 +143,8 @@ class Console:
         """The game's rules as the console states them, with the pie rule if it was chosen."""
         vs_computer = len(self.computer_seats) == 1
         pie = bool(pie_of(info.options.items()))
-        return rules_lines(info.game, info.size, vs_computer, pie, info.hints is not None)
+        hints = info.hints is not None
+        return rules_lines(info.game, info.size, vs_computer, pie, hints, self.tr)
 
     async def unfinished(self) -> list[GameInfo]:
         """The unfinished console games in the database, oldest first."""
@@ -155,7 +161,7 @@ class Console:
         names = {
             seat.colour: self.labels.get(seat.user_id, str(seat.user_id)) for seat in info.seats
         }
-        png = render_board(position, names=names, show_illegal=not position.is_over)
+        png = render_board(position, names=names, show_illegal=not position.is_over, tr=self.tr)
         self.images.mkdir(parents=True, exist_ok=True)
         (self.images / f"turn-{len(info.moves):03d}.png").write_bytes(png)
 
@@ -303,7 +309,7 @@ class Console:
                     if any(event.swap for event in result.events):
                         self.say(self.seats_line(info))
             except (ServiceError, ValueError) as exc:
-                self.say(str(exc))
+                self.say(self.tr.refusal(exc))  # the service's or the engine's sentence
                 if computer:
                     # asking again would get the same answer: stop instead of looping
                     self.say(
@@ -417,6 +423,7 @@ async def play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
                 inp=inp,
                 images=Path(args.images) if args.images else None,
                 kept_in=where if args.db else None,
+                tr=tongue(terminal_language(os.environ, args.lang)),
             )
             waiting = await console.unfinished() if args.db else []
             resumed = pick_game(args, where, waiting)

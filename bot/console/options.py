@@ -79,6 +79,13 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--images", default=None, help="write a board PNG per turn into this folder")
     p.add_argument(
+        "--lang",
+        default=None,
+        metavar="LANG",
+        help="the language of refusals, rules and board images: de, es, fr, pt_BR, ru, ja, ko, "
+        "zh_Hans or en (default: from LC_ALL, LC_MESSAGES or LANG; unknown ones read English)",
+    )
+    p.add_argument(
         "--vs",
         default=None,
         choices=sorted(OPPONENTS),

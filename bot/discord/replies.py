@@ -111,12 +111,13 @@ def context_of(interaction: discord.Interaction[Any]) -> dict[str, Any]:
 
 def refusal_for(error: BaseException, tr: Tongue = ENGLISH_TONGUE) -> str | None:
     """The player-facing sentence for an expected refusal in ``tr``'s language, or None if it
-    is a real bug.  The service's own sentences (``ServiceError``) are still English."""
+    is a real bug.  The service's own sentences (``ServiceError``) carry their wording, which
+    ``tr`` translates and fills (names, points and ids stay as given)."""
     if isinstance(error, app_commands.CommandInvokeError):
         return refusal_for(error.original, tr)
     if isinstance(error, app_commands.TransformerError):
         if isinstance(error.__cause__, ServiceError):
-            return str(error.__cause__)  # the service's own sentence, naming what was typed
+            return tr.refusal(error.__cause__)  # the service's sentence, naming what was typed
         return tr.gettext(
             "'{value}' is not a valid value for that option.", value=str(error.value)[:100]
         )
@@ -126,7 +127,7 @@ def refusal_for(error: BaseException, tr: Tongue = ENGLISH_TONGUE) -> str | None
             "Ask the bot's operator to run `crosspath sync`."
         )
     if isinstance(error, ServiceError):
-        return str(error)
+        return tr.refusal(error)
     if isinstance(error, app_commands.MissingPermissions):
         return tr.gettext(
             "Only server managers (Manage Server permission) can use the admin commands."

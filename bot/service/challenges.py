@@ -8,6 +8,7 @@ from datetime import datetime
 
 from rules import Game, UnknownGame, game_class
 from rules.base import PIE_OPTION
+from rules.errors import N_, Wording
 
 from ..store import (
     ChannelTaken,
@@ -100,7 +101,9 @@ class Challenges(Feature):
         check_optional_id(opponent_id, "opponent id")
         check_text(game, "game name", MAX_GAME_NAME, InvalidChallenge)
         if size is not None and not is_int(size):
-            raise InvalidChallenge(f"The board size must be a whole number, not {quote(size)}.")
+            raise InvalidChallenge(
+                N_("The board size must be a whole number, not {size}."), size=quote(size)
+            )
         time_control = check_time_control(time_control)
         checked = checked_options(options)
         check_bool(rated, "rated option", InvalidChallenge)
@@ -113,21 +116,23 @@ class Challenges(Feature):
             rated = False  # a game where the computer may advise a player is never rated
         challenger_name = checked_name(challenger_name)
         if opponent_id is not None and opponent_id == challenger_id:
-            raise InvalidChallenge("You can't challenge yourself.")
+            raise InvalidChallenge(N_("You can't challenge yourself."))
         try:
             cls = game_class(game)
         except UnknownGame as exc:
-            raise InvalidChallenge(str(exc)) from exc
+            raise InvalidChallenge(exc.wording) from exc
         if not isinstance(first, str) or first not in FIRST_CHOICES:
-            raise InvalidChallenge("Choose who moves first: me, them or random.")
+            raise InvalidChallenge(N_("Choose who moves first: me, them or random."))
         checked = pie_options(cls, checked, pie)
         now = self._now()
         async with self._write() as tx:
             guild = convert.settings(await tx.moderation.settings(guild_id), guild_id)
             if not guild.allows(channel_id):
                 raise InvalidChallenge(
-                    "Games can't be started in this channel; ask an admin which channels "
-                    "allow games."
+                    N_(
+                        "Games can't be started in this channel; ask an admin which channels "
+                        "allow games."
+                    )
                 )
             chosen = board_size(guild, cls, size, InvalidChallenge)
             tc = time_control if time_control is not None else guild.default_time_control
@@ -137,7 +142,10 @@ class Challenges(Feature):
                 check_time_control(tc)
             if not guild.use_threads and await tx.games.active_game_in(channel_id) is not None:
                 raise ChannelBusy(
-                    "This channel already has a game in progress; finish it or use another channel."
+                    N_(
+                        "This channel already has a game in progress; finish it or use another "
+                        "channel."
+                    )
                 )
             stamp = to_us(now)
             row = await tx.challenges.insert_challenge(
@@ -163,14 +171,14 @@ class Challenges(Feature):
     async def _open_challenge(self, tx: Tx, challenge_id: int, now: datetime) -> Challenge:
         row = await tx.challenges.challenge(challenge_id)
         if row is None:
-            raise ChallengeNotFound("That challenge doesn't exist.")
+            raise ChallengeNotFound(N_("That challenge doesn't exist."))
         found = convert.challenge(row)
         if found.status == "expired" or (found.status == "open" and now >= found.expires_at):
-            raise ChallengeExpired("That challenge has expired.")
+            raise ChallengeExpired(N_("That challenge has expired."))
         if found.status == "accepted" and found.opponent_id is None:
-            raise InvalidChallenge("Too late: another player already took this open challenge.")
+            raise InvalidChallenge(N_("Too late: another player already took this open challenge."))
         if found.status != "open":
-            raise InvalidChallenge(f"That challenge was already {found.status}.")
+            raise InvalidChallenge(already(found.status))
         return found
 
     async def accept_challenge(
@@ -196,13 +204,16 @@ class Challenges(Feature):
         async with self._write() as tx:
             found = await self._open_challenge(tx, challenge_id, now)
             if user_id == found.challenger_id:
-                raise InvalidChallenge("You can't accept your own challenge.")
+                raise InvalidChallenge(N_("You can't accept your own challenge."))
             if found.opponent_id is not None and found.opponent_id != user_id:
-                raise PermissionDenied("This challenge is for another player.")
+                raise PermissionDenied(N_("This challenge is for another player."))
             channel = found.channel_id if game_channel_id is None else game_channel_id
             if await tx.games.active_game_in(channel) is not None:
                 raise ChannelBusy(
-                    "That channel already has a game in progress; finish it or use another channel."
+                    N_(
+                        "That channel already has a game in progress; finish it or use another "
+                        "channel."
+                    )
                 )
             challenger_first = {
                 "me": True,
@@ -241,7 +252,7 @@ class Challenges(Feature):
             try:
                 row = await tx.games.insert_game(new)
             except ChannelTaken as exc:
-                raise ChannelBusy("That channel already has a game in progress.") from exc
+                raise ChannelBusy(N_("That channel already has a game in progress.")) from exc
             accepted = await tx.challenges.resolve_challenge(
                 found.id, "accepted", stamp, user_id, row.id
             )
@@ -259,11 +270,13 @@ class Challenges(Feature):
             found = await self._open_challenge(tx, challenge_id, now)
             if found.opponent_id is None:
                 raise InvalidChallenge(
-                    "An open challenge can't be declined; just leave it, or the challenger "
-                    "can cancel it."
+                    N_(
+                        "An open challenge can't be declined; just leave it, or the challenger "
+                        "can cancel it."
+                    )
                 )
             if found.opponent_id != user_id:
-                raise PermissionDenied("Only the challenged player can decline this challenge.")
+                raise PermissionDenied(N_("Only the challenged player can decline this challenge."))
             row = await tx.challenges.resolve_challenge(found.id, "declined", to_us(now))
         assert row is not None
         return convert.challenge(row)
@@ -276,11 +289,11 @@ class Challenges(Feature):
         async with self._write() as tx:
             row = await tx.challenges.challenge(challenge_id)
             if row is None:
-                raise ChallengeNotFound("That challenge doesn't exist.")
+                raise ChallengeNotFound(N_("That challenge doesn't exist."))
             if row.challenger_id != user_id:
-                raise PermissionDenied("Only the challenger can cancel this challenge.")
+                raise PermissionDenied(N_("Only the challenger can cancel this challenge."))
             if row.status != "open":
-                raise InvalidChallenge(f"That challenge was already {row.status}.")
+                raise InvalidChallenge(already(row.status))
             resolved = await tx.challenges.resolve_challenge(row.id, "cancelled", to_us(now))
         assert resolved is not None
         row = resolved
@@ -292,7 +305,7 @@ class Challenges(Feature):
         async with self.store.read() as tx:
             row = await tx.challenges.challenge(challenge_id)
         if row is None:
-            raise ChallengeNotFound("That challenge doesn't exist.")
+            raise ChallengeNotFound(N_("That challenge doesn't exist."))
         return convert.challenge(row)
 
     async def record_challenge_message(self, challenge_id: int, message_id: int) -> bool:
@@ -305,7 +318,7 @@ class Challenges(Feature):
             if await tx.challenges.record_challenge_message(challenge_id, message_id):
                 return True
             if await tx.challenges.challenge(challenge_id) is None:
-                raise ChallengeNotFound("That challenge doesn't exist.")
+                raise ChallengeNotFound(N_("That challenge doesn't exist."))
         return False
 
     async def open_challenges(self, guild_id: int, user_id: int | None = None) -> list[Challenge]:
@@ -369,17 +382,23 @@ def checked_options(options: Mapping[str, str] | None) -> dict[str, str]:
         raise InvalidChallenge("Game options must be a mapping of names to text values.")
     if len(options) > MAX_OPTIONS:
         raise InvalidChallenge(
-            f"A challenge can have at most {MAX_OPTIONS} game options, not {len(options)}."
+            N_("A challenge can have at most {most} game options, not {options_count}."),
+            most=MAX_OPTIONS,
+            options_count=len(options),
         )
     checked: dict[str, str] = {}
     for key, value in options.items():
         if not isinstance(key, str) or not 1 <= len(key) <= MAX_OPTION_KEY:
             raise InvalidChallenge(
-                f"Game option names must be text of 1 to {MAX_OPTION_KEY} characters, not {key!r}."
+                N_("Game option names must be text of 1 to {most} characters, not {key}."),
+                most=MAX_OPTION_KEY,
+                key=repr(key),
             )
         if not isinstance(value, str) or len(value) > MAX_OPTION_VALUE:
             raise InvalidChallenge(
-                f"Game option {key!r} must be text of at most {MAX_OPTION_VALUE} characters."
+                N_("Game option {key} must be text of at most {most} characters."),
+                key=repr(key),
+                most=MAX_OPTION_VALUE,
             )
         checked[key] = value
     return checked
@@ -396,23 +415,43 @@ def pie_options(cls: type[Game], options: dict[str, str], pie: bool | None) -> d
     options = dict(options)
     stored = options.pop(PIE_OPTION, None)
     if pie is not None and not isinstance(pie, bool):
-        raise InvalidChallenge(f"The pie option must be true or false, not {quote(pie)}.")
+        raise InvalidChallenge(
+            N_("The pie option must be true or false, not {pie}."), pie=quote(pie)
+        )
     if stored is not None:
         if stored not in (PIE_ON, "off"):
-            raise InvalidChallenge(f"The pie option must be on or off, not {quote(stored)}.")
+            raise InvalidChallenge(
+                N_("The pie option must be on or off, not {stored}."), stored=quote(stored)
+            )
         if pie is not None and pie != (stored == PIE_ON):
-            raise InvalidChallenge("The pie option was given twice, with different values.")
+            raise InvalidChallenge(N_("The pie option was given twice, with different values."))
         pie = stored == PIE_ON
     if pie is None:
         return options
     if cls.pie_rule == "never" and pie:
         raise InvalidChallenge(
-            f"{cls.title} has no pie rule: the pie option is for {PIE_GAMES_TEXT}."
+            N_("{title} has no pie rule: the pie option is for {games}."),
+            title=cls.title,
+            games=PIE_GAMES_TEXT,
         )
     if cls.pie_rule == "always" and not pie:
         raise InvalidChallenge(
-            f"{cls.title} is always played with the pie rule: it can't be turned off."
+            N_("{title} is always played with the pie rule: it can't be turned off."),
+            title=cls.title,
         )
     if pie and cls.pie_rule == "option":
         options[PIE_OPTION] = PIE_ON
     return options
+
+
+ALREADY = {
+    "accepted": N_("That challenge was already accepted."),
+    "declined": N_("That challenge was already declined."),
+    "cancelled": N_("That challenge was already cancelled."),
+    "expired": N_("That challenge has expired."),
+}
+"""Why a challenge can't be answered: one whole sentence per state, to translate."""
+
+
+def already(status: str) -> Wording:
+    return Wording(ALREADY.get(status, ALREADY["cancelled"]))

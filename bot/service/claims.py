@@ -39,11 +39,15 @@ class TurnClaims(Feature):
             raise InvalidInput("The game version to claim must be given.")
         if not isinstance(claimant, str) or not 1 <= len(claimant) <= MAX_CLAIMANT:
             raise InvalidInput(
-                f"The claimant must be text of 1 to {MAX_CLAIMANT} characters, "
-                f"not {quote(claimant)}."
+                "The claimant must be text of 1 to {most} characters, not {claimant}.",
+                most=MAX_CLAIMANT,
+                claimant=quote(claimant),
             )
         if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not seconds > 0:
-            raise InvalidInput(f"The claim must last more than 0 seconds, not {quote(seconds)}.")
+            raise InvalidInput(
+                "The claim must last more than 0 seconds, not {seconds}.",
+                seconds=quote(seconds),
+            )
         now = self._now()
         until = now + timedelta(seconds=seconds)
         async with self.store.write() as tx:
@@ -55,8 +59,9 @@ class TurnClaims(Feature):
         check_id(game_id, "game id")
         if not isinstance(claimant, str) or not 1 <= len(claimant) <= MAX_CLAIMANT:
             raise InvalidInput(
-                f"The claimant must be text of 1 to {MAX_CLAIMANT} characters, "
-                f"not {quote(claimant)}."
+                "The claimant must be text of 1 to {most} characters, not {claimant}.",
+                most=MAX_CLAIMANT,
+                claimant=quote(claimant),
             )
         async with self.store.write() as tx:
             await tx.claims.release_turn(game_id, claimant)

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import TypeVar
 
 from rules import Game, InvalidOptions
+from rules.errors import N_
 
 from ..store import (
     ClockRow,
@@ -136,7 +137,7 @@ class ServiceCore(EngineCache):
                     yield tx
             except WriteConflict as exc:
                 raise StaleAction(
-                    "The game changed while you acted; look again and retry."
+                    N_("The game changed while you acted; look again and retry.")
                 ) from exc
         self.events.publish(pending)
 
@@ -151,8 +152,10 @@ class ServiceCore(EngineCache):
         latest = await tx.games.latest_game_in(channel_id)
         if latest is not None:
             word = _ENDING_WORDS.get(latest.result_reason or "", "over")
-            raise GameFinished(f"The game in this channel is over ({word}); start a new one.")
-        raise NoGameHere("There is no game in this channel.")
+            raise GameFinished(
+                N_("The game in this channel is over ({word}); start a new one."), word=word
+            )
+        raise NoGameHere(N_("There is no game in this channel."))
 
     @warms_engines
     async def _game_action(
@@ -190,8 +193,10 @@ class ServiceCore(EngineCache):
                 row = await self._active_row(tx, channel_id)
                 if game_id is not None and row.id != game_id:
                     raise StaleAction(
-                        "That was for an earlier game in this channel, which has ended. "
-                        "Look at the latest board."
+                        N_(
+                            "That was for an earlier game in this channel, which has ended. "
+                            "Look at the latest board."
+                        )
                     )
                 game = await self._engine(tx, row)
                 if on_copy:
@@ -199,11 +204,13 @@ class ServiceCore(EngineCache):
                 plies = len(game.history)
                 pair = convert.seats(row, game)
                 if user_id not in (pair[0].user_id, pair[1].user_id):
-                    raise NotAPlayer("You are not playing in this game.")
+                    raise NotAPlayer(N_("You are not playing in this game."))
                 if expected_version is not None and expected_version != row.version:
                     raise StaleAction(
-                        "That button is out of date: the game has moved on since. "
-                        "Look at the latest board."
+                        N_(
+                            "That button is out of date: the game has moved on since. Look at the "
+                            "latest board."
+                        )
                     )
                 if row.deadline_at is not None and to_us(now) >= row.deadline_at:
                     loser = convert.user_of(pair, game.to_move)
@@ -221,8 +228,7 @@ class ServiceCore(EngineCache):
         self._remember(row.id, row.version, game)
         if isinstance(outcome, _Timeout):
             raise OutOfTime(
-                "Time ran out before that: the player to move has lost on time.",
-                outcome.ended,
+                N_("Time ran out before that: the player to move has lost on time."), outcome.ended
             )
         return outcome
 
@@ -383,11 +389,6 @@ def colour_of(pair: Sequence[Seat], user_id: int | None) -> str | None:
     return None
 
 
-def engine_sentence(text: str) -> str:
-    """The engine's own words, trimmed (they start with point names, so no capitalising)."""
-    return text.strip()
-
-
 def board_size(
     guild: GuildSettings, cls: type[Game], size: int | None, error: type[InvalidInput]
 ) -> int:
@@ -398,5 +399,5 @@ def board_size(
     try:
         cls(chosen)
     except InvalidOptions as exc:
-        raise error(engine_sentence(str(exc))) from exc
+        raise error(exc.wording) from exc
     return chosen

@@ -1,14 +1,25 @@
 """Domain errors of the game service, each with a message written for the player who caused it.
 
-Front ends show ``str(exc)`` as it is (it never mentions Discord), and may branch on the class
-to choose how to show it (for example an ephemeral reply for :class:`NotYourTurn`).  A service
-call that raises has changed nothing in the store, with one documented exception:
-:class:`OutOfTime` is raised after the loss on time it reports has been recorded.
+``str(exc)`` is the English sentence (it never mentions Discord): logs, the console and tests
+read it.  Each error also carries it as ``exc.wording`` (:class:`rules.errors.Wording`): a
+template marked with ``N_`` for ``pybabel extract``, and its parameters (names, ids, points;
+never formatted into the template), so a front end shows it in the reader's language with
+``Tongue.refusal(exc)``.  Front ends may branch on the class to choose how to show it (for
+example an ephemeral reply for :class:`NotYourTurn`).  A service call that raises has changed
+nothing in the store, with one documented exception: :class:`OutOfTime` is raised after the
+loss on time it reports has been recorded.
+
+A few templates are not marked with ``N_``: those only a front end's bug or a broken stored
+tournament can cause (a page cursor, a claimant, ``now`` not a datetime, a pairing that fits no
+game).  No player can reach them, so translators are not asked for them; they read English.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from rules.errors import N_ as N_  # re-exported: the service marks its templates with it
+from rules.errors import Wording
 
 from ..store.errors import ChannelTaken, StoreError, WriteConflict
 
@@ -37,11 +48,16 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
 
 
 class ServiceError(Exception):
-    """Base of every refusal by the service.  ``str(exc)`` is a sentence for players."""
+    """Base of every refusal by the service.  ``str(exc)`` is a sentence for players, in
+    English; ``wording`` is the same sentence to translate.
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    ``template`` is marked with ``N_`` and filled from ``params``; a :class:`Wording` (an
+    engine's refusal passed on) is taken as it is."""
+
+    def __init__(self, template: str | Wording, /, **params: Any) -> None:
+        self.wording = template if isinstance(template, Wording) else Wording(template, params)
+        self.message = str(self.wording)
+        super().__init__(self.message)
 
 
 class InvalidInput(ServiceError):
@@ -91,8 +107,8 @@ class OutOfTime(GameFinished):
     ``ended`` describes the finished game so the front end can announce the result.
     """
 
-    def __init__(self, message: str, ended: GameEnded) -> None:
-        super().__init__(message)
+    def __init__(self, template: str | Wording, ended: GameEnded, /, **params: Any) -> None:
+        super().__init__(template, **params)
         self.ended = ended
 
 
@@ -107,8 +123,8 @@ class NotYourTurn(ServiceError):
 class IllegalMoveError(ServiceError):
     """The rules engine refused the move; the message is the engine's own explanation."""
 
-    def __init__(self, message: str, move: str) -> None:
-        super().__init__(message)
+    def __init__(self, template: str | Wording, move: str, /, **params: Any) -> None:
+        super().__init__(template, **params)
         self.move = move
 
 

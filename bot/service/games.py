@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rules import Game
+from rules.errors import N_
 
 from ..store import (
     GameRow,
@@ -82,7 +83,7 @@ class Games(Feature):
         check_id(game_id, "game id")
         row = await tx.games.game(game_id)
         if row is None:
-            raise NoGameHere(f"There is no game number {game_id}.")
+            raise NoGameHere(N_("There is no game number {game_id}."), game_id=game_id)
         return row
 
     @warms_engines
@@ -192,7 +193,7 @@ def _read_cursor(cursor: object) -> tuple[int, int] | None:
             after = int(stamp), int(game_id)
             if -(2**63) <= after[0] <= MAX_ID and after[1] <= MAX_ID:
                 return after
-    raise InvalidInput(f"{quote(cursor)} is not a page cursor from a game list.")
+    raise InvalidInput("{cursor} is not a page cursor from a game list.", cursor=quote(cursor))
 
 
 async def full_record(tx: Tx, row: GameRow, game: Game, now: int) -> GameRecord:

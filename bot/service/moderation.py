@@ -8,6 +8,7 @@ from dataclasses import fields, replace
 from typing import Any
 
 from rules import InvalidOptions, UnknownGame, game_class
+from rules.errors import N_
 
 from . import convert
 from .checks import (
@@ -27,7 +28,6 @@ from .checks import (
 from .convert import to_us
 from .core import (
     Feature,
-    engine_sentence,
 )
 from .engines import warms_engines
 from .errors import (
@@ -69,11 +69,11 @@ class Moderation(Feature):
         async with self._write() as tx:
             row = await tx.games.active_game_in(channel_id)
             if row is None or row.guild_id != guild_id:
-                raise NoGameHere("There is no game in progress in that channel.")
+                raise NoGameHere(N_("There is no game in progress in that channel."))
             game = await self._engine(tx, row)
             pair = convert.seats(row, game)
             if target_id is not None and target_id not in (pair[0].user_id, pair[1].user_id):
-                raise NotAPlayer("That user is not playing in this game.")
+                raise NotAPlayer(N_("That user is not playing in this game."))
             row, ended = await self._finish(
                 tx,
                 row,
@@ -168,8 +168,11 @@ class Moderation(Feature):
             not is_int(challenge_expiry) or not MIN_EXPIRY <= challenge_expiry <= MAX_EXPIRY
         ):
             raise InvalidSettings(
-                "Challenges must expire after a whole number of seconds between 1 minute and"
-                f" 30 days, not {quote(challenge_expiry)}."
+                N_(
+                    "Challenges must expire after a whole number of seconds between 1 minute "
+                    "and 30 days, not {challenge_expiry}."
+                ),
+                challenge_expiry=quote(challenge_expiry),
             )
         check_corr_settings(vacation_days, soft_time)
         now = self._now()
@@ -180,14 +183,14 @@ class Moderation(Feature):
                 try:
                     cls = game_class(name)
                 except UnknownGame as exc:
-                    raise InvalidSettings(engine_sentence(str(exc))) from exc
+                    raise InvalidSettings(exc.wording) from exc
                 if size is None:
                     sizes.pop(cls.name, None)
                     continue
                 try:
                     cls(size)
                 except InvalidOptions as exc:
-                    raise InvalidSettings(engine_sentence(str(exc))) from exc
+                    raise InvalidSettings(exc.wording) from exc
                 sizes[cls.name] = size
             given: dict[str, Any] = {
                 "allowed_channels": allowed_channels,

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal, cast, get_args
 
+from rules.errors import N_
+
 from ..store import GameRow, NoticeRow
 from . import convert
 from .checks import check_id, check_limit, check_optional_id, quote
@@ -124,7 +126,8 @@ def check_mode(mode: object) -> NoticeMode:
 def check_hour(hour: object) -> int:
     if isinstance(hour, bool) or not isinstance(hour, int) or not 0 <= hour <= 23:
         raise InvalidInput(
-            f"The digest hour must be a whole hour from 0 to 23 (UTC), not {quote(hour)}."
+            N_("The digest hour must be a whole hour from 0 to 23 (UTC), not {hour}."),
+            hour=quote(hour),
         )
     return hour
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
+from rules.errors import N_
+
 from .errors import QUOTE_LIMIT, InvalidTimeControl, quote
 
 if TYPE_CHECKING:
@@ -84,12 +86,12 @@ class TimeControl:
         cap = start if cap is None else cap
         if not MIN_PER_MOVE <= start <= MAX_PER_MOVE or not MIN_PER_MOVE <= cap <= MAX_PER_MOVE:
             raise InvalidTimeControl(
-                "a time bank and its maximum must be between 1 minute and 30 days"
+                N_("a time bank and its maximum must be between 1 minute and 30 days")
             )
         if start > cap:
-            raise InvalidTimeControl("a time bank can't start above its maximum")
+            raise InvalidTimeControl(N_("a time bank can't start above its maximum"))
         if not 0 <= increment <= cap:
-            raise InvalidTimeControl("the increment must be between 0 and the maximum")
+            raise InvalidTimeControl(N_("the increment must be between 0 and the maximum"))
         return cls(bank=start, increment=increment, cap=cap)
 
     @property
@@ -171,8 +173,11 @@ def parse_duration(text: str) -> int | None:
 def unreadable_time(text: str) -> InvalidTimeControl:
     """The refusal for time control text that could not be read, quoting little of it."""
     return InvalidTimeControl(
-        f"{quote(text.strip())} is not a time control: write a time per move like 12h, 3d"
-        " or 1d12h, a bank like 3d+1d max 5d, or 'none' for no clock"
+        N_(
+            "{text} is not a time control: write a time per move like 12h, 3d or "
+            "1d12h, a bank like 3d+1d max 5d, or 'none' for no clock"
+        ),
+        text=quote(text.strip()),
     )
 
 

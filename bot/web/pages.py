@@ -50,6 +50,7 @@ from render.reports.analysis_chart import analysis_chart_alt_text, render_analys
 from rules import Game
 
 from .disk_cache import DiskCache
+from .language import PageLanguage, page_language
 from .live import POLL_SECONDS, LiveHub, Watcher
 from .names import isolated
 from .tournament_pages import tournament_line, tournament_page
@@ -303,6 +304,7 @@ class GamePages:
         tournaments = await service.served_tournaments(LISTED_TOURNAMENTS)
         body = self._render(
             "index.html",
+            page_language(request),
             games=[summary_line(g) for g in games],
             tournaments=[tournament_line(t) for t in tournaments],
         )
@@ -312,12 +314,13 @@ class GamePages:
         record, _ = await self._served(request)
         info = record.game
         token = request.match_info["token"]
+        page = page_language(request)
         analysed = await (await self._service()).served_analysis(token)
         # Hints and an analysis stored later change no version, so they are part of the key:
-        # either is shown at once.
+        # either is shown at once; and a page is kept per language.
         hints = tuple(sorted(info.hints.items())) if info.hints is not None else None
-        key = (info.id, info.version, hints, analysed is not None)
-        body = await self._pages.get(key, lambda: self._game_page(record, token, analysed))
+        key = (info.id, info.version, hints, analysed is not None, page.language, page.chosen)
+        body = await self._pages.get(key, lambda: self._game_page(record, token, page, analysed))
         return web.Response(text=body, content_type="text/html")
 
     async def _analysis(self, request: web.Request) -> tuple[GameRecord, Game, StoredAnalysis]:
@@ -339,7 +342,11 @@ class GamePages:
         )
 
     def _game_page(
-        self, record: GameRecord, token: str, analysed: StoredAnalysis | None = None
+        self,
+        record: GameRecord,
+        token: str,
+        page: PageLanguage,
+        analysed: StoredAnalysis | None = None,
     ) -> str:
         """The page of ``record`` (the template takes a while for a long game: a page is
         kept per game version, so a finished game's page is drawn once)."""
@@ -356,6 +363,7 @@ class GamePages:
         ]
         return self._render(
             "game.html",
+            page,
             info=info,
             token=token,
             state=state,
@@ -488,11 +496,14 @@ class GamePages:
         if served is None:
             raise not_found()
         values = tournament_page(served)
-        body = await asyncio.to_thread(self._render, "tournament.html", **values)
+        body = await asyncio.to_thread(
+            self._render, "tournament.html", page_language(request), **values
+        )
         return web.Response(text=body, content_type="text/html")
 
-    def _render(self, template: str, **values: Any) -> str:
-        return self.env.get_template(template).render(**values)
+    def _render(self, template: str, page: PageLanguage, **values: Any) -> str:
+        """``template`` in ``page``'s language: ``_()`` in a template is its gettext."""
+        return self.env.get_template(template).render(page=page, _=page.tongue.gettext, **values)
 
 
 @web.middleware

@@ -20,7 +20,7 @@ from typing import Protocol
 
 from PIL import Image, ImageDraw
 
-from ..caption import MAX_ALT_TEXT, SEP, clean_name
+from ..caption import ENGLISH, MAX_ALT_TEXT, SEP, Speaker, clean_name
 from ..encode import png_bytes, to_indexed
 from ..fonts import draw_text, fit_text, text_width
 from ..themes import DEFAULT_THEME, RGB, Palette, get_theme
@@ -129,21 +129,33 @@ def _record(row: StandingRow) -> str:
     return f"{row.wins}–{row.losses}–{row.draws}"
 
 
-def _name(names: Mapping[int, str], user_id: int) -> str:
-    return clean_name(names.get(user_id, "")) or f"user {user_id}"
+def _name(names: Mapping[int, str], user_id: int, tr: Speaker = ENGLISH) -> str:
+    return clean_name(names.get(user_id, "")) or tr.gettext("user {id}", id=user_id)
 
 
-def _subtitle(rows: Sequence[StandingRow], total: int | None) -> str:
-    if not rows:
-        return f"{total} ranked players" if total else ""
+def _span(rows: Sequence[StandingRow], total: int | None, tr: Speaker = ENGLISH) -> str:
+    """``Ranks 11–20 of 42``, one whole message per form."""
     first, last = rows[0].rank, rows[-1].rank
-    span = f"Rank {first}" if first == last else f"Ranks {first}–{last}"
-    of = f" of {total}" if total is not None else ""
-    return f"{span}{of}{SEP}{PROVISIONAL_MARK} provisional"
+    if first == last:
+        if total is None:
+            return tr.gettext("Rank {first}", first=first)
+        return tr.gettext("Rank {first} of {total}", first=first, total=total)
+    if total is None:
+        return tr.gettext("Ranks {first}–{last}", first=first, last=last)
+    return tr.gettext("Ranks {first}–{last} of {total}", first=first, last=last, total=total)
 
 
-def _empty(total: int | None) -> str:
-    return "No players on this page" if total else "Nobody has played a rated game yet"
+def _subtitle(rows: Sequence[StandingRow], total: int | None, tr: Speaker = ENGLISH) -> str:
+    if not rows:
+        return tr.ngettext("{n} ranked player", "{n} ranked players", total) if total else ""
+    provisional = tr.gettext("{mark} provisional", mark=PROVISIONAL_MARK)
+    return f"{_span(rows, total, tr)}{SEP}{provisional}"
+
+
+def _empty(total: int | None, tr: Speaker = ENGLISH) -> str:
+    if total:
+        return tr.gettext("No players on this page")
+    return tr.gettext("Nobody has played a rated game yet")
 
 
 def stripe_colour(palette: Palette) -> RGB:
@@ -201,6 +213,7 @@ def render_leaderboard(
     title: str,
     total: int | None = None,
     theme: str = DEFAULT_THEME,
+    tr: Speaker = ENGLISH,
 ) -> bytes:
     """One page of a leaderboard as PNG bytes.
 
@@ -209,7 +222,7 @@ def render_leaderboard(
     """
     _check(rows)
     palette = get_theme(theme).palette(PLAYERS)
-    image = draw_leaderboard(rows, names, title=title, total=total, palette=palette)
+    image = draw_leaderboard(rows, names, title=title, total=total, palette=palette, tr=tr)
     return png_bytes(to_indexed(image, get_theme(theme).name, PLAYERS))
 
 
@@ -220,6 +233,7 @@ def draw_leaderboard(
     title: str,
     total: int | None,
     palette: Palette,
+    tr: Speaker = ENGLISH,
 ) -> Image.Image:
     """The table as an RGB image at final size."""
     _check(rows)
@@ -229,11 +243,11 @@ def draw_leaderboard(
     draw_table_frame(
         image,
         palette,
-        heading=fit_text(clean_name(title), TITLE_FONT, room, f"{SEP}Leaderboard"),
-        subtitle=_subtitle(rows, total),
+        heading=fit_text(clean_name(title), TITLE_FONT, room, SEP + tr.gettext("Leaderboard")),
+        subtitle=_subtitle(rows, total, tr),
         body_top=lay.body_top,
         row_boxes=[lay.row_box(index) for index in range(len(rows))],
-        empty=_empty(total),
+        empty=_empty(total, tr),
     )
 
     def text(at: tuple[float, float], words: str, size: int, colour: RGB, anchor: str) -> None:
@@ -242,17 +256,17 @@ def draw_leaderboard(
     head_y = lay.head_top + HEAD_H / 2
     head = HEAD_FONT
     text((RANK_RIGHT, head_y), "#", head, palette.muted, "rm")
-    text((NAME_LEFT, head_y), "Player", head, palette.muted, "lm")
-    text((RATING_RIGHT, head_y), "Rating", head, palette.muted, "rm")
-    text((GAMES_RIGHT, head_y), "Games", head, palette.muted, "rm")
-    text((RECORD_RIGHT, head_y), "W–L–D", head, palette.muted, "rm")
+    text((NAME_LEFT, head_y), tr.gettext("Player"), head, palette.muted, "lm")
+    text((RATING_RIGHT, head_y), tr.gettext("Rating"), head, palette.muted, "rm")
+    text((GAMES_RIGHT, head_y), tr.gettext("Games"), head, palette.muted, "rm")
+    text((RECORD_RIGHT, head_y), tr.gettext("W–L–D"), head, palette.muted, "rm")
 
     figures = ROW_FONT
     small = SMALL_FONT
     for index, row in enumerate(rows):
         y = lay.row_centre_y(index)
         text((RANK_RIGHT, y), str(row.rank), figures, palette.text, "rm")
-        name = fit_text(_name(names, row.user_id), figures, NAME_RIGHT - NAME_LEFT)
+        name = fit_text(_name(names, row.user_id, tr), figures, NAME_RIGHT - NAME_LEFT)
         text((NAME_LEFT, y), name, figures, palette.text, "lm")
         rating_colour = palette.muted if row.provisional else palette.text
         text((RATING_RIGHT, y), _rating_text(row), figures, rating_colour, "rm")
@@ -264,21 +278,61 @@ def draw_leaderboard(
 
 
 def leaderboard_alt_text(
-    rows: Sequence[StandingRow], names: Mapping[int, str], *, title: str, total: int | None = None
+    rows: Sequence[StandingRow],
+    names: Mapping[int, str],
+    *,
+    title: str,
+    total: int | None = None,
+    tr: Speaker = ENGLISH,
 ) -> str:
     """What the table says, for screen readers: one short sentence per row."""
     _check(rows)
-    head = f"{clean_name(title)} leaderboard"
+    head = tr.gettext("{title} leaderboard", title=clean_name(title))
     if not rows:
-        return f"{head}: {_empty(total).lower()}."
-    parts = [f"{head}, {_subtitle(rows, total).split(SEP)[0].lower()}."]
-    for row in rows:
-        provisional = ", provisional" if row.provisional else ""
-        games = f"{row.games} game{'' if row.games == 1 else 's'}"
-        parts.append(
-            f"{row.rank}. {_name(names, row.user_id)}: {round(row.rating)} ± "
-            f"{round(row.uncertainty)}{provisional}, {games} "
-            f"({row.wins} won, {row.losses} lost, {row.draws} drawn)."
+        if total:
+            return tr.gettext("{head}: no players on this page.", head=head)
+        return tr.gettext("{head}: nobody has played a rated game yet.", head=head)
+    first, last = rows[0].rank, rows[-1].rank
+    # mid-sentence forms of the subtitle: whole messages, as each language capitalises its own
+    if first == last and total is None:
+        span = tr.gettext("{head}, rank {first}.", head=head, first=first)
+    elif first == last:
+        span = tr.gettext("{head}, rank {first} of {total}.", head=head, first=first, total=total)
+    elif total is None:
+        span = tr.gettext("{head}, ranks {first}–{last}.", head=head, first=first, last=last)
+    else:
+        span = tr.gettext(
+            "{head}, ranks {first}–{last} of {total}.",
+            head=head,
+            first=first,
+            last=last,
+            total=total,
         )
+    parts = [span]
+    for row in rows:
+        games = tr.ngettext("{n} game", "{n} games", row.games)
+        values = {
+            "rank": row.rank,
+            "name": _name(names, row.user_id, tr),
+            "rating": round(row.rating),
+            "uncertainty": round(row.uncertainty),
+            "games": games,
+            "wins": row.wins,
+            "losses": row.losses,
+            "draws": row.draws,
+        }
+        if row.provisional:
+            said = tr.gettext(
+                "{rank}. {name}: {rating} ± {uncertainty}, provisional, {games} "
+                "({wins} won, {losses} lost, {draws} drawn).",
+                **values,
+            )
+        else:
+            said = tr.gettext(
+                "{rank}. {name}: {rating} ± {uncertainty}, {games} "
+                "({wins} won, {losses} lost, {draws} drawn).",
+                **values,
+            )
+        parts.append(said)
     text = " ".join(parts)
     return text if len(text) <= MAX_ALT_TEXT else text[: MAX_ALT_TEXT - 1] + "…"

@@ -114,12 +114,18 @@ async def test_help_speaks_the_players_language(h: Any) -> None:
     assert not leaks(text), leaks(text)
 
 
-async def test_rules_title_and_footer_speak_the_players_language(h: Any) -> None:
-    [answer] = await h.command("rules", ALICE, game="minefield")
+@pytest.mark.parametrize("game", game_names())
+async def test_rules_summary_title_and_footer_speak_the_players_language(h: Any, game: str) -> None:
+    """The summary (goal, special rules, pie option, sizes) is translated; the attached rule
+    sheet stays Mark Steere's English, the authority, as the footer says."""
+    [answer] = await h.command("rules", ALICE, game=game)
     [embed] = answer.embeds
-    assert embed["title"].startswith("［Minefield")
+    assert embed["title"].startswith("［" + game_class(game).title)
     assert not leaks(embed["title"]) and not leaks(embed["footer"]["text"])
-    # the summary itself is the rules package's English (allow-listed until converted)
+    summary = embed["description"]
+    assert summary.startswith("［") and not leaks(summary.replace("marksteeregames.com", "")), (
+        summary
+    )
 
 
 async def test_an_unexpected_error_apologises_in_the_players_language(
@@ -387,14 +393,15 @@ def shown_text(sent: Any) -> str:
     parts += [embed_text(e) for e in message.get("embeds") or []]
     for row in message.get("components") or []:
         parts += [str(c.get("label") or "") for c in row.get("components", [])]
-    # attachments' descriptions are the board's alt text, drawn by render/ (English for now)
+    # attachments' descriptions: the board's alt text, worded by render/ in the channel's language
+    parts += [f.description or "" for f in sent.files]
     return "\n".join(p for p in parts if p)
 
 
 async def test_a_whole_game_at_the_wire_speaks_only_through_the_catalogs(h: Any) -> None:
     """Challenge, accept, moves, a refused move, a takeback asked and refused, /board, /games,
-    a resignation: every word the bot sends went through the catalogs, except the service's
-    own sentences (ServiceError text, still English: listed in SERVICE_SENTENCES)."""
+    a resignation: every word the bot sends went through the catalogs, the service's refusal
+    too; only why the game is unrated is still the service's English."""
     bob = fakes.BOB
     info = await fakes.challenge_and_accept(h)
     await h.command("move", ALICE, point="c3")
@@ -407,15 +414,43 @@ async def test_a_whole_game_at_the_wire_speaks_only_through_the_catalogs(h: Any)
     await h.command("games", ALICE)
     [confirm] = [s for s in await h.command("resign", bob) if s.custom_ids]
     await h.click(next(c for c in confirm.custom_ids if ":yes:" in c), bob)
-    # the service's own sentences, English until converted: the refusal and why it is unrated
+    assert refused.content.startswith("［") and not leaks(refused.content), refused.content
+    # the service's own sentence, English until converted: why the game is unrated
     rating = await h.service.ratings.game_rating(info.id)
     unrated = rating.text[:1].upper() + rating.text[1:]
     texts = [shown_text(s).replace(unrated, "") for s in h.fake.sent]
     assert sum("［" in t for t in texts) >= 10, texts
+    alts = [f.description or "" for s in h.fake.sent for f in s.files]
+    assert alts and all(a.startswith("［") for a in alts), alts  # the boards' alt texts
     # the players' names, and the record's notation ("minefield 5: c3 b2", the engine's)
     plain = [t.replace("Alice", "").replace("Bob", "").replace(info.game, "") for t in texts]
-    leaked = [(t, leaks(t)) for t in plain if t and t != refused.content and leaks(t)]
+    leaked = [(t, leaks(t)) for t in plain if t and leaks(t)]
     assert not leaked, leaked[:3]
+
+
+async def test_service_and_rules_refusals_at_the_wire_speak_the_players_language(h: Any) -> None:
+    """Refusals worded by the service (a self-challenge, a time control it cannot read, a
+    channel with no game, not your turn) and by the rules engine (an occupied point, a point
+    off the board, whose message quotes the board's columns and rows) reach the player
+    translated, with the points and the text they typed kept as given."""
+    bob = fakes.BOB
+    answers = [
+        fakes.refusal(await h.command("move", ALICE, point="c3")),  # no game here yet
+        fakes.refusal(await h.command("challenge", ALICE, game="minefield", opponent=ALICE)),
+        fakes.refusal(
+            await h.command("challenge", ALICE, game="minefield", opponent=bob, time="soon")
+        ),
+    ]
+    await fakes.challenge_and_accept(h)
+    await h.command("move", ALICE, point="c3")
+    answers.append(fakes.refusal(await h.command("move", ALICE, point="d4")))  # Bob's turn
+    answers.append(fakes.refusal(await h.command("move", bob, point="c3")))  # occupied
+    answers.append(fakes.refusal(await h.command("move", bob, point="z9")))  # off the board
+    for answer in answers:
+        text = answer.content
+        assert text.startswith("［") and not leaks(text.replace("'soon'", "")), text
+    assert "c3" in answers[4].content and "z9" in answers[5].content
+    assert "'soon'" in answers[2].content  # what was typed, quoted as given
 
 
 @pytest.mark.parametrize("fmt", ["round_robin", "swiss", "knockout", "league"])

@@ -1,9 +1,9 @@
 """Every shipped catalog is complete and valid, and says what the source says.
 
 The messages are extracted from the source at test time, with the same map and keywords as
-``pybabel extract`` (babel.cfg, ``-k locale_str``), so a new message that nobody extracted
-and translated fails here, as does a missing, empty or fuzzy translation, a placeholder that
-differs from the English, and a committed template that is out of date.
+``pybabel extract`` (babel.cfg, ``-k locale_str -k N_plural:1,2``), so a new message that
+nobody extracted and translated fails here, as does a missing, empty or fuzzy translation, a
+placeholder that differs from the English, and a committed template that is out of date.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from babel.messages.pofile import read_po
 from bot.i18n import LOCALES_DIR, SHIPPED, for_discord, po_path, read_catalog, tongue
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYWORDS = {**DEFAULT_KEYWORDS, "locale_str": None}
+KEYWORDS = {**DEFAULT_KEYWORDS, "locale_str": None, "N_plural": (1, 2)}
 
 
 @cache

@@ -34,7 +34,7 @@ def catalog() -> Catalog:
     """The pseudo-locale's catalog, from the messages the source has now."""
     with (ROOT / "babel.cfg").open(encoding="utf-8") as cfg:
         method_map, options_map = parse_mapping_cfg(cfg)
-    keywords = {**DEFAULT_KEYWORDS, "locale_str": None}
+    keywords = {**DEFAULT_KEYWORDS, "locale_str": None, "N_plural": (1, 2)}
     result = Catalog(locale="en", domain=i18n.DOMAIN)
     for _file, _line, message, _comments, _context in extract_from_dir(
         str(ROOT), method_map, options_map, keywords=keywords

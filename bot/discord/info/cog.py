@@ -167,9 +167,9 @@ class InfoCog(commands.Cog):
     async def rules(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
         tr = private(interaction)
         title = game_class(game.value).title
-        # the summary is still the rules package's English, beside Mark Steere's rule sheet
+        # the summary in the player's language, beside Mark Steere's rule sheet (his English)
         embed = discord.Embed(
-            title=tr.gettext("{game} rules", game=title), description=summary(game.value)
+            title=tr.gettext("{game} rules", game=title), description=summary(game.value, tr)
         )
         embed.set_footer(
             text=tr.gettext(

@@ -109,9 +109,10 @@ async def build_turn_message(
     else:
         game = await position_of(bot.service, info)
         rating = await bot.service.ratings.game_rating(info.id) if info.result else None
-    board = await draw_board_async(game, caption_names(info, names, of_guild(guild)))
+    tr = of_guild(guild)  # a post the channel reads: its image and alt text speak the server's
+    board = await draw_board_async(game, caption_names(info, names, tr), tr)
     message = turn_message(
-        info, game, names, board, headline, bot.computer.user_id, rating, ping, of_guild(guild)
+        info, game, names, board, headline, bot.computer.user_id, rating, ping, tr
     )
     view = await watch_view(bot, info)
     analyse = analyse_button(info, of_guild(guild))

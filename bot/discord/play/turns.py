@@ -91,16 +91,21 @@ def colour_names(
     }
 
 
-def draw_board(game: Game, names: Mapping[str, str]) -> Board:
-    """Render synchronously (call through :func:`draw_board_async` on the event loop)."""
+def draw_board(game: Game, names: Mapping[str, str], tr: Tongue = ENGLISH_TONGUE) -> Board:
+    """Render synchronously (call through :func:`draw_board_async` on the event loop); the
+    caption and the alt text speak ``tr``'s language."""
     import render  # imported late: building the command tree must not need Pillow
 
-    png = render.render_board(game, names=dict(names), show_illegal=game.name in SHOW_ILLEGAL)
-    return Board(png=png, alt=render.alt_text(game, names=dict(names)))
+    png = render.render_board(
+        game, names=dict(names), show_illegal=game.name in SHOW_ILLEGAL, tr=tr
+    )
+    return Board(png=png, alt=render.alt_text(game, names=dict(names), tr=tr))
 
 
-async def draw_board_async(game: Game, names: Mapping[str, str]) -> Board:
-    return await asyncio.to_thread(draw_board, game, names)
+async def draw_board_async(
+    game: Game, names: Mapping[str, str], tr: Tongue = ENGLISH_TONGUE
+) -> Board:
+    return await asyncio.to_thread(draw_board, game, names, tr)
 
 
 def players_field(info: GameInfo, tr: Tongue = ENGLISH_TONGUE) -> str:

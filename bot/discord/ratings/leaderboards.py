@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import io
 import re
 from typing import TYPE_CHECKING, Any
@@ -53,7 +54,7 @@ async def leaderboard_page(
     bot: CrosspathBot, guild_id: int, game: str, offset: int, tr: Tongue = ENGLISH_TONGUE
 ) -> tuple[discord.Embed, discord.File | None, discord.ui.View | None]:
     """One page: the embed (its text is the fallback), the image, and the page buttons, in
-    the channel's language ``tr`` (the image is still drawn in English)."""
+    the channel's language ``tr``, the image and its alt text too."""
     found = await bot.service.leaderboard(guild_id, game, PAGE_SIZE + 1, offset)
     more, standings = len(found) > PAGE_SIZE, found[:PAGE_SIZE]
     title = variant_title(game)
@@ -68,8 +69,10 @@ async def leaderboard_page(
         return embed, None, None
     embed.description = "\n".join(standing_line(s, names, tr) for s in standings)[:4096]
     embed.set_footer(text=tr.gettext("? = provisional (fewer than 10 rated games)"))
-    png = await asyncio.to_thread(render_leaderboard, standings, names, title=title)
-    alt = leaderboard_alt_text(standings, names, title=title)
+    png = await asyncio.to_thread(
+        functools.partial(render_leaderboard, standings, names, title=title, tr=tr)
+    )
+    alt = leaderboard_alt_text(standings, names, title=title, tr=tr)
     file = discord.File(io.BytesIO(png), filename=BOARD_FILE, description=alt[:1024])
     embed.set_image(url=f"attachment://{BOARD_FILE}")
     view = discord.ui.View(timeout=None)

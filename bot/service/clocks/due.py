@@ -40,7 +40,7 @@ class Clocks(Feature):
         ``shards``: only those of the servers this process holds (a bot running some of
         Discord's shards); the store filters in its query, so no process reads the others'."""
         if now is not None and not isinstance(now, datetime):
-            raise InvalidInput(f"'now' must be a datetime, not {quote(now)}.")
+            raise InvalidInput("'now' must be a datetime, not {now}.", now=quote(now))
         check_limit(limit)
         check_shards(shards)
         moment = to_us(now if now is not None else self._now())
@@ -114,7 +114,7 @@ class Clocks(Feature):
 
     async def _apply_due(self, action: DueAction) -> DueOutcome | None:
         if not isinstance(action, DueAction):
-            raise InvalidInput(f"apply_due takes a DueAction, not {quote(action)}.")
+            raise InvalidInput("apply_due takes a DueAction, not {action}.", action=quote(action))
         now = self._now()
         if action.kind == "challenge_expiry":
             assert action.challenge_id is not None

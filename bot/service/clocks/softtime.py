@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from rules import Game
+from rules.errors import N_, N_plural, Wording
 
 from ...store import GameRow, Tx
 from .. import convert
@@ -57,18 +58,21 @@ class SoftTime(Feature):
         game, your own turn, a vacation stops the game, or not yet: the message says when),
         InvalidInput (another claim)."""
         if claim not in ("win", "abort"):
-            raise InvalidInput(f"A soft-time claim is 'win' or 'abort', not {quote(claim)}.")
+            raise InvalidInput(
+                N_("A soft-time claim is 'win' or 'abort', not {claim}."), claim=quote(claim)
+            )
 
         async def act(tx: Tx, row: GameRow, game: Game, now: datetime) -> tuple[GameRow, GameEnded]:
             if time_control_from(row).is_timed:
-                raise SoftTimeRefused("This game has a clock: it ends on time by itself.")
+                raise SoftTimeRefused(N_("This game has a clock: it ends on time by itself."))
             if row.to_move_id == user_id:
-                raise SoftTimeRefused("The game is waiting on you: make your move.")
+                raise SoftTimeRefused(N_("The game is waiting on you: make your move."))
             stamp = to_us(now)
             pause = live_pause(row.paused_until, stamp)
             if pause is not None:
                 raise SoftTimeRefused(
-                    f"A player of this game is on vacation until {_when(pause)}; the game waits."
+                    N_("A player of this game is on vacation until {until}; the game waits."),
+                    until=_when(pause),
                 )
             limit = convert.settings(
                 await tx.moderation.settings(row.guild_id), row.guild_id
@@ -76,8 +80,13 @@ class SoftTime(Feature):
             at = _claimable_at(row, limit)
             if now < at:
                 raise SoftTimeRefused(
-                    f"Your opponent has {_days(limit)} to move (since"
-                    f" {_when(row.turn_started_at)}); you can claim from {at:%Y-%m-%d %H:%M} UTC."
+                    N_(
+                        "Your opponent has {limit} to move (since {since}); you can claim from "
+                        "{at} UTC."
+                    ),
+                    limit=_days(limit),
+                    since=_when(row.turn_started_at),
+                    at=f"{at:%Y-%m-%d %H:%M}",
                 )
             assert row.to_move_id is not None
             if claim == "win":
@@ -99,8 +108,9 @@ def _when(us: int) -> str:
     return f"{from_us(us):%Y-%m-%d %H:%M} UTC"
 
 
-def _days(seconds: int) -> str:
+def _days(seconds: int) -> Wording:
+    """A soft-time limit, whole days or hours (a nested wording: each language's plural)."""
     days, rest = divmod(seconds, 86400)
     if rest == 0:
-        return f"{days} day{'s' * (days != 1)}"
-    return f"{seconds // 3600} hours"
+        return Wording.counted(N_plural("{n} day", "{n} days"), days)
+    return Wording.counted(N_plural("{n} hour", "{n} hours"), seconds // 3600)

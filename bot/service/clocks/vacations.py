@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from rules.errors import N_
+
 from ...store import GameRow, Tx, VacationRow
 from ..checks import check_id, is_int, quote
 from ..convert import from_us, maybe_dt
@@ -117,8 +119,9 @@ class Vacations(Feature):
         check_id(user_id, "user id")
         if not is_int(days) or not 1 <= days <= MAX_VACATION_DAYS:
             raise InvalidInput(
-                f"A vacation is a whole number of days from 1 to {MAX_VACATION_DAYS},"
-                f" not {quote(days)}."
+                N_("A vacation is a whole number of days from 1 to {most}, not {days}."),
+                most=MAX_VACATION_DAYS,
+                days=quote(days),
             )
         stamp = self._stamp()
         year = from_us(stamp).year
@@ -126,7 +129,8 @@ class Vacations(Feature):
             row = await tx.clocks.vacation(user_id)
             if row is not None and row.ends_at is not None and row.ends_at > stamp:
                 raise VacationRefused(
-                    f"You are already on vacation until {_day(row.ends_at)}; end it first."
+                    N_("You are already on vacation until {until}; end it first."),
+                    until=_day(row.ends_at),
                 )
             games = await tx.clocks.active_games_of(user_id)
             allowance = await self._allowance(tx, games)
@@ -142,8 +146,11 @@ class Vacations(Feature):
             for game in games:
                 if game.to_move_id == user_id and _overdue(game, stamp):
                     raise VacationRefused(
-                        f"Your clock in game {game.id} has already run out, so a vacation"
-                        " can't stop it."
+                        N_(
+                            "Your clock in game {id} has already run out, so a vacation can't stop "
+                            "it."
+                        ),
+                        id=game.id,
                     )
             ends = stamp + days * DAY
             saved = VacationRow(user_id, year, used + days, stamp, ends, days)
@@ -159,9 +166,11 @@ class Vacations(Feature):
         async with self._write() as tx:
             row = await tx.clocks.vacation(user_id)
             if row is None or row.started_at is None or row.ends_at is None:
-                raise VacationRefused("You are not on vacation.")
+                raise VacationRefused(N_("You are not on vacation."))
             if row.ends_at <= stamp:
-                raise VacationRefused(f"Your vacation already ended on {_day(row.ends_at)}.")
+                raise VacationRefused(
+                    N_("Your vacation already ended on {day}."), day=_day(row.ends_at)
+                )
             begun = max(1, -(-(stamp - row.started_at) // DAY))
             used = max(0, row.days_used - max(0, row.days - begun))
             saved = VacationRow(user_id, row.year, used, None, None, 0)

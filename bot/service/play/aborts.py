@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from rules import Game
+from rules.errors import N_
 
 from ...store import GameRow, Tx
 from .. import convert
@@ -86,13 +87,16 @@ class Aborts(Feature):
         state = await _offer_state(tx, row, game)
         if state.pending is not None:
             if state.pending.offered_by == user_id:
-                raise NoAbort("Your abort offer is already waiting for your opponent's answer.")
+                raise NoAbort(N_("Your abort offer is already waiting for your opponent's answer."))
             raise NoAbort(
-                "Your opponent has already offered to abort this game: accept their offer."
+                N_("Your opponent has already offered to abort this game: accept their offer.")
             )
         if state.declined:
             raise NoAbort(
-                "An abort was declined at this position; you can offer again after the next move."
+                N_(
+                    "An abort was declined at this position; you can offer again after the "
+                    "next move."
+                )
             )
         await tx.games.add_event(
             row.id, to_us(now), OFFERED, user_id, f"{_VERSION_PREFIX}{row.version}"
@@ -131,8 +135,11 @@ class Aborts(Feature):
         async def act(tx: Tx, row: GameRow, game: Game, now: datetime) -> tuple[GameRow, GameEnded]:
             if not may_abort_alone(row, game):
                 raise NoAbort(
-                    f"Both players have made {ALONE_TURNS} turns, so this game can only be "
-                    "aborted if your opponent agrees: offer an abort instead."
+                    N_(
+                        "Both players have made {turns} turns, so this game can only be "
+                        "aborted if your opponent agrees: offer an abort instead."
+                    ),
+                    turns=ALONE_TURNS,
                 )
             return await self._abort_now(tx, row, game, now, user_id, "early abort")
 
@@ -178,14 +185,16 @@ class Aborts(Feature):
         ) -> tuple[GameRow, AbortAnswer]:
             if row.version != version:
                 raise StaleAction(
-                    "That abort offer is out of date: the game has moved on since. "
-                    "Offer again if you both still want to stop."
+                    N_(
+                        "That abort offer is out of date: the game has moved on since. Offer "
+                        "again if you both still want to stop."
+                    )
                 )
             offer = (await _offer_state(tx, row, game)).pending
             if offer is None:
-                raise NoAbort("There is no abort offer waiting for an answer.")
+                raise NoAbort(N_("There is no abort offer waiting for an answer."))
             if offer.offered_by == user_id:
-                raise PermissionDenied("You can't answer your own abort offer.")
+                raise PermissionDenied(N_("You can't answer your own abort offer."))
             if accept:
                 row, ended = await self._abort_now(tx, row, game, now, user_id, "by agreement")
                 return row, AbortAnswer(True, offer.offered_by, user_id, ended.game, ended)

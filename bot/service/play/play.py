@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from rules import Game, IllegalMove
+from rules.errors import N_
 
 from ...store import (
     ClockRow,
@@ -25,7 +26,6 @@ from ..convert import from_us, to_us
 from ..core import (
     Feature,
     colour_of,
-    engine_sentence,
     other_player,
 )
 from ..engines import play_off_loop
@@ -69,9 +69,11 @@ class Play(Feature):
         """
         if not isinstance(move, str) or len(move) > MAX_MOVE_TEXT:
             raise IllegalMoveError(
-                f"{quote(move)} is not a move: write a point like c3"
-                + (" or swap." if isinstance(move, str) else "."),
+                N_("{move} is not a move: write a point like c3 or swap.")
+                if isinstance(move, str)
+                else N_("{move} is not a move: write a point like c3."),
                 move[:QUOTE_LIMIT] if isinstance(move, str) else "",
+                move=quote(move),
             )
 
         async def act(
@@ -79,12 +81,12 @@ class Play(Feature):
         ) -> tuple[GameRow, MoveResult]:
             pair = convert.seats(row, game)
             if convert.user_of(pair, game.to_move) != user_id:
-                raise NotYourTurn("It's not your turn.")
+                raise NotYourTurn(N_("It's not your turn."))
             turn_before = game.turn_number
             try:
                 record = await play_off_loop(game, move)
             except IllegalMove as exc:
-                raise IllegalMoveError(engine_sentence(str(exc)), move) from exc
+                raise IllegalMoveError(exc.wording, move) from exc
             stamp = to_us(now)
             after = convert.seats(row, game)
             next_id = None if game.is_over else convert.user_of(after, game.to_move)
@@ -183,12 +185,12 @@ class Play(Feature):
             tx: Tx, row: GameRow, game: Game, now: datetime
         ) -> tuple[GameRow, TakebackRequest]:
             if not game.history:
-                raise NoTakeback("There is no move to take back yet.")
+                raise NoTakeback(N_("There is no move to take back yet."))
             if row.takeback_by is not None:
-                raise NoTakeback("A takeback request is already waiting for an answer.")
+                raise NoTakeback(N_("A takeback request is already waiting for an answer."))
             stored = await tx.games.moves(row.id)
             if stored[-1].user_id != user_id:
-                raise NoTakeback("You can only ask to take back your own last turn.")
+                raise NoTakeback(N_("You can only ask to take back your own last turn."))
             stamp = to_us(now)
             row = await tx.games.request_takeback(row, user_id, stamp)
             await tx.games.add_event(row.id, stamp, "takeback_requested", user_id)
@@ -207,9 +209,9 @@ class Play(Feature):
         ) -> tuple[GameRow, TakebackAnswer]:
             requester = row.takeback_by
             if requester is None or row.takeback_version != row.version:
-                raise NoTakeback("There is no takeback request to answer.")
+                raise NoTakeback(N_("There is no takeback request to answer."))
             if requester == user_id:
-                raise PermissionDenied("You can't answer your own takeback request.")
+                raise PermissionDenied(N_("You can't answer your own takeback request."))
             stamp = to_us(now)
             if not accept:
                 row = await tx.games.clear_takeback(row)

@@ -13,6 +13,7 @@ from typing import cast
 
 from rules import UnknownGame, split_variant
 from rules.base import PIE_OPTION
+from rules.errors import N_
 
 from ...store import RatingHistoryRow, RatingRow
 from .. import convert
@@ -68,7 +69,7 @@ def check_game(name: object) -> str:
     try:
         cls, pie = split_variant(name)
     except UnknownGame as exc:
-        raise InvalidInput(f"There is no game called {quote(name)}.") from exc
+        raise InvalidInput(N_("There is no game called {name}."), name=quote(name)) from exc
     return f"{cls.name}+{PIE_OPTION}" if pie else cls.name
 
 
@@ -94,7 +95,10 @@ class Ratings(Feature):
         name = check_game(game)
         check_limit(limit)
         if not isinstance(offset, int) or isinstance(offset, bool) or not 0 <= offset <= MAX_OFFSET:
-            raise InvalidInput(f"The offset must be a whole number from 0 to {MAX_OFFSET}.")
+            raise InvalidInput(
+                N_("The offset must be a whole number from 0 to {most}."),
+                most=MAX_OFFSET,
+            )
         async with self.store.read() as tx:
             rows = await tx.ratings.leaderboard(guild_id, name, limit, offset)
         return standings_of(rows, offset)
@@ -173,7 +177,7 @@ class Ratings(Feature):
         async with self.store.read() as tx:
             row = await tx.games.game(game_id)
             if row is None:
-                raise NoGameHere(f"There is no game number {game_id}.")
+                raise NoGameHere(N_("There is no game number {game_id}."), game_id=game_id)
             if row.status == "active":
                 return None
             if row.rating_seq is None:

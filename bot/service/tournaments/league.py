@@ -18,6 +18,8 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from rules.errors import N_
+
 from ..errors import quote
 from .model import Entrant, Format, TournamentConfig, TournamentError, TournamentState
 from .model import new_tournament as _new_tournament
@@ -58,8 +60,10 @@ class SeasonMoves:
 def _check_size(size: int) -> None:
     if not MIN_DIVISION_SIZE <= size <= MAX_DIVISION_SIZE:
         raise TournamentError(
-            f"A division holds {MIN_DIVISION_SIZE} to {MAX_DIVISION_SIZE} players, "
-            f"not {quote(size)}."
+            N_("A division holds {least} to {most} players, not {size}."),
+            least=MIN_DIVISION_SIZE,
+            most=MAX_DIVISION_SIZE,
+            size=quote(size),
         )
 
 
@@ -89,9 +93,9 @@ def split_divisions(
     """
     _check_size(size)
     if len(members) < 2:
-        raise TournamentError("A league needs at least two players.")
+        raise TournamentError(N_("A league needs at least two players."))
     if len({m.player_id for m in members}) != len(members):
-        raise TournamentError("A player is registered twice.")
+        raise TournamentError(N_("A player is registered twice."))
     return _cut(_by_rating(members), size)
 
 
@@ -138,7 +142,10 @@ def next_season(
     rating = dict(ratings)
     for member in joining:
         if member.player_id in rating:
-            raise TournamentError(f"Player {quote(member.player_id)} is already in the league.")
+            raise TournamentError(
+                N_("Player {player_id} is already in the league."),
+                player_id=quote(member.player_id),
+            )
         rating[member.player_id] = member.rating
     for member in sorted(joining, key=lambda m: (-m.rating, m.player_id)):
         target = next(
@@ -155,7 +162,7 @@ def next_season(
     levels = [members for members in levels if members]
     total = sum(len(members) for members in levels)
     if total < 2:
-        raise TournamentError("A league needs at least two players.")
+        raise TournamentError(N_("A league needs at least two players."))
     if len(levels) != math.ceil(total / size) or any(not 2 <= len(m) <= size for m in levels):
         return _cut([pid for members in levels for pid in members], size)
     return tuple(Division(level, tuple(m)) for level, m in enumerate(levels, start=1))

@@ -13,6 +13,8 @@ import math
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from rules.errors import N_
+
 from ..errors import InvalidInput, quote
 
 MAX_ENTRANTS = 4096
@@ -177,17 +179,23 @@ class TournamentState:
         games = {p.id: p for p in self.pairings}
         pairing = games.get(result.pairing_id)
         if pairing is None or pairing.is_bye:
-            raise TournamentError(f"There is no game {quote(result.pairing_id)} to record.")
+            raise TournamentError(
+                "There is no game {pairing_id} to record.", pairing_id=quote(result.pairing_id)
+            )
         if result.pairing_id in self.result_map():
-            raise TournamentError(f"Game {quote(result.pairing_id)} already has a result.")
+            raise TournamentError(
+                "Game {pairing_id} already has a result.", pairing_id=quote(result.pairing_id)
+            )
         return replace(self, results=(*self.results, result), _by_id={})
 
     def with_withdrawal(self, player_id: int) -> TournamentState:
         """The state with ``player_id`` withdrawn from the next round on."""
         if player_id not in {e.player_id for e in self.entrants}:
-            raise TournamentError(f"Player {quote(player_id)} is not in this tournament.")
+            raise TournamentError(
+                N_("Player {player_id} is not in this tournament."), player_id=quote(player_id)
+            )
         if player_id in self.withdrawn():
-            raise TournamentError("That player has already withdrawn.")
+            raise TournamentError(N_("That player has already withdrawn."))
         withdrawal = Withdrawal(player_id, self.current_round() + 1)
         return replace(self, withdrawals=(*self.withdrawals, withdrawal), _by_id={})
 
@@ -200,15 +208,18 @@ class TournamentState:
         games: dict[str, Pairing] = {}
         for pairing in self.pairings:
             if pairing.id in games:
-                raise TournamentError(f"Game {quote(pairing.id)} is paired twice.")
+                raise TournamentError("Game {id} is paired twice.", id=quote(pairing.id))
             if any(pid not in ids for pid in pairing.players()) or pairing.first == pairing.second:
-                raise TournamentError(f"Game {quote(pairing.id)} pairs someone not entered.")
+                raise TournamentError("Game {id} pairs someone not entered.", id=quote(pairing.id))
             games[pairing.id] = pairing
         seen: set[str] = set()
         for result in self.results:
             paired = games.get(result.pairing_id)
             if paired is None or paired.is_bye or result.pairing_id in seen:
-                raise TournamentError(f"The result of {quote(result.pairing_id)} fits no game.")
+                raise TournamentError(
+                    "The result of {pairing_id} fits no game.",
+                    pairing_id=quote(result.pairing_id),
+                )
             seen.add(result.pairing_id)
         left = [w.player_id for w in self.withdrawals]
         if len(set(left)) != len(left) or not ids.issuperset(left):
@@ -235,31 +246,38 @@ def check_config(config: TournamentConfig, entrants: tuple[Entrant, ...]) -> Non
     """Refuse options no tournament can run with, in words for the organiser."""
     count = len(entrants)
     if count < 2:
-        raise TournamentError("A tournament needs at least two players.")
+        raise TournamentError(N_("A tournament needs at least two players."))
     if count > MAX_ENTRANTS:
-        raise TournamentError(f"A tournament takes at most {MAX_ENTRANTS} players.")
+        raise TournamentError(N_("A tournament takes at most {most} players."), most=MAX_ENTRANTS)
     ids = [e.player_id for e in entrants]
     if len(set(ids)) != count:
-        raise TournamentError("A player is registered twice.")
+        raise TournamentError(N_("A player is registered twice."))
     if any(not math.isfinite(e.rating) for e in entrants):
         raise TournamentError("Every player needs a finite rating to be seeded.")
     if config.format is Format.ROUND_ROBIN and config.cycles not in (1, 2):
         raise TournamentError(
-            f"A round robin is single or double (1 or 2 cycles), not {quote(config.cycles)}."
+            N_("A round robin is single or double (1 or 2 cycles), not {cycles}."),
+            cycles=quote(config.cycles),
         )
     if config.format is Format.SWISS and config.rounds is not None:
         most = max_swiss_rounds(count)
         if not 1 <= config.rounds <= most:
             raise TournamentError(
-                f"A Swiss of {count} players can have 1 to {most} rounds, "
-                f"not {quote(config.rounds)}."
+                N_("A Swiss of {count} players can have 1 to {most} rounds, not {rounds}."),
+                count=count,
+                most=most,
+                rounds=quote(config.rounds),
             )
     if config.format is Format.KNOCKOUT and (
         config.best_of < 1 or config.best_of % 2 == 0 or config.best_of > MAX_BEST_OF
     ):
         raise TournamentError(
-            f"A knockout match is best of an odd number of games from 1 to {MAX_BEST_OF}, "
-            f"not {quote(config.best_of)}."
+            N_(
+                "A knockout match is best of an odd number of games from 1 to "
+                "{most}, not {best_of}."
+            ),
+            most=MAX_BEST_OF,
+            best_of=quote(config.best_of),
         )
 
 

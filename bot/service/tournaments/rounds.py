@@ -11,6 +11,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from rules import new_game
+from rules.errors import N_
 
 from ...store import (
     ClockRow,
@@ -49,11 +50,12 @@ from . import (
 from .tables import (
     _GAMES_PER_TOURNAMENT,
     _REASONS,
+    CLOSED,
     PROVISIONAL_CHANNEL_BASE,
-    _past,
     _states,
     info_of,
     player_names,
+    status_sentence,
     table,
 )
 from .types import (
@@ -95,7 +97,9 @@ class Rounds(Feature):
     async def tournament(self, tx: Tx, tournament_id: int) -> TournamentRow:
         t = await tx.tournaments.tournament(tournament_id)
         if t is None:
-            raise TournamentError(f"There is no tournament {quote(tournament_id)}.")
+            raise TournamentError(
+                N_("There is no tournament {tournament_id}."), tournament_id=quote(tournament_id)
+            )
         return t
 
     async def round_of(self, tx: Tx, tournament_id: int, round: int | None) -> None:
@@ -108,9 +112,9 @@ class Rounds(Feature):
     async def registering(self, tx: Tx, tournament_id: int, now: datetime) -> TournamentRow:
         t = await self.tournament(tx, tournament_id)
         if t.status != "registration":
-            raise TournamentError(f"Registration is closed: this tournament has {_past(t.status)}.")
+            raise TournamentError(status_sentence(t.status, CLOSED))
         if t.registration_deadline is not None and to_us(now) >= t.registration_deadline:
-            raise TournamentError("Registration is closed: the deadline has passed.")
+            raise TournamentError(N_("Registration is closed: the deadline has passed."))
         return t
 
     async def ratings_now(
@@ -132,7 +136,9 @@ class Rounds(Feature):
         needed = max(2, t.min_players)
         if len(entrants) < needed:
             raise TournamentError(
-                f"This tournament needs at least {needed} players; {len(entrants)} registered."
+                N_("This tournament needs at least {needed} players; {entrants_count} registered."),
+                needed=needed,
+                entrants_count=len(entrants),
             )
         ratings = await self.ratings_now(tx, t, [e.user_id for e in entrants])
         entrants = [replace(e, rating=ratings[e.user_id]) for e in entrants]

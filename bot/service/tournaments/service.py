@@ -33,6 +33,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from rules import UnknownGame, game_class
+from rules.errors import N_
 
 from ...store import (
     ChannelTaken,
@@ -65,15 +66,17 @@ from . import (
 from .model import MAX_ENTRANTS
 from .rounds import Rounds
 from .tables import (
+    ALREADY,
     LIST_LIMIT,
     MAX_CREATOR_ROLES,
+    NOW,
     PROVISIONAL_CHANNEL_BASE,
     _check_numbers,
     _check_organiser,
-    _past,
     is_provisional,
     pairing_info,
     standings_of,
+    status_sentence,
 )
 from .types import (
     FORMATS,
@@ -131,21 +134,28 @@ class Tournaments(Feature):
         check_text(game, "game name", MAX_GAME_NAME, TournamentError)
         if not isinstance(format, str) or format not in FORMATS:
             raise TournamentError(
-                f"The format must be one of {', '.join(FORMATS)}, not {quote(format)}."
+                N_("The format must be one of {formats}, not {format}."),
+                formats=", ".join(FORMATS),
+                format=quote(format),
             )
-        for value, what in ((size, "board size"), (rounds, "number of rounds")):
-            if value is not None and not is_int(value):
-                raise TournamentError(f"The {what} must be a whole number, not {quote(value)}.")
-        for value, what in (
-            (match_games, "match length"),
-            (min_players, "minimum number of players"),
-            (division_size, "division size"),
+        # One whole sentence per option, so that each language words it as a whole.
+        for value, optional, sentence in (
+            (size, True, N_("The board size must be a whole number, not {value}.")),
+            (rounds, True, N_("The number of rounds must be a whole number, not {value}.")),
+            (match_games, False, N_("The match length must be a whole number, not {value}.")),
+            (
+                min_players,
+                False,
+                N_("The minimum number of players must be a whole number, not {value}."),
+            ),
+            (division_size, False, N_("The division size must be a whole number, not {value}.")),
         ):
-            if not is_int(value):
-                raise TournamentError(f"The {what} must be a whole number, not {quote(value)}.")
+            if not (optional and value is None) and not is_int(value):
+                raise TournamentError(sentence, value=quote(value))
         if max_players is not None and not is_int(max_players):
             raise TournamentError(
-                f"The maximum number of players must be a whole number, not {quote(max_players)}."
+                N_("The maximum number of players must be a whole number, not {max_players}."),
+                max_players=quote(max_players),
             )
         tc = check_time_control(time_control)
         check_bool(rated, "rated option", TournamentError)
@@ -153,21 +163,25 @@ class Tournaments(Feature):
         if registration_deadline is not None and (
             not isinstance(registration_deadline, datetime) or registration_deadline.tzinfo is None
         ):
-            raise TournamentError("The registration deadline must be a date and time with a zone.")
+            raise TournamentError(
+                N_("The registration deadline must be a date and time with a zone.")
+            )
         _check_numbers(format, rounds, match_games, min_players, max_players, division_size)
         try:
             cls = game_class(game)
         except UnknownGame as exc:
-            raise TournamentError(str(exc)) from exc
+            raise TournamentError(exc.wording) from exc
         now = self._now()
         if registration_deadline is not None and registration_deadline <= now:
-            raise TournamentError("The registration deadline must be in the future.")
+            raise TournamentError(N_("The registration deadline must be in the future."))
         async with self._write() as tx:
             guild = convert.settings(await tx.moderation.settings(guild_id), guild_id)
             if not guild.allows(channel_id):
                 raise TournamentError(
-                    "Tournaments can't be run in this channel; ask an admin which channels "
-                    "allow games."
+                    N_(
+                        "Tournaments can't be run in this channel; ask an admin which channels "
+                        "allow games."
+                    )
                 )
             chosen = board_size(guild, cls, size, TournamentError)
             tc = tc if tc is not None else guild.default_time_control
@@ -214,10 +228,10 @@ class Tournaments(Feature):
             t = await self.rounds.registering(tx, tournament_id, now)
             entrants = await tx.tournaments.entrants(t.id)
             if any(e.user_id == user_id for e in entrants):
-                raise TournamentError("You are already registered for this tournament.")
+                raise TournamentError(N_("You are already registered for this tournament."))
             limit = t.max_players if t.max_players is not None else MAX_ENTRANTS
             if len(entrants) >= limit:
-                raise TournamentError(f"This tournament is full ({limit} players).")
+                raise TournamentError(N_("This tournament is full ({limit} players)."), limit=limit)
             rating = (await self.rounds.ratings_now(tx, t, [user_id]))[user_id]
             stamp = to_us(now)
             await tx.tournaments.save_entrants(
@@ -235,12 +249,12 @@ class Tournaments(Feature):
             t = await self.rounds.tournament(tx, tournament_id)
             if t.status == "running":
                 raise TournamentError(
-                    "This tournament has started: ask the organiser to withdraw you."
+                    N_("This tournament has started: ask the organiser to withdraw you.")
                 )
             if t.status != "registration":
-                raise TournamentError(f"This tournament is {t.status}.")
+                raise TournamentError(status_sentence(t.status, NOW))
             if not await tx.tournaments.remove_entrant(t.id, user_id):
-                raise TournamentError("You are not registered for this tournament.")
+                raise TournamentError(N_("You are not registered for this tournament."))
             t = await tx.tournaments.update_tournament(t, {"updated_at": to_us(now)})
             return await self.rounds.info(tx, t)
 
@@ -259,7 +273,7 @@ class Tournaments(Feature):
             t = await self.rounds.tournament(tx, tournament_id)
             _check_organiser(t, by_user_id, as_admin)
             if t.status != "registration":
-                raise TournamentError(f"This tournament has already {_past(t.status)}.")
+                raise TournamentError(status_sentence(t.status, ALREADY))
             t = await self.rounds.start(tx, t, now)
             info = await self.rounds.info(tx, t)
             more = bool(await tx.tournaments.pending_pairings(t.id, 1))
@@ -303,15 +317,17 @@ class Tournaments(Feature):
             entrants = {e.user_id: e for e in await tx.tournaments.entrants(t.id)}
             entrant = entrants.get(user_id)
             if entrant is None:
-                raise TournamentError(f"Player {quote(user_id)} is not in this tournament.")
+                raise TournamentError(
+                    N_("Player {user_id} is not in this tournament."), user_id=quote(user_id)
+                )
             if t.status == "registration":
                 await tx.tournaments.remove_entrant(t.id, user_id)
                 t = await tx.tournaments.update_tournament(t, {"updated_at": to_us(now)})
                 return await self.rounds.info(tx, t)
             if t.status != "running":
-                raise TournamentError(f"This tournament is {t.status}.")
+                raise TournamentError(status_sentence(t.status, NOW))
             if entrant.withdrawn_round is not None:
-                raise TournamentError("That player has already withdrawn.")
+                raise TournamentError(N_("That player has already withdrawn."))
             pairings = await tx.tournaments.pairings(t.id)
             mine = [
                 p
@@ -359,7 +375,7 @@ class Tournaments(Feature):
             t = await self.rounds.tournament(tx, tournament_id)
             _check_organiser(t, by_user_id, as_admin)
             if t.status not in ("registration", "running"):
-                raise TournamentError(f"This tournament is already {t.status}.")
+                raise TournamentError(status_sentence(t.status, ALREADY))
             active = [
                 g for g in await tx.tournaments.tournament_games(t.id) if g.status == "active"
             ]
@@ -393,13 +409,15 @@ class Tournaments(Feature):
         async with self._write() as tx:
             row = await tx.games.game(game_id)
             if row is None or row.tournament_id is None:
-                raise NoGameHere(f"There is no tournament game {quote(game_id)}.")
+                raise NoGameHere(
+                    N_("There is no tournament game {game_id}."), game_id=quote(game_id)
+                )
             t = await self.rounds.tournament(tx, row.tournament_id)
             _check_organiser(t, by_user_id, as_admin)
             if row.status != "active":
-                raise TournamentError("That game is already over.")
+                raise TournamentError(N_("That game is already over."))
             if winner_id is not None and winner_id not in (row.first_id, row.second_id):
-                raise NotAPlayer("That user is not playing in this game.")
+                raise NotAPlayer(N_("That user is not playing in this game."))
             game = await self._engine(tx, row)
             row, ended = await self._finish(
                 tx,
@@ -442,7 +460,10 @@ class Tournaments(Feature):
         if isinstance(role_ids, str | bytes) or not isinstance(role_ids, Sequence):
             raise InvalidInput("The roles must be a list of role ids.")
         if len(role_ids) > MAX_CREATOR_ROLES:
-            raise InvalidInput(f"At most {MAX_CREATOR_ROLES} roles may create tournaments.")
+            raise InvalidInput(
+                N_("At most {most} roles may create tournaments."),
+                most=MAX_CREATOR_ROLES,
+            )
         roles = tuple(sorted({check_id(r, "role id") for r in role_ids}))
         async with self._write() as tx:
             await tx.moderation.set_creator_roles(guild_id, roles)
@@ -469,20 +490,24 @@ class Tournaments(Feature):
         check_id(game_id, "game id")
         check_id(channel_id, "channel id")
         if is_provisional(channel_id):
-            raise TournamentError(f"Channel id {quote(channel_id)} is not a thread's id.")
+            raise TournamentError(
+                "Channel id {channel_id} is not a thread's id.", channel_id=quote(channel_id)
+            )
         try:
             async with self._write() as tx:
                 row = await tx.games.game(game_id)
                 if row is None or row.tournament_id is None:
-                    raise NoGameHere(f"There is no tournament game {quote(game_id)}.")
+                    raise NoGameHere(
+                        N_("There is no tournament game {game_id}."), game_id=quote(game_id)
+                    )
                 game = await self._engine(tx, row)
                 if row.channel_id != channel_id:
                     if not is_provisional(row.channel_id):
-                        raise TournamentError("That game already has its thread.")
+                        raise TournamentError(N_("That game already has its thread."))
                     row = await tx.tournaments.move_game(row, channel_id)
         except ChannelTaken as exc:
             # Raised at the write or at the end of the block (PostgreSQL sends it there).
-            raise ChannelBusy("That thread already has a game in progress.") from exc
+            raise ChannelBusy(N_("That thread already has a game in progress.")) from exc
         return convert.game_info(row, game)
 
     @warms_engines
@@ -514,7 +539,7 @@ class Tournaments(Feature):
             "finished",
             "cancelled",
         ):
-            raise TournamentError(f"There is no tournament status {quote(status)}.")
+            raise TournamentError("There is no tournament status {status}.", status=quote(status))
         async with self.store.read() as tx:
             rows = await tx.tournaments.tournaments_in(guild_id, status, limit)
             return [await self.rounds.info(tx, r) for r in rows]
@@ -564,7 +589,7 @@ class Tournaments(Feature):
         adapter's periodic loop.  Two processes sweeping at once start each tournament once
         (the row lock); a finished one is listed until some process claims its podium."""
         if now is not None and not isinstance(now, datetime):
-            raise InvalidInput(f"'now' must be a datetime, not {quote(now)}.")
+            raise InvalidInput("'now' must be a datetime, not {now}.", now=quote(now))
         check_shards(shards)
         check_limit(limit)
         moment = now if now is not None else self._now()

@@ -3,11 +3,12 @@ front ends show, computed from the stored rows (pure functions, no store)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import cast
 
 from rules import game_class
+from rules.errors import N_, Wording
 
 from ...store import (
     EntrantRow,
@@ -86,57 +87,100 @@ def _check_numbers(
 ) -> None:
     """Refuse options no tournament of ``format`` can run with, before anything is stored."""
     if min_players < 2:
-        raise TournamentError("A tournament needs at least two players (minimum 2 or more).")
+        raise TournamentError(N_("A tournament needs at least two players (minimum 2 or more)."))
     if min_players > MAX_ENTRANTS:
         raise TournamentError(
-            f"A tournament takes at most {MAX_ENTRANTS} players, so its minimum cannot be"
-            f" {quote(min_players)}."
+            N_(
+                "A tournament takes at most {most} players, so its minimum cannot be {min_players}."
+            ),
+            most=MAX_ENTRANTS,
+            min_players=quote(min_players),
         )
     if max_players is not None:
         if max_players < 2:
-            raise TournamentError("A tournament needs room for at least two players.")
+            raise TournamentError(N_("A tournament needs room for at least two players."))
         if max_players > MAX_ENTRANTS:
-            raise TournamentError(f"A tournament takes at most {MAX_ENTRANTS} players.")
+            raise TournamentError(
+                N_("A tournament takes at most {most} players."), most=MAX_ENTRANTS
+            )
         if max_players < min_players:
-            raise TournamentError("The maximum number of players is below the minimum.")
+            raise TournamentError(N_("The maximum number of players is below the minimum."))
     if rounds is not None:
         if format != "swiss":
-            raise TournamentError("Only a Swiss has a chosen number of rounds.")
+            raise TournamentError(N_("Only a Swiss has a chosen number of rounds."))
         if rounds < 1:
-            raise TournamentError(f"A Swiss has at least one round, not {quote(rounds)}.")
+            raise TournamentError(
+                N_("A Swiss has at least one round, not {rounds}."), rounds=quote(rounds)
+            )
         if rounds > max_swiss_rounds(MAX_ENTRANTS):  # (no field can play more: no rematches)
             raise TournamentError(
-                f"A Swiss has at most {max_swiss_rounds(MAX_ENTRANTS)} rounds (with the largest"
-                f" field of {MAX_ENTRANTS} players), not {quote(rounds)}."
+                N_(
+                    "A Swiss has at most {most} rounds (with the largest field of "
+                    "{players} players), not {rounds}."
+                ),
+                most=max_swiss_rounds(MAX_ENTRANTS),
+                players=MAX_ENTRANTS,
+                rounds=quote(rounds),
             )
         if max_players is not None and rounds > max_swiss_rounds(max_players):
             raise TournamentError(
-                f"A Swiss of at most {max_players} players can have at most "
-                f"{max_swiss_rounds(max_players)} rounds, not {quote(rounds)}."
+                N_(
+                    "A Swiss of at most {players} players can have at most {most} "
+                    "rounds, not {rounds}."
+                ),
+                players=max_players,
+                most=max_swiss_rounds(max_players),
+                rounds=quote(rounds),
             )
     if match_games != 1 and format != "knockout":
-        raise TournamentError("Only a knockout has matches of several games.")
+        raise TournamentError(N_("Only a knockout has matches of several games."))
     if match_games < 1 or match_games % 2 == 0 or match_games > MAX_BEST_OF:
         raise TournamentError(
-            f"A knockout match is best of an odd number of games from 1 to {MAX_BEST_OF}, "
-            f"not {quote(match_games)}."
+            N_(
+                "A knockout match is best of an odd number of games from 1 to "
+                "{most}, not {match_games}."
+            ),
+            most=MAX_BEST_OF,
+            match_games=quote(match_games),
         )
     if not MIN_DIVISION_SIZE <= division_size <= MAX_DIVISION_SIZE:
         raise TournamentError(
-            f"A division holds {MIN_DIVISION_SIZE} to {MAX_DIVISION_SIZE} players, "
-            f"not {quote(division_size)}."
+            N_("A division holds {least} to {most} players, not {division_size}."),
+            least=MIN_DIVISION_SIZE,
+            most=MAX_DIVISION_SIZE,
+            division_size=quote(division_size),
         )
 
 
 def _check_organiser(t: TournamentRow, user_id: int, as_admin: bool) -> None:
     if not as_admin and user_id != t.organiser_id:
-        raise PermissionDenied("Only the tournament's organiser (or a server admin) can do that.")
+        raise PermissionDenied(
+            N_("Only the tournament's organiser (or a server admin) can do that.")
+        )
 
 
-def _past(status: str) -> str:
-    return {"running": "started", "finished": "finished", "cancelled": "been cancelled"}.get(
-        status, status
-    )
+NOW = {
+    "registration": N_("This tournament is taking registrations."),
+    "running": N_("This tournament is running."),
+    "finished": N_("This tournament is finished."),
+    "cancelled": N_("This tournament is cancelled."),
+}
+"""A tournament's state, as a refusal says it: one whole sentence per state, to translate."""
+ALREADY = {
+    "running": N_("This tournament has already started."),
+    "finished": N_("This tournament has already finished."),
+    "cancelled": N_("This tournament has already been cancelled."),
+}
+CLOSED = {
+    "running": N_("Registration is closed: this tournament has started."),
+    "finished": N_("Registration is closed: this tournament has finished."),
+    "cancelled": N_("Registration is closed: this tournament has been cancelled."),
+}
+
+
+def status_sentence(status: str, sentences: Mapping[str, str]) -> Wording:
+    """The sentence for ``status`` among ``sentences`` (falling back to :data:`NOW`)."""
+    return Wording(sentences.get(status) or NOW.get(status) or NOW["running"])
 
 
 def _config(t: TournamentRow) -> TournamentConfig:
