@@ -73,7 +73,13 @@ ADDED_AFTER_5: dict[str, dict[str, Any]] = {
         "second_name": None,
         "soft_noticed_at": None,
     },
-    "settings": {**BANK_COLUMNS, "vacation_days": None, "soft_time": None, "web_listing": True},
+    "settings": {
+        **BANK_COLUMNS,
+        "vacation_days": None,
+        "soft_time": None,
+        "web_listing": True,
+        "language": None,
+    },
 }
 """Columns later migrations add, as every upgraded row has them (games stored before the web
 pages are private, without a web page or names)."""

@@ -25,3 +25,10 @@ UNDO_MIGRATION_13 = (
     "ALTER TABLE games DROP COLUMN soft_noticed_at",
 )
 """Migration 13 (soft-time notices), undone; the same SQL on both engines."""
+
+UNDO_LANGUAGES_MIGRATION = (
+    "ALTER TABLE notice_prefs DROP COLUMN locale",
+    "ALTER TABLE guild_settings DROP COLUMN language",
+)
+"""The languages migration (a player's locale, a server's language), undone; the same SQL on
+both engines."""
