@@ -133,6 +133,13 @@ class Moderation(Feature):
         async with self.store.read() as tx:
             return convert.settings(await tx.moderation.settings(guild_id), guild_id)
 
+    async def languages(self) -> dict[int, str]:
+        """Every server that chose a language for its channel posts, with that language
+        (the others follow Discord's server locale): one short read, for the front end to
+        keep in memory."""
+        async with self.store.read() as tx:
+            return await tx.moderation.languages()
+
     async def update_settings(
         self,
         guild_id: int,

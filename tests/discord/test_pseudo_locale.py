@@ -23,6 +23,7 @@ import pytest
 from discord import app_commands
 
 from bot import i18n
+from bot.discord.moderation.cog import LANGUAGE_NAMES as LANGUAGE_NAMES_BY_CODE
 from bot.discord.payloads import command_payloads
 from bot.discord.play.turns import challenge_embed, turn_message
 from bot.discord.replies import refusal_for
@@ -64,10 +65,24 @@ OPTION_VALUES = {"mention", "dm", "digest", "off", "max", "none", "draw:True", "
 """What a player types as a value (``/notify mode:dm``, ``time:3d+1d max 5d``)."""
 BUTTON_LABELS = {"Accept", "Decline", "Cancel", "Join", "Next game"}
 """Button labels the /help text names; the buttons themselves are not converted yet."""
+LANGUAGE_NAMES = (
+    set(LANGUAGE_NAMES_BY_CODE.values())
+    | {word for name in LANGUAGE_NAMES_BY_CODE.values() for word in name.strip("()").split()}
+    | {"Brasil"}
+)
+"""Each language by its own name (``/admin settings language``): the same in every locale."""
 CLDR_WORDS = {"and"}
 """Lists are joined by Babel from CLDR (``Tongue.listing``), not the catalogs; the
 pseudo-locale has no CLDR data and joins them the English way."""
-ALLOWED = GAME_TITLES | PROPER_NAMES | OPTION_VALUES | BUTTON_LABELS | CLDR_WORDS | command_words()
+ALLOWED = (
+    GAME_TITLES
+    | PROPER_NAMES
+    | OPTION_VALUES
+    | BUTTON_LABELS
+    | CLDR_WORDS
+    | LANGUAGE_NAMES
+    | command_words()
+)
 
 
 @pytest.fixture(autouse=True)

@@ -17,7 +17,7 @@ from bot.discord.clocks.soft_time import offer_claim
 from bot.discord.play.posting import messageable
 from bot.discord.play.turns import mention
 from bot.discord.replies import log_failure, recorded
-from bot.discord.speech import of_guild, private
+from bot.discord.speech import of_server, private
 from bot.discord.translator import formatted
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import PausedGame, Vacation
@@ -125,7 +125,7 @@ class VacationCog(commands.Cog):
                 continue
             try:
                 await messageable(self.bot, game.channel_id, game.guild_id).send(
-                    notice_text(game, started, of_guild(self.bot.get_guild(game.guild_id))),
+                    notice_text(game, started, of_server(self.bot, game.guild_id)),
                     allowed_mentions=discord.AllowedMentions(
                         users=[discord.Object(game.opponent_id)]
                     ),

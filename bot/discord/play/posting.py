@@ -28,7 +28,7 @@ from bot.discord.play.turns import (
 )
 from bot.discord.play.web_links import watch_view
 from bot.discord.replies import send_ephemeral
-from bot.discord.speech import of_guild, private, public
+from bot.discord.speech import of_guild, of_server, private, public
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import GameInfo, GameStarted, MoveResult, NoticePrefs
 
@@ -110,7 +110,7 @@ async def build_turn_message(
         rating = await bot.service.ratings.game_rating(info.id) if info.result else None
     board = await draw_board_async(game, caption_names(info, names))
     message = turn_message(
-        info, game, names, board, headline, bot.computer.user_id, rating, ping, of_guild(guild)
+        info, game, names, board, headline, bot.computer.user_id, rating, ping, of_guild(guild, bot)
     )
     return replace(message, view=await watch_view(bot, info))
 
@@ -159,7 +159,7 @@ async def post_turn(
     elif posted.discord_failed:
         bot.unposted.add(info.id, headline)
     if posted.message is not None and prefs is not None and prefs.wants_dm:
-        await dm_turn(bot, info, message, posted.message.id)
+        await dm_turn(bot, info, message, posted.message.id, prefs.locale)
     return posted
 
 
@@ -179,15 +179,19 @@ def waits_for_a_person(bot: CrosspathBot, info: GameInfo) -> bool:
 
 
 async def dm_turn(
-    bot: CrosspathBot, info: GameInfo, message: OutgoingMessage, message_id: int
+    bot: CrosspathBot,
+    info: GameInfo,
+    message: OutgoingMessage,
+    message_id: int,
+    stored_locale: str | None = None,
 ) -> Delivery:
     """The turn by DM, with the board and a link to the post; if Discord refuses it, the
     player is mentioned in the channel instead (told how to fix closed DMs, once)."""
     assert info.to_move_id is not None
-    dm = turn_dm(info, message, message_id, bot.locales.tongue_of(info.to_move_id))
+    dm = turn_dm(info, message, message_id, bot.locales.tongue_of(info.to_move_id, stored_locale))
     delivery = await send_dm(bot, info.to_move_id, **dm.send_kwargs())
     if delivery is not Delivery.SENT:
-        channel_tr = of_guild(bot.get_guild(info.guild_id))
+        channel_tr = of_server(bot, info.guild_id)
         try:
             await messageable(bot, info.channel_id, info.guild_id).send(
                 fallback_text(info, delivery, channel_tr), allowed_mentions=only(info.to_move_id)
