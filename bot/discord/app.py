@@ -19,11 +19,12 @@ from bot.config import Settings
 from bot.discord import instrument
 from bot.discord.buttons import DYNAMIC_ITEMS
 from bot.discord.features import COGS
+from bot.discord.installs import NotHere, refusal_outside
 from bot.discord.names import DisplayNames
 from bot.discord.play.ai_opponent import ComputerOpponent
 from bot.discord.play.posting import Unposted
 from bot.discord.replies import context_of, handle_error
-from bot.discord.speech import SeenLocales, ServerLanguages
+from bot.discord.speech import SeenLocales, ServerLanguages, private
 from bot.discord.tournaments.runner import TournamentRunner
 from bot.discord.translator import CatalogTranslator
 from bot.service import EventBus, GameOver, GameService, ShardFilter
@@ -43,10 +44,12 @@ class CrosspathTree(app_commands.CommandTree["CrosspathBot"]):
     """A tree whose every error becomes a specific ephemeral reply or a logged apology."""
 
     async def interaction_check(self, interaction: discord.Interaction[CrosspathBot]) -> bool:
-        """The one guild check: Crosspath commands work only in servers (the commands are
-        registered guild-only too, but an old registration or a client can still send one)."""
-        if interaction.guild_id is None:
-            raise app_commands.NoPrivateMessage()
+        """The one place check: a command that needs the bot's own posts runs only in a
+        server that installed Crosspath; elsewhere (a DM, a group DM, a server reached through
+        a user install) it is refused before anything is written (``bot.discord.installs``)."""
+        refused = refusal_outside(interaction, private(interaction))
+        if refused is not None:
+            raise NotHere(refused)
         return True
 
     async def on_error(

@@ -97,10 +97,27 @@ def test_payload_respects_documented_limits(payload: dict[str, Any]) -> None:
             assert not choices, "autocomplete options may not also have choices"
 
 
+SERVER_COMMANDS = {"admin", "tournament", "leaderboard"}
+"""About a server and its members: only where a server installed Crosspath."""
+
+
 @pytest.mark.parametrize("payload", all_payloads(), ids=lambda p: p["name"])
-def test_every_command_is_guild_only(payload: dict[str, Any]) -> None:
-    assert payload["contexts"] == [0]
-    assert payload["dm_permission"] is False
+def test_player_commands_are_offered_to_user_installs_everywhere(payload: dict[str, Any]) -> None:
+    """Integration types 0 (server install) and 1 (user install); contexts 0 (server),
+    1 (the bot's DM or a DM through a user install) and 2 (a group DM)."""
+    if payload["name"] in SERVER_COMMANDS:
+        assert (payload["integration_types"], payload["contexts"]) == ([0], [0])
+        assert payload["dm_permission"] is False
+    else:
+        assert (payload["integration_types"], payload["contexts"]) == ([0, 1], [0, 1, 2])
+
+
+def test_the_spec_knows_integration_types_and_contexts() -> None:
+    """The offline schema check covers the two fields: a wrong value fails it."""
+    good = next(p for p in all_payloads() if p["name"] == "move")
+    assert validator().is_valid(good)
+    assert not validator().is_valid({**good, "integration_types": [7]})
+    assert not validator().is_valid({**good, "contexts": ["dm"]})
 
 
 def test_admin_group_defaults_to_manage_server_and_others_are_open() -> None:

@@ -65,11 +65,11 @@ OPTION_VALUES = {"mention", "dm", "digest", "off", "max", "none", "draw:True", "
 """What a player types as a value (``/notify mode:dm``, ``time:3d+1d max 5d``)."""
 BUTTON_LABELS = {"Accept", "Decline", "Cancel", "Join", "Next game"}
 """Button labels the /help text names; the buttons themselves are not converted yet."""
-LANGUAGE_NAMES = (
-    set(LANGUAGE_NAMES_BY_CODE.values())
-    | {word for name in LANGUAGE_NAMES_BY_CODE.values() for word in name.strip("()").split()}
-    | {"Brasil"}
-)
+LANGUAGE_NAMES = {
+    word
+    for name in LANGUAGE_NAMES_BY_CODE.values()
+    for word in pseudo_locale.ENGLISH_WORD.findall(name)
+}
 """Each language by its own name (``/admin settings language``): the same in every locale."""
 CLDR_WORDS = {"and"}
 """Lists are joined by Babel from CLDR (``Tongue.listing``), not the catalogs; the
@@ -149,11 +149,7 @@ async def test_an_unexpected_error_apologises_in_the_players_language(
 
 
 async def test_a_command_from_a_dm_is_refused_in_the_players_language(h: Any) -> None:
-    payload = h.payloads.command("help", ALICE)
-    del payload["guild_id"], payload["guild_locale"], payload["data"]["guild_id"]
-    payload["user"] = payload.pop("member")["user"]
-    payload["channel"] = {"id": payload["channel_id"], "type": 1}
-    payload["context"] = 1
+    payload = fakes.user_installed(h.payloads.command("board", ALICE), ALICE, "dm")
     answer = fakes.refusal(await h.run(payload))
     assert answer.content.startswith("［") and not leaks(answer.content), answer.content
 

@@ -40,8 +40,10 @@ from discord_payloads import (  # noqa: F401  (re-exported: tests use fakes.<nam
     CAROL,
     CHANNEL,
     CREATE_PUBLIC_THREADS,
+    DM_CHANNEL,
     EPHEMERAL,
     GATEWAY_BOT,
+    GROUP_DM,
     GUILD,
     MANAGE_GUILD,
     NOT_FOUND,
@@ -67,6 +69,7 @@ from discord_payloads import (  # noqa: F401  (re-exported: tests use fakes.<nam
     ready_payload,
     text_channel_payload,
     thread_payload,
+    user_installed,
     user_payload,
 )
 from discord_wire import (

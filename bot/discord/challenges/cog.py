@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.discord.checks import can_post_boards
 from bot.discord.choices import FIRST_CHOICES, playable_games
 from bot.discord.context import ids
+from bot.discord.installs import everywhere
 from bot.discord.play.ai_opponent import LEVEL_CHOICES, LEVEL_HELP, LEVEL_ONLY_VS_COMPUTER
 from bot.discord.play.flows import challenge_view
 from bot.discord.play.threads import thread_possible
@@ -53,7 +54,7 @@ class ChallengeCog(commands.Cog):
     @app_commands.command(
         name="challenge", description=locale_str("Challenge someone (or anyone) to a game")
     )
-    @app_commands.guild_only()
+    @everywhere
     @can_post_boards()
     @app_commands.describe(
         game=locale_str("which game to play"),

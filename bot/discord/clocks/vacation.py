@@ -14,6 +14,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.discord.clocks.soft_time import offer_claim
+from bot.discord.installs import everywhere
 from bot.discord.play.posting import messageable
 from bot.discord.play.turns import mention
 from bot.discord.replies import log_failure, recorded
@@ -78,8 +79,10 @@ class VacationCog(commands.Cog):
     vacation = app_commands.Group(
         name="vacation",
         description=locale_str("Stop the clocks of all your games for a few days"),
-        guild_only=True,
-        allowed_contexts=app_commands.AppCommandContext(guild=True),
+        allowed_contexts=app_commands.AppCommandContext(
+            guild=True, dm_channel=True, private_channel=True
+        ),
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
     )
 
     def __init__(self, bot: CrosspathBot) -> None:
@@ -114,7 +117,7 @@ class VacationCog(commands.Cog):
         name="claim",
         description=locale_str("Claim the win or abort an untimed game your opponent left"),
     )
-    @app_commands.guild_only()
+    @everywhere
     async def claim(self, interaction: Interaction) -> None:
         await offer_claim(interaction)
 

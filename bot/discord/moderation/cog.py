@@ -117,6 +117,7 @@ class AdminCog(commands.Cog):
         default_permissions=MANAGERS_ONLY,
         guild_only=True,
         allowed_contexts=app_commands.AppCommandContext(guild=True),
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
     )
     settings = app_commands.Group(
         name="settings", description=locale_str("View or change settings"), parent=admin
