@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.discord.challenges.challenge_list import ChallengePageButton, ListedChallengeButton
+from bot.discord.challenges.menu import GamePick
 from bot.discord.clocks.soft_time import SoftTimeButton
 from bot.discord.persistent import PersistentButton
 from bot.discord.play.aborts import AbortButton
@@ -43,6 +44,7 @@ _KNOWN = (
     AbortButton,
     ListedChallengeButton,
     ChallengePageButton,
+    GamePick,
 )
 
 
@@ -76,6 +78,6 @@ class RetiredButton(PersistentButton, template=_retired_template()):
         )
 
 
-DYNAMIC_ITEMS: tuple[type[PersistentButton], ...] = (*_KNOWN, RetiredButton)
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*_KNOWN, RetiredButton)
 
 __all__ = ["DYNAMIC_ITEMS", "RetiredButton"]

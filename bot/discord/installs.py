@@ -32,6 +32,9 @@ NOT_HERE_YET = N_(
     "/{command} needs Crosspath in the server: play it in a server that added Crosspath."
     " Here you can use /rules, /help, /notify and /vacation."
 )
+MENU_NOT_HERE_YET = N_(
+    '"{command}" needs Crosspath in the server: use it in a server that added Crosspath.'
+)
 NOT_IN_THIS_SERVER = N_(
     "Crosspath is not installed in this server, so it cannot post the game here. Ask a"
     " server manager to add it, or play in a server that has it."
@@ -73,4 +76,6 @@ def refusal_outside(interaction: discord.Interaction[Any], tr: Tongue) -> str | 
         return None
     if interaction.guild_id is not None:
         return tr.gettext(NOT_IN_THIS_SERVER)
+    if isinstance(command, app_commands.ContextMenu):
+        return tr.gettext(MENU_NOT_HERE_YET, command=tr.gettext(name))
     return tr.gettext(NOT_HERE_YET, command=name)

@@ -58,7 +58,10 @@ def walk_options(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def test_the_command_set_is_the_one_players_are_promised() -> None:
-    names = {p["name"] for p in all_payloads()}
+    assert {(p["name"], p["type"]) for p in all_payloads() if p["type"] != 1} == {
+        ("Challenge to a game", 2)  # the user context menu
+    }
+    names = {p["name"] for p in all_payloads() if p["type"] == 1}
     assert names == {
         "challenge", "move", "swap", "resign", "takeback", "board", "history", "replay",
         "games", "rules", "help", "admin", "leaderboard", "profile", "tournament",
@@ -82,6 +85,9 @@ def test_the_schema_check_really_rejects_bad_payloads() -> None:
 
 @pytest.mark.parametrize("payload", all_payloads(), ids=lambda p: p["name"])
 def test_payload_respects_documented_limits(payload: dict[str, Any]) -> None:
+    if payload["type"] == 2:  # a user command: a display name, no description or options
+        assert 1 <= len(payload["name"]) <= 32 and "description" not in payload
+        return
     assert valid_name(payload["name"]), payload["name"]
     assert 1 <= len(payload["description"]) <= 100
     assert len(payload["options"]) <= 25
