@@ -92,3 +92,25 @@ async def test_a_refused_language_changes_nothing(h: Any) -> None:
     assert fakes.refusal(sent).ephemeral
     assert (await h.service.moderation.get_settings(fakes.GUILD)).language is None
     assert h.bot.languages.chosen(fakes.GUILD) is None
+
+
+async def test_a_digest_after_a_restart_speaks_the_stored_locale(db_path: Path, clock: Any) -> None:
+    from game_fixtures import START
+
+    h = await fakes.open_harness(db_path, clock)
+    await fakes.challenge_and_accept(h)  # Alice moves first: the game waits on her
+    await h.command("notify", ALICE, mode="digest", hour=13, locale="ru")  # her last locale
+    await h.close()
+    h = await fakes.open_harness(db_path, clock)  # this process never saw Alice
+    clock.now = START.replace(hour=13)
+    run = await h.bot.get_cog("NoticesCog").run_once()
+    assert run.sent == 1
+    [digest] = h.fake.dms_to(ALICE.id)
+    ru = i18n.tongue("ru")
+    expected = ru.ngettext(
+        "Your daily Crosspath digest: {n} game waits on your move.",
+        "Your daily Crosspath digest: {n} games wait on your move.",
+        1,
+    )
+    assert expected in digest.content and "waits on your move" not in digest.content
+    await h.close()
