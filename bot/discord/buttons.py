@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from bot.discord.challenges.challenge_list import ChallengePageButton, ListedChallengeButton
-from bot.discord.challenges.menu import GamePick
+from bot.discord.challenges.menu import GamePick, SizePick
 from bot.discord.clocks.soft_time import SoftTimeButton
 from bot.discord.persistent import PersistentButton
 from bot.discord.play.aborts import AbortButton
@@ -45,6 +45,7 @@ _KNOWN = (
     ListedChallengeButton,
     ChallengePageButton,
     GamePick,
+    SizePick,
 )
 
 

@@ -50,13 +50,19 @@ async def test_the_menu_posts_a_challenge_after_a_restart_too(db_path: Path, clo
     fake = h.fake
     await h.close()
     h = await fakes.open_harness(db_path, clock, fake=fake)  # the pick comes after a restart
-    sent = await h.run(pick(h, select_id, ALICE, "crosscut"))
+    [sizes] = await h.run(pick(h, select_id, ALICE, "crosscut"))
+    assert sizes.kind == "update" and sizes.content == "Which board size for Crosscut?"
+    size_id = f"cp:menu:size:{BOB.id}:crosscut"
+    assert sizes.custom_ids == [size_id]
+    [select] = sizes.message["components"][0]["components"]
+    assert [o["value"] for o in select["options"]] == ["0", *map(str, range(5, 11))]
+    sent = await h.run(pick(h, size_id, ALICE, "6"))
     [posted] = [s for s in sent if s.kind == "reply"]
     assert not posted.ephemeral
     assert posted.content == f"<@{BOB.id}>: <@{ALICE.id}> wants to play Crosscut."
     assert BOB.id in posted.pingable
     [challenge] = await h.service.challenges.pending_challenges(fakes.GUILD, BOB.id)
-    assert (challenge.game, challenge.challenger_id) == ("crosscut", ALICE.id)
+    assert (challenge.game, challenge.size, challenge.challenger_id) == ("crosscut", 6, ALICE.id)
     accept = next(c for c in posted.custom_ids if c.startswith("cp:chal:accept:"))
     await h.click(accept, BOB)
     assert (await h.service.get_game(fakes.CHANNEL)) is not None
@@ -68,6 +74,11 @@ async def test_a_forged_pick_changes_nothing(h: Any) -> None:
     select_id = asked.custom_ids[0]
     refused = fakes.refusal(await h.run(pick(h, select_id, ALICE, "chess")))
     assert refused.content == "Choose a game"
+    [sizes] = await h.run(pick(h, select_id, ALICE, "minefield"))
+    size_id = sizes.custom_ids[0]
+    for forged in ("99", "x", "3"):
+        refused = fakes.refusal(await h.run(pick(h, size_id, ALICE, forged)))
+        assert refused.content == "Choose a board size"
     assert await h.service.challenges.pending_challenges(fakes.GUILD, BOB.id) == []
 
 
