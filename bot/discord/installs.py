@@ -61,8 +61,11 @@ def servers_only(command: T) -> T:
 
 def guild_installed(interaction: discord.Interaction[Any]) -> bool:
     """Whether the server this interaction comes from installed Crosspath (so the bot is a
-    member and can post); False in DMs and group DMs."""
-    return interaction.guild_id is not None and interaction.is_guild_integration()
+    member and can post); False in DMs and group DMs.  An interaction that names no installing
+    owner at all (as before user installs) counts as the server's."""
+    if interaction.guild_id is None:
+        return False
+    return interaction.is_guild_integration() or not interaction.is_user_integration()
 
 
 def refusal_outside(interaction: discord.Interaction[Any], tr: Tongue) -> str | None:

@@ -327,6 +327,20 @@ async def test_a_game_command_where_the_bot_cannot_post_is_refused_and_changes_n
     assert await h.service.challenges.pending_challenges(fakes.GUILD, ALICE.id) == []
 
 
+@pytest.mark.parametrize(
+    "owners",
+    [{}, {"0": str(fakes.GUILD), "1": str(ALICE.id)}],
+    ids=["no owners named", "installed by the server and the player"],
+)
+async def test_a_server_that_installed_crosspath_plays_whatever_else_is_installed(
+    h: Any, owners: dict[str, str]
+) -> None:
+    payload = h.payloads.command("challenge", ALICE, [fakes.opt("game", "minefield")])
+    payload["authorizing_integration_owners"] = owners
+    [posted] = await h.run(payload)
+    assert posted.kind == "reply" and not posted.ephemeral and posted.custom_ids
+
+
 @pytest.mark.parametrize("where", ["dm", "group"])
 async def test_help_rules_and_notify_answer_in_a_dm_and_a_group_dm(h: Any, where: str) -> None:
     sent = await h.run(fakes.user_installed(h.payloads.command("help", ALICE), ALICE, where))
