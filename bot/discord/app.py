@@ -7,6 +7,7 @@ here syncs commands: that is ``crosspath sync``'s job, done on purpose.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -18,12 +19,13 @@ from bot.config import Settings
 from bot.discord import instrument
 from bot.discord.buttons import DYNAMIC_ITEMS
 from bot.discord.features import COGS
+from bot.discord.installs import NotHere, refusal_outside
 from bot.discord.names import DisplayNames
 from bot.discord.play.ai_opponent import ComputerOpponent
 from bot.discord.play.posting import Unposted
 from bot.discord.puzzles.miner import PuzzleMiner
 from bot.discord.replies import context_of, handle_error
-from bot.discord.speech import SeenLocales
+from bot.discord.speech import SeenLocales, ServerLanguages, private
 from bot.discord.tournaments.runner import TournamentRunner
 from bot.discord.translator import CatalogTranslator
 from bot.service import EventBus, GameOver, GameService, ShardFilter
@@ -43,10 +45,12 @@ class CrosspathTree(app_commands.CommandTree["CrosspathBot"]):
     """A tree whose every error becomes a specific ephemeral reply or a logged apology."""
 
     async def interaction_check(self, interaction: discord.Interaction[CrosspathBot]) -> bool:
-        """The one guild check: Crosspath commands work only in servers (the commands are
-        registered guild-only too, but an old registration or a client can still send one)."""
-        if interaction.guild_id is None:
-            raise app_commands.NoPrivateMessage()
+        """The one place check: a command that needs the bot's own posts runs only in a
+        server that installed Crosspath; elsewhere (a DM, a group DM, a server reached through
+        a user install) it is refused before anything is written (``bot.discord.installs``)."""
+        refused = refusal_outside(interaction, private(interaction))
+        if refused is not None:
+            raise NotHere(refused)
         return True
 
     async def on_error(
@@ -104,6 +108,8 @@ class CrosspathBot(commands.AutoShardedBot):
         self.run_clock = run_clock
         self.names = DisplayNames()
         self.locales = SeenLocales()
+        self.languages = ServerLanguages()
+        self._storing: set[asyncio.Task[None]] = set()
         self.unposted = Unposted()
         self.computer = ComputerOpponent(self)
         self.tournaments = TournamentRunner(self)
@@ -129,6 +135,24 @@ class CrosspathBot(commands.AutoShardedBot):
             instrument.arrived(self, args[0])
             self.locales.saw(args[0].user.id, args[0].locale.value)  # for DMs and digests
         super().dispatch(event_name, *args, **kwargs)
+
+    def _store_locale(self, user_id: int, locale: str) -> None:
+        """Store a player's locale in the background: the interaction never waits for it, and
+        the service writes only when the stored one differs."""
+
+        async def store() -> None:
+            try:
+                await self.service.notices.saw_locale(user_id, locale)
+            except Exception as exc:  # a database fault: DMs read the older locale meanwhile
+                log.warning("could not store a player's locale", extra={"error": repr(exc)})
+
+        task = asyncio.create_task(store(), name="crosspath-locale")
+        self._storing.add(task)
+        task.add_done_callback(self._storing.discard)
+
+    async def load_languages(self) -> None:
+        """Read every server's chosen language (``/admin settings language``)."""
+        self.languages.replace(await self.service.moderation.languages())
 
     @property
     def held_shards(self) -> ShardFilter | None:
@@ -156,6 +180,8 @@ class CrosspathBot(commands.AutoShardedBot):
         await self.install_commands()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.computer.ready()  # the bot's user is known once logged in
+        if self._service is not None:
+            await self.load_languages()
         log.info("commands and persistent buttons installed", extra={"cogs": list(self.cogs)})
 
     def remember(self, user: discord.abc.User | None) -> None:
@@ -193,11 +219,18 @@ class CrosspathBot(commands.AutoShardedBot):
     ) -> None:
         """One structured line per handled command, for operators following usage."""
         instrument.count_interaction(interaction, "ok")
+        # Kept for the DMs and digests after a restart too; only once a command succeeded,
+        # so a refused one changes nothing.
+        user_id, locale = interaction.user.id, interaction.locale.value
+        if self._service is not None and self.locales.to_store(user_id, locale):
+            self._store_locale(user_id, locale)
         log.info("command handled", extra=context_of(interaction))
 
     async def close(self) -> None:
         await self.computer.close()
         await self.tournaments.close()
+        if self._storing:  # locales being stored finish before the store closes
+            await asyncio.gather(*self._storing, return_exceptions=True)
         await self.puzzle_miner.close()
         if self._service is not None:  # end the replay process with the bot
             await self._service.close()

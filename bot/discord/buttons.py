@@ -16,6 +16,7 @@ import discord
 
 from bot.discord.analysis.cog import AnalyseButton
 from bot.discord.challenges.challenge_list import ChallengePageButton, ListedChallengeButton
+from bot.discord.challenges.menu import GamePick, SizePick
 from bot.discord.clocks.soft_time import SoftTimeButton
 from bot.discord.persistent import PersistentButton
 from bot.discord.play.aborts import AbortButton
@@ -48,6 +49,8 @@ _KNOWN = (
     AnalyseButton,
     AnswerButton,
     GiveUpButton,
+    GamePick,
+    SizePick,
 )
 
 
@@ -81,6 +84,6 @@ class RetiredButton(PersistentButton, template=_retired_template()):
         )
 
 
-DYNAMIC_ITEMS: tuple[type[PersistentButton], ...] = (*_KNOWN, RetiredButton)
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*_KNOWN, RetiredButton)
 
 __all__ = ["DYNAMIC_ITEMS", "RetiredButton"]

@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.context import GAME_ID
+from bot.discord.installs import NotHere
 from bot.discord.instrument import count_interaction
 from bot.discord.speech import private
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
@@ -132,6 +133,8 @@ def refusal_for(error: BaseException, tr: Tongue = ENGLISH_TONGUE) -> str | None
         return tr.gettext(
             "Only server managers (Manage Server permission) can use the admin commands."
         )
+    if isinstance(error, NotHere):
+        return str(error)
     if isinstance(error, app_commands.NoPrivateMessage):
         return tr.gettext("Crosspath commands work only inside a server.")
     if isinstance(error, app_commands.BotMissingPermissions):

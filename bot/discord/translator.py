@@ -55,8 +55,8 @@ class CatalogTranslator(app_commands.Translator):
         """The catalog's text for ``string`` in ``locale``; None (Discord then shows the
         English) for names, for English locales and for a string with no translation, such
         as a game's title (a proper name, never in the catalogs)."""
-        if context.location in NAMES:
-            return None
+        if context.location in NAMES and not isinstance(context.data, app_commands.ContextMenu):
+            return None  # a context menu's name is read from a menu, never typed: translated
         language = language_for(locale.value)
         if language == ENGLISH:
             return None

@@ -73,6 +73,7 @@ def settings(row: SettingsRow | None, guild_id: int) -> GuildSettings:
             if value is not None
         },
         web_listing=row.web_listing,
+        language=row.language,
     )
 
 
@@ -91,6 +92,7 @@ def settings_row(settings: GuildSettings, updated_at: int) -> SettingsRow:
         vacation_days=settings.vacation_days,
         soft_time=settings.soft_time,
         web_listing=settings.web_listing,
+        language=settings.language,
     )
 
 

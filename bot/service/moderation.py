@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import fields, replace
 from typing import Any
 
+from bot.i18n import ENGLISH, SHIPPED
 from rules import InvalidOptions, UnknownGame, game_class
 from rules.errors import N_
 
@@ -43,6 +44,10 @@ from .types import (
     TimeControl,
 )
 
+SERVER_LOCALE = "discord"
+"""The ``language`` setting that follows Discord's server locale (the default)."""
+LANGUAGES = (SERVER_LOCALE, ENGLISH, *SHIPPED)
+"""What ``language`` may be set to: Discord's server locale, or a language Crosspath ships."""
 MIN_EXPIRY = 60
 MAX_EXPIRY = 30 * 86400
 
@@ -128,6 +133,13 @@ class Moderation(Feature):
         async with self.store.read() as tx:
             return convert.settings(await tx.moderation.settings(guild_id), guild_id)
 
+    async def languages(self) -> dict[int, str]:
+        """Every server that chose a language for its channel posts, with that language
+        (the others follow Discord's server locale): one short read, for the front end to
+        keep in memory."""
+        async with self.store.read() as tx:
+            return await tx.moderation.languages()
+
     async def update_settings(
         self,
         guild_id: int,
@@ -142,6 +154,7 @@ class Moderation(Feature):
         vacation_days: int | None = None,
         soft_time: int | None = None,
         web_listing: bool | None = None,
+        language: str | None = None,
     ) -> GuildSettings:
         """Change the given settings (None leaves one as it is); audited.
 
@@ -150,6 +163,9 @@ class Moderation(Feature):
 
         ``default_sizes`` merges: ``{"minefield": 11}`` sets one, ``{"minefield": None}``
         clears it.
+
+        ``language``: the language of the server's channel posts, one of
+        :data:`LANGUAGES` (``"discord"``: Discord's server locale).
         """
         check_id(guild_id, "server id")
         check_id(actor_id, "admin id")
@@ -175,6 +191,8 @@ class Moderation(Feature):
                 challenge_expiry=quote(challenge_expiry),
             )
         check_corr_settings(vacation_days, soft_time)
+        if language is not None:
+            check_language(language)
         now = self._now()
         async with self._write() as tx:
             current = convert.settings(await tx.moderation.settings(guild_id), guild_id)
@@ -204,6 +222,8 @@ class Moderation(Feature):
                 "web_listing": web_listing,
             }
             updated = replace(current, **{k: v for k, v in given.items() if v is not None})
+            if language is not None:  # None leaves it; "discord" clears it (stored NULL)
+                updated = replace(updated, language=None if language == SERVER_LOCALE else language)
             changes = settings_diff(current, updated)
             await tx.moderation.save_settings(convert.settings_row(updated, to_us(now)))
             await tx.moderation.add_audit(
@@ -214,6 +234,16 @@ class Moderation(Feature):
                 detail=json.dumps(changes, sort_keys=True),
             )
         return updated
+
+
+def check_language(language: object) -> str:
+    if language not in LANGUAGES:
+        raise InvalidSettings(
+            f"{quote(language)} is not a language Crosspath speaks: choose one of "
+            + ", ".join(LANGUAGES)
+            + "."
+        )
+    return language
 
 
 def settings_diff(before: GuildSettings, after: GuildSettings) -> dict[str, Any]:

@@ -14,6 +14,7 @@ choose a preference again.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -56,6 +57,9 @@ class NoticePrefs:
     digest_hour: int
     next_digest: datetime | None
     dm_closed: bool
+    locale: str | None = None
+    """The Discord locale the player's interactions last carried (None: never seen): the
+    language of the DMs and digests the bot sends them on its own."""
 
     @property
     def effective(self) -> NoticeMode:
@@ -92,6 +96,8 @@ class Digest:
     games: tuple[Waiting, ...]
     more: int
     next_digest: datetime
+    locale: str | None = None
+    """The player's last seen Discord locale: the digest's language."""
 
 
 def prefs_of(row: NoticeRow | None, user_id: int) -> NoticePrefs:
@@ -99,7 +105,12 @@ def prefs_of(row: NoticeRow | None, user_id: int) -> NoticePrefs:
         return NoticePrefs(user_id, "mention", DEFAULT_DIGEST_HOUR, None, False)
     mode = cast(NoticeMode, row.mode)
     return NoticePrefs(
-        row.user_id, mode, row.digest_hour, maybe_dt(row.next_digest_at), row.dm_closed
+        row.user_id,
+        mode,
+        row.digest_hour,
+        maybe_dt(row.next_digest_at),
+        row.dm_closed,
+        row.locale,
     )
 
 
@@ -121,6 +132,16 @@ def check_mode(mode: object) -> NoticeMode:
             + "."
         )
     return mode
+
+
+LOCALE = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})?")
+"""A Discord locale code (``de``, ``en-US``, ``es-419``, ``zh-CN``)."""
+
+
+def check_locale(locale: object) -> str:
+    if not isinstance(locale, str) or LOCALE.fullmatch(locale) is None:
+        raise InvalidInput(f"{quote(locale)} is not a Discord locale code.")
+    return locale
 
 
 def check_hour(hour: object) -> int:
@@ -156,9 +177,23 @@ class Notices(Feature):
             before = prefs_of(await tx.notices.notice_pref(user_id), user_id)
             hour = before.digest_hour if digest_hour is None else digest_hour
             due = to_us(next_hour(now, hour)) if chosen == "digest" else None
-            row = NoticeRow(user_id, chosen, hour, due, False, to_us(now))
+            row = NoticeRow(user_id, chosen, hour, due, False, to_us(now), before.locale)
             await tx.notices.save_notice_pref(row)
         return prefs_of(row, user_id)
+
+    async def saw_locale(self, user_id: int, locale: str) -> bool:
+        """Keep the Discord locale one of the player's interactions carried, for the DMs and
+        digests sent to them later; True if it changed.  A read first, so the usual case (the
+        same locale as last time) takes no write lock.  Raises InvalidInput (a malformed
+        locale)."""
+        check_id(user_id, "user id")
+        check_locale(locale)
+        async with self.store.read() as tx:
+            known = await tx.notices.notice_pref(user_id)
+        if known is not None and known.locale == locale:
+            return False
+        async with self.store.write() as tx:
+            return await tx.notices.save_locale(user_id, locale, to_us(self._now()))
 
     async def close_dms(self, user_id: int) -> bool:
         """Record that a DM to the player failed because their DMs are closed: no DM is tried
@@ -210,6 +245,7 @@ def digests_of(claimed: Sequence[NoticeRow], rows: Sequence[GameRow]) -> list[Di
                 tuple(waiting_of(r) for r in games[:DIGEST_GAMES]),
                 max(0, len(games) - DIGEST_GAMES),
                 from_us(notice.next_digest_at),
+                notice.locale,
             )
         )
     return digests

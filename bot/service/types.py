@@ -216,6 +216,9 @@ class GuildSettings:
     or abort it (soft time)."""
     web_listing: bool = True
     """Whether this server's public games are shown on the web (off: none of them is)."""
+    language: str | None = None
+    """The language of the server's channel posts: a shipped catalog (``de``, ``en``, ...),
+    or None for Discord's server locale."""
 
     def size_for(self, game: str) -> int | None:
         """The server's default size for ``game`` (registry name), if it set one."""

@@ -31,6 +31,8 @@ class SettingsRow:
     """Seconds before an untimed game's waiting player may claim it (None: the default)."""
     web_listing: bool = True
     """Whether this server's public games are served on the web (migration 11)."""
+    language: str | None = None
+    """The catalog language of the server's channel posts (None: Discord's server locale)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +157,8 @@ class NoticeRow:
     next_digest_at: int | None
     dm_closed: bool
     updated_at: int
+    locale: str | None = None
+    """The Discord locale the player's interactions last carried (None: never seen)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -406,6 +406,16 @@ SCHEMA: tuple[tuple[Statement, ...], ...] = (
         " claimed_by TEXT NOT NULL, message_id {big}, solution_posted INTEGER NOT NULL"
         " DEFAULT 0, PRIMARY KEY (guild_id, day))",
     ),
+    # 18: languages (issue 47).  ``notice_prefs.locale``: the Discord locale a player's
+    # interactions last carried (``de``, ``es-419``, ...), for the DMs and digests the bot
+    # sends on its own; written only when it changes, and a player who never chose a notice
+    # gets a row with the default preference (``mention``) just to hold it.
+    # ``guild_settings.language``: the catalog channel posts speak (``de``, ``en``, ...);
+    # NULL: Discord's server locale.  Self-contained: renumber freely when merging.
+    (
+        "ALTER TABLE notice_prefs ADD COLUMN locale TEXT",
+        "ALTER TABLE guild_settings ADD COLUMN language TEXT",
+    ),
 )
 
 SCHEMA_VERSION = len(SCHEMA)

@@ -269,8 +269,12 @@ class SqliteStore(SharedStore):
 
     def _stamp(self) -> None:
         """Remember the file and its ``-wal`` as this store's last commit (and checkpoint)
-        left them."""
-        self._file = self._identity()
+        left them.  A file gone by then was deleted during the transaction (another task's
+        await let the deletion in): keep the old stamp, so the next write refuses."""
+        found = self._identity()
+        if found is None and self._file is not None:
+            return
+        self._file = found
         self._wal = _stat(self._where + "-wal")
 
     def _check_file(self) -> None:

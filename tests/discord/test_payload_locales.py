@@ -81,8 +81,18 @@ def test_discord_name_pattern_accepts_letters_of_any_script_and_refuses_the_rest
     assert not discord_name("x" * 33) and not discord_name("x!") and not discord_name("a.b")
 
 
+def menu_name(name: str) -> bool:
+    """A user or message command's name (type 2 or 3): 1 to 32 characters, any case and
+    spaces allowed (Discord's pattern applies to slash commands only)."""
+    return 1 <= len(name) <= 32
+
+
 @pytest.mark.parametrize("payload", payloads(), ids=lambda p: p["name"])
 def test_every_locale_respects_discords_limits(payload: dict[str, Any]) -> None:
+    if payload.get("type", 1) != 1:
+        names = [payload["name"], *(payload.get("name_localizations") or {}).values()]
+        assert all(map(menu_name, names)), names
+        return
     for node in nodes(payload):
         for name in [node["name"], *(node.get("name_localizations") or {}).values()]:
             if "value" not in node:  # a choice's name is display text, not a command name
@@ -106,6 +116,11 @@ def test_size_counts_the_longest_localisation_of_each_field() -> None:
 
 @pytest.mark.parametrize("payload", payloads(), ids=lambda p: p["name"])
 def test_command_names_stay_english_in_every_locale(payload: dict[str, Any]) -> None:
+    """Slash-command names are typed and shared in conversation; a context menu's name is
+    read from a menu, so it is translated (all 8 languages)."""
+    if payload.get("type", 1) != 1:
+        assert set(payload["name_localizations"]) == set(DISCORD_LOCALES)
+        return
     for node in nodes(payload):
         if "value" not in node:
             assert not node.get("name_localizations"), node["name"]

@@ -58,7 +58,10 @@ def walk_options(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def test_the_command_set_is_the_one_players_are_promised() -> None:
-    names = {p["name"] for p in all_payloads()}
+    assert {(p["name"], p["type"]) for p in all_payloads() if p["type"] != 1} == {
+        ("Challenge to a game", 2)  # the user context menu
+    }
+    names = {p["name"] for p in all_payloads() if p["type"] == 1}
     assert names == {
         "challenge", "move", "swap", "resign", "takeback", "board", "history", "replay",
         "games", "rules", "help", "admin", "leaderboard", "profile", "tournament",
@@ -82,6 +85,9 @@ def test_the_schema_check_really_rejects_bad_payloads() -> None:
 
 @pytest.mark.parametrize("payload", all_payloads(), ids=lambda p: p["name"])
 def test_payload_respects_documented_limits(payload: dict[str, Any]) -> None:
+    if payload["type"] == 2:  # a user command: a display name, no description or options
+        assert 1 <= len(payload["name"]) <= 32 and "description" not in payload
+        return
     assert valid_name(payload["name"]), payload["name"]
     assert 1 <= len(payload["description"]) <= 100
     assert len(payload["options"]) <= 25
@@ -97,10 +103,27 @@ def test_payload_respects_documented_limits(payload: dict[str, Any]) -> None:
             assert not choices, "autocomplete options may not also have choices"
 
 
+SERVER_COMMANDS = {"admin", "tournament", "leaderboard"}
+"""About a server and its members: only where a server installed Crosspath."""
+
+
 @pytest.mark.parametrize("payload", all_payloads(), ids=lambda p: p["name"])
-def test_every_command_is_guild_only(payload: dict[str, Any]) -> None:
-    assert payload["contexts"] == [0]
-    assert payload["dm_permission"] is False
+def test_player_commands_are_offered_to_user_installs_everywhere(payload: dict[str, Any]) -> None:
+    """Integration types 0 (server install) and 1 (user install); contexts 0 (server),
+    1 (the bot's DM or a DM through a user install) and 2 (a group DM)."""
+    if payload["name"] in SERVER_COMMANDS:
+        assert (payload["integration_types"], payload["contexts"]) == ([0], [0])
+        assert payload["dm_permission"] is False
+    else:
+        assert (payload["integration_types"], payload["contexts"]) == ([0, 1], [0, 1, 2])
+
+
+def test_the_spec_knows_integration_types_and_contexts() -> None:
+    """The offline schema check covers the two fields: a wrong value fails it."""
+    good = next(p for p in all_payloads() if p["name"] == "move")
+    assert validator().is_valid(good)
+    assert not validator().is_valid({**good, "integration_types": [7]})
+    assert not validator().is_valid({**good, "contexts": ["dm"]})
 
 
 def test_admin_group_defaults_to_manage_server_and_others_are_open() -> None:

@@ -23,6 +23,7 @@ import pytest
 from discord import app_commands
 
 from bot import i18n
+from bot.discord.moderation.cog import LANGUAGE_NAMES as LANGUAGE_NAMES_BY_CODE
 from bot.discord.payloads import command_payloads
 from bot.discord.play.turns import challenge_embed, turn_message
 from bot.discord.replies import refusal_for
@@ -64,10 +65,24 @@ OPTION_VALUES = {"mention", "dm", "digest", "off", "max", "none", "draw:True", "
 """What a player types as a value (``/notify mode:dm``, ``time:3d+1d max 5d``)."""
 BUTTON_LABELS = {"Accept", "Decline", "Cancel", "Join", "Next game"}
 """Button labels the /help text names; the buttons themselves are not converted yet."""
+LANGUAGE_NAMES = {
+    word
+    for name in LANGUAGE_NAMES_BY_CODE.values()
+    for word in pseudo_locale.ENGLISH_WORD.findall(name)
+}
+"""Each language by its own name (``/admin settings language``): the same in every locale."""
 CLDR_WORDS = {"and"}
 """Lists are joined by Babel from CLDR (``Tongue.listing``), not the catalogs; the
 pseudo-locale has no CLDR data and joins them the English way."""
-ALLOWED = GAME_TITLES | PROPER_NAMES | OPTION_VALUES | BUTTON_LABELS | CLDR_WORDS | command_words()
+ALLOWED = (
+    GAME_TITLES
+    | PROPER_NAMES
+    | OPTION_VALUES
+    | BUTTON_LABELS
+    | CLDR_WORDS
+    | LANGUAGE_NAMES
+    | command_words()
+)
 
 
 @pytest.fixture(autouse=True)
@@ -140,11 +155,7 @@ async def test_an_unexpected_error_apologises_in_the_players_language(
 
 
 async def test_a_command_from_a_dm_is_refused_in_the_players_language(h: Any) -> None:
-    payload = h.payloads.command("help", ALICE)
-    del payload["guild_id"], payload["guild_locale"], payload["data"]["guild_id"]
-    payload["user"] = payload.pop("member")["user"]
-    payload["channel"] = {"id": payload["channel_id"], "type": 1}
-    payload["context"] = 1
+    payload = fakes.user_installed(h.payloads.command("board", ALICE), ALICE, "dm")
     answer = fakes.refusal(await h.run(payload))
     assert answer.content.startswith("［") and not leaks(answer.content), answer.content
 

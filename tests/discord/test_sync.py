@@ -53,7 +53,13 @@ class FakeHTTP:
             return WireResponse(
                 200,
                 [
-                    {**command, "id": str(i + 1), "application_id": APP_ID, "version": "1"}
+                    {
+                        "description": "",  # Discord answers a context menu with an empty one
+                        **command,
+                        "id": str(i + 1),
+                        "application_id": APP_ID,
+                        "version": "1",
+                    }
                     for i, command in enumerate(body)
                 ],
             )

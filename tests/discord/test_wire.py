@@ -310,18 +310,50 @@ async def test_games_are_listed_in_pages_whose_buttons_survive_a_restart(
     await second.close()
 
 
-async def test_a_command_from_a_dm_is_refused_by_the_one_guild_check(h: Any) -> None:
-    """Commands are registered guild-only, but an old registration can still send one."""
-    payload = h.payloads.command("games", ALICE)
-    for key in ("guild_id", "member", "guild_locale"):
-        payload.pop(key)
-    payload["data"].pop("guild_id")
-    payload["user"] = fakes.user_payload(ALICE.id, ALICE.name)
-    payload["channel_id"] = "820000000000000001"
-    payload["channel"] = {"id": "820000000000000001", "type": 1, "recipients": [payload["user"]]}
-    payload["context"] = 1
+@pytest.mark.parametrize("where", ["dm", "group", "guild"])
+async def test_a_game_command_where_the_bot_cannot_post_is_refused_and_changes_nothing(
+    h: Any, where: str
+) -> None:
+    """A user install reaches DMs, group DMs and servers that never added the bot: a command
+    that needs the bot's own posts is refused there with where to play, before any write."""
+    options = [fakes.opt("game", "minefield"), fakes.opt("size", 5, 4)]
+    payload = fakes.user_installed(h.payloads.command("challenge", ALICE, options), ALICE, where)
     reply = fakes.refusal(await h.run(payload))
-    assert reply.content == "Crosspath commands work only inside a server."
+    if where == "guild":
+        assert reply.content.startswith("Crosspath is not installed in this server"), reply
+    else:
+        assert reply.content.startswith("/challenge needs Crosspath in the server"), reply
+    assert await h.service.challenges.open_challenges(fakes.GUILD) == []
+    assert await h.service.challenges.pending_challenges(fakes.GUILD, ALICE.id) == []
+
+
+@pytest.mark.parametrize(
+    "owners",
+    [{}, {"0": str(fakes.GUILD), "1": str(ALICE.id)}],
+    ids=["no owners named", "installed by the server and the player"],
+)
+async def test_a_server_that_installed_crosspath_plays_whatever_else_is_installed(
+    h: Any, owners: dict[str, str]
+) -> None:
+    payload = h.payloads.command("challenge", ALICE, [fakes.opt("game", "minefield")])
+    payload["authorizing_integration_owners"] = owners
+    [posted] = await h.run(payload)
+    assert posted.kind == "reply" and not posted.ephemeral and posted.custom_ids
+
+
+@pytest.mark.parametrize("where", ["dm", "group"])
+async def test_help_rules_and_notify_answer_in_a_dm_and_a_group_dm(h: Any, where: str) -> None:
+    sent = await h.run(fakes.user_installed(h.payloads.command("help", ALICE), ALICE, where))
+    assert [s.kind for s in sent] == ["reply"] and sent[0].ephemeral
+    assert sent[0].embeds[0]["title"] == "Crosspath"
+    rules = h.payloads.command("rules", ALICE, [fakes.opt("game", "crosscut")])
+    [answer] = await h.run(fakes.user_installed(rules, ALICE, where))
+    assert answer.kind == "reply" and answer.ephemeral and answer.files
+    notify = h.payloads.command("notify", ALICE, [fakes.opt("mode", "dm")])
+    [answer] = await h.run(fakes.user_installed(notify, ALICE, where))
+    assert answer.ephemeral and (await h.service.notices.notice_prefs(ALICE.id)).mode == "dm"
+    posted = [s for s in h.fake.sent if s.method == "POST" and "/channels/" in s.path]
+    assert posted == []  # nothing the bot cannot send from a user install
 
 
 async def test_game_numbers_autocomplete_over_the_players_games(h: Any) -> None:

@@ -19,6 +19,7 @@ from pg_server import PgServer
 from undo_migrations import (
     UNDO_ANALYSES,
     UNDO_HINTS_MIGRATION,
+    UNDO_LANGUAGES_MIGRATION,
     UNDO_MIGRATION_8,
     UNDO_MIGRATION_13,
 )
@@ -517,7 +518,12 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(pg_url: str, cl
     assert expected == [11, 22, 22, 11, None]
     conn = await asyncpg.connect(pg_url)
     try:
-        for statement in (*UNDO_ANALYSES, *UNDO_HINTS_MIGRATION, *UNDO_MIGRATION_13):
+        for statement in (
+            *UNDO_ANALYSES,
+            *UNDO_HINTS_MIGRATION,
+            *UNDO_LANGUAGES_MIGRATION,
+            *UNDO_MIGRATION_13,
+        ):
             await conn.execute(statement)
         await conn.execute(  # the tournaments migration, undone (its index goes with it)
             "DROP TABLE tournament_creator_roles, tournament_pairings, tournament_rounds,"

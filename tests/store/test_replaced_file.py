@@ -64,6 +64,22 @@ async def test_a_deleted_file_refuses_every_write(
     assert not path.exists()  # nothing was written anywhere behind the players' backs
 
 
+async def test_a_file_deleted_during_a_write_refuses_the_next_one(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The deletion lands while another task's transaction is open (a player's locale being
+    stored beside a move): that commit must not stamp the missing file as the one opened."""
+    path = tmp_path / "bot.db"
+    async with await open_store(path) as store:
+        assert isinstance(store, SqliteStore)
+        service = await started(store)
+        async with store.write() as tx:
+            await tx.notices.save_locale(ALICE, "de", 1)
+            remove_database(path)
+        await refused_twice_logged_once(service, caplog)
+    assert not path.exists()
+
+
 async def test_a_file_moved_over_the_database_refuses_every_write(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -14,6 +14,7 @@ from game_fixtures import ADMIN, ALICE, BOB, CAROL
 from undo_migrations import (
     UNDO_ANALYSES,
     UNDO_HINTS_MIGRATION,
+    UNDO_LANGUAGES_MIGRATION,
     UNDO_MIGRATION_8,
     UNDO_MIGRATION_13,
 )
@@ -418,7 +419,12 @@ async def test_migration_3_fills_the_user_to_move_from_the_moves(db_path: Path, 
         expected = [(await service.get_game_by_id(g)).to_move_id for g in games]
     assert expected == [ALICE, BOB, BOB, ALICE, None]
     conn = sqlite3.connect(db_path)
-    for statement in (*UNDO_ANALYSES, *UNDO_HINTS_MIGRATION, *UNDO_MIGRATION_13):
+    for statement in (
+        *UNDO_ANALYSES,
+        *UNDO_HINTS_MIGRATION,
+        *UNDO_LANGUAGES_MIGRATION,
+        *UNDO_MIGRATION_13,
+    ):
         conn.execute(statement)
     for table in (  # the tournaments migration, undone
         "tournament_creator_roles",

@@ -75,7 +75,13 @@ ADDED_AFTER_5: dict[str, dict[str, Any]] = {
         "first_hints": 0,
         "second_hints": 0,
     },
-    "settings": {**BANK_COLUMNS, "vacation_days": None, "soft_time": None, "web_listing": True},
+    "settings": {
+        **BANK_COLUMNS,
+        "vacation_days": None,
+        "soft_time": None,
+        "web_listing": True,
+        "language": None,
+    },
 }
 """Columns later migrations add, as every upgraded row has them (games stored before the web
 pages are private, without a web page or names)."""

@@ -40,8 +40,10 @@ from discord_payloads import (  # noqa: F401  (re-exported: tests use fakes.<nam
     CAROL,
     CHANNEL,
     CREATE_PUBLIC_THREADS,
+    DM_CHANNEL,
     EPHEMERAL,
     GATEWAY_BOT,
+    GROUP_DM,
     GUILD,
     MANAGE_GUILD,
     NOT_FOUND,
@@ -67,6 +69,7 @@ from discord_payloads import (  # noqa: F401  (re-exported: tests use fakes.<nam
     ready_payload,
     text_channel_payload,
     thread_payload,
+    user_installed,
     user_payload,
 )
 from discord_wire import (
@@ -555,6 +558,7 @@ class Harness:
     async def command(self, name: str, who: Player, /, **options: Any) -> list[Sent]:
         channel_id = options.pop("channel_id", CHANNEL)
         channel_kind = options.pop("channel_kind", 11 if channel_id in self.fake.threads else 0)
+        locale = options.pop("locale", None)  # the player's client language (default en-US)
         members = [v for v in options.values() if isinstance(v, Player)]
         opts = [
             opt(k, str(v.id), 6) if isinstance(v, Player) else opt(k, v, option_kind(v))
@@ -563,6 +567,8 @@ class Harness:
         payload = self.payloads.command(
             name, who, opts, channel_id=channel_id, channel_kind=channel_kind, members=members
         )
+        if locale is not None:
+            payload["locale"] = locale
         return await self.run(payload)
 
     async def click(self, custom_id: str, player: Player, **kwargs: Any) -> list[Sent]:

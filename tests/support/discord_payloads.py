@@ -369,6 +369,41 @@ class Payloads:
         return payload
 
 
+DM_CHANNEL = 820000000000000001
+"""Alice's DM with Bob, reached through a user install (channel type 1)."""
+GROUP_DM = 830000000000000001
+"""A group DM of Alice, Bob and Carol (channel type 3)."""
+
+
+def user_installed(
+    payload: dict[str, Any], player: Player, where: str = "dm", channel_id: int | None = None
+) -> dict[str, Any]:
+    """``payload`` (from :class:`Payloads`) as Discord sends it when only ``player`` installed
+    Crosspath (``authorizing_integration_owners`` {"1": user id}): ``where`` is ``dm``
+    (context 1, channel type 1), ``group`` (context 2, type 3), both without a server, or
+    ``guild`` (context 0: a server that never added the bot)."""
+    owners = {"1": str(player.id)}
+    payload["authorizing_integration_owners"] = owners
+    payload["app_permissions"] = "0"  # the bot is no member where it was not installed
+    if where == "guild":
+        return payload
+    channel_id = channel_id or (DM_CHANNEL if where == "dm" else GROUP_DM)
+    user = payload.pop("member")["user"]
+    payload["user"] = user
+    for key in ("guild_id", "guild_locale"):
+        payload.pop(key, None)
+    if isinstance(payload.get("data"), dict):
+        payload["data"].pop("guild_id", None)
+    payload["channel_id"] = str(channel_id)
+    kind = 1 if where == "dm" else 3
+    payload["channel"] = {"id": str(channel_id), "type": kind, "recipients": [user]}
+    payload["context"] = 1 if where == "dm" else 2
+    if isinstance(payload.get("message"), dict):
+        payload["message"]["channel_id"] = str(channel_id)
+        payload["message"].pop("guild_id", None)
+    return payload
+
+
 def option_kind(value: Any) -> int:
     """The application command option type Discord gives ``value`` (string, integer, boolean)."""
     if isinstance(value, bool):

@@ -26,6 +26,13 @@ UNDO_MIGRATION_13 = (
 )
 """Migration 13 (soft-time notices), undone; the same SQL on both engines."""
 
+UNDO_LANGUAGES_MIGRATION = (
+    "ALTER TABLE notice_prefs DROP COLUMN locale",
+    "ALTER TABLE guild_settings DROP COLUMN language",
+)
+"""The languages migration (a player's locale, a server's language), undone; the same SQL on
+both engines."""
+
 UNDO_HINTS_MIGRATION = (
     "ALTER TABLE games DROP COLUMN first_hints",
     "ALTER TABLE games DROP COLUMN second_hints",

@@ -27,6 +27,7 @@ from bot.discord.analysis.flow import (
     summary_text,
 )
 from bot.discord.context import game_here, ids
+from bot.discord.installs import everywhere
 from bot.discord.persistent import PersistentButton, check_place
 from bot.discord.replies import defer_public
 from bot.discord.speech import private
@@ -113,7 +114,7 @@ class AnalysisCog(commands.Cog):
     @app_commands.command(
         name="analyse", description=locale_str("The computer's analysis of a finished game")
     )
-    @app_commands.guild_only()
+    @everywhere
     @app_commands.describe(game=locale_str("Game number (default: this channel's last game)"))
     async def analyse(self, interaction: Interaction, game: GamePick | None = None) -> None:
         await defer_public(interaction)

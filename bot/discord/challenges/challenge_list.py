@@ -42,7 +42,7 @@ from bot.discord.play.threads import (
 )
 from bot.discord.play.turns import challenge_embed, mention, relative_time
 from bot.discord.replies import recorded
-from bot.discord.speech import of_guild, private, public
+from bot.discord.speech import private, public
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue, languages, tongue
 from bot.service import Challenge, GameStarted, PermissionDenied
 
@@ -261,7 +261,7 @@ async def accept_listed(interaction: Interaction, challenge: Challenge) -> None:
     recorded(interaction, START_DONE)
     game = started.game
     where = {"id": game.id, "channel": f"<#{game.channel_id}>"}
-    channel_tr = of_guild(interaction.guild)
+    channel_tr = public(interaction)
     accepted = channel_tr.gettext(
         "Accepted by {who}: game #{id} in {channel}.", who=mention(interaction.user.id), **where
     )
@@ -282,7 +282,7 @@ async def close_listed(interaction: Interaction, challenge: Challenge, action: s
     service = bot_of(interaction).service
     user_id = interaction.user.id
     await interaction.response.defer()
-    channel_tr, tr = of_guild(interaction.guild), private(interaction)
+    channel_tr, tr = public(interaction), private(interaction)
     who = mention(user_id)
     if action == "decline":
         closed = await service.challenges.decline_challenge(challenge.id, user_id)

@@ -9,9 +9,11 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from bot.discord.challenges.menu import menu
 from bot.discord.checks import can_post_boards
 from bot.discord.choices import FIRST_CHOICES, playable_games
 from bot.discord.context import ids
+from bot.discord.installs import everywhere
 from bot.discord.play.ai_opponent import LEVEL_CHOICES, LEVEL_HELP, LEVEL_ONLY_VS_COMPUTER
 from bot.discord.play.flows import challenge_view
 from bot.discord.play.threads import thread_possible
@@ -20,7 +22,7 @@ from bot.discord.play.web_links import display_name, readable_by_everyone
 from bot.discord.replies import context_of, log_failure
 from bot.discord.speech import private, public
 from bot.discord.transformers import TimeOption
-from bot.service import ChannelBusy, InvalidChallenge
+from bot.service import ChannelBusy, InvalidChallenge, TimeControl
 
 if TYPE_CHECKING:
     from bot.discord.app import CrosspathBot
@@ -49,11 +51,19 @@ def busy_without_thread(interaction: discord.Interaction[CrosspathBot]) -> str:
 class ChallengeCog(commands.Cog):
     def __init__(self, bot: CrosspathBot) -> None:
         self.bot = bot
+        self.menu = menu()
+
+    async def cog_load(self) -> None:
+        # discord.py adds a cog's slash commands itself, but not a context menu
+        self.bot.tree.add_command(self.menu)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.menu.name, type=self.menu.type)
 
     @app_commands.command(
         name="challenge", description=locale_str("Challenge someone (or anyone) to a game")
     )
-    @app_commands.guild_only()
+    @everywhere
     @can_post_boards()
     @app_commands.describe(
         game=locale_str("which game to play"),
@@ -87,6 +97,35 @@ class ChallengeCog(commands.Cog):
         pie: bool | None = None,
         hints: bool = False,
     ) -> None:
+        await self.challenge_from(
+            interaction,
+            game.value,
+            opponent,
+            size=size,
+            first=first.value if first else "me",
+            time=time,
+            level=level.value if level else None,
+            rated=rated,
+            pie=pie,
+            hints=hints,
+        )
+
+    async def challenge_from(
+        self,
+        interaction: discord.Interaction[CrosspathBot],
+        game: str,
+        opponent: discord.Member | discord.User | discord.Object | None,
+        *,
+        size: int | None = None,
+        first: str = "me",
+        time: TimeControl | None = None,
+        level: int | None = None,
+        rated: bool = True,
+        pie: bool | None = None,
+        hints: bool = False,
+    ) -> None:
+        """Post a challenge as the answer to ``interaction``: ``/challenge``, and the "Challenge
+        to a game" user menu once its game is picked (``bot.discord.challenges.menu``)."""
         guild_id, channel_id = ids(interaction)
         settings = await self.bot.service.moderation.get_settings(guild_id)
         if (
@@ -97,21 +136,21 @@ class ChallengeCog(commands.Cog):
             # without a thread the game would be played right here: refuse now, not at Accept
             raise ChannelBusy(busy_without_thread(interaction))
         self.bot.remember(interaction.user)
-        who_first = first.value if first else "me"
+        who_first = first
         if opponent is not None and self.bot.computer.is_computer(opponent.id):
             await self.bot.computer.challenge(
                 interaction,
-                game.value,
+                game,
                 size,
                 who_first,
                 time,
-                level.value if level else None,
+                level,
                 pie=pie,
             )
             return
         if level is not None:
             raise InvalidChallenge(private(interaction).gettext(LEVEL_ONLY_VS_COMPUTER))
-        if opponent is not None:
+        if isinstance(opponent, discord.User | discord.Member):
             if opponent.bot:
                 raise InvalidChallenge(
                     private(interaction).gettext(
@@ -124,7 +163,7 @@ class ChallengeCog(commands.Cog):
             channel_id,
             interaction.user.id,
             opponent.id if opponent else None,
-            game.value,
+            game,
             size=size,
             first=who_first,  # type: ignore[arg-type]
             time_control=time,

@@ -15,7 +15,7 @@ from bot.discord.clocks.soft_time import SoftTimeButton
 from bot.discord.play.posting import messageable, post_turn, repost_unposted
 from bot.discord.play.turns import mention, relative_time
 from bot.discord.replies import log_failure
-from bot.discord.speech import of_guild
+from bot.discord.speech import of_server
 from bot.service import DueOutcome
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ class ClockCog(commands.Cog):
             if self.bot.computer.is_computer(reminder.user_id):
                 self.bot.computer.take_turn(reminder.game)  # never remind the computer
                 return
-            tr = of_guild(self.bot.get_guild(action.guild_id))
+            tr = of_server(self.bot, action.guild_id)
             params = {
                 "who": mention(reminder.user_id),
                 "game": reminder.game.title,
@@ -101,7 +101,7 @@ class ClockCog(commands.Cog):
             await self.announce_soft_time(outcome)
         elif outcome.expired is not None:
             c = outcome.expired
-            tr = of_guild(self.bot.get_guild(action.guild_id))
+            tr = of_server(self.bot, action.guild_id)
             await messageable(self.bot, action.channel_id, action.guild_id).send(
                 tr.gettext(
                     "Challenge #{id} ({game}) by {who} expired unanswered.",
@@ -120,7 +120,7 @@ class ClockCog(commands.Cog):
         if self.bot.computer.is_computer(notice.user_id):
             return  # the computer never claims; its opponent simply has all the time
         game = notice.game
-        tr = of_guild(self.bot.get_guild(action.guild_id))
+        tr = of_server(self.bot, action.guild_id)
         text = tr.gettext(
             "{who}, {game} game #{id} has waited on {waiting_on} since {since}. You may claim "
             "the win, or abort the game:",

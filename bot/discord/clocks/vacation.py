@@ -14,10 +14,11 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.discord.clocks.soft_time import offer_claim
+from bot.discord.installs import everywhere
 from bot.discord.play.posting import messageable
 from bot.discord.play.turns import mention
 from bot.discord.replies import log_failure, recorded
-from bot.discord.speech import of_guild, private
+from bot.discord.speech import of_server, private
 from bot.discord.translator import formatted
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import PausedGame, Vacation
@@ -78,8 +79,10 @@ class VacationCog(commands.Cog):
     vacation = app_commands.Group(
         name="vacation",
         description=locale_str("Stop the clocks of all your games for a few days"),
-        guild_only=True,
-        allowed_contexts=app_commands.AppCommandContext(guild=True),
+        allowed_contexts=app_commands.AppCommandContext(
+            guild=True, dm_channel=True, private_channel=True
+        ),
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
     )
 
     def __init__(self, bot: CrosspathBot) -> None:
@@ -114,7 +117,7 @@ class VacationCog(commands.Cog):
         name="claim",
         description=locale_str("Claim the win or abort an untimed game your opponent left"),
     )
-    @app_commands.guild_only()
+    @everywhere
     async def claim(self, interaction: Interaction) -> None:
         await offer_claim(interaction)
 
@@ -125,7 +128,7 @@ class VacationCog(commands.Cog):
                 continue
             try:
                 await messageable(self.bot, game.channel_id, game.guild_id).send(
-                    notice_text(game, started, of_guild(self.bot.get_guild(game.guild_id))),
+                    notice_text(game, started, of_server(self.bot, game.guild_id)),
                     allowed_mentions=discord.AllowedMentions(
                         users=[discord.Object(game.opponent_id)]
                     ),

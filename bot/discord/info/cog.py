@@ -19,6 +19,7 @@ from bot.discord.access import Audience, audience
 from bot.discord.choices import playable_games
 from bot.discord.context import game_here, ids
 from bot.discord.info.rules_text import sheet_text, summary
+from bot.discord.installs import everywhere
 from bot.discord.play.ai_opponent import level_label
 from bot.discord.play.game_lists import send_first_page
 from bot.discord.play.positions import position_of
@@ -94,7 +95,7 @@ class InfoCog(commands.Cog):
         return info, send_public
 
     @app_commands.command(name="board", description=locale_str("Show the current board again"))
-    @app_commands.guild_only()
+    @everywhere
     @app_commands.describe(game=GAME_NUMBER)
     async def board(self, interaction: Interaction, game: GamePick | None = None) -> None:
         await defer_public(interaction)  # loading a game after a restart can take a while
@@ -111,7 +112,7 @@ class InfoCog(commands.Cog):
     @app_commands.command(
         name="history", description=locale_str("The game record as text and as a file")
     )
-    @app_commands.guild_only()
+    @everywhere
     @app_commands.describe(game=GAME_NUMBER)
     async def history(self, interaction: Interaction, game: GamePick | None = None) -> None:
         await defer_public(interaction)
@@ -128,7 +129,7 @@ class InfoCog(commands.Cog):
         await send(interaction, content=content, file=file)
 
     @app_commands.command(name="replay", description=locale_str("An animated replay of a game"))
-    @app_commands.guild_only()
+    @everywhere
     @app_commands.describe(game=GAME_NUMBER)
     async def replay(self, interaction: Interaction, game: GamePick | None = None) -> None:
         await defer_public(interaction)
@@ -154,14 +155,14 @@ class InfoCog(commands.Cog):
     @app_commands.command(
         name="games", description=locale_str("Your games in this server, with links")
     )
-    @app_commands.guild_only()
+    @everywhere
     async def games(self, interaction: Interaction) -> None:
         await send_first_page(interaction, "mine")
 
     @app_commands.command(
         name="rules", description=locale_str("The rules of a game, by Mark Steere")
     )
-    @app_commands.guild_only()
+    @everywhere
     @app_commands.describe(game=locale_str("which game"))
     @app_commands.choices(game=playable_games())
     async def rules(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
@@ -182,7 +183,7 @@ class InfoCog(commands.Cog):
         await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
 
     @app_commands.command(name="help", description=locale_str("How to play Crosspath games here"))
-    @app_commands.guild_only()
+    @everywhere
     async def help(self, interaction: Interaction) -> None:
         await interaction.response.send_message(
             embed=help_embed(private(interaction)), ephemeral=True

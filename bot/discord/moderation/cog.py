@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Literal
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.discord.choices import edited_ids, playable_games, rating_pools
 from bot.discord.context import game_here, ids
@@ -19,10 +19,10 @@ from bot.discord.play.game_lists import send_first_page
 from bot.discord.play.posting import ENDED_DONE, not_posted, post_turn
 from bot.discord.play.turns import mention
 from bot.discord.ratings.rating_reset import confirm_view, question
-from bot.discord.replies import recorded, send_ephemeral
+from bot.discord.replies import log_failure, recorded, send_ephemeral
 from bot.discord.speech import private
 from bot.discord.transformers import TimeOption
-from bot.i18n import ENGLISH_TONGUE, Tongue
+from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import AuditEntry, GameEnded, GuildSettings
 
 if TYPE_CHECKING:
@@ -38,6 +38,35 @@ _CHANNEL_EDITS: dict[str, Literal["add", "remove", "clear"]] = {
     "anywhere": "clear",
 }
 """What each choice of ``/admin settings channel`` does to the allowed channels."""
+SERVER_LOCALE = "discord"
+"""The ``/admin settings language`` choice that follows Discord's server locale."""
+SERVER_LOCALE_NAME = N_("Discord's server language")
+LANGUAGE_NAMES = {
+    "en": "English",
+    "de": "Deutsch",
+    "es": "Español",
+    "fr": "Français",
+    "pt_BR": "Português (Brasil)",
+    "ru": "Русский",
+    "ja": "日本語",
+    "ko": "한국어",
+    "zh_Hans": "简体中文",
+}
+"""Each shipped language by its own name, the same in every locale (a player looks for the
+name of their language as they write it)."""
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=locale_str(SERVER_LOCALE_NAME), value=SERVER_LOCALE),
+    *(app_commands.Choice(name=name, value=code) for code, name in LANGUAGE_NAMES.items()),
+]
+LANGUAGE_REFRESH_MINUTES = 5
+"""How often each process re-reads the servers' languages, so a change made through another
+process reaches this one's posts within that time."""
+
+
+def language_name(language: str | None, tr: Tongue) -> str:
+    if language is None:
+        return tr.gettext(SERVER_LOCALE_NAME)
+    return LANGUAGE_NAMES.get(language, language)
 
 
 def settings_text(settings: GuildSettings, tr: Tongue = ENGLISH_TONGUE) -> str:
@@ -70,6 +99,9 @@ def settings_text(settings: GuildSettings, tr: Tongue = ENGLISH_TONGUE) -> str:
             "**Public games on the web:** {value}",
             value=tr.gettext("listed") if settings.web_listing else tr.gettext("hidden"),
         ),
+        tr.gettext(
+            "**Language of game posts:** {value}", value=language_name(settings.language, tr)
+        ),
     ]
     return "\n".join(lines)
 
@@ -85,6 +117,7 @@ class AdminCog(commands.Cog):
         default_permissions=MANAGERS_ONLY,
         guild_only=True,
         allowed_contexts=app_commands.AppCommandContext(guild=True),
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
     )
     settings = app_commands.Group(
         name="settings", description=locale_str("View or change settings"), parent=admin
@@ -95,6 +128,25 @@ class AdminCog(commands.Cog):
 
     def __init__(self, bot: CrosspathBot) -> None:
         self.bot = bot
+        self.refresh_languages.change_interval(minutes=LANGUAGE_REFRESH_MINUTES)
+
+    async def cog_load(self) -> None:
+        if self.bot.run_clock:
+            self.refresh_languages.start()
+
+    async def cog_unload(self) -> None:
+        self.refresh_languages.cancel()
+
+    @tasks.loop(minutes=LANGUAGE_REFRESH_MINUTES)
+    async def refresh_languages(self) -> None:
+        try:
+            await self.bot.load_languages()
+        except Exception as exc:  # an outage: the languages read before stay in use
+            log_failure("could not re-read the servers' languages", exc)
+
+    @refresh_languages.before_loop
+    async def _wait_until_ready(self) -> None:
+        await self.bot.wait_until_ready()
 
     # ----- ratings -----------------------------------------------------------------------
     @MANAGERS_CHECK
@@ -164,6 +216,26 @@ class AdminCog(commands.Cog):
             soft_time=soft_time_days * 86400 if soft_time_days else None,
             web_listing=web,
         )
+        await interaction.response.send_message(
+            saved_text(updated, private(interaction)), ephemeral=True
+        )
+
+    @MANAGERS_CHECK
+    @settings.command(
+        name="language", description=locale_str("Choose the language of this server's game posts")
+    )
+    @app_commands.describe(
+        language=locale_str("a language, or Discord's server language (the default)")
+    )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def settings_language(
+        self, interaction: Interaction, language: app_commands.Choice[str]
+    ) -> None:
+        guild_id, _ = ids(interaction)
+        updated = await self.bot.service.moderation.update_settings(
+            guild_id, interaction.user.id, language=language.value
+        )
+        self.bot.languages.set(guild_id, updated.language)  # this process's posts at once
         await interaction.response.send_message(
             saved_text(updated, private(interaction)), ephemeral=True
         )

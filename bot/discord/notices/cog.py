@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands, tasks
 
+from bot.discord.installs import everywhere
 from bot.discord.notices.dms import DigestRun, DigestSender
 from bot.discord.replies import log_failure
 from bot.discord.speech import private
@@ -85,7 +86,7 @@ class NoticesCog(commands.Cog):
         self.tick.cancel()
 
     @app_commands.command(name="notify", description=locale_str("How I tell you it's your move"))
-    @app_commands.guild_only()
+    @everywhere
     @app_commands.describe(
         mode=locale_str("mention, a DM each turn, a daily digest by DM, or off"),
         hour=locale_str(

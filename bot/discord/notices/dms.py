@@ -29,7 +29,7 @@ import discord
 
 from bot.discord.play.turns import OutgoingMessage, mention, relative_time
 from bot.discord.replies import log_failure
-from bot.discord.speech import of_guild
+from bot.discord.speech import of_server
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import DIGEST_BATCH, Digest, GameInfo, GameSummary, Waiting
 
@@ -251,7 +251,9 @@ class DigestSender:
             delivery = await send_dm(
                 self.bot,
                 digest.user_id,
-                content=digest_text(digest, self.bot.locales.tongue_of(digest.user_id)),
+                content=digest_text(
+                    digest, self.bot.locales.tongue_of(digest.user_id, digest.locale)
+                ),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             if delivery is Delivery.SENT:
@@ -270,7 +272,7 @@ class DigestSender:
         with how to fix it; from now on their turns ping them in each channel."""
         game = digest.games[0].game
         total = len(digest.games) + digest.more
-        tr = of_guild(self.bot.get_guild(game.guild_id))  # a post the channel reads
+        tr = of_server(self.bot, game.guild_id)  # a post the channel reads
         text = tr.ngettext(
             "{who}, {n} game waits on your move, this one the longest. {fix}",
             "{who}, {n} games wait on your move, this one the longest. {fix}",

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from bot.discord.installs import everywhere
 from bot.discord.play.flows import ask_resign, play, request_takeback
 from bot.discord.play.hints import give_hint
 from bot.discord.play.positions import legal_choices
@@ -37,7 +38,7 @@ class PlayCog(commands.Cog):
         self.autocomplete_budget = AUTOCOMPLETE_BUDGET
 
     @app_commands.command(name="move", description=locale_str("Place a stone on a point, like c3"))
-    @app_commands.guild_only()
+    @everywhere
     @app_commands.describe(
         point=locale_str("the point to place on, like c3 (pick from the legal moves)")
     )
@@ -80,21 +81,21 @@ class PlayCog(commands.Cog):
             "Pie rule: take over the first player's colour after their first turn"
         ),
     )
-    @app_commands.guild_only()
+    @everywhere
     async def swap(self, interaction: discord.Interaction[CrosspathBot]) -> None:
         await play(interaction, "swap")
 
     @app_commands.command(
         name="resign", description=locale_str("Resign the game in this channel (asks first)")
     )
-    @app_commands.guild_only()
+    @everywhere
     async def resign(self, interaction: discord.Interaction[CrosspathBot]) -> None:
         await ask_resign(interaction)
 
     @app_commands.command(
         name="takeback", description=locale_str("Ask your opponent to undo your last turn")
     )
-    @app_commands.guild_only()
+    @everywhere
     async def takeback(self, interaction: discord.Interaction[CrosspathBot]) -> None:
         await request_takeback(interaction)
 
@@ -104,6 +105,6 @@ class PlayCog(commands.Cog):
             "Ask the computer for a hint (games that allow hints; only you see it)"
         ),
     )
-    @app_commands.guild_only()
+    @everywhere
     async def hint(self, interaction: discord.Interaction[CrosspathBot]) -> None:
         await give_hint(interaction)

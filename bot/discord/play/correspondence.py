@@ -11,6 +11,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.discord.challenges.challenge_list import show_challenges
+from bot.discord.installs import everywhere
 from bot.discord.play.aborts import abort
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ class CorrespondenceCog(commands.Cog):
             "Pending challenges to you, from you and open ones here, with buttons"
         ),
     )
-    @app_commands.guild_only()
+    @everywhere
     async def challenges(self, interaction: discord.Interaction[CrosspathBot]) -> None:
         await show_challenges(interaction)
 
@@ -37,6 +38,6 @@ class CorrespondenceCog(commands.Cog):
             "Abort this game: alone before you both made two turns, else ask your opponent"
         ),
     )
-    @app_commands.guild_only()
+    @everywhere
     async def abort(self, interaction: discord.Interaction[CrosspathBot]) -> None:
         await abort(interaction)

@@ -60,7 +60,7 @@ async def thread_name(
     """ "Minefield: Alice vs Bob" (Discord caps thread names at 100 characters)."""
     names = await bot.fetch_names((challenge.challenger_id, accepter_id), guild)
     a, b = names[challenge.challenger_id], names[accepter_id]
-    tr = of_guild(guild)
+    tr = of_guild(guild, bot)
     return tr.gettext("{game}: {first} vs {second}", game=challenge.title, first=a, second=b)[:100]
 
 

@@ -29,7 +29,7 @@ from bot.discord.play.turns import (
 )
 from bot.discord.play.web_links import watch_view
 from bot.discord.replies import send_ephemeral
-from bot.discord.speech import of_guild, private, public
+from bot.discord.speech import of_guild, of_server, private, public
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import GameInfo, GameStarted, MoveResult, NoticePrefs
 
@@ -109,13 +109,13 @@ async def build_turn_message(
     else:
         game = await position_of(bot.service, info)
         rating = await bot.service.ratings.game_rating(info.id) if info.result else None
-    tr = of_guild(guild)  # a post the channel reads: its image and alt text speak the server's
+    tr = of_guild(guild, bot)  # a post the channel reads: its image and alt text speak the server's
     board = await draw_board_async(game, caption_names(info, names, tr), tr)
     message = turn_message(
         info, game, names, board, headline, bot.computer.user_id, rating, ping, tr
     )
     view = await watch_view(bot, info)
-    analyse = analyse_button(info, of_guild(guild))
+    analyse = analyse_button(info, tr)
     if analyse is not None:
         view = view or discord.ui.View(timeout=None)
         view.add_item(analyse)
@@ -166,7 +166,7 @@ async def post_turn(
     elif posted.discord_failed:
         bot.unposted.add(info.id, headline)
     if posted.message is not None and prefs is not None and prefs.wants_dm:
-        await dm_turn(bot, info, message, posted.message.id)
+        await dm_turn(bot, info, message, posted.message.id, prefs.locale)
     return posted
 
 
@@ -186,15 +186,19 @@ def waits_for_a_person(bot: CrosspathBot, info: GameInfo) -> bool:
 
 
 async def dm_turn(
-    bot: CrosspathBot, info: GameInfo, message: OutgoingMessage, message_id: int
+    bot: CrosspathBot,
+    info: GameInfo,
+    message: OutgoingMessage,
+    message_id: int,
+    stored_locale: str | None = None,
 ) -> Delivery:
     """The turn by DM, with the board and a link to the post; if Discord refuses it, the
     player is mentioned in the channel instead (told how to fix closed DMs, once)."""
     assert info.to_move_id is not None
-    dm = turn_dm(info, message, message_id, bot.locales.tongue_of(info.to_move_id))
+    dm = turn_dm(info, message, message_id, bot.locales.tongue_of(info.to_move_id, stored_locale))
     delivery = await send_dm(bot, info.to_move_id, **dm.send_kwargs())
     if delivery is not Delivery.SENT:
-        channel_tr = of_guild(bot.get_guild(info.guild_id))
+        channel_tr = of_server(bot, info.guild_id)
         try:
             await messageable(bot, info.channel_id, info.guild_id).send(
                 fallback_text(info, delivery, channel_tr), allowed_mentions=only(info.to_move_id)

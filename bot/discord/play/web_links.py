@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.access import can_view
-from bot.discord.speech import of_guild
+from bot.discord.speech import of_server
 from bot.i18n import N_
 from bot.service import GameInfo
 
@@ -56,7 +56,7 @@ async def watch_view(bot: CrosspathBot, info: GameInfo) -> discord.ui.View | Non
     url = watch_url(bot.settings.public_url, info)
     if url is None or not (await bot.service.moderation.get_settings(info.guild_id)).web_listing:
         return None
-    label = of_guild(bot.get_guild(info.guild_id)).gettext(WATCH_LABEL)
+    label = of_server(bot, info.guild_id).gettext(WATCH_LABEL)
     view = discord.ui.View(timeout=None)
     view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=label, url=url))
     return view

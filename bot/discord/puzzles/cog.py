@@ -20,6 +20,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.discord.choices import playable_games
+from bot.discord.installs import everywhere
 from bot.discord.persistent import PersistentButton
 from bot.discord.play.turns import draw_board_async
 from bot.discord.replies import handle_error
@@ -199,7 +200,7 @@ class PuzzleCog(commands.Cog):
     @app_commands.command(
         name="puzzle", description=locale_str("A puzzle from real games, near your puzzle rating")
     )
-    @app_commands.guild_only()
+    @everywhere
     @app_commands.describe(game=locale_str("Which game (default: any)"))
     @app_commands.choices(game=playable_games())
     async def puzzle(self, interaction: Interaction, game: str | None = None) -> None:

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.discord.choices import rating_pools
 from bot.discord.context import ids
+from bot.discord.installs import everywhere, servers_only
 from bot.discord.ratings.leaderboards import leaderboard_page, profile_reply
 from bot.discord.speech import public
 
@@ -27,7 +28,7 @@ class RatingsCog(commands.Cog):
     @app_commands.command(
         name="leaderboard", description=locale_str("This server's top players in a game")
     )
-    @app_commands.guild_only()
+    @servers_only
     @app_commands.describe(game=locale_str("which game's ratings"))
     @app_commands.choices(game=rating_pools())
     async def leaderboard(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
@@ -46,7 +47,7 @@ class RatingsCog(commands.Cog):
     @app_commands.command(
         name="profile", description=locale_str("A player's ratings, record and history")
     )
-    @app_commands.guild_only()
+    @everywhere
     @app_commands.describe(user=locale_str("whose profile (default: yours)"))
     async def profile(self, interaction: Interaction, user: discord.Member | None = None) -> None:
         guild_id, _ = ids(interaction)

@@ -130,6 +130,7 @@ class TournamentCog(commands.Cog):
         description=locale_str("Tournaments and leagues in this server"),
         guild_only=True,
         allowed_contexts=app_commands.AppCommandContext(guild=True),
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
     )
 
     def __init__(self, bot: CrosspathBot) -> None:

@@ -37,7 +37,7 @@ from bot.discord.play.posting import messageable
 from bot.discord.play.turns import mention, relative_time
 from bot.discord.play.web_links import display_name
 from bot.discord.replies import recorded
-from bot.discord.speech import of_guild, private, public
+from bot.discord.speech import of_server, private, public
 from bot.i18n import ENGLISH, ENGLISH_TONGUE, N_, Tongue
 from bot.service import (
     PairingInfo,
@@ -421,7 +421,7 @@ def podium_text(
 
 async def post_announcement(bot: CrosspathBot, info: TournamentInfo, text: str) -> None:
     """Post an announcement in the tournament's channel and make its buttons the live ones."""
-    tr = of_guild(bot.get_guild(info.guild_id))
+    tr = of_server(bot, info.guild_id)
     try:
         sent = await messageable(bot, info.channel_id, info.guild_id).send(
             text[:2000],
@@ -440,7 +440,7 @@ async def refresh_announcement(bot: CrosspathBot, info: TournamentInfo) -> None:
     if info.message_id is None:
         return
     channel = messageable(bot, info.channel_id, info.guild_id)
-    tr = of_guild(bot.get_guild(info.guild_id))
+    tr = of_server(bot, info.guild_id)
     try:
         await channel.get_partial_message(info.message_id).edit(  # type: ignore[attr-defined]
             embed=announcement_embed(info, None, tr), view=announcement_view(info, tr)
@@ -451,7 +451,7 @@ async def refresh_announcement(bot: CrosspathBot, info: TournamentInfo) -> None:
 
 async def post_podium(bot: CrosspathBot, info: TournamentInfo) -> None:
     rows = await bot.service.tournament_standings(info.id)
-    tr = of_guild(bot.get_guild(info.guild_id))
+    tr = of_server(bot, info.guild_id)
     text, pinged = podium_text(info, rows, tr)
     shown = await standings_page(bot, info.id, 1, tr)
     kwargs: dict[str, Any] = {

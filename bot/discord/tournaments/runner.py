@@ -15,7 +15,7 @@ from bot.discord.play.posting import build_turn_message, messageable, send
 from bot.discord.play.threads import THREAD_ARCHIVE_MINUTES
 from bot.discord.play.turns import mention
 from bot.discord.replies import log_failure
-from bot.discord.speech import of_guild
+from bot.discord.speech import of_guild, of_server
 from bot.discord.tournaments.flows import (
     post_announcement,
     post_podium,
@@ -97,7 +97,7 @@ class TournamentRunner:
             opened = await self.open_threads(game.tournament_id)
             info = await self.bot.service.get_tournament(game.tournament_id)
             if opened and info.status == "running":
-                tr = of_guild(self.bot.get_guild(info.guild_id))
+                tr = of_server(self.bot, info.guild_id)
                 await messageable(self.bot, info.channel_id, info.guild_id).send(
                     tr.ngettext(
                         "Tournament #{id}: {n} new game paired (round {round}), each in its own "
@@ -134,13 +134,13 @@ class TournamentRunner:
             await self.podium(info)
             return
         if item.kind == "started":
-            text = of_guild(self.bot.get_guild(info.guild_id)).gettext(
+            text = of_server(self.bot, info.guild_id).gettext(
                 "Tournament #{id} has started: round 1 is being paired in threads here.",
                 id=info.id,
             )
         else:
             # the reason is the service's sentence (English)
-            text = of_guild(self.bot.get_guild(info.guild_id)).gettext(
+            text = of_server(self.bot, info.guild_id).gettext(
                 "Tournament #{id} was cancelled. {reason}", id=info.id, reason=item.reason
             )
         await refresh_announcement(self.bot, info)
@@ -190,7 +190,7 @@ class TournamentRunner:
         names = await bot.fetch_names(game.player_ids, guild)
         try:
             thread = await parent.create_thread(
-                name=thread_title(info, game, names, of_guild(guild)),
+                name=thread_title(info, game, names, of_guild(guild, bot)),
                 type=discord.ChannelType.public_thread,
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES,
             )
@@ -204,7 +204,7 @@ class TournamentRunner:
             await _delete_thread(thread)
             raise
         a, b = attached.player_ids
-        headline = of_guild(guild).gettext(
+        headline = of_guild(guild, bot).gettext(
             "Tournament #{id}, round {round}: {first} vs {second}. Good luck!",
             id=info.id,
             round=info.round,
@@ -231,7 +231,7 @@ class TournamentRunner:
             "cannot open tournament game threads: missing permissions",
             extra={"tournament_id": info.id, "channel_id": info.channel_id, "missing": missing},
         )
-        tr = of_guild(self.bot.get_guild(info.guild_id))
+        tr = of_server(self.bot, info.guild_id)
         text = tr.ngettext(
             "{who}, the games of tournament #{id} are waiting: I can't open their threads in "
             "this channel because I lack {permissions} here. Grant it to me (channel or server "
@@ -272,7 +272,7 @@ class TournamentRunner:
         )
         for info in waiting:
             if (info.league_id or info.id) == league and info.season == finished.season + 1:
-                tr = of_guild(self.bot.get_guild(info.guild_id))
+                tr = of_server(self.bot, info.guild_id)
                 await post_announcement(
                     self.bot,
                     info,

@@ -35,6 +35,13 @@ class ModerationQueries(Queries):
         """Insert or replace the server's settings."""
         await self._tx._write(UPSERT_SETTINGS, self._tx._row_args(row, SETTINGS_FIELDS))
 
+    async def languages(self) -> dict[int, str]:
+        """The servers that chose a language for their channel posts, and the language."""
+        rows = await self._tx._fetch(
+            "SELECT guild_id, language FROM guild_settings WHERE language IS NOT NULL", ()
+        )
+        return {int(r[0]): str(r[1]) for r in rows}
+
     async def settings_of(self, guild_ids: Sequence[int]) -> list[SettingsRow]:
         """The settings rows of these servers (those that saved any), by server."""
         if not guild_ids:

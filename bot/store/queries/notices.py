@@ -34,6 +34,19 @@ class NoticeQueries(Queries):
         """Insert or replace the player's notice preference."""
         await self._tx._write(UPSERT_NOTICE, self._tx._row_args(row, NOTICE_FIELDS))
 
+    async def save_locale(self, user_id: int, locale: str, at: int) -> bool:
+        """Keep the player's last seen Discord locale; True only if it changed.  One
+        statement: a player with no row gets one with the default preference, and an
+        unchanged locale writes nothing (the conflict's ``WHERE`` fails)."""
+        found = await self._tx._returning(
+            "INSERT INTO notice_prefs (user_id, updated_at, locale) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale"
+            " WHERE notice_prefs.locale IS NULL OR notice_prefs.locale <> excluded.locale"
+            " RETURNING user_id",
+            (user_id, at, locale),
+        )
+        return found is not None
+
     async def close_dms(self, user_id: int, at: int) -> bool:
         """Record that the player's DMs are closed; True only for the call that changed it
         (so the player is told once)."""
