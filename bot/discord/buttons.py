@@ -23,6 +23,7 @@ from bot.discord.play.aborts import AbortButton
 from bot.discord.play.flows import ChallengeButton, ResignButton, TakebackButton
 from bot.discord.play.game_lists import NextGameButton, NextPageButton
 from bot.discord.puzzles.cog import AnswerButton, GiveUpButton
+from bot.discord.puzzles.daily import SolveButton
 from bot.discord.ratings.leaderboards import LeaderboardPageButton
 from bot.discord.ratings.rating_reset import ConfirmResetButton
 from bot.discord.replies import send_ephemeral
@@ -49,6 +50,7 @@ _KNOWN = (
     AnalyseButton,
     AnswerButton,
     GiveUpButton,
+    SolveButton,
     GamePick,
     SizePick,
 )

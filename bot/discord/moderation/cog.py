@@ -242,6 +242,25 @@ class AdminCog(commands.Cog):
 
     @MANAGERS_CHECK
     @settings.command(
+        name="puzzle-channel",
+        description=locale_str("Post a daily puzzle in a channel (leave empty to stop)"),
+    )
+    @app_commands.describe(channel=locale_str("the channel for the daily puzzle"))
+    async def settings_puzzle_channel(
+        self, interaction: Interaction, channel: discord.TextChannel | None = None
+    ) -> None:
+        guild_id, _ = ids(interaction)
+        await self.bot.service.puzzles.set_channel(guild_id, channel.id if channel else None)
+        tr = private(interaction)
+        text = (
+            tr.gettext("The daily puzzle will be posted in {channel}.", channel=channel.mention)
+            if channel
+            else tr.gettext("No daily puzzle will be posted.")
+        )
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @MANAGERS_CHECK
+    @settings.command(
         name="channel", description=locale_str("Allow or disallow games in a channel")
     )
     @app_commands.describe(

@@ -11,19 +11,21 @@ best defence and the next board; a wrong one is refuted at once, with the winnin
 from __future__ import annotations
 
 import io
+import os
 import re
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.discord.choices import playable_games
 from bot.discord.installs import everywhere
 from bot.discord.persistent import PersistentButton
 from bot.discord.play.turns import draw_board_async
-from bot.discord.replies import handle_error
+from bot.discord.replies import handle_error, log_failure
 from bot.discord.speech import private
 from bot.discord.words import colour_word
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
@@ -196,6 +198,32 @@ class PuzzleCog(commands.Cog):
 
     def __init__(self, bot: CrosspathBot) -> None:
         self.bot = bot
+        self.claimant = f"discord:{os.getpid()}"
+
+    async def cog_load(self) -> None:
+        if self.bot.run_clock:
+            self.daily.start()
+
+    async def cog_unload(self) -> None:
+        self.daily.cancel()
+
+    @tasks.loop(minutes=10)
+    async def daily(self) -> None:
+        """Post the day's puzzles (each server's once, whichever process claims it)."""
+        try:
+            await self.post_daily()
+        except Exception as exc:  # an outage must not stop tomorrow's post
+            log_failure("daily puzzle tick failed; retrying at the next tick", exc)
+
+    @daily.before_loop
+    async def _wait_until_ready(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def post_daily(self, now: datetime | None = None) -> int:
+        """One pass; also called directly by tests."""
+        from bot.discord.puzzles.daily import post_daily
+
+        return await post_daily(self.bot, now or datetime.now(UTC), self.claimant)
 
     @app_commands.command(
         name="puzzle", description=locale_str("A puzzle from real games, near your puzzle rating")
