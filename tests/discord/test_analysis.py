@@ -68,9 +68,12 @@ async def test_the_final_board_offers_analysis_and_both_ways_answer(analysing: A
     answer = edits[-1]
     assert answer.content.startswith(f"Computer analysis of game #{info.id}")
     assert "accuracy" in answer.content
-    [chart] = answer.files
+    chart, moves = answer.files
     assert chart.data.startswith(b"\x89PNG") and chart.description
     assert chart.description.startswith("Computer analysis")
+    # The costliest moves drawn: the move played beside the better one, said in the alt text.
+    assert moves.data.startswith(b"\x89PNG") and moves.description
+    assert "(played)" in moves.description and "Better: " in moves.description
     progress = [s.content for s in edits[:-1]]
     assert any("move" in text and "of" in text for text in progress), progress
 

@@ -22,6 +22,7 @@ from bot.discord.access import Audience, audience
 from bot.discord.analysis.flow import (
     Analyst,
     chart_file,
+    pairs_file,
     run_analysis,
     seat_ids,
     summary_text,
@@ -80,7 +81,7 @@ def analyse_button(info: GameInfo, tr: Tongue) -> AnalyseButton | None:
 
 
 Show = Callable[[str], Awaitable[None]]
-Finish = Callable[[str, discord.File], Awaitable[None]]
+Finish = Callable[[str, list[discord.File]], Awaitable[None]]
 
 
 async def deliver(
@@ -92,7 +93,8 @@ async def deliver(
     tr: Tongue,
 ) -> None:
     """Analyse ``info`` for the caller: progress through ``show``, the answer through
-    ``finish`` (the summary, which is also the chart's alt text, and the chart)."""
+    ``finish`` (the summary, which is also the chart's alt text, the chart, and the costliest
+    moves drawn beside the better ones)."""
     if info.status == "active":
         raise AnalysisRefused(tr.gettext(RUNNING, id=info.id))
     cog = bot.get_cog("AnalysisCog")
@@ -101,7 +103,11 @@ async def deliver(
     seated = seat_ids(info, stored.analysis)
     names = await bot.fetch_names(seated, interaction.guild)
     text = summary_text(info, [names[user] for user in seated], stored.analysis, tr)
-    await finish(text[:2000], await chart_file(info, stored.analysis, text, tr))
+    files = [await chart_file(info, stored.analysis, text, tr)]
+    moves = await pairs_file(info, stored.analysis, tr)
+    if moves is not None:
+        files.append(moves)
+    await finish(text[:2000], files)
 
 
 class AnalysisCog(commands.Cog):
@@ -141,8 +147,8 @@ class AnalysisCog(commands.Cog):
             async def show(text: str) -> None:
                 await message.edit(content=text)
 
-            async def finish(text: str, file: discord.File) -> None:
-                await message.edit(content=text, attachments=[file], allowed_mentions=NO_PINGS)
+            async def finish(text: str, files: list[discord.File]) -> None:
+                await message.edit(content=text, attachments=files, allowed_mentions=NO_PINGS)
 
             await deliver(self.bot, info, interaction, show, finish, tr)
             return
@@ -159,9 +165,9 @@ def show_original(interaction: Interaction) -> Show:
 
 
 def edit_original(interaction: Interaction) -> Finish:
-    async def finish(text: str, file: discord.File) -> None:
+    async def finish(text: str, files: list[discord.File]) -> None:
         await interaction.edit_original_response(
-            content=text, attachments=[file], allowed_mentions=NO_PINGS
+            content=text, attachments=files, allowed_mentions=NO_PINGS
         )
 
     return finish

@@ -18,10 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from ai.analysis import Analysis, PlyAnalysis, Settings, worst
+from ai.analysis import Analysis, PlyAnalysis, Settings, positions, worst
 from bot.i18n import N_, Tongue
 from bot.service import GameInfo, StoredAnalysis, Viewer
 from render.reports.analysis_chart import render_analysis_chart
+from render.reports.move_pairs import Pair, render_move_pairs
+from rules import parse_record
 
 if TYPE_CHECKING:
     from bot.discord.app import CrosspathBot
@@ -134,6 +136,38 @@ def worst_line(ply: PlyAnalysis, names: list[str], analysis: Analysis, tr: Tongu
         before=tr.number(round(ply.win_chance_before * 100)),
         after=tr.number(round(ply.win_chance_after * 100)),
         best=ply.best,
+    )
+
+
+def costly_pairs(analysis: Analysis, tr: Tongue) -> list[Pair]:
+    """For each of the costliest moves: the position after it, and after the better move."""
+    _, befores = positions(analysis.record)
+    pairs: list[Pair] = []
+    for ply in worst(analysis):
+        before = parse_record(befores[ply.ply - 1])
+        played, better = before.copy(), before.copy()
+        played.play(ply.move)
+        better.play(ply.best)
+        pairs.append(
+            (
+                played,
+                tr.gettext("Move {ply}: {move} (played)", ply=tr.number(ply.ply), move=ply.move),
+                better,
+                tr.gettext("Better: {move}", move=ply.best),
+            )
+        )
+    return pairs
+
+
+async def pairs_file(info: GameInfo, analysis: Analysis, tr: Tongue) -> discord.File | None:
+    """The costliest moves drawn (played beside better), None in a game without any."""
+    pairs = costly_pairs(analysis, tr)
+    if not pairs:
+        return None
+    data = await asyncio.to_thread(render_move_pairs, pairs, tr)
+    alt = "; ".join(f"{a}, {b}" for _, a, _, b in pairs)
+    return discord.File(
+        io.BytesIO(data), filename=f"crosspath-moves-{info.id}.png", description=alt[:1000]
     )
 
 
