@@ -5,7 +5,7 @@ English.  A real store and a real aiohttp server, as in test_pages."""
 from __future__ import annotations
 
 import aiohttp
-from web_games import FINISHED_MOVES, pages_site, start_public
+from web_games import FINISHED_MOVES, pages_site, start_public, start_tournament
 
 from bot.service import GameService
 
@@ -47,3 +47,16 @@ async def test_pages_follow_accept_language_and_the_lang_parameter(service: Game
 
         # a page is kept per game version and language: German after Japanese stays German
         assert "Züge" in await page(port, f"/games/{token}", "de")
+
+
+async def test_the_tournament_page_speaks_the_readers_language(service: GameService) -> None:
+    t, _ = await start_tournament(service, 4100, ("Anna", "Ben", "Cat", "Dan"))
+    async with pages_site(service) as port:
+        german = await page(port, f"/tournaments/{t.web_token}", "de")
+        assert '<html lang="de">' in german
+        for word in ("Tabelle", "Platz", "Punkte", "Paarungen", "Runde 1", "Partieseite"):
+            assert word in german, word
+        for word in ("Standings", "Pairings", "Game page", "Games left"):
+            assert word not in german, word
+        russian = await page(port, f"/tournaments/{t.web_token}?lang=ru")
+        assert "Турнирная таблица" in russian and "Тур 1" in russian
