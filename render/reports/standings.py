@@ -21,7 +21,7 @@ from typing import TypeVar
 
 from PIL import Image
 
-from ..caption import MAX_ALT_TEXT, SEP, clean_name
+from ..caption import ENGLISH, MAX_ALT_TEXT, SEP, Speaker, clean_name
 from ..encode import png_bytes, to_indexed
 from ..fonts import draw_text, fit_text
 from ..themes import DEFAULT_THEME, RGB, Palette, get_theme
@@ -167,18 +167,35 @@ def _check(rows: Sequence[StandingsLine], headings: Sequence[str]) -> None:
             )
 
 
-def _name(row: StandingsLine) -> str:
-    return clean_name(row.name) or "unknown player"
+def _name(row: StandingsLine, tr: Speaker = ENGLISH) -> str:
+    return clean_name(row.name) or tr.gettext("unknown player")
 
 
-def _subtitle(rows: Sequence[StandingsLine], page: int, page_count: int, total: int | None) -> str:
+def _subtitle(
+    rows: Sequence[StandingsLine],
+    page: int,
+    page_count: int,
+    total: int | None,
+    tr: Speaker = ENGLISH,
+) -> str:
     if not rows:
         return ""
     first, last = rows[0].rank, rows[-1].rank
-    span = f"Rank {first}" if first == last else f"Ranks {first}–{last}"
-    parts = [span + (f" of {total} players" if total is not None else "")]
+    if total is None:
+        span = (
+            tr.gettext("Rank {first}", first=first)
+            if first == last
+            else tr.gettext("Ranks {first}–{last}", first=first, last=last)
+        )
+    elif first == last:
+        span = tr.gettext("Rank {first} of {total} players", first=first, total=total)
+    else:
+        span = tr.gettext(
+            "Ranks {first}–{last} of {total} players", first=first, last=last, total=total
+        )
+    parts = [span]
     if page_count > 1:
-        parts.append(f"page {page} of {page_count}")
+        parts.append(tr.gettext("page {page} of {count}", page=page, count=page_count))
     return SEP.join(parts)
 
 
@@ -191,8 +208,9 @@ def render_standings(
     page_count: int = 1,
     total: int | None = None,
     theme: str = DEFAULT_THEME,
+    tr: Speaker = ENGLISH,
 ) -> bytes:
-    """One page of standings as PNG bytes.
+    """One page of standings as PNG bytes, its words in ``tr``'s language.
 
     ``headings`` name the tiebreak columns, short (``"SB"``, ``"BH-1"``); ``total`` is the
     number of players, for "Ranks 21–40 of 64 players".
@@ -207,6 +225,7 @@ def render_standings(
         page_count=page_count,
         total=total,
         palette=palette,
+        tr=tr,
     )
     return png_bytes(to_indexed(image, get_theme(theme).name, PLAYERS))
 
@@ -220,6 +239,7 @@ def draw_standings(
     page_count: int,
     total: int | None,
     palette: Palette,
+    tr: Speaker = ENGLISH,
 ) -> Image.Image:
     """The table as an RGB image at final size."""
     _check(rows, headings)
@@ -230,10 +250,10 @@ def draw_standings(
         image,
         palette,
         heading=fit_text(clean_name(title), TITLE_FONT, room),
-        subtitle=_subtitle(rows, page, page_count, total),
+        subtitle=_subtitle(rows, page, page_count, total, tr),
         body_top=lay.body_top,
         row_boxes=[lay.row_box(index) for index in range(len(rows))],
-        empty="No players yet",
+        empty=tr.gettext("No players yet"),
     )
 
     def text(at: tuple[float, float], words: str, size: int, colour: RGB, anchor: str) -> None:
@@ -241,19 +261,21 @@ def draw_standings(
 
     head_y = lay.body_top - HEAD_H / 2
     text((RANK_RIGHT, head_y), "#", HEAD_FONT, palette.muted, "rm")
-    text((NAME_LEFT, head_y), "Player", HEAD_FONT, palette.muted, "lm")
-    text((lay.points_right, head_y), "Points", HEAD_FONT, palette.muted, "rm")
+    text((NAME_LEFT, head_y), tr.gettext("Player"), HEAD_FONT, palette.muted, "lm")
+    points_head = fit_text(tr.gettext("Points"), HEAD_FONT, POINTS_W - 4)
+    text((lay.points_right, head_y), points_head, HEAD_FONT, palette.muted, "rm")
     for column, heading in enumerate(headings):
         label = fit_text(clean_name(heading), HEAD_FONT, TIEBREAK_W - 8)
         text((lay.tiebreak_right(column), head_y), label, HEAD_FONT, palette.muted, "rm")
-    text((lay.left_right, head_y), "Left", HEAD_FONT, palette.muted, "rm")
+    left_head = fit_text(tr.gettext("Left"), HEAD_FONT, 96)
+    text((lay.left_right, head_y), left_head, HEAD_FONT, palette.muted, "rm")
 
     for index, row in enumerate(rows):
         y = lay.row_centre_y(index)
         ink = palette.muted if row.withdrawn else palette.text
         text((RANK_RIGHT, y), str(row.rank), ROW_FONT, ink, "rm")
         mark = f" {WITHDRAWN_MARK}" if row.withdrawn else ""
-        name = fit_text(_name(row), ROW_FONT, lay.name_right - NAME_LEFT - 12, mark)
+        name = fit_text(_name(row, tr), ROW_FONT, lay.name_right - NAME_LEFT - 12, mark)
         text((NAME_LEFT, y), name, ROW_FONT, ink, "lm")
         points = format_score(row.points)
         size = fitting_size(points, ROW_FONT, POINTS_W - 8)
@@ -267,18 +289,26 @@ def draw_standings(
     return image
 
 
-def _row_words(row: StandingsLine, headings: Sequence[str]) -> str:
+def _row_words(row: StandingsLine, headings: Sequence[str], tr: Speaker = ENGLISH) -> str:
     points = format_score(row.points)
-    unit = "point" if row.points == 1 else "points"
+    # A fraction takes the plural, as "2½ points" does; the count picks the form.
+    said = tr.ngettext(
+        "{rank}. {name}: {points} point",
+        "{rank}. {name}: {points} points",
+        1 if row.points == 1 else 2 if row.points != int(row.points) else int(row.points),
+        rank=row.rank,
+        name=_name(row, tr),
+        points=points,
+    )
     breaks = ", ".join(
         f"{h} {format_score(v)}" for h, v in zip(headings, row.tiebreaks, strict=True)
     )
-    left = "withdrawn" if row.withdrawn else f"{row.games_left} left"
-    return (
-        f"{row.rank}. {_name(row)}: {points} {unit}"
-        + (f" ({breaks})" if breaks else "")
-        + (f", {left}.")
+    left = (
+        tr.gettext("withdrawn")
+        if row.withdrawn
+        else tr.gettext("{count} left", count=row.games_left)
     )
+    return said + (f" ({breaks})" if breaks else "") + f", {left}."
 
 
 def standings_alt_text(
@@ -289,20 +319,26 @@ def standings_alt_text(
     page: int = 1,
     page_count: int = 1,
     total: int | None = None,
+    tr: Speaker = ENGLISH,
 ) -> str:
     """What a page says, for screen readers: one short sentence per row."""
     _check(rows, headings)
-    head = f"{clean_name(title)} standings"
+    head = tr.gettext("{title} standings", title=clean_name(title))
     if not rows:
-        return f"{head}: no players yet."
-    parts = [f"{head}, {_subtitle(rows, page, page_count, total).lower()}."]
-    parts += [_row_words(row, headings) for row in rows]
+        return tr.gettext("{head}: no players yet.", head=head)
+    # Not lowered: German capitalises its nouns ("Plätze"), so the subtitle keeps its case.
+    parts = [f"{head}, {_subtitle(rows, page, page_count, total, tr)}."]
+    parts += [_row_words(row, headings, tr) for row in rows]
     text = " ".join(parts)
     return text if len(text) <= MAX_ALT_TEXT else text[: MAX_ALT_TEXT - 1] + "…"
 
 
 def standings_text(
-    rows: Sequence[StandingsLine], *, headings: Sequence[str] = (), name_width: int = 24
+    rows: Sequence[StandingsLine],
+    *,
+    headings: Sequence[str] = (),
+    name_width: int = 24,
+    tr: Speaker = ENGLISH,
 ) -> str:
     """The table as aligned plain text (for a code block or a terminal), any number of rows.
 
@@ -320,9 +356,10 @@ def standings_text(
         cells.append(f"{left:>5}")
         return "  ".join(cells).rstrip()
 
-    out = [line("#", "Player", "Points", list(headings), "Left")]
+    head = (tr.gettext("Player"), tr.gettext("Points"), tr.gettext("Left"))
+    out = [line("#", head[0], head[1], list(headings), head[2])]
     for row in rows:
-        name = _name(row) + (f" {WITHDRAWN_MARK}" if row.withdrawn else "")
+        name = _name(row, tr) + (f" {WITHDRAWN_MARK}" if row.withdrawn else "")
         if len(name) > name_width:
             name = name[: name_width - 1] + "…"
         out.append(

@@ -108,7 +108,7 @@ def test_a_large_field_is_paged_and_each_page_is_bounded() -> None:
             page, title="Big Swiss", headings=HEADINGS, page=number, page_count=3, total=45
         )
         assert f"page {number} of 3" in alt
-        assert f"ranks {page[0].rank}–{page[-1].rank} of 45 players" in alt
+        assert f"Ranks {page[0].rank}–{page[-1].rank} of 45 players" in alt
     assert heights[0] == heights[1] > heights[2]
     with pytest.raises(ValueError, match="at most 20 rows, not 45"):
         S.render_standings(rows, title="Big Swiss", headings=HEADINGS)
@@ -214,8 +214,29 @@ def test_alt_text_reads_each_row_and_stays_short() -> None:
     ]
     alt = S.standings_alt_text(rows, title="Cup", headings=("SB",))
     assert alt == (
-        "Cup standings, ranks 1–2. 1. Ann Bot: 2½ points (SB 3.25), 1 left. "
+        "Cup standings, Ranks 1–2. 1. Ann Bot: 2½ points (SB 3.25), 1 left. "
         "2. Bob: 1 point (SB ½), 0 left."
     )
     many = S.standings_alt_text(played_swiss(20), title="Cup", headings=HEADINGS)
     assert len(many) <= 1000 and many.endswith("…")
+
+
+def test_the_standings_speak_the_readers_language() -> None:
+    """Headings, the subtitle and the alt text come from the caller's language."""
+    from bot.i18n import tongue
+    from render.reports.standings import (
+        StandingsLine,
+        render_standings,
+        standings_alt_text,
+        standings_text,
+    )
+
+    rows = [StandingsLine(1, "Anna", 2.5, (), 1), StandingsLine(2, "Борис", 1, (), 0)]
+    german, russian = tongue("de"), tongue("ru")
+    alt = standings_alt_text(rows, title="Herbst", total=2, tr=german)
+    assert alt.startswith("Tabelle: Herbst, Plätze 1–2 von 2 Spielern.")
+    assert "1. Anna: 2½ Punkte, 1 offen." in alt and "2. Борис: 1 Punkt, 0 offen." in alt
+    assert "Punkte" in standings_text(rows, tr=german)
+    assert "очко" in standings_alt_text(rows, title="Осень", tr=russian)
+    english = render_standings(rows, title="Herbst", total=2)
+    assert render_standings(rows, title="Herbst", total=2, tr=german) != english

@@ -331,7 +331,7 @@ async def standings_page(
     if not lines:
         embed.description = tr.gettext("Nobody is registered yet.")
         return StandingsPage(embed, None, None)
-    table = standings_text(lines, headings=headings)
+    table = standings_text(lines, headings=headings, tr=tr)
     embed.description = f"```\n{table[:4000]}\n```"
     embed.set_footer(text=legend(headings, tr)[:2048])
     draw = partial(
@@ -342,10 +342,17 @@ async def standings_page(
         page=number,
         page_count=len(cut),
         total=len(rows),
+        tr=tr,
     )
     png = await asyncio.to_thread(draw)
     alt = standings_alt_text(
-        lines, title=title, headings=headings, page=number, page_count=len(cut), total=len(rows)
+        lines,
+        title=title,
+        headings=headings,
+        page=number,
+        page_count=len(cut),
+        total=len(rows),
+        tr=tr,
     )
     file = discord.File(io.BytesIO(png), filename=STANDINGS_FILE, description=alt[:1024])
     embed.set_image(url=f"attachment://{STANDINGS_FILE}")
