@@ -49,3 +49,17 @@ _._implements_the_interface
 # pybabel extract reads these (docs/translating.md): message lists marked with N_ for the
 # catalogs, looked up by value at run time.
 _.LEVEL_NAMES
+
+# discord.py calls a Modal's on_submit when the form is sent.
+_.on_submit
+# Puzzle rows mirror their tables' columns (the export and the copy read every field by name).
+_.source_game_id
+_.tries
+_.solves
+_.solution_posted
+_.puzzle_attempts  # StoreContents' fields, read through its dataclass fields
+_.puzzle_ratings
+_.puzzle_channels
+_.puzzle_daily
+# The web templates read it: <html lang="{{ page.html_lang }}"> (bot/web/templates/base.html).
+_.html_lang

@@ -42,8 +42,10 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
+from bot.i18n import ENGLISH_TONGUE
 from bot.service import GameService, WebReads
 from bot.store import open_store
+from bot.web.language import PageLanguage
 from bot.web.metrics import Metrics
 from bot.web.pages import GamePages
 from bot.web.server import WebServer
@@ -51,6 +53,10 @@ from bot.web.server import WebServer
 GUILD = 800000000000000001
 ALICE, BOB = 310000000000000001, 320000000000000002
 ROOT = Path(__file__).resolve().parents[1]
+
+
+ENGLISH_PAGE = PageLanguage(ENGLISH_TONGUE, chosen=False)
+"""The page drawn as an English reader without ?lang= gets it."""
 
 
 def pct(values: list[float], p: float) -> float:
@@ -131,7 +137,7 @@ async def bench_page(requests: int) -> None:
                     drawing = []
                     for _ in range(50):
                         start = time.perf_counter()
-                        pages._game_page(served[0], token)
+                        pages._game_page(served[0], token, ENGLISH_PAGE)
                         drawing.append(time.perf_counter() - start)
                     print(f"  the page drawn afresh (first view of a version): {ms(drawing)}")
                     plies = len(record.moves)

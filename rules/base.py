@@ -353,13 +353,9 @@ class Game(ABC):
         return pie_title(self.title) if self.variant != self.name else self.title
 
     @classmethod
-    def pie_rule_text(cls) -> str:
-        """The pie rule in one sentence for players, for a game that may have it."""
-        return str(cls.pie_rule_wording())
-
-    @classmethod
     def pie_rule_wording(cls) -> Wording:
-        """:meth:`pie_rule_text` as a :class:`Wording`, for a front end to translate."""
+        """The pie rule in one sentence for players, for a game that may have it, as a
+        :class:`Wording` a front end translates (``str()`` of it is the English)."""
         first, second = (Wording(CAPITALISED[player]) for player in cls.players)
         return Wording(
             N_(
