@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, Self
 
 import discord
@@ -53,6 +54,20 @@ def check_place(interaction: Interaction, guild_id: int, channel_id: int) -> Non
         raise refuse_origin(interaction, ELSEWHERE)
 
 
+async def answer_checked(
+    interaction: Interaction, act: Callable[[Interaction], Awaitable[None]]
+) -> None:
+    """What every persistent component does when used: check the message is the bot's, act,
+    and hand any exception to the one error handler, so a press is always answered."""
+    try:
+        check_message(interaction)
+        await act(interaction)
+    except Exception as exc:
+        await handle_error(interaction, exc)
+    else:
+        count_interaction(interaction, "ok")
+
+
 class PersistentButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=_NEVER):
     """A button that survives restarts.  Subclasses give a ``template`` and :meth:`act`.
 
@@ -69,13 +84,7 @@ class PersistentButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
 
     async def callback(self, interaction: Interaction) -> None:
-        try:
-            check_message(interaction)
-            await self.act(interaction)
-        except Exception as exc:
-            await handle_error(interaction, exc)
-        else:
-            count_interaction(interaction, "ok")
+        await answer_checked(interaction, self.act)
 
     async def act(self, interaction: Interaction) -> None:
         """What a press does, once the message is known to be the bot's."""
@@ -132,6 +141,7 @@ __all__ = [
     "NOT_MINE",
     "ConfirmButton",
     "PersistentButton",
+    "answer_checked",
     "check_message",
     "check_place",
     "refuse_origin",

@@ -17,9 +17,7 @@ from discord import app_commands
 
 from bot.discord.choices import playable_games
 from bot.discord.context import bot_of
-from bot.discord.instrument import count_interaction
-from bot.discord.persistent import check_message
-from bot.discord.replies import handle_error
+from bot.discord.persistent import answer_checked
 from bot.discord.speech import private
 from bot.i18n import N_, Tongue
 from bot.service import InvalidChallenge
@@ -63,13 +61,7 @@ class GamePick(
         return cls(int(match["opponent"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            check_message(interaction)
-            await self.pick(interaction)
-        except Exception as exc:
-            await handle_error(interaction, exc)
-        else:
-            count_interaction(interaction, "ok")
+        await answer_checked(interaction, self.pick)
 
     async def pick(self, interaction: Interaction) -> None:
         values = self.item.values
@@ -113,13 +105,7 @@ class SizePick(
         return cls(int(match["opponent"]), match["game"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            check_message(interaction)
-            await self.pick(interaction)
-        except Exception as exc:
-            await handle_error(interaction, exc)
-        else:
-            count_interaction(interaction, "ok")
+        await answer_checked(interaction, self.pick)
 
     async def pick(self, interaction: Interaction) -> None:
         values = self.item.values
