@@ -40,11 +40,16 @@ ANSWER = N_("Answer")
 GIVE_UP = N_("Give up")
 
 
+def replayed(game: str, size: int, moves: tuple[str, ...]) -> Game:
+    """The position after ``moves`` from the start (puzzles and daily posts alike)."""
+    position = new_game(game, size)
+    for move in moves:
+        position.play(move)
+    return position
+
+
 def position(view: PuzzleView, extra: tuple[str, ...] = ()) -> Game:
-    game = new_game(view.game, view.size)
-    for move in (*view.moves, *view.played, *extra):
-        game.play(move)
-    return game
+    return replayed(view.game, view.size, (*view.moves, *view.played, *extra))
 
 
 def puzzle_buttons(attempt_id: int, tr: Tongue) -> discord.ui.View:

@@ -18,13 +18,13 @@ import discord
 
 from bot.discord.persistent import PersistentButton
 from bot.discord.play.posting import messageable
-from bot.discord.puzzles.cog import board_file, puzzle_buttons, task_text
+from bot.discord.puzzles.cog import board_file, position, puzzle_buttons, replayed, task_text
 from bot.discord.replies import log_failure
 from bot.discord.speech import of_guild, private
 from bot.discord.words import colour_word
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import DailyPuzzle, DailySolution
-from rules import Game, new_game
+from rules import Game
 
 if TYPE_CHECKING:
     from bot.discord.app import CrosspathBot
@@ -32,13 +32,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("crosspath.discord")
 Interaction = discord.Interaction[Any]
 SOLVE = N_("Solve")
-
-
-def _position(game: str, size: int, moves: tuple[str, ...]) -> Game:
-    position = new_game(game, size)
-    for move in moves:
-        position.play(move)
-    return position
 
 
 class SolveButton(PersistentButton, template=r"cp:pz:day:(?P<guild>[0-9]+):(?P<day>[0-9-]{10})"):
@@ -65,7 +58,7 @@ class SolveButton(PersistentButton, template=r"cp:pz:day:(?P<guild>[0-9]+):(?P<d
         guild_id = interaction.guild_id or 0
         view = await bot.service.puzzles.start_daily(interaction.user.id, guild_id, self.day)
         file = await board_file(
-            _position(view.game, view.size, (*view.moves, *view.played)),
+            position(view),
             f"puzzle-{view.attempt_id}.png",
         )
         await interaction.followup.send(
@@ -94,7 +87,7 @@ async def post_daily(bot: CrosspathBot, now: datetime, claimant: str) -> int:
 
 async def _post_puzzle(bot: CrosspathBot, daily: DailyPuzzle) -> None:
     tr = of_guild(bot.get_guild(daily.guild_id), bot)
-    game = _position(daily.game, daily.size, daily.moves)
+    game = replayed(daily.game, daily.size, daily.moves)
     text = tr.gettext(
         "Daily puzzle, {day}: {game} {size}×{size}, {colour} to move and win."
         " Press Solve: your answers are private.",
@@ -117,7 +110,7 @@ async def _post_puzzle(bot: CrosspathBot, daily: DailyPuzzle) -> None:
 
 async def _post_solution(bot: CrosspathBot, solution: DailySolution) -> None:
     tr = of_guild(bot.get_guild(solution.guild_id), bot)
-    solved = _position(solution.game, solution.size, (*solution.moves, *solution.solution))
+    solved = replayed(solution.game, solution.size, (*solution.moves, *solution.solution))
     text = tr.ngettext(
         "Solution of the daily puzzle of {day}: {moves}. {n} player solved it.",
         "Solution of the daily puzzle of {day}: {moves}. {n} players solved it.",
