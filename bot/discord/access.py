@@ -18,10 +18,10 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.discord.context import bot_of
+from bot.discord.context import bot_of, game_here, ids
 from bot.discord.speech import private
 from bot.i18n import N_
-from bot.service import PermissionDenied
+from bot.service import GameInfo, NoGameHere, PermissionDenied
 
 Interaction = discord.Interaction[Any]
 HIDDEN = N_(
@@ -140,3 +140,22 @@ __all__ = [
     "public_channels",
     "public_where_asked",
 ]
+
+
+async def picked_game(interaction: Interaction, game_id: int | None) -> tuple[GameInfo, Audience]:
+    """The game a command asked for (``game:N``), and who its answer may reach.
+
+    Without a number: this channel's latest game, finished or not, for anyone here (so a
+    command works in a thread after the game ended).  By number: a game of this server,
+    shown to the channel or only to the caller as its channel allows (:func:`audience`)."""
+    guild_id, channel_id = ids(interaction)
+    service = bot_of(interaction).service
+    if game_id is None:
+        latest = await service.latest_game(channel_id)
+        return (latest if latest is not None else await game_here(interaction)), Audience.CHANNEL
+    info = await service.get_game_by_id(game_id)
+    if info.guild_id != guild_id:
+        raise NoGameHere(
+            private(interaction).gettext("There is no game #{id} in this server.", id=game_id)
+        )
+    return info, await audience(interaction, info)

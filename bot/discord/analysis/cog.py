@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.discord.access import Audience, audience
+from bot.discord.access import Audience, picked_game
 from bot.discord.analysis.flow import (
     Analyst,
     chart_file,
@@ -27,14 +27,13 @@ from bot.discord.analysis.flow import (
     seat_ids,
     summary_text,
 )
-from bot.discord.context import game_here, ids
 from bot.discord.installs import everywhere
 from bot.discord.persistent import PersistentButton, check_place
 from bot.discord.replies import defer_public
 from bot.discord.speech import private
 from bot.discord.transformers import GamePick
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
-from bot.service import AnalysisRefused, GameInfo, NoGameHere
+from bot.service import AnalysisRefused, GameInfo
 
 if TYPE_CHECKING:
     from bot.discord.app import CrosspathBot
@@ -124,18 +123,7 @@ class AnalysisCog(commands.Cog):
     @app_commands.describe(game=locale_str("Game number (default: this channel's last game)"))
     async def analyse(self, interaction: Interaction, game: GamePick | None = None) -> None:
         await defer_public(interaction)
-        guild_id, channel_id = ids(interaction)
-        if game is None:
-            latest = await self.bot.service.latest_game(channel_id)
-            info = latest if latest is not None else await game_here(interaction)
-            shown = Audience.CHANNEL
-        else:
-            info = await self.bot.service.get_game_by_id(game)
-            if info.guild_id != guild_id:
-                raise NoGameHere(
-                    private(interaction).gettext("There is no game #{id} in this server.", id=game)
-                )
-            shown = await audience(interaction, info)
+        info, shown = await picked_game(interaction, game)
         tr = private(interaction)
         if shown is Audience.CALLER:
             # The public "thinking…" goes; the private answer edits its own message.

@@ -15,9 +15,8 @@ from discord.ext import commands
 
 import ai
 import render
-from bot.discord.access import Audience, audience
+from bot.discord.access import Audience, picked_game
 from bot.discord.choices import playable_games
-from bot.discord.context import game_here, ids
 from bot.discord.info.rules_text import sheet_text, summary
 from bot.discord.installs import everywhere
 from bot.discord.play.ai_opponent import level_label
@@ -30,7 +29,7 @@ from bot.discord.speech import private, public
 from bot.discord.transformers import GamePick
 from bot.discord.translator import translated
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
-from bot.service import GameInfo, GameRecord, NoGameHere
+from bot.service import GameInfo, GameRecord
 from rules import game_class, game_names
 
 if TYPE_CHECKING:
@@ -81,18 +80,8 @@ class InfoCog(commands.Cog):
         /board and /history work in a thread after the game ended).  By number: a game of this
         server, answered publicly or privately as its channel allows (see ``access``).
         """
-        guild_id, channel_id = ids(interaction)
-        if game_id is None:
-            latest = await self.bot.service.latest_game(channel_id)
-            return (latest if latest is not None else await game_here(interaction)), send_public
-        info = await self.bot.service.get_game_by_id(game_id)
-        if info.guild_id != guild_id:
-            raise NoGameHere(
-                private(interaction).gettext("There is no game #{id} in this server.", id=game_id)
-            )
-        if await audience(interaction, info) is Audience.CALLER:
-            return info, send_private
-        return info, send_public
+        info, shown = await picked_game(interaction, game_id)
+        return info, send_private if shown is Audience.CALLER else send_public
 
     @app_commands.command(name="board", description=locale_str("Show the current board again"))
     @everywhere
