@@ -23,7 +23,15 @@ from .gif import render_gif
 from .svg import svg_document
 from .themes import DEFAULT_THEME, THEMES, get_theme
 
-__all__ = ["DEFAULT_THEME", "THEMES", "alt_text", "board_svg", "render_board", "render_gif"]
+__all__ = [
+    "DEFAULT_THEME",
+    "THEMES",
+    "Speaker",
+    "alt_text",
+    "board_svg",
+    "render_board",
+    "render_gif",
+]
 
 
 def render_board(

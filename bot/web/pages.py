@@ -45,7 +45,7 @@ from bot.service import (
     TournamentInfo,
     database_fault,
 )
-from render import DEFAULT_THEME, THEMES, board_svg, render_gif
+from render import DEFAULT_THEME, THEMES, Speaker, board_svg, render_gif
 from render.reports.analysis_chart import analysis_chart_alt_text, render_analysis_chart
 from rules import Game
 
@@ -197,7 +197,7 @@ MARK_WORDS = {
 }
 
 
-def analysis_view(analysed: StoredAnalysis | None) -> dict[str, Any] | None:
+def analysis_view(analysed: StoredAnalysis | None, tr: Speaker) -> dict[str, Any] | None:
     """What the game page shows of a stored analysis: each ply's mark and better move, the
     players' accuracy, and the chart's alt text; None without an analysis."""
     if analysed is None:
@@ -220,7 +220,7 @@ def analysis_view(analysed: StoredAnalysis | None) -> dict[str, Any] | None:
     return {
         "plies": plies,
         "players": players,
-        "alt": analysis_chart_alt_text(moves),
+        "alt": analysis_chart_alt_text(moves, tr),
         "playouts": analysed.playouts,
     }
 
@@ -334,8 +334,11 @@ class GamePages:
         """The analysis chart (404 until an analysis is stored: the web never starts one)."""
         record, _, analysed = await self._analysis(request)
         moves = analysed.analysis.moves
+        # The chart's words follow the page's language (its <img> link keeps ``?lang=``).
+        page = page_language(request)
         data = await self._charts.get(
-            (record.game.id, analysed.game_version), lambda: render_analysis_chart(moves)
+            (record.game.id, analysed.game_version, page.language),
+            lambda: render_analysis_chart(moves, page.tongue),
         )
         return web.Response(
             body=data, content_type="image/png", headers={"Cache-Control": "public, max-age=300"}
@@ -374,7 +377,7 @@ class GamePages:
             started=iso(info.created_at),
             plies=len(record.moves),
             slug=f"{info.game}-{info.size}-{token[:8]}",
-            analysis=analysis_view(analysed),
+            analysis=analysis_view(analysed, page.tongue),
         )
 
     async def board(self, request: web.Request) -> web.Response:

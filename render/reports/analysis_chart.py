@@ -18,6 +18,7 @@ from typing import Protocol
 
 from PIL import Image, ImageDraw
 
+from ..caption import ENGLISH, Speaker
 from ..encode import png_bytes
 from ..fonts import bold
 
@@ -38,6 +39,17 @@ MARK_STYLE: dict[str, tuple[str, tuple[int, int, int]]] = {
     "missed_win": ("diamond", (204, 121, 167)),  # reddish purple
 }
 MARK_RADIUS = 7
+
+
+def _mark_word(mark: str, tr: Speaker) -> str:
+    """A mark's name in the reader's language (the same words as the game page's)."""
+    if mark == "inaccuracy":
+        return tr.gettext("inaccuracy")
+    if mark == "mistake":
+        return tr.gettext("mistake")
+    if mark == "blunder":
+        return tr.gettext("blunder")
+    return tr.gettext("missed win")
 
 
 class AnalysedMove(Protocol):
@@ -77,12 +89,14 @@ def _for_first(seat: str, chance: float, proven: str | None) -> tuple[float, str
     return 1.0 - chance, flipped
 
 
-def render_analysis_chart(moves: Sequence[AnalysedMove], title: str = "Win chance") -> bytes:
+def render_analysis_chart(moves: Sequence[AnalysedMove], tr: Speaker = ENGLISH) -> bytes:
+    """The chart, its words in ``tr``'s language."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     left, top, right, bottom = PLOT
     draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=FRAME, width=2)
-    draw.text((left, 24), f"{title}: first player", fill=FRAME, font=bold(26))
+    title = tr.gettext("Win chance of the first player")
+    draw.text((left, 24), title, fill=FRAME, font=bold(fitting(title, 26, right - left)))
     for frac, label in ((0.0, "0%"), (0.5, "50%"), (1.0, "100%")):
         y = bottom - frac * (bottom - top)
         draw.line((left, y, right, y), fill=GRID, width=1)
@@ -109,10 +123,20 @@ def render_analysis_chart(moves: Sequence[AnalysedMove], title: str = "Win chanc
     for i, m in enumerate(moves):
         if m.mark is not None:
             _mark(draw, at(i + 1, curve[i + 1][0]), m.mark)
-    draw.text((left, bottom + 18), "move 1", fill=FRAME, font=bold(18))
-    draw.text((right, bottom + 18), f"move {len(moves)}", fill=FRAME, font=bold(18), anchor="ra")
-    _legend(draw)
+    first = tr.gettext("move {number}", number=1)
+    last = tr.gettext("move {number}", number=len(moves))
+    draw.text((left, bottom + 18), first, fill=FRAME, font=bold(18))
+    draw.text((right, bottom + 18), last, fill=FRAME, font=bold(18), anchor="ra")
+    _legend(draw, tr)
     return png_bytes(image)
+
+
+def fitting(text: str, size: int, room: float) -> int:
+    """The largest font size up to ``size`` at which ``text`` fits in ``room`` pixels (a
+    German title is half as long again as the English one)."""
+    while size > 10 and bold(size).getlength(text) > room:
+        size -= 1
+    return size
 
 
 def _mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], mark: str) -> None:
@@ -128,31 +152,61 @@ def _mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], mark: str) -> 
         draw.polygon([(x, y - r - 2), (x + r + 2, y), (x, y + r + 2), (x - r - 2, y)], fill=colour)
 
 
-def _legend(draw: ImageDraw.ImageDraw) -> None:
-    x, y = 200, HEIGHT - 34
-    for name, _ in MARK_STYLE.items():
+LEGEND = (190, WIDTH - 150)
+"""Where the legend may run, between the "move 1" and "move N" labels."""
+
+
+def _legend(draw: ImageDraw.ImageDraw, tr: Speaker) -> None:
+    """The marks' shapes and the proven band, each with its word, in one row whose font
+    shrinks until the longest language fits between the axis labels."""
+    words = [_mark_word(name, tr) for name in MARK_STYLE] + [tr.gettext("proven")]
+    room = LEGEND[1] - LEGEND[0]
+    size = 16
+    while size > 10 and sum(bold(size).getlength(w) + 40 for w in words) > room:
+        size -= 1
+    font = bold(size)
+    x, y = LEGEND[0] + 10, HEIGHT - 34
+    for name, word in zip(MARK_STYLE, words, strict=False):
         _mark(draw, (x, y), name)
-        draw.text((x + 12, y), name.replace("_", " "), fill=FRAME, font=bold(16), anchor="lm")
-        x += 120
-    draw.rectangle((x, y - 5, x + 20, y + 5), fill=PROVEN)
-    draw.text((x + 26, y), "proven", fill=FRAME, font=bold(16), anchor="lm")
+        draw.text((x + 12, y), word, fill=FRAME, font=font, anchor="lm")
+        x += font.getlength(word) + 40
+    draw.rectangle((x - 10, y - 5, x + 10, y + 5), fill=PROVEN)
+    draw.text((x + 16, y), words[-1], fill=FRAME, font=font, anchor="lm")
 
 
-def analysis_chart_alt_text(moves: Sequence[AnalysedMove]) -> str:
+def analysis_chart_alt_text(moves: Sequence[AnalysedMove], tr: Speaker = ENGLISH) -> str:
     """The chart in words: where the game turned, the marks, and where it was proven."""
     curve = first_seat_curve(moves)
     if not moves:
-        return "No moves to analyse."
+        return tr.gettext("No moves to analyse.")
     start, end = curve[0][0], curve[-1][0]
-    parts = [f"First player's win chance over {len(moves)} moves, from {start:.0%} to {end:.0%}."]
+    parts = [
+        tr.ngettext(
+            "First player's win chance over {n} move, from {start}% to {end}%.",
+            "First player's win chance over {n} moves, from {start}% to {end}%.",
+            len(moves),
+            start=round(start * 100),
+            end=round(end * 100),
+        )
+    ]
     proven_from = next((i for i, (_, p) in enumerate(curve) if p is not None), None)
     if proven_from is not None and proven_from < len(moves):
-        side = "first" if curve[proven_from][1] == "win" else "second"
-        parts.append(f"From move {proven_from + 1} the {side} player's win was proven.")
+        number = proven_from + 1
+        if curve[proven_from][1] == "win":
+            proof = tr.gettext(
+                "From move {number} the first player's win was proven.", number=number
+            )
+        else:
+            proof = tr.gettext(
+                "From move {number} the second player's win was proven.", number=number
+            )
+        parts.append(proof)
     for name in MARK_STYLE:
         plies = [m.ply for m in moves if m.mark == name]
         if plies:
             shown = ", ".join(str(p) for p in plies[:8]) + (" …" if len(plies) > 8 else "")
-            label = name.replace("_", " ")
-            parts.append(f"{label.capitalize()}s at moves {shown}.")
+            word = _mark_word(name, tr)
+            parts.append(
+                tr.gettext("{mark}: moves {moves}.", mark=word[:1].upper() + word[1:], moves=shown)
+            )
     return " ".join(parts)

@@ -7,6 +7,7 @@ import io
 from PIL import Image
 
 from ai.analysis import PlyAnalysis
+from bot.i18n import tongue
 from render.reports.analysis_chart import (
     BAND,
     MARK_STYLE,
@@ -51,5 +52,14 @@ def test_marks_and_proven_band_are_drawn() -> None:
 def test_alt_text_says_it_in_words() -> None:
     text = analysis_chart_alt_text(MOVES)
     assert "over 5 moves" in text
-    assert "Blunders at moves 2." in text
+    assert "Blunder: moves 2." in text
     assert "From move 3 the first player's win was proven." in text
+
+
+def test_chart_and_alt_text_speak_the_readers_language() -> None:
+    german = tongue("de")
+    text = analysis_chart_alt_text(MOVES, german)
+    assert "über 5 Züge" in text and "Ab Zug 3" in text, text
+    assert "moves" not in text
+    # The words are drawn, not only said: the German chart differs from the English one.
+    assert render_analysis_chart(MOVES, german) != render_analysis_chart(MOVES)

@@ -173,8 +173,7 @@ async def pairs_file(info: GameInfo, analysis: Analysis, tr: Tongue) -> discord.
 
 async def chart_file(info: GameInfo, analysis: Analysis, alt: str, tr: Tongue) -> discord.File:
     """The chart as a file (drawn on a thread: Pillow takes tens of milliseconds)."""
-    title = tr.gettext("Win chance of the first player")
-    data = await asyncio.to_thread(render_analysis_chart, analysis.moves, title)
+    data = await asyncio.to_thread(render_analysis_chart, analysis.moves, tr)
     return discord.File(
         io.BytesIO(data), filename=f"crosspath-analysis-{info.id}.png", description=alt[:1000]
     )
