@@ -165,7 +165,8 @@ def _legend(draw: ImageDraw.ImageDraw, tr: Speaker) -> None:
     while size > 10 and sum(bold(size).getlength(w) + 40 for w in words) > room:
         size -= 1
     font = bold(size)
-    x, y = LEGEND[0] + 10, HEIGHT - 34
+    x: float = LEGEND[0] + 10
+    y = HEIGHT - 34
     for name, word in zip(MARK_STYLE, words, strict=False):
         _mark(draw, (x, y), name)
         draw.text((x + 12, y), word, fill=FRAME, font=font, anchor="lm")
