@@ -446,6 +446,8 @@ class GameSummary:
     version: int
     time_left: dict[int, int] | None = field(default=None, hash=False)
     """As :attr:`GameInfo.time_left`."""
+    outside_servers: bool = False
+    """As :attr:`GameInfo.outside_servers`: the game lives in a DM or group DM."""
 
     @property
     def is_active(self) -> bool:
