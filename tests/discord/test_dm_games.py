@@ -28,6 +28,9 @@ WHERE = {"dm": fakes.DM_CHANNEL, "group": fakes.GROUP_DM}
 SPEC = Path(__file__).resolve().parents[1] / "data" / "discord-api-spec" / "openapi.json"
 SPEC_URI = "https://discord.test/openapi.json"
 MENU = "Challenge to a game"
+SLOW = 30
+"""Seconds an interaction may take on a loaded machine (a cold game after the restart is
+rebuilt in a worker process first)."""
 
 
 @cache
@@ -122,12 +125,12 @@ async def command(h: Any, where: str, name: str, who: fakes.Player, **options: A
     payload = h.payloads.command(name, who, opts, channel_id=WHERE[where], members=members)
     payload = fakes.user_installed(payload, who, where)
     payload["data"].get("resolved", {}).pop("members", None)  # no server, no members
-    return list(await h.run(payload))
+    return list(await h.run(payload, timeout=SLOW))
 
 
 async def click(h: Any, where: str, custom_id: str, who: fakes.Player) -> list[Any]:
     payload = fakes.user_installed(h.payloads.button(custom_id, who), who, where)
-    return list(await h.run(payload))
+    return list(await h.run(payload, timeout=SLOW))
 
 
 def answers(sent: list[Any]) -> list[Any]:
@@ -304,3 +307,26 @@ async def test_a_server_that_did_not_add_crosspath_still_refuses_games(h: Any) -
     reply = fakes.refusal(await h.run(payload))
     assert reply.content.startswith("Crosspath is not installed in this server")
     assert await h.service.challenges.open_challenges(fakes.GUILD) == []
+
+
+async def test_the_reading_commands_answer_in_a_dm(h: Any) -> None:
+    info = await start(h, "dm")
+    await command(h, "dm", "move", ALICE, point="c3")
+    sent = answers(await command(h, "dm", "board", BOB))
+    assert any(s.files for s in sent), [s.kind for s in sent]
+    sent = answers(await command(h, "dm", "history", BOB))
+    assert any("c3" in (s.content + s.embed_text()) for s in sent), [s.content for s in sent]
+    sent = answers(await command(h, "dm", "games", BOB))
+    assert sent[-1].ephemeral and f"#{info.id}" in sent[-1].content
+    sent = answers(await command(h, "dm", "challenges", BOB))
+    assert sent[-1].ephemeral
+    sent = answers(await command(h, "dm", "board", BOB, game=info.id))
+    assert any(s.files for s in sent)
+
+
+async def test_a_vacation_is_told_to_the_dm_opponent_by_dm(h: Any) -> None:
+    await start(h, "group", time="1d")
+    before = len(h.fake.dms_to(BOB.id))
+    await command(h, "group", "vacation start", ALICE, days=2)
+    [told] = h.fake.dms_to(BOB.id)[before:]
+    assert "is on vacation: the clocks of game #1 are stopped" in told.content
