@@ -330,3 +330,13 @@ async def test_a_vacation_is_told_to_the_dm_opponent_by_dm(h: Any) -> None:
     await command(h, "group", "vacation start", ALICE, days=2)
     [told] = h.fake.dms_to(BOB.id)[before:]
     assert "is on vacation: the clocks of game #1 are stopped" in told.content
+
+
+async def test_a_challenge_in_the_players_own_dm_with_the_bot_is_refused(h: Any) -> None:
+    options = [fakes.opt("game", "minefield"), fakes.opt("opponent", str(BOB.id), 6)]
+    payload = h.payloads.command("challenge", ALICE, options, members=[BOB])
+    payload = fakes.user_installed(payload, ALICE, "bot_dm", channel_id=fakes.DM_CHANNEL + 7)
+    payload["data"]["resolved"].pop("members")
+    refused = fakes.refusal(await h.run(payload)).content
+    assert refused.startswith("Nobody else can see this conversation with me.")
+    assert await h.service.challenges.pending_challenges(fakes.DM_CHANNEL + 7, BOB.id) == []

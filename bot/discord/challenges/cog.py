@@ -55,6 +55,12 @@ NO_COMPUTER_IN_DMS = N_(
 )
 
 
+NOT_IN_BOT_DM = N_(
+    "Nobody else can see this conversation with me. Challenge your opponent where they can"
+    " see it: in a server, or in your DM or group DM with them."
+)
+
+
 class ChallengeCog(commands.Cog):
     def __init__(self, bot: CrosspathBot) -> None:
         self.bot = bot
@@ -160,6 +166,9 @@ class ChallengeCog(commands.Cog):
             return
         if level is not None:
             raise InvalidChallenge(private(interaction).gettext(LEVEL_ONLY_VS_COMPUTER))
+        if in_dms and interaction.context.dm_channel:
+            # the player's own DM with the bot: nobody else could ever see the challenge
+            raise InvalidChallenge(private(interaction).gettext(NOT_IN_BOT_DM))
         if isinstance(opponent, discord.User | discord.Member):
             if opponent.bot:
                 raise InvalidChallenge(
