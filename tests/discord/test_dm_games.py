@@ -240,7 +240,10 @@ async def test_a_turn_dm_refused_with_50007_tells_the_mover(h: Any) -> None:
 
 async def test_a_group_dm_game_reminds_and_ends_on_time_by_dm(h: Any, clock: Any) -> None:
     info = await start(h, "group", time="1h")
-    assert info.to_move_id == ALICE.id
+    for mover, point in ((ALICE, "c3"), (BOB, "d4")):
+        board_of(await command(h, "group", "move", mover, point=point))
+    info = await h.service.get_game(fakes.GROUP_DM)
+    assert info.to_move_id == ALICE.id and info.moves == ("c3", "d4")
     cog = h.bot.get_cog("ClockCog")
     before = len(h.fake.dms_to(ALICE.id))
     clock.advance(minutes=35)

@@ -202,10 +202,13 @@ async def post_outside_servers(
     else:
         prefs = await notice_prefs_of(bot, info)
     posted = Posted(None)
+    drawn: dict[str, OutgoingMessage] = {}  # by language: a board is drawn once per language
     if via is not None:
+        tr = public(via)
         message = await build_turn_message(
-            bot, info, headline, ping=prefs is None or prefs.pings, moved=moved, tr=public(via)
+            bot, info, headline, ping=prefs is None or prefs.pings, moved=moved, tr=tr
         )
+        drawn[tr.language] = message
         try:
             posted = Posted(await answer_publicly(via, message))
         except discord.HTTPException as exc:
@@ -215,7 +218,10 @@ async def post_outside_servers(
 
     async def build(user_id: int, prefs: NoticePrefs) -> OutgoingMessage:
         tr = bot.locales.tongue_of(user_id, prefs.locale)
-        board = await build_turn_message(bot, info, headline, ping=False, moved=moved, tr=tr)
+        board = drawn.get(tr.language)
+        if board is None:
+            board = await build_turn_message(bot, info, headline, ping=False, moved=moved, tr=tr)
+            drawn[tr.language] = board
         if info.is_active and info.to_move_id == user_id:
             return turn_dm(info, board, message_id, tr)
         return board  # the end, or news that is not their turn: the board itself
