@@ -343,3 +343,13 @@ async def test_a_challenge_in_the_players_own_dm_with_the_bot_is_refused(h: Any)
     refused = fakes.refusal(await h.run(payload)).content
     assert refused.startswith("Nobody else can see this conversation with me.")
     assert await h.service.challenges.pending_challenges(fakes.DM_CHANNEL + 7, BOB.id) == []
+
+
+async def test_an_early_abort_in_a_dm_shows_the_final_board_to_both(h: Any) -> None:
+    await start(h, "dm")
+    sent = await command(h, "dm", "abort", ALICE)
+    assert [s.kind for s in answers(sent)] == ["reply", "followup"]
+    assert "aborted game #1" in answers(sent)[0].content
+    assert "aborted" in board_of(sent).content
+    assert "aborted" in h.fake.dms_to(BOB.id)[-1].content
+    assert (await h.service.get_game_by_id(1)).status == "aborted"
