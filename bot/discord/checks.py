@@ -26,9 +26,12 @@ def can_post_boards() -> Callable[[T], T]:
     """``@can_post_boards()``: refuse a command (BotMissingPermissions) where no board could
     be posted, before anything is created.  ``checks.bot_has_permissions`` cannot say
     "Send Messages here, or Send Messages in Threads in a thread", so this is one small check.
+    Outside servers there is nothing to post to: every board answers an interaction there.
     """
 
     def predicate(interaction: discord.Interaction[Any]) -> bool:
+        if interaction.guild_id is None:
+            return True  # a DM or group DM: the boards are the interactions' own answers
         missing = missing_board_permissions(interaction)
         if missing:
             raise app_commands.BotMissingPermissions(missing)

@@ -32,10 +32,13 @@ def bot_of(interaction: discord.Interaction[Any]) -> CrosspathBot:
 
 
 def ids(interaction: discord.Interaction[Any]) -> tuple[int, int]:
-    """(guild id, channel id).  The command tree refuses DMs before any command runs (see
-    ``CrosspathTree.interaction_check``) and buttons exist only in server messages."""
-    if interaction.guild_id is None or interaction.channel_id is None:
+    """(pool id, channel id).  The pool is the server; a DM or group DM has none, so its own
+    channel id stands for it (its challenges, games and lists are that conversation's own).
+    The command tree lets only the player commands run there (``installs.IN_DMS``)."""
+    if interaction.channel_id is None:
         raise app_commands.NoPrivateMessage()
+    if interaction.guild_id is None:
+        return interaction.channel_id, interaction.channel_id
     return interaction.guild_id, interaction.channel_id
 
 

@@ -6,11 +6,14 @@ Since 2024 a user can install an app to their own account and use its commands a
 ``/admin``, ``/tournament`` and ``/leaderboard`` stay in servers that installed Crosspath,
 since they are about a server and its members.
 
-Where the bot cannot post on its own (a DM or group DM it reaches only through a user
-install, or a server that never added it), a command that needs the bot's own posts is
-refused with a sentence that says where to play instead, before anything is written
-(:func:`refusal_outside`): :data:`ANYWHERE` names the commands that need no post of the bot's
-own and so work in every context today.
+In a DM or group DM the bot can only answer the interactions it is sent, never post on its
+own.  Games are played there all the same (:data:`IN_DMS`): every answer carries what the
+players need, and the rest goes by DM (see ``bot.discord.play.venue``).  In a server that
+never added the bot, a command that needs the bot's own posts is refused with a sentence
+that says where to play instead, before anything is written (:func:`refusal_outside`): a
+server game is rated in the server's pool and run by its settings, which a server that did
+not add Crosspath never agreed to.  :data:`ANYWHERE` names the commands that need no post of
+the bot's own and so work in every context.
 """
 
 from __future__ import annotations
@@ -28,13 +31,28 @@ ANYWHERE = frozenset({"rules", "help", "notify", "vacation"})
 """Commands whose answers are the interaction's own (private or not): they work in a DM,
 a group DM and a server that never added the bot, as in any server."""
 
-NOT_HERE_YET = N_(
-    "/{command} needs Crosspath in the server: play it in a server that added Crosspath."
-    " Here you can use /rules, /help, /notify and /vacation."
-)
-MENU_NOT_HERE_YET = N_(
-    '"{command}" needs Crosspath in the server: use it in a server that added Crosspath.'
-)
+IN_DMS = ANYWHERE | {
+    "challenge",
+    "move",
+    "swap",
+    "resign",
+    "takeback",
+    "abort",
+    "board",
+    "history",
+    "replay",
+    "games",
+    "challenges",
+    "claim",
+    "profile",
+    "hint",
+    "Challenge to a game",
+}
+"""Commands that work in a DM or group DM: a game there is played through the interactions'
+own answers.  ``/analyse`` (its report arrives long after the interaction) and ``/puzzle``
+(the daily post) stay in servers."""
+
+NOT_HERE_YET = N_("/{command} works only in a server that added Crosspath: use it there.")
 NOT_IN_THIS_SERVER = N_(
     "Crosspath is not installed in this server, so it cannot post the game here. Ask a"
     " server manager to add it, or play in a server that has it."
@@ -79,6 +97,6 @@ def refusal_outside(interaction: discord.Interaction[Any], tr: Tongue) -> str | 
         return None
     if interaction.guild_id is not None:
         return tr.gettext(NOT_IN_THIS_SERVER)
-    if isinstance(command, app_commands.ContextMenu):
-        return tr.gettext(MENU_NOT_HERE_YET, command=tr.gettext(name))
+    if name in IN_DMS:
+        return None
     return tr.gettext(NOT_HERE_YET, command=name)

@@ -4,9 +4,10 @@ A persistent button is a discord.py ``DynamicItem``: its custom id carries what 
 discord.py rebuilds it from the id alone, even in a new process.  Ids are plain text with
 sequential numbers in them, and a client chooses the id it presses.  discord.py builds the item
 only when the pressed message shows that id, so before any button acts, :class:`PersistentButton`
-also checks that the message is one the bot posted, in a server; buttons bound to a place (a
-challenge's) check that place too (:func:`check_place`).  Every refusal and failure of every
-button then takes the same path as commands' (:func:`~bot.discord.replies.handle_error`).
+also checks that the message is one the bot posted (in a server, a DM or a group DM); buttons
+bound to a place (a challenge's) check that place too (:func:`check_place`).  Every refusal
+and failure of every button then takes the same path as commands'
+(:func:`~bot.discord.replies.handle_error`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any, ClassVar, Self
 
 import discord
 
+from bot.discord.context import ids
 from bot.discord.instrument import count_interaction
 from bot.discord.replies import context_of, handle_error
 from bot.discord.speech import private
@@ -41,16 +43,18 @@ def refuse_origin(interaction: Interaction, text: str) -> StaleAction:
 
 
 def check_message(interaction: Interaction) -> None:
-    """The press came from a message this bot posted, in a server."""
+    """The press came from a message this bot posted (in a server, or as its answer in a DM
+    or group DM: such a message is the application's own too)."""
     message = interaction.message
     me = interaction.client.user
-    if interaction.guild_id is None or message is None or me is None or message.author.id != me.id:
+    if message is None or me is None or message.author.id != me.id:
         raise refuse_origin(interaction, NOT_MINE)
 
 
 def check_place(interaction: Interaction, guild_id: int, channel_id: int) -> None:
-    """The press came from the server and channel where the button's subject was posted."""
-    if (interaction.guild_id, interaction.channel_id) != (guild_id, channel_id):
+    """The press came from the server (or the DM, its own pool: ``context.ids``) and
+    channel where the button's subject was posted."""
+    if ids(interaction) != (guild_id, channel_id):
         raise refuse_origin(interaction, ELSEWHERE)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord.context import bot_of
+from bot.discord.context import bot_of, ids
 from bot.discord.speech import private
 from bot.i18n import ENGLISH_TONGUE, Tongue
 from bot.service import GameSummary, TimeControl
@@ -72,10 +72,10 @@ class GamePickTransformer(app_commands.Transformer):
     async def autocomplete(  # type: ignore[override]
         self, interaction: discord.Interaction[Any], value: int | float | str
     ) -> list[app_commands.Choice[int]]:
-        if interaction.guild_id is None:
+        if interaction.channel_id is None:
             return []
         page = await bot_of(interaction).service.game_summaries(
-            interaction.guild_id, player_id=interaction.user.id, limit=25
+            ids(interaction)[0], player_id=interaction.user.id, limit=25
         )
         typed = str(value).strip().lstrip("#")
         return [

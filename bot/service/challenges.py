@@ -44,6 +44,8 @@ from .errors import (
     PermissionDenied,
 )
 from .types import (
+    OUTSIDE_SERVERS,
+    VENUE_OPTION,
     Challenge,
     FirstChoice,
     GameStarted,
@@ -76,6 +78,7 @@ class Challenges(Feature):
         public: bool = False,
         challenger_name: str | None = None,
         hints: bool = False,
+        outside_servers: bool = False,
     ) -> Challenge:
         """Create a direct (``opponent_id``) or open (None) challenge.
 
@@ -91,6 +94,10 @@ class Challenges(Feature):
         page (:data:`MAX_NAME` characters at most).  ``hints=True``: the players may ask
         the computer for hints (``service.hints``); the game is then unrated whatever
         ``rated`` says (stored as the ``hints`` option, so the challenge shows it).
+        ``outside_servers=True``: the challenge is made in a DM or group DM (``guild_id``
+        is then the front end's pool for that conversation, conventionally its channel
+        id); the game is unrated and never public whatever ``rated`` and ``public`` say,
+        and it keeps that fact (the ``venue`` option, ``GameInfo.outside_servers``).
         Raises InvalidChallenge (self-challenge, unknown game, size the game does not allow,
         channel not allowed, bad options, a pie choice the game does not allow),
         InvalidTimeControl, ChannelBusy (no threads and the channel already has a game).
@@ -114,6 +121,12 @@ class Challenges(Feature):
         if hints or HINTS_OPTION in checked:
             checked[HINTS_OPTION] = "on"
             rated = False  # a game where the computer may advise a player is never rated
+        check_bool(outside_servers, "outside servers flag", InvalidChallenge)
+        if outside_servers or VENUE_OPTION in checked:
+            # a DM has no server pool to rate in and nobody agreed to be on the web: the
+            # front end cannot opt out of this, so a forged option cannot either
+            checked[VENUE_OPTION] = OUTSIDE_SERVERS
+            rated = public = False
         challenger_name = checked_name(challenger_name)
         if opponent_id is not None and opponent_id == challenger_id:
             raise InvalidChallenge(N_("You can't challenge yourself."))
@@ -140,7 +153,9 @@ class Challenges(Feature):
                 # A server default stored before defaults were checked must not start a clock
                 # that can never work: refuse now, not at the first move.
                 check_time_control(tc)
-            if not guild.use_threads and await tx.games.active_game_in(channel_id) is not None:
+            # a DM has no threads: its one game at a time lives in the DM itself
+            alone = not guild.use_threads or outside_servers
+            if alone and await tx.games.active_game_in(channel_id) is not None:
                 raise ChannelBusy(
                     N_(
                         "This channel already has a game in progress; finish it or use another "

@@ -16,6 +16,8 @@ from rules.base import PIE_OPTION, pie_title
 from ..store import AuditRow, ChallengeRow, GameRow, SettingsRow
 from .clocks.timebank import live_pause, stored, time_control_from, time_left
 from .types import (
+    OUTSIDE_SERVERS,
+    VENUE_OPTION,
     AuditEntry,
     Challenge,
     ChallengeStatus,
@@ -272,6 +274,7 @@ def summary(row: GameRow, now: int | None = None) -> GameSummary:
         result=result(row),
         version=row.version,
         time_left=time_left(row, row.updated_at if now is None else now),
+        outside_servers=dict(row.options).get(VENUE_OPTION) == OUTSIDE_SERVERS,
     )
 
 

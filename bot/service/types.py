@@ -231,6 +231,13 @@ class GuildSettings:
         return not self.allowed_channels or channel_id in self.allowed_channels
 
 
+VENUE_OPTION = "venue"
+"""The option that says where a challenge and its game live, when not in a server."""
+OUTSIDE_SERVERS = "dm"
+"""Its value for a DM or group DM (``create_challenge(outside_servers=True)``): a channel the
+front end can answer in but not post to on its own; such games are unrated and never public."""
+
+
 @dataclass(frozen=True, slots=True)
 class Challenge:
     """A challenge; ``opponent_id`` None means open to anyone in the server."""
@@ -260,6 +267,11 @@ class Challenge:
     def hints(self) -> bool:
         """Whether its game allows hints (``create_challenge(..., hints=True)``; unrated)."""
         return self.options.get("hints") == "on"
+
+    @property
+    def outside_servers(self) -> bool:
+        """Whether it was made in a DM or group DM (its game is then unrated and private)."""
+        return self.options.get(VENUE_OPTION) == OUTSIDE_SERVERS
 
     message_id: int | None = None
     """The front end's message showing it (``record_challenge_message``), None until then and
@@ -377,6 +389,12 @@ class GameInfo:
         return self.status == "active"
 
     @property
+    def outside_servers(self) -> bool:
+        """Whether the game lives in a DM or group DM, where the front end can only answer
+        the players' own commands and buttons, never post on its own (issue 47)."""
+        return self.options.get(VENUE_OPTION) == OUTSIDE_SERVERS
+
+    @property
     def player_ids(self) -> tuple[int, int]:
         return (self.seats[0].user_id, self.seats[1].user_id)
 
@@ -428,6 +446,8 @@ class GameSummary:
     version: int
     time_left: dict[int, int] | None = field(default=None, hash=False)
     """As :attr:`GameInfo.time_left`."""
+    outside_servers: bool = False
+    """As :attr:`GameInfo.outside_servers`: the game lives in a DM or group DM."""
 
     @property
     def is_active(self) -> bool:

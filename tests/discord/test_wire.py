@@ -310,19 +310,24 @@ async def test_games_are_listed_in_pages_whose_buttons_survive_a_restart(
     await second.close()
 
 
-@pytest.mark.parametrize("where", ["dm", "group", "guild"])
-async def test_a_game_command_where_the_bot_cannot_post_is_refused_and_changes_nothing(
-    h: Any, where: str
+@pytest.mark.parametrize(
+    ("where", "command"), [("dm", "analyse"), ("group", "puzzle"), ("guild", "challenge")]
+)
+async def test_a_command_that_needs_the_bots_own_posts_is_refused_and_changes_nothing(
+    h: Any, where: str, command: str
 ) -> None:
     """A user install reaches DMs, group DMs and servers that never added the bot: a command
-    that needs the bot's own posts is refused there with where to play, before any write."""
-    options = [fakes.opt("game", "minefield"), fakes.opt("size", 5, 4)]
-    payload = fakes.user_installed(h.payloads.command("challenge", ALICE, options), ALICE, where)
+    that needs the bot's own posts is refused there with where to play, before any write
+    (games themselves are played in DMs: tests/discord/test_dm_games.py)."""
+    options = [fakes.opt("game", "minefield"), fakes.opt("size", 5, 4)] if where == "guild" else []
+    payload = fakes.user_installed(h.payloads.command(command, ALICE, options), ALICE, where)
     reply = fakes.refusal(await h.run(payload))
     if where == "guild":
         assert reply.content.startswith("Crosspath is not installed in this server"), reply
     else:
-        assert reply.content.startswith("/challenge needs Crosspath in the server"), reply
+        root = command.split()[0]
+        expected = f"/{root} works only in a server that added Crosspath"
+        assert reply.content.startswith(expected), reply
     assert await h.service.challenges.open_challenges(fakes.GUILD) == []
     assert await h.service.challenges.pending_challenges(fakes.GUILD, ALICE.id) == []
 

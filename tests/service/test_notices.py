@@ -85,7 +85,12 @@ async def test_closed_dms_turn_into_mentions_until_the_player_chooses_again(
     )
     reopened = await service.notices.set_notice(ALICE, "dm")
     assert (reopened.dm_closed, reopened.wants_dm) == (False, True)
-    assert await service.notices.close_dms(BOB) is False  # no preference stored: nothing to close
+    # no preference stored: the default one is stored to hold it (a DM game's turn DMs are
+    # tried whatever the mode, and one known to fail is not tried again)
+    assert await service.notices.close_dms(BOB) is True
+    assert await service.notices.close_dms(BOB) is False
+    bob = await service.notices.notice_prefs(BOB)
+    assert (bob.mode, bob.dm_closed, bob.pings, bob.wants_dm) == ("mention", True, True, False)
 
 
 async def test_waiting_games_longest_wait_first_in_every_server(

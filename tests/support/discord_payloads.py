@@ -380,8 +380,9 @@ def user_installed(
 ) -> dict[str, Any]:
     """``payload`` (from :class:`Payloads`) as Discord sends it when only ``player`` installed
     Crosspath (``authorizing_integration_owners`` {"1": user id}): ``where`` is ``dm``
-    (context 1, channel type 1), ``group`` (context 2, type 3), both without a server, or
-    ``guild`` (context 0: a server that never added the bot)."""
+    (a DM between two people: context 2 PRIVATE_CHANNEL, channel type 1), ``group`` (context
+    2, type 3), ``bot_dm`` (the player's DM with the bot: context 1 BOT_DM, type 1), all
+    without a server, or ``guild`` (context 0: a server that never added the bot)."""
     owners = {"1": str(player.id)}
     payload["authorizing_integration_owners"] = owners
     payload["app_permissions"] = "0"  # the bot is no member where it was not installed
@@ -395,9 +396,9 @@ def user_installed(
     if isinstance(payload.get("data"), dict):
         payload["data"].pop("guild_id", None)
     payload["channel_id"] = str(channel_id)
-    kind = 1 if where == "dm" else 3
+    kind = 3 if where == "group" else 1
     payload["channel"] = {"id": str(channel_id), "type": kind, "recipients": [user]}
-    payload["context"] = 1 if where == "dm" else 2
+    payload["context"] = 1 if where == "bot_dm" else 2
     if isinstance(payload.get("message"), dict):
         payload["message"]["channel_id"] = str(channel_id)
         payload["message"].pop("guild_id", None)

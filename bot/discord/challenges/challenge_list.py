@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import discord
 
-from bot.discord.context import bot_of
+from bot.discord.context import bot_of, ids
 from bot.discord.persistent import ELSEWHERE, PersistentButton, refuse_origin
 from bot.discord.play.flows import acceptable, thread_name
 from bot.discord.play.posting import START_DONE, post_start
@@ -142,9 +142,8 @@ async def pending(
     """The page after (``next``) or before (``prev``) the challenge ``anchor``, or the first
     page; one more is read to know whether more follow.  A page found empty (its challenges
     were taken meanwhile) gives the first page."""
-    assert interaction.guild_id is not None  # guild-only command, server messages only
     service = bot_of(interaction).service
-    guild_id, user_id = interaction.guild_id, interaction.user.id
+    guild_id, user_id = ids(interaction)[0], interaction.user.id
     read = LIST_LIMIT + 1
     if direction == "next":
         found = await service.challenges.pending_challenges(
@@ -327,7 +326,7 @@ class ListedChallengeButton(
         if not lists_challenge(interaction.message, self.challenge_id):
             raise refuse_origin(interaction, NOT_ON_MESSAGE)
         challenge = await bot.service.challenges.get_challenge(self.challenge_id)
-        if challenge.guild_id != interaction.guild_id:
+        if challenge.guild_id != ids(interaction)[0]:
             raise refuse_origin(interaction, ELSEWHERE)
         if self.action == "accept":
             await accept_listed(interaction, challenge)

@@ -22,6 +22,7 @@ from bot.discord.play.web_links import display_name, readable_by_everyone
 from bot.discord.replies import context_of, log_failure
 from bot.discord.speech import private, public
 from bot.discord.transformers import TimeOption
+from bot.i18n import N_
 from bot.service import ChannelBusy, InvalidChallenge, TimeControl
 
 if TYPE_CHECKING:
@@ -46,6 +47,18 @@ def busy_without_thread(interaction: discord.Interaction[CrosspathBot]) -> str:
         "game here (I need Create Public Threads). Finish that game or challenge from another "
         "channel."
     )
+
+
+NO_COMPUTER_IN_DMS = N_(
+    "The computer plays only in servers that added Crosspath: its replies can't be posted in"
+    " a DM or group DM. Challenge it there, or challenge a person here."
+)
+
+
+NOT_IN_BOT_DM = N_(
+    "Nobody else can see this conversation with me. Challenge your opponent where they can"
+    " see it: in a server, or in your DM or group DM with them."
+)
 
 
 class ChallengeCog(commands.Cog):
@@ -88,7 +101,7 @@ class ChallengeCog(commands.Cog):
         self,
         interaction: discord.Interaction[CrosspathBot],
         game: app_commands.Choice[str],
-        opponent: discord.Member | None = None,
+        opponent: discord.User | None = None,  # a Member in servers; none in DMs
         size: app_commands.Range[int, 3, 25] | None = None,
         first: app_commands.Choice[str] | None = None,
         time: TimeOption | None = None,
@@ -137,7 +150,10 @@ class ChallengeCog(commands.Cog):
             raise ChannelBusy(busy_without_thread(interaction))
         self.bot.remember(interaction.user)
         who_first = first
+        in_dms = interaction.guild_id is None
         if opponent is not None and self.bot.computer.is_computer(opponent.id):
+            if in_dms:  # its replies come long after any interaction: it cannot post them here
+                raise InvalidChallenge(private(interaction).gettext(NO_COMPUTER_IN_DMS))
             await self.bot.computer.challenge(
                 interaction,
                 game,
@@ -150,6 +166,9 @@ class ChallengeCog(commands.Cog):
             return
         if level is not None:
             raise InvalidChallenge(private(interaction).gettext(LEVEL_ONLY_VS_COMPUTER))
+        if in_dms and interaction.context.dm_channel:
+            # the player's own DM with the bot: nobody else could ever see the challenge
+            raise InvalidChallenge(private(interaction).gettext(NOT_IN_BOT_DM))
         if isinstance(opponent, discord.User | discord.Member):
             if opponent.bot:
                 raise InvalidChallenge(
@@ -172,6 +191,7 @@ class ChallengeCog(commands.Cog):
             public=readable_by_everyone(interaction),
             challenger_name=display_name(interaction.user),
             hints=hints,
+            outside_servers=in_dms,
         )
         tr = public(interaction)
         challenger = mention(interaction.user.id)

@@ -6,6 +6,7 @@ while the bot was down.  A failure on one item is logged and the loop carries on
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 import discord
@@ -14,9 +15,11 @@ from discord.ext import commands, tasks
 from bot.discord.clocks.soft_time import SoftTimeButton
 from bot.discord.play.posting import messageable, post_turn, repost_unposted
 from bot.discord.play.turns import mention, relative_time
+from bot.discord.play.venue import dm_text, reachable
 from bot.discord.replies import log_failure
 from bot.discord.speech import of_server
-from bot.service import DueOutcome
+from bot.i18n import Tongue
+from bot.service import Challenge, DueOutcome, Reminder, SoftTimeNotice
 
 if TYPE_CHECKING:
     from bot.discord.app import CrosspathBot
@@ -76,21 +79,10 @@ class ClockCog(commands.Cog):
             if self.bot.computer.is_computer(reminder.user_id):
                 self.bot.computer.take_turn(reminder.game)  # never remind the computer
                 return
-            tr = of_server(self.bot, action.guild_id)
-            params = {
-                "who": mention(reminder.user_id),
-                "game": reminder.game.title,
-                "id": reminder.game.id,
-            }
-            text = (
-                tr.gettext(
-                    "{who}, reminder: it's your move in {game} game #{id} before {deadline}.",
-                    deadline=relative_time(reminder.deadline),
-                    **params,
-                )
-                if reminder.deadline
-                else tr.gettext("{who}, reminder: it's your move in {game} game #{id}.", **params)
-            )
+            if not reachable(reminder.game):  # a DM game: the reminder goes by DM
+                await dm_text(self.bot, [reminder.user_id], partial(reminder_text, reminder))
+                return
+            text = reminder_text(reminder, of_server(self.bot, action.guild_id))
             await messageable(self.bot, action.channel_id, action.guild_id).send(
                 text,
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(reminder.user_id)]),
@@ -101,14 +93,11 @@ class ClockCog(commands.Cog):
             await self.announce_soft_time(outcome)
         elif outcome.expired is not None:
             c = outcome.expired
-            tr = of_server(self.bot, action.guild_id)
+            if c.outside_servers:  # made in a DM: its challenger hears of it by DM
+                await dm_text(self.bot, [c.challenger_id], partial(expired_text, c))
+                return
             await messageable(self.bot, action.channel_id, action.guild_id).send(
-                tr.gettext(
-                    "Challenge #{id} ({game}) by {who} expired unanswered.",
-                    id=c.id,
-                    game=c.title,
-                    who=mention(c.challenger_id),
-                ),
+                expired_text(c, of_server(self.bot, action.guild_id)),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 
@@ -120,6 +109,10 @@ class ClockCog(commands.Cog):
         if self.bot.computer.is_computer(notice.user_id):
             return  # the computer never claims; its opponent simply has all the time
         game = notice.game
+        if not reachable(game):
+            # a button in the bot's DM would not be in the game's conversation: /claim is
+            await dm_text(self.bot, [notice.user_id], partial(claim_by_dm, notice))
+            return
         tr = of_server(self.bot, action.guild_id)
         text = tr.gettext(
             "{who}, {game} game #{id} has waited on {waiting_on} since {since}. You may claim "
@@ -135,3 +128,36 @@ class ClockCog(commands.Cog):
             view=SoftTimeButton.pair(game.id, game.version, tr),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(notice.user_id)]),
         )
+
+
+def reminder_text(reminder: Reminder, tr: Tongue) -> str:
+    params = {"who": mention(reminder.user_id), "game": reminder.game.title, "id": reminder.game.id}
+    if reminder.deadline:
+        return tr.gettext(
+            "{who}, reminder: it's your move in {game} game #{id} before {deadline}.",
+            deadline=relative_time(reminder.deadline),
+            **params,
+        )
+    return tr.gettext("{who}, reminder: it's your move in {game} game #{id}.", **params)
+
+
+def expired_text(challenge: Challenge, tr: Tongue) -> str:
+    return tr.gettext(
+        "Challenge #{id} ({game}) by {who} expired unanswered.",
+        id=challenge.id,
+        game=challenge.title,
+        who=mention(challenge.challenger_id),
+    )
+
+
+def claim_by_dm(notice: SoftTimeNotice, tr: Tongue) -> str:
+    """The soft-time notice of a DM game, sent by DM: the claim is made with /claim in the
+    game's conversation."""
+    return tr.gettext(
+        "{game} game #{id} has waited on {waiting_on} since {since}. You may claim the win,"
+        " or abort the game: use /claim in the conversation where you play it.",
+        game=notice.game.title,
+        id=notice.game.id,
+        waiting_on=mention(notice.to_move_id),
+        since=relative_time(notice.waiting_since),
+    )

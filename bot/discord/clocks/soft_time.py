@@ -59,7 +59,7 @@ class SoftTimeButton(ConfirmButton, prefix="soft"):
             else tr.gettext("You aborted the game."),
             view=None,
         )
-        await post_turn(bot, ended.game)
+        await post_turn(bot, ended.game, via=interaction)
 
 
 async def offer_claim(interaction: Interaction) -> None:

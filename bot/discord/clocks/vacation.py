@@ -6,6 +6,7 @@ the opponent of each game is told once, in that game's channel, with only them p
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 import discord
@@ -17,6 +18,7 @@ from bot.discord.clocks.soft_time import offer_claim
 from bot.discord.installs import everywhere
 from bot.discord.play.posting import messageable
 from bot.discord.play.turns import mention
+from bot.discord.play.venue import dm_text
 from bot.discord.replies import log_failure, recorded
 from bot.discord.speech import of_server, private
 from bot.discord.translator import formatted
@@ -125,6 +127,9 @@ class VacationCog(commands.Cog):
         """One notice per game, in its channel (a failure is logged; the others still go)."""
         for game in vacation.games:
             if self.bot.computer.is_computer(game.opponent_id):
+                continue
+            if game.outside_servers:  # a DM game: the opponent hears of it by DM
+                await dm_text(self.bot, [game.opponent_id], partial(notice_text, game, started))
                 continue
             try:
                 await messageable(self.bot, game.channel_id, game.guild_id).send(

@@ -64,14 +64,14 @@ class Delivery(Enum):
     """Another failure (a Discord error, a timeout): the channel mention stands in, once."""
 
 
-def game_link(guild_id: int, channel_id: int, message_id: int | None = None) -> str:
+def game_link(guild_id: int | str, channel_id: int, message_id: int | None = None) -> str:
     """A jump link to a game's channel or thread, or to one of its messages."""
     link = f"https://discord.com/channels/{guild_id}/{channel_id}"
     return link if message_id is None else f"{link}/{message_id}"
 
 
 def summary_link(game: GameSummary) -> str:
-    return game_link(game.guild_id, game.channel_id)
+    return game_link("@me" if game.outside_servers else game.guild_id, game.channel_id)
 
 
 def turn_dm(
@@ -82,7 +82,9 @@ def turn_dm(
 ) -> OutgoingMessage:
     """The DM of one turn: the channel's board and embed (in the channel's language), and a
     jump link to the game, in the player's language ``tr``."""
-    link = game_link(info.guild_id, info.channel_id, message_id)
+    # a DM or group DM is linked under @me: it belongs to no server
+    where = "@me" if info.outside_servers else info.guild_id
+    link = game_link(where, info.channel_id, message_id)
     content = tr.gettext(
         "Your move in {game} game #{id}: {link}", game=info.title, id=info.id, link=link
     )
@@ -269,8 +271,12 @@ class DigestSender:
 
     async def _fall_back(self, digest: Digest) -> None:
         """Closed DMs: mention the player once, in the game that has waited longest on them,
-        with how to fix it; from now on their turns ping them in each channel."""
-        game = digest.games[0].game
+        with how to fix it; from now on their turns ping them in each channel.  Only a
+        server's channel will do: the bot cannot post in a DM game's conversation."""
+        in_servers = [w.game for w in digest.games if not w.game.outside_servers]
+        if not in_servers:
+            return
+        game = in_servers[0]
         total = len(digest.games) + digest.more
         tr = of_server(self.bot, game.guild_id)  # a post the channel reads
         text = tr.ngettext(

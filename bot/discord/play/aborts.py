@@ -38,7 +38,7 @@ async def announce_abort(
     """Post the final board (no result, unrated) in the game's channel (``headline``: in the
     channel's language already)."""
     info = ended.game if isinstance(ended, GameEnded) else ended
-    posted = await post_turn(bot_of(interaction), info, headline)
+    posted = await post_turn(bot_of(interaction), info, headline, via=interaction)
     if not posted.ok:
         await send_ephemeral(interaction, not_posted(ABORT_DONE, posted, private(interaction)))
 

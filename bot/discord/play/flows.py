@@ -33,8 +33,9 @@ from bot.discord.play.threads import (
     threads_refused,
 )
 from bot.discord.play.turns import challenge_embed, mention
+from bot.discord.play.venue import reachable
 from bot.discord.play.web_links import display_name
-from bot.discord.replies import recorded, send_ephemeral
+from bot.discord.replies import defer_public, recorded, send_ephemeral
 from bot.discord.speech import of_guild, private, public
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import (
@@ -133,11 +134,16 @@ async def play(interaction: Interaction, move: str) -> None:
     service may first have to rebuild the game's position, and Discord allows 3 seconds for
     the first response.  Refusals then arrive as private follow-ups.  From the commit on the
     move stands whatever Discord does, so failures only change what we say.
+
+    In a DM or group DM the bot cannot post, so the board is this command's own answer:
+    acknowledged publicly ("thinking…", withdrawn if the move is refused), and no private
+    confirmation follows (the board says what was played).
     """
     bot = bot_of(interaction)
     _, channel_id = ids(interaction)
     bot.remember(interaction.user)
-    acknowledged = await acknowledge(interaction)
+    in_dms = interaction.guild_id is None
+    acknowledged = await acknowledge(interaction, public=in_dms)
     try:
         result = await bot.service.play_move(channel_id, interaction.user.id, move)
     except NoGameHere:
@@ -149,9 +155,9 @@ async def play(interaction: Interaction, move: str) -> None:
     recorded(interaction, MOVE_DONE)
     interaction.extras[GAME_ID] = result.game.id
     count_move(bot, result.game.game)
-    posted = await post_turn(bot, result.game, moved=result)
+    posted = await post_turn(bot, result.game, moved=result, via=interaction)
     bot.computer.take_turn(result.game)  # a game against the computer: its reply, off this task
-    if not acknowledged:
+    if not acknowledged or (posted.ok and not reachable(result.game)):
         return
     tr = private(interaction)
     if not posted.ok:
@@ -178,10 +184,14 @@ async def update_message(interaction: Interaction, **changes: Any) -> bool:
     return True
 
 
-async def acknowledge(interaction: Interaction) -> bool:
-    """Defer privately; False if Discord no longer accepts a response (the work goes on)."""
+async def acknowledge(interaction: Interaction, *, public: bool = False) -> bool:
+    """Defer privately (``public``: with a public "thinking…" that a refusal withdraws);
+    False if Discord no longer accepts a response (the work goes on)."""
     try:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if public:
+            await defer_public(interaction)
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
     except discord.HTTPException:
         log.warning("could not defer an interaction; carrying on without it", exc_info=True)
         return False
@@ -218,7 +228,7 @@ async def confirm_resign(interaction: Interaction, game_id: int, version: int) -
     )
     recorded(interaction, RESIGN_DONE)
     await update_message(interaction, content=tr.gettext("You resigned."), view=None)
-    posted = await post_turn(bot, ended.game)
+    posted = await post_turn(bot, ended.game, via=interaction)
     if not posted.ok:
         await send_ephemeral(interaction, not_posted(RESIGN_DONE, posted, tr))
 
@@ -265,7 +275,7 @@ async def answer_takeback(
     )
     if answer.accepted:
         headline = tr.gettext("The last turn was taken back.")
-        posted = await post_turn(bot, answer.game, headline)
+        posted = await post_turn(bot, answer.game, headline, via=interaction)
         if not posted.ok:
             await send_ephemeral(
                 interaction, not_posted(TAKEBACK_DONE, posted, private(interaction))

@@ -21,6 +21,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.clocks.clock_text import my_time_left
+from bot.discord.context import ids
 from bot.discord.notices.dms import waiting_line
 from bot.discord.persistent import PersistentButton
 from bot.discord.play.turns import mention
@@ -168,12 +169,12 @@ async def waiting_on_top(
 
 async def send_first_page(interaction: Interaction, kind: ListKind) -> None:
     """The command's answer: acknowledged privately first, then the first page."""
-    assert interaction.guild_id is not None  # the commands are guild-only
+    pool, _ = ids(interaction)  # a server, or a DM's own pool
     await interaction.response.defer(ephemeral=True, thinking=True)
     user_id = interaction.user.id
-    waiting = await waiting_on_top(interaction.client, kind, interaction.guild_id, user_id)
+    waiting = await waiting_on_top(interaction.client, kind, pool, user_id)
     limit = PAGE_SIZE - len(waiting)  # the page stays as long as ever
-    page = await fetch_page(interaction.client, kind, interaction.guild_id, user_id, None, limit)
+    page = await fetch_page(interaction.client, kind, pool, user_id, None, limit)
     tr = private(interaction)
     view = page_view(kind, page, user_id, next_game=bool(waiting), tr=tr)
     await interaction.followup.send(
@@ -216,10 +217,10 @@ class NextPageButton(
             raise PermissionDenied(tr.gettext(NOT_YOURS))
         if self.kind == "active" and not interaction.permissions.manage_guild:
             raise app_commands.MissingPermissions(["manage_guild"])
-        assert interaction.guild_id is not None  # checked with the message
+        pool, _ = ids(interaction)
         bot = interaction.client
-        page = await fetch_page(bot, self.kind, interaction.guild_id, self.user_id, self.cursor)
-        waiting = await waiting_on_top(bot, self.kind, interaction.guild_id, self.user_id)
+        page = await fetch_page(bot, self.kind, pool, self.user_id, self.cursor)
+        waiting = await waiting_on_top(bot, self.kind, pool, self.user_id)
         await interaction.response.edit_message(
             content=page_text(self.kind, page, self.user_id, waiting, first=False, tr=tr),
             view=page_view(self.kind, page, self.user_id, next_game=self.kind == "mine", tr=tr),

@@ -27,6 +27,13 @@ from bot.discord.play.turns import (
     mention,
     turn_message,
 )
+from bot.discord.play.venue import (
+    answer_publicly,
+    dm_players,
+    others,
+    reachable,
+    tell_not_told,
+)
 from bot.discord.play.web_links import watch_view
 from bot.discord.replies import send_ephemeral
 from bot.discord.speech import of_guild, of_server, private, public
@@ -96,11 +103,13 @@ async def build_turn_message(
     headline: str | None = None,
     ping: bool = True,
     moved: MoveResult | None = None,
+    tr: Tongue | None = None,
 ) -> OutgoingMessage:
     """The turn message for ``info``, from the position the service holds (no replay);
     ``ping=False`` names the player to move without pinging them.  ``moved``: the move that
     led here, whose result already holds the position and the rating change (nothing is
-    read again)."""
+    read again).  ``tr``: its language (default: the server's, for a post the channel
+    reads)."""
     guild = bot.get_guild(info.guild_id)
     names = await bot.fetch_names(info.player_ids, guild)
     if moved is not None and moved.position is not None:
@@ -109,13 +118,14 @@ async def build_turn_message(
     else:
         game = await position_of(bot.service, info)
         rating = await bot.service.ratings.game_rating(info.id) if info.result else None
-    tr = of_guild(guild, bot)  # a post the channel reads: its image and alt text speak the server's
+    tr = tr or of_guild(guild, bot)  # a post the channel reads: the server's language
     board = await draw_board_async(game, caption_names(info, names, tr), tr)
     message = turn_message(
         info, game, names, board, headline, bot.computer.user_id, rating, ping, tr
     )
     view = await watch_view(bot, info)
-    analyse = analyse_button(info, tr)
+    # /analyse reports long after any interaction, so it is for server games only
+    analyse = analyse_button(info, tr) if reachable(info) else None
     if analyse is not None:
         view = view or discord.ui.View(timeout=None)
         view.add_item(analyse)
@@ -148,11 +158,16 @@ async def post_turn(
     headline: str | None = None,
     *,
     moved: MoveResult | None = None,
+    via: discord.Interaction[Any] | None = None,
 ) -> Posted:
     """Post the board and the turn embed for ``info`` in its channel, then tell the player
     to move as they chose (``/notify``: the post pings them, or a DM follows it).  After a
     move, pass its result as ``moved``: it carries the position, the rating change and the
-    waiting player's choice, so the post reads nothing from the store."""
+    waiting player's choice, so the post reads nothing from the store.  ``via``: the
+    interaction that led here, if any; a game in a DM or group DM is shown as its public
+    answer, never posted (:func:`post_outside_servers`)."""
+    if not reachable(info):
+        return await post_outside_servers(bot, info, headline, moved=moved, via=via)
     if moved is not None:
         prefs = moved.waiting if waits_for_a_person(bot, info) else None
     else:
@@ -167,6 +182,53 @@ async def post_turn(
         bot.unposted.add(info.id, headline)
     if posted.message is not None and prefs is not None and prefs.wants_dm:
         await dm_turn(bot, info, message, posted.message.id, prefs.locale)
+    return posted
+
+
+async def post_outside_servers(
+    bot: CrosspathBot,
+    info: GameInfo,
+    headline: str | None = None,
+    *,
+    moved: MoveResult | None = None,
+    via: discord.Interaction[Any] | None = None,
+) -> Posted:
+    """A game in a DM or group DM (see ``venue``): the board is the public answer to ``via``
+    (when there is one), and the players who did not act hear of it by DM, in their own
+    language; whoever acted is told privately of a DM Discord refused.  Without ``via``
+    (a clock), both players get it by DM; the result is then not a post (never ``ok``)."""
+    if moved is not None:
+        prefs = moved.waiting if waits_for_a_person(bot, info) else None
+    else:
+        prefs = await notice_prefs_of(bot, info)
+    posted = Posted(None)
+    drawn: dict[str, OutgoingMessage] = {}  # by language: a board is drawn once per language
+    if via is not None:
+        tr = public(via)
+        message = await build_turn_message(
+            bot, info, headline, ping=prefs is None or prefs.pings, moved=moved, tr=tr
+        )
+        drawn[tr.language] = message
+        try:
+            posted = Posted(await answer_publicly(via, message))
+        except discord.HTTPException as exc:
+            log.warning("could not answer with a game's board", extra={"game_id": info.id})
+            posted = Posted(None, exc)
+    message_id = posted.message.id if posted.message is not None else None
+
+    async def build(user_id: int, prefs: NoticePrefs) -> OutgoingMessage:
+        tr = bot.locales.tongue_of(user_id, prefs.locale)
+        board = drawn.get(tr.language)
+        if board is None:
+            board = await build_turn_message(bot, info, headline, ping=False, moved=moved, tr=tr)
+            drawn[tr.language] = board
+        if info.is_active and info.to_move_id == user_id:
+            return turn_dm(info, board, message_id, tr)
+        return board  # the end, or news that is not their turn: the board itself
+
+    acted = via.user.id if via is not None else None
+    told = await dm_players(bot, info, others(info, acted, bot.computer.is_computer), build)
+    await tell_not_told(via, told)
     return posted
 
 
@@ -277,7 +339,7 @@ async def post_start(
     )
     if note:
         headline = f"{headline}\n{note}"
-    posted = await post_turn(bot, game, headline)
+    posted = await post_turn(bot, game, headline, via=interaction)
     if not posted.ok:
         await send_ephemeral(interaction, not_posted(START_DONE, posted, private(interaction)))
     return posted

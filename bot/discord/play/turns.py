@@ -27,6 +27,8 @@ EMBED_COLOURS: dict[str, int] = {
     "black": 0x222222,
     "white": 0xEEEEEE,
 }
+IN_DMS_NOTE = N_("Played outside a server: unrated, and not shown on the web.")
+"""Said on a challenge made in a DM or group DM, before anyone accepts it (issue 47)."""
 SHOW_ILLEGAL = frozenset({"minefield", "nakeddiagonal"})
 """Games whose hidden "mines" are drawn on the board: their legality is hard to see."""
 
@@ -286,6 +288,8 @@ def challenge_embed(
             )
         ),
     )
+    if challenge.outside_servers:  # said before anyone accepts: unrated and off the web
+        embed.description = "\n".join((embed.description or "", tr.gettext(IN_DMS_NOTE)))
     if challenge.hints:  # said before anyone accepts: the game is unrated
         embed.description = "\n".join(
             (embed.description or "", tr.gettext("Hints allowed; unrated."))

@@ -34,7 +34,7 @@ from ..checks import check_id, is_int, quote
 from ..convert import from_us, maybe_dt
 from ..core import Feature
 from ..errors import InvalidInput, VacationRefused
-from ..types import GuildSettings
+from ..types import OUTSIDE_SERVERS, VENUE_OPTION, GuildSettings
 from .timebank import shifted
 
 DAY = 86400 * 1_000_000
@@ -56,6 +56,8 @@ class PausedGame:
     opponent_id: int
     paused_until: datetime | None
     deadline: datetime | None
+    outside_servers: bool = False
+    """The game lives in a DM or group DM (``GameInfo.outside_servers``): tell by DM."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +221,7 @@ class Vacations(Feature):
                     opponent,
                     maybe_dt(pause),
                     maybe_dt(deadline),
+                    dict(row.options).get(VENUE_OPTION) == OUTSIDE_SERVERS,
                 )
             )
         return tuple(changed)

@@ -49,11 +49,15 @@ class NoticeQueries(Queries):
 
     async def close_dms(self, user_id: int, at: int) -> bool:
         """Record that the player's DMs are closed; True only for the call that changed it
-        (so the player is told once)."""
+        (so the player is told once).  A player who never chose a notice gets a row with the
+        default preference to hold it: a DM game's turn DMs are tried whatever the mode,
+        and one known to fail must not be tried again."""
         found = await self._tx._returning(
-            "UPDATE notice_prefs SET dm_closed = ?, updated_at = ?"
-            " WHERE user_id = ? AND dm_closed = ? RETURNING user_id",
-            (True, at, user_id, False),
+            "INSERT INTO notice_prefs (user_id, updated_at, dm_closed) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET dm_closed = excluded.dm_closed,"
+            " updated_at = excluded.updated_at WHERE notice_prefs.dm_closed = ?"
+            " RETURNING user_id",
+            (user_id, at, True, False),
         )
         return found is not None
 
