@@ -91,8 +91,9 @@ def kernel_for(game: Game, playout: Playout) -> Kernel | None:
 def _find_kernel(name: str, playout: Playout) -> Kernel | None:
     from ai.playouts import NearLast, OnPaths
 
-    from . import clearcut, clearpath, crosscut, minefield
+    from . import clearcut, clearpath, core, crosscut, minefield
 
+    core.announce()
     uniform = not playout.rules and not playout.cut_after
     if name == "clearpath" and not playout.cut_after:
         if uniform:

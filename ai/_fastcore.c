@@ -1,0 +1,916 @@
+/* The playout kernels of ai/fast/ compiled: the same playouts, move for move, in C.
+ *
+ * Each function here is a line-by-line port of one Python kernel in ai/fast/ (clearpath.py,
+ * minefield.py, crosscut.py, clearcut.py), which stay the reference: the same bitboard
+ * expressions on fixed-width bitboards, the same lists in the same order, and the search's
+ * random source called once per draw exactly where the Python kernel calls it, so a seed
+ * gives the same moves, winner and generator state either way (tests/ai/test_fast_core.py
+ * plays both side by side).  The Python wrapper of each kernel reads the game and builds the
+ * Resume; a function here returns the winning colour index, None when the deadline passed,
+ * or (moves, last) where the Python kernel returns a Resume of the placements recorded.
+ *
+ * Built by setup.py as an optional extension: where it is absent the Python kernels run.
+ * Only the public C API of CPython 3.11+ is used, so nothing here depends on the build
+ * machine beyond a C compiler and Python's headers.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Boards up to 19x19: 361 points in six 64-bit words. */
+#define W 6
+#define MAXN 19
+#define MAXAREA (MAXN * MAXN)
+#define INFINITE 10000 /* ai.connection.INFINITE: only compared, never added */
+
+typedef struct {
+    uint64_t w[W];
+} bb;
+
+static inline bb b_zero(void) {
+    bb r;
+    memset(&r, 0, sizeof r);
+    return r;
+}
+static inline bb b_and(bb a, bb b) {
+    for (int i = 0; i < W; i++) a.w[i] &= b.w[i];
+    return a;
+}
+static inline bb b_or(bb a, bb b) {
+    for (int i = 0; i < W; i++) a.w[i] |= b.w[i];
+    return a;
+}
+/* a & ~b */
+static inline bb b_andnot(bb a, bb b) {
+    for (int i = 0; i < W; i++) a.w[i] &= ~b.w[i];
+    return a;
+}
+static inline int b_any(bb a) {
+    uint64_t x = 0;
+    for (int i = 0; i < W; i++) x |= a.w[i];
+    return x != 0;
+}
+static inline int b_eq(bb a, bb b) { return memcmp(&a, &b, sizeof a) == 0; }
+static inline int b_test(bb a, int p) { return (int)((a.w[p >> 6] >> (p & 63)) & 1); }
+static inline bb b_bit(int p) {
+    bb r = b_zero();
+    r.w[p >> 6] = (uint64_t)1 << (p & 63);
+    return r;
+}
+static inline void b_set(bb *a, int p) { a->w[p >> 6] |= (uint64_t)1 << (p & 63); }
+static inline void b_clear(bb *a, int p) { a->w[p >> 6] &= ~((uint64_t)1 << (p & 63)); }
+static inline int b_count(bb a) {
+    int c = 0;
+    for (int i = 0; i < W; i++) c += __builtin_popcountll(a.w[i]);
+    return c;
+}
+/* The lowest set bit's index, -1 for an empty board. */
+static inline int b_low(bb a) {
+    for (int i = 0; i < W; i++)
+        if (a.w[i]) return i * 64 + __builtin_ctzll(a.w[i]);
+    return -1;
+}
+/* The highest set bit's index (int.bit_length() - 1), -1 for an empty board. */
+static inline int b_high(bb a) {
+    for (int i = W - 1; i >= 0; i--)
+        if (a.w[i]) return i * 64 + 63 - __builtin_clzll(a.w[i]);
+    return -1;
+}
+/* a >> k (towards bit 0), 0 <= k < 64 * W. */
+static inline bb b_shr(bb a, int k) {
+    bb r;
+    int ws = k >> 6, bs = k & 63;
+    for (int i = 0; i < W; i++) {
+        int s = i + ws;
+        uint64_t lo = s < W ? a.w[s] : 0, hi = s + 1 < W ? a.w[s + 1] : 0;
+        r.w[i] = bs ? (lo >> bs) | (hi << (64 - bs)) : lo;
+    }
+    return r;
+}
+/* a << k, bits past the last word dropped (every caller masks to the board anyway). */
+static inline bb b_shl(bb a, int k) {
+    bb r;
+    int ws = k >> 6, bs = k & 63;
+    for (int i = 0; i < W; i++) {
+        int s = i - ws;
+        uint64_t hi = s >= 0 ? a.w[s] : 0, lo = s - 1 >= 0 ? a.w[s - 1] : 0;
+        r.w[i] = bs ? (hi << bs) | (lo >> (64 - bs)) : hi;
+    }
+    return r;
+}
+/* The set bits' indices, lowest first (rules.geometry.bits_list); returns the count. */
+static inline int b_list(bb a, int *out) {
+    int c = 0;
+    for (int i = 0; i < W; i++) {
+        uint64_t x = a.w[i];
+        while (x) {
+            out[c++] = i * 64 + __builtin_ctzll(x);
+            x &= x - 1;
+        }
+    }
+    return c;
+}
+
+/* A non-negative Python int (a bitboard of at most 361 bits) as a bb. */
+static int to_bb(PyObject *v, bb *out) {
+    unsigned char buf[8 * W];
+    if (!PyLong_Check(v)) {
+        PyErr_SetString(PyExc_TypeError, "a bitboard must be an int");
+        return -1;
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    Py_ssize_t need = PyLong_AsNativeBytes(
+        v, buf, sizeof buf, Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER);
+    if (need < 0) return -1;
+    if (need > (Py_ssize_t)sizeof buf) {
+        PyErr_SetString(PyExc_OverflowError, "bitboard wider than 19x19");
+        return -1;
+    }
+#else
+    if (_PyLong_AsByteArray((PyLongObject *)v, buf, sizeof buf, 1, 0) < 0) return -1;
+#endif
+    for (int i = 0; i < W; i++) {
+        uint64_t x = 0;
+        for (int j = 7; j >= 0; j--) x = x << 8 | buf[i * 8 + j];
+        out->w[i] = x;
+    }
+    return 0;
+}
+
+/* --- One board size's tables (rules.geometry.Grid) ------------------------------------- */
+
+typedef struct {
+    int n, area;
+    bb full, not_left, not_right, left, right, top, bottom, perimeter, interior;
+    bb orth_bits[MAXAREA], ring_bits[MAXAREA];
+    int ring[MAXAREA][8], ring_count[MAXAREA];
+    /* squares: (diagonal, horizontal, vertical) neighbours, in DIAGONAL's order */
+    int squares[MAXAREA][4][3], square_count[MAXAREA];
+    bb valid[9][9]; /* Grid.shift's mask for (dx, dy) in -4..4 */
+} Geo;
+
+static Geo *geos[MAXN + 1];
+
+static const Geo *geo(int n) {
+    if (n < 2 || n > MAXN) {
+        PyErr_SetString(PyExc_ValueError, "board size out of range");
+        return NULL;
+    }
+    if (geos[n]) return geos[n];
+    Geo *g = PyMem_Calloc(1, sizeof(Geo));
+    if (!g) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    g->n = n;
+    g->area = n * n;
+    static const int ring_steps[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1},
+                                         {1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+    static const int diagonal[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+    for (int p = 0; p < g->area; p++) {
+        int c = p % n, r = p / n;
+        b_set(&g->full, p);
+        if (c == 0) b_set(&g->left, p);
+        if (c == n - 1) b_set(&g->right, p);
+        if (r == 0) b_set(&g->bottom, p);
+        if (r == n - 1) b_set(&g->top, p);
+        for (int k = 0; k < 8; k++) {
+            int x = c + ring_steps[k][0], y = r + ring_steps[k][1];
+            if (x < 0 || x >= n || y < 0 || y >= n) continue;
+            if (k < 4) b_set(&g->orth_bits[p], y * n + x);
+            b_set(&g->ring_bits[p], y * n + x);
+        }
+        g->ring_count[p] = b_list(g->ring_bits[p], g->ring[p]);
+        int s = 0;
+        for (int k = 0; k < 4; k++) {
+            int dx = diagonal[k][0], dy = diagonal[k][1];
+            if (c + dx < 0 || c + dx >= n || r + dy < 0 || r + dy >= n) continue;
+            g->squares[p][s][0] = p + dx + dy * n;
+            g->squares[p][s][1] = p + dx;
+            g->squares[p][s][2] = p + dy * n;
+            s++;
+        }
+        g->square_count[p] = s;
+        for (int dx = -4; dx <= 4; dx++)
+            for (int dy = -4; dy <= 4; dy++)
+                if (c + dx >= 0 && c + dx < n && r + dy >= 0 && r + dy < n)
+                    b_set(&g->valid[dx + 4][dy + 4], p);
+    }
+    g->not_left = b_andnot(g->full, g->left);
+    g->not_right = b_andnot(g->full, g->right);
+    g->perimeter = b_or(b_or(g->left, g->right), b_or(g->top, g->bottom));
+    g->interior = b_andnot(g->full, g->perimeter);
+    geos[n] = g;
+    return g;
+}
+
+/* m with its orthogonal neighbours (the step of Grid.flood). */
+static inline bb dilate4(const Geo *g, bb m) {
+    bb r = b_or(m, b_and(b_shr(m, 1), g->not_right));
+    r = b_or(r, b_and(b_shl(m, 1), g->not_left));
+    r = b_or(r, b_shr(m, g->n));
+    return b_or(r, b_and(b_shl(m, g->n), g->full));
+}
+
+/* m with its eight neighbours. */
+static inline bb dilate8(const Geo *g, bb m) {
+    bb h = b_or(m, b_and(b_shr(m, 1), g->not_right));
+    h = b_or(h, b_and(b_shl(m, 1), g->not_left));
+    return b_or(b_or(h, b_shr(h, g->n)), b_and(b_shl(h, g->n), g->full));
+}
+
+/* Grid.flood: the points of ``within`` connected to ``seed`` (``seed`` always included). */
+static inline bb flood(const Geo *g, bb seed, bb within, int diagonal) {
+    bb region = seed;
+    for (;;) {
+        bb grown = diagonal ? dilate8(g, region) : dilate4(g, region);
+        bb nxt = b_or(b_and(grown, within), seed);
+        if (b_eq(nxt, region)) return region;
+        region = nxt;
+    }
+}
+
+/* EdgeReach.add for one reach: a placed stone ``p`` joins it (with what it connects). */
+static inline int reach_add(const Geo *g, bb *reach, bb own, bb edge, int p, int diagonal) {
+    bb bit = b_bit(p), around = diagonal ? g->ring_bits[p] : g->orth_bits[p];
+    if (!(b_test(edge, p) || b_any(b_and(around, *reach)))) return 0;
+    bb rest = b_andnot(own, *reach);
+    *reach = b_or(*reach, b_any(b_and(around, rest)) ? flood(g, bit, rest, diagonal) : bit);
+    return 1;
+}
+
+/* --- The search's side: its random source, clock and record of placements ---------------- */
+
+typedef struct {
+    PyObject *rand, *clock, *played;
+    double deadline;
+    int flip;
+} Ctx;
+
+static inline int draw(Ctx *c, double *out) {
+    PyObject *r = PyObject_CallNoArgs(c->rand);
+    if (!r) return -1;
+    *out = PyFloat_AsDouble(r);
+    Py_DECREF(r);
+    if (*out == -1.0 && PyErr_Occurred()) return -1;
+    return 0;
+}
+
+/* int(rand() * count), as the Python kernels draw an index. */
+static inline int draw_index(Ctx *c, int count, int *out) {
+    double r;
+    if (draw(c, &r) < 0) return -1;
+    *out = (int)(r * (double)count);
+    if (*out < 0 || *out >= count) {
+        PyErr_SetString(PyExc_IndexError, "drawn index out of range");
+        return -1;
+    }
+    return 0;
+}
+
+/* 1 when the deadline has passed, 0 if not (or there is none), -1 on error. */
+static inline int late(Ctx *c) {
+    if (c->clock == Py_None) return 0;
+    PyObject *t = PyObject_CallNoArgs(c->clock);
+    if (!t) return -1;
+    double now = PyFloat_AsDouble(t);
+    Py_DECREF(t);
+    if (now == -1.0 && PyErr_Occurred()) return -1;
+    return now > c->deadline;
+}
+
+static inline int record(Ctx *c, int point, int person) {
+    PyObject *a = PyLong_FromLong(point), *b = PyLong_FromLong(person ^ c->flip);
+    if (!a || !b) {
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        return -1;
+    }
+    PyObject *t = PyTuple_Pack(2, a, b);
+    Py_DECREF(a);
+    Py_DECREF(b);
+    if (!t) return -1;
+    int rc = PyList_Append(c->played, t);
+    Py_DECREF(t);
+    return rc;
+}
+
+/* (moves, last): the Python kernel's Resume of the placements recorded since it began. */
+static PyObject *resume(int moves, int last) {
+    if (last < 0) return Py_BuildValue("(iO)", moves, Py_None);
+    return Py_BuildValue("(ii)", moves, last);
+}
+
+static int bb_arg(PyObject *v, bb *out) { return to_bb(v, out); }
+
+static int int_arg(PyObject *v, int *out) {
+    long x = PyLong_AsLong(v);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    *out = (int)x;
+    return 0;
+}
+
+/* None -> -1, else the int. */
+static int opt_int_arg(PyObject *v, int *out) {
+    if (v == Py_None) {
+        *out = -1;
+        return 0;
+    }
+    return int_arg(v, out);
+}
+
+static int ctx_args(PyObject *const *args, Ctx *c) {
+    /* rand, clock (None: no deadline), deadline, played, flip */
+    c->rand = args[0];
+    c->clock = args[1];
+    c->deadline = 0.0;
+    if (c->clock != Py_None) {
+        c->deadline = PyFloat_AsDouble(args[2]);
+        if (c->deadline == -1.0 && PyErr_Occurred()) return -1;
+    }
+    if (!PyList_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "played must be a list");
+        return -1;
+    }
+    c->played = args[3];
+    return int_arg(args[4], &c->flip);
+}
+
+#define CTX_ARGS 5
+
+/* Sorted int arrays (the kernels' lists of empty points). */
+static inline void sorted_remove(int *a, int *count, int x) {
+    for (int i = 0; i < *count; i++)
+        if (a[i] == x) {
+            memmove(a + i, a + i + 1, (size_t)(*count - i - 1) * sizeof(int));
+            (*count)--;
+            return;
+        }
+}
+static inline void sorted_insert(int *a, int *count, int x) {
+    int i = *count;
+    while (i > 0 && a[i - 1] > x) {
+        a[i] = a[i - 1];
+        i--;
+    }
+    a[i] = x;
+    (*count)++;
+}
+/* bisect_left */
+static inline int lower_bound(const int *a, int count, int x) {
+    int lo = 0, hi = count;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (a[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* === Clear Path (ai/fast/clearpath.py) ================================================== */
+
+typedef struct {
+    const Geo *g;
+    bb stones[2], oip[2][2], odip[2][2], edge[2][2];
+    bb joins[2], touches[2], crosses[2];
+    int linked[2];
+} ClearPath;
+
+static inline bb surrounded_mask(const Geo *g, bb occupied) {
+    int n = g->n;
+    bb east = b_or(b_and(b_shr(occupied, 1), g->not_right), g->right);
+    bb west = b_or(b_and(b_shl(occupied, 1), g->not_left), g->left);
+    bb north = b_or(b_shr(occupied, n), g->top);
+    bb south = b_or(b_and(b_shl(occupied, n), g->full), g->bottom);
+    bb a = b_and(b_and(east, west), b_or(north, south));
+    bb b = b_and(b_and(north, south), b_or(east, west));
+    return b_and(b_or(a, b), g->full);
+}
+
+static void cp_derive_oip(ClearPath *s, int player) {
+    const Geo *g = s->g;
+    s->joins[player] = b_and(b_or(dilate4(g, s->oip[player][0]), s->edge[player][0]),
+                             b_or(dilate4(g, s->oip[player][1]), s->edge[player][1]));
+}
+
+static void cp_derive_odip(ClearPath *s, int player) {
+    const Geo *g = s->g;
+    bb da = s->odip[player][0], db = s->odip[player][1];
+    bb near_a = b_or(dilate8(g, da), s->edge[player][0]);
+    bb near_b = b_or(dilate8(g, db), s->edge[player][1]);
+    s->touches[player] = b_or(near_a, near_b);
+    s->crosses[player] = b_and(near_a, near_b);
+    s->linked[player] = b_any(b_and(da, db));
+}
+
+typedef struct {
+    bb wins, finals, chained, empty, touching;
+} Classes;
+
+static Classes cp_classify(const ClearPath *s, int player) {
+    const Geo *g = s->g;
+    Classes k;
+    bb occupied = b_or(s->stones[0], s->stones[1]);
+    bb empty = b_andnot(g->full, occupied);
+    k.wins = b_and(empty, s->joins[player]);
+    bb surrounded = b_and(surrounded_mask(g, occupied), empty);
+    if (s->linked[player])
+        k.finals = b_zero();
+    else
+        k.finals = b_andnot(b_andnot(b_andnot(empty, s->crosses[player]), surrounded), k.wins);
+    k.chained = b_andnot(surrounded, k.wins);
+    k.empty = empty;
+    k.touching = s->touches[player];
+    return k;
+}
+
+/* ClearPath._can_finish_after */
+static int cp_can_finish_after(const ClearPath *s, int point, int player) {
+    const Geo *g = s->g;
+    bb bit = b_bit(point);
+    bb own = b_or(s->stones[player], bit), opp = s->stones[1 - player];
+    bb edge_a = s->edge[player][0], edge_b = s->edge[player][1];
+    bb empty = b_andnot(g->full, b_or(own, opp));
+    bb odip_a = s->odip[player][0], odip_b = s->odip[player][1];
+    reach_add(g, &odip_a, own, edge_a, point, 1);
+    reach_add(g, &odip_b, own, edge_b, point, 1);
+    if (!b_any(b_and(odip_a, odip_b))) {
+        bb creating =
+            b_and(b_or(dilate8(g, odip_a), edge_a), b_or(dilate8(g, odip_b), edge_b));
+        bb open = b_andnot(b_andnot(empty, surrounded_mask(g, b_or(own, opp))), creating);
+        if (b_any(open)) return 1;
+    }
+    for (;;) {
+        bb occupied = b_or(own, opp);
+        bb add = b_andnot(surrounded_mask(g, occupied), occupied);
+        if (!b_any(add)) break;
+        own = b_or(own, add);
+    }
+    empty = b_andnot(g->full, b_or(own, opp));
+    bb oip_a = flood(g, b_or(s->oip[player][0], b_and(own, edge_a)), own, 0);
+    if (b_any(b_and(oip_a, edge_b))) return 1;
+    bb oip_b = flood(g, b_or(s->oip[player][1], b_and(own, edge_b)), own, 0);
+    return b_any(b_and(b_and(empty, b_or(dilate4(g, oip_a), edge_a)),
+                       b_or(dilate4(g, oip_b), edge_b)));
+}
+
+/* ClearPath._chain_legal */
+static inline int cp_chain_legal(const ClearPath *s, int p, int player, bb finals, bb touching) {
+    if (!b_test(touching, p)) {
+        bb keep = b_or(b_bit(p), s->g->orth_bits[p]);
+        if (b_any(b_andnot(finals, keep))) return 1;
+    }
+    return cp_can_finish_after(s, p, player);
+}
+
+/* QuickTurns.point_is_legal for the mover without a known mask. */
+static inline int cp_legal(const ClearPath *s, int p, int turn, const Classes *k, bb sure) {
+    if (b_test(sure, p)) return 1;
+    return b_test(k->chained, p) && cp_chain_legal(s, p, turn, k->finals, k->touching);
+}
+
+static PyObject *clearpath(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* ctx..., n, stones (2), oip (4), odip (4), turn, turn_number, known, last, near, stop */
+    if (nargs != CTX_ARGS + 17) {
+        PyErr_SetString(PyExc_TypeError, "clearpath: wrong number of arguments");
+        return NULL;
+    }
+    Ctx c;
+    if (ctx_args(args, &c) < 0) return NULL;
+    args += CTX_ARGS;
+    int n, turn, turn_number, last, stop, has_known = args[13] != Py_None;
+    ClearPath s;
+    bb known = b_zero();
+    if (int_arg(args[0], &n) < 0 || !(s.g = geo(n))) return NULL;
+    const Geo *g = s.g;
+    for (int i = 0; i < 2; i++) {
+        if (bb_arg(args[1 + i], &s.stones[i]) < 0) return NULL;
+        for (int j = 0; j < 2; j++)
+            if (bb_arg(args[3 + 2 * i + j], &s.oip[i][j]) < 0 ||
+                bb_arg(args[7 + 2 * i + j], &s.odip[i][j]) < 0)
+                return NULL;
+    }
+    if (int_arg(args[11], &turn) < 0 || int_arg(args[12], &turn_number) < 0 ||
+        (has_known && bb_arg(args[13], &known) < 0) || opt_int_arg(args[14], &last) < 0 ||
+        int_arg(args[16], &stop) < 0)
+        return NULL;
+    double near = -1.0;
+    if (args[15] != Py_None) {
+        near = PyFloat_AsDouble(args[15]);
+        if (near == -1.0 && PyErr_Occurred()) return NULL;
+    }
+    s.edge[0][0] = g->bottom;
+    s.edge[0][1] = g->top;
+    s.edge[1][0] = g->left;
+    s.edge[1][1] = g->right;
+    for (int player = 0; player < 2; player++) {
+        cp_derive_oip(&s, player);
+        cp_derive_odip(&s, player);
+    }
+    int empties[MAXAREA], ne = b_list(b_andnot(g->full, b_or(s.stones[0], s.stones[1])), empties);
+    int pool[MAXAREA], np;
+    int moves = 0, k;
+    Classes cl = cp_classify(&s, turn);
+    for (;;) {
+        if ((k = late(&c)) != 0) {
+            if (k < 0) return NULL;
+            Py_RETURN_NONE;
+        }
+        if (moves == stop) return resume(moves, last);
+        moves++;
+        bb sure = b_or(cl.wins, cl.finals);
+        int point = -1, i;
+        double r;
+        /* Playout.point: the NearLast rule, tried with its chance */
+        if (near >= 0 && last >= 0) {
+            if (draw(&c, &r) < 0) return NULL;
+            if (r < near) {
+                np = g->ring_count[last];
+                memcpy(pool, g->ring[last], (size_t)np * sizeof(int));
+                bb maybe = has_known ? known : b_or(sure, cl.chained);
+                while (np) {
+                    if (draw_index(&c, np, &i) < 0) return NULL;
+                    int p = pool[i];
+                    if (b_test(maybe, p) &&
+                        (has_known || b_test(sure, p) ||
+                         cp_chain_legal(&s, p, turn, cl.finals, cl.touching))) {
+                        point = p;
+                        break;
+                    }
+                    pool[i] = pool[--np];
+                }
+            }
+        }
+        /* else ai.moves.random_point (QuickTurns.sample_legal_point) */
+        if (point < 0) {
+            if (has_known) {
+                np = b_list(known, pool);
+                if (!np) return resume(moves - 1, last); /* only a swap: the engine's */
+                if (draw_index(&c, np, &i) < 0) return NULL;
+                point = pool[i];
+            } else {
+                bb off = b_andnot(cl.empty, b_or(sure, cl.chained));
+                int count = ne - b_count(off);
+                if (draw_index(&c, count, &i) < 0) return NULL;
+                int j = i;
+                while (b_any(off)) {
+                    int e = b_low(off);
+                    if (lower_bound(empties, ne, e) > j) break;
+                    j++;
+                    b_clear(&off, e);
+                }
+                point = empties[j];
+                if (b_test(cl.chained, point) && !cp_legal(&s, point, turn, &cl, sure)) {
+                    np = b_list(b_or(sure, cl.chained), pool);
+                    for (;;) {
+                        pool[i] = pool[--np];
+                        if (draw_index(&c, np, &i) < 0) return NULL;
+                        point = pool[i];
+                        if (cp_legal(&s, point, turn, &cl, sure)) break;
+                    }
+                }
+            }
+        }
+        has_known = 0;
+        if (record(&c, point, turn) < 0) return NULL;
+        /* place, as ClearPath._place and Game._play_point */
+        int again = b_test(cl.chained, point);
+        bb own = b_or(s.stones[turn], b_bit(point));
+        s.stones[turn] = own;
+        sorted_remove(empties, &ne, point);
+        int grew = reach_add(g, &s.oip[turn][0], own, s.edge[turn][0], point, 0);
+        grew |= reach_add(g, &s.oip[turn][1], own, s.edge[turn][1], point, 0);
+        if (b_any(b_and(s.oip[turn][0], s.oip[turn][1]))) return PyLong_FromLong(turn);
+        if (grew) cp_derive_oip(&s, turn);
+        grew = reach_add(g, &s.odip[turn][0], own, s.edge[turn][0], point, 1);
+        grew |= reach_add(g, &s.odip[turn][1], own, s.edge[turn][1], point, 1);
+        if (grew) cp_derive_odip(&s, turn);
+        last = point;
+        if (again) {
+            cl = cp_classify(&s, turn);
+            continue;
+        }
+        /* the skip rule, as QuickTurns._pass_turn: the opponent has a sure point */
+        turn_number++;
+        cl = cp_classify(&s, 1 - turn);
+        if (b_any(b_or(cl.wins, cl.finals))) {
+            turn = 1 - turn;
+            continue;
+        }
+        /* else the opponent's whole mask; without one the engine plays the skip */
+        if (turn_number == 2) return resume(moves, last);
+        known = b_zero();
+        np = b_list(cl.chained, pool);
+        for (int q = 0; q < np; q++)
+            if (cp_chain_legal(&s, pool[q], 1 - turn, cl.finals, cl.touching))
+                b_set(&known, pool[q]);
+        if (!b_any(known)) return resume(moves, last);
+        has_known = 1;
+        turn = 1 - turn;
+    }
+}
+
+/* === Minefield (ai/fast/minefield.py) ==================================================== */
+
+/* rules.minefield.GLYPH_TERMS, flattened: per term its factors (board 0 own, 1 opp, 2 empty;
+ * dx; dy), set once from Python so the terms are written once, in rules/. */
+#define MAXTERMS 64
+#define MAXFACTORS 8
+static int glyph_terms = -1;
+static int term_size[MAXTERMS];
+static int term_factor[MAXTERMS][MAXFACTORS][3];
+
+static PyObject *set_glyph_terms(PyObject *self, PyObject *terms) {
+    PyObject *seq = PySequence_Fast(terms, "glyph terms must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    if (count > MAXTERMS) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "too many glyph terms");
+        return NULL;
+    }
+    for (Py_ssize_t t = 0; t < count; t++) {
+        PyObject *term = PySequence_Fast_GET_ITEM(seq, t);
+        Py_ssize_t size = PySequence_Size(term);
+        if (size < 0 || size > MAXFACTORS) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "glyph term too long");
+            return NULL;
+        }
+        for (Py_ssize_t f = 0; f < size; f++) {
+            PyObject *factor = PySequence_GetItem(term, f);
+            int which, dx, dy;
+            int ok = factor && PyArg_ParseTuple(factor, "iii", &which, &dx, &dy);
+            Py_XDECREF(factor);
+            if (!ok) {
+                Py_DECREF(seq);
+                return NULL;
+            }
+            if (which < 0 || which > 2 || dx < -4 || dx > 4 || dy < -4 || dy > 4) {
+                Py_DECREF(seq);
+                PyErr_SetString(PyExc_ValueError, "glyph factor out of range");
+                return NULL;
+            }
+            term_factor[t][f][0] = which;
+            term_factor[t][f][1] = dx;
+            term_factor[t][f][2] = dy;
+        }
+        term_size[t] = (int)size;
+    }
+    glyph_terms = (int)count;
+    Py_DECREF(seq);
+    Py_RETURN_NONE;
+}
+
+/* Grid.shift */
+static inline bb shift(const Geo *g, bb m, int dx, int dy) {
+    int off = dx + dy * g->n;
+    bb moved = off >= 0 ? b_shr(m, off) : b_shl(m, -off);
+    return b_and(moved, g->valid[dx + 4][dy + 4]);
+}
+
+/* rules.minefield.glyph_mask */
+static bb glyph_mask(const Geo *g, bb own, bb opp, bb empty) {
+    bb boards[3] = {own, opp, empty}, found = b_zero();
+    for (int t = 0; t < glyph_terms; t++) {
+        bb acc = empty;
+        int f;
+        for (f = 0; f < term_size[t]; f++) {
+            const int *x = term_factor[t][f];
+            acc = b_and(acc, shift(g, boards[x[0]], x[1], x[2]));
+            if (!b_any(acc)) break;
+        }
+        if (f == term_size[t]) found = b_or(found, acc);
+    }
+    return found;
+}
+
+/* ai.connection.distance_layers: the layers, returns their count. */
+static int layers(const Geo *g, bb own, bb opp, bb ea, bb eb, bb *found) {
+    bb empty = b_andnot(b_andnot(g->full, opp), own);
+    bb own_near = dilate4(g, own);
+    bb seed = b_and(own, ea);
+    bb reach = b_any(seed) ? flood(g, seed, own, 0) : b_zero();
+    int count = 0;
+    found[count++] = reach;
+    while (!b_any(b_and(reach, eb))) {
+        bb step = b_andnot(b_and(b_or(dilate4(g, reach), ea), empty), reach);
+        if (!b_any(step)) break;
+        if (b_any(b_and(step, own_near)))
+            reach = flood(g, b_or(reach, step), b_or(b_or(reach, step), own), 0);
+        else
+            reach = b_or(reach, step);
+        found[count++] = reach;
+    }
+    return count;
+}
+
+typedef struct {
+    const Geo *g;
+    bb edge[2][2];
+    bb layer_a[MAXAREA + 2], layer_b[MAXAREA + 2];
+} Paths;
+
+/* ai.connection.path_distance */
+static int distance(Paths *P, bb own, bb closed, int player) {
+    bb ea = P->edge[player][0], eb = P->edge[player][1];
+    int count = layers(P->g, own, closed, ea, eb, P->layer_a);
+    return b_any(b_and(P->layer_a[count - 1], eb)) ? count - 1 : INFINITE;
+}
+
+/* ai.connection.shortest_path_points' mask */
+static bb on_path(Paths *P, bb own, bb closed, int player) {
+    const Geo *g = P->g;
+    bb ea = P->edge[player][0], eb = P->edge[player][1];
+    bb *from_a = P->layer_a, *from_b = P->layer_b;
+    int count_a = layers(g, own, closed, ea, eb, from_a);
+    if (!b_any(b_and(from_a[count_a - 1], eb))) return b_zero();
+    int total = count_a - 1;
+    if (total == 0) return b_zero();
+    int count_b = layers(g, own, closed, eb, ea, from_b);
+    bb empty = b_andnot(g->full, b_or(own, closed)), found = b_zero();
+    for (int k = 1; k <= total; k++) {
+        int j = total - k + 1;
+        if (j < count_b) {
+            bb x = b_and(b_andnot(from_a[k], from_a[k - 1]), empty);
+            found = b_or(found, b_and(x, b_andnot(from_b[j], from_b[j - 1])));
+        }
+    }
+    return found;
+}
+
+static PyObject *minefield(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* ctx..., n, stones (2), reach (4), turn, last, on_paths, path_bars, verdict_bars, stop */
+    if (nargs != CTX_ARGS + 13) {
+        PyErr_SetString(PyExc_TypeError, "minefield: wrong number of arguments");
+        return NULL;
+    }
+    if (glyph_terms < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "minefield: glyph terms not set");
+        return NULL;
+    }
+    Ctx c;
+    if (ctx_args(args, &c) < 0) return NULL;
+    args += CTX_ARGS;
+    int n, turn, last, path_bars, verdict_bars, stop;
+    bb stones[2], reach[2][2];
+    const Geo *g;
+    if (int_arg(args[0], &n) < 0 || !(g = geo(n))) return NULL;
+    for (int i = 0; i < 2; i++) {
+        if (bb_arg(args[1 + i], &stones[i]) < 0) return NULL;
+        for (int j = 0; j < 2; j++)
+            if (bb_arg(args[3 + 2 * i + j], &reach[i][j]) < 0) return NULL;
+    }
+    if (int_arg(args[7], &turn) < 0 || opt_int_arg(args[8], &last) < 0 ||
+        int_arg(args[10], &path_bars) < 0 || int_arg(args[11], &verdict_bars) < 0 ||
+        int_arg(args[12], &stop) < 0)
+        return NULL;
+    double on_paths = -1.0;
+    if (args[9] != Py_None) {
+        on_paths = PyFloat_AsDouble(args[9]);
+        if (on_paths == -1.0 && PyErr_Occurred()) return NULL;
+    }
+    Paths *P = PyMem_Malloc(sizeof(Paths));
+    if (!P) return PyErr_NoMemory();
+    P->g = g;
+    P->edge[0][0] = g->bottom;
+    P->edge[0][1] = g->top;
+    P->edge[1][0] = g->left;
+    P->edge[1][1] = g->right;
+    PyObject *result = NULL;
+    int pool[MAXAREA], np, i, k, moves = 0;
+    double r;
+    bb empty = b_andnot(g->full, b_or(stones[0], stones[1]));
+    bb glyphs[2] = {glyph_mask(g, stones[0], stones[1], empty),
+                    glyph_mask(g, stones[1], stones[0], empty)};
+    bb legal = b_andnot(empty, glyphs[turn]);
+    for (;;) {
+        if ((k = late(&c)) != 0) {
+            if (k > 0) result = Py_NewRef(Py_None);
+            goto done;
+        }
+        if (moves == stop) {
+            /* Playout.verdict: ai.connection.distance_leader */
+            int d0, d1;
+            if (verdict_bars) {
+                d0 = distance(P, stones[0], b_or(stones[1], glyphs[0]), 0);
+                d1 = distance(P, stones[1], b_or(stones[0], glyphs[1]), 1);
+            } else {
+                d0 = distance(P, stones[0], stones[1], 0);
+                d1 = distance(P, stones[1], stones[0], 1);
+            }
+            result = PyLong_FromLong(d0 != d1 ? (d0 < d1 ? 0 : 1) : turn);
+            goto done;
+        }
+        moves++;
+        if (!b_any(legal)) { /* only a swap: the engine's */
+            result = resume(moves - 1, last);
+            goto done;
+        }
+        int point = -1;
+        /* Playout.point: the OnPaths rule, tried with its chance */
+        if (on_paths >= 0) {
+            if (draw(&c, &r) < 0) goto done;
+            if (r < on_paths) {
+                bb near;
+                if (path_bars)
+                    near = b_or(on_path(P, stones[0], b_or(stones[1], glyphs[0]), 0),
+                                on_path(P, stones[1], b_or(stones[0], glyphs[1]), 1));
+                else
+                    near = b_or(on_path(P, stones[0], stones[1], 0),
+                                on_path(P, stones[1], stones[0], 1));
+                np = b_list(b_and(legal, near), pool);
+                if (np) {
+                    if (draw_index(&c, np, &i) < 0) goto done;
+                    point = pool[i];
+                }
+            }
+        }
+        /* else ai.moves.random_point */
+        if (point < 0) {
+            np = b_list(legal, pool);
+            if (draw_index(&c, np, &i) < 0) goto done;
+            point = pool[i];
+        }
+        if (record(&c, point, turn) < 0) goto done;
+        /* place, as Minefield._place */
+        bb own = b_or(stones[turn], b_bit(point));
+        stones[turn] = own;
+        reach_add(g, &reach[turn][0], own, P->edge[turn][0], point, 0);
+        reach_add(g, &reach[turn][1], own, P->edge[turn][1], point, 0);
+        if (b_any(b_and(reach[turn][0], reach[turn][1]))) {
+            result = PyLong_FromLong(turn);
+            goto done;
+        }
+        last = point;
+        /* the skip rule (Game._pass_turn): the opponent's whole legal mask */
+        b_clear(&empty, point);
+        glyphs[0] = glyph_mask(g, stones[0], stones[1], empty);
+        glyphs[1] = glyph_mask(g, stones[1], stones[0], empty);
+        legal = b_andnot(empty, glyphs[1 - turn]);
+        if (!b_any(legal)) {
+            result = resume(moves, last);
+            goto done;
+        }
+        turn = 1 - turn;
+    }
+done:
+    PyMem_Free(P);
+    return result;
+}
+
+/* glyph_mask for both sides, for the tests that compare it with rules.minefield's. */
+static PyObject *glyphs(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    int n;
+    bb a, b, e;
+    const Geo *g;
+    if (nargs != 4 || int_arg(args[0], &n) < 0 || !(g = geo(n)) || to_bb(args[1], &a) < 0 ||
+        to_bb(args[2], &b) < 0 || to_bb(args[3], &e) < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "glyphs(n, a, b, empty)");
+        return NULL;
+    }
+    if (glyph_terms < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "glyph terms not set");
+        return NULL;
+    }
+    bb found[2] = {glyph_mask(g, a, b, e), glyph_mask(g, b, a, e)};
+    PyObject *out[2];
+    for (int s = 0; s < 2; s++) {
+        /* as hexadecimal text: PyLong_FromString is public API on every version */
+        char hex[16 * W + 1];
+        for (int i = 0; i < W; i++)
+            snprintf(hex + 16 * i, 17, "%016llx", (unsigned long long)found[s].w[W - 1 - i]);
+        out[s] = PyLong_FromString(hex, NULL, 16);
+        if (!out[s]) {
+            if (s) Py_DECREF(out[0]);
+            return NULL;
+        }
+    }
+    PyObject *t = PyTuple_Pack(2, out[0], out[1]);
+    Py_DECREF(out[0]);
+    Py_DECREF(out[1]);
+    return t;
+}
+
+/* === module ============================================================================== */
+
+static PyMethodDef methods[] = {
+    {"clearpath", (PyCFunction)(void (*)(void))clearpath, METH_FASTCALL,
+     "Clear Path's playout (ai.fast.clearpath)."},
+    {"minefield", (PyCFunction)(void (*)(void))minefield, METH_FASTCALL,
+     "Minefield's playout (ai.fast.minefield)."},
+    {"set_glyph_terms", set_glyph_terms, METH_O, "rules.minefield.GLYPH_TERMS, flattened."},
+    {"glyphs", (PyCFunction)(void (*)(void))glyphs, METH_FASTCALL,
+     "Both sides' Minefield glyph masks (for the tests)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "ai._fastcore",
+    "The playout kernels of ai.fast, compiled (see ai/_fastcore.c).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__fastcore(void) { return PyModule_Create(&module); }
