@@ -895,6 +895,341 @@ static PyObject *glyphs(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return t;
 }
 
+/* === Crosscut (ai/fast/crosscut.py) ===================================================== */
+
+typedef struct {
+    const Geo *g;
+    int inner[MAXAREA], ninner; /* the empty interior points, sorted */
+} Crosscut;
+
+/* rays(size): the points beyond p east, west, north and south, nearest first. */
+static inline int ray(const Geo *g, int p, int dir, int *step) {
+    int n = g->n, c = p % n, r = p / n;
+    switch (dir) {
+    case 0: *step = 1; return n - 1 - c;
+    case 1: *step = -1; return c;
+    case 2: *step = n; return n - 1 - r;
+    default: *step = -n; return r;
+    }
+}
+
+/* The longer of the row and column runs of ``stones`` through ``p``. */
+static int run_through(const Geo *g, bb stones, int p) {
+    int best = 0;
+    for (int a = 0; a < 4; a += 2) {
+        int length = 1;
+        for (int d = a; d < a + 2; d++) {
+            int step, count = ray(g, p, d, &step);
+            for (int k = 1; k <= count && b_test(stones, p + k * step); k++) length++;
+        }
+        if (length > best) best = length;
+    }
+    return best;
+}
+
+/* Crosscut.flips: the discs a placement flips, into ``flanked``; returns their count. */
+static int cc_flips(const Geo *g, int point, bb own, bb opp, int *flanked) {
+    int count = 0;
+    if (!b_any(b_and(g->orth_bits[point], opp))) return 0;
+    for (int d = 0; d < 4; d++) {
+        int step, end = ray(g, point, d, &step);
+        /* rules.crosscut.flanked_segments: enemy discs from the point on, then the mover's */
+        if (end && b_test(opp, point + step)) {
+            int k = 1;
+            while (k < end && b_test(opp, point + (k + 1) * step)) k++;
+            if (k < end && b_test(own, point + (k + 1) * step))
+                for (int i = 1; i <= k; i++) flanked[count++] = point + i * step;
+        }
+    }
+    if (!count) return 0;
+    bb bits = b_zero();
+    for (int i = 0; i < count; i++) b_set(&bits, flanked[i]);
+    bb after = b_or(own, bits);
+    int created = 0, cut = 0;
+    if (!b_test(g->perimeter, point)) {
+        b_set(&after, point);
+        created = run_through(g, after, point);
+    }
+    for (int i = 0; i < count; i++) {
+        int x = run_through(g, after, flanked[i]);
+        if (x > created) created = x;
+        x = run_through(g, opp, flanked[i]);
+        if (x > cut) cut = x;
+    }
+    return created > cut ? count : 0;
+}
+
+/* The i-th point of the sorted union of ``inner`` and the points of ``edge``. */
+static int kth(const Crosscut *s, int i, bb edge) {
+    int skipped = 0, end = s->ninner;
+    const int *inner = s->inner;
+    while (b_any(edge)) {
+        int e = b_low(edge);
+        int j = i - skipped;
+        if (j < end && inner[j] < e) return inner[j];
+        if (j <= end && (j == 0 || inner[j - 1] < e)) return e;
+        skipped++;
+        b_clear(&edge, e);
+    }
+    return inner[i - skipped];
+}
+
+static PyObject *crosscut(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* ctx..., n, stones (2), turn, known, last, stop */
+    if (nargs != CTX_ARGS + 7) {
+        PyErr_SetString(PyExc_TypeError, "crosscut: wrong number of arguments");
+        return NULL;
+    }
+    Ctx c;
+    if (ctx_args(args, &c) < 0) return NULL;
+    args += CTX_ARGS;
+    int n, turn, last, stop, has_known = args[4] != Py_None;
+    bb stones[2], known = b_zero();
+    Crosscut s;
+    if (int_arg(args[0], &n) < 0 || !(s.g = geo(n))) return NULL;
+    const Geo *g = s.g;
+    if (bb_arg(args[1], &stones[0]) < 0 || bb_arg(args[2], &stones[1]) < 0 ||
+        int_arg(args[3], &turn) < 0 || (has_known && bb_arg(args[4], &known) < 0) ||
+        opt_int_arg(args[5], &last) < 0 || int_arg(args[6], &stop) < 0)
+        return NULL;
+    s.ninner = b_list(b_andnot(g->interior, b_or(stones[0], stones[1])), s.inner);
+    if (!has_known && !s.ninner) {
+        PyErr_SetString(PyExc_ValueError, "crosscut: no empty interior point");
+        return NULL;
+    }
+    int pool[MAXAREA], flipped[4 * MAXN], moved[MAXAREA], has_moved[MAXAREA];
+    int moves = 0, k, i, nf;
+    for (;;) {
+        if ((k = late(&c)) != 0) {
+            if (k < 0) return NULL;
+            Py_RETURN_NONE;
+        }
+        if (moves == stop) return resume(moves, last);
+        moves++;
+        bb own = stones[turn], opp = stones[1 - turn];
+        int point;
+        /* draw a legal point as QuickTurns.sample_legal_point does */
+        if (has_known) {
+            int np = b_list(known, pool);
+            has_known = 0;
+            if (!np) return resume(moves - 1, last);
+            if (draw_index(&c, np, &i) < 0) return NULL;
+            point = pool[i];
+            nf = cc_flips(g, point, own, opp, flipped);
+        } else {
+            bb edge = b_and(dilate4(g, opp), g->perimeter);
+            int size = s.ninner + b_count(edge);
+            if (draw_index(&c, size, &i) < 0) return NULL;
+            point = kth(&s, i, edge);
+            nf = b_any(b_and(g->orth_bits[point], opp)) ? cc_flips(g, point, own, opp, flipped)
+                                                         : 0;
+            if (!nf && b_test(g->perimeter, point)) {
+                /* the rejection of sample_legal_point on the union never built: ``moved``
+                 * holds the places it has rewritten */
+                int any_moved = 0;
+                memset(has_moved, 0, sizeof(int) * (size_t)size);
+                for (;;) {
+                    size--;
+                    int to;
+                    if (has_moved[size])
+                        to = moved[size];
+                    else if (!any_moved) {
+                        int hi = b_high(edge);
+                        to = s.inner[s.ninner - 1] > hi ? s.inner[s.ninner - 1] : hi;
+                    } else
+                        to = kth(&s, size, edge);
+                    moved[i] = to;
+                    has_moved[i] = 1;
+                    any_moved = 1;
+                    if (size == 0) {
+                        PyErr_SetString(PyExc_IndexError, "crosscut: no legal point");
+                        return NULL;
+                    }
+                    if (draw_index(&c, size, &i) < 0) return NULL;
+                    point = has_moved[i] ? moved[i] : kth(&s, i, edge);
+                    nf = cc_flips(g, point, own, opp, flipped);
+                    if (nf || !b_test(g->perimeter, point)) break;
+                }
+            }
+        }
+        if (record(&c, point, turn) < 0) return NULL;
+        /* place, as Crosscut._place */
+        bb bits = b_zero();
+        for (int q = 0; q < nf; q++) b_set(&bits, flipped[q]);
+        int nchanged = nf;
+        own = b_or(own, bits);
+        if (!b_test(g->perimeter, point)) {
+            flipped[nchanged++] = point;
+            b_set(&own, point);
+            sorted_remove(s.inner, &s.ninner, point);
+        }
+        stones[turn] = own;
+        stones[1 - turn] = b_andnot(opp, bits);
+        /* a whole interior line through a changed disc is a win (the perimeter is empty) */
+        for (int q = 0; q < nchanged; q++) {
+            int p = flipped[q], row = p / n, col = p % n, whole = 1;
+            for (int x = 1; x < n - 1 && whole; x++) whole = b_test(own, row * n + x);
+            if (whole) return PyLong_FromLong(turn);
+            whole = 1;
+            for (int y = 1; y < n - 1 && whole; y++) whole = b_test(own, y * n + col);
+            if (whole) return PyLong_FromLong(turn);
+        }
+        last = point;
+        /* the skip rule: an empty interior point is legal for either player */
+        if (!s.ninner) return resume(moves, last);
+        turn = 1 - turn;
+    }
+}
+
+/* === Clearcut (ai/fast/clearcut.py) ====================================================== */
+
+/* Clearcut._allowed: the new group is larger than every enemy crosscut group. */
+static int allowed(const Geo *g, int point, bb own, bb opp) {
+    bb bit = b_bit(point);
+    int size = b_count(flood(g, bit, b_or(own, bit), 0));
+    for (int k = 0; k < g->square_count[point]; k++) {
+        const int *sq = g->squares[point][k];
+        if (b_test(own, sq[0]) && b_test(opp, sq[1]) && b_test(opp, sq[2])) {
+            if (!(size > b_count(flood(g, b_bit(sq[1]), opp, 0)) &&
+                  size > b_count(flood(g, b_bit(sq[2]), opp, 0))))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* Clearcut._crosscut_candidates (before the mask of empty points). */
+static inline bb candidates(const Geo *g, bb own, bb opp) {
+    int n = g->n;
+    bb east = b_and(b_shr(opp, 1), g->not_right), west = b_and(b_shl(opp, 1), g->not_left);
+    bb north = b_shr(opp, n), south = b_and(b_shl(opp, n), g->full);
+    bb a = b_and(b_and(b_and(b_shr(own, n + 1), g->not_right), east), north);
+    bb b = b_and(b_and(b_and(b_shl(own, n - 1), g->not_right), east), south);
+    bb c = b_and(b_and(b_and(b_shr(own, n - 1), g->not_left), west), north);
+    bb d = b_and(b_and(b_and(b_shl(own, n + 1), g->not_left), west), south);
+    return b_or(b_or(a, b), b_or(c, d));
+}
+
+/* The points of ``theirs`` (crosscut candidates) allowed to ``own``, as a mask. */
+static bb allowed_mask(const Geo *g, bb theirs, bb own, bb opp, int *pool) {
+    bb found = b_zero();
+    int np = b_list(theirs, pool);
+    for (int q = 0; q < np; q++)
+        if (allowed(g, pool[q], own, opp)) b_set(&found, pool[q]);
+    return found;
+}
+
+static PyObject *clearcut(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* ctx..., n, stones (2), reach (4), turn, turn_number, known, last, pie, stop */
+    if (nargs != CTX_ARGS + 13) {
+        PyErr_SetString(PyExc_TypeError, "clearcut: wrong number of arguments");
+        return NULL;
+    }
+    Ctx c;
+    if (ctx_args(args, &c) < 0) return NULL;
+    args += CTX_ARGS;
+    int n, turn, turn_number, last, pie, stop, has_known = args[9] != Py_None;
+    bb stones[2], reach[2][2], known = b_zero(), edge[2][2];
+    const Geo *g;
+    if (int_arg(args[0], &n) < 0 || !(g = geo(n))) return NULL;
+    for (int i = 0; i < 2; i++) {
+        if (bb_arg(args[1 + i], &stones[i]) < 0) return NULL;
+        for (int j = 0; j < 2; j++)
+            if (bb_arg(args[3 + 2 * i + j], &reach[i][j]) < 0) return NULL;
+    }
+    if (int_arg(args[7], &turn) < 0 || int_arg(args[8], &turn_number) < 0 ||
+        (has_known && bb_arg(args[9], &known) < 0) || opt_int_arg(args[10], &last) < 0 ||
+        int_arg(args[11], &pie) < 0 || int_arg(args[12], &stop) < 0)
+        return NULL;
+    edge[0][0] = g->bottom;
+    edge[0][1] = g->top;
+    edge[1][0] = g->left;
+    edge[1][1] = g->right;
+    int empties[MAXAREA], ne = b_list(b_andnot(g->full, b_or(stones[0], stones[1])), empties);
+    int pool[MAXAREA], np, moves = 0, k, i;
+    for (;;) {
+        if ((k = late(&c)) != 0) {
+            if (k < 0) return NULL;
+            Py_RETURN_NONE;
+        }
+        if (moves == stop) return resume(moves, last);
+        moves++;
+        bb own = stones[turn], opp = stones[1 - turn];
+        bb cand = candidates(g, own, opp);
+        int point;
+        /* draw a legal point as QuickTurns.sample_legal_point does */
+        if (has_known) {
+            np = b_list(known, pool);
+            has_known = 0;
+            if (!np) return resume(moves - 1, last);
+            if (draw_index(&c, np, &i) < 0) return NULL;
+            point = pool[i];
+        } else {
+            if (draw_index(&c, ne, &i) < 0) return NULL;
+            point = empties[i];
+            if (b_test(cand, point) && !allowed(g, point, own, opp)) {
+                np = ne;
+                memcpy(pool, empties, sizeof(int) * (size_t)ne);
+                for (;;) {
+                    pool[i] = pool[--np];
+                    if (draw_index(&c, np, &i) < 0) return NULL;
+                    point = pool[i];
+                    if (!b_test(cand, point) || allowed(g, point, own, opp)) break;
+                }
+            }
+        }
+        if (record(&c, point, turn) < 0) return NULL;
+        /* place, as Clearcut._place */
+        b_set(&own, point);
+        stones[turn] = own;
+        sorted_remove(empties, &ne, point);
+        if (b_test(cand, point)) {
+            bb removed = b_zero();
+            for (int q = 0; q < g->square_count[point]; q++) {
+                const int *sq = g->squares[point][q];
+                if (b_test(own, sq[0]) && b_test(opp, sq[1]) && b_test(opp, sq[2])) {
+                    b_set(&removed, sq[1]);
+                    b_set(&removed, sq[2]);
+                }
+            }
+            if (b_any(removed)) {
+                opp = b_andnot(opp, removed);
+                stones[1 - turn] = opp;
+                for (int j = 0; j < 2; j++)
+                    reach[1 - turn][j] = flood(g, b_and(opp, edge[1 - turn][j]), opp, 0);
+                np = b_list(removed, pool);
+                for (int q = 0; q < np; q++) sorted_insert(empties, &ne, pool[q]);
+            }
+        }
+        reach_add(g, &reach[turn][0], own, edge[turn][0], point, 0);
+        reach_add(g, &reach[turn][1], own, edge[turn][1], point, 0);
+        if (b_any(b_and(reach[turn][0], reach[turn][1]))) return PyLong_FromLong(turn);
+        last = point;
+        /* the skip rule, as QuickTurns._pass_turn: the opponent has a point forming no
+         * crosscut (each of their stones makes at most four points crosscut candidates) */
+        if (ne <= 4 * b_count(opp)) {
+            bb empty = b_andnot(g->full, b_or(own, opp));
+            bb theirs = b_and(candidates(g, opp, own), empty);
+            if (!b_any(b_andnot(empty, theirs))) {
+                known = allowed_mask(g, theirs, opp, own, pool);
+                has_known = 1;
+                if (!b_any(known)) {
+                    /* the skip rule: the mover places again, from the whole mask */
+                    turn_number++;
+                    if (pie && turn_number == 2) return resume(moves, last);
+                    turn_number++;
+                    bb mine = b_and(candidates(g, own, opp), empty);
+                    known = b_or(b_andnot(empty, mine), allowed_mask(g, mine, own, opp, pool));
+                    if (!b_any(known)) return resume(moves, last);
+                    continue;
+                }
+            }
+        }
+        turn = 1 - turn;
+        turn_number++;
+    }
+}
+
 /* === module ============================================================================== */
 
 static PyMethodDef methods[] = {
@@ -902,6 +1237,10 @@ static PyMethodDef methods[] = {
      "Clear Path's playout (ai.fast.clearpath)."},
     {"minefield", (PyCFunction)(void (*)(void))minefield, METH_FASTCALL,
      "Minefield's playout (ai.fast.minefield)."},
+    {"crosscut", (PyCFunction)(void (*)(void))crosscut, METH_FASTCALL,
+     "Crosscut's uniform playout (ai.fast.crosscut)."},
+    {"clearcut", (PyCFunction)(void (*)(void))clearcut, METH_FASTCALL,
+     "Clearcut's uniform playout (ai.fast.clearcut)."},
     {"set_glyph_terms", set_glyph_terms, METH_O, "rules.minefield.GLYPH_TERMS, flattened."},
     {"glyphs", (PyCFunction)(void (*)(void))glyphs, METH_FASTCALL,
      "Both sides' Minefield glyph masks (for the tests)."},

@@ -51,5 +51,41 @@ def minefield(
     stop: int,
     /,
 ) -> Ran: ...
+def crosscut(
+    rand: Random,
+    clock: Clock,
+    deadline: float,
+    played: list[tuple[int, int]],
+    flip: int,
+    n: int,
+    first: int,
+    second: int,
+    turn: int,
+    known: int | None,
+    last: int | None,
+    stop: int,
+    /,
+) -> Ran: ...
+def clearcut(
+    rand: Random,
+    clock: Clock,
+    deadline: float,
+    played: list[tuple[int, int]],
+    flip: int,
+    n: int,
+    first: int,
+    second: int,
+    reach_first_a: int,
+    reach_first_b: int,
+    reach_second_a: int,
+    reach_second_b: int,
+    turn: int,
+    turn_number: int,
+    known: int | None,
+    last: int | None,
+    pie: bool,
+    stop: int,
+    /,
+) -> Ran: ...
 def set_glyph_terms(terms: Sequence[Sequence[tuple[int, int, int]]], /) -> None: ...
 def glyphs(n: int, first: int, second: int, empty: int, /) -> tuple[int, int]: ...

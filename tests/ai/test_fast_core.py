@@ -34,7 +34,7 @@ from rules.minefield import glyph_mask
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZES = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 19)
-COMPILED_GAMES = ("clearpath", "minefield")
+COMPILED_GAMES = ("clearpath", "minefield", "crosscut", "clearcut")
 """The games whose kernels have a compiled twin."""
 PLAYOUTS: tuple[Playout, ...] = (UNIFORM, NEAR_LAST, ON_PATHS)
 
@@ -125,7 +125,7 @@ def test_a_passed_deadline_stops_both_kernels_before_a_move(
 ) -> None:
     compiled = _compiled()
     game = new_game(name, 9)
-    playout = ON_PATHS if name == "minefield" else NEAR_LAST
+    playout = {"minefield": ON_PATHS, "clearpath": NEAR_LAST}.get(name, UNIFORM)
     ways = _ways(monkeypatch, compiled, game, playout, 1, False, time.perf_counter() - 1)
     assert ways["compiled"] == ways["pure"] == ways["engine"]  # none played, none handed back
     outcome, _, played, _, _ = ways["compiled"]
