@@ -14,6 +14,7 @@ setup(
         Extension(
             "ai._fastcore",
             sources=["ai/_fastcore.c"],
+            depends=["ai/_fastcore_kernels.h"],
             extra_compile_args=["-O2"],
             optional=True,
         )
