@@ -46,6 +46,7 @@ def _compiled() -> ModuleType:
         if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
             pytest.fail(f"the compiled playout core is not built under CI: {error}")
         pytest.skip(f"the compiled playout core is not built ({error})")
+    core.set_terms(_fastcore)  # done on loading ai.fast, unless the pure kernels are forced
     return _fastcore
 
 
@@ -136,7 +137,6 @@ def test_a_passed_deadline_stops_both_kernels_before_a_move(
 @pytest.mark.parametrize("size", [4, 5, 9, 13, 19])
 def test_the_compiled_glyph_masks_are_the_rules_glyph_masks(size: int) -> None:
     compiled = _compiled()
-    core.set_terms(compiled)  # done on loading ai.fast, unless the pure kernels are forced
     g = grid(size)
     rng = random.Random(size)
     for density in (0.1, 0.3, 0.5):
