@@ -168,18 +168,26 @@ def test_bad_arguments_are_refused_with_a_clear_error() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("value", "pure"), [("1", True), ("0", False), ("", False)])
-def test_the_environment_forces_the_pure_kernels(value: str, pure: bool) -> None:
-    """CROSSPATH_PURE_PYTHON=1 (what .ci/run's second pass sets) runs the pure kernels, and
-    the first search says once which kernels play."""
+@pytest.mark.parametrize(
+    ("value", "absent", "pure"),
+    [("1", False, True), ("0", False, False), ("", False, False), ("", True, True)],
+)
+def test_the_environment_or_a_missing_core_gives_the_pure_kernels(
+    value: str, absent: bool, pure: bool
+) -> None:
+    """CROSSPATH_PURE_PYTHON=1 (what .ci/run's second pass sets) runs the pure kernels, as
+    does a core that was never built (here: its import made to fail), and the first search
+    says once which kernels play: a warning when the core is missing."""
     _compiled()
     code = (
-        "import logging; logging.basicConfig(level=logging.INFO, format='%(message)s')\n"
-        "from ai.fast import core\n"
-        "from ai import search, Budget\n"
-        "from rules import new_game\n"
-        "for _ in range(2): search(new_game('clearpath', 5), Budget(playouts=20), seed=1)\n"
-        "print(core.CORE is None)\n"
+        ("import sys; sys.modules['ai._fastcore'] = None\n" if absent else "")
+        + "import logging; logging.basicConfig(format='%(levelname)s %(message)s')\n"
+        + "logging.getLogger().setLevel(logging.INFO)\n"
+        + "from ai.fast import core\n"
+        + "from ai import search, Budget\n"
+        + "from rules import new_game\n"
+        + "for _ in range(2): search(new_game('clearpath', 5), Budget(playouts=20), seed=1)\n"
+        + "print(core.CORE is None)\n"
     )
     env = {**os.environ, core.PURE_ENV: value, "PYTHONPATH": str(ROOT)}
     out = subprocess.run(
@@ -189,3 +197,4 @@ def test_the_environment_forces_the_pure_kernels(value: str, pure: bool) -> None
     said = [line for line in out.stderr.splitlines() if "playout kernels" in line]
     assert len(said) == 1, out.stderr
     assert ("pure-Python" in said[0]) == pure
+    assert said[0].startswith("WARNING") == absent
