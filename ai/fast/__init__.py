@@ -12,6 +12,10 @@ A kernel handles the common case and hands anything rare back to the engine (a s
 game, a skip where the kernel does not repeat the skip rule): it returns a :class:`Resume`
 naming the placements it made, which the evaluator plays through the engine before going on
 there, so the rare rules are written once, in ``rules/``.
+
+Where the compiled core is built (``ai/_fastcore.c``, see :mod:`ai.fast.core`), each kernel
+reads the game and hands the playout itself to its C twin, which makes the same draws; the
+Python kernels here run where it is not, and stay the reference.
 """
 
 from __future__ import annotations
@@ -91,8 +95,9 @@ def kernel_for(game: Game, playout: Playout) -> Kernel | None:
 def _find_kernel(name: str, playout: Playout) -> Kernel | None:
     from ai.playouts import NearLast, OnPaths
 
-    from . import clearcut, clearpath, crosscut, minefield
+    from . import clearcut, clearpath, core, crosscut, minefield
 
+    core.announce()
     uniform = not playout.rules and not playout.cut_after
     if name == "clearpath" and not playout.cut_after:
         if uniform:

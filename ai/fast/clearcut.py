@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from rules import Game
 from rules.geometry import bits_list
 
-from . import Random, Resume, orth_flood, resume
+from . import Random, Resume, core, orth_flood, resume
 
 if TYPE_CHECKING:
     from ai.evaluators import Leaf
@@ -37,11 +37,32 @@ class ClearcutKernel:
         reach = [[r.a, r.b] for r in game._reach]  # type: ignore[attr-defined]
         turn = game._turn
         turn_number = game._turn_number
-        empties = bits_list(full & ~(stones[0] | stones[1]))
         known = game._legal
         played, flip, deadline = leaf.played, leaf.flip, leaf.deadline
-        clock = time.perf_counter
         start = len(played)
+        compiled = core.CORE
+        if compiled is not None:
+            ran = compiled.clearcut(
+                rand,
+                None if deadline is None else time.perf_counter,
+                0.0 if deadline is None else deadline,
+                played,
+                flip,
+                n,
+                stones[0],
+                stones[1],
+                *reach[0],
+                *reach[1],
+                turn,
+                turn_number,
+                known,
+                last,
+                game.pie,
+                stop,
+            )
+            return ran if ran is None or isinstance(ran, int) else resume(played, start, *ran)
+        empties = bits_list(full & ~(stones[0] | stones[1]))
+        clock = time.perf_counter
         moves = 0
 
         flood = orth_flood(g)

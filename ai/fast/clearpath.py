@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from rules import Game
 from rules.geometry import bits_list, grid
 
-from . import Random, Resume, resume
+from . import Random, Resume, core, resume
 
 if TYPE_CHECKING:
     from ai.evaluators import Leaf
@@ -55,11 +55,34 @@ class ClearPathKernel:
         odip = [[r.a, r.b] for r in game._odip]  # type: ignore[attr-defined]
         turn = game._turn
         turn_number = game._turn_number
-        empties = bits_list(full & ~(stones[0] | stones[1]))
         known = game._legal
         played, flip, deadline = leaf.played, leaf.flip, leaf.deadline
-        clock = time.perf_counter
         start = len(played)
+        compiled = core.CORE
+        if compiled is not None:
+            ran = compiled.clearpath(
+                rand,
+                None if deadline is None else time.perf_counter,
+                0.0 if deadline is None else deadline,
+                played,
+                flip,
+                n,
+                stones[0],
+                stones[1],
+                *oip[0],
+                *oip[1],
+                *odip[0],
+                *odip[1],
+                turn,
+                turn_number,
+                known,
+                last,
+                near,
+                stop,
+            )
+            return ran if ran is None or isinstance(ran, int) else resume(played, start, *ran)
+        empties = bits_list(full & ~(stones[0] | stones[1]))
+        clock = time.perf_counter
         moves = 0
 
         def dilate4(m: int) -> int:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from rules import Game
 from rules.geometry import bits_list, grid
 
-from . import Random, Resume, resume
+from . import Random, Resume, core, resume
 
 if TYPE_CHECKING:
     from ai.evaluators import Leaf
@@ -75,8 +75,25 @@ class CrosscutKernel:
         if known is None and not inner:
             return Resume([], 0, last)  # no interior point: the engine's whole mask decides
         played, flip, deadline = leaf.played, leaf.flip, leaf.deadline
-        clock = time.perf_counter
         start = len(played)
+        compiled = core.CORE
+        if compiled is not None:
+            ran = compiled.crosscut(
+                rand,
+                None if deadline is None else time.perf_counter,
+                0.0 if deadline is None else deadline,
+                played,
+                flip,
+                n,
+                stones[0],
+                stones[1],
+                turn,
+                known,
+                last,
+                stop,
+            )
+            return ran if ran is None or isinstance(ran, int) else resume(played, start, *ran)
+        clock = time.perf_counter
         moves = 0
 
         def run_through(stones: int, p: int) -> int:

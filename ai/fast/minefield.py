@@ -17,7 +17,7 @@ from rules import Game
 from rules.geometry import bits_list
 
 from ..connection import INFINITE
-from . import Random, Resume, orth_flood, resume
+from . import Random, Resume, core, orth_flood, resume
 from .glyphs import both_glyphs
 
 if TYPE_CHECKING:
@@ -45,8 +45,29 @@ class MinefieldKernel:
         reach = [[r.a, r.b] for r in game._reach]  # type: ignore[attr-defined]
         turn = game._turn
         played, flip, deadline = leaf.played, leaf.flip, leaf.deadline
-        clock = time.perf_counter
         start = len(played)
+        compiled = core.CORE
+        if compiled is not None:
+            ran = compiled.minefield(
+                rand,
+                None if deadline is None else time.perf_counter,
+                0.0 if deadline is None else deadline,
+                played,
+                flip,
+                n,
+                stones[0],
+                stones[1],
+                *reach[0],
+                *reach[1],
+                turn,
+                last,
+                on_paths,
+                path_bars,
+                verdict_bars,
+                stop,
+            )
+            return ran if ran is None or isinstance(ran, int) else resume(played, start, *ran)
+        clock = time.perf_counter
         moves = 0
 
         flood = orth_flood(g)

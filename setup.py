@@ -1,0 +1,22 @@
+"""The compiled playout core (``ai/_fastcore.c``), an optional extension.
+
+Everything else about the package is in pyproject.toml.  ``pip install -e .`` (or ``pip install
+.``) builds the extension where a C compiler and Python's headers exist; ``optional=True``
+makes a failed build a warning, not an error, and then ``ai.fast`` runs its pure-Python
+kernels, which play the same playouts (and says so once in the log).  ``-O2`` and no
+``-march``: a wheel built here must run on any machine of the same platform.
+"""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "ai._fastcore",
+            sources=["ai/_fastcore.c"],
+            depends=["ai/_fastcore_kernels.h"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        )
+    ]
+)
