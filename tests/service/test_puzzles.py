@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
@@ -101,6 +103,33 @@ async def test_bad_input_changes_nothing(service: GameService) -> None:
     await solve(service, view)  # the attempt was left as it was
 
 
+async def test_answers_are_judged_off_the_event_loop_thread(service: GameService) -> None:
+    """Judging (the replay, the defence, the refutation) runs in the service's executor, by
+    default the computer's process pool; never on the loop's thread."""
+    assert service.puzzles.executor is None  # the shared process pool (ai.pool)
+    threads: list[int] = []
+
+    class Recording(ThreadPoolExecutor):
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+            def run() -> Any:
+                threads.append(threading.get_ident())
+                return fn(*args, **kwargs)
+
+            return super().submit(run)
+
+    view = await service.puzzles.start(ALICE, GUILD, "minefield")
+    right = await service.puzzles.answer(view.attempt_id, ALICE, shipped(view).solution[0])
+    assert right.correct  # judged in the process pool
+    with Recording(1) as executor:
+        service.puzzles.executor = executor
+        again = await service.puzzles.start(ALICE, GUILD, "minefield")
+        legal = shipped(again).position().legal_moves()
+        wrong = next(m for m in legal if m != shipped(again).solution[0])
+        result = await service.puzzles.answer(again.attempt_id, ALICE, wrong)
+    assert not result.correct and threads
+    assert threading.get_ident() not in threads
+
+
 async def test_an_answer_that_arrives_in_time_counts_however_long_it_is_judged(
     service: GameService, clock: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -113,7 +142,10 @@ async def test_an_answer_that_arrives_in_time_counts_however_long_it_is_judged(
         return real(*args)
 
     monkeypatch.setattr(puzzle_service, "judge_answer", slow)
-    result = await service.puzzles.answer(view.attempt_id, ALICE, shipped(view).solution[0])
+    # a thread, so the patched judge runs (the process pool's workers import their own)
+    with ThreadPoolExecutor(1) as executor:
+        service.puzzles.executor = executor
+        result = await service.puzzles.answer(view.attempt_id, ALICE, shipped(view).solution[0])
     assert result.correct
     monkeypatch.setattr(puzzle_service, "judge_answer", real)
     late = await service.puzzles.start(ALICE, GUILD, "minefield")
