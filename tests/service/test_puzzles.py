@@ -214,9 +214,21 @@ async def test_the_daily_puzzle_is_posted_once_by_two_processes(
         await two.close()
 
 
-async def test_a_finished_game_is_mined_for_its_server_alone(service: GameService) -> None:
+async def test_a_finished_game_is_mined_for_its_server_alone(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # A real game through the service whose moves pass through a known puzzle's position.
     puzzle = next(p for p in load_starter("minefield") if p.size == 6)
+    line = list((*puzzle.moves, *puzzle.solution))
+    on_line = {puzzle_id("minefield", puzzle.size, line[:n]) for n in range(len(line) + 1)}
+    real_rows = puzzle_service._starter_rows
+
+    def others(game: str, now: int) -> list[Any]:
+        """The shipped set without this game's positions, so what it gives is mined anew
+        (a shipped position stays public)."""
+        return [row for row in real_rows(game, now) if row.id not in on_line]
+
+    monkeypatch.setattr(puzzle_service, "_starter_rows", others)
     challenge = await service.create_challenge(GUILD, 4242, ALICE, BOB, "minefield", puzzle.size)
     info = (await service.accept_challenge(challenge.id, BOB)).game
     with pytest.raises(InvalidInput):  # a running game is refused
@@ -227,21 +239,17 @@ async def test_a_finished_game_is_mined_for_its_server_alone(service: GameServic
         await service.play_move(4242, current.to_move_id, move)
     found = await service.puzzles.mine_game(info.id, GUILD + 7)
     assert found  # its last positions hold at least the known puzzle's
-    assert set(found) <= {
-        puzzle_id("minefield", puzzle.size, info_moves)
-        for info_moves in [list((*puzzle.moves, *puzzle.solution))[:n] for n in range(99)]
-    }
+    assert puzzle.id in found and set(found) <= on_line
     # Stored for that server only: a private puzzle first in line is given there, not here.
     async with service.store.write() as tx:
-        await tx.puzzles.add([replace(await _row_of(tx, found[0]), id="0" * 12)])
+        rows = [await tx.puzzles.puzzle(found_id) for found_id in found]
+        assert all(row is not None and row.guild_id == GUILD + 7 for row in rows)
+        assert rows[0] is not None
+        first = replace(rows[0], id="0" * 12, mu=puzzle_service.INITIAL_MU)  # a new player's
+        await tx.puzzles.add([first])
     here = await service.puzzles.start(ALICE, GUILD, "minefield")
     there = await service.puzzles.start(BOB, GUILD + 7, "minefield")
     assert here.puzzle_id != "0" * 12 and there.puzzle_id == "0" * 12
     with pytest.raises(PuzzleNotFound):
         await service.puzzles.mine_game(info.id + 99, GUILD)
 
-
-async def _row_of(tx: Any, puzzle: str) -> Any:
-    row = await tx.puzzles.puzzle(puzzle)
-    assert row is not None and row.guild_id is not None  # a mined puzzle keeps its server
-    return row
