@@ -37,6 +37,7 @@ from ..checks import check_id
 from ..convert import from_us, to_us
 from ..core import Feature
 from ..errors import (
+    N_,
     IllegalMoveError,
     InvalidInput,
     PuzzleNotFound,
@@ -45,6 +46,8 @@ from ..errors import (
 )
 from .types import DailyPuzzle, DailySolution, PuzzleAnswer, PuzzleStanding, PuzzleView
 
+CHOICE_CACHE = 512
+"""Positions whose legal moves are kept for autocomplete (a few bytes each)."""
 ATTEMPT_MINUTES = 15
 """How long a player has to finish a puzzle once given it."""
 MAX_MOVE_TEXT = 20
@@ -105,6 +108,14 @@ def _starter_rows(game: str, now: int) -> list[PuzzleRow]:
     return [_row(_measured(p), now) for p in load_starter(game)]
 
 
+def _legal_names(row: PuzzleRow, played: tuple[str, ...]) -> tuple[str, ...]:
+    """The legal moves at an attempt's position (engine work: a worker thread)."""
+    position = _puzzle(row).position()
+    for move in played:
+        position.play(move)
+    return tuple(position.legal_moves())
+
+
 def _to_move(row: PuzzleRow, played: tuple[str, ...]) -> str:
     position = _puzzle(row).position()
     for move in played:
@@ -145,6 +156,8 @@ class Puzzles(Feature):
 
     executor: Executor | None = None
     """Where answers are judged; None: the computer's shared process pool (:mod:`ai.pool`)."""
+    _choices: dict[tuple[str, str], tuple[str, ...]] | None = None
+    """Legal moves by (puzzle, moves played since), for autocomplete; oldest dropped first."""
 
     def _game(self, game: str | None) -> str | None:
         if game is None:
@@ -277,6 +290,47 @@ class Puzzles(Feature):
                 raise StaleAction("This puzzle moved on meanwhile; look again.")
         moved = replace(attempt, played=" ".join(after))
         return PuzzleAnswer(self._view(row, moved), name, True, False, defence=reply.defence)
+
+    async def open_attempt(self, user_id: int) -> PuzzleView | None:
+        """``user_id``'s newest puzzle attempt still open and in time, None if there is none."""
+        check_id(user_id, "user id")
+        async with self.store.read() as tx:
+            attempt = await tx.puzzles.latest_open(user_id, to_us(self._now()))
+            row = None if attempt is None else await tx.puzzles.puzzle(attempt.puzzle_id)
+        if attempt is None or row is None:
+            return None
+        return self._view(row, attempt)
+
+    async def answer_open(self, user_id: int, move: str) -> PuzzleAnswer:
+        """:meth:`answer` for ``user_id``'s open puzzle (``/puzzle move:``); PuzzleNotFound
+        if they have none open."""
+        check_id(user_id, "user id")
+        async with self.store.read() as tx:
+            attempt = await tx.puzzles.latest_open(user_id, to_us(self._now()))
+        if attempt is None:
+            raise PuzzleNotFound(N_("You have no puzzle open; ask for one with /puzzle."))
+        return await self.answer(attempt.id, user_id, move)
+
+    async def answer_choices(self, user_id: int) -> tuple[str, ...]:
+        """The legal moves at ``user_id``'s open puzzle (none if they have none open), for
+        autocomplete: one read, and the engine only on a position not seen lately (in a
+        worker thread), so a keystroke costs the loop a query and a dictionary lookup."""
+        check_id(user_id, "user id")
+        async with self.store.read() as tx:
+            attempt = await tx.puzzles.latest_open(user_id, to_us(self._now()))
+            row = None if attempt is None else await tx.puzzles.puzzle(attempt.puzzle_id)
+        if attempt is None or row is None:
+            return ()
+        if self._choices is None:
+            self._choices = {}
+        key = (row.id, attempt.played)
+        found = self._choices.get(key)
+        if found is None:
+            found = await asyncio.to_thread(_legal_names, row, _split(attempt.played))
+            if len(self._choices) >= CHOICE_CACHE:
+                del self._choices[next(iter(self._choices))]
+            self._choices[key] = found
+        return found
 
     async def give_up(self, attempt_id: int, user_id: int) -> PuzzleAnswer:
         """End the attempt as a failure and show the solution."""
