@@ -6,8 +6,9 @@ Each game is played by a cheap seeded player that wins when it can and blocks wh
 (one move in ten random, so games differ and mistakes happen, which is where puzzles come
 from).
 Once few enough points are empty for the exact solver, every position is tried as a puzzle
-(:func:`ai.puzzles.find_puzzle`), and so are a few of its *mistake children*: the positions
-after a move the solver proves loses (``--children``, the moves drawn at random).  A
+(:func:`ai.puzzles.find_puzzle`), from the end of the game backwards, and so are a few of its
+*mistake children*: the positions after a move the solver proves loses (``--children``, the
+moves drawn at random).  A
 position right after a blunder is where a single refutation is most often the only win, and
 the self-play rarely blunders into it itself: in a profile on a shared machine, Minefield
 5-7 gave 8 puzzles from 75 game positions and 65 from their 289 losing children, in the same
@@ -28,7 +29,7 @@ from collections import Counter
 from dataclasses import replace
 
 from ai.endgame import empty_points
-from ai.moves import Move, legal_moves, play, swap_offered
+from ai.moves import legal_moves, play, swap_offered
 from ai.puzzles import Puzzle, find_puzzle, verify
 from ai.puzzles.difficulty import level3_effort
 from ai.puzzles.puzzle import MIN_CHOICES, SOLVE_NODES, move_verdicts
@@ -67,17 +68,14 @@ def self_play(name: str, size: int, rand: random.Random) -> Game:
     return game
 
 
-def losing_moves(game: Game, seconds: float) -> list[Move]:
-    """The moves of the player to move that the solver proves lose (empty if any move is
-    left unsettled)."""
-    verdicts = move_verdicts(game, SOLVE_NODES, deadline=time.perf_counter() + seconds)
-    return [] if verdicts is None else [move for move, won in verdicts.items() if not won]
-
-
 def mine_game(
     name: str, size: int, rand: random.Random, children: int, stats: Counter[str]
 ) -> list[Puzzle]:
-    final = self_play(name, size, rand)
+    """The puzzles of one self-play game, its positions taken from the end backwards: the
+    solver settles late positions quickly, and once two positions in a row are beyond it the
+    earlier ones are skipped (in Crosscut, whose window is the whole game, that was most of
+    the time spent)."""
+    game = self_play(name, size, rand)
     found: list[Puzzle] = []
 
     def attempt(position: Game, kind: str) -> None:
@@ -89,19 +87,30 @@ def mine_game(
             stats[f"{kind} puzzles"] += 1
             found.append(puzzle)
 
-    replayed = new_game(name, size)
-    for record in final.history:
-        if not replayed.is_over and empty_points(replayed) <= window(name, size):
-            attempt(replayed, "positions")
-            if children and not swap_offered(replayed):
-                lost = losing_moves(replayed, POSITION_SECONDS)
-                for move in rand.sample(lost, min(children, len(lost))):
-                    play(replayed, move)
-                    try:
-                        attempt(replayed, "children")
-                    finally:
-                        replayed.pop()
-        replayed.play(record.move)
+    unsettled = 0
+    while game.history and unsettled < 2:
+        game.pop()
+        if empty_points(game) > window(name, size):
+            break
+        if swap_offered(game) or len(legal_moves(game)) < MIN_CHOICES:
+            continue
+        stats["positions"] += 1
+        deadline = time.perf_counter() + POSITION_SECONDS
+        verdicts = move_verdicts(game, SOLVE_NODES, deadline=deadline)
+        if verdicts is None:
+            unsettled += 1
+            stats["positions unsettled"] += 1
+            continue
+        unsettled = 0
+        if sum(verdicts.values()) == 1:
+            attempt(game, "one-win positions")
+        lost = [move for move, won in verdicts.items() if not won]
+        for move in rand.sample(lost, min(children, len(lost))):
+            play(game, move)
+            try:
+                attempt(game, "children")
+            finally:
+                game.pop()
     return found
 
 
