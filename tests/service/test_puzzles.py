@@ -18,6 +18,7 @@ from game_fixtures import ALICE, BOB, GUILD, START
 
 from ai.puzzles import Puzzle, load_starter, puzzle_id
 from ai.puzzles import answer as judge_answer
+from ai.puzzles.difficulty import seed_mu
 from bot.service import (
     GameService,
     IllegalMoveError,
@@ -68,6 +69,23 @@ async def test_a_starter_puzzle_solved_raises_the_rating_and_the_streak(
         await service.puzzles.answer(view.attempt_id, ALICE, shipped(view).solution[0])
     again = await service.puzzles.start(ALICE, GUILD, "minefield")
     assert again.puzzle_id != view.puzzle_id  # never the same puzzle twice
+
+
+async def test_a_starter_puzzle_is_seeded_from_its_level_3_effort(service: GameService) -> None:
+    view = await service.puzzles.start(ALICE, GUILD, "crosscut")
+    effort = shipped(view).effort
+    assert effort is not None
+    async with service.store.read() as tx:
+        row = await tx.puzzles.puzzle(view.puzzle_id)
+    assert row is not None and row.mu == pytest.approx(seed_mu(effort))
+    assert row.sigma == puzzle_service.INITIAL_SIGMA
+    assert view.rating == puzzle_service.display(seed_mu(effort))
+    # Every shipped crosscut puzzle was stored with its own seed.
+    async with service.store.read() as tx:
+        for puzzle in load_starter("crosscut")[:20]:
+            stored = await tx.puzzles.puzzle(puzzle.id)
+            assert stored is not None and puzzle.effort is not None
+            assert stored.mu == pytest.approx(seed_mu(puzzle.effort))
 
 
 async def test_a_wrong_answer_is_refuted_and_ends_the_streak(service: GameService) -> None:
@@ -252,4 +270,3 @@ async def test_a_finished_game_is_mined_for_its_server_alone(
     assert here.puzzle_id != "0" * 12 and there.puzzle_id == "0" * 12
     with pytest.raises(PuzzleNotFound):
         await service.puzzles.mine_game(info.id + 99, GUILD)
-
