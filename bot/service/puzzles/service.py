@@ -291,16 +291,6 @@ class Puzzles(Feature):
         moved = replace(attempt, played=" ".join(after))
         return PuzzleAnswer(self._view(row, moved), name, True, False, defence=reply.defence)
 
-    async def open_attempt(self, user_id: int) -> PuzzleView | None:
-        """``user_id``'s newest puzzle attempt still open and in time, None if there is none."""
-        check_id(user_id, "user id")
-        async with self.store.read() as tx:
-            attempt = await tx.puzzles.latest_open(user_id, to_us(self._now()))
-            row = None if attempt is None else await tx.puzzles.puzzle(attempt.puzzle_id)
-        if attempt is None or row is None:
-            return None
-        return self._view(row, attempt)
-
     async def answer_open(self, user_id: int, move: str) -> PuzzleAnswer:
         """:meth:`answer` for ``user_id``'s open puzzle (``/puzzle move:``); PuzzleNotFound
         if they have none open."""
