@@ -37,8 +37,10 @@ def test_some_starter_puzzles_ship() -> None:
 def test_starter_file_has_the_issue_format(name: str) -> None:
     document = json.loads(gzip.decompress(starter_path(name).read_bytes()))
     assert set(document) == {"puzzles"}
+    required = {"id", "game", "size", "moves", "solution"}
     for entry in document["puzzles"]:
-        assert set(entry) == {"id", "game", "size", "moves", "solution"}
+        # issue 48's fields, and the level-3 effort (ai.puzzles.difficulty) as an extra
+        assert required <= set(entry) <= {*required, "effort"}
         assert entry["game"] == name
         assert isinstance(entry["size"], int) and entry["solution"]
 

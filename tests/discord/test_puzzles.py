@@ -93,3 +93,56 @@ async def test_the_profile_shows_the_puzzle_record(h: Any) -> None:
     after = (await h.command("profile", ALICE))[-1]
     assert "Puzzles: rating " in after.embed_text()
     assert "solved 0, failed 1 · streak 0 (best 0)" in after.embed_text()
+
+
+def move_autocomplete(h: Any, who: Any, typed: str) -> dict[str, Any]:
+    option = fakes.opt("move", typed, 3, focused=True)
+    return h.payloads.command("puzzle", who, [option], autocomplete=True)
+
+
+async def test_the_move_option_answers_the_open_puzzle_from_autocompleted_moves(
+    h: Any, snapshot: Any
+) -> None:
+    h.bot.get_cog("PuzzleCog").autocomplete_budget = 5.0  # a cold lookup on a busy machine
+    # No puzzle open: nothing to offer, and an answer is refused with a sentence.
+    [offered] = await h.run(move_autocomplete(h, ALICE, ""))
+    assert offered.kind == "autocomplete" and offered.choices == []
+    before = snapshot()
+    refused = fakes.refusal(await h.command("puzzle", ALICE, move="c3"))
+    assert "no puzzle open" in refused.content and snapshot() == before
+
+    task = (await h.command("puzzle", ALICE, game="minefield"))[-1]
+    attempt = int(buttons(task)[0].rsplit(":", 1)[1])
+    _, row = await h.service.puzzles._attempt(attempt, ALICE.id)
+    game = new_game(row.game, row.size)
+    for move in row.moves.split():
+        game.play(move)
+    legal = game.legal_moves()
+    [offered] = await h.run(move_autocomplete(h, ALICE, ""))
+    assert [c["value"] for c in offered.choices] == legal[:25]
+    solution = row.solution.split()
+    typed = solution[0][0].upper()  # a column letter, typed in capitals
+    [offered] = await h.run(move_autocomplete(h, ALICE, typed))
+    values = [c["value"] for c in offered.choices]
+    assert values == [m for m in legal if m.startswith(typed.lower())][:25]
+    assert solution[0] in values
+    [offered] = await h.run(move_autocomplete(h, BOB, ""))  # Bob has no puzzle open
+    assert offered.choices == []
+
+    # A game and a move at once is refused and changes nothing.
+    before = snapshot()
+    both = fakes.refusal(await h.command("puzzle", ALICE, game="minefield", move=solution[0]))
+    assert "not both" in both.content and snapshot() == before
+
+    shown = (await h.command("puzzle", ALICE, move=solution[0]))[-1]
+    assert shown.ephemeral
+    if len(solution) == 1:
+        assert shown.content.startswith(f"Solved! {solution[0]} wins.")
+        [offered] = await h.run(move_autocomplete(h, ALICE, ""))
+        assert offered.choices == []  # solved: nothing open any more
+    else:
+        assert f"The defence plays {solution[1]}" in shown.content
+        game.play(solution[0])
+        game.play(solution[1])
+        [offered] = await h.run(move_autocomplete(h, ALICE, ""))
+        assert [c["value"] for c in offered.choices] == game.legal_moves()[:25]

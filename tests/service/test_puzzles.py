@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
@@ -16,6 +18,7 @@ from game_fixtures import ALICE, BOB, GUILD, START
 
 from ai.puzzles import Puzzle, load_starter, puzzle_id
 from ai.puzzles import answer as judge_answer
+from ai.puzzles.difficulty import seed_mu
 from bot.service import (
     GameService,
     IllegalMoveError,
@@ -68,6 +71,23 @@ async def test_a_starter_puzzle_solved_raises_the_rating_and_the_streak(
     assert again.puzzle_id != view.puzzle_id  # never the same puzzle twice
 
 
+async def test_a_starter_puzzle_is_seeded_from_its_level_3_effort(service: GameService) -> None:
+    view = await service.puzzles.start(ALICE, GUILD, "crosscut")
+    effort = shipped(view).effort
+    assert effort is not None
+    async with service.store.read() as tx:
+        row = await tx.puzzles.puzzle(view.puzzle_id)
+    assert row is not None and row.mu == pytest.approx(seed_mu(effort))
+    assert row.sigma == puzzle_service.INITIAL_SIGMA
+    assert view.rating == puzzle_service.display(seed_mu(effort))
+    # Every shipped crosscut puzzle was stored with its own seed.
+    async with service.store.read() as tx:
+        for puzzle in load_starter("crosscut")[:20]:
+            stored = await tx.puzzles.puzzle(puzzle.id)
+            assert stored is not None and puzzle.effort is not None
+            assert stored.mu == pytest.approx(seed_mu(puzzle.effort))
+
+
 async def test_a_wrong_answer_is_refuted_and_ends_the_streak(service: GameService) -> None:
     first = await service.puzzles.start(ALICE, GUILD, "minefield")
     await solve(service, first)
@@ -101,6 +121,33 @@ async def test_bad_input_changes_nothing(service: GameService) -> None:
     await solve(service, view)  # the attempt was left as it was
 
 
+async def test_answers_are_judged_off_the_event_loop_thread(service: GameService) -> None:
+    """Judging (the replay, the defence, the refutation) runs in the service's executor, by
+    default the computer's process pool; never on the loop's thread."""
+    assert service.puzzles.executor is None  # the shared process pool (ai.pool)
+    threads: list[int] = []
+
+    class Recording(ThreadPoolExecutor):
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+            def run() -> Any:
+                threads.append(threading.get_ident())
+                return fn(*args, **kwargs)
+
+            return super().submit(run)
+
+    view = await service.puzzles.start(ALICE, GUILD, "minefield")
+    right = await service.puzzles.answer(view.attempt_id, ALICE, shipped(view).solution[0])
+    assert right.correct  # judged in the process pool
+    with Recording(1) as executor:
+        service.puzzles.executor = executor
+        again = await service.puzzles.start(ALICE, GUILD, "minefield")
+        legal = shipped(again).position().legal_moves()
+        wrong = next(m for m in legal if m != shipped(again).solution[0])
+        result = await service.puzzles.answer(again.attempt_id, ALICE, wrong)
+    assert not result.correct and threads
+    assert threading.get_ident() not in threads
+
+
 async def test_an_answer_that_arrives_in_time_counts_however_long_it_is_judged(
     service: GameService, clock: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -113,7 +160,10 @@ async def test_an_answer_that_arrives_in_time_counts_however_long_it_is_judged(
         return real(*args)
 
     monkeypatch.setattr(puzzle_service, "judge_answer", slow)
-    result = await service.puzzles.answer(view.attempt_id, ALICE, shipped(view).solution[0])
+    # a thread, so the patched judge runs (the process pool's workers import their own)
+    with ThreadPoolExecutor(1) as executor:
+        service.puzzles.executor = executor
+        result = await service.puzzles.answer(view.attempt_id, ALICE, shipped(view).solution[0])
     assert result.correct
     monkeypatch.setattr(puzzle_service, "judge_answer", real)
     late = await service.puzzles.start(ALICE, GUILD, "minefield")
@@ -182,9 +232,21 @@ async def test_the_daily_puzzle_is_posted_once_by_two_processes(
         await two.close()
 
 
-async def test_a_finished_game_is_mined_for_its_server_alone(service: GameService) -> None:
+async def test_a_finished_game_is_mined_for_its_server_alone(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # A real game through the service whose moves pass through a known puzzle's position.
     puzzle = next(p for p in load_starter("minefield") if p.size == 6)
+    line = list((*puzzle.moves, *puzzle.solution))
+    on_line = {puzzle_id("minefield", puzzle.size, line[:n]) for n in range(len(line) + 1)}
+    real_rows = puzzle_service._starter_rows
+
+    def others(game: str, now: int) -> list[Any]:
+        """The shipped set without this game's positions, so what it gives is mined anew
+        (a shipped position stays public)."""
+        return [row for row in real_rows(game, now) if row.id not in on_line]
+
+    monkeypatch.setattr(puzzle_service, "_starter_rows", others)
     challenge = await service.create_challenge(GUILD, 4242, ALICE, BOB, "minefield", puzzle.size)
     info = (await service.accept_challenge(challenge.id, BOB)).game
     with pytest.raises(InvalidInput):  # a running game is refused
@@ -195,21 +257,16 @@ async def test_a_finished_game_is_mined_for_its_server_alone(service: GameServic
         await service.play_move(4242, current.to_move_id, move)
     found = await service.puzzles.mine_game(info.id, GUILD + 7)
     assert found  # its last positions hold at least the known puzzle's
-    assert set(found) <= {
-        puzzle_id("minefield", puzzle.size, info_moves)
-        for info_moves in [list((*puzzle.moves, *puzzle.solution))[:n] for n in range(99)]
-    }
+    assert puzzle.id in found and set(found) <= on_line
     # Stored for that server only: a private puzzle first in line is given there, not here.
     async with service.store.write() as tx:
-        await tx.puzzles.add([replace(await _row_of(tx, found[0]), id="0" * 12)])
+        rows = [await tx.puzzles.puzzle(found_id) for found_id in found]
+        assert all(row is not None and row.guild_id == GUILD + 7 for row in rows)
+        assert rows[0] is not None
+        first = replace(rows[0], id="0" * 12, mu=puzzle_service.INITIAL_MU)  # a new player's
+        await tx.puzzles.add([first])
     here = await service.puzzles.start(ALICE, GUILD, "minefield")
     there = await service.puzzles.start(BOB, GUILD + 7, "minefield")
     assert here.puzzle_id != "0" * 12 and there.puzzle_id == "0" * 12
     with pytest.raises(PuzzleNotFound):
         await service.puzzles.mine_game(info.id + 99, GUILD)
-
-
-async def _row_of(tx: Any, puzzle: str) -> Any:
-    row = await tx.puzzles.puzzle(puzzle)
-    assert row is not None and row.guild_id is not None  # a mined puzzle keeps its server
-    return row

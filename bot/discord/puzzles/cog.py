@@ -4,12 +4,15 @@ The answer is private from start to end: the board (with no player's name: a puz
 shows who played the game it came from), an Answer button that opens a one-field form for
 the move, and a Give up button.  Both buttons carry the attempt in their custom id and
 survive restarts; the service checks that the attempt is the presser's and still open, so a
-forged id reaches nothing.  A right move that does not finish the puzzle is answered with the
+forged id reaches nothing.  ``/puzzle move:`` answers the open puzzle too, its ``move``
+autocompleted from the position's legal moves (the service keeps them cached, so a keystroke
+does no engine work on the loop).  A right move that does not finish the puzzle is answered with the
 best defence and the next board; a wrong one is refuted at once, with the winning reply drawn.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import os
 import re
@@ -29,7 +32,7 @@ from bot.discord.replies import handle_error, log_failure
 from bot.discord.speech import private
 from bot.discord.words import colour_word
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
-from bot.service import PuzzleAnswer, PuzzleView
+from bot.service import InvalidInput, PuzzleAnswer, PuzzleView
 from rules import Game, new_game
 
 if TYPE_CHECKING:
@@ -38,6 +41,9 @@ if TYPE_CHECKING:
 Interaction = discord.Interaction[Any]
 ANSWER = N_("Answer")
 GIVE_UP = N_("Give up")
+NOT_BOTH = N_("Name a game for a new puzzle, or a move for your open one, not both.")
+AUTOCOMPLETE_BUDGET = 0.05
+"""Seconds autocomplete waits for the legal moves before offering what was typed (as /move)."""
 
 
 def replayed(game: str, size: int, moves: tuple[str, ...]) -> Game:
@@ -204,6 +210,7 @@ class PuzzleCog(commands.Cog):
     def __init__(self, bot: CrosspathBot) -> None:
         self.bot = bot
         self.claimant = f"discord:{os.getpid()}"
+        self.autocomplete_budget = AUTOCOMPLETE_BUDGET
 
     async def cog_load(self) -> None:
         if self.bot.run_clock:
@@ -234,11 +241,22 @@ class PuzzleCog(commands.Cog):
         name="puzzle", description=locale_str("A puzzle from real games, near your puzzle rating")
     )
     @everywhere
-    @app_commands.describe(game=locale_str("Which game (default: any)"))
+    @app_commands.describe(
+        game=locale_str("Which game (default: any)"),
+        move=locale_str("Your move in your open puzzle, like c3 (leave empty for a new puzzle)"),
+    )
     @app_commands.choices(game=playable_games())
-    async def puzzle(self, interaction: Interaction, game: str | None = None) -> None:
+    async def puzzle(
+        self, interaction: Interaction, game: str | None = None, move: str | None = None
+    ) -> None:
+        if move is not None and game is not None:
+            raise InvalidInput(NOT_BOTH)
         await interaction.response.defer(ephemeral=True, thinking=True)
         tr = private(interaction)
+        if move is not None:
+            answer = await self.bot.service.puzzles.answer_open(interaction.user.id, move)
+            await show_answer(interaction, answer, tr)
+            return
         view = await self.bot.service.puzzles.start(interaction.user.id, interaction.guild_id, game)
         file = await board_file(position(view), f"puzzle-{view.attempt_id}.png")
         await interaction.followup.send(
@@ -247,3 +265,27 @@ class PuzzleCog(commands.Cog):
             view=puzzle_buttons(view.attempt_id, tr),
             ephemeral=True,
         )
+
+    @puzzle.autocomplete("move")
+    async def puzzle_move(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The open puzzle's legal moves that start with what was typed (25 at most); what
+        was typed if the lookup takes longer than :data:`AUTOCOMPLETE_BUDGET` (autocomplete
+        cannot be deferred), while the lookup finishes and fills the cache."""
+        lookup = asyncio.ensure_future(self.bot.service.puzzles.answer_choices(interaction.user.id))
+        lookup.add_done_callback(_log_failure)
+        prefix = current.strip().lower()[:10]
+        try:
+            legal = await asyncio.wait_for(asyncio.shield(lookup), self.autocomplete_budget)
+        except TimeoutError:
+            legal = (prefix,) if prefix else ()
+        moves = [m for m in legal if m.startswith(prefix)][:25]
+        return [app_commands.Choice(name=m, value=m) for m in moves]
+
+
+def _log_failure(lookup: asyncio.Future[tuple[str, ...]]) -> None:
+    """Autocomplete shows no errors: log one (also from a lookup that outlived its answer)."""
+    error = None if lookup.cancelled() else lookup.exception()
+    if error is not None:
+        log_failure("puzzle autocomplete failed", error)

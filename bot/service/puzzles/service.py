@@ -2,8 +2,10 @@
 openskill puzzle ratings and streaks, and each server's daily puzzle posted once.
 
 Puzzles are the shipped starter set (loaded into the store lazily, the first time a game's
-puzzles are asked for) and, later, ones mined from finished games.  Judging an answer can run
-the solver, so it runs in a worker thread, never on the event loop.
+puzzles are asked for) and, later, ones mined from finished games.  Judging an answer replays
+the position and can run the solver (the defence, the refutation), so it runs in the
+computer's process pool (:mod:`ai.pool`), never on the event loop's thread: a worker thread
+would still hold the GIL while the solver thinks.
 
 Expiry without a race: an answer counts if it *arrived* before the attempt expired, whatever
 the judging took; the time is taken when the call starts, and the write is conditional on
@@ -17,13 +19,16 @@ import asyncio
 import hashlib
 import math
 import time
+from concurrent.futures import Executor
 from dataclasses import replace
 from datetime import datetime, timedelta
 
 from openskill.models import PlackettLuce
 
+from ai.pool import get_pool
 from ai.puzzles import Puzzle, find_puzzle, load_starter, replay
 from ai.puzzles import answer as judge_answer
+from ai.puzzles.difficulty import level3_effort, seed_mu
 from rules import IllegalMove, InvalidNotation, UnknownGame, game_class, game_names, parse_record
 
 from ...store import Tx
@@ -32,6 +37,7 @@ from ..checks import check_id
 from ..convert import from_us, to_us
 from ..core import Feature
 from ..errors import (
+    N_,
     IllegalMoveError,
     InvalidInput,
     PuzzleNotFound,
@@ -40,6 +46,8 @@ from ..errors import (
 )
 from .types import DailyPuzzle, DailySolution, PuzzleAnswer, PuzzleStanding, PuzzleView
 
+CHOICE_CACHE = 512
+"""Positions whose legal moves are kept for autocomplete (a few bytes each)."""
 ATTEMPT_MINUTES = 15
 """How long a player has to finish a puzzle once given it."""
 MAX_MOVE_TEXT = 20
@@ -52,9 +60,6 @@ _MODEL = PlackettLuce()
 INITIAL_MU: float = _MODEL.mu
 INITIAL_SIGMA: float = _MODEL.sigma
 DISPLAY_SCALE: float = 400.0 / (math.log(10.0) * math.sqrt(2.0) * _MODEL.beta)
-STEP_MU = 2.0
-"""A starter puzzle's seed rating: each winner move beyond the first adds this to mu (a
-stand-in for the level-3 search effort issue 48 names, until that is measured)."""
 
 
 def display(mu: float) -> int:
@@ -70,8 +75,19 @@ def _puzzle(row: PuzzleRow) -> Puzzle:
     return Puzzle(row.id, row.game, row.size, _split(row.moves), _split(row.solution))
 
 
+def _measured(puzzle: Puzzle) -> Puzzle:
+    """``puzzle`` with its level-3 effort (the starter files carry it; a puzzle mined from a
+    stored game is measured here).  CPU work: call it in a worker, never on the loop."""
+    if puzzle.effort is not None:
+        return puzzle
+    return replace(puzzle, effort=level3_effort(puzzle))
+
+
 def _row(puzzle: Puzzle, now: int) -> PuzzleRow:
-    mu = INITIAL_MU + STEP_MU * (puzzle.winner_moves - 1)
+    """The stored puzzle, its rating seeded from the level-3 effort (issue 48;
+    :mod:`ai.puzzles.difficulty`); solvers' results move it from there."""
+    assert puzzle.effort is not None, "measure the puzzle first (_measured, in a worker)"
+    mu = seed_mu(puzzle.effort)
     return PuzzleRow(
         puzzle.id,
         puzzle.game,
@@ -89,7 +105,15 @@ def _row(puzzle: Puzzle, now: int) -> PuzzleRow:
 
 
 def _starter_rows(game: str, now: int) -> list[PuzzleRow]:
-    return [_row(p, now) for p in load_starter(game)]
+    return [_row(_measured(p), now) for p in load_starter(game)]
+
+
+def _legal_names(row: PuzzleRow, played: tuple[str, ...]) -> tuple[str, ...]:
+    """The legal moves at an attempt's position (engine work: a worker thread)."""
+    position = _puzzle(row).position()
+    for move in played:
+        position.play(move)
+    return tuple(position.legal_moves())
 
 
 def _to_move(row: PuzzleRow, played: tuple[str, ...]) -> str:
@@ -115,7 +139,7 @@ def _mine(record: str, limit: int, seconds: float) -> list[Puzzle]:
             break  # a game with the pie rule chosen: starter positions replay without it
         puzzle = find_puzzle(position, seconds=left)
         if puzzle is not None:
-            found.append(puzzle)
+            found.append(_measured(puzzle))
     return found
 
 
@@ -129,6 +153,11 @@ def check_day(day: str) -> str:
 
 class Puzzles(Feature):
     """``service.puzzles``: puzzles, answers, ratings and the daily puzzle."""
+
+    executor: Executor | None = None
+    """Where answers are judged; None: the computer's shared process pool (:mod:`ai.pool`)."""
+    _choices: dict[tuple[str, str], tuple[str, ...]] | None = None
+    """Legal moves by (puzzle, moves played since), for autocomplete; oldest dropped first."""
 
     def _game(self, game: str | None) -> str | None:
         if game is None:
@@ -240,8 +269,11 @@ class Puzzles(Feature):
         attempt, row = await self._attempt(attempt_id, user_id)
         self._check_open(attempt, arrived)
         played = _split(attempt.played)
+        loop = asyncio.get_running_loop()
         try:
-            reply = await asyncio.to_thread(judge_answer, _puzzle(row), played, move)
+            reply = await loop.run_in_executor(
+                self.executor or get_pool(), judge_answer, _puzzle(row), played, move
+            )
         except (IllegalMove, InvalidNotation) as exc:
             raise IllegalMoveError(str(exc), move) from None
         name = move.strip().lower()
@@ -258,6 +290,37 @@ class Puzzles(Feature):
                 raise StaleAction("This puzzle moved on meanwhile; look again.")
         moved = replace(attempt, played=" ".join(after))
         return PuzzleAnswer(self._view(row, moved), name, True, False, defence=reply.defence)
+
+    async def answer_open(self, user_id: int, move: str) -> PuzzleAnswer:
+        """:meth:`answer` for ``user_id``'s open puzzle (``/puzzle move:``); PuzzleNotFound
+        if they have none open."""
+        check_id(user_id, "user id")
+        async with self.store.read() as tx:
+            attempt = await tx.puzzles.latest_open(user_id, to_us(self._now()))
+        if attempt is None:
+            raise PuzzleNotFound(N_("You have no puzzle open; ask for one with /puzzle."))
+        return await self.answer(attempt.id, user_id, move)
+
+    async def answer_choices(self, user_id: int) -> tuple[str, ...]:
+        """The legal moves at ``user_id``'s open puzzle (none if they have none open), for
+        autocomplete: one read, and the engine only on a position not seen lately (in a
+        worker thread), so a keystroke costs the loop a query and a dictionary lookup."""
+        check_id(user_id, "user id")
+        async with self.store.read() as tx:
+            attempt = await tx.puzzles.latest_open(user_id, to_us(self._now()))
+            row = None if attempt is None else await tx.puzzles.puzzle(attempt.puzzle_id)
+        if attempt is None or row is None:
+            return ()
+        if self._choices is None:
+            self._choices = {}
+        key = (row.id, attempt.played)
+        found = self._choices.get(key)
+        if found is None:
+            found = await asyncio.to_thread(_legal_names, row, _split(attempt.played))
+            if len(self._choices) >= CHOICE_CACHE:
+                del self._choices[next(iter(self._choices))]
+            self._choices[key] = found
+        return found
 
     async def give_up(self, attempt_id: int, user_id: int) -> PuzzleAnswer:
         """End the attempt as a failure and show the solution."""

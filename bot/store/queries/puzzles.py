@@ -91,6 +91,16 @@ class PuzzleQueries(Queries):
         found = await self._tx._one(f"{ATTEMPTS} WHERE id = ?", (attempt_id,), lock=lock)
         return None if found is None else PuzzleAttemptRow(*found)
 
+    async def latest_open(self, user_id: int, now: int) -> PuzzleAttemptRow | None:
+        """``user_id``'s newest attempt still open and not expired at ``now`` (the one a
+        ``/puzzle move:`` answers)."""
+        found = await self._tx._one(
+            f"{ATTEMPTS} WHERE user_id = ? AND status = 'open' AND expires_at >= ?"
+            " ORDER BY id DESC LIMIT 1",
+            (user_id, now),
+        )
+        return None if found is None else PuzzleAttemptRow(*found)
+
     async def daily_attempt(self, user_id: int, puzzle_id: str, day: str) -> int | None:
         found = await self._tx._one(
             "SELECT id FROM puzzle_attempts WHERE user_id = ? AND puzzle_id = ?"
