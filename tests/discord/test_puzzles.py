@@ -146,3 +146,14 @@ async def test_the_move_option_answers_the_open_puzzle_from_autocompleted_moves(
         game.play(solution[1])
         [offered] = await h.run(move_autocomplete(h, ALICE, ""))
         assert [c["value"] for c in offered.choices] == game.legal_moves()[:25]
+
+
+async def test_the_puzzle_board_speaks_the_players_language(h: Any) -> None:
+    """The board's caption and alt text follow the reader's client language, like the words."""
+    sent = await h.command("puzzle", ALICE, game="minefield", locale="de")
+    task = sent[-1]
+    [board] = task.files
+    assert "Zug" in task.content or "am Zug" in task.content, task.content
+    assert "Minefield" in board.description and " to move" not in board.description
+    english = (await h.command("puzzle", BOB, game="minefield"))[-1].files[0]
+    assert board.description != english.description

@@ -65,8 +65,9 @@ def puzzle_buttons(attempt_id: int, tr: Tongue) -> discord.ui.View:
     return view
 
 
-async def board_file(game: Game, name: str) -> discord.File:
-    board = await draw_board_async(game, {})
+async def board_file(game: Game, name: str, tr: Tongue) -> discord.File:
+    """The board as a file, its caption and alt text in ``tr``'s language."""
+    board = await draw_board_async(game, {}, tr)
     return discord.File(io.BytesIO(board.png), filename=name, description=board.alt[:1000])
 
 
@@ -128,7 +129,7 @@ async def show_answer(interaction: Interaction, answer: PuzzleAnswer, tr: Tongue
     view = answer.view
     text = outcome_text(answer, tr)
     if answer.correct and not answer.solved:
-        file = await board_file(position(view), f"puzzle-{view.attempt_id}.png")
+        file = await board_file(position(view), f"puzzle-{view.attempt_id}.png", tr)
         await interaction.followup.send(
             text, file=file, view=puzzle_buttons(view.attempt_id, tr), ephemeral=True
         )
@@ -140,7 +141,7 @@ async def show_answer(interaction: Interaction, answer: PuzzleAnswer, tr: Tongue
         game = position(view, shown)
     except Exception:  # the refutation's board is a courtesy: the words say it all
         game = position(view)
-    file = await board_file(game, f"puzzle-{view.attempt_id}-end.png")
+    file = await board_file(game, f"puzzle-{view.attempt_id}-end.png", tr)
     await interaction.followup.send(text, file=file, ephemeral=True)
 
 
@@ -258,7 +259,7 @@ class PuzzleCog(commands.Cog):
             await show_answer(interaction, answer, tr)
             return
         view = await self.bot.service.puzzles.start(interaction.user.id, interaction.guild_id, game)
-        file = await board_file(position(view), f"puzzle-{view.attempt_id}.png")
+        file = await board_file(position(view), f"puzzle-{view.attempt_id}.png", tr)
         await interaction.followup.send(
             task_text(view, tr),
             file=file,

@@ -57,10 +57,7 @@ class SolveButton(PersistentButton, template=r"cp:pz:day:(?P<guild>[0-9]+):(?P<d
         # The server is the one the button sits in, whatever the id says.
         guild_id = interaction.guild_id or 0
         view = await bot.service.puzzles.start_daily(interaction.user.id, guild_id, self.day)
-        file = await board_file(
-            position(view),
-            f"puzzle-{view.attempt_id}.png",
-        )
+        file = await board_file(position(view), f"puzzle-{view.attempt_id}.png", tr)
         await interaction.followup.send(
             task_text(view, tr), file=file, view=puzzle_buttons(view.attempt_id, tr), ephemeral=True
         )
@@ -101,7 +98,7 @@ async def _post_puzzle(bot: CrosspathBot, daily: DailyPuzzle) -> None:
     channel = messageable(bot, daily.channel_id, daily.guild_id)
     message = await channel.send(
         text,
-        file=await board_file(game, f"daily-{daily.day}.png"),
+        file=await board_file(game, f"daily-{daily.day}.png", tr),
         view=view,
         allowed_mentions=discord.AllowedMentions.none(),
     )
@@ -121,7 +118,7 @@ async def _post_solution(bot: CrosspathBot, solution: DailySolution) -> None:
     channel = messageable(bot, solution.channel_id, solution.guild_id)
     await channel.send(
         text,
-        file=await board_file(solved, f"daily-{solution.day}-solution.png"),
+        file=await board_file(solved, f"daily-{solution.day}-solution.png", tr),
         allowed_mentions=discord.AllowedMentions.none(),
     )
 
