@@ -43,6 +43,7 @@ from ..errors import (
     PuzzleNotFound,
     PuzzleOver,
     StaleAction,
+    quote,
 )
 from .types import DailyPuzzle, DailySolution, PuzzleAnswer, PuzzleStanding, PuzzleView
 
@@ -147,7 +148,7 @@ def check_day(day: str) -> str:
     try:
         datetime.strptime(day, "%Y-%m-%d")
     except (TypeError, ValueError):
-        raise InvalidInput(f"A day is written YYYY-MM-DD, not {day!r}.") from None
+        raise InvalidInput(N_("A day is written YYYY-MM-DD, not {day}."), day=quote(day)) from None
     return day
 
 
@@ -165,7 +166,7 @@ class Puzzles(Feature):
         try:
             return game_class(game).name
         except UnknownGame as exc:
-            raise InvalidInput(str(exc)) from None
+            raise InvalidInput(exc.wording) from None
 
     async def _ensure_starter(self, games: list[str]) -> None:
         """Load the starter puzzles of ``games`` into the store if none are there yet."""
@@ -193,7 +194,7 @@ class Puzzles(Feature):
             mu = INITIAL_MU if rating is None else rating.mu
             row = await tx.puzzles.choose(name, guild_id, user_id, mu)
             if row is None:
-                raise PuzzleNotFound("You have tried every puzzle there is here; well done!")
+                raise PuzzleNotFound(N_("You have tried every puzzle there is here; well done!"))
             return await self._open(tx, row, user_id, guild_id, now, None)
 
     async def start_daily(self, user_id: int, guild_id: int, day: str) -> PuzzleView:
@@ -205,7 +206,7 @@ class Puzzles(Feature):
         async with self._write() as tx:
             daily = await tx.puzzles.daily(guild_id, day)
             if daily is None:
-                raise PuzzleNotFound("There is no daily puzzle for that day here.")
+                raise PuzzleNotFound(N_("There is no daily puzzle for that day here."))
             row = await tx.puzzles.puzzle(daily.puzzle_id)
             assert row is not None
             tried = await tx.puzzles.daily_attempt(user_id, row.id, day)
@@ -213,7 +214,7 @@ class Puzzles(Feature):
                 attempt = await tx.puzzles.attempt(tried)
                 assert attempt is not None
                 if attempt.status != "open" or to_us(now) > attempt.expires_at:
-                    raise PuzzleOver("You have already had your try at today's puzzle.")
+                    raise PuzzleOver(N_("You have already had your try at today's puzzle."))
                 return self._view(row, attempt)
             return await self._open(tx, row, user_id, guild_id, now, day)
 
@@ -257,7 +258,7 @@ class Puzzles(Feature):
             attempt = await tx.puzzles.attempt(attempt_id)
             row = None if attempt is None else await tx.puzzles.puzzle(attempt.puzzle_id)
         if attempt is None or row is None or attempt.user_id != user_id:
-            raise PuzzleNotFound("There is no such puzzle of yours.")
+            raise PuzzleNotFound(N_("There is no such puzzle of yours."))
         return attempt, row
 
     async def answer(self, attempt_id: int, user_id: int, move: str) -> PuzzleAnswer:
@@ -265,7 +266,7 @@ class Puzzles(Feature):
         here is refused (IllegalMoveError) and changes nothing."""
         arrived = to_us(self._now())  # the answer counts if it arrived in time (module notes)
         if not isinstance(move, str) or not 0 < len(move) <= MAX_MOVE_TEXT:
-            raise IllegalMoveError("Name a point like c3.", str(move)[:MAX_MOVE_TEXT])
+            raise IllegalMoveError(N_("Name a point like c3."), str(move)[:MAX_MOVE_TEXT])
         attempt, row = await self._attempt(attempt_id, user_id)
         self._check_open(attempt, arrived)
         played = _split(attempt.played)
@@ -275,7 +276,7 @@ class Puzzles(Feature):
                 self.executor or get_pool(), judge_answer, _puzzle(row), played, move
             )
         except (IllegalMove, InvalidNotation) as exc:
-            raise IllegalMoveError(str(exc), move) from None
+            raise IllegalMoveError(exc.wording, move) from None
         name = move.strip().lower()
         now = to_us(self._now())
         if not reply.correct:
@@ -287,7 +288,7 @@ class Puzzles(Feature):
             if not await tx.puzzles.update_attempt(
                 attempt.id, attempt.played, " ".join(after), "open", None
             ):
-                raise StaleAction("This puzzle moved on meanwhile; look again.")
+                raise StaleAction(N_("This puzzle moved on meanwhile; look again."))
         moved = replace(attempt, played=" ".join(after))
         return PuzzleAnswer(self._view(row, moved), name, True, False, defence=reply.defence)
 
@@ -331,9 +332,9 @@ class Puzzles(Feature):
 
     def _check_open(self, attempt: PuzzleAttemptRow, arrived: int) -> None:
         if attempt.status != "open":
-            raise PuzzleOver("This puzzle is already over.")
+            raise PuzzleOver(N_("This puzzle is already over."))
         if arrived > attempt.expires_at:
-            raise PuzzleOver("Time is up for this puzzle; ask for a new one with /puzzle.")
+            raise PuzzleOver(N_("Time is up for this puzzle; ask for a new one with /puzzle."))
 
     async def _end(
         self,
@@ -352,7 +353,7 @@ class Puzzles(Feature):
             if not await tx.puzzles.update_attempt(
                 attempt.id, attempt.played, " ".join(played), status, now
             ):
-                raise StaleAction("This puzzle moved on meanwhile; look again.")
+                raise StaleAction(N_("This puzzle moved on meanwhile; look again."))
             puzzle = await tx.puzzles.puzzle(row.id, lock=True)
             assert puzzle is not None
             rating = await tx.puzzles.rating(attempt.user_id, lock=True)
@@ -405,9 +406,9 @@ class Puzzles(Feature):
         async with self.store.read() as tx:
             row = await tx.games.game(game_id)
         if row is None:
-            raise PuzzleNotFound("There is no such game.")
+            raise PuzzleNotFound(N_("There is no such game."))
         if row.status == "active":
-            raise InvalidInput("Puzzles come from finished games only; this one is running.")
+            raise InvalidInput(N_("Puzzles come from finished games only; this one is running."))
         # The shipped puzzles first: a mined position that is also a shipped one stays public.
         await self._ensure_starter([row.game])
         found = await asyncio.to_thread(_mine, row.record, limit, MINE_SECONDS)
