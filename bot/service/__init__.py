@@ -58,6 +58,7 @@ from .game_service import GameService
 from .hints import HINT_SETTINGS
 from .notices import DIGEST_BATCH, NOTICE_MODES, Digest, NoticeMode, NoticePrefs, Waiting
 from .puzzles import DailyPuzzle, DailySolution, PuzzleAnswer, PuzzleStanding, PuzzleView
+from .ratings.model import unrated_wording
 from .ratings.service import RebuildReport
 from .ratings.types import GameRating, Profile, Standing
 from .types import (
@@ -212,6 +213,7 @@ __all__ += [
     "quote",
     "short_duration",
     "time_left_text",
+    "unrated_wording",
 ]
 
 # Stored analyses (issue 48).
