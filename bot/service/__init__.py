@@ -13,7 +13,7 @@ from ..store import ShardFilter
 from .analysis import MAX_PER_PLAYER, MAX_PER_SERVER, StoredAnalysis, Viewer
 from .checks import quote
 from .claims import CLAIM_SECONDS
-from .clocks.timebank import short_duration, time_left_text
+from .clocks.timebank import short_duration, short_duration_wording, time_left_text
 from .clocks.vacations import PausedGame, Vacation
 from .convert import pie_of
 from .errors import (
@@ -212,6 +212,7 @@ __all__ += [
     "pie_of",
     "quote",
     "short_duration",
+    "short_duration_wording",
     "time_left_text",
     "unrated_wording",
 ]

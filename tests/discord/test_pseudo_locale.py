@@ -709,3 +709,18 @@ def test_standings_headings_and_legend_speak_the_language() -> None:
     # the legend names the column as the table heads it, in any language
     de = i18n.tongue("de")
     assert legend([], de).startswith(de.gettext("Left") + " = ")
+
+
+def test_time_left_is_written_the_languages_way() -> None:
+    """``2d 2h`` is English shorthand: each language writes its own units."""
+    from bot.discord.clocks.clock_text import caption_names, my_time_left, time_left_line
+
+    _, info = info_of("minefield", 3, time_left={1: 180000, 2: 72000})
+    de = i18n.tongue("de")
+    assert time_left_line(info, NAMES, de) == "Ann 2 T 2 Std. · Ben 20 Std."
+    assert time_left_line(info, NAMES) == "Ann 2d 2h · Ben 20h"
+    assert caption_names(info, NAMES, i18n.tongue("ja"))["black"] == "Ann 2日 2時間"
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    for text in (time_left_line(info, NAMES, tr), my_time_left(summary(1), 1, tr)):
+        assert text is not None and "［" in text, text
+        assert not leaks(text.replace("Ann", "").replace("Ben", "")), text

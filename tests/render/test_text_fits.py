@@ -73,7 +73,7 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Drawn]]:
 def check(found: list[Drawn]) -> None:
     assert found
     for d in found:
-        assert 0 <= d.left and d.right <= d.image.width, (d.text, d.left, d.right, d.image.width)
+        assert d.left >= 0 and d.right <= d.image.width, (d.text, d.left, d.right, d.image.width)
     for a in found:
         for b in found:
             if a is not b and a.image is b.image and a.y == b.y and a.left < b.left:

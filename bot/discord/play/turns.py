@@ -22,7 +22,7 @@ from bot.service import (
     GameInfo,
     GameRating,
     GameResult,
-    short_duration,
+    short_duration_wording,
     unrated_wording,
 )
 from rules import Game
@@ -228,7 +228,7 @@ def turn_message(
                     "{who}, your move in {game} ({left} left).",
                     who=who,
                     game=info.title,
-                    left=short_duration(left),
+                    left=tr.say(short_duration_wording(left)),
                 )
             )
             pinged = [discord.Object(info.to_move_id)] if ping else []
