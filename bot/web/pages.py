@@ -35,7 +35,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from aiohttp import web
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from bot.i18n import ENGLISH_TONGUE, Tongue
+from bot.i18n import Tongue
 from bot.service import (
     GameRecord,
     GameSummary,
@@ -438,17 +438,21 @@ class GamePages:
     async def gif(self, request: web.Request) -> web.Response:
         record, game = await self._served(request)
         info = record.game
+        tr = page_language(request).tongue  # the page's link keeps its ?lang=
         names = {
-            s.colour: player_word(stored_name(info.names, s.user_id), s.colour, ENGLISH_TONGUE)
+            s.colour: player_word(stored_name(info.names, s.user_id), s.colour, tr)
             for s in info.seats
-        }  # the replay's captions are English for now (render_gif takes no language yet)
+        }
         disk = self._replays
         # The token (random, unlike the id, so two databases sharing a folder never meet),
-        # the version (a new move is a new file) and the names drawn in the caption.
-        key = DiskCache.key("replay.gif", request.match_info["token"], info.version, names)
+        # the version (a new move is a new file), the names drawn in the caption and the
+        # captions' language.
+        key = DiskCache.key(
+            "replay.gif", request.match_info["token"], info.version, names, tr.language
+        )
 
         def draw() -> bytes:
-            data = render_gif(game, names=names)
+            data = render_gif(game, names=names, tr=tr)
             if disk is not None:
                 disk.put(key, data)
             return data
@@ -457,7 +461,7 @@ class GamePages:
         # GIF_DRAWS at once, so many requests cannot take the process's CPU and memory; one
         # kept on disk is read without waiting for them.
         data = await self._gifs.get(
-            (info.id, info.version),
+            (info.id, info.version, tr.language),
             draw,
             self._gif_draws,
             stored=None if disk is None else lambda: disk.get(key),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import re
 from collections.abc import Awaitable, Callable
@@ -145,10 +146,12 @@ class InfoCog(commands.Cog):
     async def replay(self, interaction: Interaction, game: GamePick | None = None) -> None:
         await defer_public(interaction)
         info, send = await self._pick(interaction, game)
-        names = colour_names(info, self.bot.names_for(info.player_ids, interaction.guild))
-        position = await position_of(self.bot.service, info)
-        gif = await asyncio.to_thread(render.render_gif, position, names=names)
         tr = tongue_for(interaction, send)
+        names = colour_names(info, self.bot.names_for(info.player_ids, interaction.guild), tr)
+        position = await position_of(self.bot.service, info)
+        gif = await asyncio.to_thread(
+            functools.partial(render.render_gif, position, names=names, tr=tr)
+        )
         file = discord.File(
             io.BytesIO(gif),
             filename=f"crosspath-{info.id}.gif",
