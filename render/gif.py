@@ -16,6 +16,7 @@ from PIL import Image
 from rules import Game, game_class
 
 from .board import draw_board
+from .caption import ENGLISH, Speaker
 from .encode import to_indexed
 from .gif_stream import GifStream
 from .themes import DEFAULT_THEME, get_theme
@@ -66,9 +67,10 @@ def replay_frames(
     theme: str,
     scale: float,
     max_frames: int = MAX_FRAMES,
+    tr: Speaker = ENGLISH,
 ) -> Iterator[Image.Image]:
     """Indexed frames of ``game`` replayed from the start, drawn one at a time as they are
-    asked for (``game`` itself is not touched)."""
+    asked for (``game`` itself is not touched), their captions in ``tr``'s language."""
     stops = thin(turn_ends(game), max_frames)
     board = game_class(game.name)(game.size, pie=game.pie)
     moves = [r.move for r in game.history]
@@ -77,7 +79,7 @@ def replay_frames(
         while played < stop:
             board.play(moves[played])
             played += 1
-        image, _ = draw_board(board, names=names, theme=theme, scale=scale)
+        image, _ = draw_board(board, names=names, theme=theme, scale=scale, tr=tr)
         yield to_indexed(image, theme, game.players)
 
 
@@ -109,9 +111,11 @@ def render_gif(
     *,
     names: Mapping[str, str] | None = None,
     theme: str = DEFAULT_THEME,
+    tr: Speaker = ENGLISH,
 ) -> bytes:
-    """An animated GIF replay of ``game``, always under 8 MiB."""
-    return fit_gif(game, names=names, theme=get_theme(theme).name)
+    """An animated GIF replay of ``game``, always under 8 MiB; the captions speak ``tr``'s
+    language (English by default)."""
+    return fit_gif(game, names=names, theme=get_theme(theme).name, tr=tr)
 
 
 def fit_gif(
@@ -121,6 +125,7 @@ def fit_gif(
     theme: str,
     budget: int = SIZE_BUDGET,
     limit: int = MAX_BYTES,
+    tr: Speaker = ENGLISH,
 ) -> bytes:
     """The largest replay within ``budget`` bytes, else the first one under ``limit``: smaller
     boards first, then fewer frames."""
@@ -129,7 +134,7 @@ def fit_gif(
     data: bytes | None = b""
     for scale in sizes:
         last = scale == sizes[-1]
-        frames = replay_frames(game, names=names, theme=theme, scale=scale)
+        frames = replay_frames(game, names=names, theme=theme, scale=scale, tr=tr)
         # A scale that overflows the budget is dropped as soon as it does, unless it is the
         # last: that one is kept whole, to be thinned below.
         data = encode_gif(frames, count, give_up_above=None if last else budget)
@@ -138,7 +143,9 @@ def fit_gif(
     assert data is not None
     cap = MAX_FRAMES // 2
     while len(data) >= limit and cap >= 2:
-        frames = replay_frames(game, names=names, theme=theme, scale=SCALES[-1], max_frames=cap)
+        frames = replay_frames(
+            game, names=names, theme=theme, scale=SCALES[-1], max_frames=cap, tr=tr
+        )
         data = encode_gif(frames, frame_count(game, cap))
         assert data is not None
         cap //= 2

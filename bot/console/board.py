@@ -5,8 +5,16 @@ from __future__ import annotations
 
 from rules import Game, game_class
 
-from ..i18n import ENGLISH_TONGUE, Tongue
+from ..i18n import ENGLISH_TONGUE, N_, Tongue
 from ..service import MoveEvent
+
+COLOURS = {"red": N_("red"), "blue": N_("blue"), "black": N_("black"), "white": N_("white")}
+"""The engines' colour names in lower case, as the console's sentences use them (the same
+messages as the Discord adapter's)."""
+
+
+def colour_word(colour: str, tr: Tongue = ENGLISH_TONGUE) -> str:
+    return tr.gettext(COLOURS[colour]) if colour in COLOURS else colour
 
 
 def goal_line(game: str, size: int, tr: Tongue = ENGLISH_TONGUE) -> str:
@@ -20,23 +28,27 @@ def goal_line(game: str, size: int, tr: Tongue = ENGLISH_TONGUE) -> str:
 
 
 def commands_line(
-    game: str, vs_computer: bool = False, pie: bool = False, hints: bool = False
+    game: str,
+    vs_computer: bool = False,
+    pie: bool = False,
+    hints: bool = False,
+    tr: Tongue = ENGLISH_TONGUE,
 ) -> str:
     """What can be typed; ``swap`` only where the pie rule exists (always in Clear Path; in
     Minefield, Clearcut and Naked Diagonal when ``pie`` was chosen); ``hint`` only in a game
-    that allows hints (against the computer, or started with ``--hints``)."""
+    that allows hints (against the computer, or started with ``--hints``).  The commands
+    stay English in every language (they are what is typed); what they do is translated."""
     has_pie = pie or game_class(game).pie_rule == "always"
-    swap = "swap (second player's first turn), " if has_pie else ""
-    undo = (
-        "undo (take back your last turn and the computer's reply)"
+    typed = [tr.gettext("swap (second player's first turn)")] if has_pie else []
+    typed.append(
+        tr.gettext("undo (take back your last turn and the computer's reply)")
         if vs_computer
-        else "undo (take back the last turn)"
+        else tr.gettext("undo (take back the last turn)")
     )
-    hint = "hint (the computer's suggested move), " if hints else ""
-    return (
-        f"Type a point such as c3, or: {swap}{undo}, {hint}resign, moves (list legal moves), "
-        "rules, quit."
-    )
+    if hints:
+        typed.append(tr.gettext("hint (the computer's suggested move)"))
+    typed += ["resign", tr.gettext("moves (list legal moves)"), "rules", "quit"]
+    return tr.gettext("Type a point such as c3, or: {commands}.", commands=", ".join(typed))
 
 
 def rules_lines(
@@ -57,29 +69,45 @@ def rules_lines(
         goal_line(game, size, tr),
         tr.gettext("Special rules: {rules}", rules=tr.gettext(cls.special_rules)),
         *chosen,
-        commands_line(game, vs_computer, pie, hints),
+        commands_line(game, vs_computer, pie, hints, tr),
     ]
 
 
-def _legend(game: Game, marks: set[str], mover: str | None, winner: str | None) -> str:
-    first, second = game.players
+def _legend(game: Game, marks: set[str], mover: str | None, winner: str | None, tr: Tongue) -> str:
+    first, second = (colour_word(c, tr) for c in game.players)
     if game.name == "crosscut":
-        parts = [f"X = {first}, O = {second}: a run of {game.size - 2} in a row or column wins"]
+        parts = [
+            tr.gettext(
+                "X = {first}, O = {second}: a run of {n} in a row or column wins",
+                first=first,
+                second=second,
+                n=game.size - 2,
+            )
+        ]
     else:
-        parts = [f"X = {first} (joins top and bottom), O = {second} (joins left and right)"]
+        parts = [
+            tr.gettext(
+                "X = {first} (joins top and bottom), O = {second} (joins left and right)",
+                first=first,
+                second=second,
+            )
+        ]
+    won = colour_word(winner or "", tr)
     explained = {
-        "+": "+ = illegal for the player to move",
-        "#": f"# = {winner}'s winning {'run' if game.name == 'crosscut' else 'path'}",
-        "x": "lower case = placed last turn",
-        "*": f"* = flipped to {mover} last turn",
-        "-": "- = removed last turn",
+        "+": tr.gettext("+ = illegal for the player to move"),
+        "#": tr.gettext("# = {colour}'s winning run", colour=won)
+        if game.name == "crosscut"
+        else tr.gettext("# = {colour}'s winning path", colour=won),
+        "x": tr.gettext("lower case = placed last turn"),
+        "*": tr.gettext("* = flipped to {colour} last turn", colour=colour_word(mover or "", tr)),
+        "-": tr.gettext("- = removed last turn"),
     }
     parts += [text for mark, text in explained.items() if mark in marks]
     return ", ".join(parts)
 
 
-def text_board(game: Game, show_illegal: bool = True) -> str:
-    """The position as text.
+def text_board(game: Game, show_illegal: bool = True, tr: Tongue = ENGLISH_TONGUE) -> str:
+    """The position as text, its legend in ``tr``'s language.
 
     X is the first colour and O the second; ``+`` marks points illegal for the player to move,
     ``#`` the winner's path (Crosscut: the winning run), lower case the last turn's
@@ -123,23 +151,27 @@ def text_board(game: Game, show_illegal: bool = True) -> str:
             marks.append(mark)
         lines.append(f"{row + 1:>{width}} " + " ".join(marks) + f" {row + 1}")
     lines.append(lines[0])
-    lines.append(_legend(game, used, mover, game.winner))
+    lines.append(_legend(game, used, mover, game.winner, tr))
     return "\n".join(lines)
 
 
-def describe_event(event: MoveEvent) -> list[str]:
+def describe_event(event: MoveEvent, tr: Tongue = ENGLISH_TONGUE) -> list[str]:
+    colour = colour_word(event.colour, tr)
     if event.swap:
-        lines = [f"{event.colour} swaps (pie rule): the players exchange colours"]
+        lines = [
+            tr.gettext("{colour} swaps (pie rule): the players exchange colours", colour=colour)
+        ]
     else:
-        lines = [f"{event.colour} plays {event.move}"]
+        lines = [tr.gettext("{colour} plays {move}", colour=colour, move=event.move)]
     if event.flipped:
-        lines.append(f"  flipped: {' '.join(event.flipped)}")
+        lines.append("  " + tr.gettext("flipped: {points}", points=" ".join(event.flipped)))
     if event.removed:
-        lines.append(f"  removed: {' '.join(event.removed)}")
+        lines.append("  " + tr.gettext("removed: {points}", points=" ".join(event.removed)))
     if not event.stays:
-        lines.append("  the stone is removed (perimeter)")
+        lines.append("  " + tr.gettext("the stone is removed (perimeter)"))
     if event.continues:
-        lines.append(f"  {event.colour} places again (chain reaction)")
+        lines.append("  " + tr.gettext("{colour} places again (chain reaction)", colour=colour))
     if event.skipped_colour is not None:
-        lines.append(f"  {event.skipped_colour} has no legal move: turn skipped")
+        skipped = colour_word(event.skipped_colour, tr)
+        lines.append("  " + tr.gettext("{colour} has no legal move: turn skipped", colour=skipped))
     return lines

@@ -20,7 +20,7 @@ from rules import Game, game_class, game_names
 
 from ..cli import clip
 from ..config import shown_database
-from ..i18n import ENGLISH_TONGUE, Tongue, terminal_language, tongue
+from ..i18n import ENGLISH_TONGUE, N_, Tongue, terminal_language, tongue
 from ..service import (
     GameInfo,
     GameService,
@@ -31,7 +31,7 @@ from ..service import (
     time_left_text,
 )
 from ..store import is_postgres, open_store
-from .board import describe_event, rules_lines, text_board
+from .board import colour_word, describe_event, rules_lines, text_board
 from .lines import escaped, read_line
 from .resume import PickProblem, pick_game
 from .seats import (
@@ -43,6 +43,15 @@ from .seats import (
     MoveProvider,
     seating,
 )
+
+PLAYER_ONE_LABEL, PLAYER_TWO_LABEL = "player 1", "player 2"
+LABELS = {
+    PLAYER_ONE_LABEL: N_("player 1"),
+    PLAYER_TWO_LABEL: N_("player 2"),
+    YOU: N_("you"),
+    COMPUTER_LABEL: N_("computer"),
+}
+"""The seats' own labels, translated where they are printed (a named opponent stays)."""
 
 INPUT_LIMIT = 100
 """Longest line the console treats as a move; longer lines are refused, echoed once, cut."""
@@ -92,13 +101,25 @@ class Console:
     images: Path | None = None
     providers: dict[int, MoveProvider | None] = field(default_factory=dict)
     labels: dict[int, str] = field(
-        default_factory=lambda: {PLAYER_ONE: "player 1", PLAYER_TWO: "player 2"}
+        default_factory=lambda: {PLAYER_ONE: PLAYER_ONE_LABEL, PLAYER_TWO: PLAYER_TWO_LABEL}
     )
     kept_in: str | None = None
     """The database the game is kept in (as shown), None for the temporary one."""
     tr: Tongue = ENGLISH_TONGUE
     """The terminal's language (``--lang``, else ``LC_ALL``/``LC_MESSAGES``/``LANG``): the
     refusals, the rules and the board images speak it."""
+
+    def title(self, info: GameInfo) -> str:
+        """The game's name (Mark Steere's, never translated), with the pie rule if chosen."""
+        name = game_class(info.game).title
+        pie = pie_of(info.options.items())
+        return self.tr.gettext("{game} (pie rule)", game=name) if pie else name
+
+    def shown(self, user_id: int) -> str:
+        """A seat's label as the console prints it: ``player 1``, ``you`` and ``computer``
+        in the terminal's language, any other (a named opponent) as given."""
+        label = self.labels.get(user_id, str(user_id))
+        return self.tr.gettext(LABELS[label]) if label in LABELS else label
 
     def say(self, text: str = "") -> None:
         self.out.write(escaped(text) + "\n")
@@ -158,16 +179,14 @@ class Console:
             return
         from render import render_board  # lazy: Pillow is only needed for --images
 
-        names = {
-            seat.colour: self.labels.get(seat.user_id, str(seat.user_id)) for seat in info.seats
-        }
+        names = {seat.colour: self.shown(seat.user_id) for seat in info.seats}
         png = render_board(position, names=names, show_illegal=not position.is_over, tr=self.tr)
         self.images.mkdir(parents=True, exist_ok=True)
         (self.images / f"turn-{len(info.moves):03d}.png").write_bytes(png)
 
     async def show(self, info: GameInfo) -> Game:
         position = await self.service.position(info.id)
-        self.say(text_board(position, show_illegal=info.is_active))
+        self.say(text_board(position, show_illegal=info.is_active, tr=self.tr))
         self.write_image(info, position)
         if info.time_left is not None:
             self.say(self.clock_line(info))
@@ -175,9 +194,13 @@ class Console:
 
     def clock_line(self, info: GameInfo) -> str:
         """``time left: player 1 2d 4h · player 2 3d`` (or ``no clock``)."""
-        labels = {s.user_id: self.labels.get(s.user_id, str(s.user_id)) for s in info.seats}
-        line = time_left_text(info, labels)
-        return "no clock" if line is None else f"time left: {line}"
+        labels = {s.user_id: self.shown(s.user_id) for s in info.seats}
+        line = time_left_text(info, labels, self.tr.say)
+        return (
+            self.tr.gettext("no clock")
+            if line is None
+            else self.tr.gettext("time left: {clocks}", clocks=line)
+        )
 
     async def corr_command(self, command: str, info: GameInfo, user: int) -> GameInfo | None:
         """``clock``, ``vacation N`` and ``back`` (None: ``command`` is none of them)."""
@@ -188,21 +211,37 @@ class Console:
             return fresh
         if words and words[0] == "vacation":
             if len(words) != 2 or not words[1].isdigit() or len(words[1]) > 4:
-                self.say("write vacation and a number of days, such as: vacation 3")
+                self.say(
+                    self.tr.gettext("write vacation and a number of days, such as: vacation 3")
+                )
                 return info
             vacation = await self.service.start_vacation(user, int(words[1]))
             assert vacation.ends_at is not None
             self.say(
-                f"{self.labels.get(user, str(user))} is on vacation until"
-                f" {vacation.ends_at:%Y-%m-%d %H:%M} UTC: {len(vacation.games)} clock(s) stopped,"
-                f" {vacation.days_left} of {vacation.allowance} days left in {vacation.year}"
+                self.tr.ngettext(
+                    "{who} is on vacation until {when} UTC: {n} clock stopped, {left} of "
+                    "{allowance} days left in {year}",
+                    "{who} is on vacation until {when} UTC: {n} clocks stopped, {left} of "
+                    "{allowance} days left in {year}",
+                    len(vacation.games),
+                    who=self.shown(user),
+                    when=f"{vacation.ends_at:%Y-%m-%d %H:%M}",
+                    left=vacation.days_left,
+                    allowance=vacation.allowance,
+                    year=vacation.year,
+                )
             )
             return await self.service.get_game_by_id(info.id)
         if words == ["back"]:
             vacation = await self.service.end_vacation(user)
             self.say(
-                f"{self.labels.get(user, str(user))} is back: the clocks run again"
-                f" ({vacation.days_left} of {vacation.allowance} vacation days left)"
+                self.tr.gettext(
+                    "{who} is back: the clocks run again ({left} of {allowance} vacation days "
+                    "left)",
+                    who=self.shown(user),
+                    left=vacation.days_left,
+                    allowance=vacation.allowance,
+                )
             )
             return await self.service.get_game_by_id(info.id)
         return None
@@ -216,13 +255,14 @@ class Console:
         started = time.monotonic()
         tty = self.out.isatty()
         if tty:
-            self.out.write(f"{who} is thinking…")
+            self.out.write(self.tr.gettext("{who} is thinking…", who=who))
             self.out.flush()
         task = in_daemon_thread(provider, position)
         while tty and not task.done():
             await asyncio.wait({task}, timeout=THINKING_TICK)
             elapsed = time.monotonic() - started
-            self.out.write(f"\r{who} is thinking… {elapsed:.0f}s")
+            self.out.write("\r" + self.tr.gettext("{who} is thinking…", who=who))
+            self.out.write(f" {elapsed:.0f}s")
             self.out.flush()
         move = await task
         if tty:
@@ -232,7 +272,13 @@ class Console:
 
     async def run(self, info: GameInfo) -> int:
         """Play until the game ends (0) or input runs out (1)."""
-        self.say(f"{info.title} {info.size}×{info.size}, a game by Mark Steere.")
+        self.say(
+            self.tr.gettext(
+                "{game} {size}×{size}, a game by Mark Steere.",
+                game=self.title(info),
+                size=info.size,
+            )
+        )
         for line in self.rules_lines(info):
             self.say(line)
         self.say(self.seats_line(info))
@@ -242,17 +288,19 @@ class Console:
             user = info.to_move_id
             assert user is not None and info.to_move_colour is not None
             provider = self.providers.get(user)
-            label = self.labels.get(user, str(user))
+            label = self.shown(user)
             computer = provider is not None
-            who = f"{info.to_move_colour} ({label})"
+            who = f"{colour_word(info.to_move_colour, self.tr)} ({label})"
             thought: float | None = None
             if provider is not None:
                 line, thought = await self.think(provider, position.copy(), who)
             else:
-                raw = read_line(self.inp, self.out, f"{info.to_move_colour} ({label}) to move> ")
+                raw = read_line(
+                    self.inp, self.out, self.tr.gettext("{who} to move", who=who) + "> "
+                )
                 if not raw:
                     self.say("")
-                    self.say("input ended before the game did")
+                    self.say(self.tr.gettext("input ended before the game did"))
                     self.say(self.stopped_line(info))
                     return 1
                 line = raw.strip()
@@ -261,8 +309,11 @@ class Console:
                     self.say(clip(line, INPUT_LIMIT))
                 if len(line) > INPUT_LIMIT:
                     self.say(
-                        f"That line is {len(line)} characters long, too long to be a move: "
-                        "type a point such as c3, or rules."
+                        self.tr.gettext(
+                            "That line is {count} characters long, too long to be a move: "
+                            "type a point such as c3, or rules.",
+                            count=len(line),
+                        )
                     )
                     continue
             command = line.lower()
@@ -281,14 +332,18 @@ class Console:
                     return 1
                 if command == "resign":
                     ended = await self.service.resign(channel, user, game_id=info.id)
-                    self.say(f"{info.to_move_colour} resigns")
+                    self.say(
+                        self.tr.gettext(
+                            "{colour} resigns", colour=colour_word(info.to_move_colour, self.tr)
+                        )
+                    )
                     info = ended.game
                 elif command == "undo":
                     info = await self.undo(info)
                 elif command == "hint":
-                    self.say(f"thinking about a hint for {who}…")
+                    self.say(self.tr.gettext("thinking about a hint for {who}…", who=who))
                     hint = await self.service.hints.hint(channel, user, game_id=info.id)
-                    self.say(hint_line(hint))
+                    self.say(hint_line(hint, self.tr))
                     continue
                 elif (changed := await self.corr_command(command, info, user)) is not None:
                     info = changed
@@ -296,12 +351,16 @@ class Console:
                 else:
                     result = await self.service.play_move(channel, user, line, game_id=info.id)
                     for index, event in enumerate(result.events):
-                        said = describe_event(event)
+                        said = describe_event(event, self.tr)
                         if index == 0 and thought is not None:
                             # the computer's move in one line: who, what, and how long
+                            colour = colour_word(event.colour, self.tr)
                             said[0] = (
-                                said[0].replace(f"{event.colour} ", f"{who} ", 1)
-                                + f" (thought for {thought:.1f}s)"
+                                said[0].replace(colour, who, 1)
+                                + " "
+                                + self.tr.gettext(
+                                    "(thought for {seconds}s)", seconds=f"{thought:.1f}"
+                                )
                             )
                         for text in said:
                             self.say(text)
@@ -313,12 +372,16 @@ class Console:
                 if computer:
                     # asking again would get the same answer: stop instead of looping
                     self.say(
-                        f"stopped: {label} chose {clip(line, INPUT_LIMIT)}, which the game refused"
+                        self.tr.gettext(
+                            "stopped: {who} chose {move}, which the game refused",
+                            who=label,
+                            move=clip(line, INPUT_LIMIT),
+                        )
                     )
                     return 1
                 continue
             position = await self.show(info)
-        self.say(final_line(info, self.computer_seats))
+        self.say(final_line(info, self.computer_seats, self.tr))
         return 0
 
     def seats_line(self, info: GameInfo) -> str:
@@ -328,27 +391,43 @@ class Console:
         """
         parts = []
         for seat, mark in zip(info.seats, "XO", strict=True):
-            label = self.labels.get(seat.user_id, str(seat.user_id))
+            label = self.labels.get(seat.user_id, str(seat.user_id))  # raw: compared below
+            colour = colour_word(seat.colour, self.tr)
             if label == YOU:
-                parts.append(f"you play {seat.colour} ({mark})")
+                parts.append(
+                    self.tr.gettext("you play {colour} ({mark})", colour=colour, mark=mark)
+                )
+            elif label == COMPUTER_LABEL:
+                parts.append(
+                    self.tr.gettext(
+                        "the computer plays {colour} ({mark})", colour=colour, mark=mark
+                    )
+                )
             else:
-                who = "the computer" if label == COMPUTER_LABEL else label
-                parts.append(f"{who} plays {seat.colour} ({mark})")
-        if parts[1].startswith("you "):
+                parts.append(
+                    self.tr.gettext(
+                        "{who} plays {colour} ({mark})",
+                        who=self.shown(seat.user_id),
+                        colour=colour,
+                        mark=mark,
+                    )
+                )
+        if self.labels.get(info.seats[1].user_id) == YOU:
             parts.reverse()
-        text = ", ".join(parts) + "."
+        text = self.tr.gettext("{seats}.", seats=", ".join(parts))
         return text[0].upper() + text[1:]
 
     def stopped_line(self, info: GameInfo) -> str:
         """What ``quit`` leaves behind: the game kept in ``--db``, or discarded."""
         if self.kept_in is None:
-            return (
+            return self.tr.gettext(
                 "stopped: the game is not over, and it is discarded (it was in a temporary "
                 "file); play with --db FILE to keep a game you can come back to"
             )
-        return (
-            f"stopped: the game is not over; it is kept in {self.kept_in}, resume it with "
-            f"--db {self.kept_in} --game {info.id}"
+        return self.tr.gettext(
+            "stopped: the game is not over; it is kept in {where}, resume it with {command}",
+            where=self.kept_in,
+            command=f"--db {self.kept_in} --game {info.id}",
         )
 
     async def undo(self, info: GameInfo) -> GameInfo:
@@ -359,10 +438,10 @@ class Console:
         """
         record = await self.service.games.game_record(info.id)
         if not record.moves:
-            raise NoTakeback("nothing to undo yet")
+            raise NoTakeback(N_("nothing to undo yet"))
         computers = self.computer_seats
         if computers and all(move.user_id in computers for move in record.moves):
-            raise NoTakeback("nothing of yours to undo yet: the computer's opening turn stays")
+            raise NoTakeback(N_("nothing of yours to undo yet: the computer's opening turn stays"))
         undone: list[str] = []
         mover = record.moves[-1].user_id
         while True:
@@ -375,30 +454,42 @@ class Console:
             if not computers or mover not in computers:
                 break
             mover = (await self.service.games.game_record(info.id)).moves[-1].user_id
-        self.say("took back " + " ".join(undone))
+        self.say(self.tr.gettext("took back {moves}", moves=" ".join(undone)))
         return info
 
 
-def hint_line(hint: Hint) -> str:
+def hint_line(hint: Hint, tr: Tongue = ENGLISH_TONGUE) -> str:
     """A hint as the console says it: the proven verdict, or the move and its win chance."""
     if hint.proven == "win":
-        advice = f"proven win: play {hint.move} and you win with best play"
+        advice = tr.gettext("proven win: play {move} and you win with best play", move=hint.move)
     elif hint.proven == "loss":
-        advice = f"proven loss with best play; the computer would try {hint.move}"
+        advice = tr.gettext(
+            "proven loss with best play; the computer would try {move}", move=hint.move
+        )
     else:
-        advice = f"the computer suggests {hint.move} (your win chance about {hint.win_chance:.0%})"
-    return f"hint: {advice}; hints used in this game: {hint.used}"
+        advice = tr.gettext(
+            "the computer suggests {move} (your win chance about {chance})",
+            move=hint.move,
+            chance=f"{hint.win_chance:.0%}",
+        )
+    return tr.gettext(
+        "hint: {advice}; hints used in this game: {used}", advice=advice, used=hint.used
+    )
 
 
-def final_line(info: GameInfo, computers: set[int] | frozenset[int] = frozenset()) -> str:
+def final_line(
+    info: GameInfo, computers: set[int] | frozenset[int] = frozenset(), tr: Tongue = ENGLISH_TONGUE
+) -> str:
     """``<colour> wins`` or ``draw``; against the computer, also who that is for the human."""
     result = info.result
     if result is None or result.winner_colour is None:
-        return "draw"
-    line = f"{result.winner_colour} wins"
+        return tr.gettext("draw")
+    colour = colour_word(result.winner_colour, tr)
     if len(computers) == 1:  # one human against the computer
-        line += ". The computer wins." if result.winner_id in computers else ". You win!"
-    return line
+        if result.winner_id in computers:
+            return tr.gettext("{colour} wins. The computer wins.", colour=colour)
+        return tr.gettext("{colour} wins. You win!", colour=colour)
+    return tr.gettext("{colour} wins", colour=colour)
 
 
 @asynccontextmanager

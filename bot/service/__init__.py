@@ -13,7 +13,7 @@ from ..store import ShardFilter
 from .analysis import MAX_PER_PLAYER, MAX_PER_SERVER, StoredAnalysis, Viewer
 from .checks import quote
 from .claims import CLAIM_SECONDS
-from .clocks.timebank import short_duration, time_left_text
+from .clocks.timebank import short_duration, short_duration_wording, time_left_text
 from .clocks.vacations import PausedGame, Vacation
 from .convert import pie_of
 from .errors import (
@@ -58,6 +58,7 @@ from .game_service import GameService
 from .hints import HINT_SETTINGS
 from .notices import DIGEST_BATCH, NOTICE_MODES, Digest, NoticeMode, NoticePrefs, Waiting
 from .puzzles import DailyPuzzle, DailySolution, PuzzleAnswer, PuzzleStanding, PuzzleView
+from .ratings.model import unrated_wording
 from .ratings.service import RebuildReport
 from .ratings.types import GameRating, Profile, Standing
 from .types import (
@@ -211,7 +212,9 @@ __all__ += [
     "pie_of",
     "quote",
     "short_duration",
+    "short_duration_wording",
     "time_left_text",
+    "unrated_wording",
 ]
 
 # Stored analyses (issue 48).

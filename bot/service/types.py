@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
-from rules.errors import N_
+from rules.errors import N_, N_plural, Wording
 
 from .errors import QUOTE_LIMIT, InvalidTimeControl, quote
 
@@ -153,6 +153,26 @@ class TimeControl:
             return "no clock"
         return f"{format_duration(self.per_move)} per move"
 
+    def wording(self) -> Wording:
+        """What a player reads: ``3 days + 1 day a turn, at most 5 days``, ``12 hours per
+        move`` or ``no clock``, for a front end to translate (:meth:`describe` is the
+        syntax a player types, which stays as it is in every language)."""
+        if self.bank is not None:
+            cap = self.cap if self.cap is not None else self.bank
+            if self.increment == 0:
+                return Wording(N_("{start} for the whole game"), {"start": duration(self.bank)})
+            return Wording(
+                N_("{start} + {increment} a turn, at most {cap}"),
+                {
+                    "start": duration(self.bank),
+                    "increment": duration(self.increment),
+                    "cap": duration(cap),
+                },
+            )
+        if self.per_move is None:
+            return Wording(N_("no clock"))
+        return Wording(N_("{time} per move"), {"time": duration(self.per_move)})
+
 
 DEFAULT_BANK = TimeControl(bank=3 * 86400, increment=86400, cap=5 * 86400)
 """A new server's clock: 3 days, a day more after each turn, at most 5 days."""
@@ -179,6 +199,30 @@ def unreadable_time(text: str) -> InvalidTimeControl:
         ),
         text=quote(text.strip()),
     )
+
+
+_DURATION_UNITS = (
+    (86400, N_plural("{n} day", "{n} days")),
+    (3600, N_plural("{n} hour", "{n} hours")),
+    (60, N_plural("{n} minute", "{n} minutes")),
+)
+
+
+def duration(seconds: int) -> Wording:
+    """``1 day 12 hours`` as a wording (each unit in the reader's plural), whole minutes."""
+    parts: list[Wording] = []
+    rest = int(seconds)
+    for unit, forms in _DURATION_UNITS:
+        count, rest = divmod(rest, unit)
+        if count:
+            parts.append(Wording.counted(forms, count))
+    if not parts:
+        return Wording.counted(N_plural("{n} minute", "{n} minutes"), 0)
+    # "{larger} {smaller}": one pair at a time, so a language may join units its own way
+    joined = parts[-1]
+    for larger in reversed(parts[:-1]):
+        joined = Wording(N_("{larger} {smaller}"), {"larger": larger, "smaller": joined})
+    return joined
 
 
 def format_duration(seconds: int) -> str:

@@ -35,9 +35,9 @@ from typing import Any, Generic, Protocol, TypeVar
 from aiohttp import web
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from bot.i18n import Tongue
 from bot.service import (
     GameRecord,
-    GameResult,
     GameSummary,
     ServedGame,
     ServedTournament,
@@ -50,6 +50,14 @@ from render.reports.analysis_chart import analysis_chart_alt_text, render_analys
 from rules import Game
 
 from .disk_cache import DiskCache
+from .game_words import (
+    IN_PROGRESS,
+    colour_word,
+    page_words,
+    player_word,
+    result_words,
+    state_words,
+)
 from .language import PageLanguage, page_language
 from .live import POLL_SECONDS, LiveHub, Watcher
 from .names import isolated
@@ -101,32 +109,9 @@ class WebService(Protocol):
 ServiceSource = Callable[[], Awaitable[WebService]]
 
 
-def colour_name(colour: str | None) -> str:
-    return (colour or "").capitalize()
-
-
-def name_of(names: dict[int, str], user_id: int | None, colour: str | None) -> str:
-    """A player's stored name (isolated), or the colour's player when the game has none."""
-    if user_id is not None and user_id in names:
-        return isolated(names[user_id])
-    return f"{colour_name(colour)} player" if colour else "A player"
-
-
-def result_text(result: GameResult | None, names: dict[int, str]) -> str:
-    """How the game ended, in words (empty while it runs)."""
-    if result is None:
-        return ""
-    winner = name_of(names, result.winner_id, result.winner_colour)
-    loser = name_of(names, result.loser_id, result.loser_colour)
-    return {
-        "connection": f"{winner} ({colour_name(result.winner_colour)}) won by connection.",
-        "draw": "Drawn.",
-        "resign": f"{loser} resigned; {winner} won.",
-        "time": f"{loser} ran out of time; {winner} won.",
-        "abort": "Aborted by a moderator.",
-        "award": f"Awarded to {winner} by a moderator.",
-        "forfeit": f"{loser} forfeited; {winner} won.",
-    }.get(result.reason, "Over.")
+def stored_name(names: dict[int, str], user_id: int | None) -> str | None:
+    """A player's stored name (isolated), or None when the game has none."""
+    return isolated(names[user_id]) if user_id is not None and user_id in names else None
 
 
 def iso(moment: datetime | None) -> str:
@@ -135,28 +120,31 @@ def iso(moment: datetime | None) -> str:
 
 def game_state(record: GameRecord) -> dict[str, Any]:
     """What a page shows of a game that can change: the JSON an event carries, and the
-    template's values."""
+    template's values.  No sentence: one event serves pages in every language, and each
+    words it with its own templates (:mod:`.game_words`)."""
     info = record.game
     names = info.names
-    to_move = (
-        f"{name_of(names, info.to_move_id, info.to_move_colour)} "
-        f"({colour_name(info.to_move_colour)}) to move"
-        if info.is_active and info.to_move_colour
-        else ""
-    )
-    clock = info.time_control.describe()
-    if info.is_active and info.deadline is not None:
-        clock += f"; this turn ends {iso(info.deadline)}"
+    result = info.result
     return {
         "version": info.version,
         "status": info.status,
-        "result": result_text(info.result, names),
-        "to_move": to_move,
-        "clock": clock,
-        "moves": [
-            {"ply": m.ply + 1, "move": m.move, "colour": colour_name(m.colour)}
-            for m in record.moves
-        ],
+        "result": None
+        if result is None
+        else {
+            "reason": result.reason,
+            "winner": stored_name(names, result.winner_id),
+            "winner_colour": result.winner_colour,
+            "loser": stored_name(names, result.loser_id),
+            "loser_colour": result.loser_colour,
+        },
+        "to_move": {
+            "name": stored_name(names, info.to_move_id),
+            "colour": info.to_move_colour,
+        }
+        if info.is_active and info.to_move_colour
+        else None,
+        "deadline": iso(info.deadline) if info.is_active and info.deadline is not None else "",
+        "moves": [{"ply": m.ply + 1, "move": m.move, "colour": m.colour} for m in record.moves],
     }
 
 
@@ -175,15 +163,28 @@ def still_active(payload: bytes) -> bool:
     return ACTIVE in payload
 
 
-def summary_line(entry: ServedGame) -> dict[str, str]:
+def summary_line(entry: ServedGame, tr: Tongue) -> dict[str, str]:
     s: GameSummary = entry.summary
-    first = name_of(entry.names, s.first_id, None)
-    second = name_of(entry.names, s.second_id, None)
-    status = "in progress" if s.is_active else result_text(s.result, entry.names) or s.status
+    first = player_word(stored_name(entry.names, s.first_id), None, tr)
+    second = player_word(stored_name(entry.names, s.second_id), None, tr)
+    if s.is_active:
+        status = tr.gettext(IN_PROGRESS)
+    else:
+        result = None
+        if s.result is not None:
+            r = s.result
+            result = {
+                "reason": r.reason,
+                "winner": stored_name(entry.names, r.winner_id),
+                "winner_colour": r.winner_colour,
+                "loser": stored_name(entry.names, r.loser_id),
+                "loser_colour": r.loser_colour,
+            }
+        status = result_words(result, tr) or s.status
     return {
         "href": f"/games/{entry.web_token}",
         "title": f"{s.title} {s.size}×{s.size}",
-        "players": f"{first} vs {second}",
+        "players": tr.gettext("{first} vs {second}", first=first, second=second),
         "status": status,
         "updated": iso(s.updated_at),
     }
@@ -302,11 +303,12 @@ class GamePages:
         service = await self._service()
         games = await service.served_games(LISTED)
         tournaments = await service.served_tournaments(LISTED_TOURNAMENTS)
+        page = page_language(request)
         body = self._render(
             "index.html",
-            page_language(request),
-            games=[summary_line(g) for g in games],
-            tournaments=[tournament_line(t) for t in tournaments],
+            page,
+            games=[summary_line(g, page.tongue) for g in games],
+            tournaments=[tournament_line(t, page.tongue) for t in tournaments],
         )
         return web.Response(text=body, content_type="text/html")
 
@@ -355,9 +357,11 @@ class GamePages:
         kept per game version, so a finished game's page is drawn once)."""
         info = record.game
         state = game_state(record)
+        tr = page.tongue
+        clock = tr.say(info.time_control.wording())
         seats = [
             {
-                "name": name_of(info.names, seat.user_id, seat.colour),
+                "name": player_word(stored_name(info.names, seat.user_id), seat.colour, tr),
                 "colour": seat.colour,
                 # only a game that allowed hints says how many each player used
                 "hints": None if info.hints is None else info.hints.get(seat.user_id, 0),
@@ -370,8 +374,10 @@ class GamePages:
             info=info,
             token=token,
             state=state,
+            shown=state_words(state, tr, clock),
+            words=page_words(tr, clock),
             seats=seats,
-            colour_name=colour_name,
+            colour_word=lambda colour: colour_word(colour, tr),
             themes=THEMES,
             theme=DEFAULT_THEME,
             started=iso(info.created_at),
@@ -390,6 +396,11 @@ class GamePages:
             raise bad_request(f"ply must be a whole number from 0 to {plies} for this game.")
         if theme not in THEMES:
             raise bad_request(f"theme must be one of: {', '.join(THEMES)}.")
+        # The drawing's title (its accessible name, the board's alt text) speaks the page's
+        # language: game.js asks with the page's ?lang=.
+        tr = page_language(request).tongue
+        info = record.game
+        key = (info.id, info.version, ply, theme, tr.language)
         if better:
             # The analysis's better move for ply ``ply``, played instead of the move made.
             if ply < 1:
@@ -397,15 +408,17 @@ class GamePages:
             _, _, analysed = await self._analysis(request)
             best = analysed.analysis.moves[ply - 1].best
             svg = await self._svgs.get(
-                (record.game.id, record.game.version, ply, theme, "better"),
-                lambda: board_svg(better_position(game, ply, best), theme=theme, caption=False),
+                (*key, "better"),
+                lambda: board_svg(
+                    better_position(game, ply, best), theme=theme, caption=False, tr=tr
+                ),
             )
             return web.Response(
                 text=svg, content_type=SVG_TYPE, headers={"Cache-Control": "public, max-age=300"}
             )
         svg = await self._svgs.get(
-            (record.game.id, record.game.version, ply, theme),
-            lambda: board_svg(position_at(game, ply), theme=theme, caption=False),
+            key,
+            lambda: board_svg(position_at(game, ply), theme=theme, caption=False, tr=tr),
         )
         return web.Response(
             text=svg,
@@ -425,14 +438,21 @@ class GamePages:
     async def gif(self, request: web.Request) -> web.Response:
         record, game = await self._served(request)
         info = record.game
-        names = {s.colour: name_of(info.names, s.user_id, s.colour) for s in info.seats}
+        tr = page_language(request).tongue  # the page's link keeps its ?lang=
+        names = {
+            s.colour: player_word(stored_name(info.names, s.user_id), s.colour, tr)
+            for s in info.seats
+        }
         disk = self._replays
         # The token (random, unlike the id, so two databases sharing a folder never meet),
-        # the version (a new move is a new file) and the names drawn in the caption.
-        key = DiskCache.key("replay.gif", request.match_info["token"], info.version, names)
+        # the version (a new move is a new file), the names drawn in the caption and the
+        # captions' language.
+        key = DiskCache.key(
+            "replay.gif", request.match_info["token"], info.version, names, tr.language
+        )
 
         def draw() -> bytes:
-            data = render_gif(game, names=names)
+            data = render_gif(game, names=names, tr=tr)
             if disk is not None:
                 disk.put(key, data)
             return data
@@ -441,7 +461,7 @@ class GamePages:
         # GIF_DRAWS at once, so many requests cannot take the process's CPU and memory; one
         # kept on disk is read without waiting for them.
         data = await self._gifs.get(
-            (info.id, info.version),
+            (info.id, info.version, tr.language),
             draw,
             self._gif_draws,
             stored=None if disk is None else lambda: disk.get(key),
@@ -498,10 +518,9 @@ class GamePages:
         served = await (await self._service()).served_tournament(request.match_info["token"])
         if served is None:
             raise not_found()
-        values = tournament_page(served)
-        body = await asyncio.to_thread(
-            self._render, "tournament.html", page_language(request), **values
-        )
+        page = page_language(request)
+        values = tournament_page(served, page.tongue)
+        body = await asyncio.to_thread(self._render, "tournament.html", page, **values)
         return web.Response(text=body, content_type="text/html")
 
     def _render(self, template: str, page: PageLanguage, **values: Any) -> str:

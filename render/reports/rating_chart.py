@@ -21,7 +21,7 @@ from typing import Protocol
 
 from PIL import Image, ImageDraw
 
-from ..caption import MAX_ALT_TEXT, SEP, clean_name
+from ..caption import ENGLISH, MAX_ALT_TEXT, SEP, Speaker, clean_name
 from ..encode import png_bytes, to_indexed
 from ..fonts import bold, draw_text, fit_text
 from ..pen import Pen
@@ -130,11 +130,13 @@ def render_rating_chart(
     player: str,
     game: str,
     theme: str = DEFAULT_THEME,
+    tr: Speaker = ENGLISH,
 ) -> bytes:
-    """The history as PNG bytes; ``player`` and ``game`` are display names for the title."""
+    """The history as PNG bytes, its words in ``tr``'s language; ``player`` and ``game`` are
+    display names for the title."""
     _check(points)
     palette = get_theme(theme).palette(PLAYERS)
-    image = draw_rating_chart(points, player=player, game=game, palette=palette)
+    image = draw_rating_chart(points, player=player, game=game, palette=palette, tr=tr)
     return png_bytes(to_indexed(image, get_theme(theme).name, PLAYERS))
 
 
@@ -144,23 +146,36 @@ def _check(points: Sequence[RatingPointLike]) -> None:
             raise ValueError(f"point {index + 1} of the history is not a finite rating")
 
 
-def _title(player: str, game: str) -> str:
-    return f"{clean_name(player) or 'Player'}{SEP}{clean_name(game)} rating"
+def _title(player: str, game: str, room: float, tr: Speaker = ENGLISH) -> str:
+    """``Ann · Minefield rating`` fitted to ``room``: a long name is shortened first, to at
+    most about half the line, so the game's name stays readable."""
+    who = fit_text(clean_name(player) or tr.gettext("Player"), TITLE_FONT, room * 0.55)
+    return fit_text(
+        who + SEP + tr.gettext("{game} rating", game=clean_name(game)), TITLE_FONT, room
+    )
 
 
-def _summary(points: Sequence[RatingPointLike]) -> str:
+def _summary(points: Sequence[RatingPointLike], tr: Speaker = ENGLISH) -> str:
     if not points:
         return ""
     last = points[-1]
     best = max(p.rating for p in points)
-    games = f"{len(points)} rated game{'' if len(points) == 1 else 's'}"
-    return (
-        f"{games}{SEP}now {round(last.rating)} ± {round(last.uncertainty)}{SEP}best {round(best)}"
+    games = tr.ngettext("{n} rated game", "{n} rated games", len(points))
+    now = tr.gettext(
+        "now {rating} ± {uncertainty}",
+        rating=round(last.rating),
+        uncertainty=round(last.uncertainty),
     )
+    return SEP.join([games, now, tr.gettext("best {rating}", rating=round(best))])
 
 
 def draw_rating_chart(
-    points: Sequence[RatingPointLike], *, player: str, game: str, palette: Palette
+    points: Sequence[RatingPointLike],
+    *,
+    player: str,
+    game: str,
+    palette: Palette,
+    tr: Speaker = ENGLISH,
 ) -> Image.Image:
     """The chart as an RGB image at final size."""
     _check(points)
@@ -201,11 +216,11 @@ def draw_rating_chart(
 
     draw = ImageDraw.Draw(image)
     room = WIDTH - 2 * (PAD + 4)
-    title = fit_text(_title(player, game), TITLE_FONT, room)
+    title = _title(player, game, room, tr)
     draw_text(image, (PAD + 4, TITLE_Y), title, TITLE_FONT, palette.text, "lm")
-    draw.text(
-        (PAD + 4, SUB_Y), _summary(points), font=bold(SUB_FONT), fill=palette.muted, anchor="lm"
-    )
+    # draw_text, not ImageDraw: a summary in Japanese or Russian needs the fallback faces
+    summary = fit_text(_summary(points, tr), SUB_FONT, room)
+    draw_text(image, (PAD + 4, SUB_Y), summary, SUB_FONT, palette.muted, "lm")
     label = bold(LABEL_FONT)
     for value in geo.y_ticks:
         draw.text(
@@ -215,30 +230,39 @@ def draw_rating_chart(
         x = geo.x(number - 1)
         draw.text((x, bottom + 8), str(number), font=label, fill=palette.muted, anchor="mt")
     if not points:
-        draw.text(
-            ((left + right) / 2, (top + bottom) / 2),
-            "No rated games yet",
-            font=bold(28),
-            fill=palette.muted,
-            anchor="mm",
-        )
+        empty = fit_text(tr.gettext("No rated games yet"), 28, right - left - 20)
+        draw_text(image, ((left + right) / 2, (top + bottom) / 2), empty, 28, palette.muted, "mm")
     return image
 
 
-def rating_chart_alt_text(points: Sequence[RatingPointLike], *, player: str, game: str) -> str:
+def rating_chart_alt_text(
+    points: Sequence[RatingPointLike], *, player: str, game: str, tr: Speaker = ENGLISH
+) -> str:
     """The history in words: where it started and is now, the highest and lowest points."""
-    who = clean_name(player) or "the player"
-    head = f"Rating history of {who} in {clean_name(game)}"
+    who = clean_name(player)
+    head = (
+        tr.gettext("Rating history of {player} in {game}", player=who, game=clean_name(game))
+        if who
+        else tr.gettext("Rating history in {game}", game=clean_name(game))
+    )
     if not points:
-        return f"{head}: no rated games yet."
+        return tr.gettext("{head}: no rated games yet.", head=head)
     ratings = [p.rating for p in points]
     last = points[-1]
     best = max(range(len(ratings)), key=lambda i: (ratings[i], -i))
     worst = min(range(len(ratings)), key=lambda i: (ratings[i], i))
-    games = f"{len(points)} rated game{'' if len(points) == 1 else 's'}"
-    text = (
-        f"{head}: {games}. Now {round(last.rating)} ± {round(last.uncertainty)}. "
-        f"Highest {round(ratings[best])} after game {best + 1}, "
-        f"lowest {round(ratings[worst])} after game {worst + 1}."
+    text = tr.ngettext(
+        "{head}: {n} rated game. Now {rating} ± {uncertainty}. Highest {best} after game "
+        "{best_game}, lowest {worst} after game {worst_game}.",
+        "{head}: {n} rated games. Now {rating} ± {uncertainty}. Highest {best} after game "
+        "{best_game}, lowest {worst} after game {worst_game}.",
+        len(points),
+        head=head,
+        rating=round(last.rating),
+        uncertainty=round(last.uncertainty),
+        best=round(ratings[best]),
+        best_game=best + 1,
+        worst=round(ratings[worst]),
+        worst_game=worst + 1,
     )
     return text if len(text) <= MAX_ALT_TEXT else text[: MAX_ALT_TEXT - 1] + "…"

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
+from unicodedata import east_asian_width
 
 from PIL import Image
 
@@ -57,6 +58,8 @@ PAGE_ROWS = 20
 MAX_TIEBREAKS = 4
 WIDTH = 960
 HEAD_FONT = 20
+HEAD_MIN = 16
+"""The smallest a column heading is drawn before it is cut short."""
 ROW_FONT = 28
 HEAD_TOP = SUB_Y + 26
 HEAD_H = 40
@@ -260,15 +263,18 @@ def draw_standings(
         draw_text(image, at, words, size, colour, anchor)
 
     head_y = lay.body_top - HEAD_H / 2
+
+    def head(at: float, words: str, room: float, anchor: str = "rm") -> None:
+        # A long heading ("Wertung", "Очки") is drawn smaller before it is cut short.
+        size = max(fitting_size(words, HEAD_FONT, room), HEAD_MIN)
+        text((at, head_y), fit_text(words, size, room), size, palette.muted, anchor)
+
     text((RANK_RIGHT, head_y), "#", HEAD_FONT, palette.muted, "rm")
-    text((NAME_LEFT, head_y), tr.gettext("Player"), HEAD_FONT, palette.muted, "lm")
-    points_head = fit_text(tr.gettext("Points"), HEAD_FONT, POINTS_W - 4)
-    text((lay.points_right, head_y), points_head, HEAD_FONT, palette.muted, "rm")
+    head(NAME_LEFT, tr.gettext("Player"), lay.name_right - NAME_LEFT - 12, "lm")
+    head(lay.points_right, tr.gettext("Points"), POINTS_W - 4)
     for column, heading in enumerate(headings):
-        label = fit_text(clean_name(heading), HEAD_FONT, TIEBREAK_W - 8)
-        text((lay.tiebreak_right(column), head_y), label, HEAD_FONT, palette.muted, "rm")
-    left_head = fit_text(tr.gettext("Left"), HEAD_FONT, 96)
-    text((lay.left_right, head_y), left_head, HEAD_FONT, palette.muted, "rm")
+        head(lay.tiebreak_right(column), clean_name(heading), TIEBREAK_W - 8)
+    head(lay.left_right, tr.gettext("Left"), LEFT_W - 4)
 
     for index, row in enumerate(rows):
         y = lay.row_centre_y(index)
@@ -333,6 +339,18 @@ def standings_alt_text(
     return text if len(text) <= MAX_ALT_TEXT else text[: MAX_ALT_TEXT - 1] + "…"
 
 
+def cells(text: str) -> int:
+    """How many columns ``text`` takes in a monospaced block: two for each wide (CJK)
+    character, as terminals and Discord's code blocks draw them."""
+    return sum(2 if east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def padded(text: str, width: int, *, left: bool = False) -> str:
+    """``text`` padded with spaces to ``width`` columns (right-aligned unless ``left``)."""
+    space = " " * max(0, width - cells(text))
+    return text + space if left else space + text
+
+
 def standings_text(
     rows: Sequence[StandingsLine],
     *,
@@ -348,20 +366,24 @@ def standings_text(
     """
     if any(len(row.tiebreaks) != len(headings) for row in rows):
         raise ValueError("every row needs one tiebreak value per heading")
-    widths = [max(len(h), 5) for h in headings]
+    head = (tr.gettext("Player"), tr.gettext("Points"), tr.gettext("Left"))
+    widths = [max(cells(h), 5) for h in headings]
+    points_w, left_w = max(cells(head[1]), 7), max(cells(head[2]), 5)
 
     def line(rank: str, name: str, points: str, breaks: Sequence[str], left: str) -> str:
-        cells = [f"{rank:>3}", f"{name:<{name_width}}", f"{points:>7}"]
-        cells += [f"{b:>{w}}" for b, w in zip(breaks, widths, strict=True)]
-        cells.append(f"{left:>5}")
-        return "  ".join(cells).rstrip()
+        parts = [padded(rank, 3), padded(name, name_width, left=True), padded(points, points_w)]
+        parts += [padded(b, w) for b, w in zip(breaks, widths, strict=True)]
+        parts.append(padded(left, left_w))
+        return "  ".join(parts).rstrip()
 
-    head = (tr.gettext("Player"), tr.gettext("Points"), tr.gettext("Left"))
     out = [line("#", head[0], head[1], list(headings), head[2])]
     for row in rows:
         name = _name(row, tr) + (f" {WITHDRAWN_MARK}" if row.withdrawn else "")
-        if len(name) > name_width:
-            name = name[: name_width - 1] + "…"
+        if cells(name) > name_width:
+            name = name[:name_width]  # at least one column per character: now a few cuts
+            while cells(name) > name_width - 1:
+                name = name[:-1]
+            name += "…"
         out.append(
             line(
                 str(row.rank),

@@ -63,7 +63,7 @@ async def test_a_challenge_with_hints_says_unrated_and_hint_is_private(small_hin
 
     _, history = await h.command("history", BOB)
     [record] = history.files
-    assert b"# hints used by" in record.data and b": 1\n" in record.data
+    assert b"# Hints used by" in record.data and b": 1\n" in record.data
     info = await h.service.get_game(CHANNEL)
     shown = caption_names(info, {ALICE.id: "Alice", BOB.id: "Bob"}, tongue("de"))
     assert shown[info.seats[0].colour].endswith("· Tipps: 1")  # Alice moves first

@@ -182,8 +182,6 @@ def test_every_adapter_refusal_goes_through_the_catalogs(error: Exception) -> No
 # ----- turn messages and challenges, rendered directly (pure builders of service results) -----
 NOW = datetime(2026, 11, 28, 12, tzinfo=UTC)
 NAMES = {1: "Ann", 2: "Ben", 7: "Mod"}
-SERVICE_WORDS = {"untimed", "bank", "max", "per", "move", "days", "day"}
-"""The clock's description (``TimeControl.describe``) is the service's English."""
 
 
 def embed_text(embed: dict[str, Any]) -> str:
@@ -253,9 +251,7 @@ def test_challenges_speak_the_channels_language() -> None:
             created_at=NOW, expires_at=NOW + timedelta(hours=4),
         )  # fmt: skip
         embed = challenge_embed(challenge, None, tr).to_dict()
-        clock = next(f for f in embed["fields"] if f["value"] == challenge.time_control.describe())
-        embed["fields"].remove(clock)  # the service's English, allow-listed until converted
-        text = embed_text(embed)
+        text = embed_text(embed)  # the clock too: "3 days + 1 day a turn, at most 5 days"
         assert not [w for w in leaks(text) if w not in {"accepted"}], text  # status: service's
 
 
@@ -392,8 +388,7 @@ def test_server_settings_speak_the_admins_language() -> None:
 
     tr = i18n.tongue(pseudo_locale.PSEUDO)
     text = saved_text(GuildSettings(9, use_threads=False), tr)
-    clock = GuildSettings(9).default_time_control.describe()
-    assert text.startswith("［") and not leaks(text.replace(clock, "")), text
+    assert text.startswith("［") and not leaks(text), text  # the default clock too
 
 
 # ----- a whole game at the wire -----------------------------------------------------------------
@@ -412,7 +407,7 @@ def shown_text(sent: Any) -> str:
 async def test_a_whole_game_at_the_wire_speaks_only_through_the_catalogs(h: Any) -> None:
     """Challenge, accept, moves, a refused move, a takeback asked and refused, /board, /games,
     a resignation: every word the bot sends went through the catalogs, the service's refusal
-    too; only why the game is unrated is still the service's English."""
+    and why the game is unrated too."""
     bob = fakes.BOB
     info = await fakes.challenge_and_accept(h)
     await h.command("move", ALICE, point="c3")
@@ -426,10 +421,9 @@ async def test_a_whole_game_at_the_wire_speaks_only_through_the_catalogs(h: Any)
     [confirm] = [s for s in await h.command("resign", bob) if s.custom_ids]
     await h.click(next(c for c in confirm.custom_ids if ":yes:" in c), bob)
     assert refused.content.startswith("［") and not leaks(refused.content), refused.content
-    # the service's own sentence, English until converted: why the game is unrated
     rating = await h.service.ratings.game_rating(info.id)
-    unrated = rating.text[:1].upper() + rating.text[1:]
-    texts = [shown_text(s).replace(unrated, "") for s in h.fake.sent]
+    assert not rating.rated  # too short: the game-over message says why, translated
+    texts = [shown_text(s) for s in h.fake.sent]
     assert sum("［" in t for t in texts) >= 10, texts
     alts = [f.description or "" for s in h.fake.sent for f in s.files]
     assert alts and all(a.startswith("［") for a in alts), alts  # the boards' alt texts
@@ -499,8 +493,7 @@ def test_tournament_announcements_speak_the_channels_language(fmt: str, status: 
         }
     )
     embed = announcement_embed(info, None, tr).to_dict()
-    clock = info.time_control.describe()
-    text = embed_text(embed).replace(clock, "") + "\n" + list_line(info, tr)
+    text = embed_text(embed) + "\n" + list_line(info, tr)
     assert not leaks(text), text
     view = announcement_view(info, tr)
     if view is not None:
@@ -517,7 +510,7 @@ def test_tournament_pairings_legend_and_podium_speak_the_channels_language() -> 
         line = pairing_line(PairingInfo(**{**pairing, "first_id": 1, "second_id": second,
                                           "game_id": game, "result": None}), tr)  # fmt: skip
         assert not leaks(line), line
-    assert not leaks(legend(["BH-1", "SB", "H2H"], tr).replace("Left", ""))
+    assert not leaks(legend(["BH-1", "SB", "H2H"], tr))
     info = TournamentInfo(**{**{f: None for f in TournamentInfo.__dataclass_fields__},
                              "id": 3, "title": "Minefield", "size": 7, "format": "league",
                              "season": 2})  # fmt: skip
@@ -565,7 +558,169 @@ def test_a_challenge_list_in_any_language_names_its_challenges(language: str) ->
     assert all(lists_challenge(message, c.id) for c in challenges)  # type: ignore[arg-type]
     assert not lists_challenge(message, 6)  # type: ignore[arg-type]
     if language == pseudo_locale.PSEUDO:
-        clock = TimeControl.untimed().describe()
-        assert not leaks(text.replace(clock, "")), text
+        assert not leaks(text), text
         view = list_view(page, 1, tr)
         assert view is not None and not leaks(" ".join(labels(view)))
+
+
+# ----- what the service used to word in English (issue 47) ---------------------------------------
+CLOCKS = [
+    TimeControl.untimed(),
+    TimeControl.per_move_of(86400 + 12 * 3600),
+    TimeControl.per_move_of(90 * 60),
+    TimeControl.bank_of(3 * 86400, 86400, 5 * 86400),
+    TimeControl.bank_of(2 * 86400, 0, 2 * 86400),
+]
+
+
+@pytest.mark.parametrize("clock", CLOCKS, ids=TimeControl.describe)
+def test_every_kind_of_clock_is_described_through_the_catalogs(clock: TimeControl) -> None:
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    text = tr.say(clock.wording())
+    assert text.startswith("［") and not leaks(text), text
+
+
+def test_durations_take_each_languages_plural() -> None:
+    three_days = TimeControl.bank_of(3 * 86400, 86400, 5 * 86400).wording()
+    assert str(three_days) == "3 days + 1 day a turn, at most 5 days"
+    assert i18n.tongue("ru").say(three_days) == "3 дня + 1 день за ход, не более 5 дней"
+    assert i18n.tongue("de").say(TimeControl.per_move_of(5400).wording()) == (
+        "1 Stunde 30 Minuten pro Zug"
+    )
+
+
+@pytest.mark.parametrize(
+    "reason",
+    ["ratings_off", "unrated_game", "computer", "aborted", "too_short", "reset", "before_ratings"],
+)
+def test_why_a_game_is_unrated_goes_through_the_catalogs(reason: str) -> None:
+    from bot.discord.play.turns import rating_text
+    from bot.service import GameRating, unrated_wording
+
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    rating = GameRating(False, reason, "unrated")  # type: ignore[arg-type]
+    text = rating_text(rating, NAMES, tr)
+    assert text.startswith("［") and not leaks(text), text
+    assert str(unrated_wording(reason)) in rating_text(rating, NAMES)  # type: ignore[arg-type]
+
+
+async def test_a_cancelled_tournament_says_why_in_the_servers_language(
+    h: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sweep's reason is the service's wording; the announcement translates it."""
+    import dataclasses
+
+    from bot.discord.tournaments.runner import TournamentRunner
+    from bot.service import TournamentInfo, TournamentUpdate
+    from rules.errors import N_plural, Wording
+
+    fields = {f.name: None for f in dataclasses.fields(TournamentInfo)}
+    where = {"id": 3, "guild_id": fakes.GUILD, "channel_id": fakes.CHANNEL}
+    info = TournamentInfo(**{**fields, **where})
+    forms = N_plural(
+        "Registration closed with {players} of the {n} player needed.",
+        "Registration closed with {players} of the {n} players needed.",
+    )
+    update = TournamentUpdate("cancelled", info, Wording.counted(forms, 4, players=1))
+
+    async def nothing(*_: Any) -> None:
+        return None
+
+    monkeypatch.setattr("bot.discord.tournaments.runner.refresh_announcement", nothing)
+    pseudo = i18n.tongue(pseudo_locale.PSEUDO)
+    monkeypatch.setattr("bot.discord.tournaments.runner.of_server", lambda *_: pseudo)
+    runner = TournamentRunner(h.bot)
+    await runner.announce_sweep(update)
+    [sent] = h.fake.sent
+    text = str(sent.message.get("content"))
+    assert text.startswith("［") and "4" in text and not leaks(text), text
+
+
+def test_a_profile_says_how_each_recent_game_ended_and_draws_its_chart_in_the_language() -> None:
+    from bot.discord.ratings.leaderboards import profile_embed
+    from bot.service import Profile
+    from bot.service.ratings.types import GameProfile, RatingPoint, RecentGame, Standing
+    from render.reports.rating_chart import rating_chart_alt_text
+
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    reasons = ("connection", "draw", "resign", "time", "abort", "award", "forfeit")
+    recent = tuple(
+        RecentGame(i, "minefield", 8, 2, ("win", "loss", "draw")[i % 3], reason, NOW,  # type: ignore[arg-type]
+                   rated=i % 2 == 0, change=5 if i % 2 == 0 else None)
+        for i, reason in enumerate(reasons)
+    )  # fmt: skip
+    history = tuple(RatingPoint(i, NOW, 1500.0 + 10 * i, 80.0) for i in range(3))
+    game = GameProfile("minefield+pie", Standing(1, 1520.0, 80.0, 3, 2, 1, 0, True, 1), 2, 1,
+                       history)  # fmt: skip
+    embed, chart = profile_embed(Profile(9, 1, True, (game,), recent), "Ann", 9, tr)
+    text = embed_text(embed.to_dict()).replace("Ann", "").replace("https://discord.com", "")
+    assert not leaks(text), text
+    assert chart is not None
+    title, points = chart
+    for alt in (
+        rating_chart_alt_text(points, player="Ann", game=title, tr=tr),
+        rating_chart_alt_text((), player="", game=title, tr=tr),
+    ):
+        assert alt.startswith("［") and not leaks(alt.replace("Ann", "")), alt
+
+
+def test_the_history_files_header_and_moves_speak_the_language_and_keep_the_record() -> None:
+    import dataclasses
+
+    from bot.discord.info.cog import record_text
+    from bot.service import GameRecord
+    from bot.service.types import HistoryEvent, PlayedMove
+    from rules.record import parse_record
+
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    _, info = info_of("minefield", 6, hints={1: 2, 2: 0})
+    info = dataclasses.replace(info, record=f"minefield 7: {info.record}")
+    moves = tuple(
+        PlayedMove(i, m, 1 + i % 2, info.seats[i % 2].colour, NOW) for i, m in enumerate(info.moves)
+    )
+    record = GameRecord(info, moves, (HistoryEvent(NOW, "started", 2, "challenge 1"),))
+    text = record_text(record, {1: "Ann", 2: "Ben"}, tr)
+    head, _, rest = text.partition("\n\n")
+    record_line, _, table = rest.partition("\n\n")
+    table, _, log = table.partition("\n\n")
+    assert not leaks(head.replace("Ann", "").replace("Ben", "")), head
+    assert not leaks(table.replace("UTC", "")), table
+    assert parse_record(record_line).moves == list(info.moves)  # still the notation
+    assert "started" in log  # the stored event log, machine words as written
+
+
+def test_standings_headings_and_legend_speak_the_language() -> None:
+    from bot.discord.tournaments.flows import legend, standings_lines
+    from bot.service import StandingRow
+    from render.reports.standings import standings_text
+
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    row = {f: None for f in StandingRow.__dataclass_fields__}
+    for tiebreaks in (
+        {"sonneborn_berger": 1.0, "head_to_head": 0.0, "wins": 1.0, "rating": 1500.0},
+        {"round_reached": 2.0},
+    ):
+        values = {"user_id": 1, "rank": 1, "division": 1, "points": 1.0, "tiebreaks": tiebreaks,
+                  "games_left": 0, "withdrawn": False}  # fmt: skip
+        rows = [StandingRow(**{**row, **values})]
+        lines, headings = standings_lines(rows, {1: "Ann"}, tr)
+        text = standings_text(lines, headings=headings, tr=tr).replace("Ann", "")
+        assert not leaks(text) and not leaks(legend(headings, tr)), text
+    # the legend names the column as the table heads it, in any language
+    de = i18n.tongue("de")
+    assert legend([], de).startswith(de.gettext("Left") + " = ")
+
+
+def test_time_left_is_written_the_languages_way() -> None:
+    """``2d 2h`` is English shorthand: each language writes its own units."""
+    from bot.discord.clocks.clock_text import caption_names, my_time_left, time_left_line
+
+    _, info = info_of("minefield", 3, time_left={1: 180000, 2: 72000})
+    de = i18n.tongue("de")
+    assert time_left_line(info, NAMES, de) == "Ann 2 T 2 Std. · Ben 20 Std."
+    assert time_left_line(info, NAMES) == "Ann 2d 2h · Ben 20h"
+    assert caption_names(info, NAMES, i18n.tongue("ja"))["black"] == "Ann 2日 2時間"
+    tr = i18n.tongue(pseudo_locale.PSEUDO)
+    for text in (time_left_line(info, NAMES, tr), my_time_left(summary(1), 1, tr)):
+        assert text is not None and "［" in text, text
+        assert not leaks(text.replace("Ann", "").replace("Ben", "")), text

@@ -52,7 +52,7 @@ async def test_create_posts_an_announcement_with_join_and_leave(h: Any) -> None:
     assert reply.custom_ids == [f"cp:tourn:join:{tid}", f"cp:tourn:leave:{tid}"]
     assert reply.pingable == set()
     text = reply.embed_text()
-    assert "Minefield 5×5 round robin" in text and "2d per move" in text and "3–8" in text
+    assert "Minefield 5×5 round robin" in text and "2 days per move" in text and "3–8" in text
     info = await h.service.get_tournament(tid)
     assert info.organiser_id == ADMIN.id and info.status == "registration"
     assert info.message_id == reply.message_id  # the buttons act on this message only
@@ -61,7 +61,7 @@ async def test_create_posts_an_announcement_with_join_and_leave(h: Any) -> None:
 async def test_a_bank_tournament_gives_its_games_the_bank(h: Any) -> None:
     reply = await create(h, time="3d+1d max 5d")
     tid = tournament_id_of(reply)
-    assert "3d+1d max 5d" in reply.embed_text()
+    assert "3 days + 1 day a turn, at most 5 days" in reply.embed_text()
     for player in (ALICE, BOB):
         await h.click(join_button(reply), player)
     sent = await h.command("tournament start", ADMIN, tournament=tid)
@@ -70,7 +70,7 @@ async def test_a_bank_tournament_gives_its_games_the_bank(h: Any) -> None:
     assert game.time_control.describe() == "3d+1d max 5d"
     assert game.time_left == {ALICE.id: 3 * 86400, BOB.id: 3 * 86400}
     info = await h.command("tournament info", ALICE, tournament=tid)
-    assert "3d+1d max 5d" in info[0].embed_text()
+    assert "3 days + 1 day a turn, at most 5 days" in info[0].embed_text()
 
 
 async def test_create_refuses_clearly_and_creates_nothing(h: Any) -> None:

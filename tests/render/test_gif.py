@@ -118,3 +118,26 @@ def test_a_pie_game_with_a_swap_replays() -> None:
         game.play(move)
     image = open_gif(render.render_gif(game))
     assert image.n_frames == game.turn_number  # the empty board, then each turn (swap too)
+
+
+def test_a_replays_captions_speak_the_callers_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each frame's caption is drawn in the language handed in (the web page's, the /replay
+    answer's), not always English."""
+    from bot.i18n import tongue
+    from render import caption
+
+    said: list[str] = []
+    real = caption.caption_for
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        found = real(*args, **kwargs)
+        said.append(str(found))
+        return found
+
+    monkeypatch.setattr("render.board.caption_for", recording)
+    game = new_game("minefield", size=5)
+    for move in ("c3", "b2", "d4"):
+        game.play(move)
+    german = render.render_gif(game, names={"black": "Jürgen", "white": "Anna"}, tr=tongue("de"))
+    assert german != render.render_gif(game, names={"black": "Jürgen", "white": "Anna"})
+    assert any("Schwarz" in s or "Weiß" in s for s in said), said[:3]

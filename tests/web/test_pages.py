@@ -176,7 +176,8 @@ async def test_a_stream_opened_after_a_move_starts_with_it_and_ends_with_the_gam
             assert first["version"] == info.version and first["status"] == "active"
             await service.play_move(3005, ALICE, FINISHED_MOVES[-1])
             last = await asyncio.wait_for(read_event(answer.content), 2)
-            assert last["status"] == "finished" and "won" in str(last["result"])
+            assert last["status"] == "finished" and last["result"]["reason"] == "connection"
+            assert "Alice" in last["result"]["winner"]  # a name, no sentence: pages word it
             rest = await asyncio.wait_for(answer.content.read(), 2)  # returns: the stream ended
             assert rest.strip() == b""
 
@@ -215,7 +216,8 @@ async def test_open_streams_end_when_the_server_stops(service: GameService) -> N
 
 
 def test_a_name_cannot_make_a_finished_games_event_look_running() -> None:
-    state = {"version": 3, "status": "finished", "result": '"status": "active" won.', "moves": []}
+    result = {"reason": "resign", "winner": '"status": "active"', "loser": "x"}
+    state = {"version": 3, "status": "finished", "result": result, "moves": []}
     event = sse_data(state)
     assert event.startswith(b"data: ") and event.endswith(b"\n\n")
     assert json.loads(event[6:]) == state and not still_active(event)

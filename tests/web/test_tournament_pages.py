@@ -38,7 +38,7 @@ async def test_a_tournament_page_shows_standings_pairings_and_links_its_games(
         status, headers, page = await fetch(port, f"/tournaments/{t.web_token}")
         assert status == 200 and headers["Content-Security-Policy"] == CSP
         assert "<script" not in page and XSS_NAME not in page and ESCAPED in page
-        assert "Minefield 5×5 round robin" in page and "In progress, 3 rounds" in page
+        assert f"Minefield 5×5 Round robin #{t.id}" in page and "In progress, 3 rounds" in page
         standings = re.search(r'<table class="standings".*?</table>', page, re.S)
         assert standings is not None
         rows = [cells(r) for r in re.findall(r"<tr>(.*?)</tr>", standings.group(0), re.S)[1:]]

@@ -87,7 +87,7 @@ def challenge_line(challenge: Challenge, user_id: int, tr: Tongue = ENGLISH_TONG
         size=challenge.size,
         who=who,
         channel=f"<#{challenge.channel_id}>",
-        clock=challenge.time_control.describe(),
+        clock=tr.say(challenge.time_control.wording()),
         when=relative_time(challenge.expires_at),
     )
     return f"{tr.gettext(LISTED, id=challenge.id)} {rest}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.i18n import ENGLISH_TONGUE, Tongue
-from bot.service import GameInfo, GameSummary, short_duration, time_left_text
+from bot.service import GameInfo, GameSummary, short_duration_wording, time_left_text
 
 
 def time_left_line(
@@ -18,7 +18,7 @@ def time_left_line(
 ) -> str | None:
     """``Alice 2d 4h · Bob 3d`` in seat order (None: untimed or over); a clock a vacation
     stopped says so."""
-    line = time_left_text(info, names)
+    line = time_left_text(info, names, tr.say)
     if line is None:
         return None
     if info.paused_until is not None:
@@ -37,7 +37,7 @@ def caption_names(
     for seat in info.seats:
         name = names.get(seat.user_id, f"player {seat.colour}")
         left = None if info.time_left is None else info.time_left.get(seat.user_id)
-        text = name if left is None else f"{name} {short_duration(left)}"
+        text = name if left is None else f"{name} {tr.say(short_duration_wording(left))}"
         if info.hints is not None:
             used = tr.gettext("hints: {count}", count=tr.number(info.hints.get(seat.user_id, 0)))
             text = f"{text} · {used}"
@@ -50,8 +50,9 @@ def my_time_left(game: GameSummary, user_id: int, tr: Tongue = ENGLISH_TONGUE) -
     if game.time_left is None or user_id not in game.time_left:
         return ""
     other = game.second_id if game.first_id == user_id else game.first_id
-    mine = short_duration(game.time_left[user_id])
+    mine = tr.say(short_duration_wording(game.time_left[user_id]))
     theirs = game.time_left.get(other)
     if theirs is None:
         return tr.gettext(" · you {mine}", mine=mine)
-    return tr.gettext(" · you {mine}, them {theirs}", mine=mine, theirs=short_duration(theirs))
+    theirs_text = tr.say(short_duration_wording(theirs))
+    return tr.gettext(" · you {mine}, them {theirs}", mine=mine, theirs=theirs_text)

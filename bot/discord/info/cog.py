@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import re
 from collections.abc import Awaitable, Callable
@@ -28,6 +29,7 @@ from bot.discord.replies import defer_public, send_private, send_public
 from bot.discord.speech import private, public
 from bot.discord.transformers import GamePick
 from bot.discord.translator import translated
+from bot.discord.words import colour_word
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import GameInfo, GameRecord
 from rules import game_class, game_names
@@ -47,21 +49,42 @@ def tongue_for(interaction: Interaction, send: Send) -> Tongue:
     return public(interaction) if send is send_public else private(interaction)
 
 
-def record_text(record: GameRecord, names: dict[int, str]) -> str:
-    """The downloadable record: header, one line per move with who and when, then events."""
+GAME_STATUSES = {"active": N_("in progress"), "finished": N_("finished"), "aborted": N_("aborted")}
+
+
+def record_text(record: GameRecord, names: dict[int, str], tr: Tongue = ENGLISH_TONGUE) -> str:
+    """The downloadable record: header, one line per move with who and when, then events.
+
+    The header and the move table speak ``tr``; the record line itself (``minefield 7: c3
+    b2``) stays the notation ``parse_record`` reads, and the event log below it is the
+    stored log, machine words kept as written."""
     info = record.game
+    size = f"{info.size}×{info.size}"
     lines = [
-        f"# {info.title} {info.size}x{info.size}, game #{info.id} (Crosspath)",
-        f"# {info.title} is a game by Mark Steere.",
-        f"# status: {info.status}",
+        "# " + tr.gettext("{game} {size}, game #{id} (Crosspath)", game=info.title, size=size,
+                          id=info.id),
+        "# " + tr.gettext("{game} is a game by Mark Steere.", game=info.title),
+        "# " + tr.gettext("Status: {status}", status=tr.gettext(GAME_STATUSES[info.status])),
+    ]  # fmt: skip
+    lines += [
+        f"# {colour_word(s.colour, tr).capitalize()}: {names.get(s.user_id, s.user_id)}"
+        for s in info.seats
     ]
-    lines += [f"# {s.colour}: {names.get(s.user_id, s.user_id)}" for s in info.seats]
     if info.hints is not None:  # only a game that allowed hints says how many were used
-        lines += [f"# hints used by {s.colour}: {info.hints.get(s.user_id, 0)}" for s in info.seats]
+        lines += [
+            "# "
+            + tr.gettext(
+                "Hints used by {colour}: {n}",
+                colour=colour_word(s.colour, tr),
+                n=tr.number(info.hints.get(s.user_id, 0)),
+            )
+            for s in info.seats
+        ]
     lines += ["", record.text, ""]
+    width = max([len(colour_word(s.colour, tr)) for s in info.seats] + [6])
     for m in record.moves:
         stamp = m.played_at.strftime("%Y-%m-%d %H:%M UTC")
-        lines.append(f"{m.ply + 1:>4}. {m.colour:<6} {m.move:<6} {stamp}")
+        lines.append(f"{m.ply + 1:>4}. {colour_word(m.colour, tr):<{width}} {m.move:<6} {stamp}")
     if record.history:
         lines.append("")
         for event in record.history:
@@ -108,10 +131,10 @@ class InfoCog(commands.Cog):
         info, send = await self._pick(interaction, game)
         record = await self.bot.service.games.game_record(info.id)
         names = self.bot.names_for(info.player_ids, interaction.guild)
-        text = record_text(record, names)
+        tr = tongue_for(interaction, send)
+        text = record_text(record, names, tr)
         file = discord.File(io.BytesIO(text.encode()), filename=f"crosspath-game-{info.id}.txt")
         shown = record.text if len(record.text) < 1800 else record.text[:1800] + " …"
-        tr = tongue_for(interaction, send)
         content = tr.gettext(
             "Game #{id}, {game}: {record}", id=info.id, game=info.title, record=f"`{shown}`"
         )
@@ -123,10 +146,12 @@ class InfoCog(commands.Cog):
     async def replay(self, interaction: Interaction, game: GamePick | None = None) -> None:
         await defer_public(interaction)
         info, send = await self._pick(interaction, game)
-        names = colour_names(info, self.bot.names_for(info.player_ids, interaction.guild))
-        position = await position_of(self.bot.service, info)
-        gif = await asyncio.to_thread(render.render_gif, position, names=names)
         tr = tongue_for(interaction, send)
+        names = colour_names(info, self.bot.names_for(info.player_ids, interaction.guild), tr)
+        position = await position_of(self.bot.service, info)
+        gif = await asyncio.to_thread(
+            functools.partial(render.render_gif, position, names=names, tr=tr)
+        )
         file = discord.File(
             io.BytesIO(gif),
             filename=f"crosspath-{info.id}.gif",

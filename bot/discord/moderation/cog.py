@@ -80,7 +80,9 @@ def settings_text(settings: GuildSettings, tr: Tongue = ENGLISH_TONGUE) -> str:
     lines = [
         tr.gettext("**Channels for games:** {value}", value=channels),
         tr.gettext("**Games in threads:** {value}", value=yes if settings.use_threads else no),
-        tr.gettext("**Default clock:** {value}", value=settings.default_time_control.describe()),
+        tr.gettext(
+            "**Default clock:** {value}", value=tr.say(settings.default_time_control.wording())
+        ),
         tr.gettext("**Default sizes:** {value}", value=sizes),
         tr.gettext(
             "**Challenges expire after:** {hours} h", hours=settings.challenge_expiry // 3600

@@ -17,7 +17,14 @@ import discord
 from bot.discord.clocks.clock_text import time_left_line
 from bot.discord.words import colour_word, describe_turn
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
-from bot.service import Challenge, GameInfo, GameRating, GameResult, short_duration
+from bot.service import (
+    Challenge,
+    GameInfo,
+    GameRating,
+    GameResult,
+    short_duration_wording,
+    unrated_wording,
+)
 from rules import Game
 
 COLOUR_DOTS: dict[str, str] = {"red": "🔴", "blue": "🔵", "black": "⚫", "white": "⚪"}
@@ -140,10 +147,11 @@ def result_text(info: GameInfo, result: GameResult, tr: Tongue = ENGLISH_TONGUE)
 
 
 def rating_text(rating: GameRating, names: Mapping[int, str], tr: Tongue = ENGLISH_TONGUE) -> str:
-    """The game-over rating lines: one per player, or ``Unrated: why`` (the service's
-    English)."""
+    """The game-over rating lines: one per player, or ``Unrated: why``."""
     if not rating.rated:
-        return rating.text[:1].upper() + rating.text[1:]
+        if rating.unrated_reason is None:  # not rated yet has no reason to give
+            return tr.gettext("Unrated")
+        return tr.gettext("Unrated: {why}", why=tr.say(unrated_wording(rating.unrated_reason)))
     lines = []
     for line in rating.changes:
         name = names.get(line.user_id) or tr.gettext("user {id}", id=line.user_id)
@@ -222,7 +230,7 @@ def turn_message(
                     "{who}, your move in {game} ({left} left).",
                     who=who,
                     game=info.title,
-                    left=short_duration(left),
+                    left=tr.say(short_duration_wording(left)),
                 )
             )
             pinged = [discord.Object(info.to_move_id)] if ping else []
@@ -296,7 +304,9 @@ def challenge_embed(
         )
     first = tr.gettext(FIRST_MOVE[challenge.first])
     embed.add_field(name=tr.gettext("First move"), value=first, inline=True)
-    embed.add_field(name=tr.gettext("Clock"), value=challenge.time_control.describe(), inline=True)
+    embed.add_field(
+        name=tr.gettext("Clock"), value=tr.say(challenge.time_control.wording()), inline=True
+    )
     rated = tr.gettext("yes") if challenge.rated else tr.gettext("no")
     embed.add_field(name=tr.gettext("Rated"), value=rated, inline=True)
     if challenge.status == "open":

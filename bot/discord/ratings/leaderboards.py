@@ -21,11 +21,11 @@ import discord
 from bot.discord.access import public_channels
 from bot.discord.persistent import PersistentButton
 from bot.discord.speech import public as channel_tongue
-from bot.i18n import ENGLISH_TONGUE, Tongue
+from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import Profile, PuzzleStanding, Standing
 from render.reports.leaderboard import leaderboard_alt_text, render_leaderboard
 from render.reports.rating_chart import rating_chart_alt_text, render_rating_chart
-from rules import game_class, split_variant, variant_title
+from rules import game_class, split_variant
 
 if TYPE_CHECKING:
     from bot.discord.app import CrosspathBot
@@ -57,7 +57,7 @@ async def leaderboard_page(
     the channel's language ``tr``, the image and its alt text too."""
     found = await bot.service.leaderboard(guild_id, game, PAGE_SIZE + 1, offset)
     more, standings = len(found) > PAGE_SIZE, found[:PAGE_SIZE]
-    title = variant_title(game)
+    title = pool_title(game, tr)
     names = await bot.fetch_names([s.user_id for s in standings], bot.get_guild(guild_id))
     embed = discord.Embed(
         title=tr.gettext("{game} leaderboard", game=pool_title(game, tr)), colour=0x009E73
@@ -117,11 +117,25 @@ class LeaderboardPageButton(
         )
 
 
+OUTCOMES = {"win": N_("win"), "loss": N_("loss"), "draw": N_("draw")}
+"""A recent game's result from the profile owner's side."""
+ENDINGS = {
+    "connection": N_("connection"),
+    "draw": N_("full board"),
+    "resign": N_("resignation"),
+    "time": N_("on time"),
+    "abort": N_("aborted"),
+    "award": N_("awarded"),
+    "forfeit": N_("forfeit"),
+}
+"""How a recent game ended, in a word (the service's ``ResultReason``)."""
+
+
 def profile_embed(
     profile: Profile, name: str, guild_id: int, tr: Tongue = ENGLISH_TONGUE
 ) -> tuple[discord.Embed, tuple[str, Any] | None]:
     """The profile's embed and, when the player has a rating, the game whose history to draw;
-    the record, outcomes and reasons are the service's words."""
+    the record is numbers (wins–losses–draws)."""
     embed = discord.Embed(title=tr.gettext("{name}'s ratings", name=name[:80]), colour=0x009E73)
     if not profile.ratings_enabled:
         embed.description = tr.gettext("Ratings are turned off in this server.")
@@ -155,8 +169,8 @@ def profile_embed(
                 id=r.game_id,
                 game=game_class(r.game).title,
                 opponent=f"<@{r.opponent_id}>",
-                outcome=r.outcome,
-                reason=r.reason,
+                outcome=tr.gettext(OUTCOMES[r.outcome]),
+                reason=tr.gettext(ENDINGS[r.reason]),
                 change=change,
                 link=link,
             )
@@ -164,7 +178,7 @@ def profile_embed(
     if lines:
         embed.add_field(name=tr.gettext("Last games"), value="\n".join(lines)[:1024], inline=False)
     best = profile.games[0] if profile.games else None
-    return embed, None if best is None else (variant_title(best.game), best.history)
+    return embed, None if best is None else (pool_title(best.game, tr), best.history)
 
 
 def puzzle_line(standing: PuzzleStanding, tr: Tongue = ENGLISH_TONGUE) -> str:
@@ -196,7 +210,8 @@ async def profile_reply(
     if chart is None or not chart[1]:
         return embed, None
     title, points = chart
-    png = await asyncio.to_thread(render_rating_chart, points, player=name, game=title)
-    alt = rating_chart_alt_text(points, player=name, game=title)
+    draw = functools.partial(render_rating_chart, points, player=name, game=title, tr=tr)
+    png = await asyncio.to_thread(draw)
+    alt = rating_chart_alt_text(points, player=name, game=title, tr=tr)
     embed.set_image(url=f"attachment://{CHART_FILE}")
     return embed, discord.File(io.BytesIO(png), filename=CHART_FILE, description=alt[:1024])

@@ -72,11 +72,15 @@ TIEBREAK_HEADINGS: dict[str, str] = {
     "buchholz": "BH",
     "sonneborn_berger": "SB",
     "head_to_head": "H2H",
-    "wins": "Wins",
-    "rating": "Rating",
-    "round_reached": "Round",
 }
-"""Short column headings for the service's tiebreak names (others are shown as given)."""
+"""Short column headings for the service's tiebreak names: the abbreviations chess players
+use in every language, spelt out in the table's legend (others are shown as given)."""
+TIEBREAK_COLUMNS: dict[str, str] = {
+    "wins": N_("Wins"),
+    "rating": N_("Rating"),
+    "round_reached": N_("Round"),
+}
+"""Tiebreaks headed by a word, translated."""
 TIEBREAK_WORDS: dict[str, str] = {
     "BH-1": N_("Buchholz cut-1"),
     "BH": N_("Buchholz"),
@@ -136,7 +140,9 @@ def announcement_embed(
         + (note or ""),
     )
     embed.add_field(name=tr.gettext("Format"), value=format_details(info, tr), inline=True)
-    embed.add_field(name=tr.gettext("Clock"), value=info.time_control.describe(), inline=True)
+    embed.add_field(
+        name=tr.gettext("Clock"), value=tr.say(info.time_control.wording()), inline=True
+    )
     rated = tr.gettext("yes") if info.rated else tr.gettext("no")
     embed.add_field(name=tr.gettext("Rated"), value=rated, inline=True)
     players_wanted = (
@@ -271,7 +277,9 @@ class TournamentButton(
 
 
 # ----- standings --------------------------------------------------------------------------------
-def heading_for(name: str) -> str:
+def heading_for(name: str, tr: Tongue = ENGLISH_TONGUE) -> str:
+    if name in TIEBREAK_COLUMNS:
+        return tr.gettext(TIEBREAK_COLUMNS[name])
     return TIEBREAK_HEADINGS.get(name, name.replace("_", " ")[:10])
 
 
@@ -293,7 +301,7 @@ def standings_lines(
         )
         for row in rows
     ]
-    return lines, [heading_for(k) for k in keys]
+    return lines, [heading_for(k, tr) for k in keys]
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,10 +314,11 @@ class StandingsPage:
 
 
 def legend(headings: Sequence[str], tr: Tongue = ENGLISH_TONGUE) -> str:
-    """What the table's abbreviations stand for (the tiebreaks' names are proper names; the
-    table and its image keep their English column headings for now)."""
+    """What the table's abbreviations stand for (the tiebreaks' names are proper names)."""
     words = [f"{h} = {tr.gettext(TIEBREAK_WORDS[h])}" for h in headings if h in TIEBREAK_WORDS]
-    return " · ".join([*words, tr.gettext("Left = games left"), tr.gettext("(w) = withdrawn")])
+    # the column's heading as the table shows it (render.reports.standings: "Left")
+    left = tr.gettext("{column} = games left", column=tr.gettext("Left"))
+    return " · ".join([*words, left, tr.gettext("(w) = withdrawn")])
 
 
 async def standings_page(

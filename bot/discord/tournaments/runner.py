@@ -139,9 +139,11 @@ class TournamentRunner:
                 id=info.id,
             )
         else:
-            # the reason is the service's sentence (English)
-            text = of_server(self.bot, info.guild_id).gettext(
-                "Tournament #{id} was cancelled. {reason}", id=info.id, reason=item.reason
+            tr = of_server(self.bot, info.guild_id)
+            text = tr.gettext(
+                "Tournament #{id} was cancelled. {reason}",
+                id=info.id,
+                reason=tr.say(item.reason) if item.reason is not None else "",
             )
         await refresh_announcement(self.bot, info)
         await messageable(self.bot, info.channel_id, info.guild_id).send(

@@ -16,8 +16,10 @@ a vacation ended early moves them back.  Every time here is integer microseconds
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
+
+from rules.errors import N_, Wording
 
 from ...store import ClockRow, GameRow
 from ..types import GameInfo, TimeControl
@@ -181,10 +183,15 @@ def shifted(row: GameRow, now: int, paused_until: int | None) -> tuple[int | Non
     return deadline, remind
 
 
-def short_duration(seconds: int) -> str:
+SHORT_UNITS = {"d": N_("{n}d"), "h": N_("{n}h"), "m": N_("{n}m"), "s": N_("{n}s")}
+"""A unit of time left as a caption shows it, for each front end to write its language's way
+(``5d``, ``5 T``, ``5日``)."""
+
+
+def short_duration_wording(seconds: int) -> Wording:
     """Time left as a caption shows it: the two largest units, the second rounded to the
     nearest (``2d 4h``, ``5h 12m``, ``40s``; a bank just started reads ``3d``, not
-    ``2d 23h``)."""
+    ``2d 23h``), for a front end to translate (``str()`` is the English)."""
     seconds = max(0, int(seconds))
     units = (86400, 3600, 60, 1)
     first = next((i for i, unit in enumerate(units) if seconds >= unit), len(units) - 1)
@@ -195,19 +202,31 @@ def short_duration(seconds: int) -> str:
         count, seconds = divmod(seconds, unit)
         if count or parts:
             parts.append((count, name))
-    shown = [f"{n}{name}" for n, name in parts[:2] if n]
-    return " ".join(shown) or "0s"
+    shown = [Wording(SHORT_UNITS[name], {"n": n}) for n, name in parts[:2] if n]
+    if not shown:
+        return Wording(SHORT_UNITS["s"], {"n": 0})
+    if len(shown) == 1:
+        return shown[0]
+    # joined by a space in every language: the template is not a message to translate
+    return Wording("{first} {second}", {"first": shown[0], "second": shown[1]})
 
 
-def time_left_text(info: GameInfo, names: Mapping[int, str]) -> str | None:
-    """``Alice 2d 4h · Bob 3d`` in seat order (None: untimed or over), for any front end."""
+def short_duration(seconds: int) -> str:
+    """:func:`short_duration_wording` in English (``2d 4h``)."""
+    return str(short_duration_wording(seconds))
+
+
+def time_left_text(
+    info: GameInfo, names: Mapping[int, str], say: Callable[[Wording], str] = str
+) -> str | None:
+    """``Alice 2d 4h · Bob 3d`` in seat order (None: untimed or over), for any front end;
+    ``say`` words the times (a front end's ``Tongue.say``; English by default)."""
     if info.time_left is None:
         return None
     parts = []
     for seat in info.seats:
         left = info.time_left.get(seat.user_id)
         if left is not None:
-            parts.append(
-                f"{names.get(seat.user_id, f'player {seat.colour}')} {short_duration(left)}"
-            )
+            name = names.get(seat.user_id, f"player {seat.colour}")
+            parts.append(f"{name} {say(short_duration_wording(left))}")
     return " · ".join(parts)

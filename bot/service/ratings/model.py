@@ -58,6 +58,8 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from rules.errors import N_, N_plural, Wording
+
 from ..types import ResultReason
 from .types import GameProfile, Outcome, RatingPoint, Standing, UnratedReason
 
@@ -342,20 +344,27 @@ def standings(
     ]
 
 
-_UNRATED_TEXT: dict[UnratedReason, str] = {
-    "ratings_off": "ratings are turned off in this server",
-    "unrated_game": "the game was created unrated",
-    "computer": "games against the computer are not rated",
-    "aborted": "the game was aborted",
-    "too_short": f"a player made fewer than {MIN_TURNS} turns",
-    "reset": "an admin reset this game's ratings since",
-    "before_ratings": "it ended before ratings existed",
+_UNRATED_WHY: dict[UnratedReason, str] = {
+    "ratings_off": N_("ratings are turned off in this server"),
+    "unrated_game": N_("the game was created unrated"),
+    "computer": N_("games against the computer are not rated"),
+    "aborted": N_("the game was aborted"),
+    "reset": N_("an admin reset this game's ratings since"),
+    "before_ratings": N_("it ended before ratings existed"),
 }
 
 
+def unrated_wording(reason: UnratedReason) -> Wording:
+    """Why a game is unrated, for a front end to translate (``unrated: <why>`` in English)."""
+    if reason == "too_short":
+        forms = N_plural("a player made fewer than {n} turn", "a player made fewer than {n} turns")
+        return Wording.counted(forms, MIN_TURNS)
+    return Wording(_UNRATED_WHY[reason])
+
+
 def unrated_text(reason: UnratedReason | None) -> str:
-    """``rated`` or ``unrated: <why>``."""
-    return "rated" if reason is None else f"unrated: {_UNRATED_TEXT[reason]}"
+    """``rated`` or ``unrated: <why>``, in English (the CLI, logs)."""
+    return "rated" if reason is None else f"unrated: {unrated_wording(reason)}"
 
 
 _RATED_REASONS: frozenset[str] = frozenset(

@@ -83,7 +83,7 @@ class Rounds(Feature):
             started = await self.start(tx, t, now)
         except TournamentError as exc:
             t = await self.cancel_unstarted(tx, t, now)
-            done.append(TournamentUpdate("cancelled", await self.info(tx, t), str(exc)))
+            done.append(TournamentUpdate("cancelled", await self.info(tx, t), exc.wording))
             return t
         done.append(TournamentUpdate("started", await self.info(tx, started)))
         return started

@@ -33,7 +33,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from rules import UnknownGame, game_class
-from rules.errors import N_
+from rules.errors import N_, N_plural, Wording
 
 from ...store import (
     ChannelTaken,
@@ -604,9 +604,13 @@ class Tournaments(Feature):
                     continue
                 players = len(await tx.tournaments.entrants(t.id))
                 if players < max(2, t.min_players):
-                    reason = (
-                        f"Registration closed with {players} of the {max(2, t.min_players)}"
-                        " players needed."
+                    reason = Wording.counted(
+                        N_plural(
+                            "Registration closed with {players} of the {n} player needed.",
+                            "Registration closed with {players} of the {n} players needed.",
+                        ),
+                        max(2, t.min_players),
+                        players=players,
                     )
                     t = await self.rounds.cancel_unstarted(tx, t, moment)
                     done.append(

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
+from rules.errors import Wording
+
 from ..types import TimeControl
 
 TournamentFormat = Literal["round_robin", "double_round_robin", "swiss", "knockout", "league"]
@@ -127,4 +129,5 @@ class TournamentUpdate:
 
     kind: Literal["started", "cancelled", "finished"]
     tournament: TournamentInfo
-    reason: str = ""
+    reason: Wording | None = None
+    """Why it was cancelled, for a front end to translate (``str()`` is the English)."""

@@ -11,9 +11,36 @@
   const where = document.getElementById("where");
   const list = document.getElementById("moves");
   const theme = document.getElementById("theme");
+  // The page's language: its templates (bot/web/game_words.py), filled here as the server
+  // fills them, and the language the board's title is drawn in.
+  const words = JSON.parse(document.getElementById("words").textContent);
+  const lang = encodeURIComponent(root.dataset.lang || "en");
   let version = Number(root.dataset.version);
   let plies = Number(root.dataset.plies);
   let ply = plies;
+
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, (whole, name) =>
+      Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole);
+  }
+
+  function colourWord(colour) {
+    return words.colours[colour] || colour || "";
+  }
+
+  function playerWord(name, colour) {
+    if (name) return name;
+    return colour ? fill(words.colour_player, { colour: colourWord(colour) }) : words.a_player;
+  }
+
+  function resultWords(result) {
+    if (!result) return "";
+    return fill(words.results[result.reason] || words.over, {
+      winner: playerWord(result.winner, result.winner_colour),
+      loser: playerWord(result.loser, result.loser_colour),
+      colour: colourWord(result.winner_colour),
+    });
+  }
 
   function plyFromHash() {
     const match = /^#ply=(\d+)$/.exec(window.location.hash);
@@ -23,12 +50,12 @@
   function show(wanted, fromHash) {
     ply = Math.max(0, Math.min(plies, wanted));
     const url = "/games/" + token + "/board.svg?ply=" + ply + "&v=" + version +
-      "&theme=" + encodeURIComponent(theme.value);
+      "&theme=" + encodeURIComponent(theme.value) + "&lang=" + lang;
     if (board.getAttribute("src") !== url) board.setAttribute("src", url);
-    board.setAttribute("alt", "The board after move " + ply);
+    board.setAttribute("alt", fill(words.board_after, { n: ply }));
     slider.max = String(plies);
     slider.value = String(ply);
-    where.textContent = "Move " + ply + " of " + plies;
+    where.textContent = fill(words.where, { n: ply, total: plies });
     let best = "";
     for (const item of list.children) {
       const current = Number(item.dataset.ply) === ply;
@@ -47,11 +74,11 @@
     if (!figure) return;
     figure.hidden = !best;
     if (!best) return;
-    const text = "Better than move " + ply + ": " + best;
+    const text = fill(words.better, { n: ply, best: best });
     const img = document.getElementById("better-board");
     img.setAttribute("src", "/games/" + token + "/board.svg?ply=" + ply + "&better=1&v=" +
-      version + "&theme=" + encodeURIComponent(theme.value));
-    img.setAttribute("alt", "The board with " + best + " played instead of move " + ply);
+      version + "&theme=" + encodeURIComponent(theme.value) + "&lang=" + lang);
+    img.setAttribute("alt", fill(words.better_board, { n: ply, best: best }));
     document.getElementById("better-text").textContent = text;
   }
 
@@ -63,7 +90,7 @@
     a.textContent = move.ply + ". " + move.move;
     const colour = document.createElement("span");
     colour.className = "colour";
-    colour.textContent = move.colour;
+    colour.textContent = colourWord(move.colour);
     li.append(a, " ", colour);
     return li;
   }
@@ -74,9 +101,15 @@
     plies = state.moves.length;
     while (list.children.length > 1) list.lastElementChild.remove();
     for (const move of state.moves) list.append(item(move));
-    document.getElementById("result").textContent = state.result;
-    document.getElementById("to-move").textContent = state.to_move;
-    document.getElementById("clock").textContent = state.clock;
+    document.getElementById("result").textContent = resultWords(state.result);
+    const mover = state.to_move;
+    document.getElementById("to-move").textContent = mover
+      ? fill(words.to_move, { name: playerWord(mover.name, mover.colour),
+                              colour: colourWord(mover.colour) })
+      : "";
+    document.getElementById("clock").textContent = state.deadline
+      ? fill(words.turn_ends, { clock: words.clock, when: state.deadline })
+      : words.clock;
     root.dataset.version = String(version);
     root.dataset.plies = String(plies);
     show(following ? plies : ply, false);
