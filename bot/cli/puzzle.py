@@ -4,16 +4,20 @@ A puzzle near the local player's puzzle rating (the starter set, issue 48), draw
 console's text board; answer with a point, or ``give up``.  Kept in ``--db`` (a SQLite file
 or postgresql:// URL; default ``crosspath-puzzles.db`` here), so the rating and the puzzles
 already tried carry over from one run to the next.  Bad input ends with one sentence.
+It speaks the terminal's language (``--lang``, else ``LC_ALL``/``LC_MESSAGES``/``LANG``), with
+the same sentences as the Discord answers (:mod:`bot.puzzle_words`).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from collections.abc import Callable
 
-from rules import game_names
+from bot.i18n import ENGLISH_TONGUE, Tongue, terminal_language, tongue
+from rules import game_names, new_game
 
 from .entry import clip
 
@@ -28,13 +32,23 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=PROG, description="Solve a puzzle from a real game.")
     p.add_argument("game", nargs="?", default=None, help=", ".join(sorted(game_names())))
     p.add_argument("--db", default="crosspath-puzzles.db", help="a SQLite file or URL")
+    p.add_argument(
+        "--lang",
+        default=None,
+        metavar="LANG",
+        help="the language to answer in: de, es, fr, pt_BR, ru, ja, ko, zh_Hans or en "
+        "(default: from LC_ALL, LC_MESSAGES or LANG)",
+    )
     return p
 
 
-async def session(target: str, game: str | None, ask: Callable[[str], str]) -> int:
+async def session(
+    target: str, game: str | None, ask: Callable[[str], str], tr: Tongue = ENGLISH_TONGUE
+) -> int:
     from ai.puzzles import replay
-    from bot.console.board import text_board
-    from bot.service import GameService, ServiceError
+    from bot.console.board import colour_word, text_board
+    from bot.puzzle_words import outcome_text
+    from bot.service import GameService, PuzzleOver, ServiceError
     from bot.store import open_store
 
     async with await open_store(target) as store:
@@ -42,38 +56,37 @@ async def session(target: str, game: str | None, ask: Callable[[str], str]) -> i
         try:
             view = await puzzles.start(LOCAL_PLAYER, None, game)
         except ServiceError as exc:
-            print(f"{PROG}: {exc}", file=sys.stderr)
+            print(f"{PROG}: {tr.refusal(exc)}", file=sys.stderr)
             return EXIT_BAD_INPUT
-        print(f"Puzzle {view.puzzle_id} ({view.game} {view.size}×{view.size}, rated {view.rating})")
-        print(f"{view.to_move} to play and win.")
+        print(
+            tr.gettext(
+                "Puzzle {id} ({game} {size}×{size}, rated {rating}): {colour} to move and win.",
+                id=view.puzzle_id,
+                game=new_game(view.game, view.size).title,
+                size=view.size,
+                rating=tr.number(view.rating),
+                colour=colour_word(view.to_move, tr),
+            )
+        )
+        prompt = tr.gettext("your move (or 'give up'): ")
         while True:
             board = replay(view.game, view.size, [*view.moves, *view.played])
-            print(text_board(board))
-            text = ask("your move (or 'give up'): ").strip()
+            print(text_board(board, tr=tr))
+            text = ask(prompt).strip()
             try:
                 if text.lower() in GIVE_UP:
                     result = await puzzles.give_up(view.attempt_id, LOCAL_PLAYER)
                 else:
                     result = await puzzles.answer(view.attempt_id, LOCAL_PLAYER, text)
             except ServiceError as exc:
-                print(str(exc))
-                if exc.__class__.__name__ == "PuzzleOver":
+                print(tr.refusal(exc))
+                if isinstance(exc, PuzzleOver):
                     return EXIT_BAD_INPUT
                 continue
             view = result.view
-            if result.correct and result.solved:
-                print(f"Solved! Puzzle rating {result.rating}, streak {result.streak}.")
-                return 0
-            if result.correct:
-                print(f"Right. The reply: {result.defence}.")
+            print(outcome_text(result, tr))
+            if result.correct and not result.solved:
                 continue
-            if result.move is not None:
-                why = "wins by force"
-                if result.connects:
-                    why = "connects"
-                reason = f"after {result.move}, {result.reply} {why}" if result.reply else ""
-                print(f"Not this one: {reason}." if reason else "Not this one.")
-            print(f"The solution: {' '.join(result.solution)}. Puzzle rating {result.rating}.")
             return 0
 
 
@@ -84,7 +97,8 @@ def main(argv: list[str]) -> int:
         print(f"{PROG}: unknown game '{clip(args.game)}': choose one of {names}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
-        return asyncio.run(session(args.db, args.game, input))
+        tr = tongue(terminal_language(os.environ, args.lang))
+        return asyncio.run(session(args.db, args.game, input, tr))
     except EOFError:
         print()
         return 0

@@ -32,6 +32,7 @@ from bot.discord.replies import handle_error, log_failure
 from bot.discord.speech import private
 from bot.discord.words import colour_word
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
+from bot.puzzle_words import outcome_text
 from bot.service import InvalidInput, PuzzleAnswer, PuzzleView
 from rules import Game, new_game
 
@@ -81,47 +82,6 @@ def task_text(view: PuzzleView, tr: Tongue) -> str:
         rating=tr.number(view.rating),
         colour=colour_word(view.to_move, tr),
     )
-
-
-def outcome_text(answer: PuzzleAnswer, tr: Tongue) -> str:
-    if answer.move is None:
-        lines = [tr.gettext("You gave up.")]
-    elif not answer.correct:
-        if answer.connects:
-            lines = [
-                tr.gettext(
-                    "Not this one: after {move}, {reply} connects.",
-                    move=answer.move,
-                    reply=answer.reply,
-                )
-            ]
-        else:
-            lines = [
-                tr.gettext(
-                    "Not this one: after {move}, {reply} wins by force.",
-                    move=answer.move,
-                    reply=answer.reply,
-                )
-            ]
-    elif answer.solved:
-        lines = [tr.gettext("Solved! {move} wins.", move=answer.move)]
-    else:
-        return tr.gettext(
-            "Right: {move}. The defence plays {defence}; your move again.",
-            move=answer.move,
-            defence=answer.defence,
-        )
-    if answer.solution and not answer.solved:
-        lines.append(tr.gettext("The solution: {moves}", moves=" ".join(answer.solution)))
-    if answer.rating is not None:
-        lines.append(
-            tr.gettext(
-                "Your puzzle rating: {rating}; streak: {streak}.",
-                rating=tr.number(answer.rating),
-                streak=tr.number(answer.streak),
-            )
-        )
-    return "\n".join(lines)
 
 
 async def show_answer(interaction: Interaction, answer: PuzzleAnswer, tr: Tongue) -> None:
