@@ -24,13 +24,10 @@ from referencing.jsonschema import DRAFT202012
 
 ALICE, BOB, CAROL = fakes.ALICE, fakes.BOB, fakes.CAROL
 close_harnesses = fakes.close_harnesses
-WHERE = {"dm": fakes.DM_CHANNEL, "group": fakes.GROUP_DM}
+WHERE = fakes.DM_WHERE
 SPEC = Path(__file__).resolve().parents[1] / "data" / "discord-api-spec" / "openapi.json"
 SPEC_URI = "https://discord.test/openapi.json"
 MENU = "Challenge to a game"
-SLOW = 30
-"""Seconds an interaction may take on a loaded machine (a cold game after the restart is
-rebuilt in a worker process first)."""
 
 
 @cache
@@ -113,24 +110,7 @@ async def h(db_path: Path, clock: Any) -> AsyncIterator[Any]:
         await harness.close()
 
 
-async def command(h: Any, where: str, name: str, who: fakes.Player, **options: Any) -> list[Any]:
-    """``/name`` typed in the DM (or group DM) by ``who``, who installed Crosspath."""
-    members = [v for v in options.values() if isinstance(v, fakes.Player)]
-    opts = [
-        fakes.opt(k, str(v.id), 6)
-        if isinstance(v, fakes.Player)
-        else fakes.opt(k, v, fakes.option_kind(v))
-        for k, v in options.items()
-    ]
-    payload = h.payloads.command(name, who, opts, channel_id=WHERE[where], members=members)
-    payload = fakes.user_installed(payload, who, where)
-    payload["data"].get("resolved", {}).pop("members", None)  # no server, no members
-    return list(await h.run(payload, timeout=SLOW))
-
-
-async def click(h: Any, where: str, custom_id: str, who: fakes.Player) -> list[Any]:
-    payload = fakes.user_installed(h.payloads.button(custom_id, who), who, where)
-    return list(await h.run(payload, timeout=SLOW))
+command, click = fakes.dm_command, fakes.dm_click
 
 
 def answers(sent: list[Any]) -> list[Any]:

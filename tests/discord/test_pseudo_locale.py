@@ -724,3 +724,30 @@ def test_time_left_is_written_the_languages_way() -> None:
     for text in (time_left_line(info, NAMES, tr), my_time_left(summary(1), 1, tr)):
         assert text is not None and "［" in text, text
         assert not leaks(text.replace("Ann", "").replace("Ben", "")), text
+
+
+async def test_a_dm_game_speaks_only_through_the_catalogs(h: Any, clock: Any) -> None:
+    """A game in a group DM under a user install: the challenge's "unrated, not on the web",
+    every board answered to an interaction, the turn DMs, the mover's note when a DM is
+    refused (50007), a reminder and the loss on time by DM: every word went through the
+    catalogs."""
+    command, click = fakes.dm_command, fakes.dm_click
+    bob = fakes.BOB
+    [posted] = await command(h, "group", "challenge", ALICE, game="minefield", opponent=bob)
+    accept = next(c for c in posted.custom_ids if c.startswith("cp:chal:accept:"))
+    await click(h, "group", accept, bob)
+    h.fake.closed_dms.add(bob.id)
+    await command(h, "group", "move", ALICE, point="c3")
+    h.fake.closed_dms.discard(bob.id)
+    await command(h, "group", "move", bob, point="d4")
+    assert [d.status for d in h.fake.dms_to(bob.id)].count(403) == 1  # the mover was told
+    before = len(h.fake.dms_to(ALICE.id))
+    clock.advance(days=6)  # past the default bank: a loss on time, by DM to both
+    await h.bot.get_cog("ClockCog").run_once()
+    assert len(h.fake.dms_to(ALICE.id)) > before
+    texts = [shown_text(s) for s in h.fake.sent if s.message]
+    assert sum("［" in t for t in texts) >= 6, texts
+    # the record's notation ("minefield 5: c3 d4") is the engine's, as in a server game
+    plain = [t.replace("Alice", "").replace("Bob", "").replace("minefield", "") for t in texts]
+    leaked = [(t, leaks(t)) for t in plain if t and leaks(t)]
+    assert not leaked, leaked[:3]

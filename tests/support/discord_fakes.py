@@ -702,3 +702,30 @@ async def challenge_and_accept(h: Any, game: str = "minefield", size: int = 5, *
     info = await h.service.get_game(CHANNEL)
     assert info is not None
     return info
+
+
+DM_WHERE = {"dm": DM_CHANNEL, "group": GROUP_DM}
+"""The conversations a user-installed Crosspath is used in: a DM between two people and a
+group DM."""
+SLOW_INTERACTION = 30
+"""Seconds an interaction may take on a loaded machine (a cold game after a restart is
+rebuilt in a worker process first)."""
+
+
+async def dm_command(h: Any, where: str, name: str, who: Player, **options: Any) -> list[Any]:
+    """``/name`` typed in the DM (or group DM) by ``who``, who installed Crosspath."""
+    members = [v for v in options.values() if isinstance(v, Player)]
+    opts = [
+        opt(k, str(v.id), 6) if isinstance(v, Player) else opt(k, v, option_kind(v))
+        for k, v in options.items()
+    ]
+    payload = h.payloads.command(name, who, opts, channel_id=DM_WHERE[where], members=members)
+    payload = user_installed(payload, who, where)
+    payload["data"].get("resolved", {}).pop("members", None)  # no server, no members
+    return list(await h.run(payload, timeout=SLOW_INTERACTION))
+
+
+async def dm_click(h: Any, where: str, custom_id: str, who: Player) -> list[Any]:
+    """A button pressed in the DM (or group DM) by ``who``."""
+    payload = user_installed(h.payloads.button(custom_id, who), who, where)
+    return list(await h.run(payload, timeout=SLOW_INTERACTION))
