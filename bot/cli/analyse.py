@@ -17,7 +17,8 @@ import os
 import sys
 from pathlib import Path
 
-from ai.analysis import Analysis, Settings, analyse, worst
+from ai.analysis import Analysis, Settings, analyse
+from bot.i18n import ENGLISH_TONGUE, Tongue, terminal_language, tongue
 from rules import InvalidRecord
 
 from .entry import clip
@@ -46,6 +47,13 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--workers", type=int, default=1, help="processes to use (default 1)")
     p.add_argument("--chart", type=Path, default=None, help="also write the chart PNG here")
+    p.add_argument(
+        "--lang",
+        default=None,
+        metavar="LANG",
+        help="the language of the text and the chart (not of --json, whose keys are fixed): "
+        "de, es, fr, pt_BR, ru, ja, ko, zh_Hans or en (default: from LC_ALL, LC_MESSAGES or LANG)",
+    )
     return p
 
 
@@ -114,22 +122,18 @@ def run(args: argparse.Namespace) -> Analysis:
         raise Refused(str(exc)) from exc
 
 
-def as_text(analysis: Analysis) -> str:
+def as_text(analysis: Analysis, tr: Tongue = ENGLISH_TONGUE) -> str:
+    """The analysis in the terminal's language, with the Discord answer's own sentences: the
+    record, each seat's accuracy and marks, and the costliest moves."""
+    from bot.analysis_words import costliest_lines, player_lines
+
+    seats = [
+        tr.gettext("first player") if p.seat == "first" else tr.gettext("second player")
+        for p in analysis.players
+    ]
     lines = [analysis.record if len(analysis.record) <= 200 else clip(analysis.record, 200)]
-    for p in analysis.players:
-        lines.append(
-            f"{p.seat:<6} accuracy {p.accuracy:5.1f}  moves {p.moves:>3}  "
-            f"inaccuracies {p.inaccuracy}  mistakes {p.mistake}  blunders {p.blunder}  "
-            f"missed wins {p.missed_win}"
-        )
-    bad = worst(analysis)
-    if bad:
-        lines.append("worst moves:")
-    for m in bad:
-        lines.append(
-            f"  {m.ply:>3}. {m.seat:<6} {m.move:<5} {m.win_chance_before:.0%} → "
-            f"{m.win_chance_after:.0%}  {m.mark or '':<10} best {m.best}"
-        )
+    lines += player_lines(analysis, seats, tr)
+    lines += costliest_lines(analysis, seats, tr)
     return "\n".join(lines)
 
 
@@ -141,9 +145,10 @@ def main(argv: list[str]) -> int:
         if str(exc):
             print(f"{PROG}: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    tr = tongue(terminal_language(os.environ, args.lang))
     if args.chart is not None:
         from render.reports.analysis_chart import render_analysis_chart
 
-        args.chart.write_bytes(render_analysis_chart(analysis.moves))
-    print(json.dumps(analysis.as_json()) if args.json else as_text(analysis))
+        args.chart.write_bytes(render_analysis_chart(analysis.moves, tr))
+    print(json.dumps(analysis.as_json()) if args.json else as_text(analysis, tr))
     return 0

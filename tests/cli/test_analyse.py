@@ -45,8 +45,21 @@ def test_good_record_text_and_chart(tmp_path: Path) -> None:
         tmp_path, "analyse", "--record", RECORD, "--budget", "50", "--chart", str(chart)
     )
     assert proc.returncode == 0, proc.stderr
-    assert "accuracy" in proc.stdout and "worst moves:" in proc.stdout
+    assert "first player: accuracy" in proc.stdout, proc.stdout
+    assert "The costliest moves:" in proc.stdout or "a clean game" in proc.stdout
     assert chart.read_bytes().startswith(b"\x89PNG")
+
+
+def test_text_and_chart_speak_the_chosen_language(tmp_path: Path) -> None:
+    chart = tmp_path / "chart.png"
+    args = ("analyse", "--record", RECORD, "--budget", "50", "--chart", str(chart))
+    proc = crosspath(tmp_path, *args, "--lang", "de")
+    assert proc.returncode == 0, proc.stderr
+    assert "erster Spieler: Genauigkeit" in proc.stdout, proc.stdout
+    assert "accuracy" not in proc.stdout
+    english = tmp_path / "english.png"
+    crosspath(tmp_path, *args[:-1], str(english), "--lang", "en")
+    assert chart.read_bytes() != english.read_bytes()  # the chart's words are drawn
 
 
 def test_json_schema_is_exact(tmp_path: Path) -> None:

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from ai.analysis import Analysis, PlyAnalysis, Settings, positions, worst
-from bot.i18n import N_, Tongue
+from ai.analysis import Analysis, Settings, positions, worst
+from bot.analysis_words import costliest_lines, player_lines
+from bot.i18n import Tongue
 from bot.service import GameInfo, StoredAnalysis, Viewer
 from render.reports.analysis_chart import render_analysis_chart
 from render.reports.move_pairs import Pair, render_move_pairs
@@ -33,14 +34,6 @@ Show = Callable[[str], Awaitable[None]]
 
 EDIT_EVERY = 2.0
 """Seconds between two progress edits of one message."""
-
-MARK_NAMES = {
-    "inaccuracy": N_("inaccuracy"),
-    "mistake": N_("mistake"),
-    "blunder": N_("blunder"),
-    "missed_win": N_("missed win"),
-}
-
 
 class Analyst:
     """What the adapter hands the service for each request: where positions are judged and at
@@ -100,43 +93,9 @@ def summary_text(info: GameInfo, names: list[str], analysis: Analysis, tr: Tongu
     """The analysis in words: each player's accuracy and marks, then the three worst moves
     with the better move.  The same words serve as the chart's alt text."""
     lines = [tr.gettext("Computer analysis of game #{id}, {game}", id=info.id, game=info.title)]
-    for seat, name in zip(analysis.players, names, strict=False):
-        lines.append(
-            tr.gettext(
-                "{name}: accuracy {accuracy}%, {blunders} blunders, {mistakes} mistakes,"
-                " {inaccuracies} inaccuracies, {missed} missed wins",
-                name=name,
-                accuracy=tr.number(round(seat.accuracy)),
-                blunders=tr.number(seat.blunder),
-                mistakes=tr.number(seat.mistake),
-                inaccuracies=tr.number(seat.inaccuracy),
-                missed=tr.number(seat.missed_win),
-            )
-        )
-    bad = worst(analysis)
-    if bad:
-        lines.append(tr.gettext("The costliest moves:"))
-        lines.extend(worst_line(ply, names, analysis, tr) for ply in bad)
-    else:
-        lines.append(tr.gettext("No move lost much: a clean game."))
+    lines += player_lines(analysis, names, tr)
+    lines += costliest_lines(analysis, names, tr)
     return "\n".join(lines)
-
-
-def worst_line(ply: PlyAnalysis, names: list[str], analysis: Analysis, tr: Tongue) -> str:
-    seats = [p.seat for p in analysis.players]
-    name = names[seats.index(ply.seat)] if ply.seat in seats and len(names) == len(seats) else ""
-    mark = tr.gettext(MARK_NAMES[ply.mark]) if ply.mark else ""
-    return tr.gettext(
-        "• move {ply}, {name} played {move} ({mark}: win chance {before}% → {after}%);"
-        " better was {best}",
-        ply=tr.number(ply.ply),
-        name=name,
-        move=ply.move,
-        mark=mark,
-        before=tr.number(round(ply.win_chance_before * 100)),
-        after=tr.number(round(ply.win_chance_after * 100)),
-        best=ply.best,
-    )
 
 
 def costly_pairs(analysis: Analysis, tr: Tongue) -> list[Pair]:
