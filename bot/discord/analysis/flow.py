@@ -35,6 +35,7 @@ Show = Callable[[str], Awaitable[None]]
 EDIT_EVERY = 2.0
 """Seconds between two progress edits of one message."""
 
+
 class Analyst:
     """What the adapter hands the service for each request: where positions are judged and at
     what budget (None: the service's defaults, the computer's process pool), and who asks."""
