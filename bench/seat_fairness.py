@@ -11,8 +11,10 @@ Level 3 plays at its playout cap only (1,000; Minefield 7×7: 200), without its 
 seconds would make the games depend on the machine's load, and a seeded game must replay the
 same on any machine.  Game ``i`` of a board uses seed ``i``, so a run can stop anywhere and be
 resumed (seeds already in the results file are skipped) or extended (``--games``), and any
-line can be replayed.  Boards are played round-robin, cheapest first, so a run cut short by
-``--hours`` gives every board games.  Each finished game is one JSON line, appended at once:
+line can be replayed.  Boards are played round-robin (seed 0 on every board, then seed 1, ...),
+each round cheapest first by the mean CPU seconds of the board's games so far, so a run cut
+short by ``--hours`` gives every board games.  Each finished game is one JSON line, appended
+at once:
 
     {"game": "minefield", "size": 7, "pie": false, "seed": 0, "winner": "first",
      "swapped": false, "plies": 31, "cpu": 21.4, "record": "minefield 7: ..."}
@@ -149,11 +151,26 @@ def schedule(
                 yield board, seed
 
 
+def cheapest_first(boards: list[Board], rows: Iterable[dict[str, object]]) -> list[Board]:
+    """``boards`` by the mean CPU seconds of their games so far, boards without a game first
+    (so each is measured early); a run cut short then has the most games it could."""
+    cpu: dict[Board, list[float]] = {}
+    for row in rows:
+        cpu.setdefault(board_of(row), []).append(float(str(row["cpu"])))
+
+    def cost(board: Board) -> float:
+        spent = cpu.get(board)
+        return sum(spent) / len(spent) if spent else 0.0
+
+    return sorted(boards, key=cost)  # stable: unmeasured boards keep the table's order
+
+
 def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    done = {(board_of(r), int(str(r["seed"]))) for r in read_rows(out)}
-    todo = schedule(args.boards or all_boards(), args.games, done)
+    rows = read_rows(out)
+    done = {(board_of(r), int(str(r["seed"]))) for r in rows}
+    todo = schedule(cheapest_first(args.boards or all_boards(), rows), args.games, done)
     stop_at = time.monotonic() + args.hours * 3600 if args.hours else None
     # Only as many games in flight as workers, so the time cap stops new games promptly.
     running: set[Future[dict[str, object]]] = set()

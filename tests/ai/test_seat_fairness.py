@@ -108,6 +108,17 @@ def test_the_schedule_goes_round_robin_and_skips_seeds_already_played() -> None:
     assert list(seat_fairness.schedule([a, b], 3, done)) == [(b, 0), (a, 1), (a, 2), (b, 2)]
 
 
+def test_a_round_plays_unmeasured_boards_first_then_the_cheapest() -> None:
+    boards = seat_fairness.all_boards()[:4]
+    rows = [
+        row("clearcut", 7, False, 0, "first", cpu=9.0),
+        row("clearcut", 7, False, 1, "first", cpu=3.0),
+        row("crosscut", 8, False, 0, "first", cpu=5.0),
+    ]
+    order = [b.label for b in seat_fairness.cheapest_first(boards, rows)]
+    assert order == ["clearcut 7+pie", "clearpath 7+pie", "crosscut 8", "clearcut 7"]
+
+
 def test_a_run_with_every_seed_played_plays_nothing_and_keeps_the_file(tmp_path: Path) -> None:
     out = tmp_path / "seats.jsonl"
     lines = [row("minefield", 7, False, seed, "first") for seed in range(2)]
