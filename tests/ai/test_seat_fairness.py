@@ -180,3 +180,11 @@ def test_the_committed_results_are_well_formed_games_of_the_table() -> None:
         assert swapped == r["swapped"]
         first_colour = game.players[0]
         assert winning_seat(game, first_colour, swapped) == r["winner"]
+
+
+def test_the_published_table_is_the_committed_results_table() -> None:
+    """docs/rules.md shows the table of the committed results, so more games mean a new table
+    (``python bench/seat_fairness.py --table``) and never a stale one."""
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text()
+    table = markdown_table(tally(seat_fairness.read_rows(seat_fairness.RESULTS)))
+    assert table in docs
