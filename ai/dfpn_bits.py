@@ -44,9 +44,9 @@ EPSILON = 0.25
 WIN = (0, INF)
 LOSS = (INF, 0)
 
-Child = tuple[int, int, int, tuple[int, ...], tuple[int, int] | None, int]
-"""(black, white, colour to move, symmetry keys, settled value or None, canonical key): one
-child of an expanded node."""
+Child = tuple[int, int, int, tuple[int, ...], tuple[int, int] | None, int, tuple[int, int]]
+"""(black, white, colour to move, symmetry keys, settled value or None, canonical key, first
+guess at its numbers): one child of an expanded node."""
 
 
 class MinefieldBits:
@@ -106,6 +106,18 @@ class MinefieldBits:
                 return region
             region = grown
 
+    def flood8(self, seed: int, within: int) -> int:
+        """The part of ``within`` 8-connected to ``seed``."""
+        g = self.grid
+        n, full, not_left, not_right = g.size, g.full, g.not_left, g.not_right
+        region = seed
+        while True:
+            h = region | (region >> 1 & not_right) | (region << 1 & not_left)
+            grown = (h | h >> n | (h << n & full)) & within
+            if grown == region:
+                return region
+            region = grown
+
     def _dilate(self, m: int) -> int:
         g = self.grid
         return m | (m >> 1 & g.not_right) | (m << 1 & g.not_left) | m >> g.size | (m << g.size & g.full)
@@ -116,6 +128,24 @@ class MinefieldBits:
         reach_a = self._flood(own & edge_a, own)
         reach_b = self._flood(own & edge_b, own)
         return (self._dilate(reach_a) | edge_a) & (self._dilate(reach_b) | edge_b) & empty
+
+    def distance(self, own: int, opp: int, colour: int) -> int:
+        """How many empty points ``colour`` still needs to join its edges (at least 1; a big
+        number when it cannot): a guess at how far the position is from a win, used only to
+        start a position's proof numbers (df-pn stays exact whatever the guess)."""
+        edge_a, edge_b = self.edges[colour]
+        empty = self.grid.full & ~(own | opp)
+        reach = self._flood(own & edge_a, own)
+        frontier = edge_a
+        for k in range(1, self.grid.area + 1):
+            grown = (self._dilate(reach) | frontier) & empty & ~reach
+            if not grown:
+                return 1000
+            reach = self._flood(reach | grown, reach | grown | own)
+            if reach & edge_b:
+                return k
+            frontier = 0
+        return 1000
 
     def cut_off(self, opp: int, colour: int) -> bool:
         """Can ``colour`` no longer join its edges (``opp`` being the other colour's stones)?"""
@@ -131,7 +161,17 @@ BITS_GAMES: dict[str, Callable[[int], MinefieldBits]] = {"minefield": MinefieldB
 class BitsDfpn:
     """Can colour ``attacker`` (0 black, the first seat; 1 white) force a win?"""
 
-    def __init__(self, name: str, size: int, attacker: int, *, max_nodes: int | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        size: int,
+        attacker: int,
+        *,
+        max_nodes: int | None = None,
+        heuristic: bool = False,
+    ) -> None:
+        self.heuristic = heuristic
+        """Start unexpanded positions' (pn, dn) at each side's distance to a win, not (1, 1)."""
         self.rules = BITS_GAMES[name](size)
         self.name = name
         self.size = size
@@ -202,9 +242,16 @@ class BitsDfpn:
         # other side's (by filling it, or by a glyph), so these are computed once per node.
         mover_wins = rules.winning_points(own, mover, full) & legal
         threats = rules.winning_points(opp, other, full)
+        # A defender stone cuts the attacker off exactly when it joins an 8-connected chain
+        # of defender stones between the defender's own two edges (the duality of the
+        # square grid, docs/solved.md); the position before was not cut off, so any such
+        # chain runs through the new stone and its group is all that needs looking at.
         check_cut = mover != attacker
+        cut_a, cut_b = rules.edges[mover]
+        flood8 = rules.flood8
         delta = self.delta[mover]
         mover_bit = self.mover_bit if other else 0
+        heuristic = self.heuristic
         out: list[Child] = []
         for p in self.order:
             bit = 1 << p
@@ -212,21 +259,39 @@ class BitsDfpn:
                 continue
             b, w = (black | bit, white) if mover == 0 else (black, white | bit)
             if mover_wins & bit:
-                out.append((b, w, 0, (), won, 0))  # a placement that wins ends the game
-                continue
+                # A placement that wins ends the game, and settles this node.
+                return [(b, w, 0, (), won, 0, won)]
             value: tuple[int, int] | None = None
-            if check_cut and rules.cut_off(own | bit, attacker):
-                value = LOSS
-            else:
-                open_threats = threats & ~bit & ~(own | opp)
-                if open_threats:
-                    new_own = own | bit
-                    empty = full & ~(new_own | opp)
-                    if open_threats & ~rules.glyphs(opp, new_own, empty, open_threats):
-                        value = lost  # the other side wins in one
-            ckeys = tuple([k + d for k, d in zip(keys, delta[p], strict=True)])
-            out.append((b, w, other, ckeys, value, min(ckeys) | mover_bit))
+            if check_cut:
+                group = flood8(bit, own | bit)
+                if group & cut_a and group & cut_b:
+                    return [(b, w, other, (), LOSS, 0, LOSS)]  # the defender's move wins here
+            open_threats = threats & ~bit & ~(own | opp)
+            if open_threats:
+                new_own = own | bit
+                empty = full & ~(new_own | opp)
+                if open_threats & ~rules.glyphs(opp, new_own, empty, open_threats):
+                    value = lost  # the other side wins in one
+            k0, k1, k2, k3 = keys
+            d0, d1, d2, d3 = delta[p]
+            ckeys = (k0 + d0, k1 + d1, k2 + d2, k3 + d3)
+            ckey = min(ckeys) | mover_bit
+            guess = self._guess(b, w, ckey) if value is None and heuristic else (1, 1)
+            out.append((b, w, other, ckeys, value, ckey, guess))
         return out
+
+    def _guess(self, black: int, white: int, key: int) -> tuple[int, int]:
+        """The position's numbers from the table, else a first guess from the distances."""
+        known = self.table.get(key)
+        if known is not None:
+            return known
+        a = self.attacker
+        stones = (black, white)
+        rules = self.rules
+        return (
+            rules.distance(stones[a], stones[1 - a], a),
+            rules.distance(stones[1 - a], stones[a], 1 - a),
+        )
 
     def _mid(
         self, black: int, white: int, mover: int, keys: tuple[int, ...], thpn: int, thdn: int
@@ -253,7 +318,7 @@ class BitsDfpn:
             for child in children:
                 value = child[4]
                 if value is None:
-                    value = table.get(child[5], (1, 1))
+                    value = table.get(child[5], child[6])
                 if attacking:
                     phis.append(value[0])
                     deltas.append(value[1])
@@ -272,7 +337,7 @@ class BitsDfpn:
             child_phi_th = min(th_phi, math.ceil(second * (1 + EPSILON)) if second < INF else INF)
             child_phi_th = max(child_phi_th, phis[best] + 1)
             child_delta_th = min(INF, th_delta - delta + deltas[best])
-            b, w, cmover, ckeys, _, _ = children[best]
+            b, w, cmover, ckeys, _, _, _ = children[best]
             # The child's thresholds in (pn, dn): our phi is the child's pn at an attacker
             # node, its dn at a defender node.
             if attacking:
