@@ -60,6 +60,7 @@ class MinefieldBits:
         g = self.grid
         # Black (colour 0) joins rows 1 and n, white (colour 1) columns a and the last.
         self.edges = ((g.rows[0], g.rows[size - 1]), (g.cols[0], g.cols[size - 1]))
+        self.lines = (tuple(g.rows), tuple(g.cols))
         # The rules engine's glyph terms (rules.minefield.GLYPH_TERMS), each slot a shift of
         # one board: stones first, empties last, since stones are sparse and a term stops at
         # its first empty and.
@@ -94,14 +95,15 @@ class MinefieldBits:
         empty = self.grid.full & ~(own | opp)
         return empty & ~self.glyphs(own, opp, empty, empty)
 
-
     def _flood(self, seed: int, within: int) -> int:
         g = self.grid
         n, full, not_left, not_right = g.size, g.full, g.not_left, g.not_right
         region = seed
         while True:
             m = region
-            grown = (m | (m >> 1 & not_right) | (m << 1 & not_left) | m >> n | (m << n & full)) & within
+            grown = (
+                m | (m >> 1 & not_right) | (m << 1 & not_left) | m >> n | (m << n & full)
+            ) & within
             if grown == region:
                 return region
             region = grown
@@ -120,7 +122,13 @@ class MinefieldBits:
 
     def _dilate(self, m: int) -> int:
         g = self.grid
-        return m | (m >> 1 & g.not_right) | (m << 1 & g.not_left) | m >> g.size | (m << g.size & g.full)
+        return (
+            m
+            | (m >> 1 & g.not_right)
+            | (m << 1 & g.not_left)
+            | m >> g.size
+            | (m << g.size & g.full)
+        )
 
     def winning_points(self, own: int, colour: int, empty: int) -> int:
         """Empty points whose placement joins ``colour``'s two edges through ``own``."""
@@ -147,6 +155,11 @@ class MinefieldBits:
             frontier = 0
         return 1000
 
+    def lines_missing(self, own: int, colour: int) -> int:
+        """How many of the rows (black) or columns (white) hold none of ``own``: a path
+        between the edges crosses every one, so it needs at least that many more stones."""
+        return sum(1 for line in self.lines[colour] if not own & line) or 1
+
     def cut_off(self, opp: int, colour: int) -> bool:
         """Can ``colour`` no longer join its edges (``opp`` being the other colour's stones)?"""
         open_points = self.grid.full & ~opp
@@ -168,8 +181,11 @@ class BitsDfpn:
         attacker: int,
         *,
         max_nodes: int | None = None,
-        heuristic: bool = False,
+        heuristic: str | None = None,
     ) -> None:
+        self.every = 1 if max_nodes is not None else 1 << 20
+        """How often (in expansions) the budget is checked and ``progress`` called."""
+        self.progress: Callable[[BitsDfpn], None] | None = None
         self.heuristic = heuristic
         """Start unexpanded positions' (pn, dn) at each side's distance to a win, not (1, 1)."""
         self.rules = BITS_GAMES[name](size)
@@ -190,7 +206,9 @@ class BitsDfpn:
         self.mover_bit = 1 << (2 * area)
         centre = (size - 1) / 2
         # Central points first: among children with equal numbers, the first is searched.
-        self.order = sorted(range(area), key=lambda i: abs(i % size - centre) + abs(i // size - centre))
+        self.order = sorted(
+            range(area), key=lambda i: abs(i % size - centre) + abs(i // size - centre)
+        )
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
 
     # ----- positions ------------------------------------------------------------------------
@@ -203,7 +221,9 @@ class BitsDfpn:
                         keys[s] += d
         return tuple(keys)
 
-    def evaluate(self, black: int, white: int, mover: int) -> tuple[tuple[int, int] | None, int, int]:
+    def evaluate(
+        self, black: int, white: int, mover: int
+    ) -> tuple[tuple[int, int] | None, int, int]:
         """(settled value or None, the colour to move after any skip, its legal points)."""
         rules = self.rules
         stones = (black, white)
@@ -229,7 +249,9 @@ class BitsDfpn:
         pn, _ = self._mid(black, white, mover, keys, INF, INF)
         return pn == 0
 
-    def _children(self, black: int, white: int, mover: int, legal: int, keys: tuple[int, ...]) -> list[Child]:
+    def _children(
+        self, black: int, white: int, mover: int, legal: int, keys: tuple[int, ...]
+    ) -> list[Child]:
         """Every child, each settled at once where that is cheap to see (see the module)."""
         rules = self.rules
         full = rules.grid.full
@@ -288,6 +310,8 @@ class BitsDfpn:
         a = self.attacker
         stones = (black, white)
         rules = self.rules
+        if self.heuristic == "lines":
+            return rules.lines_missing(stones[a], a), rules.lines_missing(stones[1 - a], 1 - a)
         return (
             rules.distance(stones[a], stones[1 - a], a),
             rules.distance(stones[1 - a], stones[a], 1 - a),
@@ -297,8 +321,11 @@ class BitsDfpn:
         self, black: int, white: int, mover: int, keys: tuple[int, ...], thpn: int, thdn: int
     ) -> tuple[int, int]:
         self.nodes += 1
-        if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise SearchLimit(f"passed {self.max_nodes} nodes")
+        if self.nodes % self.every == 0:
+            if self.max_nodes is not None and self.nodes > self.max_nodes:
+                raise SearchLimit(f"passed {self.max_nodes} nodes")
+            if self.progress is not None:
+                self.progress(self)
         table = self.table
         key = min(keys) | (self.mover_bit if mover else 0)
         rules = self.rules

@@ -24,39 +24,35 @@ from ai.solver import SearchLimit
 SEATS = ("first", "second")
 
 
-class _Progress(BitsDfpn):
-    """The solver, printing how far it has got now and then (a run can take hours)."""
-
-    every = 1_000_000
-    started = 0.0
-
-    def _mid(self, *args: object) -> tuple[int, int]:  # type: ignore[override]
-        if self.nodes % self.every == 0 and self.nodes:
-            seconds = time.perf_counter() - self.started
-            print(
-                f"{self.nodes} expansions, {len(self.table)} entries, {seconds:.0f} s, "
-                f"{self.nodes / seconds:.0f}/s",
-                file=sys.stderr,
-                flush=True,
-            )
-        return super()._mid(*args)  # type: ignore[arg-type]
+def _report(solver: BitsDfpn, started: float) -> None:
+    seconds = time.perf_counter() - started
+    print(
+        f"{solver.nodes} expansions, {len(solver.table)} entries, {seconds:.0f} s, "
+        f"{solver.nodes / seconds:.0f}/s",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=sorted(BITS_GAMES))
     parser.add_argument("size", type=int)
-    parser.add_argument("--seat", choices=SEATS, default="first", help="the seat to prove a win for")
+    parser.add_argument(
+        "--seat", choices=SEATS, default="first", help="the seat to prove a win for"
+    )
     parser.add_argument("--max-nodes", type=int, default=None)
-    parser.add_argument("--every", type=int, default=1_000_000)
+    parser.add_argument("--every", type=int, default=1 << 20, help="progress every N expansions")
     parser.add_argument("--out-dir", type=Path, default=None, help="where to write the proof")
     args = parser.parse_args(argv)
     if not 4 <= args.size <= 8:
         print("the bitboard solver takes sizes 4 to 8", file=sys.stderr)
         return 2
-    solver = _Progress(args.game, args.size, SEATS.index(args.seat), max_nodes=args.max_nodes)
-    solver.every = args.every
-    solver.started = started = time.perf_counter()
+    solver = BitsDfpn(args.game, args.size, SEATS.index(args.seat), max_nodes=args.max_nodes)
+    started = time.perf_counter()
+    if args.max_nodes is None:
+        solver.every = args.every
+        solver.progress = lambda s: _report(s, started)
     summary: dict[str, object] = {"game": args.game, "size": args.size, "seat": args.seat}
     try:
         won = solver.wins()
