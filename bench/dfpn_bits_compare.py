@@ -6,8 +6,8 @@ Three measurements of Minefield, both searches in the same process, one after th
 
 - the 5x5 start, each search stopped after ``--budget`` expansions (expansions a second on
   the same position: the node's cost, since both expand the same way);
-- random 5x5 positions after ``--plies`` plies (14 and 8) (fixed seeds), both seats, solved to the end by
-  both (the verdicts must agree): expansions and seconds, which shows the pruning too;
+- random 5x5 positions after ``--plies`` plies (fixed seeds), both seats, solved to the end
+  by both (the verdicts must agree): expansions and seconds, which shows the pruning too;
 - the whole 4x4 board for the first seat (``--no-4`` leaves it out: the engine df-pn takes
   about a minute).
 """
