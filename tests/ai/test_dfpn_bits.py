@@ -8,6 +8,7 @@ proof by bench/verify_proof.py, which walks the engine and shares no code with i
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -15,6 +16,7 @@ import pytest
 from ai.connection import stone_masks
 from ai.dfpn_bits import BitsDfpn, MinefieldBits
 from ai.solver import SEATS, Solver
+from bench import solve_bits
 from bench.verify_proof import verify
 from rules import Game, new_game
 
@@ -171,3 +173,12 @@ def test_a_proof_of_a_late_position_is_complete() -> None:
         assert proof_lines(game.copy(), attacker, solver, strategy)
         return
     raise AssertionError("no proven late position among the random games")
+
+
+def test_solve_bits_stops_at_its_budget_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    assert solve_bits.main(["minefield", "5", "--max-nodes", "50"]) == 1
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["wins"] is None
+    assert summary["expansions"] == 51
+    assert solve_bits.main(["minefield", "12"]) == 2
+    assert "sizes 4 to 8" in capsys.readouterr().err
