@@ -339,26 +339,30 @@ class BitsDfpn:
                 return LOSS
         attacking = mover == self.attacker
         children = self._children(black, white, mover, legal, keys)
+        get = table.get
         while True:
-            phis = []
-            deltas = []
-            for child in children:
-                value = child[4]
-                if value is None:
-                    value = table.get(child[5], child[6])
-                if attacking:
-                    phis.append(value[0])
-                    deltas.append(value[1])
-                else:
-                    phis.append(value[1])
-                    deltas.append(value[0])
-            phi = min(phis) if phis else INF
-            delta = min(INF, sum(deltas))
+            # A settled child's value is a tuple, so ``or`` reads the table for open ones.
+            values = [child[4] or get(child[5], child[6]) for child in children]
+            if attacking:
+                phis = [v[0] for v in values]
+                deltas = [v[1] for v in values]
+            else:
+                phis = [v[1] for v in values]
+                deltas = [v[0] for v in values]
+            phi = min(phis)  # a node is expanded only with a legal point, so never empty
+            delta = sum(deltas)
+            if delta > INF:
+                delta = INF
             pn, dn = (phi, delta) if attacking else (delta, phi)
             if pn >= thpn or dn >= thdn or pn == 0 or dn == 0:
                 break
-            best = min(range(len(children)), key=phis.__getitem__)
-            second = min((p for i, p in enumerate(phis) if i != best), default=INF)
+            best = phis.index(phi)
+            if len(phis) == 1:
+                second = INF
+            elif phis.count(phi) > 1:
+                second = phi
+            else:
+                second = min(phis[:best] + phis[best + 1 :])
             th_phi = thpn if attacking else thdn
             th_delta = thdn if attacking else thpn
             child_phi_th = min(th_phi, math.ceil(second * (1 + EPSILON)) if second < INF else INF)
