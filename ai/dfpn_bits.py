@@ -5,22 +5,26 @@
 Here a position is three Python ints (black stones, white stones, the colour to move) and
 everything the search asks of it is a handful of shifts and masks:
 
-- legal points: the rules engine's own glyph test (:func:`rules.minefield.glyph_mask`), the
-  same function the engine calls, so legality here cannot drift from the rules;
+- legal points: the rules engine's own glyph terms (:data:`rules.minefield.GLYPH_TERMS`)
+  over the whole board, each term stopping at its first empty and (checked against
+  :func:`rules.minefield.glyph_mask` and the engine's legal moves in the tests);
 - a win: a point wins for its player when it lies on (or next to the stones joined to) each of
   that player's two edges, so the winning points are two flood fills and an and;
 - keys: four incremental keys, one per edge-keeping symmetry, each updated by adding one
   precomputed bit per stone (a Zobrist key without collisions: the key *is* the position),
   the least of the four being the canonical key.
 
-Every child is evaluated when its parent is expanded, by the leaf test below, which is where
-most of the pruning is (all of it sound, see docs/solved.md):
+Every child is evaluated when its parent is expanded, which is where most of the pruning is
+(all of it sound; the arguments are in docs/solved.md):
 
-- a child whose mover has a winning point is settled at once (a win in one);
-- a child where the attacker can no longer join its edges through its own stones and empty
-  points is lost for the attacker (stones never leave a Minefield board);
-- a child whose mover has no legal point passes to the other player (the skip rule); if
-  neither can place, it is drawn, which is no win for the attacker.
+- a placement that wins ends the game and settles its parent;
+- a child where the side to move has a legal winning point is settled for that side (a
+  threat left open is a win in one);
+- a defender's stone that joins an 8-connected chain of defender stones between the
+  defender's edges cuts the attacker off for good (stones never leave a Minefield board), and
+  settles its parent;
+- the skip rule is applied when a node is expanded: a mover with no legal point passes, and
+  if neither side can place the game is drawn, which is no win for the attacker.
 
 The proof is not trusted: :meth:`BitsDfpn.strategy` writes it out in the proof-file format
 and ``bench/verify_proof.py`` walks it with the rules engine.
