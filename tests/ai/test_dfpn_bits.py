@@ -182,3 +182,24 @@ def test_solve_bits_stops_at_its_budget_and_says_so(capsys: pytest.CaptureFixtur
     assert summary["expansions"] == 51
     assert solve_bits.main(["minefield", "12"]) == 2
     assert "sizes 4 to 8" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("heuristic", ["distance", "lines"])
+def test_first_guesses_change_the_effort_not_the_verdict(heuristic: str) -> None:
+    """The optional df-pn+ starting numbers (left off by default, docs/solved.md says why)."""
+    checked = 0
+    verdicts: set[bool] = set()
+    for seed in range(40):
+        game = random_position(4, 6, seed)
+        if game is None:
+            continue
+        for index in (0, 1):
+            plain = BitsDfpn("minefield", 4, index).wins(*bits_position(game))
+            verdicts.add(plain)
+            guided = BitsDfpn("minefield", 4, index, heuristic=heuristic)
+            assert guided.wins(*bits_position(game)) == plain, (game.moves, index)
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4
+    assert verdicts == {True, False}
