@@ -15,9 +15,9 @@ import pytest
 
 from ai.connection import stone_masks
 from ai.dfpn_bits import BitsDfpn, MinefieldBits
-from ai.solver import SEATS, Solver
+from ai.solver import SEATS, SOLVED_DIR, Solver
 from bench import solve_bits
-from bench.verify_proof import verify
+from bench.verify_proof import load, verify
 from rules import Game, new_game
 
 
@@ -203,3 +203,14 @@ def test_first_guesses_change_the_effort_not_the_verdict(heuristic: str) -> None
             break
     assert checked == 4
     assert verdicts == {True, False}
+
+
+@pytest.mark.slow
+def test_the_shipped_minefield_5_proof_holds() -> None:
+    """ai/solved/minefield-5.json.gz, found by this solver (issue 49), walked by the checker
+    with the engine: a first-seat win, every entry used (about 45 s on a busy machine)."""
+    data = load(SOLVED_DIR / "minefield-5.json.gz")
+    verdict = verify(data)
+    assert (verdict.game, verdict.size, verdict.winner_seat) == ("minefield", 5, "first")
+    assert verdict.unused_entries == 0
+    assert data["strategy"]["." * 25 + "/x/-"] == "c2"
