@@ -1,0 +1,451 @@
+"""df-pn over the solver's own bitboard position, for Minefield (issue 49).
+
+:class:`ai.dfpn.DfpnSolver` searches over the rules engine: every child costs a ``play``
+(history, edge reach, undo records), a ``pop`` and a symmetry key recomputed from scratch.
+Here a position is three Python ints (black stones, white stones, the colour to move) and
+everything the search asks of it is a handful of shifts and masks:
+
+- legal points: the rules engine's own glyph terms (:data:`rules.minefield.GLYPH_TERMS`)
+  over the whole board, each term stopping at its first empty and (checked against
+  :func:`rules.minefield.glyph_mask` and the engine's legal moves in the tests);
+- a win: a point wins for its player when it lies on (or next to the stones joined to) each of
+  that player's two edges, so the winning points are two flood fills and an and;
+- keys: four incremental keys, one per edge-keeping symmetry, each updated by adding one
+  precomputed bit per stone (a Zobrist key without collisions: the key *is* the position),
+  the least of the four being the canonical key.
+
+Every child is evaluated when its parent is expanded, which is where most of the pruning is
+(all of it sound; the arguments are in docs/solved.md):
+
+- a placement that wins ends the game and settles its parent;
+- a child where the side to move has a legal winning point is settled for that side (a
+  threat left open is a win in one);
+- a defender's stone that joins an 8-connected chain of defender stones between the
+  defender's edges cuts the attacker off for good (stones never leave a Minefield board), and
+  settles its parent;
+- the skip rule is applied when a node is expanded: a mover with no legal point passes, and
+  if neither side can place the game is drawn, which is no win for the attacker.
+
+The proof is not trusted: :meth:`BitsDfpn.strategy` writes it out in the proof-file format
+and ``bench/verify_proof.py`` walks it with the rules engine.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable
+
+from rules.geometry import Grid, grid
+from rules.minefield import GLYPH_TERMS
+
+from .solver import GAME_SYMMETRIES, SearchLimit, symmetry
+
+INF = 1 << 40
+EPSILON = 0.25
+"""The 1+epsilon trick's slack (Pawlewicz and Lew 2007), as in :mod:`ai.dfpn`."""
+
+WIN = (0, INF)
+LOSS = (INF, 0)
+
+Child = tuple[int, int, int, tuple[int, ...], tuple[int, int] | None, int, tuple[int, int]]
+"""(black, white, colour to move, symmetry keys, settled value or None, canonical key, first
+guess at its numbers): one child of an expanded node."""
+
+
+class MinefieldBits:
+    """Minefield's rules on bare bitboards: legal points, winning points, cut-off."""
+
+    name = "minefield"
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.grid: Grid = grid(size)
+        g = self.grid
+        # Black (colour 0) joins rows 1 and n, white (colour 1) columns a and the last.
+        self.edges = ((g.rows[0], g.rows[size - 1]), (g.cols[0], g.cols[size - 1]))
+        self.lines = (tuple(g.rows), tuple(g.cols))
+        # The rules engine's glyph terms (rules.minefield.GLYPH_TERMS), each slot a shift of
+        # one board: stones first, empties last, since stones are sparse and a term stops at
+        # its first empty and.
+        n = size
+        self.terms: list[tuple[tuple[int, int, int], ...]] = []
+        for _, groups in GLYPH_TERMS:
+            slots = [
+                (which, dx + dy * n, g.shift(g.full, dx, dy))
+                for which in (1, 0, 2)
+                for dx, dy in groups[which]
+            ]
+            self.terms.append(tuple(slots))
+
+    def glyphs(self, own: int, opp: int, empty: int, candidates: int) -> int:
+        """The points of ``candidates`` (empty points) where an ``own`` stone forms a glyph:
+        :func:`rules.minefield.glyph_mask` restricted to the candidates, which lets each
+        term stop at its first empty and."""
+        boards = (own, opp, empty)
+        found = 0
+        for term in self.terms:
+            acc = candidates
+            for which, off, valid in term:
+                board = boards[which]
+                acc &= (board >> off if off >= 0 else board << -off) & valid
+                if not acc:
+                    break
+            else:
+                found |= acc
+        return found
+
+    def legal(self, own: int, opp: int) -> int:
+        empty = self.grid.full & ~(own | opp)
+        return empty & ~self.glyphs(own, opp, empty, empty)
+
+    def _flood(self, seed: int, within: int) -> int:
+        g = self.grid
+        n, full, not_left, not_right = g.size, g.full, g.not_left, g.not_right
+        region = seed
+        while True:
+            m = region
+            grown = (
+                m | (m >> 1 & not_right) | (m << 1 & not_left) | m >> n | (m << n & full)
+            ) & within
+            if grown == region:
+                return region
+            region = grown
+
+    def flood8(self, seed: int, within: int) -> int:
+        """The part of ``within`` 8-connected to ``seed``."""
+        g = self.grid
+        n, full, not_left, not_right = g.size, g.full, g.not_left, g.not_right
+        region = seed
+        while True:
+            h = region | (region >> 1 & not_right) | (region << 1 & not_left)
+            grown = (h | h >> n | (h << n & full)) & within
+            if grown == region:
+                return region
+            region = grown
+
+    def _dilate(self, m: int) -> int:
+        g = self.grid
+        return (
+            m
+            | (m >> 1 & g.not_right)
+            | (m << 1 & g.not_left)
+            | m >> g.size
+            | (m << g.size & g.full)
+        )
+
+    def winning_points(self, own: int, colour: int, empty: int) -> int:
+        """Empty points whose placement joins ``colour``'s two edges through ``own``."""
+        edge_a, edge_b = self.edges[colour]
+        reach_a = self._flood(own & edge_a, own)
+        reach_b = self._flood(own & edge_b, own)
+        return (self._dilate(reach_a) | edge_a) & (self._dilate(reach_b) | edge_b) & empty
+
+    def distance(self, own: int, opp: int, colour: int) -> int:
+        """How many empty points ``colour`` still needs to join its edges (at least 1; a big
+        number when it cannot): a guess at how far the position is from a win, used only to
+        start a position's proof numbers (df-pn stays exact whatever the guess)."""
+        edge_a, edge_b = self.edges[colour]
+        empty = self.grid.full & ~(own | opp)
+        reach = self._flood(own & edge_a, own)
+        frontier = edge_a
+        for k in range(1, self.grid.area + 1):
+            grown = (self._dilate(reach) | frontier) & empty & ~reach
+            if not grown:
+                return 1000
+            reach = self._flood(reach | grown, reach | grown | own)
+            if reach & edge_b:
+                return k
+            frontier = 0
+        return 1000
+
+    def lines_missing(self, own: int, colour: int) -> int:
+        """How many of the rows (black) or columns (white) hold none of ``own``: a path
+        between the edges crosses every one, so it needs at least that many more stones."""
+        return sum(1 for line in self.lines[colour] if not own & line) or 1
+
+    def cut_off(self, opp: int, colour: int) -> bool:
+        """Can ``colour`` no longer join its edges (``opp`` being the other colour's stones)?"""
+        open_points = self.grid.full & ~opp
+        edge_a, edge_b = self.edges[colour]
+        seed = open_points & edge_a
+        return not (seed and self._flood(seed, open_points) & edge_b)
+
+
+BITS_GAMES: dict[str, Callable[[int], MinefieldBits]] = {"minefield": MinefieldBits}
+
+
+class BitsDfpn:
+    """Can colour ``attacker`` (0 black, the first seat; 1 white) force a win?"""
+
+    def __init__(
+        self,
+        name: str,
+        size: int,
+        attacker: int,
+        *,
+        max_nodes: int | None = None,
+        heuristic: str | None = None,
+    ) -> None:
+        self.every = 1 if max_nodes is not None else 1 << 20
+        """How often (in expansions) the budget is checked and ``progress`` called."""
+        self.progress: Callable[[BitsDfpn], None] | None = None
+        self.heuristic = heuristic
+        """Start unexpanded positions' (pn, dn) at each side's distance to a win, not (1, 1)."""
+        self.rules = BITS_GAMES[name](size)
+        self.name = name
+        self.size = size
+        self.attacker = attacker
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.table: dict[int, tuple[int, int]] = {}
+        area = size * size
+        self.area = area
+        syms = [symmetry(s, size) for s in GAME_SYMMETRIES[name]]
+        # delta[colour][point] is the tuple of what one stone adds to each symmetry's key.
+        self.delta = tuple(
+            tuple(tuple(1 << (sym.perm[p] + colour * area) for sym in syms) for p in range(area))
+            for colour in (0, 1)
+        )
+        self.mover_bit = 1 << (2 * area)
+        centre = (size - 1) / 2
+        # Central points first: among children with equal numbers, the first is searched.
+        self.order = sorted(
+            range(area), key=lambda i: abs(i % size - centre) + abs(i // size - centre)
+        )
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
+
+    # ----- positions ------------------------------------------------------------------------
+    def keys_of(self, black: int, white: int) -> tuple[int, ...]:
+        keys = [0] * len(self.delta[0][0])
+        for colour, stones in ((0, black), (1, white)):
+            for p in range(self.area):
+                if stones >> p & 1:
+                    for s, d in enumerate(self.delta[colour][p]):
+                        keys[s] += d
+        return tuple(keys)
+
+    def evaluate(
+        self, black: int, white: int, mover: int
+    ) -> tuple[tuple[int, int] | None, int, int]:
+        """(settled value or None, the colour to move after any skip, its legal points)."""
+        rules = self.rules
+        stones = (black, white)
+        empty = rules.grid.full & ~(black | white)
+        if rules.cut_off(stones[1 - self.attacker], self.attacker):
+            return LOSS, mover, 0
+        legal = rules.legal(stones[mover], stones[1 - mover])
+        if not legal:
+            mover ^= 1
+            legal = rules.legal(stones[mover], stones[1 - mover])
+            if not legal:
+                return LOSS, mover, 0  # neither can place: drawn, no win for the attacker
+        if rules.winning_points(stones[mover], mover, empty) & legal:
+            return (WIN if mover == self.attacker else LOSS), mover, legal
+        return None, mover, legal
+
+    # ----- the search -----------------------------------------------------------------------
+    def wins(self, black: int = 0, white: int = 0, mover: int = 0) -> bool:
+        value, _, _ = self.evaluate(black, white, mover)
+        if value is not None:
+            return value == WIN
+        keys = self.keys_of(black, white)
+        pn, _ = self._mid(black, white, mover, keys, INF, INF)
+        return pn == 0
+
+    def _children(
+        self, black: int, white: int, mover: int, legal: int, keys: tuple[int, ...]
+    ) -> list[Child]:
+        """Every child, each settled at once where that is cheap to see (see the module)."""
+        rules = self.rules
+        full = rules.grid.full
+        attacker = self.attacker
+        other = mover ^ 1
+        own, opp = (black, white) if mover == 0 else (white, black)
+        won = WIN if mover == attacker else LOSS
+        lost = LOSS if mover == attacker else WIN
+        # The points that would win for each side now; a placement only removes one of the
+        # other side's (by filling it, or by a glyph), so these are computed once per node.
+        mover_wins = rules.winning_points(own, mover, full) & legal
+        threats = rules.winning_points(opp, other, full)
+        # A defender stone cuts the attacker off exactly when it joins an 8-connected chain
+        # of defender stones between the defender's own two edges (the duality of the
+        # square grid, docs/solved.md); the position before was not cut off, so any such
+        # chain runs through the new stone and its group is all that needs looking at.
+        check_cut = mover != attacker
+        cut_a, cut_b = rules.edges[mover]
+        flood8 = rules.flood8
+        delta = self.delta[mover]
+        mover_bit = self.mover_bit if other else 0
+        heuristic = self.heuristic
+        out: list[Child] = []
+        for p in self.order:
+            bit = 1 << p
+            if not legal & bit:
+                continue
+            b, w = (black | bit, white) if mover == 0 else (black, white | bit)
+            if mover_wins & bit:
+                # A placement that wins ends the game, and settles this node.
+                return [(b, w, 0, (), won, 0, won)]
+            value: tuple[int, int] | None = None
+            if check_cut:
+                group = flood8(bit, own | bit)
+                if group & cut_a and group & cut_b:
+                    return [(b, w, other, (), LOSS, 0, LOSS)]  # the defender's move wins here
+            open_threats = threats & ~bit & ~(own | opp)
+            if open_threats:
+                new_own = own | bit
+                empty = full & ~(new_own | opp)
+                if open_threats & ~rules.glyphs(opp, new_own, empty, open_threats):
+                    value = lost  # the other side wins in one
+            k0, k1, k2, k3 = keys
+            d0, d1, d2, d3 = delta[p]
+            ckeys = (k0 + d0, k1 + d1, k2 + d2, k3 + d3)
+            ckey = min(ckeys) | mover_bit
+            guess = self._guess(b, w, ckey) if value is None and heuristic else (1, 1)
+            out.append((b, w, other, ckeys, value, ckey, guess))
+        return out
+
+    def _guess(self, black: int, white: int, key: int) -> tuple[int, int]:
+        """The position's numbers from the table, else a first guess from the distances."""
+        known = self.table.get(key)
+        if known is not None:
+            return known
+        a = self.attacker
+        stones = (black, white)
+        rules = self.rules
+        if self.heuristic == "lines":
+            return rules.lines_missing(stones[a], a), rules.lines_missing(stones[1 - a], 1 - a)
+        return (
+            rules.distance(stones[a], stones[1 - a], a),
+            rules.distance(stones[1 - a], stones[a], 1 - a),
+        )
+
+    def _mid(
+        self, black: int, white: int, mover: int, keys: tuple[int, ...], thpn: int, thdn: int
+    ) -> tuple[int, int]:
+        self.nodes += 1
+        if self.nodes % self.every == 0:
+            if self.max_nodes is not None and self.nodes > self.max_nodes:
+                raise SearchLimit(f"passed {self.max_nodes} nodes")
+            if self.progress is not None:
+                self.progress(self)
+        table = self.table
+        key = min(keys) | (self.mover_bit if mover else 0)
+        rules = self.rules
+        stones = (black, white)
+        legal = rules.legal(stones[mover], stones[1 - mover])
+        if not legal:  # the skip rule: the other player places, or neither can (a draw)
+            mover ^= 1
+            legal = rules.legal(stones[mover], stones[1 - mover])
+            if not legal:
+                table[key] = LOSS
+                return LOSS
+        attacking = mover == self.attacker
+        children = self._children(black, white, mover, legal, keys)
+        get = table.get
+        while True:
+            # A settled child's value is a tuple, so ``or`` reads the table for open ones.
+            values = [child[4] or get(child[5], child[6]) for child in children]
+            if attacking:
+                phis = [v[0] for v in values]
+                deltas = [v[1] for v in values]
+            else:
+                phis = [v[1] for v in values]
+                deltas = [v[0] for v in values]
+            phi = min(phis)  # a node is expanded only with a legal point, so never empty
+            delta = sum(deltas)
+            if delta > INF:
+                delta = INF
+            pn, dn = (phi, delta) if attacking else (delta, phi)
+            if pn >= thpn or dn >= thdn or pn == 0 or dn == 0:
+                break
+            best = phis.index(phi)
+            if len(phis) == 1:
+                second = INF
+            elif phis.count(phi) > 1:
+                second = phi
+            else:
+                second = min(phis[:best] + phis[best + 1 :])
+            th_phi = thpn if attacking else thdn
+            th_delta = thdn if attacking else thpn
+            child_phi_th = min(th_phi, math.ceil(second * (1 + EPSILON)) if second < INF else INF)
+            child_phi_th = max(child_phi_th, phis[best] + 1)
+            child_delta_th = min(INF, th_delta - delta + deltas[best])
+            b, w, cmover, ckeys, _, _, _ = children[best]
+            # The child's thresholds in (pn, dn): our phi is the child's pn at an attacker
+            # node, its dn at a defender node.
+            if attacking:
+                self._mid(b, w, cmover, ckeys, child_phi_th, child_delta_th)
+            else:
+                self._mid(b, w, cmover, ckeys, child_delta_th, child_phi_th)
+        table[key] = (pn, dn)
+        return pn, dn
+
+    def _joins(self, own: int, p: int, colour: int) -> bool:
+        """Does the stone on ``p`` join ``colour``'s two edges through ``own``?"""
+        rules = self.rules
+        edge_a, edge_b = rules.edges[colour]
+        group = rules._flood(1 << p, own)
+        return bool(group & edge_a and group & edge_b)
+
+    # ----- the proof ------------------------------------------------------------------------
+    def value(self, black: int, white: int, mover: int) -> tuple[int, int]:
+        settled, _, _ = self.evaluate(black, white, mover)
+        if settled is not None:
+            return settled
+        # Keyed by the colour due to move before any skip, as the search keys it.
+        key = min(self.keys_of(black, white)) | (self.mover_bit if mover else 0)
+        return self.table.get(key, (1, 1))
+
+    def text(self, black: int, white: int, mover: int) -> str:
+        cells = "".join(
+            "x" if black >> p & 1 else "o" if white >> p & 1 else "." for p in range(self.area)
+        )
+        return f"{cells}/{'xo'[mover]}/-"
+
+    def strategy(self, black: int = 0, white: int = 0, mover: int = 0) -> dict[str, str]:
+        """Every attacker position the proof reaches with its move, as the proof files hold it
+        (the position text of docs/solved.md; the move as a point name)."""
+        out: dict[str, str] = {}
+        seen: set[tuple[int, int, int]] = set()
+        names = self.rules.grid.names
+
+        def walk(black: int, white: int, mover: int) -> None:
+            settled, mover, legal = self.evaluate(black, white, mover)
+            if (black, white, mover) in seen:
+                return
+            seen.add((black, white, mover))
+            if settled is not None and not legal:
+                if settled != WIN:
+                    raise AssertionError("the proof reaches a position the attacker does not win")
+                return
+            attacking = mover == self.attacker
+            moves = [p for p in self.order if legal >> p & 1]
+            if attacking:
+                move = self._proven_move(black, white, mover, moves)
+                out[self.text(black, white, mover)] = names[move]
+                moves = [move]
+            for p in moves:
+                b = black | 1 << p if mover == 0 else black
+                w = white | 1 << p if mover == 1 else white
+                if self._joins(b if mover == 0 else w, p, mover):
+                    if mover != self.attacker:
+                        raise AssertionError("the defender wins on a line of the proof")
+                    continue
+                walk(b, w, mover ^ 1)
+
+        walk(black, white, mover)
+        return out
+
+    def _proven_move(self, black: int, white: int, mover: int, moves: list[int]) -> int:
+        for p in moves:  # a win in one first: the shortest line
+            own = (black, white)[mover] | 1 << p
+            if self._joins(own, p, mover):
+                return p
+        for p in moves:
+            b = black | 1 << p if mover == 0 else black
+            w = white | 1 << p if mover == 1 else white
+            if self.value(b, w, mover ^ 1)[0] == 0:
+                return p
+        raise AssertionError("an attacker position of the proof has no proven move")

@@ -1,0 +1,111 @@
+"""The bitboard df-pn (ai/dfpn_bits.py) against the engine df-pn (ai/dfpn.py), one run.
+
+    nice -n 10 python -m bench.dfpn_bits_compare [--budget 20000] [--positions 6]
+
+Three measurements of Minefield, both searches in the same process, one after the other:
+
+- the 5x5 start, each search stopped after ``--budget`` expansions (expansions a second on
+  the same position: the node's cost, since both expand the same way);
+- random 5x5 positions after ``--plies`` plies (fixed seeds), both seats, solved to the end
+  by both (the verdicts must agree): expansions and seconds, which shows the pruning too;
+- the whole 4x4 board for the first seat (``--no-4`` leaves it out: the engine df-pn takes
+  about a minute).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from ai.connection import stone_masks
+from ai.dfpn import DfpnSolver
+from ai.dfpn_bits import BitsDfpn
+from ai.solver import SEATS, SearchLimit
+from rules import Game, new_game
+
+
+def position(size: int, plies: int, seed: int) -> Game | None:
+    rng = random.Random(seed)
+    game = new_game("minefield", size)
+    while not game.is_over and len(game.moves) < plies:
+        game.play(rng.choice(game.legal_moves()))
+    return None if game.is_over else game
+
+
+def run_engine(game: Game, seat: int, budget: int | None) -> tuple[bool | None, int, float]:
+    solver = DfpnSolver("minefield", game.size, SEATS[seat], max_nodes=budget)
+    started = time.perf_counter()
+    try:
+        verdict: bool | None = solver.wins(game)
+    except SearchLimit:
+        verdict = None
+    return verdict, solver.nodes, time.perf_counter() - started
+
+
+def run_bits(game: Game, seat: int, budget: int | None) -> tuple[bool | None, int, float]:
+    solver = BitsDfpn("minefield", game.size, seat, max_nodes=budget)
+    assert game.to_move is not None
+    black, white = stone_masks(game)
+    started = time.perf_counter()
+    try:
+        verdict: bool | None = solver.wins(black, white, game.players.index(game.to_move))
+    except SearchLimit:
+        verdict = None
+    return verdict, solver.nodes, time.perf_counter() - started
+
+
+def line(label: str, figures: dict[str, list[float]]) -> str:
+    cells = []
+    for name, (nodes, seconds) in figures.items():
+        cells.append(f"{name} {int(nodes):>8} exp {seconds:7.2f} s {nodes / seconds:6.0f}/s")
+    return f"{label:<28}" + " | ".join(cells)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--budget", type=int, default=20_000)
+    parser.add_argument("--positions", type=int, default=6)
+    parser.add_argument("--plies", type=int, nargs="*", default=[14, 8])
+    parser.add_argument("--no-start", dest="start", action="store_false")
+    parser.add_argument("--no-4", dest="four", action="store_false")
+    args = parser.parse_args(argv)
+    runners = {"engine": run_engine, "bits": run_bits}
+    if args.start:
+        figures = {name: [0.0, 0.0] for name in runners}
+        for name, run in runners.items():
+            _, nodes, seconds = run(new_game("minefield", 5), 0, args.budget)
+            figures[name] = [nodes, seconds]
+        print(line(f"5x5 start, {args.budget} exp", figures), flush=True)
+    for plies in args.plies:
+        figures = {name: [0.0, 0.0] for name in runners}
+        found = 0
+        for seed in range(200):
+            game = position(5, plies, seed)
+            if game is None:
+                continue
+            for seat in (0, 1):
+                verdicts = set()
+                for name, run in runners.items():
+                    verdict, nodes, seconds = run(game, seat, None)
+                    verdicts.add(verdict)
+                    figures[name][0] += nodes
+                    figures[name][1] += seconds
+                if len(verdicts) != 1:
+                    raise SystemExit(f"disagree: {seat} {game.moves}")
+            found += 1
+            if found == args.positions:
+                break
+        print(line(f"5x5 ply {plies} x{found}, both seats", figures), flush=True)
+    if args.four:
+        figures = {}
+        for name, run in runners.items():
+            verdict, nodes, seconds = run(new_game("minefield", 4), 0, None)
+            assert verdict, "the first seat wins Minefield 4x4"
+            figures[name] = [nodes, seconds]
+        print(line("4x4 start, first seat", figures), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
