@@ -155,6 +155,9 @@ def _judge_on_proof_board(game: Game, settings: Settings, seed: int | None) -> J
     if loser_move is not None:
         return Judgement(0.0, "loss", loser_move)
     verdict = exact_table.verdict(game, settings.proof_board_nodes)
+    if verdict is Verdict.MOVER_LOSES:
+        # Every move loses: no search is needed to say so, only a move to show.
+        return Judgement(0.0, "loss", exact_table.stubborn_move(game))
     if verdict is not Verdict.MOVER_WINS:
         return _searched(game, settings, seed, verdict)
     found = exact_table.winners(game, settings.proof_board_nodes, 2 if asked else 1)

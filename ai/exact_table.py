@@ -13,6 +13,8 @@ the order its positions were judged in (a process pool judges them in any order)
 
 * a verdict is exact whenever it is decided, and on these boards every position is decided
   well within the budget (at most about 310 000 nodes in random 4×4 games, against 1 000 000);
+* in a lost position the move shown comes from the rules (:func:`stubborn_move`), not from a
+  search, which at the default 1 000 playouts was the dearest part of such a position;
 * the winning move reported is not the solver's (which depends on its history heuristic and
   tables) but the first winning move in the position's legal-move order, found by deciding
   each legal move in turn; the same pass answers the only-move question.
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 from rules import Game
 
 from .endgame import Endgame, Verdict
-from .solver import SEATS, seat_of, winner_seat
+from .solver import SEATS, SearchLimit, seat_of, winner_seat
 
 EXACT_NODES = 1_000_000
 """The least per-question budget at which the analysis uses the table: at this budget every
@@ -56,10 +58,43 @@ def _entries(endgame: Endgame) -> int:
     return sum(len(s.proven) + len(s.disproven) for s in (endgame.solver(seat) for seat in SEATS))
 
 
+FIRST_STEP = 2_000
+"""The first per-side budget of :func:`verdict`'s rounds (each round quadruples it)."""
+
+
 def verdict(game: Game, nodes: int) -> Verdict | None:
     """The exact verdict of ``game`` (not over) for the player to move, from the shared
-    table within ``nodes`` new solver nodes per side; None if not decided."""
-    return table(game).verdict(game, nodes, None)
+    table within about ``nodes`` new solver nodes per side; None if not decided.
+
+    Proving a win is usually far cheaper than showing there is none, and only one side can
+    win: so both sides are asked in rounds of growing budgets, and the first proof found
+    settles it (asking the mover to the end first, as :meth:`Endgame.verdict` does, pays
+    for an exhaustive refutation whenever the mover is lost)."""
+    assert game.to_move is not None
+    endgame = table(game)
+    mover = seat_of(game, game.to_move)
+    other = SEATS[1 - SEATS.index(mover)]
+    failed: set[str] = set()  # seats shown unable to force a win
+    step = FIRST_STEP
+    while True:
+        last = step >= nodes
+        for seat, answer in ((mover, Verdict.MOVER_WINS), (other, Verdict.MOVER_LOSES)):
+            if seat in failed:
+                continue
+            solver = endgame.solver(seat)
+            solver.max_nodes = solver.nodes + min(step, nodes)
+            solver.deadline = None
+            try:
+                if solver.wins(game.copy()):  # a copy: a search cut short leaves it mid-line
+                    return answer
+                failed.add(seat)
+            except SearchLimit:
+                pass
+        if len(failed) == 2:
+            return Verdict.NEITHER
+        if last:
+            return None
+        step *= 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,3 +142,33 @@ def winners(game: Game, nodes: int, enough: int) -> Winners:
         if answer is keeps:
             found.append(move)
     return Winners(tuple(found), complete, False)
+
+
+def stubborn_move(game: Game) -> str:
+    """A move to show in a proven-lost position (``game``, not over): the first legal move
+    after which the opponent cannot win at once, else the first legal move.  It comes from
+    the rules alone, so it is the same whatever the table has seen, and costs no search."""
+    assert game.to_move is not None
+    mover = seat_of(game, game.to_move)
+    moves = game.legal_moves()
+    for move in moves:
+        child = game.copy()
+        child.play(move)
+        if child.is_over:
+            continue
+        assert child.to_move is not None
+        if seat_of(child, child.to_move) == mover or not _wins_at_once(child):
+            return move
+    return moves[0]
+
+
+def _wins_at_once(game: Game) -> bool:
+    """Whether the player to move in ``game`` has a move that wins on the spot."""
+    assert game.to_move is not None
+    mover = seat_of(game, game.to_move)
+    for move in game.legal_moves():
+        child = game.copy()
+        child.play(move)
+        if child.is_over and winner_seat(child) == mover:
+            return True
+    return False

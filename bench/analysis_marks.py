@@ -104,14 +104,14 @@ def check(record: str, settings: Settings, seed: int, empties: int, truth: Truth
     return counts
 
 
-def report(label: str, games: int, counts: Counter[str], took: float) -> str:
+def report(label: str, games: int, counts: Counter[str], took: float, cpu: float) -> str:
     return (
         f"{label}: {games} games, {counts['checked']} plies checked"
         f" ({counts['unproven']} of them not proven by the analysis),"
         f" {counts['win thrown away']} wins thrown away; wrong verdicts"
         f" {counts['wrong verdict']}, unmarked blunders {counts['unmarked blunder']},"
         f" kept wins marked {counts['kept win marked']}"
-        f" ({took:.0f} s, {took / max(games, 1):.2f} s/game)"
+        f" ({took:.0f} s wall, {cpu:.0f} s CPU, {cpu / max(games, 1):.2f} CPU s/game)"
     )
 
 
@@ -123,7 +123,7 @@ def main() -> None:
     p.add_argument("--late-size", type=int, default=7)
     p.add_argument("--late-games", type=int, default=40, help="random games per late board")
     p.add_argument("--late-empties", type=int, default=12, help="late: check at most this many")
-    p.add_argument("--every", type=int, default=5, help="print running figures every N rounds")
+    p.add_argument("--every", type=int, default=1, help="print running figures every N rounds")
     args = p.parse_args()
     settings = Settings(playouts=args.playouts)
     truth = Truth(args.truth_nodes)
@@ -134,26 +134,33 @@ def main() -> None:
     # Round robin over the boards, so that figures printed along the way cover every board.
     per_board: dict[str, Counter[str]] = {}
     spent: dict[str, float] = {}
+    cpu: dict[str, float] = {}
     for seed in range(max(games for *_, games, _ in boards)):
         for name, size, games, empties in boards:
             if seed >= games:
                 continue
             label = f"{name} {size}x{size}"
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             counts = check(random_record(name, size, seed), settings, seed, empties, truth)
             spent[label] = spent.get(label, 0.0) + time.perf_counter() - started
+            cpu[label] = cpu.get(label, 0.0) + time.process_time() - cpu_started
             per_board.setdefault(label, Counter()).update(counts)
             per_board[label]["games"] += 1
             total.update(counts)
             total["games"] += 1
         if (seed + 1) % args.every == 0:
             took = time.perf_counter() - run_started
-            print(report(f"after {seed + 1} rounds, all", total["games"], total, took))
+            used = time.process_time()
+            print(report(f"after {seed + 1} rounds, all", total["games"], total, took, used))
             for label, counts in per_board.items():
-                print("  " + report(label, counts["games"], counts, spent[label]), flush=True)
+                print(
+                    "  " + report(label, counts["games"], counts, spent[label], cpu[label]),
+                    flush=True,
+                )
     for label, counts in per_board.items():
-        print(report(label, counts["games"], counts, spent[label]))
-    print(report("all", total["games"], total, time.perf_counter() - run_started))
+        print(report(label, counts["games"], counts, spent[label], cpu[label]))
+    took = time.perf_counter() - run_started
+    print(report("all", total["games"], total, took, time.process_time()))
 
 
 if __name__ == "__main__":
