@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from rules import Game
 
 from .endgame import Endgame, Verdict
-from .solver import SEATS, SearchLimit, seat_of, winner_seat
+from .solver import SEATS, seat_of, winner_seat
 
 EXACT_NODES = 1_000_000
 """The least per-question budget at which the analysis uses the table: at this budget every
@@ -58,43 +58,10 @@ def _entries(endgame: Endgame) -> int:
     return sum(len(s.proven) + len(s.disproven) for s in (endgame.solver(seat) for seat in SEATS))
 
 
-FIRST_STEP = 2_000
-"""The first per-side budget of :func:`verdict`'s rounds (each round quadruples it)."""
-
-
 def verdict(game: Game, nodes: int) -> Verdict | None:
     """The exact verdict of ``game`` (not over) for the player to move, from the shared
-    table within about ``nodes`` new solver nodes per side; None if not decided.
-
-    Proving a win is usually far cheaper than showing there is none, and only one side can
-    win: so both sides are asked in rounds of growing budgets, and the first proof found
-    settles it (asking the mover to the end first, as :meth:`Endgame.verdict` does, pays
-    for an exhaustive refutation whenever the mover is lost)."""
-    assert game.to_move is not None
-    endgame = table(game)
-    mover = seat_of(game, game.to_move)
-    other = SEATS[1 - SEATS.index(mover)]
-    failed: set[str] = set()  # seats shown unable to force a win
-    step = FIRST_STEP
-    while True:
-        last = step >= nodes
-        for seat, answer in ((mover, Verdict.MOVER_WINS), (other, Verdict.MOVER_LOSES)):
-            if seat in failed:
-                continue
-            solver = endgame.solver(seat)
-            solver.max_nodes = solver.nodes + min(step, nodes)
-            solver.deadline = None
-            try:
-                if solver.wins(game.copy()):  # a copy: a search cut short leaves it mid-line
-                    return answer
-                failed.add(seat)
-            except SearchLimit:
-                pass
-        if len(failed) == 2:
-            return Verdict.NEITHER
-        if last:
-            return None
-        step *= 4
+    table within ``nodes`` new solver nodes per side; None if not decided."""
+    return table(game).verdict(game, nodes, None)
 
 
 @dataclass(frozen=True, slots=True)
