@@ -21,7 +21,9 @@ SETTINGS = Settings(playouts=30)
 """The default solver budgets (the exact table on these boards), a small search budget: the
 search only estimates positions the truth does not check."""
 TRUTH = Truth(400_000)
-SAMPLE = [("minefield", 4, seed) for seed in range(6)] + [("nakeddiagonal", 4, s) for s in (0, 1)]
+SAMPLE = [("minefield", 4, seed) for seed in range(4)]
+"""Small: on a quiet core a cold 4×4 table costs about ten seconds for the first game, then
+much less (the tables are kept for the second test)."""
 
 
 def run(sample: list[tuple[str, int, int]]) -> Counter[str]:
@@ -33,7 +35,7 @@ def run(sample: list[tuple[str, int, int]]) -> Counter[str]:
 
 def test_marks_agree_with_the_truth_on_random_games() -> None:
     counts = run(SAMPLE)
-    assert counts["checked"] > 50
+    assert counts["checked"] > 25
     assert counts["win thrown away"] > 0  # not vacuous: random play throws wins away
     assert counts["unproven"] == 0  # on these boards the analysis proves every position
     assert counts["wrong verdict"] == 0
@@ -54,6 +56,6 @@ def test_a_broken_mark_threshold_is_caught(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(analysis, "mark", broken)
     monkeypatch.setattr(analysis, "BLUNDER", 1.01)
     monkeypatch.setattr(analysis, "MISTAKE", 0.0)
-    counts = run(SAMPLE[:3])
+    counts = run(SAMPLE[:2])
     assert counts["unmarked blunder"] > 0
     assert counts["kept win marked"] > 0
