@@ -22,6 +22,7 @@ from typing import Any, Literal
 from rules import Game, new_game, parse_record
 from rules.record import parse_header
 
+from . import exact_table
 from .endgame import Endgame, Verdict, empty_points
 from .moves import move_name
 from .pie import pie_search
@@ -119,6 +120,9 @@ class Analysis:
 
 def judge(game: Game, settings: Settings, seed: int | None) -> Judgement:
     """Judge ``game`` (not over) for the player to move; ``game`` is left unchanged."""
+    small = shipped_proof(game.variant, game.size) is not None
+    if small and settings.proof_board_nodes >= exact_table.EXACT_NODES:
+        return _judge_on_proof_board(game, settings, seed)
     move = proof_move(game)
     if move is not None:
         return Judgement(1.0, "win", move, only_move(game, move, settings))
@@ -127,7 +131,6 @@ def judge(game: Game, settings: Settings, seed: int | None) -> Judgement:
         return Judgement(0.0, "loss", loser_move)
     verdict: Verdict | None = None
     endgame: Endgame | None = None
-    small = shipped_proof(game.variant, game.size) is not None
     if small or empty_points(game) <= settings.solve_empties:
         endgame = Endgame(game, empty_points(game))
         nodes = settings.proof_board_nodes if small else settings.solve_nodes
@@ -135,6 +138,40 @@ def judge(game: Game, settings: Settings, seed: int | None) -> Judgement:
     if verdict is Verdict.MOVER_WINS and endgame is not None:
         best = move_name(game, endgame.winning_move(game))
         return Judgement(1.0, "win", best, only_move(game, best, settings, endgame))
+    return _searched(game, settings, seed, verdict)
+
+
+def _judge_on_proof_board(game: Game, settings: Settings, seed: int | None) -> Judgement:
+    """A board with a shipped proof, at a budget that decides all its positions: the proof
+    where it reaches, else the exact table of this process (:mod:`ai.exact_table`), shared
+    across positions, analyses and games; the winning move and the only-move answer are
+    table-independent (see there), so the order positions are judged in changes nothing."""
+    asked = empty_points(game) <= settings.solve_empties  # the only-move question's range
+    move = proof_move(game)
+    if move is not None:
+        only = asked and exact_table.winners(game, settings.proof_board_nodes, 2).only
+        return Judgement(1.0, "win", move, only)
+    loser_move = losing_side_move(game)
+    if loser_move is not None:
+        return Judgement(0.0, "loss", loser_move)
+    verdict = exact_table.verdict(game, settings.proof_board_nodes)
+    if verdict is Verdict.MOVER_LOSES:
+        # Every move loses: no search is needed to say so, only a move to show.
+        return Judgement(0.0, "loss", exact_table.stubborn_move(game))
+    if verdict is not Verdict.MOVER_WINS:
+        return _searched(game, settings, seed, verdict)
+    found = exact_table.winners(game, settings.proof_board_nodes, 2 if asked else 1)
+    if found.moves and found.complete:
+        best = found.moves[0]
+    else:  # a move undecided within the budget (not seen on these boards): the solver's
+        best = move_name(game, exact_table.table(game).winning_move(game))
+    return Judgement(1.0, "win", best, asked and found.only)
+
+
+def _searched(
+    game: Game, settings: Settings, seed: int | None, verdict: Verdict | None
+) -> Judgement:
+    """The seeded search's judgement, a proven loss where ``verdict`` says so."""
     result = pie_search(
         game,
         Budget(playouts=settings.playouts),

@@ -216,6 +216,11 @@ class SharedTx:
     async def _lock_ratings_table(self) -> None:
         """Keep games from finishing while the ratings are replaced (SQLite's write lock does)."""
 
+    async def _serialise(self, topic: str, key: int) -> None:
+        """Make write blocks that name the same ``topic`` and ``key`` take turns from here to
+        their commit, for a count that decides an insert (a queue's limit): SQLite's write
+        lock already serialises every write block."""
+
     async def _bulk(self, table: str, fields: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
         """Insert many plain rows (PostgreSQL copies them)."""
         if rows:

@@ -68,3 +68,28 @@ def test_only_moves_reach_the_plies_and_the_summary() -> None:
             assert result.as_json()["moves"][0]["only_move"] in (True, False)  # type: ignore[index]
             return
     raise AssertionError("no only move in 20 random games")
+
+
+def test_the_exact_table_of_a_solved_board_agrees_and_forgets_nothing_that_matters() -> None:
+    """On a board with a shipped proof (the exact table, ``ai.exact_table``): the only-move
+    answer agrees with a full solve of every move, the winning move shown is the first one in
+    legal-move order, and a fresh table gives the same judgement as a used one (so a pool may
+    judge positions in any order)."""
+    from ai import exact_table
+
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(6):
+        game = new_game("minefield", size=4)
+        while not game.is_over:
+            if empty_points(game) <= 9:
+                judged = judge(game, SMALL, 0)
+                if judged.proven == "win":
+                    wins = winning_moves(game)
+                    assert judged.only_move == (len(wins) == 1), (game.record(), wins)
+                    assert judged.best in wins
+                    checked += 1
+                exact_table._TABLES.clear()
+                assert judge(game, SMALL, 0) == judged, game.record()
+            game.play(rng.choice(game.legal_moves()))
+    assert checked > 5

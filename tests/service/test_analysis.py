@@ -5,6 +5,7 @@ across services over the same store."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
@@ -317,3 +318,64 @@ async def test_an_aborted_game_is_refused_and_nothing_written(
         "can't see",
     )  # fmt: skip
     assert executor.count == 0
+
+
+class BlockedExecutor(CountingExecutor):
+    """Threads that hold every judgement until :attr:`release` is set: the claims that won
+    stay running while the test looks at them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = threading.Event()
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        def held() -> Any:
+            self.release.wait(30)
+            return fn(*args, **kwargs)
+
+        self.count += 1
+        return self.threads.submit(held)
+
+
+async def test_racing_requests_for_different_games_keep_the_server_limit(
+    store_target: str | Path, service: GameService, start_game: StartGame, clock: FakeClock
+) -> None:
+    """Many players of one server ask at once, each for another game: the count of running
+    analyses and the claim are one step, so exactly MAX_PER_SERVER claims win on every engine
+    (on PostgreSQL, a count read before another request's claim commits let them all in)."""
+    racers = 8
+    games = [await finished_game(service, start_game, channel=CHANNEL + n) for n in range(racers)]
+    executor = BlockedExecutor()
+    try:
+        async with await open_store(store_target) as other_store:
+            services = [service, GameService(other_store, clock=clock)]
+            tasks = [
+                asyncio.ensure_future(
+                    services[n % 2].analysis.analyse(
+                        game,
+                        Viewer(1000 + n, GUILD, True),
+                        claimant=f"p{n % 2}",
+                        executor=executor,
+                        settings=SMALL,
+                    )
+                )
+                for n, game in enumerate(games)
+            ]
+            for _ in range(400):  # the refusals come back while the winners compute
+                if sum(t.done() for t in tasks) >= racers - MAX_PER_SERVER:
+                    break
+                await asyncio.sleep(0.05)
+            refusals = [t for t in tasks if t.done()]
+            async with service.store.read() as tx:
+                running = await tx.analysis.running(GUILD, 0, to_us(clock()))
+            executor.release.set()
+            results = await asyncio.gather(*tasks, return_exceptions=True)
+    finally:
+        executor.release.set()
+        executor.shutdown()
+    assert running[0] == MAX_PER_SERVER
+    assert len(refusals) == racers - MAX_PER_SERVER
+    refused_now = [r for r in results if isinstance(r, AnalysisRefused)]
+    assert len(refused_now) == racers - MAX_PER_SERVER
+    assert all("already has 2 analyses running" in str(r) for r in refused_now)
+    assert sum(isinstance(r, StoredAnalysis) for r in results) == MAX_PER_SERVER

@@ -147,6 +147,7 @@ class Analyses(Feature):
                     f"Game #{game_id} ended before any move: there is nothing to analyse."
                 )
             if viewer is not None:
+                await tx.analysis.lock_queue(row.guild_id)  # count and claim as one step
                 server, mine = await tx.analysis.running(row.guild_id, viewer.user_id, now)
                 if mine >= MAX_PER_PLAYER:
                     raise AnalysisRefused(

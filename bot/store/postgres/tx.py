@@ -249,6 +249,14 @@ class PgTx(SharedTx):
         busy and can be retried)."""
         await self._write("LOCK TABLE ratings IN EXCLUSIVE MODE", ())
 
+    async def _serialise(self, topic: str, key: int) -> None:
+        """A transaction-scoped advisory lock on the pair, released at commit or rollback.
+        Hashed to one bigint (a Discord id already fills one): a rare collision only makes
+        two unrelated blocks wait for each other, never lets two through at once."""
+        await self._write(
+            "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (f"{topic}:{key}",)
+        )
+
     async def _bulk(self, table: str, fields: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
         """Ratings by COPY (a rebuild writes hundreds of thousands of rows; they are plain
         numbers and text, so binary COPY needs no codec); other tables row by row."""

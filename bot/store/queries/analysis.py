@@ -19,9 +19,17 @@ class AnalysisQueries(Queries):
         )
         return None if found is None else AnalysisRow(*found)
 
+    async def lock_queue(self, guild_id: int) -> None:
+        """Take the server's analysis-queue lock until this write block commits, so that the
+        :meth:`running` count and the :meth:`claim` after it are one step: two requests for
+        different games of one server cannot both see room and both claim (on PostgreSQL,
+        READ COMMITTED would let them; SQLite's write lock serialises them anyway)."""
+        await self._tx._serialise("analysis-queue", guild_id)
+
     async def running(self, guild_id: int, requester_id: int, now: int) -> tuple[int, int]:
         """How many analyses are being computed (an unexpired claim at ``now``) for the server
-        ``guild_id``, and of those, how many ``requester_id`` asked for: the queue limits."""
+        ``guild_id``, and of those, how many ``requester_id`` asked for: the queue limits
+        (in a write block, after :meth:`lock_queue`)."""
         found = await self._tx._one(
             "SELECT COUNT(*), COALESCE(SUM(CASE WHEN requester_id = ? THEN 1 ELSE 0 END), 0)"
             " FROM analyses WHERE status = 'running' AND guild_id = ? AND claimed_until > ?",
