@@ -17,6 +17,10 @@ from ai import analysis
 from ai.analysis import Settings
 from bench.analysis_marks import Truth, check, random_record
 
+pytestmark = (
+    pytest.mark.slow
+)  # a cold 4×4 exact table: ten seconds on a quiet core, minutes on a busy one
+
 SETTINGS = Settings(playouts=30)
 """The default solver budgets (the exact table on these boards), a small search budget: the
 search only estimates positions the truth does not check."""
