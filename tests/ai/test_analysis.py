@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from ai.analysis import Settings, analyse, judge, mark, move_accuracy
+from ai import exact_table
+from ai.analysis import Settings, analyse, exhaustive, judge, mark, move_accuracy
 from rules import new_game, parse_record
 
 GAMES = ("clearpath", "minefield", "clearcut", "nakeddiagonal", "crosscut")
@@ -90,3 +91,23 @@ def test_a_board_with_a_shipped_proof_is_decided_off_the_proof() -> None:
     assert judge(position, cheap, seed=1).proven is None
     exact = Settings(playouts=20, solve_empties=16, solve_nodes=5_000, proof_board_nodes=60_000)
     assert judge(position, exact, seed=1).proven == "loss"
+
+
+def test_a_solved_board_too_large_to_decide_everywhere_uses_its_proof_where_it_reaches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Minefield 5×5 ships a proof, but a position off it can take millions of solver nodes:
+    the analysis takes the proof's move where it reaches, and elsewhere the ordinary path,
+    never the whole-board exact solve (which took two minutes and decided nothing)."""
+    start = new_game("minefield", size=5)
+    assert not exhaustive(start) and exhaustive(new_game("minefield", size=4))
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the exact table was asked about a 5×5 position")
+
+    monkeypatch.setattr(exact_table, "verdict", refused)
+    monkeypatch.setattr(exact_table, "winners", refused)
+    first = judge(start, Settings(playouts=20), seed=0)
+    assert first.proven == "win" and first.best == "c2"  # the shipped proof's first move
+    start.play("e1")  # off the proof: the first seat's only proven opening is c2
+    assert judge(start, Settings(playouts=20), seed=0).proven is None
