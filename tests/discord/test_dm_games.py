@@ -147,25 +147,31 @@ def other(user_id: int) -> fakes.Player:
     return BOB if user_id == ALICE.id else ALICE
 
 
-async def test_a_whole_game_in_a_dm_with_a_restart_in_the_middle(db_path: Path, clock: Any) -> None:
+@pytest.mark.parametrize("where", ["dm", "group"])
+async def test_a_whole_game_with_a_clock_and_a_restart_in_the_middle(
+    db_path: Path, clock: Any, where: str
+) -> None:
+    """A whole game in a DM and in a group DM, on a one-day clock: turn DMs, a restart in
+    the middle (an old button answered after it, autocomplete), a reminder by DM from the
+    restarted bot's clock, and the win told to both."""
     h = await fakes.open_harness(db_path, clock)
-    info = await start(h, "dm", time="1d")
+    info = await start(h, where, time="1d")
     assert "Your move in Minefield game #1" in h.fake.dms_to(info.to_move_id)[-1].content
-    assert f"/channels/@me/{fakes.DM_CHANNEL}/" in h.fake.dms_to(info.to_move_id)[-1].content
+    assert f"/channels/@me/{WHERE[where]}/" in h.fake.dms_to(info.to_move_id)[-1].content
     line = fakes.winning_line("minefield", 5, seed=3)
     half = len(line) // 2
     for point in line[:half]:
         mover = ALICE if info.to_move_id == ALICE.id else BOB
-        sent = await command(h, "dm", "move", mover, point=point)
+        sent = await command(h, where, "move", mover, point=point)
         assert [s.kind for s in answers(sent)] == ["defer", "followup"], sent
         assert not sent[0].ephemeral  # a public "thinking…" the board replaces
         board_of(sent)
-        info = await h.service.get_game(fakes.DM_CHANNEL)
+        info = await h.service.get_game(WHERE[where])
         dm = h.fake.dms_to(info.to_move_id)[-1]
         assert dm.ok and "Your move" in dm.content and dm.files  # the board, by DM
     # a takeback asked before the restart is answered after it, on the old message
     mover = other(info.to_move_id)
-    [asked] = await command(h, "dm", "takeback", mover)
+    [asked] = await command(h, where, "takeback", mover)
     refuse = next(c for c in asked.custom_ids if ":no:" in c)
     fake = h.fake
     check_sent(fake)
@@ -173,19 +179,26 @@ async def test_a_whole_game_in_a_dm_with_a_restart_in_the_middle(db_path: Path, 
 
     h = await fakes.open_harness(db_path, clock, fake=fake)
     try:
-        [answer] = await click(h, "dm", refuse, other(mover.id))
+        [answer] = await click(h, where, refuse, other(mover.id))
         assert answer.kind == "update" and "Takeback refused" in answer.content
         # autocomplete of /move works in the DM too
         focused = fakes.opt("point", "", 3, focused=True)
         to_move = ALICE if info.to_move_id == ALICE.id else BOB
         payload = h.payloads.command(
-            "move", to_move, [focused], channel_id=fakes.DM_CHANNEL, autocomplete=True
+            "move", to_move, [focused], channel_id=WHERE[where], autocomplete=True
         )
-        [choices] = await h.run(fakes.user_installed(payload, to_move, "dm"))
+        [choices] = await h.run(fakes.user_installed(payload, to_move, where))
         assert choices.kind == "autocomplete" and choices.choices
+        # the restarted bot's clock reminds the player to move, by DM
+        before = len(h.fake.dms_to(to_move.id))
+        clock.advance(hours=13)
+        outcomes = await h.bot.get_cog("ClockCog").run_once()
+        assert [o.action.kind for o in outcomes] == ["reminder"]
+        assert len(h.fake.dms_to(to_move.id)) == before + 1
+        assert "reminder" in h.fake.dms_to(to_move.id)[-1].content
         for point in line[half:]:
             mover = ALICE if info.to_move_id == ALICE.id else BOB
-            sent = await command(h, "dm", "move", mover, point=point)
+            sent = await command(h, where, "move", mover, point=point)
             board = board_of(sent)
             info = await h.service.get_game_by_id(info.id)
         assert info.status == "finished" and info.result is not None
@@ -193,7 +206,7 @@ async def test_a_whole_game_in_a_dm_with_a_restart_in_the_middle(db_path: Path, 
         loser = info.result.loser_id
         assert loser is not None and "wins" in h.fake.dms_to(loser)[-1].content  # told by DM
         assert "Ratings" not in board.embed_text() or "nrated" in board.embed_text()
-        assert await h.service.ratings.leaderboard(fakes.DM_CHANNEL, "minefield") == []
+        assert await h.service.ratings.leaderboard(WHERE[where], "minefield") == []
         check_sent(h.fake)
     finally:
         await h.close()
