@@ -4,7 +4,8 @@ Everything else about the package is in pyproject.toml.  ``pip install -e .`` (o
 .``) builds the extension where a C compiler and Python's headers exist; ``optional=True``
 makes a failed build a warning, not an error, and then ``ai.fast`` runs its pure-Python
 kernels, which play the same playouts (and says so once in the log).  ``-O2`` and no
-``-march``: a wheel built here must run on any machine of the same platform.
+``-march``, and ``-ffp-contract=off`` (a fused multiply-add, which some platforms'
+compilers emit by default, would round the search tree's scores otherwise than Python): a wheel built here must run on any machine of the same platform.
 """
 
 from setuptools import Extension, setup
@@ -14,8 +15,9 @@ setup(
         Extension(
             "ai._fastcore",
             sources=["ai/_fastcore.c"],
-            depends=["ai/_fastcore_kernels.h"],
-            extra_compile_args=["-O2"],
+            depends=["ai/_fastcore_kernels.h", "ai/_fastcore_tree.h"],
+            # No fused multiply-add: the tree's scores must round as Python's do.
+            extra_compile_args=["-O2", "-ffp-contract=off"],
             optional=True,
         )
     ]

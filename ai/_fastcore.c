@@ -249,6 +249,10 @@ static PyObject *glyphs(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return glyphs_6(self, args, nargs);
 }
 
+/* === The search tree (ai/tree.py) ======================================================== */
+
+#include "_fastcore_tree.h"
+
 /* === module ============================================================================== */
 
 static PyMethodDef methods[] = {
@@ -263,6 +267,7 @@ static PyMethodDef methods[] = {
     {"set_glyph_terms", set_glyph_terms, METH_O, "rules.minefield.GLYPH_TERMS, flattened."},
     {"glyphs", (PyCFunction)(void (*)(void))glyphs, METH_FASTCALL,
      "Both sides' Minefield glyph masks (for the tests)."},
+    TREE_METHODS
     {NULL, NULL, 0, NULL},
 };
 
@@ -271,4 +276,8 @@ static struct PyModuleDef module = {
     "The playout kernels of ai.fast, compiled (see ai/_fastcore.c).", -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__fastcore(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__fastcore(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m && tree_init(m) < 0) Py_CLEAR(m);
+    return m;
+}

@@ -29,6 +29,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rules import Game
 from rules.geometry import bits_list
@@ -62,6 +63,14 @@ from .tactics import (
     winning_moves,
     wins_in_two,
 )
+from .tree import ACTIVE, Tree
+
+if TYPE_CHECKING:
+    from .tree import Node
+else:
+    # The node a search builds by default (compiled where the core is built): code that makes
+    # a node to hand to a Searcher, as the tests do, gets the kind it expects.
+    Node = ACTIVE.node
 
 __all__ = ["DRAW"]
 
@@ -177,68 +186,8 @@ class SearchResult:
         return self.playouts / self.seconds if self.seconds > 0 else 0.0
 
 
-class Node:
-    """One move in the tree, with statistics from the point of view of its ``person``."""
-
-    __slots__ = (
-        "amaf_visits",
-        "amaf_wins",
-        "by_point",
-        "children",
-        "complete",
-        "move",
-        "mover",
-        "needs_prior",
-        "person",
-        "point_mask",
-        "prior",
-        "proven",
-        "terminal",
-        "unchecked",
-        "visits",
-        "wins",
-    )
-
-    def __init__(self, move: Move, person: int) -> None:
-        self.move = move
-        self.person = person
-        self.children: list[Node] | None = None
-        self.by_point: dict[int, Node] = {}
-        self.point_mask = 0
-        self.mover = 1 - person
-        self.visits = 0
-        self.wins = 0.0
-        self.amaf_visits = 0
-        self.amaf_wins = 0.0
-        self.proven = 0
-        self.terminal = False
-        self.prior = 0.0
-        self.needs_prior = False
-        self.complete = True
-        self.unchecked = 0
-        """Points among the children not yet proven legal (Naked Diagonal; see
-        ``Searcher._select``)."""
-
-    def expand(self, moves: list[Move], mover: int, rng: random.Random) -> None:
-        # Shuffled once so ties among unvisited moves do not favour one corner of the board.
-        order = list(moves)
-        rng.shuffle(order)
-        self.mover = mover
-        self.children = [Node(m, mover) for m in order]
-        for child in self.children:
-            if isinstance(child.move, int):
-                self.by_point[child.move] = child
-                self.point_mask |= 1 << child.move
-
-
 def _in(move: Move, mask: int) -> bool:
     return isinstance(move, int) and bool(mask >> move & 1)
-
-
-def _reward(person: int, outcome: int) -> float:
-    if outcome == DRAW:
-        return 0.5
-    return 1.0 if outcome == person else 0.0
 
 
 _Found = tuple[Move, str, float, int]
@@ -272,7 +221,15 @@ class _Clock:
 class Searcher:
     """One search from one position; create a new one per move (it keeps no global state)."""
 
-    def __init__(self, game: Game, seed: int | str | None, config: SearchConfig) -> None:
+    def __init__(
+        self,
+        game: Game,
+        seed: int | str | None,
+        config: SearchConfig,
+        tree: Tree = ACTIVE,
+    ) -> None:
+        """``tree``: the node and the per-step functions (:mod:`ai.tree`), compiled or pure:
+        the same search either way."""
         if game.is_over:
             raise ValueError("the game is over: there is no move to choose")
         self.game = game.copy()
@@ -281,11 +238,12 @@ class Searcher:
         # by rejection (``Game.use_quick_turns``); play stays exactly the same.
         prepare(self.game, self.rng.random)
         self.config = config
+        self.tree = tree
         self.prior_weight = config.prior_weight if game.name in config.prior_games else 0.0
         self.playout = config.playout_for(game.name)
         self.colour_index = {colour: i for i, colour in enumerate(game.players)}
         me = self.colour_index[str(game.to_move)]
-        self.root = Node("", 1 - me)  # the root's move is never played
+        self.root = tree.node("", 1 - me)  # the root's move is never played
         self.root.mover = me
         self.playouts = 0
         self.endgame = Endgame(game, config.endgame_empties) if config.endgame_empties else None
@@ -594,34 +552,15 @@ class Searcher:
             self._attach_priors(node, game)
 
     def _uct_choice(self, node: Node) -> Node:
-        children = node.children
-        assert children is not None
         config = self.config
-        log_n = math.log(node.visits + 1)
-        c_explore = config.exploration
-        k = config.rave_equivalence
-        rave = config.rave
-        fpu = config.first_play_urgency
-        bias = self.prior_weight
-        best: Node | None = None
-        best_value = -math.inf
-        for c in children:
-            proven = c.proven
-            if proven:
-                if proven == 1:
-                    return c
-                continue
-            n = c.visits
-            q = c.wins / n if n else fpu
-            if rave and c.amaf_visits:
-                beta = math.sqrt(k / (3 * n + k))
-                q = (1.0 - beta) * q + beta * (c.amaf_wins / c.amaf_visits)
-            value = q + c_explore * math.sqrt(log_n / (n + 1))
-            if bias:
-                value += bias * c.prior / (n + 1)
-            if value > best_value:
-                best, best_value = c, value
-        return best if best is not None else children[0]
+        return self.tree.uct_choice(
+            node,
+            config.exploration,
+            config.rave_equivalence,
+            config.rave,
+            config.first_play_urgency,
+            self.prior_weight,
+        )
 
     def _playout(
         self,
@@ -643,33 +582,8 @@ class Searcher:
 
     def _backup(self, path: list[Node], played: list[tuple[int, int]], outcome: int) -> None:
         """Count the outcome in every node of ``path`` and, with RAVE, in the siblings whose
-        point the same person took later in the iteration."""
-        for node in path:
-            node.visits += 1
-            node.wins += _reward(node.person, outcome)
-        if not self.config.rave:
-            return
-        # seen[p]: points person p placed on at or below the current depth of the walk.
-        seen = [0, 0]
-        for point, person in played:
-            seen[person] |= 1 << point
-        for i in range(len(path) - 1, -1, -1):
-            node = path[i]
-            if i + 1 < len(path):
-                step = path[i + 1]
-                if isinstance(step.move, int):
-                    seen[step.person] |= 1 << step.move
-            if node.children is None:
-                continue
-            hits = seen[node.mover] & node.point_mask
-            if not hits:
-                continue
-            reward = _reward(node.mover, outcome)
-            by_point = node.by_point
-            for point in bits_list(hits):
-                child = by_point[point]
-                child.amaf_visits += 1
-                child.amaf_wins += reward
+        point the same person took later in the iteration (:func:`ai.tree.backup`)."""
+        self.tree.backup(path, played, outcome, self.config.rave)
 
     def _prove_upwards(self, path: list[Node]) -> None:
         for i in range(len(path) - 2, -1, -1):
