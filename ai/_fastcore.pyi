@@ -89,3 +89,37 @@ def clearcut(
 ) -> Ran: ...
 def set_glyph_terms(terms: Sequence[Sequence[tuple[int, int, int]]], /) -> None: ...
 def glyphs(n: int, first: int, second: int, empty: int, /) -> tuple[int, int]: ...
+
+# The search tree (ai/_fastcore_tree.h): the compiled twins of ai.tree.
+class Node:
+    move: int | str
+    children: list[Node] | None
+    by_point: dict[int, Node]
+    point_mask: int
+    unchecked: int
+    visits: int
+    amaf_visits: int
+    wins: float
+    amaf_wins: float
+    prior: float
+    person: int
+    mover: int
+    proven: int
+    terminal: bool
+    needs_prior: bool
+    complete: bool
+    def __init__(self, move: int | str, person: int) -> None: ...
+    def expand(self, moves: list[int | str], mover: int, rng: object, /) -> None: ...
+
+def uct_choice(
+    node: Node,
+    exploration: float,
+    rave_equivalence: float,
+    rave: bool,
+    fpu: float,
+    bias: float,
+    /,
+) -> Node: ...
+def backup(
+    path: list[Node], played: list[tuple[int, int]], outcome: int, rave: bool, /
+) -> None: ...

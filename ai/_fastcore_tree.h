@@ -331,14 +331,9 @@ static PyObject *backup(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t depth = PyList_GET_SIZE(path);
     for (Py_ssize_t i = 0; i < depth; i++)
         if (!as_node(PyList_GET_ITEM(path, i))) return NULL;
-    for (Py_ssize_t i = 0; i < depth; i++) {
-        NodeObject *node = (NodeObject *)PyList_GET_ITEM(path, i);
-        node->visits += 1;
-        node->wins += reward(node->person, outcome);
-    }
-    if (!rave) Py_RETURN_NONE;
+    /* The placements first, so that bad input changes nothing. */
     uint64_t seen[2][TREE_WORDS] = {{0}};
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(played); i++) {
+    for (Py_ssize_t i = 0; rave && i < PyList_GET_SIZE(played); i++) {
         PyObject *pair = PyList_GET_ITEM(played, i);
         if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
             PyErr_SetString(PyExc_TypeError, "played holds (point, person) pairs");
@@ -349,6 +344,12 @@ static PyObject *backup(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         if (PyErr_Occurred()) return NULL;
         if (seen_add(seen, (int)person, (int)point) < 0) return NULL;
     }
+    for (Py_ssize_t i = 0; i < depth; i++) {
+        NodeObject *node = (NodeObject *)PyList_GET_ITEM(path, i);
+        node->visits += 1;
+        node->wins += reward(node->person, outcome);
+    }
+    if (!rave) Py_RETURN_NONE;
     for (Py_ssize_t i = depth - 1; i >= 0; i--) {
         NodeObject *node = (NodeObject *)PyList_GET_ITEM(path, i);
         if (i + 1 < depth) {
