@@ -26,7 +26,7 @@ typedef struct {
     PyObject_HEAD
     PyObject *move;       /* a point (int) or a named move (str) */
     PyObject *children;   /* list of Node, or None before expansion */
-    PyObject *by_point;   /* dict point -> child */
+    PyObject *by_point;   /* dict point -> child; NULL until first read or expand() */
     PyObject *point_mask; /* int: the children's points */
     PyObject *unchecked;  /* int: Naked Diagonal points not yet proven legal */
     Py_ssize_t visits, amaf_visits;
@@ -57,15 +57,11 @@ static NodeObject *node_make(PyObject *move, int person) {
     }
     NodeObject *node = PyObject_New(NodeObject, &NodeType);
     if (!node) return NULL;
-    PyObject *by_point = PyDict_New();
-    if (!by_point) {
-        PyObject_Free(node);
-        return NULL;
-    }
     Py_INCREF(move);
     node->move = move;
     node->children = Py_NewRef(Py_None);
-    node->by_point = by_point;
+    /* Most nodes are leaves never expanded: their dict is made only if someone asks. */
+    node->by_point = NULL;
     node->point_mask = PyLong_FromLong(0);
     node->unchecked = PyLong_FromLong(0);
     node->visits = node->amaf_visits = 0;
@@ -177,6 +173,7 @@ static PyObject *node_expand(NodeObject *self, PyObject *const *args, Py_ssize_t
         return NULL;
     }
     uint64_t words[TREE_WORDS] = {0};
+    if (!self->by_point && !(self->by_point = PyDict_New())) goto fail;
     for (Py_ssize_t i = 0; i < count; i++) {
         NodeObject *child = node_make(PyList_GET_ITEM(order, i), mover);
         if (!child) goto fail;
@@ -211,7 +208,6 @@ static PyMethodDef node_methods[] = {
 static PyMemberDef node_members[] = {
     {"move", T_OBJECT, offsetof(NodeObject, move), READONLY, NULL},
     {"children", T_OBJECT, offsetof(NodeObject, children), 0, NULL},
-    {"by_point", T_OBJECT, offsetof(NodeObject, by_point), 0, NULL},
     {"point_mask", T_OBJECT, offsetof(NodeObject, point_mask), 0, NULL},
     {"unchecked", T_OBJECT, offsetof(NodeObject, unchecked), 0, NULL},
     {"visits", T_PYSSIZET, offsetof(NodeObject, visits), 0, NULL},
@@ -228,6 +224,25 @@ static PyMemberDef node_members[] = {
     {NULL, 0, 0, 0, NULL},
 };
 
+static PyObject *node_get_by_point(NodeObject *self, void *closure) {
+    if (!self->by_point && !(self->by_point = PyDict_New())) return NULL;
+    return Py_NewRef(self->by_point);
+}
+
+static int node_set_by_point(NodeObject *self, PyObject *value, void *closure) {
+    if (!value) {
+        PyErr_SetString(PyExc_AttributeError, "by_point cannot be deleted");
+        return -1;
+    }
+    Py_XSETREF(self->by_point, Py_NewRef(value));
+    return 0;
+}
+
+static PyGetSetDef node_getset[] = {
+    {"by_point", (getter)node_get_by_point, (setter)node_set_by_point, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
 static PyTypeObject NodeType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ai._fastcore.Node",
     .tp_basicsize = sizeof(NodeObject),
@@ -237,6 +252,7 @@ static PyTypeObject NodeType = {
     .tp_new = node_new,
     .tp_methods = node_methods,
     .tp_members = node_members,
+    .tp_getset = node_getset,
 };
 
 static inline NodeObject *as_node(PyObject *obj) {

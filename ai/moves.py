@@ -55,11 +55,8 @@ def point_verdict(game: Game, point: int) -> bool | None:
 def legal_moves(game: Game) -> list[Move]:
     """Every legal move: placements in index order, then special moves such as ``swap``."""
     points: list[Move] = list(game.legal_points())
-    if game.is_over:
-        return points
-    # Game.legal_moves lists the placements first, then the special moves.
-    specials: list[Move] = list(game.legal_moves()[len(points) :])
-    return points + specials
+    points.extend(game.special_moves())  # where Game.legal_moves lists them: last
+    return points
 
 
 def play(game: Game, move: Move) -> MoveRecord:

@@ -453,9 +453,13 @@ class Game(ABC):
     def legal_moves(self) -> list[str]:
         names = self.grid.names
         moves = [names[i] for i in bits_list(self.legal_mask())]
-        if not self._over:
-            moves.extend(self._special_moves())
+        moves.extend(self.special_moves())
         return moves
+
+    def special_moves(self) -> list[str]:
+        """The legal moves that are not placements (the pie rule's ``swap``): the end of
+        :meth:`legal_moves`, without naming every point before it."""
+        return [] if self._over else self._special_moves()
 
     def illegal_points(self) -> list[str]:
         """Empty points the player to move may not use: the "mines" an overlay shows."""

@@ -12,6 +12,7 @@ from rules_helpers import FOUR_GAMES, random_playout
 
 from rules import IllegalMove, new_game, parse_record
 from rules.clearcut import Clearcut
+from rules.geometry import bits_list
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 games = st.sampled_from(FOUR_GAMES)
@@ -173,3 +174,14 @@ def test_clearcut_capture_mask_holds_only_crosscuts_the_rule_allows() -> None:
     game = Clearcut.from_position(5, stones, to_move="red")
     assert game.capture_mask() == 0
     assert not game.legal_mask() >> names.index("b2") & 1
+
+
+def test_bits_list_lists_the_set_bits_lowest_first_at_every_width() -> None:
+    """The byte-table bits_list against the plain definition, on masks of every width up to
+    past 19×19 (the tables grow with the widest mask)."""
+    rng = random.Random(49)
+    for width in [0, 1, 7, 8, 9, 63, 64, 65, 81, 169, 361, 400, 700]:
+        for density in (0.05, 0.5, 0.95):
+            mask = sum(1 << i for i in range(width) if rng.random() < density)
+            assert bits_list(mask) == [i for i in range(width) if mask >> i & 1]
+    assert bits_list(0) == []
