@@ -15,7 +15,7 @@ setup(
         Extension(
             "ai._fastcore",
             sources=["ai/_fastcore.c"],
-            depends=["ai/_fastcore_kernels.h", "ai/_fastcore_tree.h"],
+            depends=["ai/_fastcore_kernels.h", "ai/_fastcore_paths.h", "ai/_fastcore_tree.h"],
             # No fused multiply-add: the tree's scores must round as Python's do.
             extra_compile_args=["-O2", "-ffp-contract=off"],
             optional=True,

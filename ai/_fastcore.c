@@ -218,12 +218,15 @@ static PyObject *set_glyph_terms(PyObject *self, PyObject *terms) {
 #define SFX(name) CAT2(name, W)
 #define W 2
 #include "_fastcore_kernels.h"
+#include "_fastcore_paths.h"
 #undef W
 #define W 3
 #include "_fastcore_kernels.h"
+#include "_fastcore_paths.h"
 #undef W
 #define W 6
 #include "_fastcore_kernels.h"
+#include "_fastcore_paths.h"
 #undef W
 
 /* The board size is the sixth argument of every kernel (after the Ctx's five). */
@@ -239,6 +242,15 @@ DISPATCH(clearpath)
 DISPATCH(minefield)
 DISPATCH(crosscut)
 DISPATCH(clearcut)
+
+/* path_points(n, own, opp, player): the size is the first argument. */
+static PyObject *path_points(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    long n = nargs > 0 ? PyLong_AsLong(args[0]) : 0;
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n <= 11) return path_points_2(self, args, nargs);
+    if (n <= 13) return path_points_3(self, args, nargs);
+    return path_points_6(self, args, nargs);
+}
 
 /* glyphs(n, a, b, empty): the size is the first argument. */
 static PyObject *glyphs(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -268,6 +280,8 @@ static PyMethodDef methods[] = {
     {"glyphs", (PyCFunction)(void (*)(void))glyphs, METH_FASTCALL,
      "Both sides' Minefield glyph masks (for the tests)."},
     TREE_METHODS
+    {"path_points", (PyCFunction)(void (*)(void))path_points, METH_FASTCALL,
+     "Both sides' shortest-path points (ai.connection.move_priors)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -26,6 +26,8 @@ from rules.geometry import Grid, grid
 from rules.minefield import glyph_mask
 from rules.nd_area import area_solver
 
+from .fast import core
+
 INFINITE = 10_000
 PATH_GAMES = frozenset({"clearpath", "minefield", "clearcut", "nakeddiagonal"})
 RUN_GAMES = frozenset({"crosscut"})
@@ -233,8 +235,7 @@ def move_priors(game: Game) -> list[float] | None:
     own, opp = stones[player], stones[1 - player]
     if game.name in PATH_GAMES:
         g = game.grid
-        _, mine = shortest_path_points(g, own, opp, player)
-        _, theirs = shortest_path_points(g, opp, own, 1 - player)
+        mine, theirs = both_path_points(g, own, opp, player)
         priors = [0.0] * g.area
         for mask, value in ((theirs, 0.6), (mine, 0.7), (mine & theirs, 1.0)):
             while mask:
@@ -245,6 +246,20 @@ def move_priors(game: Game) -> list[float] | None:
     if game.name in RUN_GAMES:
         return run_move_priors(game)
     return None
+
+
+def both_path_points(g: Grid, own: int, opp: int, player: int) -> tuple[int, int]:
+    """The masks of :func:`shortest_path_points` for ``player`` (holding ``own``) and for the
+    opponent: from the compiled core where it is built (the same masks, tested side by side in
+    ``tests/ai/test_tree_core.py``), since every node the search expands in Clear Path asks."""
+    compiled = core.CORE
+    if compiled is not None and g.size <= 19:
+        masks: tuple[int, int] = compiled.path_points(g.size, own, opp, player)
+        return masks
+    return (
+        shortest_path_points(g, own, opp, player)[1],
+        shortest_path_points(g, opp, own, 1 - player)[1],
+    )
 
 
 PRIOR_AFTER_VISITS: dict[str, int] = {"crosscut": 1}

@@ -12,15 +12,18 @@ import os
 import random
 import struct
 from collections.abc import Iterator
+from types import ModuleType
 
 import pytest
 from positions import random_position
 
 from ai import tree
+from ai.connection import shortest_path_points
 from ai.levels import LEVELS
 from ai.search import Budget, Searcher
 from ai.tree import PURE, Node, Tree
 from rules import new_game
+from rules.geometry import grid
 
 BOARDS = (
     ("clearpath", 7),
@@ -30,6 +33,16 @@ BOARDS = (
     ("clearcut", 7),
     ("clearcut", 9),
 )
+
+
+def _core() -> ModuleType:
+    try:
+        from ai import _fastcore
+    except ImportError as error:  # pragma: no cover - only where no compiler was present
+        if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
+            pytest.fail(f"the compiled core is not built under CI: {error}")
+        pytest.skip(f"the compiled core is not built ({error})")
+    return _fastcore
 
 
 def _compiled() -> Tree:
@@ -202,3 +215,29 @@ def test_a_generator_of_another_kind_shuffles_with_its_own_shuffle() -> None:
         node.expand([1, 2, 3], 1, Reverse())
         assert [c.move for c in node.children or []] == [3, 2, 1]
         assert node.point_mask == 0b1110 and sorted(node.by_point) == [1, 2, 3]
+
+
+@pytest.mark.parametrize("size", [2, 4, 7, 9, 11, 12, 13, 15, 19])
+def test_the_compiled_path_points_are_the_shortest_path_points(size: int) -> None:
+    """Both sides' shortest-path masks (the Clear Path priors' input) from random stones, at
+    every bitboard width, both players, dense and sparse boards, cut and open."""
+    path_points = _core().path_points
+    g = grid(size)
+    rng = random.Random(size)
+    for _ in range(60):
+        density = rng.choice([0.05, 0.2, 0.4, 0.7])
+        own = opp = 0
+        for p in range(g.area):
+            if rng.random() < density:
+                if rng.random() < 0.5:
+                    own |= 1 << p
+                else:
+                    opp |= 1 << p
+        for player in (0, 1):
+            expected = (
+                shortest_path_points(g, own, opp, player)[1],
+                shortest_path_points(g, opp, own, 1 - player)[1],
+            )
+            assert path_points(size, own, opp, player) == expected
+    with pytest.raises(ValueError, match="0 or 1"):
+        path_points(size, 0, 0, 2)
