@@ -1,11 +1,12 @@
-"""The compiled playout core (``ai/_fastcore.c``), an optional extension.
+"""The compiled playout and search-tree core (``ai/_fastcore.c``), an optional extension.
 
 Everything else about the package is in pyproject.toml.  ``pip install -e .`` (or ``pip install
 .``) builds the extension where a C compiler and Python's headers exist; ``optional=True``
 makes a failed build a warning, not an error, and then ``ai.fast`` runs its pure-Python
-kernels, which play the same playouts (and says so once in the log).  ``-O2`` and no
-``-march``, and ``-ffp-contract=off`` (a fused multiply-add, which some platforms'
-compilers emit by default, would round the search tree's scores otherwise than Python): a wheel built here must run on any machine of the same platform.
+kernels, which play the same playouts (and says so once in the log), and ``ai.tree`` its
+pure-Python tree.  ``-O2`` and no ``-march``: a wheel built here must run on any machine of the
+same platform.  ``-ffp-contract=off``: a fused multiply-add, which some platforms' compilers
+emit by default, would round the search tree's scores otherwise than Python does.
 """
 
 from setuptools import Extension, setup
