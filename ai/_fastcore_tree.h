@@ -218,9 +218,6 @@ static PyMemberDef node_members[] = {
     {"person", T_INT, offsetof(NodeObject, person), 0, NULL},
     {"mover", T_INT, offsetof(NodeObject, mover), 0, NULL},
     {"proven", T_INT, offsetof(NodeObject, proven), 0, NULL},
-    {"terminal", T_BOOL, offsetof(NodeObject, terminal), 0, NULL},
-    {"needs_prior", T_BOOL, offsetof(NodeObject, needs_prior), 0, NULL},
-    {"complete", T_BOOL, offsetof(NodeObject, complete), 0, NULL},
     {NULL, 0, 0, 0, NULL},
 };
 
@@ -238,8 +235,30 @@ static int node_set_by_point(NodeObject *self, PyObject *value, void *closure) {
     return 0;
 }
 
+/* The flags read as bools and take any value by its truth, as the search only tests them
+ * (ai.moves.tree_moves hands over whatever the game's proven_legal_mask says is complete). */
+#define FLAG(name)                                                                          \
+    static PyObject *node_get_##name(NodeObject *self, void *closure) {                    \
+        return PyBool_FromLong(self->name);                                                 \
+    }                                                                                       \
+    static int node_set_##name(NodeObject *self, PyObject *value, void *closure) {         \
+        int truth = value ? PyObject_IsTrue(value) : -1;                                    \
+        if (truth < 0) {                                                                    \
+            if (!value) PyErr_SetString(PyExc_AttributeError, #name " cannot be deleted");  \
+            return -1;                                                                      \
+        }                                                                                   \
+        self->name = (char)truth;                                                           \
+        return 0;                                                                           \
+    }
+FLAG(terminal)
+FLAG(needs_prior)
+FLAG(complete)
+
 static PyGetSetDef node_getset[] = {
     {"by_point", (getter)node_get_by_point, (setter)node_set_by_point, NULL, NULL},
+    {"terminal", (getter)node_get_terminal, (setter)node_set_terminal, NULL, NULL},
+    {"needs_prior", (getter)node_get_needs_prior, (setter)node_set_needs_prior, NULL, NULL},
+    {"complete", (getter)node_get_complete, (setter)node_set_complete, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -199,6 +199,10 @@ def test_the_compiled_node_refuses_bad_input_and_changes_nothing() -> None:
     assert node.visits == 0 and all(c.amaf_visits == 0 for c in node.children or [])
     with pytest.raises(AttributeError):
         node.move = 3  # type: ignore[misc]
+    node.complete = 0  # type: ignore[assignment]  # a flag takes any value by its truth
+    assert node.complete is False
+    with pytest.raises(AttributeError, match="deleted"):
+        del node.complete
 
 
 def test_a_generator_of_another_kind_shuffles_with_its_own_shuffle() -> None:
