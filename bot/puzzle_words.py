@@ -4,8 +4,22 @@ a player reads the same words in both and a translator translates them once."""
 
 from __future__ import annotations
 
+from bot.colour_words import colour_word
 from bot.i18n import Tongue
-from bot.service import PuzzleAnswer
+from bot.service import PuzzleAnswer, PuzzleView
+from rules import new_game
+
+
+def task_line(view: PuzzleView, tr: Tongue) -> str:
+    """What the puzzle asks: its number, game, board and rating, and who is to win."""
+    return tr.gettext(
+        "Puzzle {id} ({game} {size}×{size}, rated {rating}): {colour} to move and win.",
+        id=view.puzzle_id,
+        game=new_game(view.game, view.size).title,
+        size=view.size,
+        rating=tr.number(view.rating),
+        colour=colour_word(view.to_move, tr),
+    )
 
 
 def verdict_line(answer: PuzzleAnswer, tr: Tongue) -> str:

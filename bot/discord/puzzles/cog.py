@@ -30,9 +30,8 @@ from bot.discord.persistent import PersistentButton
 from bot.discord.play.turns import draw_board_async
 from bot.discord.replies import handle_error, log_failure
 from bot.discord.speech import private
-from bot.discord.words import colour_word
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
-from bot.puzzle_words import outcome_text
+from bot.puzzle_words import outcome_text, task_line
 from bot.service import InvalidInput, PuzzleAnswer, PuzzleView
 from rules import Game, new_game
 
@@ -73,15 +72,10 @@ async def board_file(game: Game, name: str, tr: Tongue) -> discord.File:
 
 
 def task_text(view: PuzzleView, tr: Tongue) -> str:
-    return tr.gettext(
-        "Puzzle {id} ({game} {size}×{size}, rated {rating}): {colour} to move and win."
-        " Press Answer and name your move.",
-        id=view.puzzle_id,
-        game=new_game(view.game, view.size).title,
-        size=view.size,
-        rating=tr.number(view.rating),
-        colour=colour_word(view.to_move, tr),
-    )
+    """The task, then how to answer on Discord."""
+    # One template, so each language joins the two sentences its own way (no space in
+    # Japanese or Chinese).
+    return tr.gettext("{task} Press Answer and name your move.", task=task_line(view, tr))
 
 
 async def show_answer(interaction: Interaction, answer: PuzzleAnswer, tr: Tongue) -> None:
