@@ -19,12 +19,14 @@ import asyncio
 import hashlib
 import math
 import time
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from datetime import datetime, timedelta
 
 from openskill.models import PlackettLuce
 
+from ai import background
 from ai.pool import get_pool
 from ai.puzzles import Puzzle, find_puzzle, load_starter, replay
 from ai.puzzles import answer as judge_answer
@@ -55,7 +57,7 @@ MAX_MOVE_TEXT = 20
 MINE_POSITIONS = 12
 """A finished game's last positions looked at for puzzles (the solver's ground)."""
 MINE_SECONDS = 20.0
-"""The solver time one finished game may take, in a worker thread."""
+"""The solver time one finished game may take, in the background worker (:mod:`ai.background`)."""
 
 _MODEL = PlackettLuce()
 INITIAL_MU: float = _MODEL.mu
@@ -125,7 +127,8 @@ def _to_move(row: PuzzleRow, played: tuple[str, ...]) -> str:
 
 
 def _mine(record: str, limit: int, seconds: float) -> list[Puzzle]:
-    """The puzzles among a finished game's last ``limit`` positions (CPU work: a thread)."""
+    """The puzzles among a finished game's last ``limit`` positions (CPU work: the background
+    process; a module-level function, so it can be sent there)."""
     game = parse_record(record)
     moves = [rec.move for rec in game.history]
     found: list[Puzzle] = []
@@ -157,6 +160,9 @@ class Puzzles(Feature):
 
     executor: Executor | None = None
     """Where answers are judged; None: the computer's shared process pool (:mod:`ai.pool`)."""
+    background: Executor | None = None
+    """Where finished games are mined; None: the low-priority background pool
+    (:mod:`ai.background`), so a mining job never queues a player's move nor holds the GIL."""
     _choices: dict[tuple[str, str], tuple[str, ...]] | None = None
     """Legal moves by (puzzle, moves played since), for autocomplete; oldest dropped first."""
 
@@ -396,7 +402,7 @@ class Puzzles(Feature):
         self, game_id: int, guild_id: int | None, limit: int = MINE_POSITIONS
     ) -> list[str]:
         """Look for puzzles in finished game ``game_id`` (its last ``limit`` positions, within
-        :data:`MINE_SECONDS` of solver time, in a worker thread) and store those found: for
+        :data:`MINE_SECONDS` of solver time, in the background process) and store those found: for
         any server if ``guild_id`` is None, else only for ``guild_id`` (the front end passes
         the server of a game played in a private channel).  No player is stored with them.
         Returns the ids stored (a position already stored is left as it is)."""
@@ -411,13 +417,25 @@ class Puzzles(Feature):
             raise InvalidInput(N_("Puzzles come from finished games only; this one is running."))
         # The shipped puzzles first: a mined position that is also a shipped one stays public.
         await self._ensure_starter([row.game])
-        found = await asyncio.to_thread(_mine, row.record, limit, MINE_SECONDS)
+        found = await self._mined(row.record, limit)
         now = self._stamp()
         rows = [replace(_row(p, now), guild_id=guild_id, source_game_id=game_id) for p in found]
         if rows:
             async with self._write() as tx:
                 await tx.puzzles.add(rows)
         return [r.id for r in rows]
+
+    async def _mined(self, record: str, limit: int) -> list[Puzzle]:
+        """:func:`_mine` in the background pool; a pool whose worker died is dropped, so the
+        next game starts a fresh one (this one fails: the miner logs it and goes on)."""
+        pool = self.background or background.get_background_pool()
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(pool, _mine, record, limit, MINE_SECONDS)
+        except BrokenProcessPool:
+            if self.background is None and isinstance(pool, ProcessPoolExecutor):
+                background.discard(pool)
+            raise
 
     async def standing(self, user_id: int) -> PuzzleStanding | None:
         """The player's puzzle rating and streak, None if they never finished a puzzle."""
