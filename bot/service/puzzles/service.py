@@ -147,6 +147,12 @@ def _mine(record: str, limit: int, seconds: float) -> list[Puzzle]:
     return found
 
 
+def _shown_in(row: PuzzleRow, guild_id: int | None) -> bool:
+    """Whether puzzle ``row`` may be shown in ``guild_id`` (None: outside servers): a public
+    one anywhere, a server's own only there."""
+    return row.guild_id is None or row.guild_id == guild_id
+
+
 def check_day(day: str) -> str:
     try:
         datetime.strptime(day, "%Y-%m-%d")
@@ -267,13 +273,18 @@ class Puzzles(Feature):
             raise PuzzleNotFound(N_("There is no such puzzle of yours."))
         return attempt, row
 
-    async def answer(self, attempt_id: int, user_id: int, move: str) -> PuzzleAnswer:
-        """Judge ``move`` as the next answer of the attempt.  A move that is not a legal point
-        here is refused (IllegalMoveError) and changes nothing."""
+    async def answer(
+        self, attempt_id: int, user_id: int, move: str, *, guild_id: int | None = None
+    ) -> PuzzleAnswer:
+        """Judge ``move`` as the next answer of the attempt, sent from ``guild_id`` (None: a
+        DM, a group DM or the console).  A move that is not a legal point here is refused
+        (IllegalMoveError), and a server's own puzzle answered from anywhere else is refused
+        (PuzzleNotFound, :meth:`_check_here`); either changes nothing."""
         arrived = to_us(self._now())  # the answer counts if it arrived in time (module notes)
         if not isinstance(move, str) or not 0 < len(move) <= MAX_MOVE_TEXT:
             raise IllegalMoveError(N_("Name a point like c3."), str(move)[:MAX_MOVE_TEXT])
         attempt, row = await self._attempt(attempt_id, user_id)
+        self._check_here(row, guild_id)
         self._check_open(attempt, arrived)
         played = _split(attempt.played)
         loop = asyncio.get_running_loop()
@@ -298,25 +309,29 @@ class Puzzles(Feature):
         moved = replace(attempt, played=" ".join(after))
         return PuzzleAnswer(self._view(row, moved), name, True, False, defence=reply.defence)
 
-    async def answer_open(self, user_id: int, move: str) -> PuzzleAnswer:
-        """:meth:`answer` for ``user_id``'s open puzzle (``/puzzle move:``); PuzzleNotFound
-        if they have none open."""
+    async def answer_open(
+        self, user_id: int, move: str, *, guild_id: int | None = None
+    ) -> PuzzleAnswer:
+        """:meth:`answer` for ``user_id``'s open puzzle (``/puzzle move:``) from ``guild_id``;
+        PuzzleNotFound if they have none open, or if it is a server's own and this is not
+        that server."""
         check_id(user_id, "user id")
         async with self.store.read() as tx:
             attempt = await tx.puzzles.latest_open(user_id, to_us(self._now()))
         if attempt is None:
             raise PuzzleNotFound(N_("You have no puzzle open; ask for one with /puzzle."))
-        return await self.answer(attempt.id, user_id, move)
+        return await self.answer(attempt.id, user_id, move, guild_id=guild_id)
 
-    async def answer_choices(self, user_id: int) -> tuple[str, ...]:
-        """The legal moves at ``user_id``'s open puzzle (none if they have none open), for
-        autocomplete: one read, and the engine only on a position not seen lately (in a
-        worker thread), so a keystroke costs the loop a query and a dictionary lookup."""
+    async def answer_choices(self, user_id: int, *, guild_id: int | None = None) -> tuple[str, ...]:
+        """The legal moves at ``user_id``'s open puzzle (none if they have none open, or if
+        it is a server's own and ``guild_id`` is not that server), for autocomplete: one
+        read, and the engine only on a position not seen lately (in a worker thread), so a
+        keystroke costs the loop a query and a dictionary lookup."""
         check_id(user_id, "user id")
         async with self.store.read() as tx:
             attempt = await tx.puzzles.latest_open(user_id, to_us(self._now()))
             row = None if attempt is None else await tx.puzzles.puzzle(attempt.puzzle_id)
-        if attempt is None or row is None:
+        if attempt is None or row is None or not _shown_in(row, guild_id):
             return ()
         if self._choices is None:
             self._choices = {}
@@ -329,12 +344,26 @@ class Puzzles(Feature):
             self._choices[key] = found
         return found
 
-    async def give_up(self, attempt_id: int, user_id: int) -> PuzzleAnswer:
-        """End the attempt as a failure and show the solution."""
+    async def give_up(
+        self, attempt_id: int, user_id: int, *, guild_id: int | None = None
+    ) -> PuzzleAnswer:
+        """End the attempt as a failure and show the solution (from ``guild_id``, as
+        :meth:`answer`: a server's own puzzle only in that server)."""
         arrived = to_us(self._now())
         attempt, row = await self._attempt(attempt_id, user_id)
+        self._check_here(row, guild_id)
         self._check_open(attempt, arrived)
         return await self._end(attempt, row, "gave_up", _split(attempt.played), arrived, None, None)
+
+    def _check_here(self, row: PuzzleRow, guild_id: int | None) -> None:
+        """Refuse a server's own puzzle (mined from a game only its members could see) outside
+        that server: its position and solution are never shown anywhere else."""
+        if guild_id is not None:
+            check_id(guild_id, "server id")
+        if not _shown_in(row, guild_id):
+            raise PuzzleNotFound(
+                N_("This puzzle comes from a server's own games: answer it in that server.")
+            )
 
     def _check_open(self, attempt: PuzzleAttemptRow, arrived: int) -> None:
         if attempt.status != "open":
