@@ -56,9 +56,20 @@ def discard(pool: ProcessPoolExecutor) -> None:
 
 def shutdown_background(wait: bool = False) -> None:
     """Stop the background pool (the bot's shutdown path); safe to repeat.  Queued jobs are
-    dropped; by default the running one is not waited for (its worker ends with the bot)."""
+    dropped.  ``wait=False`` (the bot's close) ends the worker at once, mid-job.
+
+    Why end it rather than leave it: ``concurrent.futures`` joins its pools' threads when the
+    interpreter exits, and they wait for the running job, so a bot stopped during a 20 s
+    mining job took up to 20 s to exit (measured: 9 s for an 8 s job).  A mining job writes
+    nothing until it returns, so ending it loses only that game's puzzles."""
     global _pool
     with _pool_lock:
         pool, _pool = _pool, None
-    if pool is not None:
-        pool.shutdown(wait=wait, cancel_futures=True)
+    if pool is None:
+        return
+    if not wait:
+        # The pool's own table of its workers (CPython keeps it under this name since 3.2;
+        # there is no public way before 3.14's terminate_workers).
+        for process in list((pool._processes or {}).values()):
+            process.terminate()
+    pool.shutdown(wait=wait, cancel_futures=True)
