@@ -8,6 +8,12 @@ forged id reaches nothing.  ``/puzzle move:`` answers the open puzzle too, its `
 autocompleted from the position's legal moves (the service keeps them cached, so a keystroke
 does no engine work on the loop).  A right move that does not finish the puzzle is answered with the
 best defence and the next board; a wrong one is refuted at once, with the winning reply drawn.
+
+It works in DMs and group DMs too (a user install): every step is an interaction's own answer
+(a deferral and one follow-up), never a post of the bot's own.  Outside servers only public
+puzzles are given, and every answer names the server it comes from, so a server's own puzzle
+(mined from a game only its members saw) is never shown anywhere else.  The daily puzzle and
+its channel setting stay in servers.
 """
 
 from __future__ import annotations
@@ -114,7 +120,10 @@ class AnswerForm(discord.ui.Modal):
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot: CrosspathBot = interaction.client
         answer = await bot.service.puzzles.answer(
-            self.attempt_id, interaction.user.id, str(self.move.value)
+            self.attempt_id,
+            interaction.user.id,
+            str(self.move.value),
+            guild_id=interaction.guild_id,
         )
         await show_answer(interaction, answer, private(interaction))
 
@@ -155,7 +164,9 @@ class GiveUpButton(PersistentButton, template=r"cp:pz:give:(?P<attempt>[0-9]+)")
     async def act(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot: CrosspathBot = interaction.client
-        answer = await bot.service.puzzles.give_up(self.attempt_id, interaction.user.id)
+        answer = await bot.service.puzzles.give_up(
+            self.attempt_id, interaction.user.id, guild_id=interaction.guild_id
+        )
         await show_answer(interaction, answer, private(interaction))
 
 
@@ -209,7 +220,9 @@ class PuzzleCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         tr = private(interaction)
         if move is not None:
-            answer = await self.bot.service.puzzles.answer_open(interaction.user.id, move)
+            answer = await self.bot.service.puzzles.answer_open(
+                interaction.user.id, move, guild_id=interaction.guild_id
+            )
             await show_answer(interaction, answer, tr)
             return
         view = await self.bot.service.puzzles.start(interaction.user.id, interaction.guild_id, game)
@@ -228,7 +241,11 @@ class PuzzleCog(commands.Cog):
         """The open puzzle's legal moves that start with what was typed (25 at most); what
         was typed if the lookup takes longer than :data:`AUTOCOMPLETE_BUDGET` (autocomplete
         cannot be deferred), while the lookup finishes and fills the cache."""
-        lookup = asyncio.ensure_future(self.bot.service.puzzles.answer_choices(interaction.user.id))
+        lookup = asyncio.ensure_future(
+            self.bot.service.puzzles.answer_choices(
+                interaction.user.id, guild_id=interaction.guild_id
+            )
+        )
         lookup.add_done_callback(_log_failure)
         prefix = current.strip().lower()[:10]
         try:
