@@ -34,6 +34,7 @@ from collections.abc import Callable
 from .base import Effects, Game
 from .errors import N_, Wording
 from .nd_area import UNDECIDED, AreaSolver, Move, Timeline, Undecided, Witness, area_solver
+from .nd_core import CORE
 from .path_game import PathGame
 from .registry import register
 
@@ -374,10 +375,14 @@ class NakedDiagonal(PathGame):
         return Effects(won=self._joins(point, player))
 
 
-def _bits(mask: int) -> list[int]:
+def _py_bits(mask: int) -> list[int]:
     out: list[int] = []
     while mask:
         low = mask & -mask
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+_bits = CORE.bits if CORE is not None else _py_bits
+"""The set bits' indices, lowest first (the compiled twin where it is built)."""

@@ -32,7 +32,9 @@ from collections import deque
 from collections.abc import Iterable
 from typing import TypeVar
 
-from .geometry import DIAGONAL, Grid, bits_list, grid
+from . import geometry
+from .geometry import DIAGONAL, Grid, grid
+from .nd_core import CORE
 
 Move = tuple[int, int]  # (point index, colour: 0 = first player, 1 = second)
 Witness = tuple[Move, ...]
@@ -41,6 +43,9 @@ Base = tuple[int, int, int]
 CacheKey = int
 """An area and the stones on its ring, packed into one int (see :meth:`AreaSolver.key`)."""
 V = TypeVar("V")
+
+bits_list = CORE.bits if CORE is not None else geometry.bits_list
+"""The set bits' indices, lowest first (the compiled twin where it is built)."""
 
 
 Timeline = str
@@ -131,9 +136,12 @@ def _shift(mask: int, off: int, valid: int) -> int:
 class AreaSolver:
     """Decides whether areas of one board size can be filled; shared by every game of a size."""
 
-    def __init__(self, size: int, shortcuts: bool = True) -> None:
-        """``shortcuts=False`` keeps only the complete search (tests cross-check each layer)."""
+    def __init__(self, size: int, shortcuts: bool = True, compiled: bool = True) -> None:
+        """``shortcuts=False`` keeps only the complete search (tests cross-check each layer);
+        ``compiled=False`` runs the pure-Python twins though the compiled core is built (tests
+        compare the two)."""
         self.shortcuts = shortcuts
+        self._core = CORE if compiled else None
         g: Grid = grid(size)
         self.grid = g
         self.size = size
@@ -251,6 +259,8 @@ class AreaSolver:
         return self.grid.dilate4(m)
 
     def flood(self, seed: int, within: int, diagonal: bool) -> int:
+        if self._core is not None:
+            return self._core.flood(self.size, seed, within, diagonal)
         grow = self.grid.dilate8 if diagonal else self.grid.dilate4
         region = seed
         while True:
@@ -261,6 +271,8 @@ class AreaSolver:
 
     def components(self, cells: int, diagonal: bool) -> list[int]:
         """Connected parts of ``cells`` (8-connected when ``diagonal``)."""
+        if self._core is not None:
+            return self._core.components(self.size, cells, diagonal)
         parts: list[int] = []
         while cells:
             seed = cells & -cells
@@ -349,6 +361,8 @@ class AreaSolver:
     def timeline(self, red: int, blue: int, witness: Witness) -> Timeline:
         """The :data:`Timeline` of a witness: each point's step, and its colour and 3x3
         pattern of like-coloured stones just before that step."""
+        if self._core is not None:
+            return self._core.timeline(self.size, red, blue, witness)
         steps = list(self._no_steps)
         codes = ["\0"] * self.area
         stones = [red, blue]
@@ -365,6 +379,8 @@ class AreaSolver:
 
     def timeline_witness(self, timeline: Timeline) -> Witness:
         """The witness a timeline was made from (its steps in order, with their colours)."""
+        if self._core is not None:
+            return self._core.timeline_witness(self.size, timeline)
         a = self.area
         order = sorted((ord(timeline[p]), p) for p in range(a) if ord(timeline[p]) != NO_STEP)
         return tuple((p, ord(timeline[a + p]) >> 9) for _, p in order)
@@ -412,6 +428,8 @@ class AreaSolver:
         neighbour's colour must change, which otherwise cost a replay of the whole witness
         (often 300 steps on 19x19) for each such candidate.
         """
+        if self._core is not None:
+            return self._core.fills_after_recolouring(self.size, timeline, point, colour, red, blue)
         a = self.area
         ring = self.grid.ring
         blocks = self.blocks
@@ -505,6 +523,8 @@ class AreaSolver:
         up to eight block checks.  Checking every step of a 300-point witness for each
         candidate near an area was most of a 19x19 ``legal_moves()``.
         """
+        if self._core is not None:
+            return self._core.repair(self.size, area, red, blue, hint, base)
         inside = set(bits_list(area))
         order: list[Move] = [(p, c) for p, c in hint if p in inside]
         if not order:
@@ -1012,14 +1032,18 @@ def _ranks(order: tuple[int, ...]) -> list[int]:
     return ranks
 
 
-def _pack(witness: Witness) -> str:
+def _py_pack(witness: Witness) -> str:
     """A witness as a str, one char a move (point times two plus colour), for the memo."""
     return "".join([chr(p << 1 | c) for p, c in witness])
 
 
-def _unpack(packed: str) -> Witness:
+def _py_unpack(packed: str) -> Witness:
     """The witness :func:`_pack` packed."""
     return tuple([(o >> 1, o & 1) for o in map(ord, packed)])
+
+
+_pack = CORE.pack if CORE is not None else _py_pack
+_unpack = CORE.unpack if CORE is not None else _py_unpack
 
 
 def _remember(memo: dict[CacheKey, V], order: deque[CacheKey], key: CacheKey, value: V) -> None:
