@@ -798,6 +798,141 @@ static PyObject *path_points(PyObject *self, PyObject *const *args, Py_ssize_t n
     return Py_BuildValue("(iN)", total, mask);
 }
 
+/* --- naked_mask(size, own, wild) and sweep(size, codes, pending, back) --------------------- */
+
+static PyObject *naked_mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "naked_mask(size, own, wild)");
+        return NULL;
+    }
+    Geo *g = geo(args[0]);
+    bb own, wild, out;
+    if (!g || to_bb(args[1], &own) < 0 || to_bb(args[2], &wild) < 0) return NULL;
+    memset(&out, 0, sizeof out);
+    for (int p = 0; p < g->area; p++)
+        for (int b = 0; b < g->nblocks[p]; b++) {
+            const int *blk = g->blocks[p][b];
+            if (bb_get(&own, blk[0]) && !bb_get(&own, blk[1]) && !bb_get(&wild, blk[1]) &&
+                !bb_get(&own, blk[2]) && !bb_get(&wild, blk[2])) {
+                bb_set(&out, p);
+                break;
+            }
+        }
+    return from_bb(&out);
+}
+
+/* AreaSolver._sweep: the placements and the points left; ``codes`` (a bytearray of the
+ * board) is updated in place, as the Python twin updates it. */
+static PyObject *sweep(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "sweep(size, codes, pending, back)");
+        return NULL;
+    }
+    Geo *g = geo(args[0]);
+    if (!g) return NULL;
+    int size = g->area;
+    if (!PyByteArray_Check(args[1]) || PyByteArray_GET_SIZE(args[1]) != size) {
+        PyErr_SetString(PyExc_ValueError, "codes must be a bytearray of the board");
+        return NULL;
+    }
+    unsigned char *codes = (unsigned char *)PyByteArray_AS_STRING(args[1]);
+    long back = PyLong_AsLong(args[3]);
+    if (back == -1 && PyErr_Occurred()) return NULL;
+    PyObject *seq = PySequence_Fast(args[2], "pending must be a sequence of points");
+    if (!seq) return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    int *pending = PyMem_Malloc(sizeof(int) * 3 * (size_t)(count ? count : 1));
+    if (!pending) {
+        Py_DECREF(seq);
+        return PyErr_NoMemory();
+    }
+    int *op = pending + count, *oc = pending + 2 * count;
+    PyObject *result = NULL, *out = NULL, *left = NULL;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        long p = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (p == -1 && PyErr_Occurred()) goto done;
+        if (p < 0 || p >= size) {
+            PyErr_SetString(PyExc_ValueError, "a point off the board");
+            goto done;
+        }
+        pending[i] = (int)p;
+    }
+    int placed = 0;
+    while (count) {
+        int deferred = 0;
+        for (Py_ssize_t i = 0; i < count; i++) {
+            int p = pending[i];
+            long ref = p + back;
+            int first = ref >= 0 && ref < size && codes[ref] == 2 ? 1 : 0;
+            int colour = place(g, codes, p, first);
+            if (colour >= 0) {
+                op[placed] = p;
+                oc[placed++] = colour;
+            } else {
+                pending[deferred++] = p;
+            }
+        }
+        if (deferred == count) break;
+        count = deferred;
+    }
+    if (!(out = PyList_New(placed)) || !(left = PyList_New(count))) goto done;
+    for (int i = 0; i < placed; i++) {
+        PyObject *m = move(op[i], oc[i]);
+        if (!m) goto done;
+        PyList_SET_ITEM(out, i, m);
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *v = PyLong_FromLong(pending[i]);
+        if (!v) goto done;
+        PyList_SET_ITEM(left, i, v);
+    }
+    result = PyTuple_Pack(2, out, left);
+done:
+    Py_XDECREF(out);
+    Py_XDECREF(left);
+    Py_DECREF(seq);
+    PyMem_Free(pending);
+    return result;
+}
+
+/* --- key(size, area, red, blue, wild) ------------------------------------------------------ */
+
+/* AreaSolver.key: the area, then the red, blue and wild stones on its ring, one board's width
+ * of bits each, as one int. */
+static PyObject *key(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "key(size, area, red, blue, wild)");
+        return NULL;
+    }
+    Geo *g = geo(args[0]);
+    bb area, st[3], ring;
+    if (!g || to_bb(args[1], &area) < 0 || to_bb(args[2], &st[0]) < 0 ||
+        to_bb(args[3], &st[1]) < 0 || to_bb(args[4], &st[2]) < 0)
+        return NULL;
+    memset(&ring, 0, sizeof ring);
+    dilate(g, &ring, &area, 1);
+    int a = g->area;
+    unsigned char buf[(4 * MAXAREA + 7) / 8 + 1];
+    size_t len = (size_t)(4 * a + 7) / 8;
+    memset(buf, 0, sizeof buf);
+    for (int p = 0; p < a; p++) {
+        if (bb_get(&area, p)) {
+            buf[p >> 3] |= (unsigned char)(1 << (p & 7));
+        } else if (bb_get(&ring, p)) {
+            for (int s = 0; s < 3; s++)
+                if (bb_get(&st[s], p)) {
+                    int bit = (s + 1) * a + p;
+                    buf[bit >> 3] |= (unsigned char)(1 << (bit & 7));
+                }
+        }
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    return PyLong_FromUnsignedNativeBytes(buf, len, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    return _PyLong_FromByteArray(buf, len, 1, 0);
+#endif
+}
+
 /* === module ============================================================================== */
 
 static PyMethodDef methods[] = {
@@ -820,6 +955,12 @@ static PyMethodDef methods[] = {
      "ai.connection.distance_layers(grid(size), own, opp, edge_a, edge_b)."},
     {"path_points", (PyCFunction)(void (*)(void))path_points, METH_FASTCALL,
      "ai.connection.shortest_path_points from edge A to edge B, None if B is out of reach."},
+    {"naked_mask", (PyCFunction)(void (*)(void))naked_mask, METH_FASTCALL,
+     "rules.nd_area.AreaSolver.naked_mask(own, wild) for a board size."},
+    {"sweep", (PyCFunction)(void (*)(void))sweep, METH_FASTCALL,
+     "rules.nd_area.AreaSolver._sweep(codes, pending, back) for a board size."},
+    {"key", (PyCFunction)(void (*)(void))key, METH_FASTCALL,
+     "rules.nd_area.AreaSolver.key(area, red, blue, wild) for a board size."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -231,13 +231,11 @@ class NakedDiagonal(PathGame):
         areas: list[int] = []
         timelines: list[Timeline | None] = []
         shortcut = True
-        pool = solver.hint_pool
         while seeds:
             area = solver.flood(seeds & -seeds, empty, diagonal=False)
             seeds &= ~area
             areas.append(area)
-            hint = next((w for old, w in pool.items() if old & area), ())
-            timeline = solver.area_timeline(area, red, blue, hint)
+            timeline = solver.area_timeline(area, red, blue, None)  # the pool's hint if needed
             timelines.append(timeline)
             if shortcut and (
                 timeline is None

@@ -88,7 +88,7 @@ def _positions(size: int, rnd: random.Random, count: int) -> list[tuple[int, int
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_bits_flood_and_components_match_their_twins(size: int) -> None:
+def test_bits_keys_floods_and_components_match_their_twins(size: int) -> None:
     core = _compiled()
     fast, pure = _pair(size)
     rnd = random.Random(size)
@@ -97,6 +97,9 @@ def test_bits_flood_and_components_match_their_twins(size: int) -> None:
         cells = _mask(rnd, g.area, rnd.random())
         assert core.bits(cells) == geometry.bits_list(cells) == _py_bits(cells)
         seed = _mask(rnd, g.area, 0.02) or 1 << rnd.randrange(g.area)
+        red, blue = _stones(rnd, g.area)
+        wild = _mask(rnd, g.area, 0.1) if rnd.random() < 0.3 else 0
+        assert fast.key(cells, red, blue, wild) == pure.key(cells, red, blue, wild)
         for diagonal in (False, True):
             assert fast.flood(seed, cells, diagonal) == pure.flood(seed, cells, diagonal)
             assert fast.components(cells, diagonal) == pure.components(cells, diagonal)
@@ -193,6 +196,31 @@ def test_repairs_of_real_witnesses_match_their_twin(size: int) -> None:
                 for base in (None, (area, red, blue)):
                     want = pure._repair(left, stones[0], stones[1], witness, base)
                     assert fast._repair(left, stones[0], stones[1], witness, base) == want
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_naked_masks_and_sweeps_match_their_twins(size: int) -> None:
+    fast, pure = _pair(size)
+    rnd = random.Random(500 + size)
+    g = geometry.grid(size)
+    stuck = {True: 0, False: 0}
+    for _ in range(100):
+        red, blue = _stones(rnd, g.area)
+        wild = _mask(rnd, g.area, rnd.choice((0.0, 0.1))) & ~(red | blue)
+        for own in (red, blue):
+            assert fast.naked_mask(own, wild) == pure.naked_mask(own, wild)
+        empty = g.full & ~(red | blue | wild)
+        points = geometry.bits_list(empty)
+        rnd.shuffle(points)
+        start = pure._codes(red, blue, wild)
+        for ranks, back in pure._sweep_ranks:
+            order = sorted(points, key=ranks.__getitem__) if rnd.random() < 0.8 else points
+            codes_fast, codes_pure = bytearray(start), bytearray(start)
+            got = fast._sweep(codes_fast, list(order), back)
+            assert got == pure._sweep(codes_pure, list(order), back)
+            assert codes_fast == codes_pure
+            stuck[bool(got[1])] += 1
+    assert stuck[True] and stuck[False]
 
 
 def test_packed_witnesses_match_their_twins() -> None:
