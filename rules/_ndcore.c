@@ -933,6 +933,43 @@ static PyObject *key(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
 #endif
 }
 
+/* --- reachable(size, area, own, wild) ------------------------------------------------------ */
+
+/* AreaSolver.reachable: the least fixpoint of the points of ``area`` where a stone of colour
+ * ``own`` could ever be placed (a like-coloured diagonal neighbour must have a shared point
+ * holding, or able to receive, the colour, or a wild one). */
+static PyObject *reachable(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "reachable(size, area, own, wild)");
+        return NULL;
+    }
+    Geo *g = geo(args[0]);
+    bb area, own, wild, reach;
+    if (!g || to_bb(args[1], &area) < 0 || to_bb(args[2], &own) < 0 || to_bb(args[3], &wild) < 0)
+        return NULL;
+    int points[MAXAREA], count = 0;
+    for (int p = 0; p < g->area; p++)
+        if (bb_get(&area, p)) points[count++] = p;
+    memset(&reach, 0, sizeof reach);
+    for (;;) {
+        bb nxt;
+        memset(&nxt, 0, sizeof nxt);
+        for (int i = 0; i < count; i++) {
+            int p = points[i], blocked = 0;
+            for (int b = 0; b < g->nblocks[p] && !blocked; b++) {
+                const int *blk = g->blocks[p][b];
+                blocked = bb_get(&own, blk[0]) &&
+                          !(bb_get(&own, blk[1]) || bb_get(&reach, blk[1]) || bb_get(&wild, blk[1])) &&
+                          !(bb_get(&own, blk[2]) || bb_get(&reach, blk[2]) || bb_get(&wild, blk[2]));
+            }
+            if (!blocked) bb_set(&nxt, p);
+        }
+        if (bb_eq(&nxt, &reach, W)) break;
+        reach = nxt;
+    }
+    return from_bb(&reach);
+}
+
 /* === module ============================================================================== */
 
 static PyMethodDef methods[] = {
@@ -961,6 +998,8 @@ static PyMethodDef methods[] = {
      "rules.nd_area.AreaSolver._sweep(codes, pending, back) for a board size."},
     {"key", (PyCFunction)(void (*)(void))key, METH_FASTCALL,
      "rules.nd_area.AreaSolver.key(area, red, blue, wild) for a board size."},
+    {"reachable", (PyCFunction)(void (*)(void))reachable, METH_FASTCALL,
+     "rules.nd_area.AreaSolver.reachable(area, own, wild) for a board size."},
     {NULL, NULL, 0, NULL},
 };
 

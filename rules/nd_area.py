@@ -45,7 +45,8 @@ CacheKey = int
 V = TypeVar("V")
 
 bits_list = CORE.bits if CORE is not None else geometry.bits_list
-"""The set bits' indices, lowest first (the compiled twin where it is built)."""
+"""The set bits' indices, lowest first (the compiled twin where it is built; the masks here
+are always board masks, so without :func:`geometry.bits_list`'s range check)."""
 
 
 Timeline = str
@@ -728,6 +729,8 @@ class AreaSolver:
         already on the board has a common neighbour that holds, or could first receive, that
         colour.  Sound: every placement in any real fill is in the result (by induction on time).
         """
+        if self._core is not None:
+            return self._core.reachable(self.size, area, own, wild)
         diag_hits = []
         for off, valid, h, v in self.diags:
             d = _shift(own, off, valid) & area

@@ -106,6 +106,23 @@ def test_bits_keys_floods_and_components_match_their_twins(size: int) -> None:
     assert core.bits(0) == [] and core.bits(g.full) == list(range(g.area))
 
 
+def test_bits_list_takes_any_int_as_before() -> None:
+    """geometry.bits_list hands board-sized masks to the core and any other int to the pure
+    code, so every caller gets what it always got."""
+    _compiled()
+    rnd = random.Random(9)
+    for mask in [
+        0,
+        1,
+        1 << 383,
+        1 << 384,
+        (1 << 500) - 1,
+        -5,
+        *(rnd.getrandbits(400) for _ in range(50)),
+    ]:
+        assert geometry.bits_list(mask) == geometry._py_bits_list(mask)
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_timelines_their_witnesses_and_replays_match_their_twins(size: int) -> None:
     fast, pure = _pair(size)
@@ -199,7 +216,7 @@ def test_repairs_of_real_witnesses_match_their_twin(size: int) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_naked_masks_and_sweeps_match_their_twins(size: int) -> None:
+def test_naked_masks_reachable_sets_and_sweeps_match_their_twins(size: int) -> None:
     fast, pure = _pair(size)
     rnd = random.Random(500 + size)
     g = geometry.grid(size)
@@ -209,6 +226,8 @@ def test_naked_masks_and_sweeps_match_their_twins(size: int) -> None:
         wild = _mask(rnd, g.area, rnd.choice((0.0, 0.1))) & ~(red | blue)
         for own in (red, blue):
             assert fast.naked_mask(own, wild) == pure.naked_mask(own, wild)
+            for part in pure.components(g.full & ~(red | blue), diagonal=False)[:3]:
+                assert fast.reachable(part, own, wild) == pure.reachable(part, own, wild)
         empty = g.full & ~(red | blue | wild)
         points = geometry.bits_list(empty)
         rnd.shuffle(points)
