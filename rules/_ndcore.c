@@ -335,29 +335,10 @@ static PyObject *timeline(PyObject *self, PyObject *const *args, Py_ssize_t narg
 
 /* --- fills_after_recolouring(size, timeline, point, colour, red, blue) -> bool ------------- */
 
-static PyObject *fills_after_recolouring(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError,
-                        "fills_after_recolouring(size, timeline, point, colour, red, blue)");
-        return NULL;
-    }
-    Geo *g = geo(args[0]);
-    if (!g) return NULL;
-    PyObject *t = args[1];
+/* The replay of fills_after_recolouring on a checked timeline: 1, 0, or -1 on error. */
+static int fills_core(const Geo *g, PyObject *t, long point, long colour, const bb *red,
+                      const bb *blue) {
     int a = g->area;
-    if (!PyUnicode_Check(t) || PyUnicode_GET_LENGTH(t) != 2 * a) {
-        PyErr_SetString(PyExc_ValueError, "not a timeline of this board size");
-        return NULL;
-    }
-    long point = PyLong_AsLong(args[2]);
-    long colour = point == -1 && PyErr_Occurred() ? -1 : PyLong_AsLong(args[3]);
-    if (PyErr_Occurred()) return NULL;
-    if (point < 0 || point >= a) {
-        PyErr_SetString(PyExc_ValueError, "point off the board");
-        return NULL;
-    }
-    bb red, blue;
-    if (to_bb(args[4], &red) < 0 || to_bb(args[5], &blue) < 0) return NULL;
     int kind = PyUnicode_KIND(t);
     const void *data = PyUnicode_DATA(t);
     int step[MAXAREA], col[MAXAREA], stone[MAXAREA]; /* stone: colour outside the witness */
@@ -366,14 +347,14 @@ static PyObject *fills_after_recolouring(PyObject *self, PyObject *const *args, 
     for (int r = 0; r < a; r++) {
         step[r] = (int)PyUnicode_READ(kind, data, r);
         col[r] = (int)PyUnicode_READ(kind, data, a + r) >> 9;
-        stone[r] = bb_get(&red, r) ? 0 : bb_get(&blue, r) ? 1 : -1;
+        stone[r] = bb_get(red, r) ? 0 : bb_get(blue, r) ? 1 : -1;
         queued[r] = 0;
     }
     for (int r = 0; r < a; r++)
         if (step[r] != NO_STEP) {
             if (step[r] >= a) {
                 PyErr_SetString(PyExc_ValueError, "not a timeline of this board size");
-                return NULL;
+                return -1;
             }
             at_step[step[r]] = r;
         }
@@ -399,7 +380,7 @@ static PyObject *fills_after_recolouring(PyObject *self, PyObject *const *args, 
             }
             if (!naked) want = w;
         }
-        if (want < 0) Py_RETURN_FALSE;
+        if (want < 0) return 0;
         if (want != c) {
             col[q] = want;
             for (int i = 0; i < g->nring[q]; i++) {
@@ -409,7 +390,35 @@ static PyObject *fills_after_recolouring(PyObject *self, PyObject *const *args, 
         }
     }
 #undef STATE
-    Py_RETURN_TRUE;
+    return 1;
+}
+
+static PyObject *fills_after_recolouring(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError,
+                        "fills_after_recolouring(size, timeline, point, colour, red, blue)");
+        return NULL;
+    }
+    Geo *g = geo(args[0]);
+    if (!g) return NULL;
+    PyObject *t = args[1];
+    int a = g->area;
+    if (!PyUnicode_Check(t) || PyUnicode_GET_LENGTH(t) != 2 * a) {
+        PyErr_SetString(PyExc_ValueError, "not a timeline of this board size");
+        return NULL;
+    }
+    long point = PyLong_AsLong(args[2]);
+    long colour = point == -1 && PyErr_Occurred() ? -1 : PyLong_AsLong(args[3]);
+    if (PyErr_Occurred()) return NULL;
+    if (point < 0 || point >= a) {
+        PyErr_SetString(PyExc_ValueError, "point off the board");
+        return NULL;
+    }
+    bb red, blue;
+    if (to_bb(args[4], &red) < 0 || to_bb(args[5], &blue) < 0) return NULL;
+    int got = fills_core(g, t, point, colour, &red, &blue);
+    if (got < 0) return NULL;
+    return PyBool_FromLong(got);
 }
 
 /* --- repair(size, area, red, blue, hint, base) -> tuple of moves | None -------------------- */
@@ -899,24 +908,17 @@ done:
 
 /* AreaSolver.key: the area, then the red, blue and wild stones on its ring, one board's width
  * of bits each, as one int. */
-static PyObject *key(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "key(size, area, red, blue, wild)");
-        return NULL;
-    }
-    Geo *g = geo(args[0]);
-    bb area, st[3], ring;
-    if (!g || to_bb(args[1], &area) < 0 || to_bb(args[2], &st[0]) < 0 ||
-        to_bb(args[3], &st[1]) < 0 || to_bb(args[4], &st[2]) < 0)
-        return NULL;
+/* The key of ``area`` with the stones ``st`` (red, blue, wild) as an int. */
+static PyObject *key_of(const Geo *g, const bb *area, const bb *st) {
+    bb ring;
     memset(&ring, 0, sizeof ring);
-    dilate(g, &ring, &area, 1);
+    dilate(g, &ring, area, 1);
     int a = g->area;
     unsigned char buf[(4 * MAXAREA + 7) / 8 + 1];
     size_t len = (size_t)(4 * a + 7) / 8;
     memset(buf, 0, sizeof buf);
     for (int p = 0; p < a; p++) {
-        if (bb_get(&area, p)) {
+        if (bb_get(area, p)) {
             buf[p >> 3] |= (unsigned char)(1 << (p & 7));
         } else if (bb_get(&ring, p)) {
             for (int s = 0; s < 3; s++)
@@ -931,6 +933,86 @@ static PyObject *key(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
 #else
     return _PyLong_FromByteArray(buf, len, 1, 0);
 #endif
+}
+
+static PyObject *key(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "key(size, area, red, blue, wild)");
+        return NULL;
+    }
+    Geo *g = geo(args[0]);
+    bb area, st[3];
+    if (!g || to_bb(args[1], &area) < 0 || to_bb(args[2], &st[0]) < 0 ||
+        to_bb(args[3], &st[1]) < 0 || to_bb(args[4], &st[2]) < 0)
+        return NULL;
+    return key_of(g, &area, st);
+}
+
+/* --- quick_verdict(size, point, player, red, blue, timelines) -> bool | None --------------- */
+
+/* NakedDiagonal._point_legal's answer where it needs no Python: False for an occupied point or
+ * one forming a naked diagonal; True when every area next to the point has a timeline in the
+ * memo ``timelines`` and each still fills after the placement (the shortcut); None otherwise,
+ * and then the caller takes its full path from the start.  Reading the memo changes nothing
+ * (a hit is all the Python path would have used, with no side effect), so the result and every
+ * memo are exactly as after the Python path. */
+static PyObject *quick_verdict(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6 || !PyDict_Check(args[5])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "quick_verdict(size, point, player, red, blue, timelines: dict)");
+        return NULL;
+    }
+    Geo *g = geo(args[0]);
+    if (!g) return NULL;
+    long point = PyLong_AsLong(args[1]);
+    long player = point == -1 && PyErr_Occurred() ? -1 : PyLong_AsLong(args[2]);
+    if (PyErr_Occurred()) return NULL;
+    if (point < 0 || point >= g->area || (player != 0 && player != 1)) {
+        PyErr_SetString(PyExc_ValueError, "point off the board or no player");
+        return NULL;
+    }
+    bb st[3];
+    if (to_bb(args[3], &st[0]) < 0 || to_bb(args[4], &st[1]) < 0) return NULL;
+    memset(&st[2], 0, sizeof st[2]);
+    if (bb_get(&st[0], (int)point) || bb_get(&st[1], (int)point)) Py_RETURN_FALSE;
+    const bb *own = &st[player];
+    for (int b = 0; b < g->nblocks[point]; b++) {
+        const int *blk = g->blocks[point][b];
+        if (bb_get(own, blk[0]) && !bb_get(own, blk[1]) && !bb_get(own, blk[2])) Py_RETURN_FALSE;
+    }
+    bb empty, seeds;
+    memset(&seeds, 0, sizeof seeds);
+    for (int i = 0; i < W; i++) empty.w[i] = g->full.w[i] & ~(st[0].w[i] | st[1].w[i]);
+    bb_set(&seeds, (int)point);
+    for (int i = 0; i < g->nring[point]; i++) bb_set(&seeds, g->ring[point][i]);
+    for (int i = 0; i < W; i++) seeds.w[i] &= empty.w[i];
+    for (;;) {
+        int i = 0;
+        while (i < W && !seeds.w[i]) i++;
+        if (i == W) break;
+        bb area;
+        memset(&area, 0, sizeof area);
+        area.w[i] = seeds.w[i] & -seeds.w[i];
+        flood_bb(g, &area, &empty, 0);
+        for (int j = 0; j < W; j++) seeds.w[j] &= ~area.w[j];
+        PyObject *k = key_of(g, &area, st);
+        if (!k) return NULL;
+        PyObject *t = PyDict_GetItemWithError(args[5], k); /* borrowed */
+        Py_DECREF(k);
+        if (!t) {
+            if (PyErr_Occurred()) return NULL;
+            Py_RETURN_NONE; /* a miss: the Python path solves and stores */
+        }
+        if (t == Py_None) Py_RETURN_NONE; /* an NDE area: the Python path's full check */
+        if (!PyUnicode_Check(t) || PyUnicode_GET_LENGTH(t) != 2 * g->area) {
+            PyErr_SetString(PyExc_ValueError, "not a timeline of this board size");
+            return NULL;
+        }
+        int got = fills_core(g, t, point, player, &st[0], &st[1]);
+        if (got < 0) return NULL;
+        if (!got) Py_RETURN_NONE;
+    }
+    Py_RETURN_TRUE;
 }
 
 /* --- reachable(size, area, own, wild) ------------------------------------------------------ */
@@ -1000,6 +1082,8 @@ static PyMethodDef methods[] = {
      "rules.nd_area.AreaSolver.key(area, red, blue, wild) for a board size."},
     {"reachable", (PyCFunction)(void (*)(void))reachable, METH_FASTCALL,
      "rules.nd_area.AreaSolver.reachable(area, own, wild) for a board size."},
+    {"quick_verdict", (PyCFunction)(void (*)(void))quick_verdict, METH_FASTCALL,
+     "rules.nakeddiagonal.NakedDiagonal._point_legal where it needs no Python, else None."},
     {NULL, NULL, 0, NULL},
 };
 

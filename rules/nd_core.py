@@ -54,6 +54,16 @@ class Core(Protocol):
     ) -> tuple[list[tuple[int, int]], list[int]]: ...
     def key(self, size: int, area: int, red: int, blue: int, wild: int, /) -> int: ...
     def reachable(self, size: int, area: int, own: int, wild: int, /) -> int: ...
+    def quick_verdict(
+        self,
+        size: int,
+        point: int,
+        player: int,
+        red: int,
+        blue: int,
+        timelines: dict[int, str | None],
+        /,
+    ) -> bool | None: ...
     def path_points(
         self, size: int, own: int, opp: int, edge_a: int, edge_b: int, /
     ) -> tuple[int, int] | None: ...

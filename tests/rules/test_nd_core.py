@@ -242,6 +242,31 @@ def test_naked_masks_reachable_sets_and_sweeps_match_their_twins(size: int) -> N
     assert stuck[True] and stuck[False]
 
 
+@pytest.mark.parametrize("size", [4, 5, 7, 9, 13, 19])
+def test_the_quick_verdict_is_the_pure_verdict_or_defers(
+    size: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``quick_verdict`` answers a point from the timeline memo alone: whenever it answers,
+    its answer is the pure ``_point_legal``'s, and it answers often, both ways."""
+    core = _compiled()
+    rnd = random.Random(600 + size)
+    answered = {True: 0, False: 0, None: 0}
+    for red, blue in _positions(size, rnd, 4 if size > 13 else 8):
+        game = new_game("nakeddiagonal", size)
+        assert isinstance(game, NakedDiagonal)
+        game._stones = [red, blue]
+        solver = game._solver
+        monkeypatch.setattr(solver, "_core", None)  # the pure path fills the memo
+        for point in rnd.sample(range(size * size), min(40, size * size)):
+            for player in (0, 1):
+                want = game._point_legal(point, player)
+                got = core.quick_verdict(size, point, player, red, blue, solver.timelines)
+                assert got in (None, want), (red, blue, point, player)
+                answered[got] += 1
+        monkeypatch.undo()
+    assert answered[True] and answered[False] and answered[None]
+
+
 def test_packed_witnesses_match_their_twins() -> None:
     core = _compiled()
     rnd = random.Random(5)
