@@ -11,6 +11,7 @@ from collections import deque
 from collections.abc import Iterator
 from functools import cache
 
+from .nd_core import CORE
 from .notation import point_names
 
 ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -26,9 +27,22 @@ def iter_bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def bits_list(mask: int) -> list[int]:
+def _py_bits_list(mask: int) -> list[int]:
     """Indices of the set bits, lowest first (via the binary string: fast for dense masks)."""
     return [i for i, ch in enumerate(reversed(bin(mask))) if ch == "1"]
+
+
+_CORE_BITS = CORE.bits if CORE is not None else None
+_CORE_LIMIT = 1 << 384
+"""The compiled twin reads bitboards of up to 384 bits (19x19 and some to spare)."""
+
+
+def bits_list(mask: int) -> list[int]:
+    """Indices of the set bits, lowest first (the compiled twin of :func:`_py_bits_list`
+    where it is built: a search lists points at every move of every playout)."""
+    if _CORE_BITS is not None and 0 <= mask < _CORE_LIMIT:
+        return _CORE_BITS(mask)
+    return _py_bits_list(mask)
 
 
 class Grid:
