@@ -7,10 +7,17 @@ win and every other one a proven loss, and the win completes in at most
 :data:`~ai.puzzles.line.MAX_WINNER_MOVES` of the winner's moves.  The solution is the quickest
 win with the longest defence (:mod:`ai.puzzles.line`).
 
-Answering: the first move must be the solution's (it is the only win); later on any move that
-still wins in the moves left is right, and the bot replies with the longest defence.  A wrong
-move is explained by the opponent's reply that the solver proves wins ("after d4, e5
-connects").  Pure: rules and ai only, no I/O; the service runs it off the event loop.
+A move is a turn, as a player counts moves: one placement in most games, every placement of
+a chain in Clear Path.  The solution lists placements, so a chain is its placements one
+after another, and ``solution[0]`` is the first placement of the only winning turn.  "Exactly
+one winning move" means exactly one winning first placement; the rest of that turn need not
+be unique (docs/puzzles.md says why).
+
+Answering, one placement at a time: the first must be the solution's (it is the only win);
+later on any placement that still wins in the turns left is right.  When the winner's turn
+ends, the bot replies with the longest defence, the defender's whole turn.  A wrong move is
+explained by the opponent's reply that the solver proves wins ("after d4, e5 connects").
+Pure: rules and ai only, no I/O; the service runs it off the event loop.
 """
 
 from __future__ import annotations
@@ -35,7 +42,11 @@ SOLVE_NODES = 50_000
 
 @dataclass(frozen=True, slots=True)
 class Puzzle:
-    """One puzzle as the starter files and the store keep it (issue 48's format)."""
+    """One puzzle as the starter files and the store keep it (issue 48's format).
+
+    ``moves`` and ``solution`` are placements (and ``swap``) in play order: a Clear Path
+    chain, the winner's or the defence's, is its placements one after another, the same
+    player's in a row.  ``solution[0]`` is the only winning first placement."""
 
     id: str
     game: str
