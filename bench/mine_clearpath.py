@@ -1,6 +1,6 @@
 """Mine Clear Path's starter puzzles (ai/puzzles/clearpath.json.gz), beside bench/mine_puzzles.
 
-    nice -n 19 python -m bench.mine_clearpath --sizes 4 5 6 --most 4=120 --seconds 1800
+    nice -n 19 python -m bench.mine_clearpath --sizes 4 5 6 --most 4=150 --seconds 1800
 
 The self-play miner finds none in Clear Path (docs/puzzles.md): late in a game the clear-path
 rule leaves the player ahead many wins, and a single winning move comes earlier, where the
@@ -11,7 +11,10 @@ and this walker looks where they are cheap to settle:
   the proof's lines is known: the winner to move there wins.  The walk takes those winner
   positions, and for each one *mistake child* (a winner move off the proof, the other side
   to move), in a seeded random order.
-* **5×5 and larger**: seeded random legal play, stopped with few empty points (``EMPTIES``).
+* **5×5 and larger**: the positions of seeded self-play games (bench/mine_puzzles's player:
+  it wins when it can, blocks when it must, one move in ten at random), from the end
+  backwards while few points are empty (``EMPTIES``).  Wholly random positions give none:
+  their mover is far ahead and wins in many ways.
 
 Settling every move with the exact solver is the dear part, and nearly every position has two
 or more winning moves.  So a position goes to :func:`ai.puzzles.find_puzzle` only if exactly
@@ -19,7 +22,7 @@ one first placement wins within :data:`~ai.puzzles.MAX_WINNER_MOVES` turns by th
 line search (two such are two winning moves; none is no puzzle within the limit), one search
 per seat whose memo carries over from position to position.  Each find is verified again
 from its JSON form and its level-3 effort measured, as in bench/mine_puzzles, and puzzles
-already in the file are kept.  ``--most 4=120`` caps one size, so the rest comes from the
+already in the file are kept.  ``--most 4=150`` caps one size, so the rest comes from the
 bigger boards.  The last lines give the yield per CPU-minute and where the time went;
 ``--no-prefilter`` settles every position instead, and ``--out`` writes elsewhere (both to
 profile without touching the shipped file).
@@ -43,11 +46,13 @@ from ai.puzzles.line import LineSearch, left_after
 from ai.puzzles.puzzle import MIN_CHOICES
 from ai.puzzles.starter import load_starter, starter_path, write_starter
 from ai.solver import SearchLimit, Seat, position_text, seat_of, shipped_proof
+from bench.mine_puzzles import self_play
 from rules import Game, new_game
 
 GAME = "clearpath"
-EMPTIES = {5: (9, 15), 6: (12, 18), 7: (14, 20)}
-"""Random play on these boards stops with a number of empty points drawn from this range."""
+EMPTIES = {5: 18, 6: 20, 7: 22}
+"""Self-play positions with at most this many empty points are tried (the line search's
+budget passes over the earlier ones it cannot settle)."""
 LINE_NODES = 50_000
 """The prefilter's line-search budget per position (past it the position is skipped)."""
 MEMO_CAP = 2_000_000
@@ -93,32 +98,34 @@ def proof_positions(rand: random.Random) -> list[tuple[str, ...]]:
     return found
 
 
-def random_position(size: int, rand: random.Random) -> Game:
-    """Seeded random legal play on ``size``, stopped with few empty points."""
-    low, high = EMPTIES[size]
-    stop = rand.randint(low, high)
-    game = new_game(GAME, size)
-    while not game.is_over and game.to_move is not None and empty_points(game) > stop:
-        moves = legal_moves(game)
-        play(game, moves[rand.randrange(len(moves))])
-    return game
+def self_play_positions(size: int, rand: random.Random) -> Iterator[Game]:
+    """Seeded self-play games on ``size``, each game's positions from the end backwards
+    while at most ``EMPTIES[size]`` points are empty, one game after another."""
+    while True:
+        game = self_play(GAME, size, rand)
+        while game.history:
+            game.pop()
+            if empty_points(game) > EMPTIES[size]:
+                break
+            yield game.copy()
 
 
 def candidates(sizes: list[int], rand: random.Random) -> Iterator[Game]:
-    """Positions to try, the sizes in turn (4×4 from the proof, the others at random)."""
+    """Positions to try, the sizes in turn (4×4 from the proof, the others from self-play)."""
     on_proof = iter(proof_positions(rand)) if 4 in sizes else iter(())
+    played = {size: self_play_positions(size, rand) for size in sizes if size != 4}
     while True:
         for size in sizes:
-            if size == 4:
-                moves = next(on_proof, None)
-                if moves is None:
-                    continue
-                game = new_game(GAME, 4)
-                for move in moves:
-                    game.play(move)
-                yield game
-            else:
-                yield random_position(size, rand)
+            if size != 4:
+                yield next(played[size])
+                continue
+            moves = next(on_proof, None)
+            if moves is None:
+                continue
+            game = new_game(GAME, 4)
+            for move in moves:
+                game.play(move)
+            yield game
 
 
 class Prefilter:
