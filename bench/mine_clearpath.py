@@ -25,12 +25,15 @@ from its JSON form and its level-3 effort measured, as in bench/mine_puzzles, an
 already in the file are kept.  ``--most 4=150`` caps one size, so the rest comes from the
 bigger boards.  The last lines give the yield per CPU-minute and where the time went;
 ``--no-prefilter`` settles every position instead, and ``--out`` writes elsewhere (both to
-profile without touching the shipped file).
+profile without touching the shipped file); ``--merge`` adds the finds of runs written
+elsewhere, so runs on several boards at once end in one file.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
+import json
 import random
 import time
 from collections import Counter
@@ -170,6 +173,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=48)
     parser.add_argument("--out", type=Path, default=starter_path(GAME))
     parser.add_argument(
+        "--merge",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="files of other runs (--out) whose puzzles join this one's, verified as they were",
+    )
+    parser.add_argument(
         "--no-prefilter",
         action="store_true",
         help="settle every position with the solver, as bench/mine_puzzles does (to profile)",
@@ -178,6 +188,10 @@ def main() -> None:
     most = {int(k): int(v) for k, v in (item.split("=") for item in args.most)}
     rand = random.Random(f"{args.seed}:{GAME}")
     kept = {p.id: p for p in load_starter(GAME)} if args.out == starter_path(GAME) else {}
+    for path in args.merge:
+        document = json.loads(gzip.decompress(path.read_bytes()))
+        for entry in document["puzzles"]:
+            kept.setdefault(entry["id"], Puzzle.from_json(entry))
     start, cpu = time.monotonic(), time.process_time()
     saved = start
     stats: Counter[str] = Counter()
