@@ -358,7 +358,9 @@ def _checked_name(game: Game, move: str) -> str:
 
 
 def refute(game: Game, name: str, nodes: int = SOLVE_NODES) -> Refutation:
-    """The opponent's winning reply after ``name`` in ``game`` (left as it was)."""
+    """The opponent's winning reply after ``name`` in ``game`` (left as it was).  None when
+    the game is over, and when a Clear Path chain goes on after ``name``: the mover places
+    again, so no reply is due yet, and the answer says only that the move does not win."""
     game.play(name)
     try:
         if game.is_over or game.to_move is None:

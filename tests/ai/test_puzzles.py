@@ -34,6 +34,12 @@ def test_some_starter_puzzles_ship() -> None:
         assert load_starter(name), name
 
 
+def test_every_game_ships_at_least_200_puzzles() -> None:
+    # Issue 48's floor; Clear Path reaches it counting a puzzle's moves in turns.
+    for name in game_names():
+        assert len(load_starter(name)) >= 200, name
+
+
 @pytest.mark.parametrize("name", SHIPPED)
 def test_starter_file_has_the_issue_format(name: str) -> None:
     document = json.loads(gzip.decompress(starter_path(name).read_bytes()))
@@ -91,6 +97,13 @@ def test_a_wrong_first_move_is_refuted_by_a_proven_win(puzzle: Puzzle) -> None:
     game.play(wrong)
     if game.is_over:  # a move that ends the game badly needs no reply
         assert winner_seat(game) != solver_seat and refutation.reply is None
+        return
+    assert game.to_move is not None
+    if seat_of(game, game.to_move) == solver_seat:
+        # A Clear Path chain goes on: no reply yet, and the solver proves the turn lost.
+        assert refutation.reply is None
+        verdict = Endgame(game, game.size**2).verdict(game, 200_000, None)
+        assert verdict is Verdict.MOVER_LOSES
         return
     assert refutation.reply is not None
     game.play(refutation.reply)
