@@ -26,7 +26,8 @@ already in the file are kept.  ``--most 4=150`` caps one size, so the rest comes
 bigger boards.  The last lines give the yield per CPU-minute and where the time went;
 ``--no-prefilter`` settles every position instead, and ``--out`` writes elsewhere (both to
 profile without touching the shipped file); ``--merge`` adds the finds of runs written
-elsewhere, so runs on several boards at once end in one file.
+elsewhere, so runs on several boards at once end in one file.  ``kill -INT`` stops a run
+and still writes its finds and figures.
 """
 
 from __future__ import annotations
@@ -101,22 +102,25 @@ def proof_positions(rand: random.Random) -> list[tuple[str, ...]]:
     return found
 
 
-def self_play_positions(size: int, rand: random.Random) -> Iterator[Game]:
+def self_play_positions(size: int, rand: random.Random, over: dict[int, int]) -> Iterator[Game]:
     """Seeded self-play games on ``size``, each game's positions from the end backwards
-    while at most ``EMPTIES[size]`` points are empty, one game after another."""
+    while at most ``EMPTIES[size]`` points are empty, one game after another.  ``over``
+    counts, per size, the positions in a row the prefilter could not settle: at 2 the game
+    is left (its earlier positions are harder still), as bench/mine_puzzles does."""
     while True:
         game = self_play(GAME, size, rand)
-        while game.history:
+        over[size] = 0
+        while game.history and over[size] < 2:
             game.pop()
             if empty_points(game) > EMPTIES[size]:
                 break
             yield game.copy()
 
 
-def candidates(sizes: list[int], rand: random.Random) -> Iterator[Game]:
+def candidates(sizes: list[int], rand: random.Random, over: dict[int, int]) -> Iterator[Game]:
     """Positions to try, the sizes in turn (4×4 from the proof, the others from self-play)."""
     on_proof = iter(proof_positions(rand)) if 4 in sizes else iter(())
-    played = {size: self_play_positions(size, rand) for size in sizes if size != 4}
+    played = {size: self_play_positions(size, rand, over) for size in sizes if size != 4}
     while True:
         for size in sizes:
             if size != 4:
@@ -206,45 +210,52 @@ def main() -> None:
         cap: int = most.get(size, args.target)
         return sum(p.size == size for p in kept.values()) < cap
 
-    for game in candidates(args.sizes, rand):
-        if time.monotonic() - start > args.seconds or len(kept) >= args.target:
-            break
-        if not [s for s in args.sizes if room(s)]:
-            break
-        if not room(game.size):
-            continue
-        stats[f"{game.size} positions"] += 1
-        if game.is_over or game.to_move is None or swap_offered(game):
-            continue
-        if len(legal_moves(game)) < MIN_CHOICES:
-            continue
-        began = time.process_time()
-        single = args.no_prefilter or prefilter.single_quick_win(game)
-        timed("prefilter", began)
-        if not single:
-            stats[f"{game.size} {'over budget' if single is None else 'filtered'}"] += 1
-            continue
-        began = time.process_time()
-        puzzle = find_puzzle(game)
-        timed("find", began)
-        if puzzle is None or puzzle.id in kept:
-            continue
-        began = time.process_time()
-        problem = verify(Puzzle.from_json(puzzle.as_json()))
-        timed("verify", began)
-        if problem is not None:
-            rejected += 1
-            print(f"rejected {puzzle.id}: {problem}", flush=True)
-            continue
-        began = time.process_time()
-        kept[puzzle.id] = replace(puzzle, effort=level3_effort(puzzle))
-        timed("effort", began)
-        new += 1
-        stats[f"{game.size} puzzles"] += 1
-        print(f"{time.monotonic() - start:7.1f}s kept {len(kept)} ({puzzle.size})", flush=True)
-        if time.monotonic() - saved > args.save:
-            write_starter(args.out, list(kept.values()))
-            saved = time.monotonic()
+    over: dict[int, int] = {}
+    try:
+        for game in candidates(args.sizes, rand, over):
+            if time.monotonic() - start > args.seconds or len(kept) >= args.target:
+                break
+            if not [s for s in args.sizes if room(s)]:
+                break
+            if not room(game.size):
+                continue
+            if time.monotonic() - saved > args.save:
+                if kept:  # an empty file would ship a game with no puzzles
+                    write_starter(args.out, list(kept.values()))
+                saved = time.monotonic()
+                print(f"{saved - start:7.1f}s tried {dict(sorted(stats.items()))}", flush=True)
+            stats[f"{game.size} positions"] += 1
+            if game.is_over or game.to_move is None or swap_offered(game):
+                continue
+            if len(legal_moves(game)) < MIN_CHOICES:
+                continue
+            began = time.process_time()
+            single = args.no_prefilter or prefilter.single_quick_win(game)
+            timed("prefilter", began)
+            over[game.size] = over.get(game.size, 0) + 1 if single is None else 0
+            if not single:
+                stats[f"{game.size} {'over budget' if single is None else 'filtered'}"] += 1
+                continue
+            began = time.process_time()
+            puzzle = find_puzzle(game)
+            timed("find", began)
+            if puzzle is None or puzzle.id in kept:
+                continue
+            began = time.process_time()
+            problem = verify(Puzzle.from_json(puzzle.as_json()))
+            timed("verify", began)
+            if problem is not None:
+                rejected += 1
+                print(f"rejected {puzzle.id}: {problem}", flush=True)
+                continue
+            began = time.process_time()
+            kept[puzzle.id] = replace(puzzle, effort=level3_effort(puzzle))
+            timed("effort", began)
+            new += 1
+            stats[f"{game.size} puzzles"] += 1
+            print(f"{time.monotonic() - start:7.1f}s kept {len(kept)} ({puzzle.size})", flush=True)
+    except KeyboardInterrupt:  # kill -INT: stop, and still write what was found
+        print("interrupted", flush=True)
     if kept:
         write_starter(args.out, list(kept.values()))
     sizes = Counter(puzzle.size for puzzle in kept.values())
