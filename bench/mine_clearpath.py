@@ -26,8 +26,8 @@ already in the file are kept.  ``--most 4=150`` caps one size, so the rest comes
 bigger boards.  The last lines give the yield per CPU-minute and where the time went;
 ``--no-prefilter`` settles every position instead, and ``--out`` writes elsewhere (both to
 profile without touching the shipped file); ``--merge`` adds the finds of runs written
-elsewhere, so runs on several boards at once end in one file.  ``kill -INT`` stops a run
-and still writes its finds and figures.
+elsewhere, so runs on several boards at once end in one file.  ``kill`` (TERM or INT) stops
+a run and still writes its finds and figures.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ import argparse
 import gzip
 import json
 import random
+import signal
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -211,6 +212,9 @@ def main() -> None:
         return sum(p.size == size for p in kept.values()) < cap
 
     over: dict[int, int] = {}
+    # A background job starts with SIGINT ignored: stop on INT or TERM alike, writing first.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         for game in candidates(args.sizes, rand, over):
             if time.monotonic() - start > args.seconds or len(kept) >= args.target:
@@ -254,7 +258,7 @@ def main() -> None:
             new += 1
             stats[f"{game.size} puzzles"] += 1
             print(f"{time.monotonic() - start:7.1f}s kept {len(kept)} ({puzzle.size})", flush=True)
-    except KeyboardInterrupt:  # kill -INT: stop, and still write what was found
+    except KeyboardInterrupt:  # kill: stop, and still write what was found
         print("interrupted", flush=True)
     if kept:
         write_starter(args.out, list(kept.values()))
