@@ -24,7 +24,7 @@ def task_line(view: PuzzleView, tr: Tongue) -> str:
 
 def verdict_line(answer: PuzzleAnswer, tr: Tongue) -> str:
     """The first line: given up, refuted (with the reply that wins, when the solver named
-    one), solved, or right with the defence played."""
+    one), solved, right with the defence played, or right mid-chain (place again)."""
     if answer.move is None:
         return tr.gettext("You gave up.")
     if not answer.correct:
@@ -43,6 +43,8 @@ def verdict_line(answer: PuzzleAnswer, tr: Tongue) -> str:
         )
     if answer.solved:
         return tr.gettext("Solved! {move} wins.", move=answer.move)
+    if answer.defence is None:  # a Clear Path chain: the same turn goes on
+        return tr.gettext("Right: {move}. Chain reaction: place again.", move=answer.move)
     return tr.gettext(
         "Right: {move}. The defence plays {defence}; your move again.",
         move=answer.move,

@@ -298,7 +298,7 @@ class Puzzles(Feature):
         now = to_us(self._now())
         if not reply.correct:
             return await self._end(attempt, row, "failed", played, now, name, reply)
-        after = (*played, name) if reply.defence is None else (*played, name, reply.defence)
+        after = (*played, name, *reply.defence)
         if reply.solved:
             return await self._end(attempt, row, "solved", after, now, name, reply)
         async with self._write() as tx:
@@ -307,7 +307,9 @@ class Puzzles(Feature):
             ):
                 raise StaleAction(N_("This puzzle moved on meanwhile; look again."))
         moved = replace(attempt, played=" ".join(after))
-        return PuzzleAnswer(self._view(row, moved), name, True, False, defence=reply.defence)
+        # A chain of the defence's is shown as its placements in order ("c1 b2").
+        defence = " ".join(reply.defence) or None
+        return PuzzleAnswer(self._view(row, moved), name, True, False, defence=defence)
 
     async def answer_open(
         self, user_id: int, move: str, *, guild_id: int | None = None
