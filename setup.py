@@ -1,4 +1,5 @@
-"""The compiled playout and search-tree core (``ai/_fastcore.c``), an optional extension.
+"""The compiled playout and search-tree core (``ai/_fastcore.c``) and Naked Diagonal's compiled
+area loops (``rules/_ndcore.c``), optional extensions.
 
 Everything else about the package is in pyproject.toml.  ``pip install -e .`` (or ``pip install
 .``) builds the extension where a C compiler and Python's headers exist; ``optional=True``
@@ -20,6 +21,13 @@ setup(
             # No fused multiply-add: the tree's scores must round as Python's do.
             extra_compile_args=["-O2", "-ffp-contract=off"],
             optional=True,
-        )
+        ),
+        # Naked Diagonal's area-check loops (rules/nd_core.py): rules/ never imports ai/.
+        Extension(
+            "rules._ndcore",
+            sources=["rules/_ndcore.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
     ]
 )

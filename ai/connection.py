@@ -25,6 +25,7 @@ from rules import Game
 from rules.geometry import Grid, grid
 from rules.minefield import glyph_mask
 from rules.nd_area import area_solver
+from rules.nd_core import CORE
 
 from .fast import core
 
@@ -57,6 +58,8 @@ def distance_layers(g: Grid, own: int, opp: int, edge_a: int, edge_b: int) -> li
     by filling at most k empty points (own stones cost nothing, enemy stones block).  The list
     stops at the first layer touching edge B, or when no layer grows (then B is unreachable).
     """
+    if CORE is not None:  # the compiled twin (rules/_ndcore.c): the same layers
+        return CORE.distance_layers(g.size, own, opp, edge_a, edge_b)
     free = g.full & ~opp
     empty = free & ~own
     seed = own & edge_a
@@ -88,6 +91,9 @@ def shortest_path_points(g: Grid, own: int, opp: int, player: int) -> tuple[int,
     cost D − k + 1 lies on a path of total cost D.
     """
     edge_a, edge_b = edges(g, player)
+    if CORE is not None:  # the compiled twin (rules/_ndcore.c): the same answer
+        found = CORE.path_points(g.size, own, opp, edge_a, edge_b)
+        return (INFINITE, 0) if found is None else found
     from_a = distance_layers(g, own, opp, edge_a, edge_b)
     if not from_a[-1] & edge_b:
         return INFINITE, 0

@@ -4,13 +4,27 @@ a player reads the same words in both and a translator translates them once."""
 
 from __future__ import annotations
 
+from bot.colour_words import colour_word
 from bot.i18n import Tongue
-from bot.service import PuzzleAnswer
+from bot.service import PuzzleAnswer, PuzzleView
+from rules import new_game
+
+
+def task_line(view: PuzzleView, tr: Tongue) -> str:
+    """What the puzzle asks: its number, game, board and rating, and who is to win."""
+    return tr.gettext(
+        "Puzzle {id} ({game} {size}×{size}, rated {rating}): {colour} to move and win.",
+        id=view.puzzle_id,
+        game=new_game(view.game, view.size).title,
+        size=view.size,
+        rating=tr.number(view.rating),
+        colour=colour_word(view.to_move, tr),
+    )
 
 
 def verdict_line(answer: PuzzleAnswer, tr: Tongue) -> str:
     """The first line: given up, refuted (with the reply that wins, when the solver named
-    one), solved, or right with the defence played."""
+    one), solved, right with the defence played, or right mid-chain (place again)."""
     if answer.move is None:
         return tr.gettext("You gave up.")
     if not answer.correct:
@@ -29,6 +43,8 @@ def verdict_line(answer: PuzzleAnswer, tr: Tongue) -> str:
         )
     if answer.solved:
         return tr.gettext("Solved! {move} wins.", move=answer.move)
+    if answer.defence is None:  # a Clear Path chain: the same turn goes on
+        return tr.gettext("Right: {move}. Chain reaction: place again.", move=answer.move)
     return tr.gettext(
         "Right: {move}. The defence plays {defence}; your move again.",
         move=answer.move,

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 from functools import cache
-from threading import Lock
 
+from .nd_core import CORE
 from .notation import point_names
 
 ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -27,34 +27,22 @@ def iter_bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-_BYTE_BITS: list[tuple[tuple[int, ...], ...]] = []
-"""``_BYTE_BITS[k][b]``: the indices of the set bits of byte value ``b`` at byte ``k`` of a mask,
-grown to the widest mask seen (46 bytes for 19×19)."""
-_GROWING = Lock()
+def _py_bits_list(mask: int) -> list[int]:
+    """Indices of the set bits, lowest first (via the binary string: fast for dense masks)."""
+    return [i for i, ch in enumerate(reversed(bin(mask))) if ch == "1"]
 
 
-def _grow_byte_bits(count: int) -> None:
-    with _GROWING:  # the search runs in threads too: each byte's table is appended once
-        while len(_BYTE_BITS) < count:
-            k = len(_BYTE_BITS)
-            _BYTE_BITS.append(
-                tuple(tuple(8 * k + j for j in range(8) if b >> j & 1) for b in range(256))
-            )
+_CORE_BITS = CORE.bits if CORE is not None else None
+_CORE_LIMIT = 1 << 384
+"""The compiled twin reads bitboards of up to 384 bits (19x19 and some to spare)."""
 
 
 def bits_list(mask: int) -> list[int]:
-    """Indices of the set bits, lowest first.
-
-    A byte at a time from a table: the search lists the legal points of every node it
-    expands, and this is 2–4 times faster than a loop over the bits of the binary string."""
-    data = mask.to_bytes((mask.bit_length() + 7) >> 3, "little")
-    if len(data) > len(_BYTE_BITS):
-        _grow_byte_bits(len(data))
-    found: list[int] = []
-    for table, byte in zip(_BYTE_BITS, data, strict=False):  # as many tables as bytes, or more
-        if byte:
-            found += table[byte]
-    return found
+    """Indices of the set bits, lowest first (the compiled twin of :func:`_py_bits_list`
+    where it is built: a search lists points at every move of every playout)."""
+    if _CORE_BITS is not None and 0 <= mask < _CORE_LIMIT:
+        return _CORE_BITS(mask)
+    return _py_bits_list(mask)
 
 
 class Grid:

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from .base import Effects, Game
 from .errors import N_, Wording
 from .nd_area import UNDECIDED, AreaSolver, Move, Timeline, Undecided, Witness, area_solver
+from .nd_core import CORE
 from .path_game import PathGame
 from .registry import register
 
@@ -222,6 +223,13 @@ class NakedDiagonal(PathGame):
         (None if ``nodes`` search nodes did not settle it)."""
         solver = self._solver
         red, blue = self._stones
+        core = solver._core
+        if core is not None:
+            # The compiled shortcut: the same answer where every area near the point has a
+            # timeline in the memo, else None and the path below from the start.
+            quick = core.quick_verdict(self.size, point, player, red, blue, solver.timelines)
+            if quick is not None:
+                return quick
         bit = 1 << point
         if (red | blue) & bit or solver.forms_naked(point, self._stones[player]):
             return False
@@ -230,13 +238,11 @@ class NakedDiagonal(PathGame):
         areas: list[int] = []
         timelines: list[Timeline | None] = []
         shortcut = True
-        pool = solver.hint_pool
         while seeds:
             area = solver.flood(seeds & -seeds, empty, diagonal=False)
             seeds &= ~area
             areas.append(area)
-            hint = next((w for old, w in pool.items() if old & area), ())
-            timeline = solver.area_timeline(area, red, blue, hint)
+            timeline = solver.area_timeline(area, red, blue, None)  # the pool's hint if needed
             timelines.append(timeline)
             if shortcut and (
                 timeline is None
@@ -374,10 +380,14 @@ class NakedDiagonal(PathGame):
         return Effects(won=self._joins(point, player))
 
 
-def _bits(mask: int) -> list[int]:
+def _py_bits(mask: int) -> list[int]:
     out: list[int] = []
     while mask:
         low = mask & -mask
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+_bits = CORE.bits if CORE is not None else _py_bits
+"""The set bits' indices, lowest first (the compiled twin where it is built)."""

@@ -32,7 +32,9 @@ from collections import deque
 from collections.abc import Iterable
 from typing import TypeVar
 
-from .geometry import DIAGONAL, Grid, bits_list, grid
+from . import geometry
+from .geometry import DIAGONAL, Grid, grid
+from .nd_core import CORE
 
 Move = tuple[int, int]  # (point index, colour: 0 = first player, 1 = second)
 Witness = tuple[Move, ...]
@@ -41,6 +43,10 @@ Base = tuple[int, int, int]
 CacheKey = int
 """An area and the stones on its ring, packed into one int (see :meth:`AreaSolver.key`)."""
 V = TypeVar("V")
+
+bits_list = CORE.bits if CORE is not None else geometry.bits_list
+"""The set bits' indices, lowest first (the compiled twin where it is built; the masks here
+are always board masks, so without :func:`geometry.bits_list`'s range check)."""
 
 
 Timeline = str
@@ -131,9 +137,12 @@ def _shift(mask: int, off: int, valid: int) -> int:
 class AreaSolver:
     """Decides whether areas of one board size can be filled; shared by every game of a size."""
 
-    def __init__(self, size: int, shortcuts: bool = True) -> None:
-        """``shortcuts=False`` keeps only the complete search (tests cross-check each layer)."""
+    def __init__(self, size: int, shortcuts: bool = True, compiled: bool = True) -> None:
+        """``shortcuts=False`` keeps only the complete search (tests cross-check each layer);
+        ``compiled=False`` runs the pure-Python twins though the compiled core is built (tests
+        compare the two)."""
         self.shortcuts = shortcuts
+        self._core = CORE if compiled else None
         g: Grid = grid(size)
         self.grid = g
         self.size = size
@@ -221,6 +230,8 @@ class AreaSolver:
 
     def naked_mask(self, own: int, wild: int = 0) -> int:
         """Every point where a stone of the colour ``own`` would form a naked diagonal."""
+        if self._core is not None:
+            return self._core.naked_mask(self.size, own, wild)
         guard = own | wild
         o = [_shift(guard, off, valid) for off, valid in self.orth]
         out = 0
@@ -251,6 +262,8 @@ class AreaSolver:
         return self.grid.dilate4(m)
 
     def flood(self, seed: int, within: int, diagonal: bool) -> int:
+        if self._core is not None:
+            return self._core.flood(self.size, seed, within, diagonal)
         grow = self.grid.dilate8 if diagonal else self.grid.dilate4
         region = seed
         while True:
@@ -261,6 +274,8 @@ class AreaSolver:
 
     def components(self, cells: int, diagonal: bool) -> list[int]:
         """Connected parts of ``cells`` (8-connected when ``diagonal``)."""
+        if self._core is not None:
+            return self._core.components(self.size, cells, diagonal)
         parts: list[int] = []
         while cells:
             seed = cells & -cells
@@ -271,6 +286,8 @@ class AreaSolver:
 
     def key(self, area: int, red: int, blue: int, wild: int = 0) -> CacheKey:
         """The area and the stones on its ring (all that decides its verdict) as one int."""
+        if self._core is not None:
+            return self._core.key(self.size, area, red, blue, wild)
         ring = self.dilate8(area) & ~area
         a = self.area
         return area | (red & ring) << a | (blue & ring) << 2 * a | (wild & ring) << 3 * a
@@ -324,17 +341,22 @@ class AreaSolver:
         return result
 
     def area_timeline(
-        self, area: int, red: int, blue: int, hint: Iterable[Move] = ()
+        self, area: int, red: int, blue: int, hint: Iterable[Move] | None = ()
     ) -> Timeline | None:
         """The timeline of a witness for ``area`` (None if it is NDE), memoised.
 
         Only stones next to the area affect :meth:`still_fills` on its points, so the timeline
         is keyed like the verdict: the 3x3 blocks it keeps lie within the area and its ring.
+        ``hint=None`` takes the hint from the pool (the first witness of an area overlapping
+        this one), looked up only when the memo misses: most calls hit, and a search asked
+        the pool at every call, which was a tenth of a playout's time.
         """
         key = self.key(area, red, blue)
         got = self.timelines.get(key, _MISSING)
         if got is not _MISSING:
             return got  # type: ignore[return-value]
+        if hint is None:
+            hint = next((w for old, w in self.hint_pool.items() if old & area), ())
         witness = self.solve(area, red, blue, hint)
         if witness is not None:
             # Keep the pool of hints to the areas of recent positions.
@@ -349,6 +371,8 @@ class AreaSolver:
     def timeline(self, red: int, blue: int, witness: Witness) -> Timeline:
         """The :data:`Timeline` of a witness: each point's step, and its colour and 3x3
         pattern of like-coloured stones just before that step."""
+        if self._core is not None:
+            return self._core.timeline(self.size, red, blue, witness)
         steps = list(self._no_steps)
         codes = ["\0"] * self.area
         stones = [red, blue]
@@ -365,6 +389,8 @@ class AreaSolver:
 
     def timeline_witness(self, timeline: Timeline) -> Witness:
         """The witness a timeline was made from (its steps in order, with their colours)."""
+        if self._core is not None:
+            return self._core.timeline_witness(self.size, timeline)
         a = self.area
         order = sorted((ord(timeline[p]), p) for p in range(a) if ord(timeline[p]) != NO_STEP)
         return tuple((p, ord(timeline[a + p]) >> 9) for _, p in order)
@@ -412,6 +438,8 @@ class AreaSolver:
         neighbour's colour must change, which otherwise cost a replay of the whole witness
         (often 300 steps on 19x19) for each such candidate.
         """
+        if self._core is not None:
+            return self._core.fills_after_recolouring(self.size, timeline, point, colour, red, blue)
         a = self.area
         ring = self.grid.ring
         blocks = self.blocks
@@ -505,6 +533,8 @@ class AreaSolver:
         up to eight block checks.  Checking every step of a 300-point witness for each
         candidate near an area was most of a 19x19 ``legal_moves()``.
         """
+        if self._core is not None:
+            return self._core.repair(self.size, area, red, blue, hint, base)
         inside = set(bits_list(area))
         order: list[Move] = [(p, c) for p, c in hint if p in inside]
         if not order:
@@ -590,6 +620,8 @@ class AreaSolver:
     ) -> tuple[list[Move], list[int]]:
         """One striped sweep over ``pending`` (in sweep order) on the board ``codes``, retrying
         the points that fail until a pass places none: (the placements, the points left)."""
+        if self._core is not None:
+            return self._core.sweep(self.size, codes, pending, back)
         blocks = self.blocks
         size = self.area
         out: list[Move] = []
@@ -697,6 +729,8 @@ class AreaSolver:
         already on the board has a common neighbour that holds, or could first receive, that
         colour.  Sound: every placement in any real fill is in the result (by induction on time).
         """
+        if self._core is not None:
+            return self._core.reachable(self.size, area, own, wild)
         diag_hits = []
         for off, valid, h, v in self.diags:
             d = _shift(own, off, valid) & area
@@ -1012,14 +1046,18 @@ def _ranks(order: tuple[int, ...]) -> list[int]:
     return ranks
 
 
-def _pack(witness: Witness) -> str:
+def _py_pack(witness: Witness) -> str:
     """A witness as a str, one char a move (point times two plus colour), for the memo."""
     return "".join([chr(p << 1 | c) for p, c in witness])
 
 
-def _unpack(packed: str) -> Witness:
+def _py_unpack(packed: str) -> Witness:
     """The witness :func:`_pack` packed."""
     return tuple([(o >> 1, o & 1) for o in map(ord, packed)])
+
+
+_pack = CORE.pack if CORE is not None else _py_pack
+_unpack = CORE.unpack if CORE is not None else _py_unpack
 
 
 def _remember(memo: dict[CacheKey, V], order: deque[CacheKey], key: CacheKey, value: V) -> None:

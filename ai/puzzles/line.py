@@ -4,7 +4,11 @@ A puzzle's solution is the shortest forced win, so the line the bot plays back i
 player can be expected to find: the attacker's quickest win, and at each defender turn the
 defence that holds out longest (the first in move order among equals, so the line is the same
 on every machine).  A plain bounded AND/OR search over the rules engine: the depth counts the
-attacker's placements (a Clear Path chain's placements each count), never the defender's.
+attacker's *turns*, never the defender's.  A turn is what a player counts as one move: one
+placement in most games, and in Clear Path all the placements of a chain (the same player
+placing again), so a budget of ``n`` moves admits ``n`` chains however long.  A budget always
+counts the turn in progress: with the attacker mid-chain, ``n`` covers the rest of this turn
+and ``n - 1`` more.
 """
 
 from __future__ import annotations
@@ -15,7 +19,19 @@ from ..moves import Move, legal_moves, move_name, play
 from ..solver import SearchLimit, Seat, position_text, seat_of, winner_seat
 
 MAX_WINNER_MOVES = 3
-"""The longest puzzle: the winner completes the proven win in at most this many moves."""
+"""The longest puzzle: the winner completes the proven win in at most this many turns (a
+Clear Path chain is one turn)."""
+
+
+def turn_continues(game: Game, seat: Seat) -> bool:
+    """After a placement by ``seat``: is it still ``seat``'s turn (a chain goes on)?"""
+    return not game.is_over and game.to_move is not None and seat_of(game, game.to_move) == seat
+
+
+def left_after(game: Game, seat: Seat, left: int) -> int:
+    """The turns ``seat`` still has after its placement just played in ``game``, ``left``
+    before it (the turn in progress included): the same while its chain goes on."""
+    return left if turn_continues(game, seat) else left - 1
 
 
 class LineSearch:
@@ -27,9 +43,15 @@ class LineSearch:
         self.nodes = 0
         self._memo: dict[tuple[str, int], bool] = {}
 
+    @property
+    def remembered(self) -> int:
+        """How many answers the memo holds (a long-lived search may start afresh past some)."""
+        return len(self._memo)
+
     def wins_within(self, game: Game, moves: int) -> bool:
-        """Can the attacker win ``game`` by force using at most ``moves`` more placements?
-        ``game`` is left as it was; raises :class:`SearchLimit` past the node budget."""
+        """Can the attacker win ``game`` by force within at most ``moves`` more turns of
+        theirs (a turn in progress counted)?  ``game`` is left as it was; raises
+        :class:`SearchLimit` past the node budget."""
         if game.is_over:
             return winner_seat(game) == self.attacker
         if moves <= 0 or game.to_move is None:
@@ -46,7 +68,8 @@ class LineSearch:
         for move in legal_moves(game):
             play(game, move)
             try:
-                won = self.wins_within(game, moves - 1 if attacking else moves)
+                left = left_after(game, self.attacker, moves) if attacking else moves
+                won = self.wins_within(game, left)
             finally:
                 game.pop()
             if attacking and won:
@@ -59,7 +82,7 @@ class LineSearch:
         return result
 
     def moves_needed(self, game: Game, most: int = MAX_WINNER_MOVES) -> int | None:
-        """The fewest attacker placements that force a win from ``game``, None if more than
+        """The fewest attacker turns that force a win from ``game``, None if more than
         ``most`` are needed."""
         for moves in range(0 if game.is_over else 1, most + 1):
             if self.wins_within(game, moves):
@@ -67,13 +90,13 @@ class LineSearch:
         return None
 
     def attacking_move(self, game: Game, moves: int) -> Move | None:
-        """An attacker move (the attacker to move) that wins within ``moves`` placements,
+        """An attacker placement (the attacker to move) that wins within ``moves`` turns,
         quickest first; None if there is none."""
         for budget in range(1, moves + 1):
             for move in legal_moves(game):
                 play(game, move)
                 try:
-                    if self.wins_within(game, budget - 1):
+                    if self.wins_within(game, left_after(game, self.attacker, budget)):
                         return move
                 finally:
                     game.pop()
@@ -81,8 +104,7 @@ class LineSearch:
 
     def defence(self, game: Game, moves: int) -> Move:
         """The defender's reply (the defender to move, the attacker winning within ``moves``)
-        that makes the attacker need the most placements; the first in move order among
-        equals."""
+        that makes the attacker need the most turns; the first in move order among equals."""
         best: tuple[int, Move] | None = None
         for move in legal_moves(game):
             play(game, move)
@@ -104,12 +126,13 @@ class LineSearch:
         work = game.copy()
         names: list[str] = []
         move: Move | None = first
-        left = moves  # the attacker's placements still allowed, the next one included
+        left = moves  # the attacker's turns still allowed, the one in progress included
         while move is not None and work.to_move is not None:
             attacker_moving = seat_of(work, work.to_move) == self.attacker
             names.append(move_name(work, move))
             play(work, move)
-            left -= attacker_moving
+            if attacker_moving:
+                left = left_after(work, self.attacker, left)
             if work.is_over or work.to_move is None:
                 break
             if seat_of(work, work.to_move) == self.attacker:

@@ -7,10 +7,17 @@ win and every other one a proven loss, and the win completes in at most
 :data:`~ai.puzzles.line.MAX_WINNER_MOVES` of the winner's moves.  The solution is the quickest
 win with the longest defence (:mod:`ai.puzzles.line`).
 
-Answering: the first move must be the solution's (it is the only win); later on any move that
-still wins in the moves left is right, and the bot replies with the longest defence.  A wrong
-move is explained by the opponent's reply that the solver proves wins ("after d4, e5
-connects").  Pure: rules and ai only, no I/O; the service runs it off the event loop.
+A move is a turn, as a player counts moves: one placement in most games, every placement of
+a chain in Clear Path.  The solution lists placements, so a chain is its placements one
+after another, and ``solution[0]`` is the first placement of the only winning turn.  "Exactly
+one winning move" means exactly one winning first placement; the rest of that turn need not
+be unique (docs/puzzles.md says why).
+
+Answering, one placement at a time: the first must be the solution's (it is the only win);
+later on any placement that still wins in the turns left is right.  When the winner's turn
+ends, the bot replies with the longest defence, the defender's whole turn.  A wrong move is
+explained by the opponent's reply that the solver proves wins ("after d4, e5 connects").
+Pure: rules and ai only, no I/O; the service runs it off the event loop.
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from ..endgame import Endgame, Verdict
 from ..moves import Move, legal_moves, move_name, play, swap_offered
 from ..solver import SEATS, SearchLimit, Seat, proof_move, seat_of, winner_seat
 from ..tactics import wins_at_once
-from .line import MAX_WINNER_MOVES, LineSearch
+from .line import MAX_WINNER_MOVES, LineSearch, left_after, turn_continues
 
 MIN_CHOICES = 4
 """A position with fewer legal moves is no puzzle: the answer would be a guess among few."""
@@ -35,7 +42,11 @@ SOLVE_NODES = 50_000
 
 @dataclass(frozen=True, slots=True)
 class Puzzle:
-    """One puzzle as the starter files and the store keep it (issue 48's format)."""
+    """One puzzle as the starter files and the store keep it (issue 48's format).
+
+    ``moves`` and ``solution`` are placements (and ``swap``) in play order: a Clear Path
+    chain, the winner's or the defence's, is its placements one after another, the same
+    player's in a row.  ``solution[0]`` is the only winning first placement."""
 
     id: str
     game: str
@@ -80,16 +91,11 @@ class Puzzle:
 
     @property
     def winner_moves(self) -> int:
-        """How many moves the solver of the puzzle makes (the solution's winner moves)."""
+        """How many moves the solver of the puzzle makes: the solution's winner turns (a
+        Clear Path chain, however many placements, is one)."""
         game = self.position()
         assert game.to_move is not None
-        winner = seat_of(game, game.to_move)
-        count = 0
-        for name in self.solution:
-            assert game.to_move is not None
-            count += seat_of(game, game.to_move) == winner
-            game.play(name)
-        return count
+        return _winner_turns(game, seat_of(game, game.to_move), self.solution)
 
     def position(self) -> Game:
         """The puzzle's position: a fresh game with ``moves`` played (the rule sheet's own
@@ -230,16 +236,17 @@ def verify(puzzle: Puzzle, nodes: int = SOLVE_NODES) -> str | None:
         return "the solution is too long"
     # Each defence in the line must be a longest one: no other reply holds out longer.
     work = game.copy()
-    left = puzzle.winner_moves
+    left = puzzle.winner_moves  # the winner's turns left, the one in progress included
     for name in puzzle.solution:
         assert work.to_move is not None
         if seat_of(work, work.to_move) == winner:
-            left -= 1
-        else:
-            needed_here = _needed_after(search, work, name, left)
-            for move in legal_moves(work):
-                if _needed_after(search, work, move_name(work, move), left) > needed_here:
-                    return f"{name} is not the longest defence"
+            work.play(name)
+            left = left_after(work, winner, left)
+            continue
+        needed_here = _needed_after(search, work, name, left)
+        for move in legal_moves(work):
+            if _needed_after(search, work, move_name(work, move), left) > needed_here:
+                return f"{name} is not the longest defence"
         work.play(name)
     return None
 
@@ -265,10 +272,14 @@ class Refutation:
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """The outcome of one answer: right (with the bot's defence, or solved) or wrong."""
+    """The outcome of one answer: right (with the bot's defence, or solved) or wrong.
+
+    ``defence`` is the defender's whole turn, every placement of a Clear Path chain in order
+    (one placement elsewhere); empty when the answer solved the puzzle, and when it was a
+    chain placement after which the solver places again."""
 
     correct: bool
-    defence: str | None = None
+    defence: tuple[str, ...] = ()
     solved: bool = False
     refutation: Refutation | None = None
 
@@ -281,16 +292,16 @@ def answer(puzzle: Puzzle, played: tuple[str, ...] | list[str], move: str) -> Re
     assert start.to_move is not None
     winner = seat_of(start, start.to_move)
     game = replay(puzzle.game, puzzle.size, [*puzzle.moves, *played])
-    used = _winner_moves(start, winner, played)
+    # The winner's turns left, the one in progress (a chain under way) included.
+    left = puzzle.winner_moves - _winner_turns(start, winner, played)
     name = _checked_name(game, move)
-    left = puzzle.winner_moves - used
     if not played:
         right = name == puzzle.solution[0]
     else:
         search = LineSearch(winner)
         game.play(name)
         try:
-            right = search.wins_within(game, left - 1)
+            right = search.wins_within(game, left_after(game, winner, left))
         except SearchLimit:
             right = name == puzzle.solution[len(played)]
         game.pop()
@@ -299,23 +310,42 @@ def answer(puzzle: Puzzle, played: tuple[str, ...] | list[str], move: str) -> Re
     game.play(name)
     if game.is_over or game.to_move is None:
         return Reply(True, solved=True)
-    if seat_of(game, game.to_move) == winner:
-        return Reply(True)
-    expected = [*played, name]
-    if tuple(expected) == puzzle.solution[: len(expected)]:
-        defence = puzzle.solution[len(expected)]
-    else:
-        defence = move_name(game, LineSearch(winner).defence(game, left - 1))
-    return Reply(True, defence=defence)
+    if turn_continues(game, winner):
+        return Reply(True)  # the chain goes on: the solver places again, no defence yet
+    return Reply(True, defence=_defending_turn(puzzle, game, winner, [*played, name], left - 1))
 
 
-def _winner_moves(start: Game, winner: Seat, played: tuple[str, ...] | list[str]) -> int:
+def _defending_turn(
+    puzzle: Puzzle, game: Game, winner: Seat, played: list[str], left: int
+) -> tuple[str, ...]:
+    """The defender's whole turn from ``game`` (the defender to move, ``played`` the moves
+    since the puzzle's position, ``left`` the winner's turns still to come): the solution's
+    own placements while the answers followed it, else the longest defence, placement by
+    placement through a chain.  ``game`` is left as it was."""
+    work = game.copy()
+    placed: list[str] = []
+    search = LineSearch(winner)
+    while not work.is_over and work.to_move is not None and not turn_continues(work, winner):
+        line = [*played, *placed]
+        if tuple(line) == puzzle.solution[: len(line)] and len(line) < len(puzzle.solution):
+            name = puzzle.solution[len(line)]
+        else:
+            name = move_name(work, search.defence(work, left))
+        placed.append(name)
+        work.play(name)
+    return tuple(placed)
+
+
+def _winner_turns(start: Game, winner: Seat, played: tuple[str, ...] | list[str]) -> int:
+    """How many turns ``winner`` completed in ``played`` from ``start`` (left as it was): a
+    chain counts once, when its last placement is made (a win mid-chain ends the turn)."""
     work = start.copy()
     count = 0
     for name in played:
         assert work.to_move is not None
-        count += seat_of(work, work.to_move) == winner
+        mover = seat_of(work, work.to_move)
         work.play(name)
+        count += mover == winner and not turn_continues(work, winner)
     return count
 
 
@@ -328,7 +358,9 @@ def _checked_name(game: Game, move: str) -> str:
 
 
 def refute(game: Game, name: str, nodes: int = SOLVE_NODES) -> Refutation:
-    """The opponent's winning reply after ``name`` in ``game`` (left as it was)."""
+    """The opponent's winning reply after ``name`` in ``game`` (left as it was).  None when
+    the game is over, and when a Clear Path chain goes on after ``name``: the mover places
+    again, so no reply is due yet, and the answer says only that the move does not win."""
     game.play(name)
     try:
         if game.is_over or game.to_move is None:

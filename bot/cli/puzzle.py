@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable
 
 from bot.i18n import ENGLISH_TONGUE, Tongue, terminal_language, tongue
-from rules import game_names, new_game
+from rules import game_names
 
 from .entry import clip
 
@@ -46,8 +46,8 @@ async def session(
     target: str, game: str | None, ask: Callable[[str], str], tr: Tongue = ENGLISH_TONGUE
 ) -> int:
     from ai.puzzles import replay
-    from bot.console.board import colour_word, text_board
-    from bot.puzzle_words import outcome_text
+    from bot.console.board import text_board
+    from bot.puzzle_words import outcome_text, task_line
     from bot.service import GameService, PuzzleOver, ServiceError
     from bot.store import open_store
 
@@ -58,16 +58,7 @@ async def session(
         except ServiceError as exc:
             print(f"{PROG}: {tr.refusal(exc)}", file=sys.stderr)
             return EXIT_BAD_INPUT
-        print(
-            tr.gettext(
-                "Puzzle {id} ({game} {size}×{size}, rated {rating}): {colour} to move and win.",
-                id=view.puzzle_id,
-                game=new_game(view.game, view.size).title,
-                size=view.size,
-                rating=tr.number(view.rating),
-                colour=colour_word(view.to_move, tr),
-            )
-        )
+        print(task_line(view, tr))
         prompt = tr.gettext("your move (or 'give up'): ")
         while True:
             board = replay(view.game, view.size, [*view.moves, *view.played])

@@ -5,16 +5,9 @@ from __future__ import annotations
 
 from rules import Game, game_class
 
-from ..i18n import ENGLISH_TONGUE, N_, Tongue
+from ..colour_words import colour_word
+from ..i18n import ENGLISH_TONGUE, Tongue
 from ..service import MoveEvent
-
-COLOURS = {"red": N_("red"), "blue": N_("blue"), "black": N_("black"), "white": N_("white")}
-"""The engines' colour names in lower case, as the console's sentences use them (the same
-messages as the Discord adapter's)."""
-
-
-def colour_word(colour: str, tr: Tongue = ENGLISH_TONGUE) -> str:
-    return tr.gettext(COLOURS[colour]) if colour in COLOURS else colour
 
 
 def goal_line(game: str, size: int, tr: Tongue = ENGLISH_TONGUE) -> str:

@@ -19,6 +19,7 @@ from typing import TextIO
 from rules import Game, game_class, game_names
 
 from ..cli import clip
+from ..colour_words import colour_word
 from ..config import shown_database
 from ..i18n import ENGLISH_TONGUE, N_, Tongue, terminal_language, tongue
 from ..service import (
@@ -31,7 +32,7 @@ from ..service import (
     time_left_text,
 )
 from ..store import is_postgres, open_store
-from .board import colour_word, describe_event, rules_lines, text_board
+from .board import describe_event, rules_lines, text_board
 from .lines import escaped, read_line
 from .resume import PickProblem, pick_game
 from .seats import (

@@ -46,11 +46,13 @@ IN_DMS = ANYWHERE | {
     "claim",
     "profile",
     "hint",
+    "puzzle",
     "Challenge to a game",
 }
 """Commands that work in a DM or group DM: a game there is played through the interactions'
-own answers.  ``/analyse`` (its report arrives long after the interaction) and ``/puzzle``
-(the daily post) stay in servers."""
+own answers, and a puzzle too (each answer is a button's or a form's interaction of its own;
+public puzzles only there).  ``/analyse`` (its report arrives long after the interaction) stays
+in servers, as do the daily puzzle and its channel setting (``/admin``)."""
 
 NOT_HERE_YET = N_("/{command} works only in a server that added Crosspath: use it there.")
 NOT_IN_THIS_SERVER = N_(

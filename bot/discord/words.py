@@ -10,15 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.i18n import ENGLISH_TONGUE, N_, Tongue
+from bot.colour_words import colour_word
+from bot.i18n import ENGLISH_TONGUE, Tongue
 from rules import MoveRecord
-
-COLOURS = {"red": N_("red"), "blue": N_("blue"), "black": N_("black"), "white": N_("white")}
-"""The engines' colour names, for extraction (a colour not listed stays as the engine says)."""
-
-
-def colour_word(colour: str, tr: Tongue) -> str:
-    return tr.gettext(COLOURS[colour]) if colour in COLOURS else colour
 
 
 def _who(colour: str, names: Mapping[str, str], tr: Tongue) -> str:

@@ -11,9 +11,19 @@ from __future__ import annotations
 
 from ..store import ShardFilter
 from .analysis import MAX_PER_PLAYER, MAX_PER_SERVER, StoredAnalysis, Viewer
+from .challenge_types import Challenge, ChallengeStatus, FirstChoice, GameStarted
 from .checks import quote
 from .claims import CLAIM_SECONDS
 from .clocks.timebank import short_duration, short_duration_wording, time_left_text
+from .clocks.types import (
+    DueAction,
+    DueKind,
+    DueOutcome,
+    Reminder,
+    SoftTimeNotice,
+    TimeControl,
+    format_duration,
+)
 from .clocks.vacations import PausedGame, Vacation
 from .convert import pie_of
 from .errors import (
@@ -55,44 +65,33 @@ from .events import (
     TournamentFinished,
 )
 from .game_service import GameService
-from .hints import HINT_SETTINGS
+from .hints import HINT_SETTINGS, Hint
+from .moderation_types import AuditEntry, GuildSettings
 from .notices import DIGEST_BATCH, NOTICE_MODES, Digest, NoticeMode, NoticePrefs, Waiting
+from .play.types import (
+    AbortAnswer,
+    AbortOffer,
+    MoveEvent,
+    MoveResult,
+    TakebackAnswer,
+    TakebackRequest,
+)
 from .puzzles import DailyPuzzle, DailySolution, PuzzleAnswer, PuzzleStanding, PuzzleView
 from .ratings.model import unrated_wording
 from .ratings.service import RebuildReport
 from .ratings.types import GameRating, Profile, Standing
 from .types import (
-    AbortAnswer,
-    AbortOffer,
-    AuditEntry,
-    Challenge,
-    ChallengeStatus,
-    DueAction,
-    DueKind,
-    DueOutcome,
-    FirstChoice,
     GameEnded,
     GameInfo,
     GameRecord,
     GameResult,
-    GameStarted,
     GameStatus,
     GameSummary,
-    GuildSettings,
-    Hint,
     HistoryEvent,
-    MoveEvent,
-    MoveResult,
     PlayedMove,
-    Reminder,
     ResultReason,
     Seat,
-    SoftTimeNotice,
     SummaryPage,
-    TakebackAnswer,
-    TakebackRequest,
-    TimeControl,
-    format_duration,
 )
 from .web import ServedGame, ServedTournament, WebReads
 

@@ -17,6 +17,7 @@ from ..store import (
     Tx,
 )
 from . import convert
+from .challenge_types import Challenge, FirstChoice, GameStarted
 from .checks import (
     MAX_GAME_NAME,
     check_bool,
@@ -29,6 +30,7 @@ from .checks import (
     quote,
 )
 from .clocks.timebank import first_clock, stored
+from .clocks.types import TimeControl
 from .clocks.vacations import paused_until
 from .convert import HINTS_OPTION, PIE_ON, to_us
 from .core import (
@@ -43,14 +45,7 @@ from .errors import (
     InvalidInput,
     PermissionDenied,
 )
-from .types import (
-    OUTSIDE_SERVERS,
-    VENUE_OPTION,
-    Challenge,
-    FirstChoice,
-    GameStarted,
-    TimeControl,
-)
+from .types import OUTSIDE_SERVERS, VENUE_OPTION
 
 FIRST_CHOICES = ("me", "them", "random")
 MAX_OPTIONS = 8

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..store import ShardFilter
+from .clocks.types import MAX_PER_MOVE, MIN_PER_MOVE, TimeControl
 from .errors import QUOTE_LIMIT as QUOTE_LIMIT  # re-exported: one way of quoting input
 from .errors import InvalidId, InvalidInput, InvalidSettings, InvalidTimeControl
 from .errors import quote as quote
-from .types import MAX_PER_MOVE, MIN_PER_MOVE, TimeControl
 
 MAX_ID = 2**63 - 1
 """Ids are Discord snowflakes (or small ints in the console): positive 64-bit signed ints."""

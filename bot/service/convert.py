@@ -14,23 +14,19 @@ from rules import Game, MoveRecord, game_class, new_game
 from rules.base import PIE_OPTION, pie_title
 
 from ..store import AuditRow, ChallengeRow, GameRow, SettingsRow
+from .challenge_types import Challenge, ChallengeStatus, FirstChoice
 from .clocks.timebank import live_pause, stored, time_control_from, time_left
+from .moderation_types import AuditEntry, GuildSettings
+from .play.types import MoveEvent, TakebackRequest
 from .types import (
     OUTSIDE_SERVERS,
     VENUE_OPTION,
-    AuditEntry,
-    Challenge,
-    ChallengeStatus,
-    FirstChoice,
     GameInfo,
     GameResult,
     GameStatus,
     GameSummary,
-    GuildSettings,
-    MoveEvent,
     ResultReason,
     Seat,
-    TakebackRequest,
 )
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

@@ -31,6 +31,7 @@ from .checks import (
     check_optional_id,
     check_version,
 )
+from .clocks.types import TimeControl
 from .convert import to_us
 from .engines import ColdEngines, EngineCache, warms_engines
 from .errors import (
@@ -42,14 +43,9 @@ from .errors import (
     StaleAction,
 )
 from .events import Event, EventBus, GameOver
+from .moderation_types import GuildSettings
 from .ratings.apply import rate_result
-from .types import (
-    GameEnded,
-    GuildSettings,
-    ResultReason,
-    Seat,
-    TimeControl,
-)
+from .types import GameEnded, ResultReason, Seat
 
 T = TypeVar("T")
 

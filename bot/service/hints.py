@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from concurrent.futures import Executor
+from dataclasses import dataclass
 
 from ai.analysis import Judgement, Settings, judge_record
 from ai.pool import get_pool
@@ -23,7 +24,6 @@ from .checks import check_id, check_optional_id
 from .core import Feature
 from .engines import warms_engines
 from .errors import GameFinished, NoGameHere, NoHint, NotAPlayer, NotYourTurn
-from .types import Hint
 
 HINT_SETTINGS = Settings(
     playouts=1000, solve_empties=14, solve_nodes=20_000, proof_board_nodes=50_000
@@ -31,6 +31,23 @@ HINT_SETTINGS = Settings(
 """The budget of one hint (docs/analysis.md, Hints): the analysis's search budget, but a
 player waits for a hint, so the solver gets at most 20 000 / 50 000 nodes per side (the
 analysis's 1 000 000 on a board with a shipped proof can take half a minute)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The computer's advice for the player to move (``service.hints.hint``).
+
+    ``move`` is the suggested move; ``win_chance`` (0..1) is the asking player's chance after
+    it, as the search estimates it, or exactly 1.0/0.0 when ``proven`` says the position is a
+    proven ``"win"`` or ``"loss"`` for them (a shipped proof or the endgame solver).  ``used``
+    is the asking player's hint count in this game, this one included."""
+
+    game_id: int
+    user_id: int
+    move: str
+    win_chance: float
+    proven: str | None
+    used: int
 
 
 class Hints(Feature):

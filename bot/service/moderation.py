@@ -26,6 +26,7 @@ from .checks import (
     is_int,
     quote,
 )
+from .clocks.types import TimeControl
 from .convert import to_us
 from .core import (
     Feature,
@@ -36,13 +37,8 @@ from .errors import (
     NoGameHere,
     NotAPlayer,
 )
-from .types import (
-    AuditEntry,
-    GameEnded,
-    GuildSettings,
-    ResultReason,
-    TimeControl,
-)
+from .moderation_types import AuditEntry, GuildSettings
+from .types import GameEnded, ResultReason
 
 SERVER_LOCALE = "discord"
 """The ``language`` setting that follows Discord's server locale (the default)."""

@@ -52,3 +52,22 @@ def opponent_wins_after(game: Game, move: str) -> bool:
         return any(wins_now(game, reply) for reply in game.legal_moves())
     finally:
         game.pop()
+
+
+def random_stones(
+    area: int, rng: random.Random, densities: tuple[float, ...], per_density: int
+) -> Iterator[tuple[int, int]]:
+    """Random stone masks (first's, second's) on a board of ``area`` points, not necessarily
+    reachable in play: ``per_density`` pairs at each density, each point the first's with
+    chance ``density``, else the second's with the same chance, else empty.  For comparing
+    bitboard functions with their references on many shapes at once."""
+    for density in densities:
+        for _ in range(per_density):
+            first = second = 0
+            for point in range(area):
+                draw = rng.random()
+                if draw < density:
+                    first |= 1 << point
+                elif draw < 2 * density:
+                    second |= 1 << point
+            yield first, second

@@ -22,7 +22,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from positions import random_position
+from positions import random_position, random_stones
 
 from ai.evaluators import Leaf, PlayoutEvaluator
 from ai.fast import core, kernel_for
@@ -139,20 +139,12 @@ def test_the_compiled_glyph_masks_are_the_rules_glyph_masks(size: int) -> None:
     compiled = _compiled()
     g = grid(size)
     rng = random.Random(size)
-    for density in (0.1, 0.3, 0.5):
-        for _ in range(100):
-            first = second = 0
-            for point in range(g.area):
-                draw = rng.random()
-                if draw < density:
-                    first |= 1 << point
-                elif draw < 2 * density:
-                    second |= 1 << point
-            empty = g.full & ~(first | second)
-            assert compiled.glyphs(size, first, second, empty) == (
-                glyph_mask(g, first, second, empty),
-                glyph_mask(g, second, first, empty),
-            )
+    for first, second in random_stones(g.area, rng, (0.1, 0.3, 0.5), 100):
+        empty = g.full & ~(first | second)
+        assert compiled.glyphs(size, first, second, empty) == (
+            glyph_mask(g, first, second, empty),
+            glyph_mask(g, second, first, empty),
+        )
 
 
 def test_bad_arguments_are_refused_with_a_clear_error() -> None:

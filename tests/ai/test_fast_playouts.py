@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from positions import random_position
+from positions import random_position, random_stones
 
 from ai.evaluators import Leaf, PlayoutEvaluator
 from ai.fast import kernel_for
@@ -89,17 +89,9 @@ def test_both_glyph_masks_are_the_rules_glyph_masks(size: int) -> None:
     g = grid(size)
     both = both_glyphs(size)
     rng = random.Random(size)
-    for density in (0.1, 0.3, 0.5):
-        for _ in range(200):
-            first = second = 0
-            for point in range(g.area):
-                draw = rng.random()
-                if draw < density:
-                    first |= 1 << point
-                elif draw < 2 * density:
-                    second |= 1 << point
-            empty = g.full & ~(first | second)
-            assert both(first, second, empty) == (
-                glyph_mask(g, first, second, empty),
-                glyph_mask(g, second, first, empty),
-            )
+    for first, second in random_stones(g.area, rng, (0.1, 0.3, 0.5), 200):
+        empty = g.full & ~(first | second)
+        assert both(first, second, empty) == (
+            glyph_mask(g, first, second, empty),
+            glyph_mask(g, second, first, empty),
+        )

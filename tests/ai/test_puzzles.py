@@ -9,7 +9,8 @@ import random
 import pytest
 
 from ai.endgame import Endgame, Verdict
-from ai.puzzles import MAX_WINNER_MOVES, Puzzle, answer, find_puzzle, verify
+from ai.puzzles import MAX_WINNER_MOVES, Puzzle, Reply, answer, find_puzzle, verify
+from ai.puzzles.line import LineSearch
 from ai.puzzles.starter import load_starter, starter_path
 from ai.solver import seat_of, winner_seat
 from rules import IllegalMove, InvalidNotation, game_names
@@ -31,6 +32,12 @@ def test_some_starter_puzzles_ship() -> None:
     assert SHIPPED, "no ai/puzzles/<game>.json.gz ships"
     for name in SHIPPED:
         assert load_starter(name), name
+
+
+def test_every_game_ships_at_least_200_puzzles() -> None:
+    # Issue 48's floor; Clear Path reaches it counting a puzzle's moves in turns.
+    for name in game_names():
+        assert len(load_starter(name)) >= 200, name
 
 
 @pytest.mark.parametrize("name", SHIPPED)
@@ -72,8 +79,8 @@ def test_playing_the_solution_solves_it(puzzle: Puzzle) -> None:
         reply = answer(puzzle, played, move)
         assert reply.correct, (index, move)
         played.append(move)
-        if reply.defence is not None:
-            assert reply.defence == puzzle.solution[index + 1]
+        # The defender's whole turn (a Clear Path chain: every placement) follows the line.
+        assert reply.defence == puzzle.solution[index + 1 : index + 1 + len(reply.defence)]
     assert reply.solved
 
 
@@ -90,6 +97,13 @@ def test_a_wrong_first_move_is_refuted_by_a_proven_win(puzzle: Puzzle) -> None:
     game.play(wrong)
     if game.is_over:  # a move that ends the game badly needs no reply
         assert winner_seat(game) != solver_seat and refutation.reply is None
+        return
+    assert game.to_move is not None
+    if seat_of(game, game.to_move) == solver_seat:
+        # A Clear Path chain goes on: no reply yet, and the solver proves the turn lost.
+        assert refutation.reply is None
+        verdict = Endgame(game, game.size**2).verdict(game, 200_000, None)
+        assert verdict is Verdict.MOVER_LOSES
         return
     assert refutation.reply is not None
     game.play(refutation.reply)
@@ -120,3 +134,72 @@ def test_an_answer_that_is_not_a_legal_point_raises() -> None:
     occupied = next(m for m in puzzle.moves if m != "swap")
     with pytest.raises(IllegalMove):
         answer(puzzle, [], occupied)
+
+
+# A Clear Path puzzle from the 4×4 proof's lines (bench/mine_clearpath): Blue wins in two
+# turns, d4-b1 (a chain) and c2-b3-c3 (a chain that connects), five placements in all; Red's
+# defence between them is a chain too, c1-b2.
+CHAIN = Puzzle(
+    "cfdd5f855b13",
+    "clearpath",
+    4,
+    ("a2", "a3", "a1", "d3", "d1", "a4", "b4", "d2"),
+    ("d4", "b1", "c1", "b2", "c2", "b3", "c3"),
+)
+
+
+def test_a_clear_path_chain_is_one_move_of_the_puzzle() -> None:
+    game = CHAIN.position()
+    assert game.to_move is not None
+    blue = seat_of(game, game.to_move)
+    placements = 0
+    for name in CHAIN.solution:
+        assert game.to_move is not None
+        placements += seat_of(game, game.to_move) == blue
+        game.play(name)
+    # Counted in placements the win is too long for a puzzle; counted in turns it is two.
+    assert placements == 5 > MAX_WINNER_MOVES
+    assert CHAIN.winner_moves == 2
+    assert LineSearch(blue).moves_needed(CHAIN.position()) == 2
+    assert verify(CHAIN) is None
+    assert find_puzzle(CHAIN.position()) == CHAIN
+
+
+def test_a_chain_is_answered_one_placement_at_a_time() -> None:
+    # The first placement of the only winning turn must be solution[0].
+    assert not answer(CHAIN, [], "c4").correct
+    first = answer(CHAIN, [], "d4")
+    # Mid-chain: right, and no defence yet (the solver places again).
+    assert first == Reply(True)
+    # The chain's last placement: the defence is Red's whole chain.
+    assert answer(CHAIN, ["d4"], "b1") == Reply(True, defence=("c1", "b2"))
+    # Later placements need not be the solution's: any that still wins in time is right (c1
+    # ends the chain elsewhere), and the defence is then the longest one, chain and all.
+    other = answer(CHAIN, ["d4"], "c1")
+    assert other.correct and other.defence == ("b1", "b2")
+    # A placement that lets the win slip is refuted by the opponent's proven win.
+    wrong = answer(CHAIN, ["d4"], "b2")
+    assert not wrong.correct and wrong.refutation is not None
+    assert wrong.refutation.reply == "b3"
+    played = ["d4", "b1", "c1", "b2"]
+    for name in ("c2", "b3"):
+        assert answer(CHAIN, played, name) == Reply(True)
+        played.append(name)
+    assert answer(CHAIN, played, "c3") == Reply(True, solved=True)
+
+
+def test_a_one_placement_game_still_counts_placements() -> None:
+    # Outside Clear Path a turn is one placement: the sampled shipped puzzles' winner moves
+    # are their winner placements, as before turns were counted.
+    for puzzle in sample(2):
+        if puzzle.game == "clearpath":
+            continue
+        game = puzzle.position()
+        assert game.to_move is not None
+        mover = seat_of(game, game.to_move)
+        placements = 0
+        for name in puzzle.solution:
+            assert game.to_move is not None
+            placements += seat_of(game, game.to_move) == mover
+            game.play(name)
+        assert puzzle.winner_moves == placements

@@ -54,3 +54,42 @@ def test_it_speaks_the_terminals_language(
     monkeypatch.setattr("builtins.input", lambda prompt: "give up")
     assert main(["puzzle", "minefield", "--db", str(tmp_path / "q.db")]) == 0
     assert "Задача" in capsys.readouterr().out
+
+
+def test_a_clear_path_chain_is_answered_one_placement_at_a_time(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A puzzle whose winning turns are chains (tests/ai/test_puzzles.py): each placement is
+    typed on its own, and the defence's chain is shown whole."""
+    from bot.service.puzzles.service import INITIAL_MU
+    from bot.store import open_store
+    from bot.store.rows import PuzzleRow
+
+    db = tmp_path / "chain.db"
+    chain = PuzzleRow(
+        "cfdd5f855b13",
+        "clearpath",
+        4,
+        "a2 a3 a1 d3 d1 a4 b4 d2",
+        "d4 b1 c1 b2 c2 b3 c3",
+        None,
+        None,
+        INITIAL_MU,
+        8.0,
+        0,
+        0,
+        0,
+    )
+
+    async def seed() -> None:
+        async with await open_store(str(db)) as store, store.write() as tx:
+            await tx.puzzles.add([chain])
+
+    asyncio.run(seed())
+    replies = iter(["d4", "b1", "c2", "b3", "c3"])
+    assert asyncio.run(session(str(db), "clearpath", lambda prompt: next(replies))) == 0
+    out = capsys.readouterr().out
+    assert "Puzzle cfdd5f855b13 (Clear Path 4×4" in out
+    assert out.count("Chain reaction: place again.") == 3  # d4, c2 and b3
+    assert "Right: b1. The defence plays c1 b2; your move again." in out
+    assert "Solved! c3 wins." in out

@@ -10,6 +10,7 @@ from typing import Any
 import discord_fakes as fakes
 from discord_fakes import ALICE, BOB
 
+from ai import background
 from bot.discord.puzzles.miner import PuzzleMiner
 
 CHANNEL = fakes.CHANNEL
@@ -44,6 +45,16 @@ async def test_an_ended_game_is_mined_in_the_background(h: Any, monkeypatch: Any
         await asyncio.sleep(0.05)
     assert asked == [(info.id, None if ended.public else ended.guild_id)]
     assert h.bot.puzzle_miner.mined == 1
+    # Mined in the background process, which ends when the miner does (the bot's close).
+    assert background._pool is not None
+    workers = list(background._pool._processes.values())
+    await h.bot.puzzle_miner.close()
+    assert background._pool is None
+    for _ in range(100):
+        if not any(worker.is_alive() for worker in workers):
+            break
+        await asyncio.sleep(0.05)
+    assert not any(worker.is_alive() for worker in workers)
 
 
 async def test_a_full_queue_skips_games(h: Any) -> None:

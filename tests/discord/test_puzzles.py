@@ -9,6 +9,8 @@ from typing import Any
 import discord_fakes as fakes
 from discord_fakes import ALICE, BOB
 
+from bot.service.puzzles.service import INITIAL_MU
+from bot.store.rows import PuzzleRow
 from rules import new_game
 
 h = fakes.h
@@ -157,3 +159,32 @@ async def test_the_puzzle_board_speaks_the_players_language(h: Any) -> None:
     assert "Minefield" in board.description and " to move" not in board.description
     english = (await h.command("puzzle", BOB, game="minefield"))[-1].files[0]
     assert board.description != english.description
+
+
+async def test_a_clear_path_chain_is_answered_placement_by_placement(h: Any) -> None:
+    """A Clear Path puzzle whose winning turns are chains: each placement is one answer, a
+    right one mid-chain asks for the next, and the defence shows the defender's whole chain."""
+    # Blue wins in two turns, d4-b1 then c2-b3-c3 (tests/ai/test_puzzles.py); stored at the
+    # starting rating, so it is the puzzle nearest a new player's.
+    moves, solution = "a2 a3 a1 d3 d1 a4 b4 d2", "d4 b1 c1 b2 c2 b3 c3"
+    chain = PuzzleRow(
+        "cfdd5f855b13", "clearpath", 4, moves, solution, None, None, INITIAL_MU, 8.0, 0, 0, 0
+    )
+    async with h.store.write() as tx:
+        await tx.puzzles.add([chain])
+    task = (await h.command("puzzle", ALICE, game="clearpath"))[-1]
+    attempt = int(buttons(task)[0].rsplit(":", 1)[1])
+    _, row = await h.service.puzzles._attempt(attempt, ALICE.id)
+    assert row.id == chain.id
+
+    shown = (await answer_with(h, buttons(task)[0], "d4"))[-1]
+    assert shown.content.startswith("Right: d4. Chain reaction: place again."), shown.content
+    shown = (await answer_with(h, buttons(shown)[0], "b1"))[-1]
+    assert "The defence plays c1 b2; your move again." in shown.content, shown.content
+    for point in ("c2", "b3"):
+        shown = (await h.command("puzzle", ALICE, move=point))[-1]
+        assert shown.content.startswith(f"Right: {point}. Chain reaction"), shown.content
+    shown = (await h.command("puzzle", ALICE, move="c3"))[-1]
+    assert shown.content.startswith("Solved! c3 wins."), shown.content
+    after = await h.service.puzzles._attempt(attempt, ALICE.id)
+    assert after[0].status == "solved" and after[0].played == solution

@@ -311,14 +311,16 @@ async def test_games_are_listed_in_pages_whose_buttons_survive_a_restart(
 
 
 @pytest.mark.parametrize(
-    ("where", "command"), [("dm", "analyse"), ("group", "puzzle"), ("guild", "challenge")]
+    ("where", "command"),
+    [("dm", "analyse"), ("group", "analyse"), ("guild", "challenge"), ("guild", "puzzle")],
 )
 async def test_a_command_that_needs_the_bots_own_posts_is_refused_and_changes_nothing(
     h: Any, where: str, command: str
 ) -> None:
     """A user install reaches DMs, group DMs and servers that never added the bot: a command
     that needs the bot's own posts is refused there with where to play, before any write
-    (games themselves are played in DMs: tests/discord/test_dm_games.py)."""
+    (games themselves are played in DMs: tests/discord/test_dm_games.py, and puzzles solved:
+    tests/discord/test_dm_puzzles.py)."""
     options = [fakes.opt("game", "minefield"), fakes.opt("size", 5, 4)] if where == "guild" else []
     payload = fakes.user_installed(h.payloads.command(command, ALICE, options), ALICE, where)
     reply = fakes.refusal(await h.run(payload))

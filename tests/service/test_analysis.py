@@ -26,6 +26,7 @@ from bot.service import (
     StoredAnalysis,
     Viewer,
 )
+from bot.service.analysis.service import IN_FLIGHT
 from bot.service.convert import to_us
 from bot.store import AnalysisRow, open_store
 
@@ -41,12 +42,24 @@ class CountingExecutor(Executor):
         self.threads = ThreadPoolExecutor(2)
         self.count = 0
         self.fail_at = fail_at
+        self.outstanding = 0
+        self.most_outstanding = 0
+        self._lock = threading.Lock()
 
     def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
         self.count += 1
         if self.fail_at is not None and self.count >= self.fail_at:
             raise RuntimeError("the worker process died")
-        return self.threads.submit(fn, *args, **kwargs)
+        with self._lock:
+            self.outstanding += 1
+            self.most_outstanding = max(self.most_outstanding, self.outstanding)
+        future = self.threads.submit(fn, *args, **kwargs)
+        future.add_done_callback(self._finished)
+        return future
+
+    def _finished(self, _: Future[Any]) -> None:
+        with self._lock:
+            self.outstanding -= 1
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self.threads.shutdown(wait, cancel_futures=cancel_futures)
@@ -95,6 +108,9 @@ async def test_an_analysis_is_computed_once_and_stored(
     # Six plies, resigned: the position before each ply and the final one.
     assert executor.count == 7
     assert seen == [(n, 7) for n in range(1, 8)]
+    # Handed over a few at a time, so a computer's move asked for meanwhile is not queued
+    # behind the whole game.
+    assert executor.most_outstanding == IN_FLIGHT
     assert [m.move for m in first.analysis.moves] == list(MOVES)
     assert first.playouts == SMALL.playouts
     assert [(e.game_id, e.requester_id) for e in ready] == [(game_id, ALICE)]

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from game_fixtures import ALICE, BOB, GUILD, START
+from game_fixtures import ALICE, BOB, GUILD, START, Snapshot, refused
 
 from ai.puzzles import Puzzle, load_starter, puzzle_id
 from ai.puzzles import answer as judge_answer
@@ -270,3 +270,55 @@ async def test_a_finished_game_is_mined_for_its_server_alone(
     assert here.puzzle_id != "0" * 12 and there.puzzle_id == "0" * 12
     with pytest.raises(PuzzleNotFound):
         await service.puzzles.mine_game(info.id + 99, GUILD)
+
+
+async def test_a_servers_own_puzzle_is_never_shown_outside_that_server(
+    service: GameService, snapshot: Snapshot
+) -> None:
+    """Outside servers (guild None: a DM, a group DM) only public puzzles are given, and a
+    server's own puzzle is answered, given up or autocompleted in that server alone."""
+    await service.puzzles.start(BOB, GUILD, "minefield")  # the shipped set, stored
+    shipped_one = next(p for p in load_starter("minefield"))
+    private = replace(
+        puzzle_service._row(shipped_one, 0),
+        id="0" * 12,
+        guild_id=GUILD,
+        mu=puzzle_service.INITIAL_MU,  # a new player's rating: first in line where shown
+    )
+    async with service.store.write() as tx:
+        await tx.puzzles.add([private])
+    # In a DM: a public puzzle, never the server's own.
+    outside = await service.puzzles.start(ALICE, None, "minefield")
+    assert outside.puzzle_id != private.id
+    await service.puzzles.give_up(outside.attempt_id, ALICE)  # a public one ends anywhere
+    # In its server it is given (a copy at Alice's rating now, first in line there); from
+    # anywhere else it is refused and nothing changes.
+    async with service.store.write() as tx:
+        rating = await tx.puzzles.rating(ALICE)
+        assert rating is not None
+        private = replace(private, id="1" * 12, mu=rating.mu)
+        await tx.puzzles.add([private])
+    view = await service.puzzles.start(ALICE, GUILD, "minefield")
+    assert view.puzzle_id == private.id
+    says = "answer it in that server"
+    move = shipped_one.solution[0]
+    for where in (None, GUILD + 1):
+        await refused(
+            snapshot,
+            PuzzleNotFound,
+            service.puzzles.answer(view.attempt_id, ALICE, move, guild_id=where),
+            says,
+        )
+        await refused(
+            snapshot, PuzzleNotFound, service.puzzles.answer_open(ALICE, move, guild_id=where), says
+        )
+        await refused(
+            snapshot,
+            PuzzleNotFound,
+            service.puzzles.give_up(view.attempt_id, ALICE, guild_id=where),
+            says,
+        )
+        assert await service.puzzles.answer_choices(ALICE, guild_id=where) == ()
+    assert move in await service.puzzles.answer_choices(ALICE, guild_id=GUILD)
+    result = await service.puzzles.answer(view.attempt_id, ALICE, move, guild_id=GUILD)
+    assert result.correct

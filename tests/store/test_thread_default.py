@@ -13,7 +13,7 @@ from pathlib import Path
 from game_fixtures import ALICE, BOB
 
 from bot.service import GameService, TimeControl
-from bot.service.types import DEFAULT_BANK
+from bot.service.clocks.types import DEFAULT_BANK
 from bot.store import MIGRATIONS, SCHEMA_VERSION, open_store
 
 KNOWN, CHALLENGED, SAVED, NEW = 1000, 1001, 1002, 1003

@@ -16,6 +16,7 @@ from discord.ext import commands
 
 import ai
 import render
+from bot.colour_words import colour_word
 from bot.discord.access import Audience, picked_game
 from bot.discord.choices import playable_games
 from bot.discord.info.rules_text import sheet_text, summary
@@ -29,7 +30,6 @@ from bot.discord.replies import defer_public, send_private, send_public
 from bot.discord.speech import private, public
 from bot.discord.transformers import GamePick
 from bot.discord.translator import translated
-from bot.discord.words import colour_word
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import GameInfo, GameRecord
 from rules import game_class, game_names

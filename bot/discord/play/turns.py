@@ -14,8 +14,9 @@ from datetime import datetime
 
 import discord
 
+from bot.colour_words import colour_word
 from bot.discord.clocks.clock_text import time_left_line
-from bot.discord.words import colour_word, describe_turn
+from bot.discord.words import describe_turn
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import (
     Challenge,

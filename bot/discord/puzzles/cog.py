@@ -8,6 +8,12 @@ forged id reaches nothing.  ``/puzzle move:`` answers the open puzzle too, its `
 autocompleted from the position's legal moves (the service keeps them cached, so a keystroke
 does no engine work on the loop).  A right move that does not finish the puzzle is answered with the
 best defence and the next board; a wrong one is refuted at once, with the winning reply drawn.
+
+It works in DMs and group DMs too (a user install): every step is an interaction's own answer
+(a deferral and one follow-up), never a post of the bot's own.  Outside servers only public
+puzzles are given, and every answer names the server it comes from, so a server's own puzzle
+(mined from a game only its members saw) is never shown anywhere else.  The daily puzzle and
+its channel setting stay in servers.
 """
 
 from __future__ import annotations
@@ -30,9 +36,8 @@ from bot.discord.persistent import PersistentButton
 from bot.discord.play.turns import draw_board_async
 from bot.discord.replies import handle_error, log_failure
 from bot.discord.speech import private
-from bot.discord.words import colour_word
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
-from bot.puzzle_words import outcome_text
+from bot.puzzle_words import outcome_text, task_line
 from bot.service import InvalidInput, PuzzleAnswer, PuzzleView
 from rules import Game, new_game
 
@@ -73,15 +78,10 @@ async def board_file(game: Game, name: str, tr: Tongue) -> discord.File:
 
 
 def task_text(view: PuzzleView, tr: Tongue) -> str:
-    return tr.gettext(
-        "Puzzle {id} ({game} {size}×{size}, rated {rating}): {colour} to move and win."
-        " Press Answer and name your move.",
-        id=view.puzzle_id,
-        game=new_game(view.game, view.size).title,
-        size=view.size,
-        rating=tr.number(view.rating),
-        colour=colour_word(view.to_move, tr),
-    )
+    """The task, then how to answer on Discord."""
+    # One template, so each language joins the two sentences its own way (no space in
+    # Japanese or Chinese).
+    return tr.gettext("{task} Press Answer and name your move.", task=task_line(view, tr))
 
 
 async def show_answer(interaction: Interaction, answer: PuzzleAnswer, tr: Tongue) -> None:
@@ -120,7 +120,10 @@ class AnswerForm(discord.ui.Modal):
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot: CrosspathBot = interaction.client
         answer = await bot.service.puzzles.answer(
-            self.attempt_id, interaction.user.id, str(self.move.value)
+            self.attempt_id,
+            interaction.user.id,
+            str(self.move.value),
+            guild_id=interaction.guild_id,
         )
         await show_answer(interaction, answer, private(interaction))
 
@@ -161,7 +164,9 @@ class GiveUpButton(PersistentButton, template=r"cp:pz:give:(?P<attempt>[0-9]+)")
     async def act(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot: CrosspathBot = interaction.client
-        answer = await bot.service.puzzles.give_up(self.attempt_id, interaction.user.id)
+        answer = await bot.service.puzzles.give_up(
+            self.attempt_id, interaction.user.id, guild_id=interaction.guild_id
+        )
         await show_answer(interaction, answer, private(interaction))
 
 
@@ -215,7 +220,9 @@ class PuzzleCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         tr = private(interaction)
         if move is not None:
-            answer = await self.bot.service.puzzles.answer_open(interaction.user.id, move)
+            answer = await self.bot.service.puzzles.answer_open(
+                interaction.user.id, move, guild_id=interaction.guild_id
+            )
             await show_answer(interaction, answer, tr)
             return
         view = await self.bot.service.puzzles.start(interaction.user.id, interaction.guild_id, game)
@@ -234,7 +241,11 @@ class PuzzleCog(commands.Cog):
         """The open puzzle's legal moves that start with what was typed (25 at most); what
         was typed if the lookup takes longer than :data:`AUTOCOMPLETE_BUDGET` (autocomplete
         cannot be deferred), while the lookup finishes and fills the cache."""
-        lookup = asyncio.ensure_future(self.bot.service.puzzles.answer_choices(interaction.user.id))
+        lookup = asyncio.ensure_future(
+            self.bot.service.puzzles.answer_choices(
+                interaction.user.id, guild_id=interaction.guild_id
+            )
+        )
         lookup.add_done_callback(_log_failure)
         prefix = current.strip().lower()[:10]
         try:

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.colour_words import colour_word
 from bot.discord.persistent import PersistentButton
 from bot.discord.play.posting import messageable
 from bot.discord.puzzles.cog import board_file, position, puzzle_buttons, replayed, task_text
 from bot.discord.replies import log_failure
 from bot.discord.speech import of_guild, private
-from bot.discord.words import colour_word
 from bot.i18n import ENGLISH_TONGUE, N_, Tongue
 from bot.service import DailyPuzzle, DailySolution
 from rules import Game

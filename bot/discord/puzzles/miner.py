@@ -2,8 +2,10 @@
 
 Each game that ends is queued (a bounded queue: when games end faster than they are mined, the
 newest are skipped and a line is logged, so a busy server never builds an unbounded backlog).
-One task mines them in turn through ``service.puzzles.mine_game``, whose solver runs in a worker
-thread under its own time cap, so the event loop only waits on it.  A game whose channel not
+One task mines them in turn through ``service.puzzles.mine_game``, whose solver runs under its
+own time cap in the background process (:mod:`ai.background`, one low-priority worker apart
+from the computer's pool), so the event loop only waits on it and a player's move never queues
+behind it.  A game whose channel not
 everyone could read gives puzzles for its own server alone; a public one, for every server.
 """
 
@@ -13,6 +15,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
+from ai.background import shutdown_background
 from bot.service import GameInfo
 
 if TYPE_CHECKING:
@@ -61,6 +64,9 @@ class PuzzleMiner:
                 log.info("puzzles found", extra={"game": game_id, "puzzles": len(found)})
 
     async def close(self) -> None:
+        """Stop mining, and the background worker with it (a job it runs is dropped: the
+        game's puzzles are lost, nothing is half-written)."""
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
+        shutdown_background(wait=False)

@@ -57,6 +57,14 @@ POLL_SECONDS = 0.5
 MAX_CLAIMANT = 100
 
 
+IN_FLIGHT = 2
+"""Positions of one analysis handed to the pool at a time.  The computer's pool also plays
+the computer's moves and judges puzzle answers, in the order they were handed over: an
+analysis that handed over all its positions at once (80 for a long game, a minute or more)
+would make a player's move wait behind all of them.  Two keep a worker busy between positions
+while anything asked meanwhile waits behind at most two."""
+
+
 class Analyses(Feature):
     """The analysis sub-service (``service.analysis``); see the module notes."""
 
@@ -230,21 +238,38 @@ class Analyses(Feature):
         final, todo = finished_positions(game.record(), ended=True)
         loop = asyncio.get_running_loop()
         work = partial(judge_record, settings=settings, seed=ANALYSIS_SEED)
-        futures = [loop.run_in_executor(executor, work, record) for record in todo]
+        judged: list[Judgement | None] = [None] * len(todo)
+        pending: dict[asyncio.Future[Judgement], int] = {}
+        queued = 0
+
+        def submit_next() -> None:
+            nonlocal queued
+            pending[loop.run_in_executor(executor, work, todo[queued])] = queued
+            queued += 1
+
         renewed = self._now()
         try:
-            for done, next_done in enumerate(asyncio.as_completed(futures), start=1):
-                await next_done
-                if progress is not None:
-                    await progress(done, len(todo))
+            while queued < len(todo) and len(pending) < IN_FLIGHT:
+                submit_next()
+            done = 0
+            while pending:
+                finished, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                for future in finished:
+                    judged[pending.pop(future)] = future.result()
+                    done += 1
+                    if queued < len(todo):
+                        submit_next()
+                    if progress is not None:
+                        await progress(done, len(todo))
                 if self._now() - renewed >= timedelta(seconds=CLAIM_SECONDS / 4):
                     renewed = self._now()
                     await self._renew(row, claimant)
         finally:
-            for future in futures:
+            for future in pending:
                 future.cancel()
-        judged: list[Judgement] = [f.result() for f in futures]
-        return assemble(final, judged)
+        complete = [j for j in judged if j is not None]
+        assert len(complete) == len(todo)  # every future finished, or the loop raised
+        return assemble(final, complete)
 
     async def _renew(self, row: GameRow, claimant: str) -> None:
         until = self._stamp() + int(CLAIM_SECONDS * 1_000_000)

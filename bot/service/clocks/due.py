@@ -19,13 +19,8 @@ from ..errors import (
     InvalidInput,
     StaleAction,
 )
-from ..types import (
-    DueAction,
-    DueOutcome,
-    Reminder,
-    SoftTimeNotice,
-)
 from .timebank import next_reminder_of
+from .types import DueAction, DueOutcome, Reminder, SoftTimeNotice
 
 
 class Clocks(Feature):

@@ -22,7 +22,8 @@ from typing import Any
 from rules.errors import N_, Wording
 
 from ...store import ClockRow, GameRow
-from ..types import GameInfo, TimeControl
+from ..types import GameInfo
+from .types import TimeControl
 
 US = 1_000_000
 

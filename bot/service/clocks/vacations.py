@@ -34,7 +34,8 @@ from ..checks import check_id, is_int, quote
 from ..convert import from_us, maybe_dt
 from ..core import Feature
 from ..errors import InvalidInput, VacationRefused
-from ..types import OUTSIDE_SERVERS, VENUE_OPTION, GuildSettings
+from ..moderation_types import GuildSettings
+from ..types import OUTSIDE_SERVERS, VENUE_OPTION
 from .timebank import shifted
 
 DAY = 86400 * 1_000_000

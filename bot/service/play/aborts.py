@@ -28,7 +28,8 @@ from ..convert import to_us
 from ..core import Feature
 from ..errors import NoAbort, PermissionDenied, StaleAction
 from ..ratings.apply import turns_made
-from ..types import AbortAnswer, AbortOffer, GameEnded
+from ..types import GameEnded
+from .types import AbortAnswer, AbortOffer
 
 ALONE_TURNS = 2
 """While either player has made fewer whole turns than this, either may abort alone."""

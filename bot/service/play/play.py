@@ -38,12 +38,8 @@ from ..errors import (
 from ..notices import prefs_of
 from ..ratings.apply import rate_result
 from ..ratings.types import GameRating
-from ..types import (
-    GameEnded,
-    MoveResult,
-    TakebackAnswer,
-    TakebackRequest,
-)
+from ..types import GameEnded
+from .types import MoveResult, TakebackAnswer, TakebackRequest
 
 
 class Play(Feature):

@@ -19,12 +19,14 @@ import asyncio
 import hashlib
 import math
 import time
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from datetime import datetime, timedelta
 
 from openskill.models import PlackettLuce
 
+from ai import background
 from ai.pool import get_pool
 from ai.puzzles import Puzzle, find_puzzle, load_starter, replay
 from ai.puzzles import answer as judge_answer
@@ -55,7 +57,7 @@ MAX_MOVE_TEXT = 20
 MINE_POSITIONS = 12
 """A finished game's last positions looked at for puzzles (the solver's ground)."""
 MINE_SECONDS = 20.0
-"""The solver time one finished game may take, in a worker thread."""
+"""The solver time one finished game may take, in the background worker (:mod:`ai.background`)."""
 
 _MODEL = PlackettLuce()
 INITIAL_MU: float = _MODEL.mu
@@ -125,7 +127,8 @@ def _to_move(row: PuzzleRow, played: tuple[str, ...]) -> str:
 
 
 def _mine(record: str, limit: int, seconds: float) -> list[Puzzle]:
-    """The puzzles among a finished game's last ``limit`` positions (CPU work: a thread)."""
+    """The puzzles among a finished game's last ``limit`` positions (CPU work: the background
+    process; a module-level function, so it can be sent there)."""
     game = parse_record(record)
     moves = [rec.move for rec in game.history]
     found: list[Puzzle] = []
@@ -144,6 +147,12 @@ def _mine(record: str, limit: int, seconds: float) -> list[Puzzle]:
     return found
 
 
+def _shown_in(row: PuzzleRow, guild_id: int | None) -> bool:
+    """Whether puzzle ``row`` may be shown in ``guild_id`` (None: outside servers): a public
+    one anywhere, a server's own only there."""
+    return row.guild_id is None or row.guild_id == guild_id
+
+
 def check_day(day: str) -> str:
     try:
         datetime.strptime(day, "%Y-%m-%d")
@@ -157,6 +166,9 @@ class Puzzles(Feature):
 
     executor: Executor | None = None
     """Where answers are judged; None: the computer's shared process pool (:mod:`ai.pool`)."""
+    background: Executor | None = None
+    """Where finished games are mined; None: the low-priority background pool
+    (:mod:`ai.background`), so a mining job never queues a player's move nor holds the GIL."""
     _choices: dict[tuple[str, str], tuple[str, ...]] | None = None
     """Legal moves by (puzzle, moves played since), for autocomplete; oldest dropped first."""
 
@@ -261,13 +273,18 @@ class Puzzles(Feature):
             raise PuzzleNotFound(N_("There is no such puzzle of yours."))
         return attempt, row
 
-    async def answer(self, attempt_id: int, user_id: int, move: str) -> PuzzleAnswer:
-        """Judge ``move`` as the next answer of the attempt.  A move that is not a legal point
-        here is refused (IllegalMoveError) and changes nothing."""
+    async def answer(
+        self, attempt_id: int, user_id: int, move: str, *, guild_id: int | None = None
+    ) -> PuzzleAnswer:
+        """Judge ``move`` as the next answer of the attempt, sent from ``guild_id`` (None: a
+        DM, a group DM or the console).  A move that is not a legal point here is refused
+        (IllegalMoveError), and a server's own puzzle answered from anywhere else is refused
+        (PuzzleNotFound, :meth:`_check_here`); either changes nothing."""
         arrived = to_us(self._now())  # the answer counts if it arrived in time (module notes)
         if not isinstance(move, str) or not 0 < len(move) <= MAX_MOVE_TEXT:
             raise IllegalMoveError(N_("Name a point like c3."), str(move)[:MAX_MOVE_TEXT])
         attempt, row = await self._attempt(attempt_id, user_id)
+        self._check_here(row, guild_id)
         self._check_open(attempt, arrived)
         played = _split(attempt.played)
         loop = asyncio.get_running_loop()
@@ -281,7 +298,7 @@ class Puzzles(Feature):
         now = to_us(self._now())
         if not reply.correct:
             return await self._end(attempt, row, "failed", played, now, name, reply)
-        after = (*played, name) if reply.defence is None else (*played, name, reply.defence)
+        after = (*played, name, *reply.defence)
         if reply.solved:
             return await self._end(attempt, row, "solved", after, now, name, reply)
         async with self._write() as tx:
@@ -290,27 +307,33 @@ class Puzzles(Feature):
             ):
                 raise StaleAction(N_("This puzzle moved on meanwhile; look again."))
         moved = replace(attempt, played=" ".join(after))
-        return PuzzleAnswer(self._view(row, moved), name, True, False, defence=reply.defence)
+        # A chain of the defence's is shown as its placements in order ("c1 b2").
+        defence = " ".join(reply.defence) or None
+        return PuzzleAnswer(self._view(row, moved), name, True, False, defence=defence)
 
-    async def answer_open(self, user_id: int, move: str) -> PuzzleAnswer:
-        """:meth:`answer` for ``user_id``'s open puzzle (``/puzzle move:``); PuzzleNotFound
-        if they have none open."""
+    async def answer_open(
+        self, user_id: int, move: str, *, guild_id: int | None = None
+    ) -> PuzzleAnswer:
+        """:meth:`answer` for ``user_id``'s open puzzle (``/puzzle move:``) from ``guild_id``;
+        PuzzleNotFound if they have none open, or if it is a server's own and this is not
+        that server."""
         check_id(user_id, "user id")
         async with self.store.read() as tx:
             attempt = await tx.puzzles.latest_open(user_id, to_us(self._now()))
         if attempt is None:
             raise PuzzleNotFound(N_("You have no puzzle open; ask for one with /puzzle."))
-        return await self.answer(attempt.id, user_id, move)
+        return await self.answer(attempt.id, user_id, move, guild_id=guild_id)
 
-    async def answer_choices(self, user_id: int) -> tuple[str, ...]:
-        """The legal moves at ``user_id``'s open puzzle (none if they have none open), for
-        autocomplete: one read, and the engine only on a position not seen lately (in a
-        worker thread), so a keystroke costs the loop a query and a dictionary lookup."""
+    async def answer_choices(self, user_id: int, *, guild_id: int | None = None) -> tuple[str, ...]:
+        """The legal moves at ``user_id``'s open puzzle (none if they have none open, or if
+        it is a server's own and ``guild_id`` is not that server), for autocomplete: one
+        read, and the engine only on a position not seen lately (in a worker thread), so a
+        keystroke costs the loop a query and a dictionary lookup."""
         check_id(user_id, "user id")
         async with self.store.read() as tx:
             attempt = await tx.puzzles.latest_open(user_id, to_us(self._now()))
             row = None if attempt is None else await tx.puzzles.puzzle(attempt.puzzle_id)
-        if attempt is None or row is None:
+        if attempt is None or row is None or not _shown_in(row, guild_id):
             return ()
         if self._choices is None:
             self._choices = {}
@@ -323,12 +346,26 @@ class Puzzles(Feature):
             self._choices[key] = found
         return found
 
-    async def give_up(self, attempt_id: int, user_id: int) -> PuzzleAnswer:
-        """End the attempt as a failure and show the solution."""
+    async def give_up(
+        self, attempt_id: int, user_id: int, *, guild_id: int | None = None
+    ) -> PuzzleAnswer:
+        """End the attempt as a failure and show the solution (from ``guild_id``, as
+        :meth:`answer`: a server's own puzzle only in that server)."""
         arrived = to_us(self._now())
         attempt, row = await self._attempt(attempt_id, user_id)
+        self._check_here(row, guild_id)
         self._check_open(attempt, arrived)
         return await self._end(attempt, row, "gave_up", _split(attempt.played), arrived, None, None)
+
+    def _check_here(self, row: PuzzleRow, guild_id: int | None) -> None:
+        """Refuse a server's own puzzle (mined from a game only its members could see) outside
+        that server: its position and solution are never shown anywhere else."""
+        if guild_id is not None:
+            check_id(guild_id, "server id")
+        if not _shown_in(row, guild_id):
+            raise PuzzleNotFound(
+                N_("This puzzle comes from a server's own games: answer it in that server.")
+            )
 
     def _check_open(self, attempt: PuzzleAttemptRow, arrived: int) -> None:
         if attempt.status != "open":
@@ -396,7 +433,7 @@ class Puzzles(Feature):
         self, game_id: int, guild_id: int | None, limit: int = MINE_POSITIONS
     ) -> list[str]:
         """Look for puzzles in finished game ``game_id`` (its last ``limit`` positions, within
-        :data:`MINE_SECONDS` of solver time, in a worker thread) and store those found: for
+        :data:`MINE_SECONDS` of solver time, in the background process) and store those found: for
         any server if ``guild_id`` is None, else only for ``guild_id`` (the front end passes
         the server of a game played in a private channel).  No player is stored with them.
         Returns the ids stored (a position already stored is left as it is)."""
@@ -411,13 +448,25 @@ class Puzzles(Feature):
             raise InvalidInput(N_("Puzzles come from finished games only; this one is running."))
         # The shipped puzzles first: a mined position that is also a shipped one stays public.
         await self._ensure_starter([row.game])
-        found = await asyncio.to_thread(_mine, row.record, limit, MINE_SECONDS)
+        found = await self._mined(row.record, limit)
         now = self._stamp()
         rows = [replace(_row(p, now), guild_id=guild_id, source_game_id=game_id) for p in found]
         if rows:
             async with self._write() as tx:
                 await tx.puzzles.add(rows)
         return [r.id for r in rows]
+
+    async def _mined(self, record: str, limit: int) -> list[Puzzle]:
+        """:func:`_mine` in the background pool; a pool whose worker died is dropped, so the
+        next game starts a fresh one (this one fails: the miner logs it and goes on)."""
+        pool = self.background or background.get_background_pool()
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(pool, _mine, record, limit, MINE_SECONDS)
+        except BrokenProcessPool:
+            if self.background is None and isinstance(pool, ProcessPoolExecutor):
+                background.discard(pool)
+            raise
 
     async def standing(self, user_id: int) -> PuzzleStanding | None:
         """The player's puzzle rating and streak, None if they never finished a puzzle."""

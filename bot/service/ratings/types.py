@@ -1,9 +1,10 @@
 """Plain, frozen result objects for ratings: leaderboard rows and profile pieces.
 
-Like :mod:`bot.service.types` these are ints, floats, strings, tuples and aware UTC datetimes,
-so a front end (the Discord adapter, the CLI's ``--json``) can word or serialise them without
-knowing the rating model.  Ratings here are already on the display scale (about 1500 for a new
-player); the model's own numbers live in :class:`bot.service.ratings.model.Rating`.
+Like the core types (:mod:`bot.service.types`) these are ints, floats, strings, tuples and aware
+UTC datetimes, so a front end (the Discord adapter, the CLI's ``--json``) can word or serialise
+them without knowing the rating model.  Ratings here are already on the display scale (about
+1500 for a new player); the model's own numbers live in
+:class:`bot.service.ratings.model.Rating`.
 """
 
 from __future__ import annotations

@@ -55,11 +55,12 @@ from ..checks import (
     quote,
 )
 from ..clocks.timebank import stored
+from ..clocks.types import TimeControl
 from ..convert import maybe_dt, to_us
 from ..core import Feature, ServiceCore, board_size
 from ..engines import warms_engines
 from ..errors import ChannelBusy, InvalidInput, NoGameHere, NotAPlayer
-from ..types import GameInfo, TimeControl
+from ..types import GameInfo
 from . import (
     TournamentError,
 )

@@ -9,7 +9,7 @@ from typing import Literal
 
 from rules.errors import Wording
 
-from ..types import TimeControl
+from ..clocks.types import TimeControl
 
 TournamentFormat = Literal["round_robin", "double_round_robin", "swiss", "knockout", "league"]
 TournamentStatus = Literal["registration", "running", "finished", "cancelled"]
