@@ -53,6 +53,7 @@ if __package__ in (None, ""):
 
 from ai.analysis import Settings, analyse, positions
 from ai.endgame import Endgame, Verdict, empty_points
+from ai.solver import seat_of
 from rules import Game, new_game, parse_record
 
 RESULTS = Path(__file__).resolve().parent / "results" / "analysis_marks.jsonl"
@@ -162,16 +163,7 @@ def check(
     analysis = analyse(record, settings, seed=seed)
     analysed = time.process_time()
     game, befores = positions(record)
-    last_plies, last_nodes = last
-    truths: list[str | None] = [None] * len(befores)
-    # Last position first: a late position is proved in few nodes, and what it proves is in
-    # the truth's table when an earlier position of the same game reaches it.
-    for i in reversed(range(len(befores))):
-        position = parse_record(befores[i])
-        verdict = truth(position, empties)
-        if verdict is None and not position.is_over and i >= len(befores) - last_plies:
-            verdict = truth.decide(position, last_nodes)
-        truths[i] = verdict
+    truths = verdicts(game, befores, empties, truth, last)
     if spent is not None:
         spent["analysis"] = analysed - started
         spent["truth"] = time.process_time() - analysed
@@ -199,6 +191,49 @@ def check(
         if before == "win" and after == "win" and ply.mark in BAD:
             counts["kept_marked"] += 1
     return counts
+
+
+def verdicts(
+    game: Game, befores: list[str], empties: int, truth: Truth, last: tuple[int, int]
+) -> list[str | None]:
+    """The truth's verdict of each position before each ply of the finished ``game``, for the
+    player to move (see :func:`check` for which positions are asked).
+
+    Last position first: a late position is proved in few nodes, and what it proves is in the
+    truth's table when an earlier position reaches it.  And a position whose played move
+    reaches a position known won for the same player (or wins on the spot) is won, by the
+    rules alone: the move played is a winning move, so the solver is not asked."""
+    last_plies, last_nodes = last
+    truths: list[str | None] = [None] * len(befores)
+    for i in reversed(range(len(befores))):
+        position = parse_record(befores[i])
+        if position.is_over or not (
+            empty_points(position) <= empties or i >= len(befores) - last_plies
+        ):
+            continue
+        if _move_played_wins(game, befores, truths, i):
+            truths[i] = "win"
+            continue
+        verdict = truth(position, empties)
+        if verdict is None and empty_points(position) > empties:
+            verdict = truth.decide(position, last_nodes)  # one of the last plies
+        truths[i] = verdict
+    return truths
+
+
+def _move_played_wins(game: Game, befores: list[str], truths: list[str | None], i: int) -> bool:
+    """Whether ply ``i``'s move wins for its player: it won the game, or the next position
+    is known won (to move again) or known lost (for the opponent to move)."""
+    rec = game.history[i]
+    if i + 1 == len(befores):
+        return rec.winner is not None and rec.winner == rec.player
+    following = truths[i + 1]
+    if following is None:
+        return False
+    here, there = parse_record(befores[i]), parse_record(befores[i + 1])
+    assert here.to_move is not None and there.to_move is not None
+    same = seat_of(here, here.to_move) == seat_of(there, there.to_move)
+    return following == ("win" if same else "loss")
 
 
 # ----- the accumulating run --------------------------------------------------------------------

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ai.analysis import Settings
+from ai.analysis import Settings, positions
 from bench import analysis_marks
 from bench.analysis_marks import Board, Truth, check, random_record, read_rows, summary
 from rules import parse_record
@@ -127,3 +127,31 @@ def test_the_published_figures_are_the_committed_results_summary() -> None:
     results, so more games mean new figures and never stale ones."""
     docs = (Path(__file__).resolve().parents[2] / "docs" / "analysis.md").read_text()
     assert summary(read_rows(analysis_marks.RESULTS)) in docs
+
+
+@pytest.mark.parametrize(
+    ("name", "size", "empties", "last"),
+    [("crosscut", 5, 25, (0, 0)), ("minefield", 7, 12, (6, 50_000))],
+)
+def test_a_verdict_read_off_the_move_played_is_the_solvers_own(
+    name: str, size: int, empties: int, last: tuple[int, int]
+) -> None:
+    """The truth skips the solver where the move played wins (it won the game, or reached a
+    position the truth already knows the player wins): on every position the solver, asked
+    itself, agrees, and some positions were read off that way."""
+    truth, asked = Truth(400_000), Truth(400_000)
+    decided = 0
+    for seed in range(8):
+        record = random_record(name, size, seed)
+        game, befores = positions(record)
+        found = analysis_marks.verdicts(game, befores, empties, truth, last)
+        for i, text in enumerate(befores):
+            position = parse_record(text)
+            expected = asked(position, empties)
+            if expected is None and found[i] is not None:
+                expected = asked.decide(position, last[1])
+            assert found[i] == expected
+        decided += sum(v is not None for v in found)
+    # Fewer solver questions than positions decided: some were read off the moves played.
+    questions = sum(e.questions for e in truth._solvers.values())
+    assert 0 < questions < decided
