@@ -365,6 +365,28 @@ def summary(rows: Iterable[dict[str, object]]) -> str:
     return "\n".join(lines)
 
 
+def cost(rows: Iterable[dict[str, object]], target: int = TARGET_GAMES) -> str:
+    """CPU hours left to ``target`` checked games spread evenly over the boards, each board's
+    games at its mean warm cost (its cold one where no warm game was measured yet; a board
+    not measured at all is left out and named)."""
+    rows = list(rows)
+    boards = all_boards()
+    per_board = -(-target // len(boards))
+    hours = 0.0
+    missing = []
+    for board in boards:
+        mine = [r for r in rows if board_of(r) == board]
+        warm = [float(str(r["cpu"])) for r in mine if r["warm"] != 0]
+        spent = warm or [float(str(r["cpu"])) for r in mine]
+        if not spent:
+            missing.append(board.label)
+            continue
+        done = sum(int(str(r["checked"])) > 0 for r in mine)
+        hours += max(per_board - done, 0) * sum(spent) / len(spent) / 3600
+    text = f"{hours:.1f} CPU h left to {target} games ({per_board} a board)"
+    return text + (f"; not measured yet: {', '.join(missing)}" if missing else "")
+
+
 def _counts(c: Counter[str]) -> str:
     return " | ".join(str(c[name]) for name in COUNTS)
 
@@ -377,6 +399,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--out", default=str(RESULTS), help="the JSON-lines results file")
     p.add_argument("--summary", action="store_true", help="print the figures and stop")
+    p.add_argument("--cost", action="store_true", help="print the CPU hours left and stop")
     p.add_argument("--games", type=int, default=100, help="seeds per board")
     p.add_argument("--boards", nargs="+", type=parse_board, help="e.g. 'minefield 4' 'crosscut 9'")
     p.add_argument("--playouts", type=int, default=60)
@@ -388,8 +411,9 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.games < 0 or (args.hours is not None and args.hours <= 0):
         p.error("--games must be 0 or more, --hours above 0")
-    if args.summary:
-        print(summary(read_rows(Path(args.out))))
+    if args.summary or args.cost:
+        rows = read_rows(Path(args.out))
+        print(summary(rows) if args.summary else cost(rows))
         return 0
     return run(args)
 

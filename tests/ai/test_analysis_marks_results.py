@@ -155,3 +155,14 @@ def test_a_verdict_read_off_the_move_played_is_the_solvers_own(
     # Fewer solver questions than positions decided: some were read off the moves played.
     questions = sum(e.questions for e in truth._solvers.values())
     assert 0 < questions < decided
+
+
+def test_the_cost_left_counts_warm_games_and_names_boards_not_measured() -> None:
+    board = Board("crosscut", 7, "late")
+    rows = [row(board, 0, 4, cpu=100.0, warm=0), row(board, 1, 4, cpu=36.0, warm=1)]
+    text = analysis_marks.cost(rows, target=30)
+    # 30 games over 15 boards: 2 a board, both done on crosscut 7×7, none anywhere else.
+    assert text.startswith("0.0 CPU h left to 30 games (2 a board); not measured yet: ")
+    assert "crosscut 7×7" not in text and "minefield 4×4" in text
+    text = analysis_marks.cost(rows, target=150)  # 10 a board: 8 more at the warm 36 s
+    assert text.startswith("0.1 CPU h left to 150 games (10 a board)")
