@@ -115,7 +115,7 @@ def test_the_committed_results_are_real_checks_with_all_three_counts_zero() -> N
         seen.add(key)
         assert 0 <= int(str(r["checked"])) <= int(str(r["plies"]))
         assert r["wrong"] == r["unmarked"] == 0
-        # Clear Cut 9×9 seed 3 (late): one kept win marked mistake or worse, found this stop
+        # Clear Cut 9×9 seed 2 (late): one kept win marked mistake or worse, found this stop
         # and not yet diagnosed; every other game has 0.
         assert r["kept_marked"] == 0 or (r["game"], r["size"]) == ("clearcut", 9)
     # Each line is the seeded random game it names: its ply count replays.
