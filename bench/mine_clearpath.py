@@ -37,11 +37,19 @@ import gzip
 import json
 import random
 import signal
+import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# bench/'s scripts import each other by plain name (as bench/seat_fairness.py does).
+sys.path.insert(1, str(Path(__file__).resolve().parent))
+
+from mine_puzzles import self_play
 
 from ai.endgame import empty_points
 from ai.moves import legal_moves, play, swap_offered
@@ -51,7 +59,6 @@ from ai.puzzles.line import LineSearch, left_after
 from ai.puzzles.puzzle import MIN_CHOICES
 from ai.puzzles.starter import load_starter, starter_path, write_starter
 from ai.solver import SearchLimit, Seat, position_text, seat_of, shipped_proof
-from bench.mine_puzzles import self_play
 from rules import Game, new_game
 
 GAME = "clearpath"
