@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable
+from typing import Protocol
 
 from rules.geometry import Grid, grid
 from rules.minefield import GLYPH_TERMS
@@ -51,6 +52,42 @@ LOSS = (INF, 0)
 Child = tuple[int, int, int, tuple[int, ...], tuple[int, int] | None, int, tuple[int, int]]
 """(black, white, colour to move, symmetry keys, settled value or None, canonical key, first
 guess at its numbers): one child of an expanded node."""
+
+
+class BitsRules(Protocol):
+    """What :class:`BitsDfpn` asks of a game's rules on bare bitboards.
+
+    The search's pruning (docs/solved.md) holds for games whose stones never leave the board
+    nor change colour, and whose win is an orthogonal path between a colour's two edges (black
+    or red, colour 0: rows 1 and n; colour 1: the first and last columns).
+    """
+
+    name: str
+    grid: Grid
+    edges: tuple[tuple[int, int], tuple[int, int]]
+
+    def legal(self, own: int, opp: int) -> int:
+        """The empty points where an ``own`` stone may be placed."""
+        ...
+
+    def legal_among(self, own: int, opp: int, candidates: int) -> int:
+        """The points of ``candidates`` (empty points) that are legal for ``own``: the same
+        as ``legal(own, opp) & candidates``, and often much cheaper."""
+        ...
+
+    def winning_points(self, own: int, colour: int, empty: int) -> int: ...
+
+    def flood(self, seed: int, within: int) -> int:
+        """The part of ``within`` orthogonally connected to ``seed``."""
+        ...
+
+    def flood8(self, seed: int, within: int) -> int: ...
+
+    def cut_off(self, opp: int, colour: int) -> bool: ...
+
+    def distance(self, own: int, opp: int, colour: int) -> int: ...
+
+    def lines_missing(self, own: int, colour: int) -> int: ...
 
 
 class MinefieldBits:
@@ -99,7 +136,11 @@ class MinefieldBits:
         empty = self.grid.full & ~(own | opp)
         return empty & ~self.glyphs(own, opp, empty, empty)
 
-    def _flood(self, seed: int, within: int) -> int:
+    def legal_among(self, own: int, opp: int, candidates: int) -> int:
+        empty = self.grid.full & ~(own | opp)
+        return candidates & ~self.glyphs(own, opp, empty, candidates)
+
+    def flood(self, seed: int, within: int) -> int:
         g = self.grid
         n, full, not_left, not_right = g.size, g.full, g.not_left, g.not_right
         region = seed
@@ -137,8 +178,8 @@ class MinefieldBits:
     def winning_points(self, own: int, colour: int, empty: int) -> int:
         """Empty points whose placement joins ``colour``'s two edges through ``own``."""
         edge_a, edge_b = self.edges[colour]
-        reach_a = self._flood(own & edge_a, own)
-        reach_b = self._flood(own & edge_b, own)
+        reach_a = self.flood(own & edge_a, own)
+        reach_b = self.flood(own & edge_b, own)
         return (self._dilate(reach_a) | edge_a) & (self._dilate(reach_b) | edge_b) & empty
 
     def distance(self, own: int, opp: int, colour: int) -> int:
@@ -147,13 +188,13 @@ class MinefieldBits:
         start a position's proof numbers (df-pn stays exact whatever the guess)."""
         edge_a, edge_b = self.edges[colour]
         empty = self.grid.full & ~(own | opp)
-        reach = self._flood(own & edge_a, own)
+        reach = self.flood(own & edge_a, own)
         frontier = edge_a
         for k in range(1, self.grid.area + 1):
             grown = (self._dilate(reach) | frontier) & empty & ~reach
             if not grown:
                 return 1000
-            reach = self._flood(reach | grown, reach | grown | own)
+            reach = self.flood(reach | grown, reach | grown | own)
             if reach & edge_b:
                 return k
             frontier = 0
@@ -169,10 +210,10 @@ class MinefieldBits:
         open_points = self.grid.full & ~opp
         edge_a, edge_b = self.edges[colour]
         seed = open_points & edge_a
-        return not (seed and self._flood(seed, open_points) & edge_b)
+        return not (seed and self.flood(seed, open_points) & edge_b)
 
 
-BITS_GAMES: dict[str, Callable[[int], MinefieldBits]] = {"minefield": MinefieldBits}
+BITS_GAMES: dict[str, Callable[[int], BitsRules]] = {"minefield": MinefieldBits}
 
 
 class BitsDfpn:
@@ -293,11 +334,8 @@ class BitsDfpn:
                 if group & cut_a and group & cut_b:
                     return [(b, w, other, (), LOSS, 0, LOSS)]  # the defender's move wins here
             open_threats = threats & ~bit & ~(own | opp)
-            if open_threats:
-                new_own = own | bit
-                empty = full & ~(new_own | opp)
-                if open_threats & ~rules.glyphs(opp, new_own, empty, open_threats):
-                    value = lost  # the other side wins in one
+            if open_threats and rules.legal_among(opp, own | bit, open_threats):
+                value = lost  # the other side wins in one
             k0, k1, k2, k3 = keys
             d0, d1, d2, d3 = delta[p]
             ckeys = (k0 + d0, k1 + d1, k2 + d2, k3 + d3)
@@ -386,7 +424,7 @@ class BitsDfpn:
         """Does the stone on ``p`` join ``colour``'s two edges through ``own``?"""
         rules = self.rules
         edge_a, edge_b = rules.edges[colour]
-        group = rules._flood(1 << p, own)
+        group = rules.flood(1 << p, own)
         return bool(group & edge_a and group & edge_b)
 
     # ----- the proof ------------------------------------------------------------------------
