@@ -17,7 +17,12 @@ setup(
         Extension(
             "ai._fastcore",
             sources=["ai/_fastcore.c"],
-            depends=["ai/_fastcore_kernels.h", "ai/_fastcore_paths.h", "ai/_fastcore_tree.h"],
+            depends=[
+                "ai/_fastcore_kernels.h",
+                "ai/_fastcore_paths.h",
+                "ai/_fastcore_tree.h",
+                "rules/_pyint_words.h",
+            ],
             # No fused multiply-add: the tree's scores must round as Python's do.
             extra_compile_args=["-O2", "-ffp-contract=off"],
             optional=True,
@@ -26,6 +31,7 @@ setup(
         Extension(
             "rules._ndcore",
             sources=["rules/_ndcore.c"],
+            depends=["rules/_pyint_words.h"],
             extra_compile_args=["-O2"],
             optional=True,
         ),

@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../rules/_pyint_words.h"
+
 /* Boards up to 19x19: 361 points, six 64-bit words at most. */
 #define MAXN 19
 #define MAXAREA (MAXN * MAXN)

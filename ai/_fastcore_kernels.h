@@ -143,30 +143,7 @@ static inline int b_list(bb a, int *out) {
 }
 
 /* A non-negative Python int (a bitboard of at most 361 bits) as a bb. */
-static int to_bb(PyObject *v, bb *out) {
-    unsigned char buf[8 * W];
-    if (!PyLong_Check(v)) {
-        PyErr_SetString(PyExc_TypeError, "a bitboard must be an int");
-        return -1;
-    }
-#if PY_VERSION_HEX >= 0x030D0000
-    Py_ssize_t need = PyLong_AsNativeBytes(
-        v, buf, sizeof buf, Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER);
-    if (need < 0) return -1;
-    if (need > (Py_ssize_t)sizeof buf) {
-        PyErr_SetString(PyExc_OverflowError, "bitboard wider than 19x19");
-        return -1;
-    }
-#else
-    if (_PyLong_AsByteArray((PyLongObject *)v, buf, sizeof buf, 1, 0) < 0) return -1;
-#endif
-    for (int i = 0; i < W; i++) {
-        uint64_t x = 0;
-        for (int j = 7; j >= 0; j--) x = x << 8 | buf[i * 8 + j];
-        out->w[i] = x;
-    }
-    return 0;
-}
+static int to_bb(PyObject *v, bb *out) { return pyint_to_words(v, out->w, W); }
 
 /* --- One board size's tables (rules.geometry.Grid) ------------------------------------- */
 
@@ -726,11 +703,7 @@ static PyObject *glyphs(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     bb found[2] = {glyph_mask(g, a, b, e), glyph_mask(g, b, a, e)};
     PyObject *out[2];
     for (int s = 0; s < 2; s++) {
-        /* as hexadecimal text: PyLong_FromString is public API on every version */
-        char hex[16 * W + 1];
-        for (int i = 0; i < W; i++)
-            snprintf(hex + 16 * i, 17, "%016llx", (unsigned long long)found[s].w[W - 1 - i]);
-        out[s] = PyLong_FromString(hex, NULL, 16);
+        out[s] = words_to_pyint(found[s].w, W);
         if (!out[s]) {
             if (s) Py_DECREF(out[0]);
             return NULL;

@@ -46,17 +46,20 @@ cold).  ``cpu`` is process CPU seconds, so it does not depend on how busy the ma
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# bench/'s scripts import each other by plain name (as bench/seat_fairness.py does).
+sys.path.insert(1, str(Path(__file__).resolve().parent))
+
+from accumulate import append_row, read_rows, remaining
 
 from ai.analysis import Settings, analyse, positions
 from ai.endgame import Endgame, Verdict, empty_points
@@ -251,37 +254,8 @@ def _move_played_wins(game: Game, befores: list[str], truths: list[str | None], 
 
 
 # ----- the accumulating run --------------------------------------------------------------------
-def read_rows(path: Path) -> list[dict[str, object]]:
-    if not path.is_file():
-        return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
 def board_of(row: dict[str, object]) -> Board:
     return Board(str(row["game"]), int(str(row["size"])), str(row["kind"]))
-
-
-def schedule(
-    boards: list[Board], games: int, done: set[tuple[Board, int]]
-) -> Iterator[tuple[Board, int]]:
-    """Seeds 0 … games−1 on every board, round robin, leaving out those already checked."""
-    for seed in range(games):
-        for board in boards:
-            if (board, seed) not in done:
-                yield board, seed
-
-
-def cheapest_first(boards: list[Board], rows: Iterable[dict[str, object]]) -> list[Board]:
-    """``boards`` by the mean CPU seconds of their games so far, unmeasured boards first."""
-    cpu: dict[Board, list[float]] = {}
-    for row in rows:
-        cpu.setdefault(board_of(row), []).append(float(str(row["cpu"])))
-
-    def cost(board: Board) -> float:
-        spent = cpu.get(board)
-        return sum(spent) / len(spent) if spent else 0.0
-
-    return sorted(boards, key=cost)
 
 
 @dataclass(frozen=True)
@@ -323,10 +297,8 @@ def check_game(
 def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    rows = read_rows(out)
-    done = {(board_of(r), int(str(r["seed"]))) for r in rows}
     boards = [b for b in first_round() if b in (args.boards or all_boards())]
-    todo = schedule(cheapest_first(boards, rows), args.games, done)
+    todo = remaining(out, boards, args.games, board_of)
     stop_at = time.monotonic() + args.hours * 3600 if args.hours else None
     settings = Settings(playouts=args.playouts)
     truth = Truth(args.truth_nodes)
@@ -337,8 +309,7 @@ def run(args: argparse.Namespace) -> int:
         late = Late(args.late_empties, args.late_plies, args.late_nodes)
         row = check_game(board, seed, settings, truth, late, seen[board])
         seen[board] += 1
-        with out.open("a") as fh:
-            fh.write(json.dumps(row) + "\n")
+        append_row(out, row)
         print(
             f"{board.label} {board.kind} seed {seed}: {row['checked']} checked, "
             f"{row['thrown']} thrown, wrong {row['wrong']}, unmarked {row['unmarked']}, "

@@ -29,10 +29,9 @@ game, so it does not depend on how busy the machine was.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +42,7 @@ if __package__ in (None, ""):
 # the tests, bench/ is not on sys.path.
 sys.path.insert(1, str(Path(__file__).resolve().parent))
 
+from accumulate import append_row, read_rows, remaining
 from ai_bench import wilson
 
 from ai.levels import LEVELS
@@ -130,47 +130,14 @@ def _level_playouts(board: Board) -> int | None:
     return LEVELS[LEVEL].budget_for(board.game, board.size).playouts
 
 
-def read_rows(path: Path) -> list[dict[str, object]]:
-    if not path.is_file():
-        return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
 def board_of(row: dict[str, object]) -> Board:
     return Board(str(row["game"]), int(str(row["size"])), bool(row["pie"]))
-
-
-def schedule(
-    boards: list[Board], games: int, done: set[tuple[Board, int]]
-) -> Iterator[tuple[Board, int]]:
-    """Seeds 0 … games−1 on every board, round-robin (seed 0 on each board, then seed 1, …),
-    leaving out those already played."""
-    for seed in range(games):
-        for board in boards:
-            if (board, seed) not in done:
-                yield board, seed
-
-
-def cheapest_first(boards: list[Board], rows: Iterable[dict[str, object]]) -> list[Board]:
-    """``boards`` by the mean CPU seconds of their games so far, boards without a game first
-    (so each is measured early); a run cut short then has the most games it could."""
-    cpu: dict[Board, list[float]] = {}
-    for row in rows:
-        cpu.setdefault(board_of(row), []).append(float(str(row["cpu"])))
-
-    def cost(board: Board) -> float:
-        spent = cpu.get(board)
-        return sum(spent) / len(spent) if spent else 0.0
-
-    return sorted(boards, key=cost)  # stable: unmeasured boards keep the table's order
 
 
 def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    rows = read_rows(out)
-    done = {(board_of(r), int(str(r["seed"]))) for r in rows}
-    todo = schedule(cheapest_first(args.boards or all_boards(), rows), args.games, done)
+    todo = remaining(out, args.boards or all_boards(), args.games, board_of)
     stop_at = time.monotonic() + args.hours * 3600 if args.hours else None
     # Only as many games in flight as workers, so the time cap stops new games promptly.
     running: set[Future[dict[str, object]]] = set()
@@ -186,8 +153,7 @@ def run(args: argparse.Namespace) -> int:
             finished, running = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
                 row = future.result()
-                with out.open("a") as fh:
-                    fh.write(json.dumps(row) + "\n")
+                append_row(out, row)
                 print(
                     f"{board_of(row).label} seed {row['seed']}: {row['winner']} "
                     f"({row['plies']} plies, {row['cpu']} s CPU)",

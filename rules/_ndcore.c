@@ -15,13 +15,15 @@
  * what its Python twin returns (tests/rules/test_nd_core.py compares them on many random
  * inputs at every size from 4 to 19), so verdicts, witnesses and node counts are unchanged.
  *
- * Only the public C API of CPython 3.11+ is used, except the int <-> bytes conversions, which
- * use the private _PyLong_AsByteArray/_PyLong_FromByteArray before 3.13 (as ai/_fastcore.c).
+ * Only the public C API of CPython 3.11+ is used; ints cross into C and back through
+ * rules/_pyint_words.h, shared with ai/_fastcore.c.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "_pyint_words.h"
 
 #define MAXN 19
 #define MAXAREA (MAXN * MAXN)
@@ -34,41 +36,9 @@ typedef struct {
 
 /* --- ints <-> bitboards ------------------------------------------------------------------- */
 
-static int to_bb(PyObject *v, bb *out) {
-    unsigned char buf[8 * W];
-    if (!PyLong_Check(v)) {
-        PyErr_SetString(PyExc_TypeError, "a bitboard must be an int");
-        return -1;
-    }
-#if PY_VERSION_HEX >= 0x030D0000
-    Py_ssize_t need = PyLong_AsNativeBytes(
-        v, buf, sizeof buf, Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER);
-    if (need < 0) return -1;
-    if (need > (Py_ssize_t)sizeof buf) {
-        PyErr_SetString(PyExc_OverflowError, "bitboard wider than 19x19");
-        return -1;
-    }
-#else
-    if (_PyLong_AsByteArray((PyLongObject *)v, buf, sizeof buf, 1, 0) < 0) return -1;
-#endif
-    for (int i = 0; i < W; i++) {
-        uint64_t x = 0;
-        for (int j = 7; j >= 0; j--) x = x << 8 | buf[i * 8 + j];
-        out->w[i] = x;
-    }
-    return 0;
-}
+static int to_bb(PyObject *v, bb *out) { return pyint_to_words(v, out->w, W); }
 
-static PyObject *from_bb(const bb *b) {
-    unsigned char buf[8 * W];
-    for (int i = 0; i < W; i++)
-        for (int j = 0; j < 8; j++) buf[i * 8 + j] = (unsigned char)(b->w[i] >> (8 * j));
-#if PY_VERSION_HEX >= 0x030D0000
-    return PyLong_FromUnsignedNativeBytes(buf, sizeof buf, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
-#else
-    return _PyLong_FromByteArray(buf, sizeof buf, 1, 0);
-#endif
-}
+static PyObject *from_bb(const bb *b) { return words_to_pyint(b->w, W); }
 
 static inline int bb_get(const bb *b, int i) { return (int)(b->w[i >> 6] >> (i & 63) & 1); }
 static inline void bb_set(bb *b, int i) { b->w[i >> 6] |= (uint64_t)1 << (i & 63); }
@@ -928,11 +898,7 @@ static PyObject *key_of(const Geo *g, const bb *area, const bb *st) {
                 }
         }
     }
-#if PY_VERSION_HEX >= 0x030D0000
-    return PyLong_FromUnsignedNativeBytes(buf, len, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
-#else
-    return _PyLong_FromByteArray(buf, len, 1, 0);
-#endif
+    return bytes_to_pyint(buf, len);
 }
 
 static PyObject *key(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {

@@ -41,12 +41,6 @@ def test_every_game_has_both_sizes_late_and_the_proof_boards_every_ply() -> None
     assert [b.size for b in analysis_marks.first_round()][-4:] == [4, 4, 4, 4]
 
 
-def test_the_schedule_goes_round_robin_and_skips_seeds_already_checked() -> None:
-    a, b = analysis_marks.all_boards()[:2]
-    done = {(a, 0), (b, 1)}
-    assert list(analysis_marks.schedule([a, b], 3, done)) == [(b, 0), (a, 1), (a, 2), (b, 2)]
-
-
 def test_a_board_is_named_as_players_would_and_a_wrong_one_is_refused() -> None:
     assert analysis_marks.parse_board("Minefield 4") == Board("minefield", 4, "solved")
     assert analysis_marks.parse_board("crosscut:9") == Board("crosscut", 9, "late")

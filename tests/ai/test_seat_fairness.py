@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bench import seat_fairness
+from bench.accumulate import cheapest_first, schedule
 from bench.seat_fairness import Board, markdown_table, tally, wilson, winning_seat
 from rules import new_game, parse_record
 
@@ -105,7 +106,7 @@ def test_a_board_is_named_as_players_would_and_a_wrong_one_is_refused() -> None:
 def test_the_schedule_goes_round_robin_and_skips_seeds_already_played() -> None:
     a, b = Board("minefield", 7, False), Board("clearcut", 9, True)
     done = {(a, 0), (b, 1)}
-    assert list(seat_fairness.schedule([a, b], 3, done)) == [(b, 0), (a, 1), (a, 2), (b, 2)]
+    assert list(schedule([a, b], 3, done)) == [(b, 0), (a, 1), (a, 2), (b, 2)]
 
 
 def test_a_round_plays_unmeasured_boards_first_then_the_cheapest() -> None:
@@ -115,7 +116,7 @@ def test_a_round_plays_unmeasured_boards_first_then_the_cheapest() -> None:
         row("clearcut", 7, False, 1, "first", cpu=3.0),
         row("crosscut", 8, False, 0, "first", cpu=5.0),
     ]
-    order = [b.label for b in seat_fairness.cheapest_first(boards, rows)]
+    order = [b.label for b in cheapest_first(boards, rows, seat_fairness.board_of)]
     assert order == ["clearcut 7+pie", "clearpath 7+pie", "crosscut 8", "clearcut 7"]
 
 

@@ -5,19 +5,18 @@ the Answer button and its form, Give up.  A whole puzzle is solved in a DM and o
 in a group DM, each with a restart in the middle (a new bot over the same SQLite file answers
 the old buttons).  Outside servers only public puzzles are given, and a server's own puzzle
 open in its server cannot be answered from a DM.  After every test nothing was POSTed to the
-conversation's ``/messages`` and no interaction had more than five follow-ups.
+conversation's ``/messages``, no interaction had more than five follow-ups, and every answer
+matches Discord's OpenAPI spec (``user_install.check_sent``).
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import discord_fakes as fakes
-import pytest
+import user_install
 
 from bot.service.puzzles import service as puzzle_service
 from rules import new_game
@@ -28,25 +27,8 @@ close_harnesses = fakes.close_harnesses
 command, click = fakes.dm_command, fakes.dm_click
 
 
-def check_sent(fake: fakes.FakeDiscord) -> None:
-    """What a user install allows: no post of the bot's own to a DM or group DM, and at most
-    five follow-ups per interaction."""
-    dm_posts = {f"/channels/{channel}/messages" for channel in WHERE.values()}
-    posted = [s for s in fake.sent if s.method == "POST" and s.path in dm_posts]
-    assert posted == [], [s.content for s in posted]
-    assert not any(s.kind in ("thread", "edit_message") for s in fake.sent)
-    followups = Counter(s.path for s in fake.sent if s.kind == "followup")
-    assert max(followups.values(), default=0) <= 5, followups
-
-
-@pytest.fixture
-async def h(db_path: Path, clock: Any) -> AsyncIterator[Any]:
-    harness = await fakes.open_harness(db_path, clock)
-    try:
-        yield harness
-    finally:
-        check_sent(harness.fake)
-        await harness.close()
+h = user_install.h
+check_sent = user_install.check_sent
 
 
 def buttons(sent: Any) -> tuple[str, str]:

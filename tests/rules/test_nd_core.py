@@ -280,6 +280,25 @@ def test_packed_witnesses_match_their_twins() -> None:
     assert core.pack(()) == "" and core.unpack("") == ()
 
 
+def test_ints_cross_into_c_and_back_exactly_at_every_word_boundary() -> None:
+    """rules/_pyint_words.h, shared by both compiled cores: a flood of a set within itself is
+    the set, so ``flood(n, v, v)`` carries ``v`` in and out unchanged."""
+    core = _compiled()
+    rnd = random.Random(7)
+    values = [0, 1, (1 << 63), (1 << 64) - 1, 1 << 64, (1 << 64) + 1, (1 << 128) - 1]
+    values += [1 << k for k in (127, 128, 191, 192, 255, 256, 360)]
+    values += [rnd.getrandbits(361) for _ in range(200)]
+    for value in values:
+        assert core.flood(19, value, value, True) == value
+        assert core.bits(value) == [i for i in range(value.bit_length()) if value >> i & 1]
+    with pytest.raises(OverflowError):
+        core.flood(19, -1, -1, False)
+    with pytest.raises(OverflowError):
+        core.flood(19, -(1 << 70), 1, False)
+    with pytest.raises(TypeError, match="bitboard"):
+        core.flood(19, 1.5, 1, False)  # type: ignore[arg-type]
+
+
 def test_bad_input_is_refused_with_a_clear_error() -> None:
     core = _compiled()
     with pytest.raises(OverflowError):
