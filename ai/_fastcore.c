@@ -261,6 +261,15 @@ static PyObject *glyphs(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return glyphs_6(self, args, nargs);
 }
 
+/* crosscut_priors(n, own, opp): the size is the first argument. */
+static PyObject *crosscut_priors(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    long n = nargs > 0 ? PyLong_AsLong(args[0]) : 0;
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n <= 11) return cc_priors_2(self, args, nargs);
+    if (n <= 13) return cc_priors_3(self, args, nargs);
+    return cc_priors_6(self, args, nargs);
+}
+
 /* === The search tree (ai/tree.py) ======================================================== */
 
 #include "_fastcore_tree.h"
@@ -282,6 +291,8 @@ static PyMethodDef methods[] = {
     TREE_METHODS
     {"path_points", (PyCFunction)(void (*)(void))path_points, METH_FASTCALL,
      "Both sides' shortest-path points (ai.connection.move_priors)."},
+    {"crosscut_priors", (PyCFunction)(void (*)(void))crosscut_priors, METH_FASTCALL,
+     "Crosscut's move priors (ai.connection.run_move_priors) for the mover holding own."},
     {NULL, NULL, 0, NULL},
 };
 

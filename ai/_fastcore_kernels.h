@@ -26,6 +26,8 @@
 #define bb SFX(bb)
 #define candidates SFX(candidates)
 #define cc_flips SFX(cc_flips)
+#define cc_priors SFX(cc_priors)
+#define cc_run_distance SFX(cc_run_distance)
 #define clearcut SFX(clearcut)
 #define clearpath SFX(clearpath)
 #define cp_can_finish_after SFX(cp_can_finish_after)
@@ -928,6 +930,80 @@ static PyObject *crosscut(PyObject *self, PyObject *const *args, Py_ssize_t narg
     }
 }
 
+/* ai.connection.run_distance: the least, over the interior rows and columns, of (points of
+ * the line not in ``own`` + 0.5 per disc of ``opp`` on it), in the same doubles (every term is
+ * a multiple of 0.5, so exact either way). */
+static double cc_run_distance(const Geo *g, bb own, bb opp) {
+    int n = g->n;
+    double best = (double)INFINITE;
+    for (int axis = 0; axis < 2; axis++)
+        for (int line = 1; line < n - 1; line++) {
+            int held = 0, enemy = 0;
+            for (int x = 1; x < n - 1; x++) {
+                int p = axis == 0 ? line * n + x : x * n + line;
+                held += b_test(own, p);
+                enemy += b_test(opp, p);
+            }
+            double need = (double)(n - 2 - held) + 0.5 * (double)enemy;
+            if (need < best) best = need;
+        }
+    return best;
+}
+
+/* ai.connection.run_move_priors without the engine: each legal placement of the mover (who
+ * holds ``own``) made as Crosscut._place makes it, scored by the opponent's run distance minus
+ * the mover's, scaled to 0..1 over the legal placements; a list of a float per point. */
+static PyObject *cc_priors(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    int n;
+    bb own, opp;
+    const Geo *g;
+    if (nargs != 3 || int_arg(args[0], &n) < 0 || !(g = geo(n)) || to_bb(args[1], &own) < 0 ||
+        to_bb(args[2], &opp) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "crosscut_priors(n, own, opp)");
+        return NULL;
+    }
+    bb empty = b_andnot(g->full, b_or(own, opp));
+    /* Crosscut._quick_masks: empty interior points, and perimeter points next to an enemy
+     * disc, legal only if they flip */
+    bb maybe = b_or(b_and(empty, g->interior), b_and(b_and(dilate4(g, opp), empty), g->perimeter));
+    int points[MAXAREA], flipped[4 * MAXN];
+    double scores[MAXAREA];
+    int count = 0, np = b_list(maybe, points);
+    double low = 0.0, high = 0.0;
+    for (int i = 0; i < np; i++) {
+        int p = points[i], nf = cc_flips(g, p, own, opp, flipped), stays = !b_test(g->perimeter, p);
+        if (!nf && !stays) continue; /* a perimeter point that flips nothing is not legal */
+        bb bits = b_zero();
+        for (int q = 0; q < nf; q++) b_set(&bits, flipped[q]);
+        bb mine = b_or(own, bits), theirs = b_andnot(opp, bits);
+        if (stays) b_set(&mine, p);
+        double score = cc_run_distance(g, theirs, mine) - cc_run_distance(g, mine, theirs);
+        if (!count || score < low) low = score;
+        if (!count || score > high) high = score;
+        points[count] = p;
+        scores[count++] = score;
+    }
+    PyObject *out = PyList_New(g->area);
+    if (!out) return NULL;
+    double spread = high - low;
+    int at = 0;
+    for (int p = 0; p < g->area; p++) {
+        double value = 0.0;
+        if (at < count && points[at] == p) {
+            if (spread > 0) value = (scores[at] - low) / spread;
+            at++;
+        }
+        PyObject *f = PyFloat_FromDouble(value);
+        if (!f) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, p, f);
+    }
+    return out;
+}
+
 /* === Clearcut (ai/fast/clearcut.py) ====================================================== */
 
 /* Clearcut._allowed: the new group is larger than every enemy crosscut group. */
@@ -1103,6 +1179,8 @@ static PyObject *clearcut(PyObject *self, PyObject *const *args, Py_ssize_t narg
 #undef bb
 #undef candidates
 #undef cc_flips
+#undef cc_priors
+#undef cc_run_distance
 #undef clearcut
 #undef clearpath
 #undef cp_can_finish_after
