@@ -124,4 +124,20 @@ def backup(
     path: list[Node], played: list[tuple[int, int]], outcome: int, rave: bool, /
 ) -> None: ...
 def path_points(n: int, own: int, opp: int, player: int, /) -> tuple[int, int]: ...
+def clearpath_legal(
+    n: int,
+    first: int,
+    second: int,
+    oip_first_a: int,
+    oip_first_b: int,
+    oip_second_a: int,
+    oip_second_b: int,
+    odip_first_a: int,
+    odip_first_b: int,
+    odip_second_a: int,
+    odip_second_b: int,
+    turn: int,
+    /,
+) -> int: ...
+def crosscut_legal(n: int, own: int, opp: int, /) -> int: ...
 def crosscut_priors(n: int, own: int, opp: int, /) -> list[float]: ...

@@ -27,6 +27,7 @@
 #define candidates SFX(candidates)
 #define cc_flips SFX(cc_flips)
 #define cc_priors SFX(cc_priors)
+#define cc_legal_mask SFX(cc_legal_mask)
 #define cc_run_distance SFX(cc_run_distance)
 #define clearcut SFX(clearcut)
 #define clearpath SFX(clearpath)
@@ -36,6 +37,7 @@
 #define cp_derive_odip SFX(cp_derive_odip)
 #define cp_derive_oip SFX(cp_derive_oip)
 #define cp_legal SFX(cp_legal)
+#define cp_legal_mask SFX(cp_legal_mask)
 #define crosscut SFX(crosscut)
 #define dilate4 SFX(dilate4)
 #define dilate8 SFX(dilate8)
@@ -372,6 +374,48 @@ static inline int cp_chain_legal(const ClearPath *s, int p, int player, bb final
 static inline int cp_legal(const ClearPath *s, int p, int turn, const Classes *k, bb sure) {
     if (b_test(sure, p)) return 1;
     return b_test(k->chained, p) && cp_chain_legal(s, p, turn, k->finals, k->touching);
+}
+
+/* ClearPath._legal_mask(turn) from the state the playout reads: the winning points and safe
+ * final placements, and each surrounded point after which the turn can still end. */
+static PyObject *cp_legal_mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* n, stones (2), oip (4), odip (4), turn */
+    int n, turn;
+    ClearPath s;
+    if (nargs != 12) {
+        PyErr_SetString(PyExc_TypeError, "clearpath_legal(n, stones (2), oip (4), odip (4), turn)");
+        return NULL;
+    }
+    if (int_arg(args[0], &n) < 0 || !(s.g = geo(n))) return NULL;
+    const Geo *g = s.g;
+    for (int i = 0; i < 2; i++) {
+        if (to_bb(args[1 + i], &s.stones[i]) < 0) return NULL;
+        for (int j = 0; j < 2; j++)
+            if (to_bb(args[3 + 2 * i + j], &s.oip[i][j]) < 0 ||
+                to_bb(args[7 + 2 * i + j], &s.odip[i][j]) < 0)
+                return NULL;
+    }
+    if (int_arg(args[11], &turn) < 0) return NULL;
+    if (turn != 0 && turn != 1) {
+        PyErr_SetString(PyExc_ValueError, "turn must be 0 or 1");
+        return NULL;
+    }
+    s.edge[0][0] = g->bottom;
+    s.edge[0][1] = g->top;
+    s.edge[1][0] = g->left;
+    s.edge[1][1] = g->right;
+    cp_derive_oip(&s, turn);
+    cp_derive_odip(&s, turn);
+    Classes k = cp_classify(&s, turn);
+    bb legal = b_or(k.wins, k.finals);
+    int points[MAXAREA], np = b_list(k.chained, points);
+    for (int i = 0; i < np; i++)
+        if (cp_chain_legal(&s, points[i], turn, k.finals, k.touching)) b_set(&legal, points[i]);
+    /* as hexadecimal text, as glyphs() returns its masks */
+    char hex[16 * W + 1];
+    for (int i = 0; i < W; i++)
+        snprintf(hex + 16 * i, 17, "%016llx", (unsigned long long)legal.w[W - 1 - i]);
+    return PyLong_FromString(hex, NULL, 16);
 }
 
 static PyObject *clearpath(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -1004,6 +1048,29 @@ static PyObject *cc_priors(PyObject *self, PyObject *const *args, Py_ssize_t nar
     return out;
 }
 
+/* Crosscut._legal_mask for the mover holding ``own``: every empty interior point, and each
+ * empty perimeter point next to an enemy disc that flips (Crosscut._quick_masks). */
+static PyObject *cc_legal_mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    int n;
+    bb own, opp;
+    const Geo *g;
+    if (nargs != 3 || int_arg(args[0], &n) < 0 || !(g = geo(n)) || to_bb(args[1], &own) < 0 ||
+        to_bb(args[2], &opp) < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "crosscut_legal(n, own, opp)");
+        return NULL;
+    }
+    bb empty = b_andnot(g->full, b_or(own, opp));
+    bb legal = b_and(empty, g->interior);
+    int points[MAXAREA], flipped[4 * MAXN];
+    int np = b_list(b_and(b_and(dilate4(g, opp), empty), g->perimeter), points);
+    for (int i = 0; i < np; i++)
+        if (cc_flips(g, points[i], own, opp, flipped)) b_set(&legal, points[i]);
+    char hex[16 * W + 1];
+    for (int i = 0; i < W; i++)
+        snprintf(hex + 16 * i, 17, "%016llx", (unsigned long long)legal.w[W - 1 - i]);
+    return PyLong_FromString(hex, NULL, 16);
+}
+
 /* === Clearcut (ai/fast/clearcut.py) ====================================================== */
 
 /* Clearcut._allowed: the new group is larger than every enemy crosscut group. */
@@ -1180,6 +1247,7 @@ static PyObject *clearcut(PyObject *self, PyObject *const *args, Py_ssize_t narg
 #undef candidates
 #undef cc_flips
 #undef cc_priors
+#undef cc_legal_mask
 #undef cc_run_distance
 #undef clearcut
 #undef clearpath
@@ -1189,6 +1257,7 @@ static PyObject *clearcut(PyObject *self, PyObject *const *args, Py_ssize_t narg
 #undef cp_derive_odip
 #undef cp_derive_oip
 #undef cp_legal
+#undef cp_legal_mask
 #undef crosscut
 #undef dilate4
 #undef dilate8
