@@ -279,6 +279,15 @@ static PyObject *crosscut_legal(PyObject *self, PyObject *const *args, Py_ssize_
     return cc_legal_mask_6(self, args, nargs);
 }
 
+/* crosscut_winning(n, own, opp, mask): the size is the first argument. */
+static PyObject *crosscut_winning(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    long n = nargs > 0 ? PyLong_AsLong(args[0]) : 0;
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n <= 11) return cc_winning_2(self, args, nargs);
+    if (n <= 13) return cc_winning_3(self, args, nargs);
+    return cc_winning_6(self, args, nargs);
+}
+
 /* crosscut_priors(n, own, opp): the size is the first argument. */
 static PyObject *crosscut_priors(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     long n = nargs > 0 ? PyLong_AsLong(args[0]) : 0;
@@ -313,6 +322,8 @@ static PyMethodDef methods[] = {
      "Clear Path's legal mask (rules.clearpath.ClearPath._legal_mask) from its state."},
     {"crosscut_legal", (PyCFunction)(void (*)(void))crosscut_legal, METH_FASTCALL,
      "Crosscut's legal mask (rules.crosscut.Crosscut._legal_mask) for the mover holding own."},
+    {"crosscut_winning", (PyCFunction)(void (*)(void))crosscut_winning, METH_FASTCALL,
+     "The points of a mask where Crosscut's mover holding own wins at once."},
     {"crosscut_priors", (PyCFunction)(void (*)(void))crosscut_priors, METH_FASTCALL,
      "Crosscut's move priors (ai.connection.run_move_priors) for the mover holding own."},
     {NULL, NULL, 0, NULL},

@@ -28,6 +28,7 @@
 #define cc_flips SFX(cc_flips)
 #define cc_priors SFX(cc_priors)
 #define cc_legal_mask SFX(cc_legal_mask)
+#define cc_winning SFX(cc_winning)
 #define cc_run_distance SFX(cc_run_distance)
 #define clearcut SFX(clearcut)
 #define clearpath SFX(clearpath)
@@ -1071,6 +1072,44 @@ static PyObject *cc_legal_mask(PyObject *self, PyObject *const *args, Py_ssize_t
     return PyLong_FromString(hex, NULL, 16);
 }
 
+/* The points of ``mask`` where a placement by the mover holding ``own`` wins at once, as
+ * Crosscut._place decides it: a run of N-2 through a changed disc (the placed one, unless on
+ * the perimeter, and the flipped ones).  A perimeter point that flips nothing is not legal,
+ * so never a win. */
+static PyObject *cc_winning(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    int n;
+    bb own, opp, mask;
+    const Geo *g;
+    if (nargs != 4 || int_arg(args[0], &n) < 0 || !(g = geo(n)) || to_bb(args[1], &own) < 0 ||
+        to_bb(args[2], &opp) < 0 || to_bb(args[3], &mask) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "crosscut_winning(n, own, opp, mask)");
+        return NULL;
+    }
+    bb empty = b_andnot(g->full, b_or(own, opp)), won = b_zero();
+    int points[MAXAREA], flipped[4 * MAXN + 1];
+    int np = b_list(b_and(mask, empty), points);
+    for (int i = 0; i < np; i++) {
+        int p = points[i], nf = cc_flips(g, p, own, opp, flipped), stays = !b_test(g->perimeter, p);
+        if (!nf && !stays) continue;
+        bb after = own;
+        for (int q = 0; q < nf; q++) b_set(&after, flipped[q]);
+        if (stays) {
+            b_set(&after, p);
+            flipped[nf++] = p;
+        }
+        for (int q = 0; q < nf; q++)
+            if (run_through(g, after, flipped[q]) >= n - 2) {
+                b_set(&won, p);
+                break;
+            }
+    }
+    char hex[16 * W + 1];
+    for (int i = 0; i < W; i++)
+        snprintf(hex + 16 * i, 17, "%016llx", (unsigned long long)won.w[W - 1 - i]);
+    return PyLong_FromString(hex, NULL, 16);
+}
+
 /* === Clearcut (ai/fast/clearcut.py) ====================================================== */
 
 /* Clearcut._allowed: the new group is larger than every enemy crosscut group. */
@@ -1248,6 +1287,7 @@ static PyObject *clearcut(PyObject *self, PyObject *const *args, Py_ssize_t narg
 #undef cc_flips
 #undef cc_priors
 #undef cc_legal_mask
+#undef cc_winning
 #undef cc_run_distance
 #undef clearcut
 #undef clearpath

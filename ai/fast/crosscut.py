@@ -72,6 +72,20 @@ def legal_mask(game: Game) -> int | None:
     return found
 
 
+def winning_points(game: Game, mask: int) -> int | None:
+    """The legal points of ``mask`` where the mover of a Crosscut game wins at once, from the
+    compiled core, or None (another game, or the core is not built: then try each through the
+    engine).  The trial placements of the win checks, without playing and undoing each
+    (``tests/ai/test_fast_core.py`` compares them with the engine's)."""
+    compiled = core.CORE
+    if compiled is None or game.name != "crosscut" or game.is_over:
+        return None
+    turn = game._turn
+    stones = game._stones
+    found: int = compiled.crosscut_winning(game.size, stones[turn], stones[1 - turn], mask)
+    return found
+
+
 class CrosscutKernel:
     """Uniform Crosscut playouts; hands a full interior (skips, draws) to the engine."""
 

@@ -26,6 +26,7 @@ from positions import random_position, random_stones
 
 from ai.evaluators import Leaf, PlayoutEvaluator
 from ai.fast import core, kernel_for
+from ai.fast.crosscut import winning_points
 from ai.moves import fast_legal_mask, legal_among, prepare
 from ai.playouts import NEAR_LAST, ON_PATHS, UNIFORM, Playout
 from rules import Game, game_class, new_game
@@ -265,3 +266,33 @@ def test_the_compiled_crosscut_legal_mask_is_the_engines(size: int) -> None:
             ]
     with pytest.raises(TypeError):
         compiled.crosscut_legal(size, 0)
+
+
+@pytest.mark.parametrize("size", [5, 6, 8, 9, 10])
+def test_the_compiled_crosscut_wins_are_the_engines_trial_placements(size: int) -> None:
+    """``ai.fast.crosscut.winning_points`` against each legal placement played and undone
+    through the engine (a win by the placed disc, by a flipped one, from the perimeter), in
+    random games late enough for runs, for either colour; illegal points are never wins."""
+    _compiled()
+    rng = random.Random(size)
+    g = grid(size)
+    wins = checked = 0
+    for _ in range(12):
+        game = new_game("crosscut", size)
+        while not game.is_over:
+            expected = 0
+            for point in game.legal_points():
+                game.play_index(point)
+                if game.winner is not None and game.winner == game.last_move.player:  # type: ignore[union-attr]
+                    expected |= 1 << point
+                game.pop()
+            assert winning_points(game, g.full) == expected
+            some = rng.getrandbits(g.area)
+            assert winning_points(game, some) == expected & some
+            wins += bool(expected)
+            checked += 1
+            moves = game.legal_moves()
+            game.play(moves[rng.randrange(len(moves))])
+    assert wins > 5 and checked > 60
+    with pytest.raises(TypeError):
+        _compiled().crosscut_winning(size, 0, 0)
