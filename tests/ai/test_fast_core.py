@@ -194,11 +194,14 @@ def test_the_environment_or_a_missing_core_gives_the_pure_kernels(
 
 
 @pytest.mark.parametrize("size", [4, 5, 7, 9, 12, 13, 19])
-def test_the_compiled_clear_path_legal_mask_is_the_engines(size: int) -> None:
+def test_the_compiled_clear_path_legal_mask_is_the_engines(
+    size: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``ai.fast.clearpath.legal_mask`` (the tree's move lists) against the engine's own
     ``_legal_mask``: in random games, chains and swaps included, and from random stones set up
     as diagrams (diagonal links made, edges joined, boards nearly full), for either colour."""
     compiled = _compiled()
+    monkeypatch.setattr(core, "CORE", compiled)  # the wrappers too, in the pure pass
     rng = random.Random(size)
     g = grid(size)
     games: list[Game] = []
@@ -231,11 +234,14 @@ def test_the_compiled_clear_path_legal_mask_is_the_engines(size: int) -> None:
 
 
 @pytest.mark.parametrize("size", [5, 6, 8, 9, 10])
-def test_the_compiled_crosscut_legal_mask_is_the_engines(size: int) -> None:
+def test_the_compiled_crosscut_legal_mask_is_the_engines(
+    size: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``ai.moves.fast_legal_mask`` for Crosscut against the engine's ``_legal_mask``, in
     random games (flips, removed perimeter discs, skips) and from random interior discs set up
     as diagrams, for either colour; and ``legal_among`` gives the engine's points."""
     compiled = _compiled()
+    monkeypatch.setattr(core, "CORE", compiled)  # the wrappers too, in the pure pass
     rng = random.Random(size)
     g = grid(size)
     games: list[Game] = []
@@ -269,11 +275,13 @@ def test_the_compiled_crosscut_legal_mask_is_the_engines(size: int) -> None:
 
 
 @pytest.mark.parametrize("size", [5, 6, 8, 9, 10])
-def test_the_compiled_crosscut_wins_are_the_engines_trial_placements(size: int) -> None:
+def test_the_compiled_crosscut_wins_are_the_engines_trial_placements(
+    size: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``ai.fast.crosscut.winning_points`` against each legal placement played and undone
     through the engine (a win by the placed disc, by a flipped one, from the perimeter), in
     random games late enough for runs, for either colour; illegal points are never wins."""
-    _compiled()
+    monkeypatch.setattr(core, "CORE", _compiled())  # the wrapper, in the pure pass too
     rng = random.Random(size)
     g = grid(size)
     wins = checked = 0
