@@ -288,6 +288,15 @@ static PyObject *crosscut_winning(PyObject *self, PyObject *const *args, Py_ssiz
     return cc_winning_6(self, args, nargs);
 }
 
+/* clearcut_legal(n, own, opp): the size is the first argument. */
+static PyObject *clearcut_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    long n = nargs > 0 ? PyLong_AsLong(args[0]) : 0;
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n <= 11) return cut_legal_mask_2(self, args, nargs);
+    if (n <= 13) return cut_legal_mask_3(self, args, nargs);
+    return cut_legal_mask_6(self, args, nargs);
+}
+
 /* crosscut_priors(n, own, opp): the size is the first argument. */
 static PyObject *crosscut_priors(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     long n = nargs > 0 ? PyLong_AsLong(args[0]) : 0;
@@ -324,6 +333,8 @@ static PyMethodDef methods[] = {
      "Crosscut's legal mask (rules.crosscut.Crosscut._legal_mask) for the mover holding own."},
     {"crosscut_winning", (PyCFunction)(void (*)(void))crosscut_winning, METH_FASTCALL,
      "The points of a mask where Crosscut's mover holding own wins at once."},
+    {"clearcut_legal", (PyCFunction)(void (*)(void))clearcut_legal, METH_FASTCALL,
+     "Clearcut's legal mask (rules.clearcut.Clearcut._legal_mask) for the mover holding own."},
     {"crosscut_priors", (PyCFunction)(void (*)(void))crosscut_priors, METH_FASTCALL,
      "Crosscut's move priors (ai.connection.run_move_priors) for the mover holding own."},
     {NULL, NULL, 0, NULL},

@@ -31,6 +31,7 @@
 #define cc_winning SFX(cc_winning)
 #define cc_run_distance SFX(cc_run_distance)
 #define clearcut SFX(clearcut)
+#define cut_legal_mask SFX(cut_legal_mask)
 #define clearpath SFX(clearpath)
 #define cp_can_finish_after SFX(cp_can_finish_after)
 #define cp_chain_legal SFX(cp_chain_legal)
@@ -1148,6 +1149,27 @@ static bb allowed_mask(const Geo *g, bb theirs, bb own, bb opp, int *pool) {
     return found;
 }
 
+/* Clearcut._legal_mask for the mover holding ``own``: every empty point that forms no
+ * crosscut, and each that forms one and is allowed (Clearcut._quick_masks, _allowed). */
+static PyObject *cut_legal_mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    int n;
+    bb own, opp;
+    const Geo *g;
+    if (nargs != 3 || int_arg(args[0], &n) < 0 || !(g = geo(n)) || to_bb(args[1], &own) < 0 ||
+        to_bb(args[2], &opp) < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "clearcut_legal(n, own, opp)");
+        return NULL;
+    }
+    int pool[MAXAREA];
+    bb empty = b_andnot(g->full, b_or(own, opp));
+    bb theirs = b_and(candidates(g, own, opp), empty);
+    bb legal = b_or(b_andnot(empty, theirs), allowed_mask(g, theirs, own, opp, pool));
+    char hex[16 * W + 1];
+    for (int i = 0; i < W; i++)
+        snprintf(hex + 16 * i, 17, "%016llx", (unsigned long long)legal.w[W - 1 - i]);
+    return PyLong_FromString(hex, NULL, 16);
+}
+
 static PyObject *clearcut(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* ctx..., n, stones (2), reach (4), turn, turn_number, known, last, pie, stop */
     if (nargs != CTX_ARGS + 13) {
@@ -1290,6 +1312,7 @@ static PyObject *clearcut(PyObject *self, PyObject *const *args, Py_ssize_t narg
 #undef cc_winning
 #undef cc_run_distance
 #undef clearcut
+#undef cut_legal_mask
 #undef clearpath
 #undef cp_can_finish_after
 #undef cp_chain_legal

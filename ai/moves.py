@@ -14,7 +14,7 @@ from rules.base import SWAP
 from rules.clearpath import surrounded_mask
 from rules.geometry import bits_list
 
-from .fast import clearpath, crosscut
+from .fast import clearcut, clearpath, crosscut
 
 Move = int | str
 SEARCH_NODES = 200
@@ -56,11 +56,13 @@ def point_verdict(game: Game, point: int) -> bool | None:
 
 def fast_legal_mask(game: Game) -> int | None:
     """``game.legal_mask()`` from the compiled core where it has the game's rules (Clear Path,
-    Crosscut), else None: the same mask, without the engine's costly per-point tests."""
+    Crosscut, Clearcut), else None: the same mask, without the engine's costly per-point tests."""
     if game.name == "clearpath":
         return clearpath.legal_mask(game)
     if game.name == "crosscut":
         return crosscut.legal_mask(game)
+    if game.name == "clearcut":
+        return clearcut.legal_mask(game)
     return None
 
 

@@ -304,3 +304,41 @@ def test_the_compiled_crosscut_wins_are_the_engines_trial_placements(
     assert wins > 5 and checked > 60
     with pytest.raises(TypeError):
         _compiled().crosscut_winning(size, 0, 0)
+
+
+@pytest.mark.parametrize("size", [4, 5, 7, 9, 12, 13, 19])
+def test_the_compiled_clearcut_legal_mask_is_the_engines(
+    size: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ai.moves.fast_legal_mask`` for Clearcut against the engine's ``_legal_mask``, in
+    random games (crosscuts made and refused, checkers removed) and from random checkers set up
+    as diagrams, for either colour, at every bitboard width."""
+    compiled = _compiled()
+    monkeypatch.setattr(core, "CORE", compiled)  # the wrapper too, in the pure pass
+    rng = random.Random(size)
+    g = grid(size)
+    games: list[Game] = []
+    for _ in range(3):
+        game = new_game("clearcut", size)
+        while not game.is_over:
+            games.append(game.copy())
+            moves = game.legal_moves()
+            game.play(moves[rng.randrange(len(moves))])
+    cls = game_class("clearcut")
+    for first, second in random_stones(g.area, rng, (0.15, 0.3, 0.45), 15):
+        stones = {"red": [g.names[p] for p in range(g.area) if first >> p & 1]}
+        stones["blue"] = [g.names[p] for p in range(g.area) if second >> p & 1]
+        for colour in ("red", "blue"):
+            games.append(cls.from_position(size, stones, colour))
+    refused = 0
+    for game in games:
+        turn = game._turn
+        own, opp = game._stones[turn], game._stones[1 - turn]
+        expected = game._legal_mask(turn)
+        assert compiled.clearcut_legal(size, own, opp) == expected
+        refused += expected != g.full & ~(own | opp)
+        if not game.is_over:
+            assert fast_legal_mask(game.copy()) == expected
+    assert refused > 0
+    with pytest.raises(TypeError):
+        compiled.clearcut_legal(size, 0)
