@@ -1,5 +1,6 @@
 """The compiled playout and search-tree core (``ai/_fastcore.c``) and Naked Diagonal's compiled
-area loops (``rules/_ndcore.c``), optional extensions.
+area loops (``rules/_ndcore.c``) and Minefield's glyph mask (``rules/_minecore.c``), optional
+extensions.
 
 Everything else about the package is in pyproject.toml.  ``pip install -e .`` (or ``pip install
 .``) builds the extension where a C compiler and Python's headers exist; ``optional=True``
@@ -32,6 +33,13 @@ setup(
             "rules._ndcore",
             sources=["rules/_ndcore.c"],
             depends=["rules/_pyint_words.h"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
+        # Minefield's glyph mask (rules/minefield.py), which the engine asks after every move.
+        Extension(
+            "rules._minecore",
+            sources=["rules/_minecore.c"],
             extra_compile_args=["-O2"],
             optional=True,
         ),

@@ -263,6 +263,51 @@ static PyObject *glyphs(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return glyphs_6(self, args, nargs);
 }
 
+/* clearpath_legal(n, ...): the size is the first argument. */
+static PyObject *clearpath_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    long n = nargs > 0 ? PyLong_AsLong(args[0]) : 0;
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n <= 11) return cp_legal_mask_2(self, args, nargs);
+    if (n <= 13) return cp_legal_mask_3(self, args, nargs);
+    return cp_legal_mask_6(self, args, nargs);
+}
+
+/* crosscut_legal(n, own, opp): the size is the first argument. */
+static PyObject *crosscut_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    long n = nargs > 0 ? PyLong_AsLong(args[0]) : 0;
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n <= 11) return cc_legal_mask_2(self, args, nargs);
+    if (n <= 13) return cc_legal_mask_3(self, args, nargs);
+    return cc_legal_mask_6(self, args, nargs);
+}
+
+/* crosscut_winning(n, own, opp, mask): the size is the first argument. */
+static PyObject *crosscut_winning(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    long n = nargs > 0 ? PyLong_AsLong(args[0]) : 0;
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n <= 11) return cc_winning_2(self, args, nargs);
+    if (n <= 13) return cc_winning_3(self, args, nargs);
+    return cc_winning_6(self, args, nargs);
+}
+
+/* clearcut_legal(n, own, opp): the size is the first argument. */
+static PyObject *clearcut_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    long n = nargs > 0 ? PyLong_AsLong(args[0]) : 0;
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n <= 11) return cut_legal_mask_2(self, args, nargs);
+    if (n <= 13) return cut_legal_mask_3(self, args, nargs);
+    return cut_legal_mask_6(self, args, nargs);
+}
+
+/* crosscut_priors(n, own, opp): the size is the first argument. */
+static PyObject *crosscut_priors(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    long n = nargs > 0 ? PyLong_AsLong(args[0]) : 0;
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n <= 11) return cc_priors_2(self, args, nargs);
+    if (n <= 13) return cc_priors_3(self, args, nargs);
+    return cc_priors_6(self, args, nargs);
+}
+
 /* === The search tree (ai/tree.py) ======================================================== */
 
 #include "_fastcore_tree.h"
@@ -284,6 +329,16 @@ static PyMethodDef methods[] = {
     TREE_METHODS
     {"path_points", (PyCFunction)(void (*)(void))path_points, METH_FASTCALL,
      "Both sides' shortest-path points (ai.connection.move_priors)."},
+    {"clearpath_legal", (PyCFunction)(void (*)(void))clearpath_legal, METH_FASTCALL,
+     "Clear Path's legal mask (rules.clearpath.ClearPath._legal_mask) from its state."},
+    {"crosscut_legal", (PyCFunction)(void (*)(void))crosscut_legal, METH_FASTCALL,
+     "Crosscut's legal mask (rules.crosscut.Crosscut._legal_mask) for the mover holding own."},
+    {"crosscut_winning", (PyCFunction)(void (*)(void))crosscut_winning, METH_FASTCALL,
+     "The points of a mask where Crosscut's mover holding own wins at once."},
+    {"clearcut_legal", (PyCFunction)(void (*)(void))clearcut_legal, METH_FASTCALL,
+     "Clearcut's legal mask (rules.clearcut.Clearcut._legal_mask) for the mover holding own."},
+    {"crosscut_priors", (PyCFunction)(void (*)(void))crosscut_priors, METH_FASTCALL,
+     "Crosscut's move priors (ai.connection.run_move_priors) for the mover holding own."},
     {NULL, NULL, 0, NULL},
 };
 

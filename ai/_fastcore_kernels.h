@@ -26,7 +26,12 @@
 #define bb SFX(bb)
 #define candidates SFX(candidates)
 #define cc_flips SFX(cc_flips)
+#define cc_priors SFX(cc_priors)
+#define cc_legal_mask SFX(cc_legal_mask)
+#define cc_winning SFX(cc_winning)
+#define cc_run_distance SFX(cc_run_distance)
 #define clearcut SFX(clearcut)
+#define cut_legal_mask SFX(cut_legal_mask)
 #define clearpath SFX(clearpath)
 #define cp_can_finish_after SFX(cp_can_finish_after)
 #define cp_chain_legal SFX(cp_chain_legal)
@@ -34,6 +39,7 @@
 #define cp_derive_odip SFX(cp_derive_odip)
 #define cp_derive_oip SFX(cp_derive_oip)
 #define cp_legal SFX(cp_legal)
+#define cp_legal_mask SFX(cp_legal_mask)
 #define crosscut SFX(crosscut)
 #define dilate4 SFX(dilate4)
 #define dilate8 SFX(dilate8)
@@ -347,6 +353,48 @@ static inline int cp_chain_legal(const ClearPath *s, int p, int player, bb final
 static inline int cp_legal(const ClearPath *s, int p, int turn, const Classes *k, bb sure) {
     if (b_test(sure, p)) return 1;
     return b_test(k->chained, p) && cp_chain_legal(s, p, turn, k->finals, k->touching);
+}
+
+/* ClearPath._legal_mask(turn) from the state the playout reads: the winning points and safe
+ * final placements, and each surrounded point after which the turn can still end. */
+static PyObject *cp_legal_mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* n, stones (2), oip (4), odip (4), turn */
+    int n, turn;
+    ClearPath s;
+    if (nargs != 12) {
+        PyErr_SetString(PyExc_TypeError, "clearpath_legal(n, stones (2), oip (4), odip (4), turn)");
+        return NULL;
+    }
+    if (int_arg(args[0], &n) < 0 || !(s.g = geo(n))) return NULL;
+    const Geo *g = s.g;
+    for (int i = 0; i < 2; i++) {
+        if (to_bb(args[1 + i], &s.stones[i]) < 0) return NULL;
+        for (int j = 0; j < 2; j++)
+            if (to_bb(args[3 + 2 * i + j], &s.oip[i][j]) < 0 ||
+                to_bb(args[7 + 2 * i + j], &s.odip[i][j]) < 0)
+                return NULL;
+    }
+    if (int_arg(args[11], &turn) < 0) return NULL;
+    if (turn != 0 && turn != 1) {
+        PyErr_SetString(PyExc_ValueError, "turn must be 0 or 1");
+        return NULL;
+    }
+    s.edge[0][0] = g->bottom;
+    s.edge[0][1] = g->top;
+    s.edge[1][0] = g->left;
+    s.edge[1][1] = g->right;
+    cp_derive_oip(&s, turn);
+    cp_derive_odip(&s, turn);
+    Classes k = cp_classify(&s, turn);
+    bb legal = b_or(k.wins, k.finals);
+    int points[MAXAREA], np = b_list(k.chained, points);
+    for (int i = 0; i < np; i++)
+        if (cp_chain_legal(&s, points[i], turn, k.finals, k.touching)) b_set(&legal, points[i]);
+    /* as hexadecimal text, as glyphs() returns its masks */
+    char hex[16 * W + 1];
+    for (int i = 0; i < W; i++)
+        snprintf(hex + 16 * i, 17, "%016llx", (unsigned long long)legal.w[W - 1 - i]);
+    return PyLong_FromString(hex, NULL, 16);
 }
 
 static PyObject *clearpath(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -901,6 +949,141 @@ static PyObject *crosscut(PyObject *self, PyObject *const *args, Py_ssize_t narg
     }
 }
 
+/* ai.connection.run_distance: the least, over the interior rows and columns, of (points of
+ * the line not in ``own`` + 0.5 per disc of ``opp`` on it), in the same doubles (every term is
+ * a multiple of 0.5, so exact either way). */
+static double cc_run_distance(const Geo *g, bb own, bb opp) {
+    int n = g->n;
+    double best = (double)INFINITE;
+    for (int axis = 0; axis < 2; axis++)
+        for (int line = 1; line < n - 1; line++) {
+            int held = 0, enemy = 0;
+            for (int x = 1; x < n - 1; x++) {
+                int p = axis == 0 ? line * n + x : x * n + line;
+                held += b_test(own, p);
+                enemy += b_test(opp, p);
+            }
+            double need = (double)(n - 2 - held) + 0.5 * (double)enemy;
+            if (need < best) best = need;
+        }
+    return best;
+}
+
+/* ai.connection.run_move_priors without the engine: each legal placement of the mover (who
+ * holds ``own``) made as Crosscut._place makes it, scored by the opponent's run distance minus
+ * the mover's, scaled to 0..1 over the legal placements; a list of a float per point. */
+static PyObject *cc_priors(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    int n;
+    bb own, opp;
+    const Geo *g;
+    if (nargs != 3 || int_arg(args[0], &n) < 0 || !(g = geo(n)) || to_bb(args[1], &own) < 0 ||
+        to_bb(args[2], &opp) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "crosscut_priors(n, own, opp)");
+        return NULL;
+    }
+    bb empty = b_andnot(g->full, b_or(own, opp));
+    /* Crosscut._quick_masks: empty interior points, and perimeter points next to an enemy
+     * disc, legal only if they flip */
+    bb maybe = b_or(b_and(empty, g->interior), b_and(b_and(dilate4(g, opp), empty), g->perimeter));
+    int points[MAXAREA], flipped[4 * MAXN];
+    double scores[MAXAREA];
+    int count = 0, np = b_list(maybe, points);
+    double low = 0.0, high = 0.0;
+    for (int i = 0; i < np; i++) {
+        int p = points[i], nf = cc_flips(g, p, own, opp, flipped), stays = !b_test(g->perimeter, p);
+        if (!nf && !stays) continue; /* a perimeter point that flips nothing is not legal */
+        bb bits = b_zero();
+        for (int q = 0; q < nf; q++) b_set(&bits, flipped[q]);
+        bb mine = b_or(own, bits), theirs = b_andnot(opp, bits);
+        if (stays) b_set(&mine, p);
+        double score = cc_run_distance(g, theirs, mine) - cc_run_distance(g, mine, theirs);
+        if (!count || score < low) low = score;
+        if (!count || score > high) high = score;
+        points[count] = p;
+        scores[count++] = score;
+    }
+    PyObject *out = PyList_New(g->area);
+    if (!out) return NULL;
+    double spread = high - low;
+    int at = 0;
+    for (int p = 0; p < g->area; p++) {
+        double value = 0.0;
+        if (at < count && points[at] == p) {
+            if (spread > 0) value = (scores[at] - low) / spread;
+            at++;
+        }
+        PyObject *f = PyFloat_FromDouble(value);
+        if (!f) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, p, f);
+    }
+    return out;
+}
+
+/* Crosscut._legal_mask for the mover holding ``own``: every empty interior point, and each
+ * empty perimeter point next to an enemy disc that flips (Crosscut._quick_masks). */
+static PyObject *cc_legal_mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    int n;
+    bb own, opp;
+    const Geo *g;
+    if (nargs != 3 || int_arg(args[0], &n) < 0 || !(g = geo(n)) || to_bb(args[1], &own) < 0 ||
+        to_bb(args[2], &opp) < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "crosscut_legal(n, own, opp)");
+        return NULL;
+    }
+    bb empty = b_andnot(g->full, b_or(own, opp));
+    bb legal = b_and(empty, g->interior);
+    int points[MAXAREA], flipped[4 * MAXN];
+    int np = b_list(b_and(b_and(dilate4(g, opp), empty), g->perimeter), points);
+    for (int i = 0; i < np; i++)
+        if (cc_flips(g, points[i], own, opp, flipped)) b_set(&legal, points[i]);
+    char hex[16 * W + 1];
+    for (int i = 0; i < W; i++)
+        snprintf(hex + 16 * i, 17, "%016llx", (unsigned long long)legal.w[W - 1 - i]);
+    return PyLong_FromString(hex, NULL, 16);
+}
+
+/* The points of ``mask`` where a placement by the mover holding ``own`` wins at once, as
+ * Crosscut._place decides it: a run of N-2 through a changed disc (the placed one, unless on
+ * the perimeter, and the flipped ones).  A perimeter point that flips nothing is not legal,
+ * so never a win. */
+static PyObject *cc_winning(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    int n;
+    bb own, opp, mask;
+    const Geo *g;
+    if (nargs != 4 || int_arg(args[0], &n) < 0 || !(g = geo(n)) || to_bb(args[1], &own) < 0 ||
+        to_bb(args[2], &opp) < 0 || to_bb(args[3], &mask) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "crosscut_winning(n, own, opp, mask)");
+        return NULL;
+    }
+    bb empty = b_andnot(g->full, b_or(own, opp)), won = b_zero();
+    int points[MAXAREA], flipped[4 * MAXN + 1];
+    int np = b_list(b_and(mask, empty), points);
+    for (int i = 0; i < np; i++) {
+        int p = points[i], nf = cc_flips(g, p, own, opp, flipped), stays = !b_test(g->perimeter, p);
+        if (!nf && !stays) continue;
+        bb after = own;
+        for (int q = 0; q < nf; q++) b_set(&after, flipped[q]);
+        if (stays) {
+            b_set(&after, p);
+            flipped[nf++] = p;
+        }
+        for (int q = 0; q < nf; q++)
+            if (run_through(g, after, flipped[q]) >= n - 2) {
+                b_set(&won, p);
+                break;
+            }
+    }
+    char hex[16 * W + 1];
+    for (int i = 0; i < W; i++)
+        snprintf(hex + 16 * i, 17, "%016llx", (unsigned long long)won.w[W - 1 - i]);
+    return PyLong_FromString(hex, NULL, 16);
+}
+
 /* === Clearcut (ai/fast/clearcut.py) ====================================================== */
 
 /* Clearcut._allowed: the new group is larger than every enemy crosscut group. */
@@ -937,6 +1120,27 @@ static bb allowed_mask(const Geo *g, bb theirs, bb own, bb opp, int *pool) {
     for (int q = 0; q < np; q++)
         if (allowed(g, pool[q], own, opp)) b_set(&found, pool[q]);
     return found;
+}
+
+/* Clearcut._legal_mask for the mover holding ``own``: every empty point that forms no
+ * crosscut, and each that forms one and is allowed (Clearcut._quick_masks, _allowed). */
+static PyObject *cut_legal_mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    int n;
+    bb own, opp;
+    const Geo *g;
+    if (nargs != 3 || int_arg(args[0], &n) < 0 || !(g = geo(n)) || to_bb(args[1], &own) < 0 ||
+        to_bb(args[2], &opp) < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "clearcut_legal(n, own, opp)");
+        return NULL;
+    }
+    int pool[MAXAREA];
+    bb empty = b_andnot(g->full, b_or(own, opp));
+    bb theirs = b_and(candidates(g, own, opp), empty);
+    bb legal = b_or(b_andnot(empty, theirs), allowed_mask(g, theirs, own, opp, pool));
+    char hex[16 * W + 1];
+    for (int i = 0; i < W; i++)
+        snprintf(hex + 16 * i, 17, "%016llx", (unsigned long long)legal.w[W - 1 - i]);
+    return PyLong_FromString(hex, NULL, 16);
 }
 
 static PyObject *clearcut(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -1076,7 +1280,12 @@ static PyObject *clearcut(PyObject *self, PyObject *const *args, Py_ssize_t narg
 #undef bb
 #undef candidates
 #undef cc_flips
+#undef cc_priors
+#undef cc_legal_mask
+#undef cc_winning
+#undef cc_run_distance
 #undef clearcut
+#undef cut_legal_mask
 #undef clearpath
 #undef cp_can_finish_after
 #undef cp_chain_legal
@@ -1084,6 +1293,7 @@ static PyObject *clearcut(PyObject *self, PyObject *const *args, Py_ssize_t narg
 #undef cp_derive_odip
 #undef cp_derive_oip
 #undef cp_legal
+#undef cp_legal_mask
 #undef crosscut
 #undef dilate4
 #undef dilate8

@@ -14,6 +14,8 @@ from rules.base import SWAP
 from rules.clearpath import surrounded_mask
 from rules.geometry import bits_list
 
+from .fast import clearcut, clearpath, crosscut
+
 Move = int | str
 SEARCH_NODES = 200
 """Naked Diagonal: area-search nodes a search spends proving one point legal before passing
@@ -52,9 +54,23 @@ def point_verdict(game: Game, point: int) -> bool | None:
     return verdict
 
 
+def fast_legal_mask(game: Game) -> int | None:
+    """``game.legal_mask()`` from the compiled core where it has the game's rules (Clear Path,
+    Crosscut, Clearcut), else None: the same mask, without the engine's costly per-point tests."""
+    if game.name == "clearpath":
+        return clearpath.legal_mask(game)
+    if game.name == "crosscut":
+        return crosscut.legal_mask(game)
+    if game.name == "clearcut":
+        return clearcut.legal_mask(game)
+    return None
+
+
 def legal_moves(game: Game) -> list[Move]:
-    """Every legal move: placements in index order, then special moves such as ``swap``."""
-    points: list[Move] = list(game.legal_points())
+    """Every legal move: placements in index order, then special moves such as ``swap``
+    (Clear Path's placements from the compiled core where it is built: the same mask)."""
+    mask = fast_legal_mask(game)
+    points: list[Move] = list(game.legal_points() if mask is None else bits_list(mask))
     points.extend(game.special_moves())  # where Game.legal_moves lists them: last
     return points
 
@@ -103,8 +119,12 @@ def legal_among(game: Game, mask: int) -> list[int]:
     """The legal placements among the points of ``mask``.
 
     Games with a per-point legality test (Naked Diagonal) decide only these points instead of
-    the whole board's mask.
+    the whole board's mask; where the compiled core knows the game's rules, it gives the
+    whole mask at once.
     """
+    known = fast_legal_mask(game)
+    if known is not None:
+        return bits_list(known & mask)
     check = getattr(game, "point_is_legal", None)
     if check is None:
         return bits_list(game.legal_mask() & mask)

@@ -61,6 +61,7 @@ from .tactics import (
     losing_in_two,
     losing_moves,
     winning_moves,
+    wins_at_once,
     wins_in_two,
 )
 from .tree import ACTIVE, Tree
@@ -479,10 +480,7 @@ class Searcher:
                         moves.remove(move)
                         continue
                     checked |= 1 << move
-                record = play(game, move)
-                won = game.winner is not None and game.winner == record.player
-                game.pop()
-                if won:
+                if wins_at_once(game, move):
                     moves = [move]
                     break
         if not moves:  # every candidate the win check tried was passed over

@@ -19,7 +19,8 @@ from .connection import (
     run_win_candidates,
     stone_masks,
 )
-from .moves import Move, legal_among, legal_moves, play
+from .fast.crosscut import winning_points
+from .moves import Move, fast_legal_mask, legal_among, legal_moves, play
 
 
 def win_candidates(game: Game, player: int | None = None) -> int | None:
@@ -60,7 +61,12 @@ def candidate_moves(game: Game, moves: list[Move]) -> list[Move]:
 
 
 def wins_at_once(game: Game, move: Move) -> bool:
-    """True if ``move`` ends the game with the mover as the winner."""
+    """True if ``move`` (legal) ends the game with the mover as the winner: from the compiled
+    core where it knows the game (:func:`ai.fast.crosscut.winning_points`), else played."""
+    if isinstance(move, int):
+        won = winning_points(game, 1 << move)
+        if won is not None:
+            return bool(won)
     record = play(game, move)
     try:
         return game.winner is not None and game.winner == record.player
@@ -97,6 +103,11 @@ def opponent_can_win_after(game: Game, move: Move, deadline: float | None = None
         if opponent == record.player:
             return False
         mask = win_candidates(game)
+        legal = fast_legal_mask(game)
+        if legal is not None:
+            won = winning_points(game, legal if mask is None else legal & mask)
+            if won is not None:
+                return bool(won)
         points = game.legal_points() if mask is None else legal_among(game, mask)
         for point in points:
             reply = game.play_index(point)

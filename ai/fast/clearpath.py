@@ -32,6 +32,29 @@ def ring_lists(size: int) -> tuple[list[int], ...]:
     return tuple(bits_list(m) for m in grid(size).ring_bits)
 
 
+def legal_mask(game: Game) -> int | None:
+    """``game.legal_mask()`` for a Clear Path game from the compiled core, or None (another
+    game, or the core is not built: then ask the engine).
+
+    The same mask (``tests/ai/test_fast_core.py`` compares it with the engine's): every node
+    a search expands lists its moves, and the engine's mask, a costly test per surrounded
+    point, was a fifth of a Clear Path search."""
+    compiled = core.CORE
+    if compiled is None or game.name != "clearpath" or game.is_over:
+        return None
+    known: int | None = game._legal
+    if known is not None:
+        return known
+    found: int = compiled.clearpath_legal(
+        game.size,
+        *game._stones,
+        *(x for r in game._oip for x in (r.a, r.b)),  # type: ignore[attr-defined]
+        *(x for r in game._odip for x in (r.a, r.b)),  # type: ignore[attr-defined]
+        game._turn,
+    )
+    return found
+
+
 class ClearPathKernel:
     """Clear Path playouts, a move next to the last with probability ``near`` (None: never);
     hands a skip or a swap to the engine."""

@@ -53,6 +53,39 @@ def interior_lines(size: int) -> tuple[tuple[int, int], ...]:
     )
 
 
+def legal_mask(game: Game) -> int | None:
+    """``game.legal_mask()`` for a Crosscut game from the compiled core, or None (another
+    game, or the core is not built: then ask the engine).
+
+    The same mask (``tests/ai/test_fast_core.py`` compares it with the engine's): the root's
+    threat scans and every node a search expands ask for it, and the engine tests each
+    perimeter point by its flips in Python."""
+    compiled = core.CORE
+    if compiled is None or game.name != "crosscut" or game.is_over:
+        return None
+    known: int | None = game._legal
+    if known is not None:
+        return known
+    turn = game._turn
+    stones = game._stones
+    found: int = compiled.crosscut_legal(game.size, stones[turn], stones[1 - turn])
+    return found
+
+
+def winning_points(game: Game, mask: int) -> int | None:
+    """The legal points of ``mask`` where the mover of a Crosscut game wins at once, from the
+    compiled core, or None (another game, or the core is not built: then try each through the
+    engine).  The trial placements of the win checks, without playing and undoing each
+    (``tests/ai/test_fast_core.py`` compares them with the engine's)."""
+    compiled = core.CORE
+    if compiled is None or game.name != "crosscut" or game.is_over:
+        return None
+    turn = game._turn
+    stones = game._stones
+    found: int = compiled.crosscut_winning(game.size, stones[turn], stones[1 - turn], mask)
+    return found
+
+
 class CrosscutKernel:
     """Uniform Crosscut playouts; hands a full interior (skips, draws) to the engine."""
 

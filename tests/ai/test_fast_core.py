@@ -26,7 +26,8 @@ from positions import random_position, random_stones
 
 from ai.evaluators import Leaf, PlayoutEvaluator
 from ai.fast import core, kernel_for
-from ai.moves import prepare
+from ai.fast.crosscut import winning_points
+from ai.moves import fast_legal_mask, legal_among, prepare
 from ai.playouts import NEAR_LAST, ON_PATHS, UNIFORM, Playout
 from rules import Game, game_class, new_game
 from rules.geometry import grid
@@ -190,3 +191,154 @@ def test_the_environment_or_a_missing_core_gives_the_pure_kernels(
     assert len(said) == 1, out.stderr
     assert ("pure-Python" in said[0]) == pure
     assert said[0].startswith("WARNING") == absent
+
+
+@pytest.mark.parametrize("size", [4, 5, 7, 9, 12, 13, 19])
+def test_the_compiled_clear_path_legal_mask_is_the_engines(
+    size: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ai.fast.clearpath.legal_mask`` (the tree's move lists) against the engine's own
+    ``_legal_mask``: in random games, chains and swaps included, and from random stones set up
+    as diagrams (diagonal links made, edges joined, boards nearly full), for either colour."""
+    compiled = _compiled()
+    monkeypatch.setattr(core, "CORE", compiled)  # the wrappers too, in the pure pass
+    rng = random.Random(size)
+    g = grid(size)
+    games: list[Game] = []
+    for _ in range(4):
+        game = new_game("clearpath", size)
+        while not game.is_over:
+            games.append(game.copy())
+            moves = game.legal_moves()
+            game.play(moves[rng.randrange(len(moves))])
+    cls = game_class("clearpath")
+    for first, second in random_stones(g.area, rng, (0.1, 0.25, 0.4, 0.48), 15):
+        stones = {"red": [g.names[p] for p in range(g.area) if first >> p & 1]}
+        stones["blue"] = [g.names[p] for p in range(g.area) if second >> p & 1]
+        for colour in ("red", "blue"):
+            games.append(cls.from_position(size, stones, colour))
+    for game in games:
+        turn = game._turn
+        state = [*game._stones]
+        for reach in (*game._oip, *game._odip):  # type: ignore[attr-defined]
+            state += [reach.a, reach.b]
+        expected = game._legal_mask(turn)
+        oip, odip = state[2:6], state[6:10]
+        assert compiled.clearpath_legal(size, *state[:2], *oip, *odip, turn) == expected
+        if not game.is_over:
+            assert fast_legal_mask(game) == game.legal_mask()
+    with pytest.raises(ValueError, match="0 or 1"):
+        compiled.clearpath_legal(size, *[0] * 10, 2)
+    with pytest.raises(TypeError):
+        compiled.clearpath_legal(size, 0)
+
+
+@pytest.mark.parametrize("size", [5, 6, 8, 9, 10])
+def test_the_compiled_crosscut_legal_mask_is_the_engines(
+    size: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ai.moves.fast_legal_mask`` for Crosscut against the engine's ``_legal_mask``, in
+    random games (flips, removed perimeter discs, skips) and from random interior discs set up
+    as diagrams, for either colour; and ``legal_among`` gives the engine's points."""
+    compiled = _compiled()
+    monkeypatch.setattr(core, "CORE", compiled)  # the wrappers too, in the pure pass
+    rng = random.Random(size)
+    g = grid(size)
+    games: list[Game] = []
+    for _ in range(5):
+        game = new_game("crosscut", size)
+        while not game.is_over:
+            games.append(game.copy())
+            moves = game.legal_moves()
+            game.play(moves[rng.randrange(len(moves))])
+    cls = game_class("crosscut")
+    for first, second in random_stones(g.area, rng, (0.1, 0.3, 0.45), 20):
+        first &= g.interior
+        second &= g.interior
+        stones = {"red": [g.names[p] for p in range(g.area) if first >> p & 1]}
+        stones["blue"] = [g.names[p] for p in range(g.area) if second >> p & 1]
+        for colour in ("red", "blue"):
+            games.append(cls.from_position(size, stones, colour))
+    for game in games:
+        turn = game._turn
+        own, opp = game._stones[turn], game._stones[1 - turn]
+        expected = game._legal_mask(turn)
+        assert compiled.crosscut_legal(size, own, opp) == expected
+        if not game.is_over:
+            assert fast_legal_mask(game.copy()) == expected
+            some = rng.getrandbits(g.area)
+            assert legal_among(game, some) == [
+                p for p in range(g.area) if (expected & some) >> p & 1
+            ]
+    with pytest.raises(TypeError):
+        compiled.crosscut_legal(size, 0)
+
+
+@pytest.mark.parametrize("size", [5, 6, 8, 9, 10])
+def test_the_compiled_crosscut_wins_are_the_engines_trial_placements(
+    size: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ai.fast.crosscut.winning_points`` against each legal placement played and undone
+    through the engine (a win by the placed disc, by a flipped one, from the perimeter), in
+    random games late enough for runs, for either colour; illegal points are never wins."""
+    monkeypatch.setattr(core, "CORE", _compiled())  # the wrapper, in the pure pass too
+    rng = random.Random(size)
+    g = grid(size)
+    wins = checked = 0
+    for _ in range(12):
+        game = new_game("crosscut", size)
+        while not game.is_over:
+            expected = 0
+            for point in game.legal_points():
+                game.play_index(point)
+                if game.winner is not None and game.winner == game.last_move.player:  # type: ignore[union-attr]
+                    expected |= 1 << point
+                game.pop()
+            assert winning_points(game, g.full) == expected
+            some = rng.getrandbits(g.area)
+            assert winning_points(game, some) == expected & some
+            wins += bool(expected)
+            checked += 1
+            moves = game.legal_moves()
+            game.play(moves[rng.randrange(len(moves))])
+    assert wins > 5 and checked > 60
+    with pytest.raises(TypeError):
+        _compiled().crosscut_winning(size, 0, 0)
+
+
+@pytest.mark.parametrize("size", [4, 5, 7, 9, 12, 13, 19])
+def test_the_compiled_clearcut_legal_mask_is_the_engines(
+    size: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ai.moves.fast_legal_mask`` for Clearcut against the engine's ``_legal_mask``, in
+    random games (crosscuts made and refused, checkers removed) and from random checkers set up
+    as diagrams, for either colour, at every bitboard width."""
+    compiled = _compiled()
+    monkeypatch.setattr(core, "CORE", compiled)  # the wrapper too, in the pure pass
+    rng = random.Random(size)
+    g = grid(size)
+    games: list[Game] = []
+    for _ in range(3):
+        game = new_game("clearcut", size)
+        while not game.is_over:
+            games.append(game.copy())
+            moves = game.legal_moves()
+            game.play(moves[rng.randrange(len(moves))])
+    cls = game_class("clearcut")
+    for first, second in random_stones(g.area, rng, (0.15, 0.3, 0.45), 15):
+        stones = {"red": [g.names[p] for p in range(g.area) if first >> p & 1]}
+        stones["blue"] = [g.names[p] for p in range(g.area) if second >> p & 1]
+        for colour in ("red", "blue"):
+            games.append(cls.from_position(size, stones, colour))
+    refused = 0
+    for game in games:
+        turn = game._turn
+        own, opp = game._stones[turn], game._stones[1 - turn]
+        expected = game._legal_mask(turn)
+        assert compiled.clearcut_legal(size, own, opp) == expected
+        refused += expected != g.full & ~(own | opp)
+        if not game.is_over:
+            assert fast_legal_mask(game.copy()) == expected
+    assert refused > 0
+    with pytest.raises(TypeError):
+        compiled.clearcut_legal(size, 0)

@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from types import ModuleType
 
 import pytest
-from positions import random_position
+from positions import live_positions, random_position
 
 from ai import tree
-from ai.connection import shortest_path_points
+from ai.connection import engine_move_priors, shortest_path_points
 from ai.levels import LEVELS
 from ai.search import Budget, Searcher
 from ai.tree import PURE, Node, Tree
@@ -245,3 +245,24 @@ def test_the_compiled_path_points_are_the_shortest_path_points(size: int) -> Non
             assert path_points(size, own, opp, player) == expected
     with pytest.raises(ValueError, match="0 or 1"):
         path_points(size, 0, 0, 2)
+
+
+@pytest.mark.parametrize("size", [5, 6, 7, 8, 9, 10])
+def test_the_compiled_crosscut_priors_are_the_engines(size: int) -> None:
+    """Crosscut's priors (every legal placement made and scored) from random games, early,
+    mid and late, for either player to move: the compiled list equals the engine's float for
+    float, illegal perimeter points and ties (all 0.0) included."""
+    crosscut_priors = _core().crosscut_priors
+    rng = random.Random(size)
+    checked = 0
+    for game in live_positions(lambda: new_game("crosscut", size), rng, 120, (0, size * size)):
+        stones = game.state_key()[2]
+        player = 0 if game.to_move == game.players[0] else 1
+        expected = engine_move_priors(game)
+        assert crosscut_priors(size, stones[player], stones[1 - player]) == expected
+        checked += 1
+    assert checked > 30
+    with pytest.raises(TypeError):
+        crosscut_priors(size, 0)
+    with pytest.raises(ValueError, match="size"):
+        crosscut_priors(40, 0, 0)

@@ -1,0 +1,6 @@
+# Types of the compiled twin in rules/_minecore.c (see rules/minefield.py).
+
+from collections.abc import Sequence
+
+def set_glyph_terms(terms: Sequence[Sequence[tuple[int, int, int]]], /) -> None: ...
+def glyph_mask(size: int, own: int, opp: int, empty: int, /) -> int: ...
