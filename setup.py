@@ -40,6 +40,7 @@ setup(
         Extension(
             "rules._minecore",
             sources=["rules/_minecore.c"],
+            depends=["rules/_pyint_words.h"],
             extra_compile_args=["-O2"],
             optional=True,
         ),

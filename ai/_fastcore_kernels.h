@@ -390,11 +390,7 @@ static PyObject *cp_legal_mask(PyObject *self, PyObject *const *args, Py_ssize_t
     int points[MAXAREA], np = b_list(k.chained, points);
     for (int i = 0; i < np; i++)
         if (cp_chain_legal(&s, points[i], turn, k.finals, k.touching)) b_set(&legal, points[i]);
-    /* as hexadecimal text, as glyphs() returns its masks */
-    char hex[16 * W + 1];
-    for (int i = 0; i < W; i++)
-        snprintf(hex + 16 * i, 17, "%016llx", (unsigned long long)legal.w[W - 1 - i]);
-    return PyLong_FromString(hex, NULL, 16);
+    return words_to_pyint(legal.w, W);
 }
 
 static PyObject *clearpath(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -1040,10 +1036,7 @@ static PyObject *cc_legal_mask(PyObject *self, PyObject *const *args, Py_ssize_t
     int np = b_list(b_and(b_and(dilate4(g, opp), empty), g->perimeter), points);
     for (int i = 0; i < np; i++)
         if (cc_flips(g, points[i], own, opp, flipped)) b_set(&legal, points[i]);
-    char hex[16 * W + 1];
-    for (int i = 0; i < W; i++)
-        snprintf(hex + 16 * i, 17, "%016llx", (unsigned long long)legal.w[W - 1 - i]);
-    return PyLong_FromString(hex, NULL, 16);
+    return words_to_pyint(legal.w, W);
 }
 
 /* The points of ``mask`` where a placement by the mover holding ``own`` wins at once, as
@@ -1078,10 +1071,7 @@ static PyObject *cc_winning(PyObject *self, PyObject *const *args, Py_ssize_t na
                 break;
             }
     }
-    char hex[16 * W + 1];
-    for (int i = 0; i < W; i++)
-        snprintf(hex + 16 * i, 17, "%016llx", (unsigned long long)won.w[W - 1 - i]);
-    return PyLong_FromString(hex, NULL, 16);
+    return words_to_pyint(won.w, W);
 }
 
 /* === Clearcut (ai/fast/clearcut.py) ====================================================== */
@@ -1137,10 +1127,7 @@ static PyObject *cut_legal_mask(PyObject *self, PyObject *const *args, Py_ssize_
     bb empty = b_andnot(g->full, b_or(own, opp));
     bb theirs = b_and(candidates(g, own, opp), empty);
     bb legal = b_or(b_andnot(empty, theirs), allowed_mask(g, theirs, own, opp, pool));
-    char hex[16 * W + 1];
-    for (int i = 0; i < W; i++)
-        snprintf(hex + 16 * i, 17, "%016llx", (unsigned long long)legal.w[W - 1 - i]);
-    return PyLong_FromString(hex, NULL, 16);
+    return words_to_pyint(legal.w, W);
 }
 
 static PyObject *clearcut(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {

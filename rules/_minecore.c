@@ -8,13 +8,15 @@
  * (tests/rules/test_mine_core.py compares them on random boards at every size).
  *
  * Optional, as rules/_ndcore.c: where it is not built, or CROSSPATH_PURE_PYTHON=1 is set, the
- * pure-Python function runs.  Only the public C API of CPython 3.11+ is used, except the
- * int <-> bytes conversions before 3.13 (as rules/_ndcore.c).
+ * pure-Python function runs.  Only the public C API of CPython 3.11+ is used; ints cross
+ * through rules/_pyint_words.h, as in the other two cores.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "_pyint_words.h"
 
 #define MAXN 19
 #define W 6           /* 64-bit words of a 19x19 bitboard */
@@ -26,41 +28,9 @@ typedef struct {
     uint64_t w[W];
 } bb;
 
-static int to_bb(PyObject *v, bb *out) {
-    unsigned char buf[8 * W];
-    if (!PyLong_Check(v)) {
-        PyErr_SetString(PyExc_TypeError, "a bitboard must be an int");
-        return -1;
-    }
-#if PY_VERSION_HEX >= 0x030D0000
-    Py_ssize_t need = PyLong_AsNativeBytes(
-        v, buf, sizeof buf, Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER);
-    if (need < 0) return -1;
-    if (need > (Py_ssize_t)sizeof buf) {
-        PyErr_SetString(PyExc_OverflowError, "bitboard wider than 19x19");
-        return -1;
-    }
-#else
-    if (_PyLong_AsByteArray((PyLongObject *)v, buf, sizeof buf, 1, 0) < 0) return -1;
-#endif
-    for (int i = 0; i < W; i++) {
-        uint64_t x = 0;
-        for (int j = 7; j >= 0; j--) x = x << 8 | buf[i * 8 + j];
-        out->w[i] = x;
-    }
-    return 0;
-}
+static int to_bb(PyObject *v, bb *out) { return pyint_to_words(v, out->w, W); }
 
-static PyObject *from_bb(const bb *b) {
-    unsigned char buf[8 * W];
-    for (int i = 0; i < W; i++)
-        for (int j = 0; j < 8; j++) buf[i * 8 + j] = (unsigned char)(b->w[i] >> (8 * j));
-#if PY_VERSION_HEX >= 0x030D0000
-    return PyLong_FromUnsignedNativeBytes(buf, sizeof buf, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
-#else
-    return _PyLong_FromByteArray(buf, sizeof buf, 1, 0);
-#endif
-}
+static PyObject *from_bb(const bb *b) { return words_to_pyint(b->w, W); }
 
 static inline void set_bit(bb *b, int i) { b->w[i >> 6] |= (uint64_t)1 << (i & 63); }
 
