@@ -175,9 +175,7 @@ class ClearPathDfpn(BitsDfpn):
     With the pie rule a seat is not a colour: after a swap the first seat plays Blue.
     """
 
-    def __init__(
-        self, size: int, attacker: int, *, max_nodes: int | None = None
-    ) -> None:
+    def __init__(self, size: int, attacker: int, *, max_nodes: int | None = None) -> None:
         # Not BitsDfpn.__init__: it looks the rules up in a registry whose protocol is
         # Minefield's (legality blind to colour), which Clear Path's rules do not fit.  The
         # attributes the base's helpers use are the same.
@@ -227,8 +225,8 @@ class ClearPathDfpn(BitsDfpn):
             return other, legal, wins, surrounded
         return mover, 0, 0, 0
 
-    def evaluate_cp(
-        self, red: int, blue: int, mover: int, flag: int
+    def evaluate(
+        self, red: int, blue: int, mover: int, flag: int = NO_PIE
     ) -> tuple[tuple[int, int] | None, int, int]:
         """(settled value or None, the colour to move after any skip, its legal placements)."""
         mover, legal, wins, _ = self.turn(red, blue, mover, flag)
@@ -239,8 +237,8 @@ class ClearPathDfpn(BitsDfpn):
         return None, mover, legal
 
     # ----- the search -----------------------------------------------------------------------
-    def wins_from(self, red: int = 0, blue: int = 0, mover: int = 0, flag: int = NO_PIE) -> bool:
-        value, _, _ = self.evaluate_cp(red, blue, mover, flag)
+    def wins(self, red: int = 0, blue: int = 0, mover: int = 0, flag: int = NO_PIE) -> bool:
+        value, _, _ = self.evaluate(red, blue, mover, flag)
         if value is not None:
             return value == WIN
         keys = self.keys_of(red, blue)
@@ -375,13 +373,20 @@ class ClearPathDfpn(BitsDfpn):
         return pn, dn
 
     # ----- the proof ------------------------------------------------------------------------
-    def text_cp(self, red: int, blue: int, mover: int, flag: int) -> str:
+    def text(self, red: int, blue: int, mover: int, flag: int = NO_PIE) -> str:
         cells = "".join(
             "x" if red >> p & 1 else "o" if blue >> p & 1 else "." for p in range(self.area)
         )
         return f"{cells}/{'xo'[mover]}/{FLAGS[flag]}"
 
-    def strategy_from(
+    def value(self, red: int, blue: int, mover: int, flag: int = NO_PIE) -> tuple[int, int]:
+        """The position's (pn, dn): settled, from the table, or (1, 1) if never reached."""
+        settled, _, _ = self.evaluate(red, blue, mover, flag)
+        if settled is not None:
+            return settled
+        return self.table.get(self.key(self.keys_of(red, blue), mover, flag), (1, 1))
+
+    def strategy(
         self, red: int = 0, blue: int = 0, mover: int = 0, flag: int = NO_PIE
     ) -> dict[str, str]:
         """Every attacker position the proof reaches with its move, as the proof files hold it
@@ -411,7 +416,7 @@ class ClearPathDfpn(BitsDfpn):
                     raise AssertionError("an attacker position of the proof has no proven move")
                 child = chosen[0]
                 move = child[7]
-                out[self.text_cp(red, blue, mover, flag)] = "swap" if move == SWAP else names[move]
+                out[self.text(red, blue, mover, flag)] = "swap" if move == SWAP else names[move]
                 children = [child]
             for b, w, cmover, cflag, _, value, _, move in children:
                 if move != SWAP and wins >> move & 1:
