@@ -10,9 +10,11 @@ and the search settles such positions in a handful of expansions) with the bitbo
 (ai/dfpn_clearpath.py), once per seat, and prints the expansions it took to settle each (the
 sum over both seats: what deciding the position costs).  A position that runs past
 ``--cap`` expansions counts as the cap (so a mean with a capped position is a lower bound).
-The geometric mean per ply, fitted as ``log(expansions) = a + b * plies`` by least squares,
-extrapolated to ply 0, is the estimate of the whole board's cost (docs/solved.md says how
-far to trust it: random positions are easier than best play's).
+The mean per ply (arithmetic: the costs are bimodal, a few hard positions among easy ones,
+and the hard ones are what the whole board is made of), fitted as ``log(mean) = a + b *
+plies`` by least squares and extrapolated to ply 0, is the estimate of the whole board's
+cost (docs/solved.md says how far to trust it: random positions are easier than best
+play's).
 """
 
 from __future__ import annotations
@@ -100,12 +102,14 @@ def main(argv: list[str] | None = None) -> int:
             cost, done = settle(game, args.cap)
             costs.append(cost)
             capped += not done
-        mean = math.exp(sum(math.log(c) for c in costs) / len(costs))
+        geometric = math.exp(sum(math.log(c) for c in costs) / len(costs))
+        mean = sum(costs) / len(costs)
         points.append((plies, math.log(mean)))
         row = {
             "plies": plies,
             "expansions": costs,
-            "geometric_mean": round(mean),
+            "mean": round(mean),
+            "geometric_mean": round(geometric),
             "capped": capped,
             "cpu_seconds": round(time.process_time() - cpu, 1),
         }
