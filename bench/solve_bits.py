@@ -36,7 +36,9 @@ def make_solver(game: str, size: int, seat: int, max_nodes: int | None) -> BitsD
     return BitsDfpn(game, size, seat, max_nodes=max_nodes)
 
 
-def first_turns(solver: ClearPathDfpn, per_turn: int, started: float) -> list[dict[str, object]]:
+def first_turns(
+    solver: ClearPathDfpn, per_turn: int, started: float, only: list[str] | None = None
+) -> list[dict[str, object]]:
     """Red's first stones one by one (one per symmetry orbit), each asked with its own
     budget of expansions on one shared table: does the attacker win after it?  With the
     second seat asking, Blue to move may answer it or swap."""
@@ -49,6 +51,8 @@ def first_turns(solver: ClearPathDfpn, per_turn: int, started: float) -> list[di
             continue
         orbit = sorted({sym.perm[p] for sym in game_symmetries("clearpath", size)})
         seen.update(orbit)
+        if only and not {names[q] for q in orbit} & set(only):
+            continue
         before = solver.nodes
         solver.max_nodes = before + per_turn
         try:
@@ -109,6 +113,9 @@ def main(argv: list[str] | None = None) -> int:
         help="Clear Path: ask after each of Red's first stones in turn, not from the start",
     )
     parser.add_argument("--turn-nodes", type=int, default=1_000_000, help="with --first-turns")
+    parser.add_argument(
+        "--red-first", nargs="+", default=None, help="with --first-turns: only these stones"
+    )
     args = parser.parse_args(argv)
     if not 4 <= args.size <= 8:
         print("the bitboard solver takes sizes 4 to 8", file=sys.stderr)
@@ -125,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         # The per-turn budget is checked (and progress shown) this often.
         solver.every = min(args.every, args.turn_nodes, 1 << 16)
-        summary["first_turns"] = first_turns(solver, args.turn_nodes, started)
+        summary["first_turns"] = first_turns(solver, args.turn_nodes, started, args.red_first)
     try:
         won = None if args.first_turns else solver.wins()
     except SearchLimit:
