@@ -18,17 +18,31 @@ import sys
 import time
 from pathlib import Path
 
-from ai.dfpn_bits import BITS_GAMES, BitsDfpn
+from ai.dfpn_bits import BITS_GAMES, INF, BitsDfpn
 from ai.solver import SearchLimit
 
 SEATS = ("first", "second")
 
 
+def root_numbers(solver: BitsDfpn) -> tuple[int, int]:
+    """The start position's (pn, dn) as its children stand in the table now: which way a
+    long search is heading (the root's own entry is written only when the search ends)."""
+    _, mover, legal = solver.evaluate(0, 0, 0)
+    children = solver._children(0, 0, mover, legal, solver.keys_of(0, 0))
+    values = [child[4] or solver.table.get(child[5], child[6]) for child in children]
+    pns, dns = [v[0] for v in values], [v[1] for v in values]
+    if mover == solver.attacker:
+        return min(pns), min(sum(dns), INF)
+    return min(sum(pns), INF), min(dns)
+
+
 def _report(solver: BitsDfpn, started: float) -> None:
     seconds = time.perf_counter() - started
+    cpu = time.process_time()
+    pn, dn = root_numbers(solver)
     print(
         f"{solver.nodes} expansions, {len(solver.table)} entries, {seconds:.0f} s, "
-        f"{solver.nodes / seconds:.0f}/s",
+        f"{solver.nodes / seconds:.0f}/s, {cpu:.0f} CPU s, root pn {pn} dn {dn}",
         file=sys.stderr,
         flush=True,
     )
@@ -64,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         expansions=solver.nodes,
         entries=len(solver.table),
         seconds=round(seconds, 1),
+        cpu_seconds=round(time.process_time(), 1),
         per_second=round(solver.nodes / seconds),
     )
     if won and args.out_dir is not None:
