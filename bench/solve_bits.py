@@ -24,11 +24,15 @@ from ai.solver import SearchLimit
 SEATS = ("first", "second")
 
 
-def root_numbers(solver: BitsDfpn) -> tuple[int, int]:
-    """The start position's (pn, dn) as its children stand in the table now: which way a
-    long search is heading (the root's own entry is written only when the search ends)."""
-    _, mover, legal = solver.evaluate(0, 0, 0)
-    children = solver._children(0, 0, mover, legal, solver.keys_of(0, 0))
+def root_numbers(
+    solver: BitsDfpn, black: int = 0, white: int = 0, mover: int = 0
+) -> tuple[int, int]:
+    """A search's root's (pn, dn) as its children stand in the table now: which way a long
+    search is heading (the root's own entry is written only when the search ends)."""
+    settled, mover, legal = solver.evaluate(black, white, mover)
+    if settled is not None:
+        return settled
+    children = solver._children(black, white, mover, legal, solver.keys_of(black, white))
     values = [child[4] or solver.table.get(child[5], child[6]) for child in children]
     pns, dns = [v[0] for v in values], [v[1] for v in values]
     if mover == solver.attacker:
