@@ -84,7 +84,7 @@ class NakedDiagonalBits(PathBits):
         for p in _bits(candidates & ~core.naked_mask(size, own, 0)):
             verdict = quick(size, p, 0, own, opp, timelines)
             if verdict is None:
-                verdict = point_legal(solver, p, 0, own, opp)
+                verdict = point_legal(solver, p, 0, own, opp, asked_core=True)
             if verdict:
                 out |= 1 << p
         return out

@@ -26,6 +26,7 @@ from ai.dfpn import DfpnSolver
 from ai.dfpn_bits import BitsDfpn
 from ai.solver import SEATS, SearchLimit
 from rules import Game, new_game
+from rules.nd_area import forget_memos
 
 GAME = "minefield"
 """The game measured (``--game``)."""
@@ -43,6 +44,7 @@ def position(size: int, plies: int, seed: int) -> Game | None:
 
 def run_engine(game: Game, seat: int, budget: int | None) -> tuple[bool | None, int, float]:
     solver = DfpnSolver(GAME, game.size, SEATS[seat], max_nodes=budget)
+    forget_memos()  # each search starts from cold area memos: neither inherits the other's
     started = time.process_time()
     try:
         verdict: bool | None = solver.wins(game)
@@ -55,6 +57,7 @@ def run_bits(game: Game, seat: int, budget: int | None) -> tuple[bool | None, in
     solver = BitsDfpn(GAME, game.size, seat, max_nodes=budget)
     assert game.to_move is not None
     black, white = stone_masks(game)
+    forget_memos()
     started = time.process_time()
     try:
         verdict: bool | None = solver.wins(black, white, game.players.index(game.to_move))

@@ -307,16 +307,24 @@ class NakedDiagonal(PathGame):
 
 
 def point_legal(
-    solver: AreaSolver, point: int, player: int, red: int, blue: int, nodes: int | None = None
+    solver: AreaSolver,
+    point: int,
+    player: int,
+    red: int,
+    blue: int,
+    nodes: int | None = None,
+    *,
+    asked_core: bool = False,
 ) -> bool | None:
     """Is placing ``player``'s stone on ``point`` legal with the stones ``red`` and ``blue``?
 
     Exactly the bit :meth:`NakedDiagonal._legal_mask` gives ``point`` (None if ``nodes`` search
     nodes did not settle it), from the areas next to it only.  A function of the stones and
     not of a game, so a search over bare bitboards (``ai/dfpn_nd.py``) asks the engine's own
-    check and shares its memos."""
+    check and shares its memos.  ``asked_core``: the caller has just had None from the
+    compiled shortcut (``quick_verdict``) for this point, so it is not asked again."""
     core = solver._core
-    if core is not None:
+    if core is not None and not asked_core:
         # The compiled shortcut: the same answer where every area near the point has a
         # timeline in the memo, else None and the path below from the start.
         quick = core.quick_verdict(solver.size, point, player, red, blue, solver.timelines)
