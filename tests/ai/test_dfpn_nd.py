@@ -10,6 +10,7 @@ and boards where an empty area would be left unfillable); its verdicts with
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +18,9 @@ from ai.connection import stone_masks
 from ai.dfpn_bits import BITS_GAMES, BitsDfpn
 from ai.dfpn_nd import NakedDiagonalBits
 from ai.solver import SEATS, Solver
-from bench.verify_proof import verify
+from bench import solve_bits_split
+from bench.solve_bits_split import orbits
+from bench.verify_proof import load, verify
 from rules import Game, new_game
 from rules.nd_area import area_solver
 
@@ -111,6 +114,7 @@ def test_verdicts_match_the_exact_solver(size: int, plies: int) -> None:
     assert verdicts == {True, False}, "the positions should include wins and non-wins"
 
 
+@pytest.mark.slow
 def test_naked_diagonal_4_proof_passes_the_checker() -> None:
     """Naked Diagonal 4x4 from the empty board (55 200 expansions, a few seconds): the second
     seat wins, as the shipped proof says, and the checker accepts the exported strategy with
@@ -126,3 +130,25 @@ def test_naked_diagonal_4_proof_passes_the_checker() -> None:
     verdict = verify(document)
     assert verdict.unused_entries == 0
     assert verdict.winner_positions == len(strategy)
+
+
+def test_first_moves_split_into_the_orbits_of_the_symmetries() -> None:
+    for size, count in ((4, 4), (5, 9)):
+        parts = orbits("nakeddiagonal", size)
+        assert len(parts) == count
+        assert sorted(p for orbit in parts for p in orbit) == list(range(size * size))
+    assert orbits("nakeddiagonal", 5)[0] == [12]  # c3 alone, searched first
+
+
+@pytest.mark.slow
+def test_a_split_solve_merges_into_one_proof(tmp_path: Path) -> None:
+    """Naked Diagonal 4x4 one first-move orbit at a time (one process here takes them all),
+    then merged: the checker accepts the merged file with no unused entry (about 15 s)."""
+    assert solve_bits_split.main(["nakeddiagonal", "4", "--work-dir", str(tmp_path)]) == 0
+    assert len(list(tmp_path.glob("orbit-*.json"))) == 4
+    assert (
+        solve_bits_split.main(["nakeddiagonal", "4", "--work-dir", str(tmp_path), "--merge"]) == 0
+    )
+    verdict = verify(load(tmp_path / "nakeddiagonal-4.json.gz"))
+    assert verdict.winner_seat == "second"
+    assert verdict.unused_entries == 0
