@@ -65,11 +65,14 @@ def _claim(work_dir: Path, point: int) -> bool:
     return True
 
 
-def solve(name: str, size: int, seat: int, work_dir: Path, every: int) -> int:
+def solve(
+    name: str, size: int, seat: int, work_dir: Path, every: int, outside_in: bool = False
+) -> int:
     solver = BitsDfpn(name, size, seat)
     solver.every = every
     names = solver.rules.grid.names
-    for orbit in orbits(name, size):
+    order = orbits(name, size)
+    for orbit in reversed(order) if outside_in else order:
         point = orbit[0]
         if _settled(work_dir, seat):
             break
@@ -189,12 +192,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work-dir", type=Path, required=True)
     parser.add_argument("--every", type=int, default=1 << 20, help="progress every N expansions")
     parser.add_argument("--merge", action="store_true", help="join the orbits' proofs")
+    parser.add_argument(
+        "--outside-in",
+        action="store_true",
+        help="take the orbits from the edges inwards (a second process finishes small ones)",
+    )
     args = parser.parse_args(argv)
     seat = SEATS.index(args.seat)
     if args.merge:
         return merge(args.game, args.size, seat, args.work_dir)
     args.work_dir.mkdir(parents=True, exist_ok=True)
-    return solve(args.game, args.size, seat, args.work_dir, args.every)
+    return solve(args.game, args.size, seat, args.work_dir, args.every, args.outside_in)
 
 
 if __name__ == "__main__":
