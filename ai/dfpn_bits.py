@@ -1,4 +1,4 @@
-"""df-pn over the solver's own bitboard position, for Minefield (issue 49).
+"""df-pn over the solver's own bitboard position, for Minefield and Naked Diagonal (issue 49).
 
 :class:`ai.dfpn.DfpnSolver` searches over the rules engine: every child costs a ``play``
 (history, edge reach, undo records), a ``pop`` and a symmetry key recomputed from scratch.

@@ -1,4 +1,4 @@
-"""Solve a Minefield board with the bitboard df-pn (ai/dfpn_bits.py) and write its proof.
+"""Solve a board with the bitboard df-pn (ai/dfpn_bits.py) and write its proof.
 
     python -m bench.solve_bits minefield 5 --seat first --out-dir /tmp/proofs
     python -m bench.solve_bits minefield 5 --max-nodes 100000     # a timing run
