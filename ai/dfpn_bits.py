@@ -1,4 +1,4 @@
-"""df-pn over the solver's own bitboard position, for Minefield (issue 49).
+"""df-pn over the solver's own bitboard position, for Minefield and Naked Diagonal (issue 49).
 
 :class:`ai.dfpn.DfpnSolver` searches over the rules engine: every child costs a ``play``
 (history, edge reach, undo records), a ``pop`` and a symmetry key recomputed from scratch.
@@ -90,55 +90,21 @@ class BitsRules(Protocol):
     def lines_missing(self, own: int, colour: int) -> int: ...
 
 
-class MinefieldBits:
-    """Minefield's rules on bare bitboards: legal points, winning points, cut-off."""
+class PathBits:
+    """What every game won by an orthogonal path between one's own edges shares on bare
+    bitboards: edges, floods, winning points, the cut-off and the distance guesses.  A game
+    adds its placement rule (``legal`` and ``legal_among``)."""
 
-    name = "minefield"
+    name = ""
 
     def __init__(self, size: int) -> None:
         self.size = size
         self.grid: Grid = grid(size)
         g = self.grid
-        # Black (colour 0) joins rows 1 and n, white (colour 1) columns a and the last.
+        # Black or red (colour 0) joins rows 1 and n, white or blue (colour 1) columns a and
+        # the last.
         self.edges = ((g.rows[0], g.rows[size - 1]), (g.cols[0], g.cols[size - 1]))
         self.lines = (tuple(g.rows), tuple(g.cols))
-        # The rules engine's glyph terms (rules.minefield.GLYPH_TERMS), each slot a shift of
-        # one board: stones first, empties last, since stones are sparse and a term stops at
-        # its first empty and.
-        n = size
-        self.terms: list[tuple[tuple[int, int, int], ...]] = []
-        for _, groups in GLYPH_TERMS:
-            slots = [
-                (which, dx + dy * n, g.shift(g.full, dx, dy))
-                for which in (1, 0, 2)
-                for dx, dy in groups[which]
-            ]
-            self.terms.append(tuple(slots))
-
-    def glyphs(self, own: int, opp: int, empty: int, candidates: int) -> int:
-        """The points of ``candidates`` (empty points) where an ``own`` stone forms a glyph:
-        :func:`rules.minefield.glyph_mask` restricted to the candidates, which lets each
-        term stop at its first empty and."""
-        boards = (own, opp, empty)
-        found = 0
-        for term in self.terms:
-            acc = candidates
-            for which, off, valid in term:
-                board = boards[which]
-                acc &= (board >> off if off >= 0 else board << -off) & valid
-                if not acc:
-                    break
-            else:
-                found |= acc
-        return found
-
-    def legal(self, own: int, opp: int) -> int:
-        empty = self.grid.full & ~(own | opp)
-        return empty & ~self.glyphs(own, opp, empty, empty)
-
-    def legal_among(self, own: int, opp: int, candidates: int) -> int:
-        empty = self.grid.full & ~(own | opp)
-        return candidates & ~self.glyphs(own, opp, empty, candidates)
 
     def flood(self, seed: int, within: int) -> int:
         g = self.grid
@@ -213,7 +179,64 @@ class MinefieldBits:
         return not (seed and self.flood(seed, open_points) & edge_b)
 
 
-BITS_GAMES: dict[str, Callable[[int], BitsRules]] = {"minefield": MinefieldBits}
+class MinefieldBits(PathBits):
+    """Minefield's rules on bare bitboards: legal points by the glyph terms."""
+
+    name = "minefield"
+
+    def __init__(self, size: int) -> None:
+        super().__init__(size)
+        g = self.grid
+        # The rules engine's glyph terms (rules.minefield.GLYPH_TERMS), each slot a shift of
+        # one board: stones first, empties last, since stones are sparse and a term stops at
+        # its first empty and.
+        n = size
+        self.terms: list[tuple[tuple[int, int, int], ...]] = []
+        for _, groups in GLYPH_TERMS:
+            slots = [
+                (which, dx + dy * n, g.shift(g.full, dx, dy))
+                for which in (1, 0, 2)
+                for dx, dy in groups[which]
+            ]
+            self.terms.append(tuple(slots))
+
+    def glyphs(self, own: int, opp: int, empty: int, candidates: int) -> int:
+        """The points of ``candidates`` (empty points) where an ``own`` stone forms a glyph:
+        :func:`rules.minefield.glyph_mask` restricted to the candidates, which lets each
+        term stop at its first empty and."""
+        boards = (own, opp, empty)
+        found = 0
+        for term in self.terms:
+            acc = candidates
+            for which, off, valid in term:
+                board = boards[which]
+                acc &= (board >> off if off >= 0 else board << -off) & valid
+                if not acc:
+                    break
+            else:
+                found |= acc
+        return found
+
+    def legal(self, own: int, opp: int) -> int:
+        empty = self.grid.full & ~(own | opp)
+        return empty & ~self.glyphs(own, opp, empty, empty)
+
+    def legal_among(self, own: int, opp: int, candidates: int) -> int:
+        empty = self.grid.full & ~(own | opp)
+        return candidates & ~self.glyphs(own, opp, empty, candidates)
+
+
+def _nakeddiagonal(size: int) -> BitsRules:
+    # Imported on first use: Minefield's searches need none of Naked Diagonal's area machinery.
+    from .dfpn_nd import NakedDiagonalBits
+
+    return NakedDiagonalBits(size)
+
+
+BITS_GAMES: dict[str, Callable[[int], BitsRules]] = {
+    "minefield": MinefieldBits,
+    "nakeddiagonal": _nakeddiagonal,
+}
 
 
 class BitsDfpn:

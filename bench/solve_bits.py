@@ -1,5 +1,5 @@
-"""Solve a board with a bitboard df-pn and write its proof: Minefield with ai/dfpn_bits.py,
-Clear Path (chains and the pie rule) with ai/dfpn_clearpath.py.
+"""Solve a board with a bitboard df-pn and write its proof: Minefield and Naked Diagonal with
+ai/dfpn_bits.py, Clear Path (chains and the pie rule) with ai/dfpn_clearpath.py.
 
     python -m bench.solve_bits minefield 5 --seat first --out-dir /tmp/proofs
     python -m bench.solve_bits minefield 5 --max-nodes 100000     # a timing run
@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from ai.dfpn_bits import BITS_GAMES, BitsDfpn
+from ai.dfpn_bits import BITS_GAMES, INF, BitsDfpn
 from ai.dfpn_clearpath import OFFERED, ClearPathDfpn
 from ai.solver import SearchLimit, game_symmetries
 
@@ -70,14 +70,36 @@ def first_turns(
     return rows
 
 
+def root_numbers(
+    solver: BitsDfpn, black: int = 0, white: int = 0, mover: int = 0
+) -> tuple[int, int]:
+    """A search's root's (pn, dn) as its children stand in the table now: which way a long
+    search is heading (the root's own entry is written only when the search ends)."""
+    settled, mover, legal = solver.evaluate(black, white, mover)
+    if settled is not None:
+        return settled
+    children = solver._children(black, white, mover, legal, solver.keys_of(black, white))
+    values = [child[4] or solver.table.get(child[5], child[6]) for child in children]
+    pns, dns = [v[0] for v in values], [v[1] for v in values]
+    if mover == solver.attacker:
+        return min(pns), min(sum(dns), INF)
+    return min(sum(pns), INF), min(dns)
+
+
 def _report(
     solver: BitsDfpn, started: float, max_cpu: float | None = None, max_rss: int | None = None
 ) -> None:
     seconds = time.perf_counter() - started
     cpu = time.process_time()
+    # Clear Path's search keys its positions with the pie state, which root_numbers cannot.
+    root = (
+        ""
+        if isinstance(solver, ClearPathDfpn)
+        else " root pn {} dn {}".format(*root_numbers(solver))
+    )
     print(
         f"{solver.nodes} expansions, {len(solver.table)} entries, {seconds:.0f} s, "
-        f"{cpu:.0f} CPU s, {solver.nodes / seconds:.0f}/s, max RSS {_rss_mb()} MB",
+        f"{cpu:.0f} CPU s, {solver.nodes / seconds:.0f}/s, max RSS {_rss_mb()} MB{root}",
         file=sys.stderr,
         flush=True,
     )

@@ -33,7 +33,7 @@ from collections.abc import Callable
 
 from .base import Effects, Game
 from .errors import N_, Wording
-from .nd_area import UNDECIDED, AreaSolver, Move, Timeline, Undecided, Witness, area_solver
+from .nd_area import UNDECIDED, AreaSolver, Move, Timeline, Undecided, area_solver
 from .nd_core import CORE
 from .path_game import PathGame
 from .registry import register
@@ -221,44 +221,8 @@ class NakedDiagonal(PathGame):
     def _point_legal(self, point: int, player: int, nodes: int | None = None) -> bool | None:
         """The verdict :meth:`_legal_mask` gives ``point``, from the areas next to it only
         (None if ``nodes`` search nodes did not settle it)."""
-        solver = self._solver
         red, blue = self._stones
-        core = solver._core
-        if core is not None:
-            # The compiled shortcut: the same answer where every area near the point has a
-            # timeline in the memo, else None and the path below from the start.
-            quick = core.quick_verdict(self.size, point, player, red, blue, solver.timelines)
-            if quick is not None:
-                return quick
-        bit = 1 << point
-        if (red | blue) & bit or solver.forms_naked(point, self._stones[player]):
-            return False
-        empty = self.grid.full & ~(red | blue)
-        seeds = (self.grid.ring_bits[point] | bit) & empty
-        areas: list[int] = []
-        timelines: list[Timeline | None] = []
-        shortcut = True
-        while seeds:
-            area = solver.flood(seeds & -seeds, empty, diagonal=False)
-            seeds &= ~area
-            areas.append(area)
-            timeline = solver.area_timeline(area, red, blue, None)  # the pool's hint if needed
-            timelines.append(timeline)
-            if shortcut and (
-                timeline is None
-                or not solver.fills_after_recolouring(timeline, point, player, red, blue)
-            ):
-                shortcut = False
-        if shortcut:
-            return True
-        hints = {
-            a: (solver.timeline_witness(t) if t is not None else ())
-            for a, t in zip(areas, timelines, strict=True)
-        }
-        blocked = self._blocking_area(point, player, empty, areas, hints, nodes)
-        if blocked is UNDECIDED:
-            return None
-        return blocked is None
+        return point_legal(self._solver, point, player, red, blue, nodes)
 
     # ----- legality ---------------------------------------------------------------------------
     def _legal_mask(self, player: int) -> int:
@@ -283,7 +247,7 @@ class NakedDiagonal(PathGame):
                     for area, timeline in timelines
                     if area & near
                 )
-                or self._blocking_area(p, player, empty, areas, hints) is None
+                or self._blocking_area(p, player, areas, hints) is None
             ):
                 legal |= 1 << p
         return legal
@@ -308,52 +272,14 @@ class NakedDiagonal(PathGame):
         self,
         point: int,
         player: int,
-        empty: int,
         areas: list[int],
         hints: dict[int, tuple[Move, ...]],
         nodes: int | None = None,
     ) -> int | Undecided | None:
-        """The first empty area placing on ``point`` would leave NDE, or None if there is none
-        (UNDECIDED if ``nodes`` search nodes per area did not settle it)."""
-        solver = self._solver
-        bit = 1 << point
-        stones = [self._stones[0], self._stones[1]]
-        stones[player] |= bit
-        red, blue = stones
-        near = solver.dilate8(bit)
-        rest = empty & ~bit
-        for area in areas:
-            if not area & near:
-                continue
-            hint = hints.get(area, ())
-            # Every hint here is a witness the solver made for this area and today's stones
-            # (or () for an area it proved NDE), so the repair may trust it (see ``_repair``).
-            base = (area, self._stones[0], self._stones[1])
-            if area & bit:
-                left = area & ~bit
-                while left:
-                    seed = left & -left
-                    part = solver.flood(seed, left, diagonal=False)
-                    left &= ~part
-                    verdict = self._verdict(part, red, blue, hint, nodes, base)
-                    if verdict is None or verdict is UNDECIDED:
-                        return part if verdict is None else UNDECIDED
-            else:
-                verdict = self._verdict(area & rest, red, blue, hint, nodes, base)
-                if verdict is None or verdict is UNDECIDED:
-                    return area if verdict is None else UNDECIDED
-        return None
-
-    def _verdict(
-        self,
-        area: int,
-        red: int,
-        blue: int,
-        hint: tuple[Move, ...],
-        nodes: int | None,
-        base: tuple[int, int, int],
-    ) -> Witness | Undecided | None:
-        return self._solver.solve_within(area, red, blue, hint, nodes, base)
+        """The first empty area placing on ``point`` would leave NDE (see
+        :func:`blocking_area`)."""
+        red, blue = self._stones
+        return blocking_area(self._solver, point, player, red, blue, areas, hints, nodes)
 
     def _why_illegal(self, point: int, player: int) -> Wording:
         name = self.grid.names[point]
@@ -361,7 +287,7 @@ class NakedDiagonal(PathGame):
             return Wording(N_("{point} would form a naked diagonal"), {"point": name})
         empty = self.grid.full & ~(self._stones[0] | self._stones[1])
         areas = self._solver.components(empty, diagonal=False)
-        bad = self._blocking_area(point, player, empty, areas, self._area_hints(areas))
+        bad = self._blocking_area(point, player, areas, self._area_hints(areas))
         if bad is None or isinstance(bad, Undecided):  # exact checks are never undecided
             return Wording(N_("{point} is not a legal placement"), {"point": name})
         names = [self.grid.names[i] for i in _bits(bad)]
@@ -378,6 +304,104 @@ class NakedDiagonal(PathGame):
     def _place(self, point: int, player: int) -> Effects:
         self._stones[player] |= 1 << point
         return Effects(won=self._joins(point, player))
+
+
+def point_legal(
+    solver: AreaSolver,
+    point: int,
+    player: int,
+    red: int,
+    blue: int,
+    nodes: int | None = None,
+    *,
+    asked_core: bool = False,
+) -> bool | None:
+    """Is placing ``player``'s stone on ``point`` legal with the stones ``red`` and ``blue``?
+
+    Exactly the bit :meth:`NakedDiagonal._legal_mask` gives ``point`` (None if ``nodes`` search
+    nodes did not settle it), from the areas next to it only.  A function of the stones and
+    not of a game, so a search over bare bitboards (``ai/dfpn_nd.py``) asks the engine's own
+    check and shares its memos.  ``asked_core``: the caller has just had None from the
+    compiled shortcut (``quick_verdict``) for this point, so it is not asked again."""
+    core = solver._core
+    if core is not None and not asked_core:
+        # The compiled shortcut: the same answer where every area near the point has a
+        # timeline in the memo, else None and the path below from the start.
+        quick = core.quick_verdict(solver.size, point, player, red, blue, solver.timelines)
+        if quick is not None:
+            return quick
+    bit = 1 << point
+    if (red | blue) & bit or solver.forms_naked(point, (red, blue)[player]):
+        return False
+    empty = solver.full & ~(red | blue)
+    seeds = (solver.grid.ring_bits[point] | bit) & empty
+    areas: list[int] = []
+    timelines: list[Timeline | None] = []
+    shortcut = True
+    while seeds:
+        area = solver.flood(seeds & -seeds, empty, diagonal=False)
+        seeds &= ~area
+        areas.append(area)
+        timeline = solver.area_timeline(area, red, blue, None)  # the pool's hint if needed
+        timelines.append(timeline)
+        if shortcut and (
+            timeline is None
+            or not solver.fills_after_recolouring(timeline, point, player, red, blue)
+        ):
+            shortcut = False
+    if shortcut:
+        return True
+    hints = {
+        a: (solver.timeline_witness(t) if t is not None else ())
+        for a, t in zip(areas, timelines, strict=True)
+    }
+    blocked = blocking_area(solver, point, player, red, blue, areas, hints, nodes)
+    if blocked is UNDECIDED:
+        return None
+    return blocked is None
+
+
+def blocking_area(
+    solver: AreaSolver,
+    point: int,
+    player: int,
+    red: int,
+    blue: int,
+    areas: list[int],
+    hints: dict[int, tuple[Move, ...]],
+    nodes: int | None = None,
+) -> int | Undecided | None:
+    """The first empty area placing ``player``'s stone on ``point`` would leave NDE, or None
+    if there is none (UNDECIDED if ``nodes`` search nodes per area did not settle it).
+    ``areas`` are empty areas of the position (at least those next to ``point``), ``hints``
+    their witnesses."""
+    bit = 1 << point
+    stones = [red, blue]
+    stones[player] |= bit
+    after_red, after_blue = stones
+    near = solver.dilate8(bit)
+    rest = solver.full & ~(red | blue | bit)
+    for area in areas:
+        if not area & near:
+            continue
+        hint = hints.get(area, ())
+        # Every hint here is a witness the solver made for this area and today's stones
+        # (or () for an area it proved NDE), so the repair may trust it (see ``_repair``).
+        base = (area, red, blue)
+        if area & bit:
+            left = area & ~bit
+            while left:
+                seed = left & -left
+                part = solver.flood(seed, left, diagonal=False)
+                left &= ~part
+                verdict = solver.solve_within(part, after_red, after_blue, hint, nodes, base)
+                if verdict is None or verdict is UNDECIDED:
+                    return part if verdict is None else UNDECIDED
+        else:
+            verdict = solver.solve_within(area & rest, after_red, after_blue, hint, nodes, base)
+            if verdict is None or verdict is UNDECIDED:
+                return area if verdict is None else UNDECIDED
+    return None
 
 
 def _py_bits(mask: int) -> list[int]:
