@@ -56,6 +56,8 @@ class ClearcutDfpn:
         self.proven_at: dict[int, int] = {}
         """The serial number of each proof, in the order found."""
         self.path: set[int] = set()
+        self.repetitions = 0
+        """How often a child was found on the path (counted each time it is read)."""
         area = size * size
         self.area = area
         syms = [symmetry(s, size) for s in GAME_SYMMETRIES["clearcut"]]
@@ -148,10 +150,7 @@ class ClearcutDfpn:
             if mover_wins & bit:
                 return [(b, w, other, (), won, 0)]  # a winning placement settles this node
             empty = full & ~(own2 | opp2)
-            if gone:
-                open_threats = rules.winning_points(opp2, other, empty)
-            else:
-                open_threats = threats & empty
+            open_threats = rules.winning_points(opp2, other, empty) if gone else threats & empty
             value: tuple[int, int] | None = None
             if open_threats and rules.legal_among(opp2, own2, open_threats):
                 value = lost  # the other side wins in one
@@ -181,6 +180,7 @@ class ClearcutDfpn:
                 continue
             k = child[5]
             if k in path:
+                self.repetitions += 1
                 out.append(LOSS)
                 continue
             deps = tainted.get(k)

@@ -1,6 +1,8 @@
-"""Solve a Minefield board with the bitboard df-pn (ai/dfpn_bits.py) and write its proof.
+"""Solve a board with a bitboard df-pn (Minefield: ai/dfpn_bits.py; Clearcut, whose
+positions repeat: ai/dfpn_clearcut.py) and write its proof.
 
     python -m bench.solve_bits minefield 5 --seat first --out-dir /tmp/proofs
+    python -m bench.solve_bits clearcut 4 --out-dir /tmp/proofs
     python -m bench.solve_bits minefield 5 --max-nodes 100000     # a timing run
 
 Prints progress lines (expansions, table entries, expansions a second) to stderr every
@@ -14,44 +16,66 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import resource
 import sys
 import time
 from pathlib import Path
 
 from ai.dfpn_bits import BITS_GAMES, BitsDfpn
+from ai.dfpn_clearcut import ClearcutDfpn
 from ai.solver import SearchLimit
 
 SEATS = ("first", "second")
+GAMES = sorted([*BITS_GAMES, "clearcut"])
+"""Clearcut has its own search (its checkers leave the board, so BitsDfpn's pruning fails)."""
+
+Solver = BitsDfpn | ClearcutDfpn
 
 
-def _report(solver: BitsDfpn, started: float) -> None:
+def _report(solver: Solver, started: float) -> None:
     seconds = time.perf_counter() - started
+    cpu = time.process_time()
+    tainted = getattr(solver, "tainted", None)
+    extra = f", {len(tainted)} tainted" if tainted is not None else ""
     print(
-        f"{solver.nodes} expansions, {len(solver.table)} entries, {seconds:.0f} s, "
-        f"{solver.nodes / seconds:.0f}/s",
+        f"{solver.nodes} expansions, {len(solver.table)} entries{extra}, {seconds:.0f} s, "
+        f"{cpu:.0f} s CPU, {solver.nodes / max(cpu, 1e-9):.0f}/s of CPU, "
+        f"peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB",
         file=sys.stderr,
         flush=True,
     )
 
 
+def make_solver(game: str, size: int, attacker: int, max_nodes: int | None) -> Solver:
+    if game == "clearcut":
+        return ClearcutDfpn(size, attacker, max_nodes=max_nodes)
+    return BitsDfpn(game, size, attacker, max_nodes=max_nodes)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game", choices=sorted(BITS_GAMES))
+    parser.add_argument("game", choices=GAMES)
     parser.add_argument("size", type=int)
     parser.add_argument(
         "--seat", choices=SEATS, default="first", help="the seat to prove a win for"
     )
     parser.add_argument("--max-nodes", type=int, default=None)
-    parser.add_argument("--every", type=int, default=1 << 20, help="progress every N expansions")
+    parser.add_argument(
+        "--every",
+        type=int,
+        default=None,
+        help="progress every N expansions (default 2^20; with --max-nodes, none unless given)",
+    )
     parser.add_argument("--out-dir", type=Path, default=None, help="where to write the proof")
     args = parser.parse_args(argv)
     if not 4 <= args.size <= 8:
         print("the bitboard solver takes sizes 4 to 8", file=sys.stderr)
         return 2
-    solver = BitsDfpn(args.game, args.size, SEATS.index(args.seat), max_nodes=args.max_nodes)
+    solver = make_solver(args.game, args.size, SEATS.index(args.seat), args.max_nodes)
     started = time.perf_counter()
-    if args.max_nodes is None:
-        solver.every = args.every
+    if args.max_nodes is None or args.every is not None:
+        # With a budget the budget is checked only every N expansions too.
+        solver.every = args.every or 1 << 20
         solver.progress = lambda s: _report(s, started)
     summary: dict[str, object] = {"game": args.game, "size": args.size, "seat": args.seat}
     try:
@@ -64,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         expansions=solver.nodes,
         entries=len(solver.table),
         seconds=round(seconds, 1),
+        cpu_seconds=round(time.process_time(), 1),
         per_second=round(solver.nodes / seconds),
     )
     if won and args.out_dir is not None:
