@@ -1,6 +1,7 @@
 """The Clearcut bitboard df-pn (ai/dfpn_clearcut.py) against the exact solver, one process.
 
     nice -n 10 python -m bench.clearcut_bits_compare [--budget 100000] [--positions 6]
+    nice -n 10 python -m bench.clearcut_bits_compare --depths 14 12 10 8 --cap 400000
 
 Times are CPU seconds of this process (the machine is shared, so wall time says little):
 
@@ -11,11 +12,16 @@ Times are CPU seconds of this process (the machine is shared, so wall time says 
   nodes a second), then the df-pn solving the whole board (its expansions a second);
 - random 4x4 positions after 6 plies and 5x5 positions after 16, both seats, solved by
   both (the verdicts must agree): nodes, expansions and seconds.
+
+With ``--depths``, only the df-pn instead, on ``--size`` (5) positions after each number of random
+plies (fixed seeds, both seats, at most ``--cap`` expansions each): the expansions each
+took, for an extrapolation of the whole board from how fast they grow per ply.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import time
 
@@ -79,11 +85,61 @@ def run_bits(game: Game, seat: int) -> tuple[bool | None, int, float]:
     return verdict, solver.nodes, time.process_time() - started
 
 
+def depths(size: int, plies_list: list[int], positions: int, cap: int, seats: int) -> int:
+    for plies in plies_list:
+        counts: list[int] = []
+        capped = 0
+        cpu = 0.0
+        found = 0
+        for seed in range(300):
+            game = position(size, plies, seed)
+            if game is None:
+                continue
+            black, white = stone_masks(game)
+            assert game.to_move is not None
+            mover = game.players.index(game.to_move)
+            for seat in range(seats):
+                solver = ClearcutDfpn(size, seat, max_nodes=cap)
+                started = time.process_time()
+                try:
+                    solver.wins(black, white, mover)
+                except SearchLimit:
+                    capped += 1
+                cpu += time.process_time() - started
+                counts.append(solver.nodes)
+            found += 1
+            if found == positions:
+                break
+        counts.sort()
+        mean = sum(counts) / len(counts)
+        geo = math.exp(sum(math.log(max(c, 1)) for c in counts) / len(counts))
+        print(
+            f"{size}x{size} ply {plies} x{found}, {seats} seat(s): expansions sorted {counts}; "
+            f"mean "
+            f"{mean:.0f}, median {counts[len(counts) // 2]}, geometric mean {geo:.0f}; "
+            f"{capped} capped at {cap}; {cpu:.1f} s CPU",
+            flush=True,
+        )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=int, default=100_000)
     parser.add_argument("--positions", type=int, default=6)
+    parser.add_argument("--depths", type=int, nargs="*", default=None)
+    parser.add_argument("--cap", type=int, default=400_000)
+    parser.add_argument("--size", type=int, default=5, help="the board of --depths")
+    parser.add_argument(
+        "--seats",
+        type=int,
+        choices=(1, 2),
+        default=2,
+        help="1: the first seat only (without draws the two searches are each other's dual)",
+    )
     args = parser.parse_args(argv)
+    if args.depths:
+        return depths(args.size, args.depths, args.positions, args.cap, args.seats)
     games = [g for seed in range(40) for g in [position(4, seed % 10, seed)] if g is not None]
     engine, bits, count = children_rates(games)
     print(
