@@ -18,9 +18,9 @@ from ai.clearcut_bits import ClearcutBits
 from ai.connection import stone_masks
 from ai.dfpn_bits import INF, LOSS
 from ai.dfpn_clearcut import ClearcutDfpn
-from ai.solver import SEATS, Solver
+from ai.solver import SEATS, SOLVED_DIR, Solver
 from bench import solve_bits
-from bench.verify_proof import verify
+from bench.verify_proof import load, verify
 from rules import Game, new_game
 
 
@@ -183,3 +183,15 @@ def test_solve_bits_dispatches_clearcut(capsys: pytest.CaptureFixture[str]) -> N
     assert solve_bits.main(["clearcut", "5", "--max-nodes", "50"]) == 1
     summary = json.loads(capsys.readouterr().out)
     assert (summary["game"], summary["wins"], summary["expansions"]) == ("clearcut", None, 51)
+
+
+@pytest.mark.slow
+def test_the_shipped_clearcut_5_proof_holds() -> None:
+    """ai/solved/clearcut-5.json.gz, found by this solver (issue 49), walked by the checker
+    with the engine: a first-seat win, every entry used, no line repeating (a few minutes on
+    a busy machine)."""
+    data = load(SOLVED_DIR / "clearcut-5.json.gz")
+    verdict = verify(data)
+    assert (verdict.game, verdict.size, verdict.winner_seat) == ("clearcut", 5, "first")
+    assert verdict.unused_entries == 0
+    assert data["strategy"]["." * 25 + "/x/-"] == "b3"
