@@ -1,7 +1,9 @@
 """Solve a board with a bitboard df-pn and write its proof: Minefield and Naked Diagonal with
-ai/dfpn_bits.py, Clear Path (chains and the pie rule) with ai/dfpn_clearpath.py.
+ai/dfpn_bits.py, Clear Path (chains and the pie rule) with ai/dfpn_clearpath.py, Clearcut
+(whose positions repeat) with ai/dfpn_clearcut.py.
 
     python -m bench.solve_bits minefield 5 --seat first --out-dir /tmp/proofs
+    python -m bench.solve_bits clearcut 4 --out-dir /tmp/proofs
     python -m bench.solve_bits minefield 5 --max-nodes 100000     # a timing run
     python -m bench.solve_bits clearpath 5 --seat second --max-seconds 2400
     python -m bench.solve_bits clearpath 5 --seat second --first-turns --turn-nodes 500000
@@ -23,16 +25,23 @@ import time
 from pathlib import Path
 
 from ai.dfpn_bits import BITS_GAMES, INF, BitsDfpn
+from ai.dfpn_clearcut import ClearcutDfpn
 from ai.dfpn_clearpath import OFFERED, ClearPathDfpn
 from ai.solver import SearchLimit, game_symmetries
 
 SEATS = ("first", "second")
-GAMES = sorted({*BITS_GAMES, "clearpath"})
+GAMES = sorted({*BITS_GAMES, "clearpath", "clearcut"})
+"""Clear Path and Clearcut have searches of their own (chains and the pie rule; checkers that
+leave the board, so positions repeat and BitsDfpn's pruning fails)."""
+
+Solver = BitsDfpn | ClearcutDfpn
 
 
-def make_solver(game: str, size: int, seat: int, max_nodes: int | None) -> BitsDfpn:
+def make_solver(game: str, size: int, seat: int, max_nodes: int | None) -> Solver:
     if game == "clearpath":
         return ClearPathDfpn(size, seat, max_nodes=max_nodes)
+    if game == "clearcut":
+        return ClearcutDfpn(size, seat, max_nodes=max_nodes)
     return BitsDfpn(game, size, seat, max_nodes=max_nodes)
 
 
@@ -87,19 +96,18 @@ def root_numbers(
 
 
 def _report(
-    solver: BitsDfpn, started: float, max_cpu: float | None = None, max_rss: int | None = None
+    solver: Solver, started: float, max_cpu: float | None = None, max_rss: int | None = None
 ) -> None:
     seconds = time.perf_counter() - started
     cpu = time.process_time()
-    # Clear Path's search keys its positions with the pie state, which root_numbers cannot.
-    root = (
-        ""
-        if isinstance(solver, ClearPathDfpn)
-        else " root pn {} dn {}".format(*root_numbers(solver))
-    )
+    # Clear Path's and Clearcut's searches key their positions otherwise than root_numbers.
+    root = " root pn {} dn {}".format(*root_numbers(solver)) if type(solver) is BitsDfpn else ""
+    tainted = getattr(solver, "tainted", None)
+    extra = f", {len(tainted)} tainted" if tainted is not None else ""
     print(
-        f"{solver.nodes} expansions, {len(solver.table)} entries, {seconds:.0f} s, "
-        f"{cpu:.0f} CPU s, {solver.nodes / seconds:.0f}/s, max RSS {_rss_mb()} MB{root}",
+        f"{solver.nodes} expansions, {len(solver.table)} entries{extra}, {seconds:.0f} s, "
+        f"{cpu:.0f} CPU s, {solver.nodes / max(cpu, 1e-9):.0f}/CPU s, "
+        f"max RSS {_rss_mb()} MB{root}",
         file=sys.stderr,
         flush=True,
     )
@@ -121,7 +129,12 @@ def main(argv: list[str] | None = None) -> int:
         "--seat", choices=SEATS, default="first", help="the seat to prove a win for"
     )
     parser.add_argument("--max-nodes", type=int, default=None)
-    parser.add_argument("--every", type=int, default=1 << 20, help="progress every N expansions")
+    parser.add_argument(
+        "--every",
+        type=int,
+        default=None,
+        help="progress every N expansions (default 2^20; with --max-nodes, none unless given)",
+    )
     parser.add_argument("--out-dir", type=Path, default=None, help="where to write the proof")
     parser.add_argument(
         "--max-seconds", type=float, default=None, help="stop after this much CPU time"
@@ -144,8 +157,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     solver = make_solver(args.game, args.size, SEATS.index(args.seat), args.max_nodes)
     started = time.perf_counter()
-    if args.max_nodes is None:
-        solver.every = args.every
+    if args.max_nodes is None or args.every is not None:
+        # With a budget the budget is checked only every N expansions too.
+        solver.every = args.every or 1 << 20
         solver.progress = lambda s: _report(s, started, args.max_seconds, args.max_rss_mb)
     summary: dict[str, object] = {"game": args.game, "size": args.size, "seat": args.seat}
     if args.first_turns:
@@ -153,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
             print("--first-turns is for clearpath, without --max-nodes", file=sys.stderr)
             return 2
         # The per-turn budget is checked (and progress shown) this often.
-        solver.every = min(args.every, args.turn_nodes, 1 << 16)
+        solver.every = min(args.every or 1 << 20, args.turn_nodes, 1 << 16)
         summary["first_turns"] = first_turns(solver, args.turn_nodes, started, args.red_first)
     try:
         won = None if args.first_turns else solver.wins()
