@@ -17,7 +17,7 @@ import pytest
 from ai.connection import stone_masks
 from ai.dfpn_bits import BITS_GAMES, BitsDfpn
 from ai.dfpn_nd import NakedDiagonalBits
-from ai.solver import SEATS, Solver
+from ai.solver import SEATS, SOLVED_DIR, Solver
 from bench import solve_bits_split
 from bench.solve_bits_split import orbits
 from bench.verify_proof import load, verify
@@ -130,6 +130,19 @@ def test_naked_diagonal_4_proof_passes_the_checker() -> None:
     verdict = verify(document)
     assert verdict.unused_entries == 0
     assert verdict.winner_positions == len(strategy)
+
+
+@pytest.mark.slow
+def test_the_shipped_naked_diagonal_5_proof_holds() -> None:
+    """ai/solved/nakeddiagonal-5.json.gz, found by this solver split by first move (issue 49),
+    walked by the checker with the engine: the first seat wins by opening on c3, every entry
+    used (about a minute and a half on a busy machine)."""
+    data = load(SOLVED_DIR / "nakeddiagonal-5.json.gz")
+    verdict = verify(data)
+    assert (verdict.game, verdict.size, verdict.winner_seat) == ("nakeddiagonal", 5, "first")
+    assert verdict.unused_entries == 0
+    assert verdict.winner_positions == len(data["strategy"])
+    assert data["strategy"]["." * 25 + "/x/-"] == "c3"
 
 
 def test_first_moves_split_into_the_orbits_of_the_symmetries() -> None:
