@@ -19,10 +19,9 @@ each attacker node is recorded in ``proven``), so the shipped file is checked by
 
 from __future__ import annotations
 
-import math
-
 from rules import Game
 
+from .dfpn_step import INF, descend
 from .moves import Move, play
 from .solver import (
     MONOTONE_PATH_GAMES,
@@ -36,11 +35,6 @@ from .solver import (
     swapped,
     winner_seat,
 )
-
-INF = 1 << 40
-EPSILON = 0.25
-"""The 1+epsilon trick's slack: a child is searched until its proof number passes the second
-best child's by a quarter, not by one (Pawlewicz and Lew 2007)."""
 
 
 class DfpnSolver(Solver):
@@ -113,40 +107,19 @@ class DfpnSolver(Solver):
                     child = entry[0]
                     value = (0, INF) if child in proven else table.get(child, (1, 1))
                 values.append(value)
-            # phi is the number this node's player wants to bring to 0, delta the other.
-            if attacking:
-                phis = [pn for pn, _ in values]
-                deltas = [dn for _, dn in values]
-            else:
-                phis = [dn for _, dn in values]
-                deltas = [pn for pn, _ in values]
-            phi = min(phis) if phis else INF
-            delta = min(INF, sum(deltas))
-            pn, dn = (phi, delta) if attacking else (delta, phi)
-            if pn >= thpn or dn >= thdn or pn == 0 or dn == 0:
+            pn, dn, best, child_pn, child_dn = descend(values, attacking, thpn, thdn)
+            if best < 0:
                 break
-            best = min(range(len(moves)), key=phis.__getitem__)
-            second = min((p for i, p in enumerate(phis) if i != best), default=INF)
-            th_phi = thpn if attacking else thdn
-            th_delta = thdn if attacking else thpn
-            child_phi_th = min(th_phi, math.ceil(second * (1 + EPSILON)) if second < INF else INF)
-            child_phi_th = max(child_phi_th, phis[best] + 1)
-            child_delta_th = min(INF, th_delta - delta + deltas[best])
             move = moves[best]
             entry = keys[best]
             assert entry is not None, "a settled child is never the one to search"
             child_key, child_sym = entry
             play(game, move)
-            # At the attacker's node the child's pn is what we minimise (our phi); at the
-            # defender's node it is the child's dn.
-            if attacking:
-                self._mid(game, child_key, child_sym, child_phi_th, child_delta_th)
-            else:
-                self._mid(game, child_key, child_sym, child_delta_th, child_phi_th)
+            self._mid(game, child_key, child_sym, child_pn, child_dn)
             game.pop()
         if pn == 0:
             if attacking:
-                best = phis.index(0)
+                best = next(i for i, (p, _) in enumerate(values) if p == 0)
                 self.proven[key] = sym.move(moves[best])
             else:
                 self.proven[key] = None

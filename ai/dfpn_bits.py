@@ -32,7 +32,6 @@ and ``bench/verify_proof.py`` walks it with the rules engine.
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Callable
 from typing import Protocol
@@ -40,11 +39,8 @@ from typing import Protocol
 from rules.geometry import Grid, grid
 from rules.minefield import GLYPH_TERMS
 
+from .dfpn_step import INF, descend
 from .solver import GAME_SYMMETRIES, SearchLimit, symmetry
-
-INF = 1 << 40
-EPSILON = 0.25
-"""The 1+epsilon trick's slack (Pawlewicz and Lew 2007), as in :mod:`ai.dfpn`."""
 
 WIN = (0, INF)
 LOSS = (INF, 0)
@@ -408,38 +404,11 @@ class BitsDfpn:
         while True:
             # A settled child's value is a tuple, so ``or`` reads the table for open ones.
             values = [child[4] or get(child[5], child[6]) for child in children]
-            if attacking:
-                phis = [v[0] for v in values]
-                deltas = [v[1] for v in values]
-            else:
-                phis = [v[1] for v in values]
-                deltas = [v[0] for v in values]
-            phi = min(phis)  # a node is expanded only with a legal point, so never empty
-            delta = sum(deltas)
-            if delta > INF:
-                delta = INF
-            pn, dn = (phi, delta) if attacking else (delta, phi)
-            if pn >= thpn or dn >= thdn or pn == 0 or dn == 0:
+            pn, dn, best, child_pn, child_dn = descend(values, attacking, thpn, thdn)
+            if best < 0:
                 break
-            best = phis.index(phi)
-            if len(phis) == 1:
-                second = INF
-            elif phis.count(phi) > 1:
-                second = phi
-            else:
-                second = min(phis[:best] + phis[best + 1 :])
-            th_phi = thpn if attacking else thdn
-            th_delta = thdn if attacking else thpn
-            child_phi_th = min(th_phi, math.ceil(second * (1 + EPSILON)) if second < INF else INF)
-            child_phi_th = max(child_phi_th, phis[best] + 1)
-            child_delta_th = min(INF, th_delta - delta + deltas[best])
             b, w, cmover, ckeys, _, _, _ = children[best]
-            # The child's thresholds in (pn, dn): our phi is the child's pn at an attacker
-            # node, its dn at a defender node.
-            if attacking:
-                self._mid(b, w, cmover, ckeys, child_phi_th, child_delta_th)
-            else:
-                self._mid(b, w, cmover, ckeys, child_delta_th, child_phi_th)
+            self._mid(b, w, cmover, ckeys, child_pn, child_dn)
         table[key] = (pn, dn)
         return pn, dn
 

@@ -20,12 +20,12 @@ arguments):
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Callable
 
 from .clearcut_bits import ClearcutBits
-from .dfpn_bits import EPSILON, INF, LOSS, WIN
+from .dfpn_bits import LOSS, WIN
+from .dfpn_step import INF, descend
 from .solver import GAME_SYMMETRIES, SearchLimit, symmetry
 
 FREE: frozenset[int] = frozenset()
@@ -228,36 +228,11 @@ class ClearcutDfpn:
         try:
             while True:
                 values = self._values(children)
-                if attacking:
-                    phis = [v[0] for v in values]
-                    deltas = [v[1] for v in values]
-                else:
-                    phis = [v[1] for v in values]
-                    deltas = [v[0] for v in values]
-                phi = min(phis)
-                delta = min(sum(deltas), INF)
-                pn, dn = (phi, delta) if attacking else (delta, phi)
-                if pn >= thpn or dn >= thdn or pn == 0 or dn == 0:
+                pn, dn, best, child_pn, child_dn = descend(values, attacking, thpn, thdn)
+                if best < 0:
                     break
-                best = phis.index(phi)
-                if len(phis) == 1:
-                    second = INF
-                elif phis.count(phi) > 1:
-                    second = phi
-                else:
-                    second = min(phis[:best] + phis[best + 1 :])
-                th_phi = thpn if attacking else thdn
-                th_delta = thdn if attacking else thpn
-                child_phi_th = min(
-                    th_phi, math.ceil(second * (1 + EPSILON)) if second < INF else INF
-                )
-                child_phi_th = max(child_phi_th, phis[best] + 1)
-                child_delta_th = min(INF, th_delta - delta + deltas[best])
                 b, w, cmover, ckeys, _, _ = children[best]
-                if attacking:
-                    self._mid(b, w, cmover, ckeys, child_phi_th, child_delta_th)
-                else:
-                    self._mid(b, w, cmover, ckeys, child_delta_th, child_phi_th)
+                self._mid(b, w, cmover, ckeys, child_pn, child_dn)
         finally:
             self.path.discard(key)
         if dn == 0:

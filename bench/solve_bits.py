@@ -24,9 +24,10 @@ import sys
 import time
 from pathlib import Path
 
-from ai.dfpn_bits import BITS_GAMES, INF, BitsDfpn
+from ai.dfpn_bits import BITS_GAMES, BitsDfpn
 from ai.dfpn_clearcut import ClearcutDfpn
 from ai.dfpn_clearpath import OFFERED, ClearPathDfpn
+from ai.dfpn_step import INF
 from ai.solver import SearchLimit, game_symmetries
 
 SEATS = ("first", "second")

@@ -16,8 +16,9 @@ import pytest
 
 from ai.clearcut_bits import ClearcutBits
 from ai.connection import stone_masks
-from ai.dfpn_bits import INF, LOSS
+from ai.dfpn_bits import LOSS
 from ai.dfpn_clearcut import ClearcutDfpn
+from ai.dfpn_step import INF
 from ai.solver import SEATS, SOLVED_DIR, Solver
 from bench import solve_bits
 from bench.verify_proof import load, verify
