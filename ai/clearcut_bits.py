@@ -40,17 +40,7 @@ class ClearcutBits:
     # ----- floods ---------------------------------------------------------------------------
     def flood(self, seed: int, within: int) -> int:
         """The part of ``within`` orthogonally connected to ``seed`` (seed inside within)."""
-        g = self.grid
-        n, full, not_left, not_right = g.size, g.full, g.not_left, g.not_right
-        region = seed
-        while True:
-            m = region
-            grown = (
-                m | (m >> 1 & not_right) | (m << 1 & not_left) | m >> n | (m << n & full)
-            ) & within
-            if grown == region:
-                return region
-            region = grown
+        return self.grid.flood(seed, within)
 
     def _dilate(self, m: int) -> int:
         g = self.grid
@@ -84,13 +74,13 @@ class ClearcutBits:
         """May ``own`` place on ``point``, a crosscut candidate? Its new group must be larger
         than every enemy group of every crosscut it forms."""
         bit = 1 << point
-        new_size = self.flood(bit, own | bit).bit_count()
+        new_size = self.grid.flood(bit, own | bit).bit_count()
         for q, r, s, _ in self.squares[point]:
             if own & q and opp & r and opp & s:
-                group = self.flood(r, opp)
+                group = self.grid.flood(r, opp)
                 if group.bit_count() >= new_size:
                     return False
-                if not group & s and self.flood(s, opp).bit_count() >= new_size:
+                if not group & s and self.grid.flood(s, opp).bit_count() >= new_size:
                     return False
         return True
 
@@ -121,12 +111,12 @@ class ClearcutBits:
         """Points of ``empty`` whose placement joins ``colour``'s two edges through ``own``
         (whether the placement is legal is asked separately)."""
         edge_a, edge_b = self.edges[colour]
-        reach_a = self.flood(own & edge_a, own)
-        reach_b = self.flood(own & edge_b, own)
+        reach_a = self.grid.flood(own & edge_a, own)
+        reach_b = self.grid.flood(own & edge_b, own)
         return (self._dilate(reach_a) | edge_a) & (self._dilate(reach_b) | edge_b) & empty
 
     def joins(self, own: int, point: int, colour: int) -> bool:
         """Does the checker on ``point`` join ``colour``'s two edges through ``own``?"""
         edge_a, edge_b = self.edges[colour]
-        group = self.flood(1 << point, own)
+        group = self.grid.flood(1 << point, own)
         return bool(group & edge_a and group & edge_b)

@@ -103,29 +103,11 @@ class PathBits:
         self.lines = (tuple(g.rows), tuple(g.cols))
 
     def flood(self, seed: int, within: int) -> int:
-        g = self.grid
-        n, full, not_left, not_right = g.size, g.full, g.not_left, g.not_right
-        region = seed
-        while True:
-            m = region
-            grown = (
-                m | (m >> 1 & not_right) | (m << 1 & not_left) | m >> n | (m << n & full)
-            ) & within
-            if grown == region:
-                return region
-            region = grown
+        return self.grid.flood(seed, within)
 
     def flood8(self, seed: int, within: int) -> int:
         """The part of ``within`` 8-connected to ``seed``."""
-        g = self.grid
-        n, full, not_left, not_right = g.size, g.full, g.not_left, g.not_right
-        region = seed
-        while True:
-            h = region | (region >> 1 & not_right) | (region << 1 & not_left)
-            grown = (h | h >> n | (h << n & full)) & within
-            if grown == region:
-                return region
-            region = grown
+        return self.grid.flood(seed, within, True)
 
     def _dilate(self, m: int) -> int:
         g = self.grid
@@ -140,8 +122,8 @@ class PathBits:
     def winning_points(self, own: int, colour: int, empty: int) -> int:
         """Empty points whose placement joins ``colour``'s two edges through ``own``."""
         edge_a, edge_b = self.edges[colour]
-        reach_a = self.flood(own & edge_a, own)
-        reach_b = self.flood(own & edge_b, own)
+        reach_a = self.grid.flood(own & edge_a, own)
+        reach_b = self.grid.flood(own & edge_b, own)
         return (self._dilate(reach_a) | edge_a) & (self._dilate(reach_b) | edge_b) & empty
 
     def distance(self, own: int, opp: int, colour: int) -> int:
@@ -150,13 +132,13 @@ class PathBits:
         start a position's proof numbers (df-pn stays exact whatever the guess)."""
         edge_a, edge_b = self.edges[colour]
         empty = self.grid.full & ~(own | opp)
-        reach = self.flood(own & edge_a, own)
+        reach = self.grid.flood(own & edge_a, own)
         frontier = edge_a
         for k in range(1, self.grid.area + 1):
             grown = (self._dilate(reach) | frontier) & empty & ~reach
             if not grown:
                 return 1000
-            reach = self.flood(reach | grown, reach | grown | own)
+            reach = self.grid.flood(reach | grown, reach | grown | own)
             if reach & edge_b:
                 return k
             frontier = 0
@@ -172,7 +154,7 @@ class PathBits:
         open_points = self.grid.full & ~opp
         edge_a, edge_b = self.edges[colour]
         seed = open_points & edge_a
-        return not (seed and self.flood(seed, open_points) & edge_b)
+        return not (seed and self.grid.flood(seed, open_points) & edge_b)
 
 
 class MinefieldBits(PathBits):

@@ -66,41 +66,17 @@ class ClearPathBits:
         # rules.base.Game._edges.
         self.edges = ((g.bottom, g.top), (g.left, g.right))
 
-    def flood4(self, seed: int, within: int) -> int:
-        g = self.grid
-        n, full, not_left, not_right = g.size, g.full, g.not_left, g.not_right
-        region = seed
-        while True:
-            m = region
-            grown = (
-                m | (m >> 1 & not_right) | (m << 1 & not_left) | m >> n | (m << n & full)
-            ) & within
-            if grown == region:
-                return region
-            region = grown
-
-    def flood8(self, seed: int, within: int) -> int:
-        g = self.grid
-        n, full, not_left, not_right = g.size, g.full, g.not_left, g.not_right
-        region = seed
-        while True:
-            h = region | (region >> 1 & not_right) | (region << 1 & not_left)
-            grown = (h | h >> n | (h << n & full)) & within
-            if grown == region:
-                return region
-            region = grown
-
     def winning_points(self, own: int, colour: int, empty: int) -> int:
         """Empty points whose placement completes ``colour``'s OIP through ``own``."""
         edge_a, edge_b = self.edges[colour]
         dilate4 = self.grid.dilate4
-        reach_a = self.flood4(own & edge_a, own)
-        reach_b = self.flood4(own & edge_b, own)
+        reach_a = self.grid.flood(own & edge_a, own)
+        reach_b = self.grid.flood(own & edge_b, own)
         return (dilate4(reach_a) | edge_a) & (dilate4(reach_b) | edge_b) & empty
 
     def odip_joined(self, own: int, colour: int) -> bool:
         edge_a, edge_b = self.edges[colour]
-        return bool(self.flood8(own & edge_a, own) & edge_b)
+        return bool(self.grid.flood(own & edge_a, own, True) & edge_b)
 
     def legal(self, own: int, opp: int, colour: int) -> tuple[int, int, int]:
         """(legal placements, winning points, surrounded points) of ``colour`` (stones
@@ -111,8 +87,8 @@ class ClearPathBits:
         edge_a, edge_b = self.edges[colour]
         dilate8 = g.dilate8
         wins = self.winning_points(own, colour, empty)
-        odip_a = self.flood8(own & edge_a, own)
-        odip_b = self.flood8(own & edge_b, own)
+        odip_a = self.grid.flood(own & edge_a, own, True)
+        odip_b = self.grid.flood(own & edge_b, own, True)
         front_a = dilate8(odip_a) | edge_a
         front_b = dilate8(odip_b) | edge_b
         surrounded = surrounded_mask(g, occupied) & empty
@@ -149,9 +125,9 @@ class ClearPathBits:
         empty = g.full & ~(own | opp)
         around = g.ring_bits[point]
         if bit & edge_a or around & odip_a:
-            odip_a |= self.flood8(bit, own)
+            odip_a |= self.grid.flood(bit, own, True)
         if bit & edge_b or around & odip_b:
-            odip_b |= self.flood8(bit, own)
+            odip_b |= self.grid.flood(bit, own, True)
         if not odip_a & odip_b:
             creating = (g.dilate8(odip_a) | edge_a) & (g.dilate8(odip_b) | edge_b)
             if empty & ~surrounded_mask(g, own | opp) & ~creating:
@@ -162,10 +138,10 @@ class ClearPathBits:
                 break
             own |= add
         empty = g.full & ~(own | opp)
-        oip_a = self.flood4(own & edge_a, own)
+        oip_a = self.grid.flood(own & edge_a, own)
         if oip_a & edge_b:
             return True
-        oip_b = self.flood4(own & edge_b, own)
+        oip_b = self.grid.flood(own & edge_b, own)
         return bool(empty & (g.dilate4(oip_a) | edge_a) & (g.dilate4(oip_b) | edge_b))
 
 
@@ -271,7 +247,7 @@ class ClearPathDfpn(BitsDfpn):
         # The other colour's winning points: a placement removes one only by filling it.
         threats = cp.winning_points(opp, other, full & ~(own | opp))
         edge_a, edge_b = cp.edges[mover]
-        flood8 = cp.flood8
+        flood = cp.grid.flood
         delta = self.delta[mover]
         # A turn ended on the empty board was Red's first: the swap is on offer next.  Any
         # placement of Blue's while it is on offer declines it.
@@ -293,7 +269,7 @@ class ClearPathDfpn(BitsDfpn):
             if surrounded & bit:
                 # A chain: the same colour places again (a chain of Blue's declines the swap).
                 mine = own | bit
-                group = flood8(bit, mine)
+                group = flood(bit, mine, True)
                 if group & edge_a and group & edge_b:
                     value = won  # joined diagonally: only a win can finish this turn
                 elif cp.winning_points(mine, mover, full & ~(mine | opp)):

@@ -128,11 +128,24 @@ class Grid:
         return h | h >> n | (h << n & self.full)
 
     def flood(self, seed: int, within: int, diagonal: bool = False) -> int:
-        """The part of ``within`` connected to ``seed`` (seed bits are kept even if outside)."""
-        grow = self.dilate8 if diagonal else self.dilate4
+        """The part of ``within`` connected to ``seed`` (seed bits are kept even if outside).
+
+        The engine and the bitboard solvers (ai/dfpn_*.py) flood at nearly every step, so the
+        dilation is written out in the loop rather than called once a step."""
+        n, full, not_left, not_right = self.size, self.full, self.not_left, self.not_right
         region = seed
+        if diagonal:
+            while True:
+                h = region | (region >> 1 & not_right) | (region << 1 & not_left)
+                nxt = ((h | h >> n | (h << n & full)) & within) | seed
+                if nxt == region:
+                    return region
+                region = nxt
         while True:
-            nxt = (grow(region) & within) | seed
+            m = region
+            nxt = (
+                (m | (m >> 1 & not_right) | (m << 1 & not_left) | m >> n | (m << n & full)) & within
+            ) | seed
             if nxt == region:
                 return region
             region = nxt
