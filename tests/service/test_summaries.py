@@ -215,10 +215,13 @@ async def test_a_cold_position_is_rebuilt_off_the_event_loop(
 
 @pytest.mark.slow
 async def test_a_cold_replay_holds_neither_the_loop_nor_the_store(
-    service: GameService, start_game: StartGame
+    service: GameService, start_game: StartGame, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """While a restarted bot rebuilds a long game, a move in another channel goes through:
-    the replay runs between transactions, so the store is not held for its duration."""
+    the replay runs between transactions, so the store is not held for its duration.
+
+    The replay is held open until the other move is done: a 120-move Naked Diagonal 13×13
+    game now replays in under 10 ms, too quick to overlap anything by itself."""
     big = await start_game("nakeddiagonal", 13, channel=1)
     game = new_game("nakeddiagonal", 13)
     rng = random.Random(5)
@@ -230,13 +233,23 @@ async def test_a_cold_replay_holds_neither_the_loop_nor_the_store(
     service.core.forget_engines()
     await service.get_game(2)  # only the big game is cold
 
+    replaying, release = asyncio.Event(), asyncio.Event()
+    real_replay = engines.replay_off_loop
+
+    async def held_replay(*job: Any) -> Any:
+        replaying.set()
+        await release.wait()
+        return await real_replay(*job)
+
+    monkeypatch.setattr(engines, "replay_off_loop", held_replay)
     slow = asyncio.ensure_future(service.play_move(1, big.user_of(game.to_move or ""), "zz9"))
-    await asyncio.sleep(0.01)  # the big game's replay is under way on its thread
-    started = time.perf_counter()
-    result = await service.play_move(2, small.to_move_id or 0, "e5")
-    quick = time.perf_counter() - started
+    await asyncio.wait_for(replaying.wait(), 30)
+    # The other channel's move, while the big game's replay is under way: a store held for
+    # the replay would keep it waiting (the replay waits for this move, so it would time out).
+    result = await asyncio.wait_for(service.play_move(2, small.to_move_id or 0, "e5"), 30)
     assert result.game.moves == ("e5",)
-    assert not slow.done(), f"the cold replay finished first ({quick:.3f}s): test too small"
+    assert not slow.done()
+    release.set()
     with pytest.raises(IllegalMoveError):
         await slow  # then the cold game's own (bad) move is judged on the rebuilt position
     assert list((await service.get_game(1) or big).moves) == game.moves
