@@ -103,8 +103,12 @@ def _report(
     cpu = time.process_time()
     # Clear Path's and Clearcut's searches key their positions otherwise than root_numbers.
     root = " root pn {} dn {}".format(*root_numbers(solver)) if type(solver) is BitsDfpn else ""
-    tainted = getattr(solver, "tainted", None)
-    extra = f", {len(tainted)} tainted" if tainted is not None else ""
+    # Clearcut's positions repeat: how often the search met one, and kept disproofs apart.
+    extra = (
+        f", {solver.repetitions} repetitions met, {len(solver.tainted)} tainted"
+        if isinstance(solver, ClearcutDfpn)
+        else ""
+    )
     print(
         f"{solver.nodes} expansions, {len(solver.table)} entries{extra}, {seconds:.0f} s, "
         f"{cpu:.0f} CPU s, {solver.nodes / max(cpu, 1e-9):.0f}/CPU s, "
