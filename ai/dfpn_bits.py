@@ -32,15 +32,14 @@ and ``bench/verify_proof.py`` walks it with the rules engine.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from typing import Protocol
 
 from rules.geometry import Grid, grid
 from rules.minefield import GLYPH_TERMS
 
+from .dfpn_board import BoardDfpn
 from .dfpn_step import INF, descend
-from .solver import GAME_SYMMETRIES, SearchLimit, symmetry
 
 WIN = (0, INF)
 LOSS = (INF, 0)
@@ -217,7 +216,7 @@ BITS_GAMES: dict[str, Callable[[int], BitsRules]] = {
 }
 
 
-class BitsDfpn:
+class BitsDfpn(BoardDfpn):
     """Can colour ``attacker`` (0 black, the first seat; 1 white) force a win?"""
 
     def __init__(
@@ -229,44 +228,12 @@ class BitsDfpn:
         max_nodes: int | None = None,
         heuristic: str | None = None,
     ) -> None:
-        self.every = 1 if max_nodes is not None else 1 << 20
-        """How often (in expansions) the budget is checked and ``progress`` called."""
-        self.progress: Callable[[BitsDfpn], None] | None = None
+        super().__init__(name, size, attacker, max_nodes, depth=20_000)
         self.heuristic = heuristic
         """Start unexpanded positions' (pn, dn) at each side's distance to a win, not (1, 1)."""
         self.rules = BITS_GAMES[name](size)
-        self.name = name
-        self.size = size
-        self.attacker = attacker
-        self.max_nodes = max_nodes
-        self.nodes = 0
-        self.table: dict[int, tuple[int, int]] = {}
-        area = size * size
-        self.area = area
-        syms = [symmetry(s, size) for s in GAME_SYMMETRIES[name]]
-        # delta[colour][point] is the tuple of what one stone adds to each symmetry's key.
-        self.delta = tuple(
-            tuple(tuple(1 << (sym.perm[p] + colour * area) for sym in syms) for p in range(area))
-            for colour in (0, 1)
-        )
-        self.mover_bit = 1 << (2 * area)
-        centre = (size - 1) / 2
-        # Central points first: among children with equal numbers, the first is searched.
-        self.order = sorted(
-            range(area), key=lambda i: abs(i % size - centre) + abs(i // size - centre)
-        )
-        sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
 
     # ----- positions ------------------------------------------------------------------------
-    def keys_of(self, black: int, white: int) -> tuple[int, ...]:
-        keys = [0] * len(self.delta[0][0])
-        for colour, stones in ((0, black), (1, white)):
-            for p in range(self.area):
-                if stones >> p & 1:
-                    for s, d in enumerate(self.delta[colour][p]):
-                        keys[s] += d
-        return tuple(keys)
-
     def evaluate(
         self, black: int, white: int, mover: int
     ) -> tuple[tuple[int, int] | None, int, int]:
@@ -363,12 +330,7 @@ class BitsDfpn:
     def _mid(
         self, black: int, white: int, mover: int, keys: tuple[int, ...], thpn: int, thdn: int
     ) -> tuple[int, int]:
-        self.nodes += 1
-        if self.nodes % self.every == 0:
-            if self.max_nodes is not None and self.nodes > self.max_nodes:
-                raise SearchLimit(f"passed {self.max_nodes} nodes")
-            if self.progress is not None:
-                self.progress(self)
+        self._count_node()
         table = self.table
         key = min(keys) | (self.mover_bit if mover else 0)
         rules = self.rules

@@ -20,13 +20,10 @@ arguments):
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
-
 from .clearcut_bits import ClearcutBits
 from .dfpn_bits import LOSS, WIN
+from .dfpn_board import BoardDfpn
 from .dfpn_step import INF, descend
-from .solver import GAME_SYMMETRIES, SearchLimit, symmetry
 
 FREE: frozenset[int] = frozenset()
 """The path keys a path-free value relies on: none."""
@@ -36,21 +33,15 @@ Child = tuple[int, int, int, tuple[int, ...], tuple[int, int] | None, int]
 canonical key)."""
 
 
-class ClearcutDfpn:
+class ClearcutDfpn(BoardDfpn):
     """Can colour ``attacker`` (0 the first seat, 1 the second) force a win at Clearcut?"""
 
     def __init__(self, size: int, attacker: int, *, max_nodes: int | None = None) -> None:
-        self.every = 1 if max_nodes is not None else 1 << 20
-        """How often (in expansions) the budget is checked and ``progress`` called."""
-        self.progress: Callable[[ClearcutDfpn], None] | None = None
+        # Deeper than the others: a line of moves and removals can run long before it repeats.
+        super().__init__("clearcut", size, attacker, max_nodes, depth=50_000)
         self.rules = ClearcutBits(size)
-        self.name = "clearcut"
-        self.size = size
-        self.attacker = attacker
-        self.max_nodes = max_nodes
-        self.nodes = 0
-        self.table: dict[int, tuple[int, int]] = {}
-        """Path-free values: proofs, disproofs, and the last (pn, dn) seen otherwise."""
+        # self.table holds the path-free values: proofs, disproofs, and the last (pn, dn)
+        # seen otherwise.
         self.tainted: dict[int, frozenset[int]] = {}
         """Disproofs that relied on repetitions, with the path keys they relied on."""
         self.proven_at: dict[int, int] = {}
@@ -58,31 +49,8 @@ class ClearcutDfpn:
         self.path: set[int] = set()
         self.repetitions = 0
         """How often a child was found on the path (counted each time it is read)."""
-        area = size * size
-        self.area = area
-        syms = [symmetry(s, size) for s in GAME_SYMMETRIES["clearcut"]]
-        # delta[colour][point]: what one checker adds to each symmetry's key.
-        self.delta = tuple(
-            tuple(tuple(1 << (sym.perm[p] + colour * area) for sym in syms) for p in range(area))
-            for colour in (0, 1)
-        )
-        self.mover_bit = 1 << (2 * area)
-        centre = (size - 1) / 2
-        self.order = sorted(
-            range(area), key=lambda i: abs(i % size - centre) + abs(i // size - centre)
-        )
-        sys.setrecursionlimit(max(sys.getrecursionlimit(), 50_000))
 
     # ----- positions ------------------------------------------------------------------------
-    def keys_of(self, black: int, white: int) -> tuple[int, ...]:
-        keys = [0] * len(self.delta[0][0])
-        for colour, stones in ((0, black), (1, white)):
-            for p in range(self.area):
-                if stones >> p & 1:
-                    for s, d in enumerate(self.delta[colour][p]):
-                        keys[s] += d
-        return tuple(keys)
-
     def key(self, black: int, white: int, mover: int) -> int:
         """The canonical key, with the colour due to move before any skip."""
         return min(self.keys_of(black, white)) | (self.mover_bit if mover else 0)
@@ -205,12 +173,7 @@ class ClearcutDfpn:
     def _mid(
         self, black: int, white: int, mover: int, keys: tuple[int, ...], thpn: int, thdn: int
     ) -> tuple[int, int]:
-        self.nodes += 1
-        if self.nodes % self.every == 0:
-            if self.max_nodes is not None and self.nodes > self.max_nodes:
-                raise SearchLimit(f"passed {self.max_nodes} nodes")
-            if self.progress is not None:
-                self.progress(self)
+        self._count_node()
         table = self.table
         key = min(keys) | (self.mover_bit if mover else 0)
         rules = self.rules

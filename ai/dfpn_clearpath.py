@@ -32,15 +32,12 @@ df-pn for Clear Path"):
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
-
 from rules.clearpath import surrounded_mask
 from rules.geometry import Grid, grid
 
 from .dfpn_bits import LOSS, WIN, BitsDfpn
+from .dfpn_board import BoardDfpn
 from .dfpn_step import INF, descend
-from .solver import GAME_SYMMETRIES, SearchLimit, symmetry
 
 NO_PIE, OFFERED, SWAPPED = 0, 1, 2
 """The pie state: the proof files' flags ``-``, ``s`` and ``w``."""
@@ -155,30 +152,10 @@ class ClearPathDfpn(BitsDfpn):
         # Not BitsDfpn.__init__: it looks the rules up in a registry whose protocol is
         # Minefield's (legality blind to colour), which Clear Path's rules do not fit.  The
         # attributes the base's helpers use are the same.
-        self.every = 1 if max_nodes is not None else 1 << 20
-        self.progress: Callable[[BitsDfpn], None] | None = None
+        BoardDfpn.__init__(self, "clearpath", size, attacker, max_nodes, depth=20_000)
         self.heuristic = None
         self.cp = ClearPathBits(size)
-        self.name = "clearpath"
-        self.size = size
-        self.attacker = attacker
-        self.max_nodes = max_nodes
-        self.nodes = 0
-        self.table: dict[int, tuple[int, int]] = {}
-        area = size * size
-        self.area = area
-        syms = [symmetry(s, size) for s in GAME_SYMMETRIES["clearpath"]]
-        self.delta = tuple(
-            tuple(tuple(1 << (sym.perm[p] + colour * area) for sym in syms) for p in range(area))
-            for colour in (0, 1)
-        )
-        self.mover_bit = 1 << (2 * area)
-        self.flag_shift = 2 * area + 1
-        centre = (size - 1) / 2
-        self.order = sorted(
-            range(area), key=lambda i: abs(i % size - centre) + abs(i // size - centre)
-        )
-        sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
+        self.flag_shift = 2 * size * size + 1
 
     # ----- positions ------------------------------------------------------------------------
     def key(self, keys: tuple[int, ...], mover: int, flag: int) -> int:
@@ -296,12 +273,7 @@ class ClearPathDfpn(BitsDfpn):
         thpn: int,
         thdn: int,
     ) -> tuple[int, int]:
-        self.nodes += 1
-        if self.nodes % self.every == 0:
-            if self.max_nodes is not None and self.nodes > self.max_nodes:
-                raise SearchLimit(f"passed {self.max_nodes} nodes")
-            if self.progress is not None:
-                self.progress(self)
+        self._count_node()
         table = self.table
         # Keyed by the colour due to move before any skip, as the children key it.
         key = self.key(keys, mover, flag)

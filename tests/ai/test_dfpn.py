@@ -6,44 +6,26 @@ test_solver.py) on positions of random games, from early middle game to late, fo
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from exact_verdicts import check_verdicts
 
 from ai.dfpn import DfpnSolver
-from ai.solver import SEATS, Solver, solve
+from ai.solver import SEATS, solve
 from bench.verify_proof import verify
-from rules import Game, new_game
 
 DFPN_GAMES = ("minefield", "nakeddiagonal", "clearpath")
-
-
-def random_position(name: str, size: int, plies: int, seed: int) -> Game | None:
-    rng = random.Random(seed)
-    game = new_game(name, size)
-    while not game.is_over and len(game.moves) < plies:
-        game.play(rng.choice(game.legal_moves()))
-    return None if game.is_over else game
 
 
 @pytest.mark.parametrize("name", DFPN_GAMES)
 @pytest.mark.parametrize(("size", "plies"), [(4, 5), (4, 8), (4, 11), (5, 17)])
 def test_dfpn_agrees_with_the_exact_solver(name: str, size: int, plies: int) -> None:
-    checked = 0
-    verdicts: set[bool] = set()
-    for seed in range(60):
-        game = random_position(name, size, plies, seed)
-        if game is None:
-            continue
-        for seat in SEATS:
-            expected = Solver(name, size, seat).wins(game)
-            assert DfpnSolver(name, size, seat).wins(game) == expected, (name, game.moves, seat)
-            verdicts.add(expected)
-        checked += 1
-        if checked == 5:
-            break
-    assert checked == 5
-    assert verdicts == {True, False}, "the positions should include wins and non-wins"
+    check_verdicts(
+        name,
+        size,
+        plies,
+        lambda game, seat: DfpnSolver(name, size, SEATS[seat]).wins(game),
+        seeds=60,
+    )
 
 
 @pytest.mark.parametrize("name", ["crosscut", "clearcut"])

@@ -12,6 +12,7 @@ import json
 import random
 
 import pytest
+from exact_verdicts import bits_position, check_verdicts, random_position
 
 from ai.connection import stone_masks
 from ai.dfpn_bits import BitsDfpn, MinefieldBits
@@ -86,38 +87,15 @@ def test_the_skip_rule() -> None:
             assert got == expected, (game.moves, seat)
 
 
-def bits_position(game: Game) -> tuple[int, int, int]:
-    assert game.to_move is not None
-    black, white = stone_masks(game)
-    return black, white, game.players.index(game.to_move)
-
-
-def random_position(size: int, plies: int, seed: int) -> Game | None:
-    rng = random.Random(seed)
-    game = new_game("minefield", size)
-    while not game.is_over and len(game.moves) < plies:
-        game.play(rng.choice(game.legal_moves()))
-    return None if game.is_over else game
-
-
 @pytest.mark.parametrize(("size", "plies"), [(4, 5), (4, 7), (4, 9), (5, 14), (5, 17)])
 def test_verdicts_match_the_exact_solver(size: int, plies: int) -> None:
-    checked = 0
-    verdicts: set[bool] = set()
-    for seed in range(80):
-        game = random_position(size, plies, seed)
-        if game is None:
-            continue
-        for index, seat in enumerate(SEATS):
-            expected = Solver("minefield", size, seat).wins(game)
-            got = BitsDfpn("minefield", size, index).wins(*bits_position(game))
-            assert got == expected, (game.moves, seat)
-            verdicts.add(expected)
-        checked += 1
-        if checked == 6:
-            break
-    assert checked == 6
-    assert verdicts == {True, False}, "the positions should include wins and non-wins"
+    check_verdicts(
+        "minefield",
+        size,
+        plies,
+        lambda game, seat: BitsDfpn("minefield", size, seat).wins(*bits_position(game)),
+        count=6,
+    )
 
 
 @pytest.mark.slow
@@ -160,7 +138,7 @@ def test_a_proof_of_a_late_position_is_complete() -> None:
     5x5 position the solver proves, every attacker position on the way has its move, every
     move is legal and every line ends in the attacker's win."""
     for seed in range(80):
-        game = random_position(5, 15, seed)
+        game = random_position("minefield", 5, 15, seed)
         if game is None:
             continue
         assert game.to_move is not None
@@ -190,7 +168,7 @@ def test_first_guesses_change_the_effort_not_the_verdict(heuristic: str) -> None
     checked = 0
     verdicts: set[bool] = set()
     for seed in range(40):
-        game = random_position(4, 6, seed)
+        game = random_position("minefield", 4, 6, seed)
         if game is None:
             continue
         for index in (0, 1):

@@ -13,11 +13,12 @@ import json
 import random
 
 import pytest
+from exact_verdicts import check_verdicts, random_position
 
 from ai.connection import stone_masks
 from ai.dfpn_bits import LOSS, WIN
 from ai.dfpn_clearpath import FLAGS, OFFERED, SWAP, ClearPathDfpn
-from ai.solver import SEATS, Solver, flags
+from ai.solver import flags
 from bench import solve_bits
 from bench.verify_proof import verify
 from rules import Game, new_game
@@ -93,33 +94,18 @@ def test_legal_moves_children_and_settled_values_match_the_engine(size: int) -> 
     assert settled[WIN] + settled[LOSS] > 0, "the games should reach settled children"
 
 
-def random_position(size: int, plies: int, seed: int) -> Game | None:
-    rng = random.Random(seed)
-    game = new_game("clearpath", size)
-    while not game.is_over and len(game.moves) < plies:
-        moves = game.legal_moves()
-        game.play("swap" if "swap" in moves and seed % 2 else rng.choice(moves))
-    return None if game.is_over else game
-
-
 @pytest.mark.parametrize(("size", "plies", "count"), [(4, 5, 6), (4, 7, 6), (5, 12, 4), (5, 14, 4)])
 def test_verdicts_match_the_exact_solver(size: int, plies: int, count: int) -> None:
-    checked = 0
-    verdicts: set[bool] = set()
-    for seed in range(200):
-        game = random_position(size, plies, seed)
-        if game is None:
-            continue
-        for index, seat in enumerate(SEATS):
-            expected = Solver("clearpath", size, seat).wins(game)
-            got = ClearPathDfpn(size, index).wins(*state(game))
-            assert got == expected, (game.moves, seat)
-            verdicts.add(expected)
-        checked += 1
-        if checked == count:
-            break
-    assert checked == count
-    assert verdicts == {True, False}, "the positions should include wins and non-wins"
+    check_verdicts(
+        "clearpath",
+        size,
+        plies,
+        lambda game, seat: ClearPathDfpn(size, seat).wins(*state(game)),
+        count=count,
+        seeds=200,
+        # Odd seeds take the swap whenever it is offered.
+        position=lambda seed: random_position("clearpath", size, plies, seed, swap=seed % 2 == 1),
+    )
 
 
 @pytest.mark.slow

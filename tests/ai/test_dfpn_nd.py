@@ -13,11 +13,12 @@ import random
 from pathlib import Path
 
 import pytest
+from exact_verdicts import bits_position, check_verdicts
 
 from ai.connection import stone_masks
 from ai.dfpn_bits import BITS_GAMES, BitsDfpn
 from ai.dfpn_nd import NakedDiagonalBits
-from ai.solver import SEATS, SOLVED_DIR, Solver
+from ai.solver import SOLVED_DIR
 from bench import solve_bits_split
 from bench.solve_bits_split import orbits
 from bench.verify_proof import load, verify
@@ -80,38 +81,14 @@ def test_the_game_is_registered() -> None:
     assert rules.edges[0] == (rules.grid.rows[0], rules.grid.rows[4])  # red: rows 1 and 5
 
 
-def random_position(size: int, plies: int, seed: int) -> Game | None:
-    rng = random.Random(seed)
-    game = new_game("nakeddiagonal", size)
-    while not game.is_over and len(game.moves) < plies:
-        game.play(rng.choice(game.legal_moves()))
-    return None if game.is_over else game
-
-
-def bits_position(game: Game) -> tuple[int, int, int]:
-    assert game.to_move is not None
-    red, blue = stone_masks(game)
-    return red, blue, game.players.index(game.to_move)
-
-
 @pytest.mark.parametrize(("size", "plies"), [(4, 4), (4, 7), (5, 13), (5, 16)])
 def test_verdicts_match_the_exact_solver(size: int, plies: int) -> None:
-    checked = 0
-    verdicts: set[bool] = set()
-    for seed in range(80):
-        game = random_position(size, plies, seed)
-        if game is None:
-            continue
-        for index, seat in enumerate(SEATS):
-            expected = Solver("nakeddiagonal", size, seat).wins(game)
-            got = BitsDfpn("nakeddiagonal", size, index).wins(*bits_position(game))
-            assert got == expected, (game.moves, seat)
-            verdicts.add(expected)
-        checked += 1
-        if checked == 5:
-            break
-    assert checked == 5
-    assert verdicts == {True, False}, "the positions should include wins and non-wins"
+    check_verdicts(
+        "nakeddiagonal",
+        size,
+        plies,
+        lambda game, seat: BitsDfpn("nakeddiagonal", size, seat).wins(*bits_position(game)),
+    )
 
 
 @pytest.mark.slow

@@ -1,0 +1,67 @@
+"""What every bitboard df-pn here keeps besides its rules: the budget, the keys, the order.
+
+:class:`ai.dfpn_bits.BitsDfpn` (Minefield and Naked Diagonal), its Clear Path subclass and
+:class:`ai.dfpn_clearcut.ClearcutDfpn` make and value children each their own way, but they
+count expansions against one budget, key a position by the least of its symmetric images and
+try central points first in the same way, so that is written once here.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Self
+
+from .solver import GAME_SYMMETRIES, SearchLimit, symmetry
+
+
+class BoardDfpn:
+    """The budget, symmetry keys and move order of a df-pn over ``name``'s ``size`` board."""
+
+    def __init__(
+        self, name: str, size: int, attacker: int, max_nodes: int | None, depth: int
+    ) -> None:
+        self.every = 1 if max_nodes is not None else 1 << 20
+        """How often (in expansions) the budget is checked and ``progress`` called."""
+        self.progress: Callable[[Self], None] | None = None
+        self.name = name
+        self.size = size
+        self.attacker = attacker
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.table: dict[int, tuple[int, int]] = {}
+        area = size * size
+        self.area = area
+        syms = [symmetry(s, size) for s in GAME_SYMMETRIES[name]]
+        # delta[colour][point] is the tuple of what one stone adds to each symmetry's key.
+        self.delta = tuple(
+            tuple(tuple(1 << (sym.perm[p] + colour * area) for sym in syms) for p in range(area))
+            for colour in (0, 1)
+        )
+        self.mover_bit = 1 << (2 * area)
+        centre = (size - 1) / 2
+        # Central points first: among children with equal numbers, the first is searched.
+        self.order = sorted(
+            range(area), key=lambda i: abs(i % size - centre) + abs(i // size - centre)
+        )
+        # ``depth``: the longest line the search can follow, one Python frame a ply.
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), depth))
+
+    def keys_of(self, black: int, white: int) -> tuple[int, ...]:
+        """The position's key under each symmetry (built incrementally during the search)."""
+        keys = [0] * len(self.delta[0][0])
+        for colour, stones in ((0, black), (1, white)):
+            for p in range(self.area):
+                if stones >> p & 1:
+                    for s, d in enumerate(self.delta[colour][p]):
+                        keys[s] += d
+        return tuple(keys)
+
+    def _count_node(self: Self) -> None:
+        """One more expansion: past the budget, stop; every ``every``, report progress."""
+        self.nodes += 1
+        if self.nodes % self.every == 0:
+            if self.max_nodes is not None and self.nodes > self.max_nodes:
+                raise SearchLimit(f"passed {self.max_nodes} nodes")
+            if self.progress is not None:
+                self.progress(self)
