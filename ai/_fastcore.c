@@ -231,82 +231,33 @@ static PyObject *set_glyph_terms(PyObject *self, PyObject *terms) {
 #include "_fastcore_paths.h"
 #undef W
 
-/* The board size is the sixth argument of every kernel (after the Ctx's five). */
-#define DISPATCH(name)                                                                      \
-    static PyObject *name(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {        \
-        long n = nargs > CTX_ARGS ? PyLong_AsLong(args[CTX_ARGS]) : 0;                       \
+/* ``public`` sends its call to ``kernel`` of the narrowest width that holds the board, whose
+ * size is the argument at index ``at``. */
+#define DISPATCH_AT(public, kernel, at)                                                     \
+    static PyObject *public(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {      \
+        long n = nargs > (at) ? PyLong_AsLong(args[at]) : 0;                                 \
         if (n == -1 && PyErr_Occurred()) return NULL;                                        \
-        if (n <= 11) return name##_2(self, args, nargs);                                     \
-        if (n <= 13) return name##_3(self, args, nargs);                                     \
-        return name##_6(self, args, nargs);                                                  \
+        if (n <= 11) return kernel##_2(self, args, nargs);                                   \
+        if (n <= 13) return kernel##_3(self, args, nargs);                                   \
+        return kernel##_6(self, args, nargs);                                                \
     }
-DISPATCH(clearpath)
-DISPATCH(minefield)
-DISPATCH(crosscut)
-DISPATCH(clearcut)
 
-/* path_points(n, own, opp, player): the size is the first argument. */
-static PyObject *path_points(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    long n = nargs > 0 ? PyLong_AsLong(args[0]) : 0;
-    if (n == -1 && PyErr_Occurred()) return NULL;
-    if (n <= 11) return path_points_2(self, args, nargs);
-    if (n <= 13) return path_points_3(self, args, nargs);
-    return path_points_6(self, args, nargs);
-}
+/* The playouts: the board size is the sixth argument (after the Ctx's five). */
+DISPATCH_AT(clearpath, clearpath, CTX_ARGS)
+DISPATCH_AT(minefield, minefield, CTX_ARGS)
+DISPATCH_AT(crosscut, crosscut, CTX_ARGS)
+DISPATCH_AT(clearcut, clearcut, CTX_ARGS)
 
-/* glyphs(n, a, b, empty): the size is the first argument. */
-static PyObject *glyphs(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    long n = nargs > 0 ? PyLong_AsLong(args[0]) : 0;
-    if (n == -1 && PyErr_Occurred()) return NULL;
-    if (n <= 11) return glyphs_2(self, args, nargs);
-    if (n <= 13) return glyphs_3(self, args, nargs);
-    return glyphs_6(self, args, nargs);
-}
-
-/* clearpath_legal(n, ...): the size is the first argument. */
-static PyObject *clearpath_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    long n = nargs > 0 ? PyLong_AsLong(args[0]) : 0;
-    if (n == -1 && PyErr_Occurred()) return NULL;
-    if (n <= 11) return cp_legal_mask_2(self, args, nargs);
-    if (n <= 13) return cp_legal_mask_3(self, args, nargs);
-    return cp_legal_mask_6(self, args, nargs);
-}
-
-/* crosscut_legal(n, own, opp): the size is the first argument. */
-static PyObject *crosscut_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    long n = nargs > 0 ? PyLong_AsLong(args[0]) : 0;
-    if (n == -1 && PyErr_Occurred()) return NULL;
-    if (n <= 11) return cc_legal_mask_2(self, args, nargs);
-    if (n <= 13) return cc_legal_mask_3(self, args, nargs);
-    return cc_legal_mask_6(self, args, nargs);
-}
-
-/* crosscut_winning(n, own, opp, mask): the size is the first argument. */
-static PyObject *crosscut_winning(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    long n = nargs > 0 ? PyLong_AsLong(args[0]) : 0;
-    if (n == -1 && PyErr_Occurred()) return NULL;
-    if (n <= 11) return cc_winning_2(self, args, nargs);
-    if (n <= 13) return cc_winning_3(self, args, nargs);
-    return cc_winning_6(self, args, nargs);
-}
-
-/* clearcut_legal(n, own, opp): the size is the first argument. */
-static PyObject *clearcut_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    long n = nargs > 0 ? PyLong_AsLong(args[0]) : 0;
-    if (n == -1 && PyErr_Occurred()) return NULL;
-    if (n <= 11) return cut_legal_mask_2(self, args, nargs);
-    if (n <= 13) return cut_legal_mask_3(self, args, nargs);
-    return cut_legal_mask_6(self, args, nargs);
-}
-
-/* crosscut_priors(n, own, opp): the size is the first argument. */
-static PyObject *crosscut_priors(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    long n = nargs > 0 ? PyLong_AsLong(args[0]) : 0;
-    if (n == -1 && PyErr_Occurred()) return NULL;
-    if (n <= 11) return cc_priors_2(self, args, nargs);
-    if (n <= 13) return cc_priors_3(self, args, nargs);
-    return cc_priors_6(self, args, nargs);
-}
+/* The rest: path_points(n, own, opp, player), glyphs(n, a, b, empty), clearpath_legal(n, ...),
+ * crosscut_legal(n, own, opp), crosscut_winning(n, own, opp, mask), clearcut_legal(n, own,
+ * opp) and crosscut_priors(n, own, opp) take the size first. */
+DISPATCH_AT(path_points, path_points, 0)
+DISPATCH_AT(glyphs, glyphs, 0)
+DISPATCH_AT(clearpath_legal, cp_legal_mask, 0)
+DISPATCH_AT(crosscut_legal, cc_legal_mask, 0)
+DISPATCH_AT(crosscut_winning, cc_winning, 0)
+DISPATCH_AT(clearcut_legal, cut_legal_mask, 0)
+DISPATCH_AT(crosscut_priors, cc_priors, 0)
 
 /* === The search tree (ai/tree.py) ======================================================== */
 

@@ -7,6 +7,7 @@
 #define Paths SFX(Paths)
 #define allowed SFX(allowed)
 #define allowed_mask SFX(allowed_mask)
+#define position_args SFX(position_args)
 #define b_and SFX(b_and)
 #define b_andnot SFX(b_andnot)
 #define b_any SFX(b_any)
@@ -965,19 +966,26 @@ static double cc_run_distance(const Geo *g, bb own, bb opp) {
     return best;
 }
 
+/* The arguments (n, own, opp) of a kernel over one position: the board's tables and the two
+ * colours' stones.  -1 with an exception set (a TypeError showing ``usage`` if none was). */
+static int position_args(PyObject *const *args, Py_ssize_t nargs, const char *usage,
+                         const Geo **g, bb *own, bb *opp) {
+    int n;
+    if (nargs != 3 || int_arg(args[0], &n) < 0 || !(*g = geo(n)) || to_bb(args[1], own) < 0 ||
+        to_bb(args[2], opp) < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, usage);
+        return -1;
+    }
+    return 0;
+}
+
 /* ai.connection.run_move_priors without the engine: each legal placement of the mover (who
  * holds ``own``) made as Crosscut._place makes it, scored by the opponent's run distance minus
  * the mover's, scaled to 0..1 over the legal placements; a list of a float per point. */
 static PyObject *cc_priors(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    int n;
     bb own, opp;
     const Geo *g;
-    if (nargs != 3 || int_arg(args[0], &n) < 0 || !(g = geo(n)) || to_bb(args[1], &own) < 0 ||
-        to_bb(args[2], &opp) < 0) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_TypeError, "crosscut_priors(n, own, opp)");
-        return NULL;
-    }
+    if (position_args(args, nargs, "crosscut_priors(n, own, opp)", &g, &own, &opp) < 0) return NULL;
     bb empty = b_andnot(g->full, b_or(own, opp));
     /* Crosscut._quick_masks: empty interior points, and perimeter points next to an enemy
      * disc, legal only if they flip */
@@ -1022,14 +1030,9 @@ static PyObject *cc_priors(PyObject *self, PyObject *const *args, Py_ssize_t nar
 /* Crosscut._legal_mask for the mover holding ``own``: every empty interior point, and each
  * empty perimeter point next to an enemy disc that flips (Crosscut._quick_masks). */
 static PyObject *cc_legal_mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    int n;
     bb own, opp;
     const Geo *g;
-    if (nargs != 3 || int_arg(args[0], &n) < 0 || !(g = geo(n)) || to_bb(args[1], &own) < 0 ||
-        to_bb(args[2], &opp) < 0) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "crosscut_legal(n, own, opp)");
-        return NULL;
-    }
+    if (position_args(args, nargs, "crosscut_legal(n, own, opp)", &g, &own, &opp) < 0) return NULL;
     bb empty = b_andnot(g->full, b_or(own, opp));
     bb legal = b_and(empty, g->interior);
     int points[MAXAREA], flipped[4 * MAXN];
@@ -1115,14 +1118,9 @@ static bb allowed_mask(const Geo *g, bb theirs, bb own, bb opp, int *pool) {
 /* Clearcut._legal_mask for the mover holding ``own``: every empty point that forms no
  * crosscut, and each that forms one and is allowed (Clearcut._quick_masks, _allowed). */
 static PyObject *cut_legal_mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    int n;
     bb own, opp;
     const Geo *g;
-    if (nargs != 3 || int_arg(args[0], &n) < 0 || !(g = geo(n)) || to_bb(args[1], &own) < 0 ||
-        to_bb(args[2], &opp) < 0) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "clearcut_legal(n, own, opp)");
-        return NULL;
-    }
+    if (position_args(args, nargs, "clearcut_legal(n, own, opp)", &g, &own, &opp) < 0) return NULL;
     int pool[MAXAREA];
     bb empty = b_andnot(g->full, b_or(own, opp));
     bb theirs = b_and(candidates(g, own, opp), empty);
@@ -1273,6 +1271,7 @@ static PyObject *clearcut(PyObject *self, PyObject *const *args, Py_ssize_t narg
 #undef cc_run_distance
 #undef clearcut
 #undef cut_legal_mask
+#undef position_args
 #undef clearpath
 #undef cp_can_finish_after
 #undef cp_chain_legal
