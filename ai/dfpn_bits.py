@@ -38,7 +38,7 @@ from typing import Protocol
 from rules.geometry import Grid, grid
 from rules.minefield import GLYPH_TERMS
 
-from .dfpn_board import BoardDfpn
+from .dfpn_board import BoardDfpn, skip_rule
 from .dfpn_step import INF, descend
 
 WIN = (0, INF)
@@ -243,12 +243,9 @@ class BitsDfpn(BoardDfpn):
         empty = rules.grid.full & ~(black | white)
         if rules.cut_off(stones[1 - self.attacker], self.attacker):
             return LOSS, mover, 0
-        legal = rules.legal(stones[mover], stones[1 - mover])
+        mover, legal = skip_rule(rules.legal, black, white, mover)
         if not legal:
-            mover ^= 1
-            legal = rules.legal(stones[mover], stones[1 - mover])
-            if not legal:
-                return LOSS, mover, 0  # neither can place: drawn, no win for the attacker
+            return LOSS, mover, 0  # neither can place: drawn, no win for the attacker
         if rules.winning_points(stones[mover], mover, empty) & legal:
             return (WIN if mover == self.attacker else LOSS), mover, legal
         return None, mover, legal
@@ -333,15 +330,10 @@ class BitsDfpn(BoardDfpn):
         self._count_node()
         table = self.table
         key = min(keys) | (self.mover_bit if mover else 0)
-        rules = self.rules
-        stones = (black, white)
-        legal = rules.legal(stones[mover], stones[1 - mover])
-        if not legal:  # the skip rule: the other player places, or neither can (a draw)
-            mover ^= 1
-            legal = rules.legal(stones[mover], stones[1 - mover])
-            if not legal:
-                table[key] = LOSS
-                return LOSS
+        mover, legal = skip_rule(self.rules.legal, black, white, mover)
+        if not legal:  # neither can place: a draw
+            table[key] = LOSS
+            return LOSS
         attacking = mover == self.attacker
         children = self._children(black, white, mover, legal, keys)
         get = table.get

@@ -65,3 +65,17 @@ class BoardDfpn:
                 raise SearchLimit(f"passed {self.max_nodes} nodes")
             if self.progress is not None:
                 self.progress(self)
+
+
+def skip_rule(
+    legal: Callable[[int, int], int], black: int, white: int, mover: int
+) -> tuple[int, int]:
+    """(the colour that places, its legal points) under the skip rule: ``mover``, or the other
+    colour when ``mover`` has no legal point (``legal(own, opp)`` gives them); no points when
+    neither can place, which ends the game drawn, no win for either attacker."""
+    stones = (black, white)
+    points = legal(stones[mover], stones[1 - mover])
+    if not points:
+        mover ^= 1
+        points = legal(stones[mover], stones[1 - mover])
+    return mover, points

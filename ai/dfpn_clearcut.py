@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from .clearcut_bits import ClearcutBits
 from .dfpn_bits import LOSS, WIN
-from .dfpn_board import BoardDfpn
+from .dfpn_board import BoardDfpn, skip_rule
 from .dfpn_step import INF, descend
 
 FREE: frozenset[int] = frozenset()
@@ -61,12 +61,9 @@ class ClearcutDfpn(BoardDfpn):
         """(settled value or None, the colour to move after any skip, its legal points)."""
         rules = self.rules
         stones = (black, white)
-        legal = rules.legal(stones[mover], stones[1 - mover])
+        mover, legal = skip_rule(rules.legal, black, white, mover)
         if not legal:
-            mover ^= 1
-            legal = rules.legal(stones[mover], stones[1 - mover])
-            if not legal:
-                return LOSS, mover, 0  # neither can place: drawn, no win for the attacker
+            return LOSS, mover, 0  # neither can place: drawn, no win for the attacker
         empty = rules.grid.full & ~(black | white)
         if rules.winning_points(stones[mover], mover, empty) & legal:
             return (WIN if mover == self.attacker else LOSS), mover, legal
@@ -176,15 +173,10 @@ class ClearcutDfpn(BoardDfpn):
         self._count_node()
         table = self.table
         key = min(keys) | (self.mover_bit if mover else 0)
-        rules = self.rules
-        stones = (black, white)
-        legal = rules.legal(stones[mover], stones[1 - mover])
-        if not legal:  # the skip rule: the other player places, or neither can (a draw)
-            mover ^= 1
-            legal = rules.legal(stones[mover], stones[1 - mover])
-            if not legal:
-                table[key] = LOSS
-                return LOSS
+        mover, legal = skip_rule(self.rules.legal, black, white, mover)
+        if not legal:  # neither can place: a draw
+            table[key] = LOSS
+            return LOSS
         attacking = mover == self.attacker
         children = self._children(black, white, mover, legal, keys)
         self.path.add(key)

@@ -84,11 +84,7 @@ class ClearPathKernel:
         compiled = core.CORE
         if compiled is not None:
             ran = compiled.clearpath(
-                rand,
-                None if deadline is None else time.perf_counter,
-                0.0 if deadline is None else deadline,
-                played,
-                flip,
+                *core.context(rand, leaf),
                 n,
                 stones[0],
                 stones[1],

@@ -11,7 +11,13 @@ from __future__ import annotations
 
 import logging
 import os
+import time
+from collections.abc import Callable
 from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ai.evaluators import Leaf
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +36,22 @@ def set_terms(compiled: ModuleType) -> None:
             [(which, dx, dy) for which, offsets in enumerate(groups) for dx, dy in offsets]
             for _, groups in GLYPH_TERMS
         ]
+    )
+
+
+def context(
+    rand: Callable[[], float], leaf: Leaf
+) -> tuple[Callable[[], float], Callable[[], float] | None, float, list[tuple[int, int]], int]:
+    """The five arguments every compiled playout takes first (the core's ``Ctx``): the random
+    draw, the clock and the deadline (None and 0.0 when the search has none), the leaf's list
+    of placements made and its swap flag."""
+    deadline = leaf.deadline
+    return (
+        rand,
+        None if deadline is None else time.perf_counter,
+        0.0 if deadline is None else deadline,
+        leaf.played,
+        leaf.flip,
     )
 
 

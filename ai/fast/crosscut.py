@@ -112,11 +112,7 @@ class CrosscutKernel:
         compiled = core.CORE
         if compiled is not None:
             ran = compiled.crosscut(
-                rand,
-                None if deadline is None else time.perf_counter,
-                0.0 if deadline is None else deadline,
-                played,
-                flip,
+                *core.context(rand, leaf),
                 n,
                 stones[0],
                 stones[1],

@@ -49,11 +49,7 @@ class MinefieldKernel:
         compiled = core.CORE
         if compiled is not None:
             ran = compiled.minefield(
-                rand,
-                None if deadline is None else time.perf_counter,
-                0.0 if deadline is None else deadline,
-                played,
-                flip,
+                *core.context(rand, leaf),
                 n,
                 stones[0],
                 stones[1],
