@@ -39,10 +39,7 @@ from rules.geometry import Grid, grid
 from rules.minefield import GLYPH_TERMS
 
 from .dfpn_board import BoardDfpn, skip_rule
-from .dfpn_step import INF, descend
-
-WIN = (0, INF)
-LOSS = (INF, 0)
+from .dfpn_step import LOSS, WIN, descend
 
 Child = tuple[int, int, int, tuple[int, ...], tuple[int, int] | None, int, tuple[int, int]]
 """(black, white, colour to move, symmetry keys, settled value or None, canonical key, first
@@ -251,14 +248,6 @@ class BitsDfpn(BoardDfpn):
         return None, mover, legal
 
     # ----- the search -----------------------------------------------------------------------
-    def wins(self, black: int = 0, white: int = 0, mover: int = 0) -> bool:
-        value, _, _ = self.evaluate(black, white, mover)
-        if value is not None:
-            return value == WIN
-        keys = self.keys_of(black, white)
-        pn, _ = self._mid(black, white, mover, keys, INF, INF)
-        return pn == 0
-
     def _children(
         self, black: int, white: int, mover: int, legal: int, keys: tuple[int, ...]
     ) -> list[Child]:

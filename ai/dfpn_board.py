@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable
 from typing import Self
 
+from .dfpn_step import INF, WIN
 from .solver import GAME_SYMMETRIES, SearchLimit, symmetry
 
 
@@ -46,6 +47,27 @@ class BoardDfpn:
         )
         # ``depth``: the longest line the search can follow, one Python frame a ply.
         sys.setrecursionlimit(max(sys.getrecursionlimit(), depth))
+
+    def wins(self, black: int = 0, white: int = 0, mover: int = 0) -> bool:
+        """Can the attacker force a win from this position, ``mover`` to place?"""
+        value, _, _ = self.evaluate(black, white, mover)
+        if value is not None:
+            return value == WIN
+        keys = self.keys_of(black, white)
+        pn, _ = self._mid(black, white, mover, keys, INF, INF)
+        return pn == 0
+
+    def evaluate(
+        self, black: int, white: int, mover: int
+    ) -> tuple[tuple[int, int] | None, int, int]:
+        """(settled value or None, the colour to move after any skip, its legal points)."""
+        raise NotImplementedError
+
+    def _mid(
+        self, black: int, white: int, mover: int, keys: tuple[int, ...], thpn: int, thdn: int
+    ) -> tuple[int, int]:
+        """Search the position under the thresholds; its (pn, dn) when it returns."""
+        raise NotImplementedError
 
     def keys_of(self, black: int, white: int) -> tuple[int, ...]:
         """The position's key under each symmetry (built incrementally during the search)."""

@@ -21,9 +21,8 @@ arguments):
 from __future__ import annotations
 
 from .clearcut_bits import ClearcutBits
-from .dfpn_bits import LOSS, WIN
 from .dfpn_board import BoardDfpn, skip_rule
-from .dfpn_step import INF, descend
+from .dfpn_step import INF, LOSS, WIN, descend
 
 FREE: frozenset[int] = frozenset()
 """The path keys a path-free value relies on: none."""
@@ -78,14 +77,6 @@ class ClearcutDfpn(BoardDfpn):
         return (own, opp) if mover == 0 else (opp, own)
 
     # ----- the search -----------------------------------------------------------------------
-    def wins(self, black: int = 0, white: int = 0, mover: int = 0) -> bool:
-        value, _, _ = self.evaluate(black, white, mover)
-        if value is not None:
-            return value == WIN
-        keys = self.keys_of(black, white)
-        pn, _ = self._mid(black, white, mover, keys, INF, INF)
-        return pn == 0
-
     def _children(
         self, black: int, white: int, mover: int, legal: int, keys: tuple[int, ...]
     ) -> list[Child]:

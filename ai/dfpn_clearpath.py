@@ -35,9 +35,9 @@ from __future__ import annotations
 from rules.clearpath import surrounded_mask
 from rules.geometry import Grid, grid
 
-from .dfpn_bits import LOSS, WIN, BitsDfpn
+from .dfpn_bits import BitsDfpn
 from .dfpn_board import BoardDfpn
-from .dfpn_step import INF, descend
+from .dfpn_step import INF, LOSS, WIN, descend
 
 NO_PIE, OFFERED, SWAPPED = 0, 1, 2
 """The pie state: the proof files' flags ``-``, ``s`` and ``w``."""

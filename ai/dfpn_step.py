@@ -17,6 +17,11 @@ import math
 INF = 1 << 40
 """A proof or disproof number that can never come down: the node is settled the other way."""
 
+WIN = (0, INF)
+"""The (pn, dn) of a node the attacker has won."""
+LOSS = (INF, 0)
+"""The (pn, dn) of a node the attacker cannot win (lost, or drawn)."""
+
 EPSILON = 0.25
 """The 1+epsilon trick's slack: the best child is searched until its phi passes the second
 best's by this fraction, which saves most of the back-and-forth between near-equal children."""

@@ -17,9 +17,8 @@ from exact_verdicts import bits_position, check_verdicts
 
 from ai.clearcut_bits import ClearcutBits
 from ai.connection import stone_masks
-from ai.dfpn_bits import LOSS
 from ai.dfpn_clearcut import ClearcutDfpn
-from ai.dfpn_step import INF
+from ai.dfpn_step import INF, LOSS
 from ai.solver import SOLVED_DIR, Solver
 from bench import solve_bits
 from bench.verify_proof import load, verify

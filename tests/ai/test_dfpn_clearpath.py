@@ -16,8 +16,8 @@ import pytest
 from exact_verdicts import check_verdicts, random_position
 
 from ai.connection import stone_masks
-from ai.dfpn_bits import LOSS, WIN
 from ai.dfpn_clearpath import FLAGS, OFFERED, SWAP, ClearPathDfpn
+from ai.dfpn_step import LOSS, WIN
 from ai.solver import flags
 from bench import solve_bits
 from bench.verify_proof import verify
