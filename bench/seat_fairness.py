@@ -171,11 +171,18 @@ class Tally:
     draws: int
     swaps: int
     cpu: float
+    recent_cpu: float
+    """Mean CPU seconds of the board's last RECENT games: the cost of a game now, where the
+    mean over all of them still counts games played before the computer got faster."""
 
     @property
     def rate(self) -> float:
         """The first seat's share, a draw counting half."""
         return (self.first_wins + self.draws / 2) / self.games
+
+
+RECENT = 20
+"""How many of a board's latest games (in file order) price its remaining ones."""
 
 
 def tally(rows: Iterable[dict[str, object]]) -> list[Tally]:
@@ -192,6 +199,7 @@ def tally(rows: Iterable[dict[str, object]]) -> list[Tally]:
             sum(r["winner"] is None for r in games),
             sum(bool(r.get("swapped")) for r in games),
             sum(float(str(r["cpu"])) for r in games),
+            sum(float(str(r["cpu"])) for r in games[-RECENT:]) / len(games[-RECENT:]),
         )
         for board, games in sorted(grouped.items(), key=lambda kv: order.get(kv[0], len(order)))
     ]
@@ -224,18 +232,21 @@ def markdown_table(tallies: list[Tally], target: int = TARGET_GAMES) -> str:
 
 
 def cost_lines(tallies: list[Tally], target: int = TARGET_GAMES) -> str:
-    """Mean CPU seconds a game per board, and the CPU hours left to reach ``target`` games."""
+    """CPU seconds a game per board (the mean over all its games and over its last RECENT),
+    and the CPU hours left to reach ``target`` games, priced at the recent mean."""
     lines = [
-        "| Board | Games | CPU s a game | CPU h to reach target |",
-        "| --- | --- | --- | --- |",
+        "| Board | Games | CPU s a game | Last 20 | CPU h to reach target |",
+        "| --- | --- | --- | --- | --- |",
     ]
     total = 0.0
     for t in tallies:
-        mean = t.cpu / t.games
-        left = max(target - t.games, 0) * mean / 3600
+        left = max(target - t.games, 0) * t.recent_cpu / 3600
         total += left
-        lines.append(f"| {t.board.label} | {t.games} | {mean:.1f} | {left:.1f} |")
-    lines.append(f"| all | | | {total:.1f} |")
+        lines.append(
+            f"| {t.board.label} | {t.games} | {t.cpu / t.games:.1f} | {t.recent_cpu:.1f} "
+            f"| {left:.1f} |"
+        )
+    lines.append(f"| all | | | | {total:.1f} |")
     return "\n".join(lines)
 
 

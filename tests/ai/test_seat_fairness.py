@@ -11,7 +11,7 @@ import pytest
 
 from bench import seat_fairness
 from bench.accumulate import cheapest_first, schedule
-from bench.seat_fairness import Board, markdown_table, tally, wilson, winning_seat
+from bench.seat_fairness import Board, cost_lines, markdown_table, tally, wilson, winning_seat
 from rules import new_game, parse_record
 
 
@@ -150,6 +150,21 @@ def test_the_table_counts_each_board_and_marks_those_short_of_the_target() -> No
     assert table[0] == ("| Game | Board | Pie rule | Games | First seat won | 95 % interval |")
     assert table[2] == "| clearcut | 7×7 | no | 8 | 6 (75%) | 41%–93% |"
     assert table[3] == "| minefield | 9×9 | yes, swapped 2 | 3 (in progress) | 0 (0%) | 0%–56% |"
+
+
+def test_the_hours_left_are_priced_at_each_boards_recent_games() -> None:
+    """Games got cheaper as the computer got faster: what is left costs what the board's last
+    RECENT games cost, not the mean of all of them."""
+    old = [row("crosscut", 8, False, s, "first", cpu=100.0) for s in range(10)]
+    new = [row("crosscut", 8, False, 10 + s, "first", cpu=9.0) for s in range(seat_fairness.RECENT)]
+    (t,) = tally(old + new)
+    assert t.recent_cpu == 9.0
+    assert t.cpu / t.games == pytest.approx((1000 + 9.0 * seat_fairness.RECENT) / t.games)
+    lines = cost_lines([t], target=t.games + 400).splitlines()
+    assert lines[2] == f"| crosscut 8 | {t.games} | {t.cpu / t.games:.1f} | 9.0 | 1.0 |"
+    assert lines[-1] == "| all | | | | 1.0 |"  # 400 games at 9 s: one CPU hour
+    (few,) = tally(old[:3])
+    assert few.recent_cpu == 100.0  # fewer than RECENT games: all of them
 
 
 def test_a_draw_counts_half_and_brings_its_own_column() -> None:
