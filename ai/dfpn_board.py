@@ -1,9 +1,10 @@
-"""What every bitboard df-pn here keeps besides its rules: the budget, the keys, the order.
+"""What every bitboard df-pn here shares besides its rules: budget, keys, order, skip rule.
 
 :class:`ai.dfpn_bits.BitsDfpn` (Minefield and Naked Diagonal), its Clear Path subclass and
 :class:`ai.dfpn_clearcut.ClearcutDfpn` make and value children each their own way, but they
-count expansions against one budget, key a position by the least of its symmetric images and
-try central points first in the same way, so that is written once here.
+count expansions against one budget, key a position by the least of its symmetric images, try
+central points first, start a search and apply the skip rule in the same way, so that is
+written once here.
 """
 
 from __future__ import annotations
