@@ -37,11 +37,6 @@ class ClearcutBits:
             for squares in g.squares
         )
 
-    # ----- floods ---------------------------------------------------------------------------
-    def flood(self, seed: int, within: int) -> int:
-        """The part of ``within`` orthogonally connected to ``seed`` (seed inside within)."""
-        return self.grid.flood(seed, within)
-
     def _dilate(self, m: int) -> int:
         g = self.grid
         return (

@@ -69,12 +69,6 @@ class BitsRules(Protocol):
 
     def winning_points(self, own: int, colour: int, empty: int) -> int: ...
 
-    def flood(self, seed: int, within: int) -> int:
-        """The part of ``within`` orthogonally connected to ``seed``."""
-        ...
-
-    def flood8(self, seed: int, within: int) -> int: ...
-
     def cut_off(self, opp: int, colour: int) -> bool: ...
 
     def distance(self, own: int, opp: int, colour: int) -> int: ...
@@ -84,7 +78,7 @@ class BitsRules(Protocol):
 
 class PathBits:
     """What every game won by an orthogonal path between one's own edges shares on bare
-    bitboards: edges, floods, winning points, the cut-off and the distance guesses.  A game
+    bitboards: edges, winning points, the cut-off and the distance guesses.  A game
     adds its placement rule (``legal`` and ``legal_among``)."""
 
     name = ""
@@ -97,13 +91,6 @@ class PathBits:
         # the last.
         self.edges = ((g.rows[0], g.rows[size - 1]), (g.cols[0], g.cols[size - 1]))
         self.lines = (tuple(g.rows), tuple(g.cols))
-
-    def flood(self, seed: int, within: int) -> int:
-        return self.grid.flood(seed, within)
-
-    def flood8(self, seed: int, within: int) -> int:
-        """The part of ``within`` 8-connected to ``seed``."""
-        return self.grid.flood(seed, within, True)
 
     def _dilate(self, m: int) -> int:
         g = self.grid
@@ -269,7 +256,7 @@ class BitsDfpn(BoardDfpn):
         # chain runs through the new stone and its group is all that needs looking at.
         check_cut = mover != attacker
         cut_a, cut_b = rules.edges[mover]
-        flood8 = rules.flood8
+        flood = rules.grid.flood
         delta = self.delta[mover]
         mover_bit = self.mover_bit if other else 0
         heuristic = self.heuristic
@@ -284,7 +271,7 @@ class BitsDfpn(BoardDfpn):
                 return [(b, w, 0, (), won, 0, won)]
             value: tuple[int, int] | None = None
             if check_cut:
-                group = flood8(bit, own | bit)
+                group = flood(bit, own | bit, True)
                 if group & cut_a and group & cut_b:
                     return [(b, w, other, (), LOSS, 0, LOSS)]  # the defender's move wins here
             open_threats = threats & ~bit & ~(own | opp)
@@ -341,7 +328,7 @@ class BitsDfpn(BoardDfpn):
         """Does the stone on ``p`` join ``colour``'s two edges through ``own``?"""
         rules = self.rules
         edge_a, edge_b = rules.edges[colour]
-        group = rules.flood(1 << p, own)
+        group = rules.grid.flood(1 << p, own)
         return bool(group & edge_a and group & edge_b)
 
     # ----- the proof ------------------------------------------------------------------------

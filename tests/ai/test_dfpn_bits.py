@@ -57,7 +57,8 @@ def test_legal_and_winning_points_match_the_engine(size: int) -> None:
         for colour in (0, 1):
             cut = bits.cut_off(stones[1 - colour], colour)
             edge_a, edge_b = bits.edges[1 - colour]
-            crossing = bits.flood8(stones[1 - colour] & edge_a, stones[1 - colour]) & edge_b
+            theirs = stones[1 - colour]
+            crossing = bits.grid.flood(theirs & edge_a, theirs, True) & edge_b
             assert cut == bool(crossing), "the square grid's duality: a cut is a crossing"
 
 
